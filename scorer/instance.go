@@ -1,0 +1,101 @@
+// Package scorer turns trajectories into scores: the Instance (one evaluation
+// row, shared by online scoring and offline datasets), the Metric interface,
+// the registry that builds metrics from config, and the Engine that runs them
+// with a bounded queue and workers.
+package scorer
+
+import (
+	"time"
+
+	"github.com/evalsidecar/evalsidecar/extractor"
+)
+
+// Instance is one evaluation row, shaped like a Vertex AI evaluation dataset
+// row so that online scoring and offline datasets share one engine.
+type Instance struct {
+	Prompt      string
+	Response    string
+	Reference   string
+	Context     string
+	Instruction string
+
+	PredictedTrajectory []extractor.ToolCall
+	ReferenceTrajectory []extractor.ToolCall
+	IntermediateEvents  []extractor.Step
+	ToolDeclarations    []extractor.ToolDefinition
+	Conversation        []extractor.Message
+	ReferenceTopics     []string
+
+	Latency time.Duration
+	Failure bool
+
+	// Has records which optional fields were actually observed, so that a
+	// metric can tell "absent" from "empty" (an empty trajectory is a valid
+	// observation; a missing response is not).
+	Has Inputs
+
+	// Trajectory is the run this instance was built from; nil for offline
+	// dataset rows.
+	Trajectory *extractor.Trajectory
+}
+
+// Inputs is a set of Instance fields a metric needs.
+type Inputs uint32
+
+// Instance fields, as an Inputs bit set.
+const (
+	InPrompt Inputs = 1 << iota
+	InResponse
+	InReference
+	InContext
+	InInstruction
+	InPredictedTrajectory
+	InReferenceTrajectory
+	InIntermediateEvents
+	InToolDeclarations
+	InConversation
+	InReferenceTopics
+	InLatency
+	InFailure
+)
+
+// Missing returns the subset of need that in lacks.
+func (in *Instance) Missing(need Inputs) Inputs { return need &^ in.Has }
+
+// FromTrajectory builds the Instance for an online run. The trajectory's
+// tool calls are always an observation (an empty list means "no tool used");
+// prompt, response and instruction are present when recorded.
+func FromTrajectory(t *extractor.Trajectory) *Instance {
+	in := &Instance{
+		Prompt:              t.Input,
+		Response:            t.Output,
+		Instruction:         t.Instructions,
+		PredictedTrajectory: t.ToolCalls,
+		IntermediateEvents:  t.Steps,
+		ToolDeclarations:    t.ToolDefs,
+		Conversation:        t.History,
+		Latency:             t.Latency(),
+		Failure:             t.Failed,
+		Trajectory:          t,
+		Has:                 InPredictedTrajectory | InIntermediateEvents | InFailure,
+	}
+	if !t.Start.IsZero() && !t.End.IsZero() {
+		in.Has |= InLatency
+	}
+	if t.Input != "" {
+		in.Has |= InPrompt
+	}
+	if t.Output != "" {
+		in.Has |= InResponse
+	}
+	if t.Instructions != "" {
+		in.Has |= InInstruction
+	}
+	if len(t.ToolDefs) > 0 {
+		in.Has |= InToolDeclarations
+	}
+	if len(t.History) > 0 {
+		in.Has |= InConversation
+	}
+	return in
+}

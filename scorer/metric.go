@@ -1,0 +1,26 @@
+package scorer
+
+import (
+	"context"
+	"errors"
+)
+
+// Metric scores one Instance. Implementations must be safe for concurrent
+// use and must never return NaN or ±Inf: a metric that cannot score returns
+// an error.
+type Metric interface {
+	// Name is the public metric id, e.g. "tool_error_rate".
+	Name() string
+	// Needs lists the Instance fields that must be present; when any is
+	// missing the engine records the metric as not applicable and does not
+	// call Score.
+	Needs() Inputs
+	// Score computes the result. It returns ErrNotApplicable when the
+	// inputs are present but the metric is undefined for them (for example
+	// a rate over zero tool calls).
+	Score(ctx context.Context, in *Instance) (Result, error)
+}
+
+// ErrNotApplicable reports that a metric is undefined for an instance. It
+// is counted, never scored as 0.
+var ErrNotApplicable = errors.New("metric not applicable")
