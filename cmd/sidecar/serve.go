@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/evalsidecar/evalsidecar/internal/pipeline"
+)
+
+// serveCmd runs the sidecar until SIGINT or SIGTERM, then drains: new data
+// is refused with a retryable answer, buffered traces are released and
+// scored, exporters flush, all within shutdown_timeout.
+func serveCmd(ctx context.Context, args []string, _ io.Writer, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cf commonFlags
+	cf.register(fs, true)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected arguments %v", errUsage, fs.Args())
+	}
+	cfg, err := cf.load()
+	if err != nil {
+		return err
+	}
+	logger := newLogger(cfg.Log, stderr)
+	p, err := pipeline.New(cfg, logger, pipeline.Options{Online: true, Version: version})
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := p.Start(ctx); err != nil {
+		return err
+	}
+	logger.Info("evalsidecar started", "version", version,
+		"otlp_grpc", p.Receiver.GRPCAddr(), "otlp_http", p.Receiver.HTTPAddr(), "metrics", p.Metrics.Addr())
+	<-ctx.Done()
+	logger.Info("shutting down: refusing new data and draining", "timeout", cfg.ShutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := p.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	logger.Info("evalsidecar stopped")
+	return nil
+}

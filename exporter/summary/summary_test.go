@@ -1,0 +1,68 @@
+package summary
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/scorer"
+)
+
+func TestSummaryStatistics(t *testing.T) {
+	s := New()
+	scores := []float64{0.5, 1, 0, 0.25}
+	for i, v := range scores {
+		e := &scorer.Evaluation{
+			Trajectory: &extractor.Trajectory{Failed: i == 0},
+			Results:    []scorer.Result{{Metric: "tool_error_rate", Score: v}},
+		}
+		if i == 3 {
+			e.NotApplicable = []string{"tool_args_valid"}
+			e.Errors = []scorer.MetricError{{Metric: "tool_args_valid", Reason: "error"}}
+		}
+		if err := s.Export(context.Background(), e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tab := s.Snapshot()
+	if tab.Runs != 4 || tab.Failed != 1 {
+		t.Fatalf("runs/failed = %d/%d, want 4/1", tab.Runs, tab.Failed)
+	}
+	if len(tab.Rows) != 2 || tab.Rows[0].Metric != "tool_args_valid" || tab.Rows[1].Metric != "tool_error_rate" {
+		t.Fatalf("rows = %+v", tab.Rows)
+	}
+	r := tab.Rows[1]
+	// mean 0.4375; sample variance = sum((x-mean)^2)/(n-1)
+	var ss float64
+	for _, v := range scores {
+		ss += (v - 0.4375) * (v - 0.4375)
+	}
+	wantStd := math.Sqrt(ss / 3)
+	if r.Count != 4 || math.Abs(r.Mean-0.4375) > 1e-12 || math.Abs(r.Std-wantStd) > 1e-12 || r.Min != 0 || r.Max != 1 {
+		t.Fatalf("stats = %+v, want mean 0.4375 std %v", r, wantStd)
+	}
+	na := tab.Rows[0]
+	if na.Count != 0 || na.NotApplicable != 1 || na.Errors != 1 {
+		t.Fatalf("n/a row = %+v", na)
+	}
+	var b strings.Builder
+	if err := tab.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"tool_error_rate", "0.4375", "runs: 4, failed: 1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestSummarySingleScoreHasNoStd(t *testing.T) {
+	s := New()
+	_ = s.Export(context.Background(), &scorer.Evaluation{Results: []scorer.Result{{Metric: "latency", Score: 2}}})
+	if r := s.Snapshot().Rows[0]; !math.IsNaN(r.Std) {
+		t.Fatalf("std with one score = %v, want NaN (absent)", r.Std)
+	}
+}

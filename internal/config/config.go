@@ -1,0 +1,131 @@
+// Package config loads the sidecar's YAML configuration: defaults from one
+// function, ${env:NAME} expansion, unknown keys and invalid values rejected
+// with their key path.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
+	promexp "github.com/evalsidecar/evalsidecar/exporter/prometheus"
+	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/receiver"
+	"github.com/evalsidecar/evalsidecar/scorer"
+)
+
+// Config is the whole sidecar configuration.
+type Config struct {
+	Receiver  receiver.Config  `yaml:"receiver"`
+	Extractor extractor.Config `yaml:"extractor"`
+	Scorer    scorer.Config    `yaml:"scorer"`
+	Exporters Exporters        `yaml:"exporters"`
+	Log       Log              `yaml:"log"`
+	// ShutdownTimeout bounds the drain on SIGTERM: refuse new data, flush
+	// the assembler, drain the scorer and the exporters. Keep it below the
+	// pod's terminationGracePeriodSeconds.
+	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
+}
+
+// Exporters configures the score sinks.
+type Exporters struct {
+	Prometheus promexp.Config `yaml:"prometheus"`
+	JSONL      jsonl.Config   `yaml:"jsonl"`
+}
+
+// Log configures log/slog output.
+type Log struct {
+	Level  string `yaml:"level"`  // debug, info, warn, error
+	Format string `yaml:"format"` // auto (text on a terminal, JSON otherwise), json, text
+}
+
+// Default returns the documented defaults; config.example.yaml mirrors it.
+func Default() Config {
+	return Config{
+		Receiver:  receiver.DefaultConfig(),
+		Extractor: extractor.DefaultConfig(),
+		Scorer:    scorer.DefaultConfig(),
+		Exporters: Exporters{
+			Prometheus: promexp.DefaultConfig(),
+			JSONL:      jsonl.DefaultConfig(),
+		},
+		Log:             Log{Level: "info", Format: "auto"},
+		ShutdownTimeout: 20 * time.Second,
+	}
+}
+
+// Validate checks every section; errors carry the key path.
+func (c Config) Validate() error {
+	var errs []error
+	add := func(prefix string, err error) {
+		if err != nil {
+			errs = append(errs, prefixed(prefix, err))
+		}
+	}
+	add("receiver", c.Receiver.Validate())
+	add("extractor", c.Extractor.Validate())
+	add("scorer", c.Scorer.Validate())
+	add("exporters.prometheus", c.Exporters.Prometheus.Validate())
+	add("exporters.jsonl", c.Exporters.JSONL.Validate())
+	switch strings.ToLower(c.Log.Level) {
+	case "debug", "info", "warn", "error":
+	default:
+		errs = append(errs, fmt.Errorf("log.level: %q is not one of debug, info, warn, error", c.Log.Level))
+	}
+	switch c.Log.Format {
+	case "auto", "json", "text":
+	default:
+		errs = append(errs, fmt.Errorf("log.format: %q is not one of auto, json, text", c.Log.Format))
+	}
+	if c.ShutdownTimeout <= 0 {
+		errs = append(errs, errors.New("shutdown_timeout: must be > 0"))
+	}
+	return errors.Join(errs...)
+}
+
+// prefixed puts prefix before every line of err, so "grpc.endpoint: ..."
+// from a component becomes "receiver.grpc.endpoint: ...".
+func prefixed(prefix string, err error) error {
+	lines := strings.Split(err.Error(), "\n")
+	for i, l := range lines {
+		lines[i] = prefix + "." + l
+	}
+	return errors.New(strings.Join(lines, "\n"))
+}
+
+// Parse expands environment references in data, decodes it over the
+// defaults and validates the result.
+func Parse(data []byte, lookup func(string) (string, bool)) (Config, error) {
+	cfg := Default()
+	expanded, err := expandEnv(string(data), lookup)
+	if err != nil {
+		return cfg, err
+	}
+	if err := Decode([]byte(expanded), &cfg); err != nil {
+		return cfg, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, fmt.Errorf("config: invalid values:\n%w", err)
+	}
+	return cfg, nil
+}
+
+// Load reads and parses the file at path. An empty path gives the defaults.
+func Load(path string) (Config, error) {
+	if path == "" {
+		cfg := Default()
+		return cfg, cfg.Validate()
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Default(), fmt.Errorf("config: %w", err)
+	}
+	cfg, err := Parse(data, os.LookupEnv)
+	if err != nil {
+		return cfg, fmt.Errorf("%s: %w", path, err)
+	}
+	return cfg, nil
+}

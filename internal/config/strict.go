@@ -1,0 +1,143 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Decode parses YAML into out (which holds the defaults on entry). Keys not
+// known to out's type are rejected with their full key path; type errors
+// name the key path and line.
+func Decode(data []byte, out any) error {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	if len(root.Content) == 0 {
+		return nil // empty document: defaults
+	}
+	doc := root.Content[0]
+	paths := map[int]string{}
+	var unknown []string
+	checkKeys(doc, reflect.TypeOf(out).Elem(), "", paths, &unknown)
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return fmt.Errorf("config: unknown keys: %s", strings.Join(unknown, "; "))
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(out); err != nil {
+		return fmt.Errorf("config: %s", annotate(err, paths))
+	}
+	return nil
+}
+
+var (
+	durationType = reflect.TypeOf(time.Duration(0))
+	lineRef      = regexp.MustCompile(`line (\d+):`)
+)
+
+// checkKeys walks node against t, records the key path of every line, and
+// collects mapping keys that t does not declare.
+func checkKeys(node *yaml.Node, t reflect.Type, path string, paths map[int]string, unknown *[]string) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if node.Kind == yaml.AliasNode && node.Alias != nil {
+		node = node.Alias
+	}
+	if path != "" {
+		if _, seen := paths[node.Line]; !seen {
+			paths[node.Line] = path
+		}
+	}
+	switch {
+	case node.Kind == yaml.MappingNode && t.Kind() == reflect.Struct && t != durationType:
+		fields := yamlFields(t)
+		for i := 0; i+1 < len(node.Content); i += 2 {
+			k, v := node.Content[i], node.Content[i+1]
+			p := join(path, k.Value)
+			paths[k.Line] = p
+			ft, ok := fields[k.Value]
+			if !ok {
+				*unknown = append(*unknown, fmt.Sprintf("line %d: %s is not a known key", k.Line, p))
+				continue
+			}
+			checkKeys(v, ft, p, paths, unknown)
+		}
+	case node.Kind == yaml.MappingNode && t.Kind() == reflect.Map:
+		for i := 0; i+1 < len(node.Content); i += 2 {
+			k, v := node.Content[i], node.Content[i+1]
+			p := join(path, k.Value)
+			paths[k.Line] = p
+			checkKeys(v, t.Elem(), p, paths, unknown)
+		}
+	case node.Kind == yaml.SequenceNode && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array):
+		for i, item := range node.Content {
+			checkKeys(item, t.Elem(), path+"["+strconv.Itoa(i)+"]", paths, unknown)
+		}
+	}
+}
+
+// yamlFields maps the yaml keys of struct t (including inlined structs) to
+// their types.
+func yamlFields(t reflect.Type) map[string]reflect.Type {
+	fields := map[string]reflect.Type{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		tag := f.Tag.Get("yaml")
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "-" {
+			continue
+		}
+		if strings.Contains(opts, "inline") {
+			for k, v := range yamlFields(f.Type) {
+				fields[k] = v
+			}
+			continue
+		}
+		if name == "" {
+			name = strings.ToLower(f.Name)
+		}
+		fields[name] = f.Type
+	}
+	return fields
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// annotate rewrites "line N:" in yaml errors to "line N (key.path):".
+func annotate(err error, paths map[int]string) string {
+	var te *yaml.TypeError
+	msgs := []string{err.Error()}
+	if errors.As(err, &te) {
+		msgs = te.Errors
+	}
+	for i, m := range msgs {
+		msgs[i] = lineRef.ReplaceAllStringFunc(m, func(s string) string {
+			n, _ := strconv.Atoi(lineRef.FindStringSubmatch(s)[1])
+			if p, ok := paths[n]; ok {
+				return fmt.Sprintf("line %d (%s):", n, p)
+			}
+			return s
+		})
+	}
+	return strings.Join(msgs, "; ")
+}

@@ -1,0 +1,186 @@
+// Package pipeline wires the sidecar's stages together: receiver →
+// assembler → scoring engine → exporter fan-out, with one Prometheus
+// registry shared by every component. The serve, replay and demo commands
+// and the end-to-end tests all build the same pipeline.
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/evalsidecar/evalsidecar/exporter"
+	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
+	promexp "github.com/evalsidecar/evalsidecar/exporter/prometheus"
+	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/internal/config"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
+	"github.com/evalsidecar/evalsidecar/receiver"
+	"github.com/evalsidecar/evalsidecar/scorer"
+)
+
+// Options select the parts of the pipeline to build.
+type Options struct {
+	// Online builds the OTLP receiver and the metrics HTTP server. Offline
+	// pipelines (replay) are fed through the Assembler directly.
+	Online bool
+	// Extra exporters receive every evaluation besides the configured ones.
+	Extra []exporter.Exporter
+	// Version is reported by evalsidecar_build_info.
+	Version string
+}
+
+// Pipeline is a built, not yet started, sidecar.
+type Pipeline struct {
+	Registry  *prometheus.Registry
+	Receiver  *receiver.Receiver // nil offline
+	Metrics   *promexp.Server    // nil offline
+	Assembler *extractor.Assembler
+	Engine    *scorer.Engine
+	Exporters *exporter.Fanout
+
+	logger    *slog.Logger
+	cancelRun context.CancelFunc
+	runDone   chan struct{}
+	mu        sync.Mutex
+	ready     bool
+}
+
+// New builds every component from cfg. Nothing listens or runs until Start.
+func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error) {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name:        "evalsidecar_build_info",
+			Help:        "Build information of the running sidecar; always 1.",
+			ConstLabels: prometheus.Labels{"version": opts.Version},
+		}, func() float64 { return 1 }),
+	)
+	drops := telemetry.NewDrops(reg)
+	p := &Pipeline{Registry: reg, logger: logger}
+
+	var exps []exporter.Exporter
+	prom, err := promexp.New(cfg.Exporters.Prometheus, reg, logger.With("component", "exporter/prometheus"))
+	if err != nil {
+		return nil, fmt.Errorf("exporters.prometheus: %w", err)
+	}
+	exps = append(exps, prom)
+	if cfg.Exporters.JSONL.Enabled {
+		jl, err := jsonl.New(cfg.Exporters.JSONL, logger.With("component", "exporter/jsonl"), reg, drops)
+		if err != nil {
+			return nil, fmt.Errorf("exporters.jsonl: %w", err)
+		}
+		exps = append(exps, jl)
+	}
+	exps = append(exps, opts.Extra...)
+	p.Exporters = exporter.NewFanout(exps...)
+
+	metrics, err := scorer.NewRegistry().Build(cfg.Scorer.Metrics)
+	if err != nil {
+		return nil, fmt.Errorf("scorer.metrics: %w", err)
+	}
+	p.Engine, err = scorer.NewEngine(cfg.Scorer, metrics, p.Exporters, logger.With("component", "scorer"), reg, drops)
+	if err != nil {
+		return nil, fmt.Errorf("scorer: %w", err)
+	}
+	p.Assembler, err = extractor.NewAssembler(cfg.Extractor, p.Engine, logger.With("component", "extractor"), reg, drops)
+	if err != nil {
+		return nil, fmt.Errorf("extractor: %w", err)
+	}
+	if opts.Online {
+		p.Receiver, err = receiver.New(cfg.Receiver, p.Assembler, p.Assembler, logger.With("component", "receiver"), reg)
+		if err != nil {
+			return nil, fmt.Errorf("receiver: %w", err)
+		}
+		p.Metrics = promexp.NewServer(cfg.Exporters.Prometheus, reg, p.readiness, logger.With("component", "metrics"))
+	}
+	return p, nil
+}
+
+// readiness is the /readyz check: ready between a successful Start and the
+// beginning of Shutdown.
+func (p *Pipeline) readiness() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.ready {
+		return errors.New("not accepting data")
+	}
+	return nil
+}
+
+// Start starts the stages from the end of the pipeline to its head, so
+// that each stage has a running consumer before it gets data.
+func (p *Pipeline) Start(ctx context.Context) error {
+	if err := p.Exporters.Start(ctx); err != nil {
+		return fmt.Errorf("start exporters: %w", err)
+	}
+	p.Engine.Start(ctx)
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	p.cancelRun = cancel
+	p.runDone = make(chan struct{})
+	go func() {
+		defer close(p.runDone)
+		if err := p.Assembler.Run(runCtx); err != nil && !errors.Is(err, context.Canceled) {
+			p.logger.Error("assembler stopped", "err", err)
+		}
+	}()
+	if p.Metrics != nil {
+		if err := p.Metrics.Start(ctx); err != nil {
+			return errors.Join(fmt.Errorf("start metrics server: %w", err), p.Shutdown(ctx))
+		}
+	}
+	if p.Receiver != nil {
+		if err := p.Receiver.Start(ctx); err != nil {
+			return errors.Join(fmt.Errorf("start receiver: %w", err), p.Shutdown(ctx))
+		}
+	}
+	p.mu.Lock()
+	p.ready = true
+	p.mu.Unlock()
+	return nil
+}
+
+// Shutdown stops in data-flow order within ctx: refuse new data, release
+// every buffered trace, drain the scorer, flush the exporters, then close
+// the listeners. It returns the errors of every step.
+func (p *Pipeline) Shutdown(ctx context.Context) error {
+	p.mu.Lock()
+	p.ready = false
+	p.mu.Unlock()
+	var errs []error
+	if p.Receiver != nil {
+		p.Receiver.Drain()
+	}
+	if p.cancelRun != nil {
+		p.cancelRun()
+		<-p.runDone
+		p.cancelRun = nil
+	}
+	if err := p.Assembler.Flush(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("flush assembler: %w", err))
+	}
+	if err := p.Engine.Shutdown(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("drain scorer: %w", err))
+	}
+	if err := p.Exporters.Shutdown(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("flush exporters: %w", err))
+	}
+	if p.Receiver != nil {
+		if err := p.Receiver.Shutdown(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("stop receiver: %w", err))
+		}
+	}
+	if p.Metrics != nil {
+		if err := p.Metrics.Shutdown(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("stop metrics server: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}
