@@ -1,0 +1,41 @@
+// Package prometheus exports evaluations as Prometheus metrics and serves
+// the sidecar's /metrics, /healthz and /readyz endpoints.
+package prometheus
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+)
+
+// Config configures the Prometheus exporter and its HTTP server.
+type Config struct {
+	// Endpoint is the host:port the metrics and health server listens on.
+	Endpoint string `yaml:"endpoint"`
+	// MaxLabelValues caps the distinct values of each of the labels
+	// service, agent, tool and model; further values become "other".
+	MaxLabelValues int `yaml:"max_label_values"`
+}
+
+// DefaultConfig returns the documented defaults.
+func DefaultConfig() Config {
+	return Config{
+		Endpoint:       "127.0.0.1:9464",
+		MaxLabelValues: 200,
+	}
+}
+
+// Validate reports every invalid key.
+func (c Config) Validate() error {
+	var errs []error
+	if _, port, err := net.SplitHostPort(c.Endpoint); err != nil {
+		errs = append(errs, fmt.Errorf("endpoint: %q is not host:port: %w", c.Endpoint, err))
+	} else if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		errs = append(errs, fmt.Errorf("endpoint: port %q is not a number in 0..65535", port))
+	}
+	if c.MaxLabelValues <= 0 {
+		errs = append(errs, fmt.Errorf("max_label_values: must be > 0, got %d", c.MaxLabelValues))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,159 @@
+package prometheus
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math"
+	"time"
+	"unicode/utf8"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/evalsidecar/evalsidecar/exporter"
+	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/scorer"
+)
+
+// Exporter turns evaluations into Prometheus metrics. Export updates the
+// metrics synchronously; it takes no locks beyond the label cappers' and
+// the client library's, and never blocks on I/O.
+type Exporter struct {
+	logger *slog.Logger
+	m      *metrics
+
+	services, agents, tools, models, metricIDs *Capper
+	overflow                                   map[string]prometheus.Counter
+}
+
+var _ exporter.Exporter = (*Exporter)(nil)
+
+// New validates cfg and registers the scoring metrics with reg (a nil reg
+// leaves them unregistered).
+func New(cfg Config, reg prometheus.Registerer, logger *slog.Logger) (*Exporter, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("prometheus exporter: %w", err)
+	}
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	m, err := newMetrics(reg)
+	if err != nil {
+		return nil, err
+	}
+	x := &Exporter{logger: logger, m: m}
+	capper := func(label string) *Capper {
+		c := m.labelOverflow.WithLabelValues(label)
+		return NewCapper(cfg.MaxLabelValues, c.Inc)
+	}
+	x.services = capper(labelService)
+	x.agents = capper(labelAgent)
+	x.tools = capper(labelTool)
+	x.models = capper(labelModel)
+	x.metricIDs = capper(labelMetric)
+	return x, nil
+}
+
+// Start does nothing: the exporter has no background work.
+func (x *Exporter) Start(context.Context) error { return nil }
+
+// Shutdown does nothing: metrics stay readable until the process exits.
+func (x *Exporter) Shutdown(context.Context) error { return nil }
+
+// Export records the run's outcome, duration, tool calls and token use and
+// observes every score in evalsidecar_eval_score with the run's trace id as
+// exemplar. Non-finite scores are skipped, counted and reported in the
+// returned error.
+func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
+	if e == nil {
+		return nil
+	}
+	var service, agent, traceID string
+	if t := e.Trajectory; t != nil {
+		service, agent = x.services.Value(t.Service), x.agents.Value(t.Agent)
+		traceID = t.TraceID
+		x.exportTrajectory(t, service, agent)
+	} else {
+		service, agent = ValueUnknown, ValueUnknown
+	}
+	exemplar := exemplarLabels(traceID)
+	invalid := 0
+	for i := range e.Results {
+		r := &e.Results[i]
+		if math.IsNaN(r.Score) || math.IsInf(r.Score, 0) {
+			invalid++
+			continue
+		}
+		observe(x.m.evalScore.WithLabelValues(service, agent, x.metricIDs.Value(r.Metric)), r.Score, exemplar)
+	}
+	if invalid > 0 {
+		x.m.invalidScores.Add(float64(invalid))
+		return fmt.Errorf("prometheus exporter: %d non-finite scores skipped for trace %q", invalid, traceID)
+	}
+	return nil
+}
+
+func (x *Exporter) exportTrajectory(t *extractor.Trajectory, service, agent string) {
+	outcome := outcomeOK
+	if t.Failed {
+		outcome = outcomeFailed
+	}
+	x.m.trajectories.WithLabelValues(service, agent, outcome).Inc()
+	exemplar := exemplarLabels(t.TraceID)
+	if d, ok := duration(t.Start, t.End); ok {
+		observe(x.m.trajectoryDuration.WithLabelValues(service, agent), d, exemplar)
+	}
+	for i := range t.ToolCalls {
+		tc := &t.ToolCalls[i]
+		callAgent := agent
+		if tc.Agent != "" && tc.Agent != t.Agent {
+			callAgent = x.agents.Value(tc.Agent)
+		}
+		tool := x.tools.Value(tc.Name)
+		outcome := outcomeOK
+		if tc.Error != "" {
+			outcome = outcomeError
+		}
+		x.m.toolCalls.WithLabelValues(service, callAgent, tool, outcome).Inc()
+		if d, ok := duration(tc.Start, tc.End); ok {
+			x.m.toolCallDuration.WithLabelValues(service, callAgent, tool).Observe(d)
+		}
+	}
+	for i := range t.LLMCalls {
+		lc := &t.LLMCalls[i]
+		model := x.models.Value(lc.Model)
+		if lc.InputTokens > 0 {
+			x.m.llmTokens.WithLabelValues(service, agent, model, tokenInput).Add(float64(lc.InputTokens))
+		}
+		if lc.OutputTokens > 0 {
+			x.m.llmTokens.WithLabelValues(service, agent, model, tokenOutput).Add(float64(lc.OutputTokens))
+		}
+	}
+}
+
+// duration returns end-start in seconds when both are known and ordered.
+func duration(start, end time.Time) (float64, bool) {
+	if start.IsZero() || end.IsZero() || end.Before(start) {
+		return 0, false
+	}
+	return end.Sub(start).Seconds(), true
+}
+
+// exemplarLabels returns the exemplar for a trace id, or nil when the id
+// cannot be an exemplar label value (empty, too long, not UTF-8).
+func exemplarLabels(traceID string) prometheus.Labels {
+	if traceID == "" || len(traceID) > maxExemplarTraceIDBytes || !utf8.ValidString(traceID) {
+		return nil
+	}
+	return prometheus.Labels{ExemplarTraceIDLabel: traceID}
+}
+
+func observe(o prometheus.Observer, v float64, exemplar prometheus.Labels) {
+	if exemplar != nil {
+		if eo, ok := o.(prometheus.ExemplarObserver); ok {
+			eo.ObserveWithExemplar(v, exemplar)
+			return
+		}
+	}
+	o.Observe(v)
+}
