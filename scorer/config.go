@@ -1,0 +1,73 @@
+package scorer
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// MetricConfig selects one metric by its public id and sets its
+// parameters. Unknown parameters are rejected by the metric's factory.
+type MetricConfig struct {
+	Name   string         `yaml:"name"`
+	Params map[string]any `yaml:"params"`
+}
+
+// Config is the scorer's configuration.
+type Config struct {
+	// Metrics are the metrics run on every trajectory, in this order.
+	Metrics []MetricConfig `yaml:"metrics"`
+	// QueueSize bounds the trajectories waiting to be scored; a full queue
+	// refuses new trajectories.
+	QueueSize int `yaml:"queue_size"`
+	// Workers is the number of goroutines scoring trajectories.
+	Workers int `yaml:"workers"`
+	// MetricTimeout bounds one metric call on one trajectory.
+	MetricTimeout time.Duration `yaml:"metric_timeout"`
+}
+
+// DefaultConfig returns the documented defaults: the six built-in
+// deterministic metrics, a queue of 1000 trajectories, 2 workers and a 5s
+// timeout per metric call.
+func DefaultConfig() Config {
+	names := BuiltinMetricNames()
+	ms := make([]MetricConfig, len(names))
+	for i, n := range names {
+		ms[i] = MetricConfig{Name: n}
+	}
+	return Config{
+		Metrics:       ms,
+		QueueSize:     1000,
+		Workers:       2,
+		MetricTimeout: 5 * time.Second,
+	}
+}
+
+// Validate reports every invalid key. It checks the shape of the metric
+// list; whether a metric id exists and its params are valid is checked by
+// Registry.Build.
+func (c Config) Validate() error {
+	var err error
+	if c.QueueSize <= 0 {
+		err = errors.Join(err, fmt.Errorf("queue_size: must be > 0, got %d", c.QueueSize))
+	}
+	if c.Workers <= 0 {
+		err = errors.Join(err, fmt.Errorf("workers: must be > 0, got %d", c.Workers))
+	}
+	if c.MetricTimeout <= 0 {
+		err = errors.Join(err, fmt.Errorf("metric_timeout: must be > 0, got %s", c.MetricTimeout))
+	}
+	seen := make(map[string]int, len(c.Metrics))
+	for i, m := range c.Metrics {
+		if m.Name == "" {
+			err = errors.Join(err, fmt.Errorf("metrics[%d].name: must not be empty", i))
+			continue
+		}
+		if j, dup := seen[m.Name]; dup {
+			err = errors.Join(err, fmt.Errorf("metrics[%d].name: duplicate metric %q (also metrics[%d])", i, m.Name, j))
+			continue
+		}
+		seen[m.Name] = i
+	}
+	return err
+}

@@ -1,0 +1,105 @@
+package scorer
+
+import (
+	"fmt"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Error reasons, the values of the reason label of
+// evalsidecar_eval_errors_total.
+const (
+	ReasonError        = "error"
+	ReasonTimeout      = "timeout"
+	ReasonPanic        = "panic"
+	ReasonInvalidScore = "invalid_score"
+)
+
+// errorReasons lists every error reason, for pre-initialised series.
+var errorReasons = [...]string{ReasonError, ReasonTimeout, ReasonPanic, ReasonInvalidScore}
+
+// Drop reasons counted by the engine under stage "scorer".
+const (
+	dropStage           = "scorer"
+	dropQueueFull       = "queue_full"
+	dropShuttingDown    = "shutting_down"
+	dropShutdownTimeout = "shutdown_timeout"
+	dropSinkError       = "sink_error"
+)
+
+// engineMetrics are the engine's own Prometheus metrics.
+type engineMetrics struct {
+	notApplicable *prometheus.CounterVec
+	errors        *prometheus.CounterVec
+	duration      *prometheus.HistogramVec
+	evaluations   prometheus.Counter
+	queueLength   prometheus.GaugeFunc
+
+	// per configured metric, resolved once so the hot path does no label
+	// lookups; indexed like Engine.metrics.
+	perMetric []metricSeries
+}
+
+// metricSeries are the label children of one configured metric.
+type metricSeries struct {
+	notApplicable prometheus.Counter
+	errors        [len(errorReasons)]prometheus.Counter
+	duration      prometheus.Observer
+}
+
+// newEngineMetrics creates the engine's metrics and registers them with
+// reg when reg is not nil.
+func newEngineMetrics(reg prometheus.Registerer, metrics []Metric, queueLen func() int) (*engineMetrics, error) {
+	m := &engineMetrics{
+		notApplicable: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "evalsidecar_eval_not_applicable_total",
+			Help: "Metric evaluations skipped because the metric does not apply to the run (missing inputs or undefined, e.g. a rate over zero tool calls).",
+		}, []string{"metric"}),
+		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "evalsidecar_eval_errors_total",
+			Help: "Metric evaluations that produced no score, by metric and reason (error, timeout, panic, invalid_score).",
+		}, []string{"metric", "reason"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "evalsidecar_scorer_duration_seconds",
+			Help:    "Time spent in one metric call on one run.",
+			Buckets: []float64{1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 0.5, 1, 2.5, 5, 10, 30},
+		}, []string{"metric"}),
+		evaluations: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "evalsidecar_scorer_evaluations_total",
+			Help: "Runs evaluated by the scorer's workers.",
+		}),
+		queueLength: prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "evalsidecar_scorer_queue_length",
+			Help: "Runs waiting in the scorer queue.",
+		}, func() float64 { return float64(queueLen()) }),
+	}
+	m.perMetric = make([]metricSeries, len(metrics))
+	for i, mt := range metrics {
+		name := mt.Name()
+		s := &m.perMetric[i]
+		s.notApplicable = m.notApplicable.WithLabelValues(name)
+		for j, r := range errorReasons {
+			s.errors[j] = m.errors.WithLabelValues(name, r)
+		}
+		s.duration = m.duration.WithLabelValues(name)
+	}
+	if reg == nil {
+		return m, nil
+	}
+	for _, c := range []prometheus.Collector{m.notApplicable, m.errors, m.duration, m.evaluations, m.queueLength} {
+		if err := reg.Register(c); err != nil {
+			return nil, fmt.Errorf("register scorer metrics: %w", err)
+		}
+	}
+	return m, nil
+}
+
+// countError counts one failed metric call.
+func (s *metricSeries) countError(reason string) {
+	for i, r := range errorReasons {
+		if r == reason {
+			s.errors[i].Inc()
+			return
+		}
+	}
+}

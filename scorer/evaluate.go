@@ -1,0 +1,82 @@
+package scorer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime/debug"
+	"time"
+)
+
+// Evaluate runs every configured metric on in and returns what it
+// learned. It does not export: the workers export after Evaluate, offline
+// callers use the returned value. A metric whose inputs are missing, or
+// that returns ErrNotApplicable, is listed in NotApplicable; an error, a
+// timeout, a recovered panic or a NaN/±Inf score is listed in Errors and
+// gives no result.
+func (e *Engine) Evaluate(ctx context.Context, in *Instance) *Evaluation {
+	ev := &Evaluation{Trajectory: in.Trajectory, Results: make([]Result, 0, len(e.metrics))}
+	for i, m := range e.metrics {
+		s := &e.tel.perMetric[i]
+		if in.Missing(m.Needs()) != 0 {
+			ev.NotApplicable = append(ev.NotApplicable, m.Name())
+			s.notApplicable.Inc()
+			continue
+		}
+		start := time.Now()
+		r, reason, err := e.runMetric(ctx, m, in)
+		s.duration.Observe(time.Since(start).Seconds())
+		switch {
+		case err == nil:
+			if r.Metric == "" {
+				r.Metric = m.Name()
+			}
+			ev.Results = append(ev.Results, r)
+		case reason == "" && errors.Is(err, ErrNotApplicable):
+			ev.NotApplicable = append(ev.NotApplicable, m.Name())
+			s.notApplicable.Inc()
+		default:
+			ev.Errors = append(ev.Errors, MetricError{Metric: m.Name(), Reason: reason, Err: err})
+			s.countError(reason)
+			if reason != ReasonPanic { // panics are logged with their stack by runMetric
+				e.logger.Debug("metric failed", "metric", m.Name(), "reason", reason, "err", err)
+			}
+		}
+	}
+	return ev
+}
+
+// errInvalidScore reports a NaN or infinite score.
+var errInvalidScore = errors.New("metric returned a NaN or infinite score")
+
+// runMetric calls m.Score under the metric timeout, recovering a panic.
+// The reason is empty on success and for ErrNotApplicable; otherwise it is
+// one of the Reason constants. A call that returns after its deadline is a
+// timeout even when it produced a score.
+func (e *Engine) runMetric(ctx context.Context, m Metric, in *Instance) (r Result, reason string, err error) {
+	ctx, cancel := context.WithTimeout(ctx, e.cfg.MetricTimeout)
+	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			r, reason, err = Result{}, ReasonPanic, fmt.Errorf("panic: %v", p)
+			e.logger.Warn("metric panicked", "metric", m.Name(), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		}
+	}()
+	r, err = m.Score(ctx, in)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		if err == nil || !errors.Is(err, ErrNotApplicable) {
+			return Result{}, ReasonTimeout, fmt.Errorf("metric call exceeded %s: %w", e.cfg.MetricTimeout, errors.Join(ctxErr, err))
+		}
+	}
+	if err != nil {
+		if errors.Is(err, ErrNotApplicable) {
+			return Result{}, "", err
+		}
+		return Result{}, ReasonError, err
+	}
+	if math.IsNaN(r.Score) || math.IsInf(r.Score, 0) {
+		return Result{}, ReasonInvalidScore, fmt.Errorf("%w: %v", errInvalidScore, r.Score)
+	}
+	return r, "", nil
+}

@@ -1,0 +1,31 @@
+package scorer
+
+import "context"
+
+// MetricLatency is the id of the run-latency metric.
+const MetricLatency = "latency"
+
+// latency scores the run's wall-clock duration in seconds, like the
+// latency_in_seconds column of a Vertex AI agent evaluation.
+//
+// Formula: (end - start) in seconds, from Instance.Latency. Edge cases: a
+// run without start or end time lacks InLatency and is not applicable; an
+// end before the start gives 0 (Trajectory.Latency clamps it).
+type latency struct{}
+
+var newLatency = noParams(latency{})
+
+// Name returns "latency".
+func (latency) Name() string { return MetricLatency }
+
+// Needs requires the latency.
+func (latency) Needs() Inputs { return InLatency }
+
+// Score returns the latency in seconds.
+func (latency) Score(_ context.Context, in *Instance) (Result, error) {
+	s := in.Latency.Seconds()
+	if s < 0 {
+		s = 0
+	}
+	return Result{Metric: MetricLatency, Score: s}, nil
+}

@@ -1,0 +1,25 @@
+package scorer
+
+import "context"
+
+// MetricToolCallCount is the id of the tool-call count metric.
+const MetricToolCallCount = "tool_call_count"
+
+// toolCallCount scores the number of tool calls of the run.
+//
+// Formula: len(PredictedTrajectory). Edge case: a run without tool calls
+// scores 0 (an empty trajectory is an observation, not a missing input).
+type toolCallCount struct{}
+
+var newToolCallCount = noParams(toolCallCount{})
+
+// Name returns "tool_call_count".
+func (toolCallCount) Name() string { return MetricToolCallCount }
+
+// Needs requires the predicted trajectory.
+func (toolCallCount) Needs() Inputs { return InPredictedTrajectory }
+
+// Score returns the number of calls.
+func (toolCallCount) Score(_ context.Context, in *Instance) (Result, error) {
+	return Result{Metric: MetricToolCallCount, Score: float64(len(in.PredictedTrajectory))}, nil
+}

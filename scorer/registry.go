@@ -1,0 +1,96 @@
+package scorer
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Factory builds a metric from its config parameters. It returns an error
+// naming the bad parameter (see Params).
+type Factory func(params map[string]any) (Metric, error)
+
+// Registry maps metric ids to factories. It holds no global state: each
+// caller builds its own with NewRegistry and registers further metrics
+// (for example judge metrics) on it.
+type Registry struct {
+	mu        sync.RWMutex
+	factories map[string]Factory
+}
+
+// NewRegistry returns a registry with the built-in deterministic metrics
+// registered.
+func NewRegistry() *Registry {
+	r := &Registry{factories: make(map[string]Factory)}
+	for _, b := range builtins() {
+		r.factories[b.name] = b.factory
+	}
+	return r
+}
+
+// Register adds a factory under name. Registering an empty name, a nil
+// factory or a name already taken is an error.
+func (r *Registry) Register(name string, f Factory) error {
+	if name == "" {
+		return errors.New("register metric: empty name")
+	}
+	if f == nil {
+		return fmt.Errorf("register metric %q: nil factory", name)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.factories[name]; ok {
+		return fmt.Errorf("register metric %q: already registered", name)
+	}
+	r.factories[name] = f
+	return nil
+}
+
+// Names returns the registered metric ids, sorted.
+func (r *Registry) Names() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	names := make([]string, 0, len(r.factories))
+	for n := range r.factories {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Build builds the configured metrics in order. Errors name the metric
+// and, for a bad parameter, the parameter.
+func (r *Registry) Build(cfgs []MetricConfig) ([]Metric, error) {
+	out := make([]Metric, 0, len(cfgs))
+	seen := make(map[string]bool, len(cfgs))
+	for i, c := range cfgs {
+		if c.Name == "" {
+			return nil, fmt.Errorf("metrics[%d]: empty metric name", i)
+		}
+		if seen[c.Name] {
+			return nil, fmt.Errorf("metric %q: configured twice", c.Name)
+		}
+		seen[c.Name] = true
+		r.mu.RLock()
+		f, ok := r.factories[c.Name]
+		r.mu.RUnlock()
+		if !ok {
+			return nil, fmt.Errorf("metric %q: unknown metric (known: %s)", c.Name, strings.Join(r.Names(), ", "))
+		}
+		params := c.Params
+		if params == nil {
+			params = map[string]any{}
+		}
+		m, err := f(params)
+		if err != nil {
+			return nil, fmt.Errorf("metric %q: %w", c.Name, err)
+		}
+		if m == nil {
+			return nil, fmt.Errorf("metric %q: factory returned no metric", c.Name)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
