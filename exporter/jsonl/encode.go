@@ -1,0 +1,85 @@
+package jsonl
+
+import (
+	"bytes"
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/evalsidecar/evalsidecar/exporter/record"
+	"github.com/evalsidecar/evalsidecar/scorer"
+)
+
+// batch is one evaluation encoded as JSON lines: at most one trajectory
+// line followed by score lines, all in buf. lineEnds[i] is the end offset
+// (after '\n') of line i; the first trajLines lines are trajectories.
+type batch struct {
+	buf       bytes.Buffer
+	lineEnds  []int
+	trajLines int
+	failed    int // records that could not be encoded
+}
+
+func (b *batch) records() int { return len(b.lineEnds) }
+
+// line returns line i without copying.
+func (b *batch) line(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = b.lineEnds[i-1]
+	}
+	return b.buf.Bytes()[start:b.lineEnds[i]]
+}
+
+func (b *batch) reset() {
+	b.buf.Reset()
+	b.lineEnds = b.lineEnds[:0]
+	b.trajLines = 0
+	b.failed = 0
+}
+
+// maxPooledBatchBytes keeps unusually large batches out of the pool.
+const maxPooledBatchBytes = 1 << 20
+
+type batchPool struct{ p sync.Pool }
+
+func (p *batchPool) get() *batch {
+	if b, ok := p.p.Get().(*batch); ok {
+		return b
+	}
+	return &batch{}
+}
+
+func (p *batchPool) put(b *batch) {
+	if b.buf.Cap() > maxPooledBatchBytes {
+		return
+	}
+	b.reset()
+	p.p.Put(b)
+}
+
+// encode appends e's trajectory and scores (stamped at) to b as JSON lines.
+// A record that cannot be encoded is left out and counted in b.failed.
+func encode(b *batch, e *scorer.Evaluation, at time.Time) {
+	enc := json.NewEncoder(&b.buf)
+	enc.SetEscapeHTML(false)
+	add := func(v any) bool {
+		mark := b.buf.Len()
+		if err := enc.Encode(v); err != nil {
+			b.buf.Truncate(mark)
+			b.failed++
+			return false
+		}
+		b.lineEnds = append(b.lineEnds, b.buf.Len())
+		return true
+	}
+	if e.Trajectory != nil {
+		tr := record.Trajectory(e.Trajectory)
+		if add(&tr) {
+			b.trajLines = 1
+		}
+	}
+	for _, s := range record.ScoresAt(e, at) {
+		add(&s)
+	}
+}
