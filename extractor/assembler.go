@@ -1,0 +1,346 @@
+package extractor
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/collector/pdata/plog"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
+)
+
+// refuseRetryAfter is the retry hint given with a refused request.
+const refuseRetryAfter = 1 * time.Second
+
+// Assembler buffers spans and GenAI log records by trace id until each trace
+// is complete, then extracts its trajectories and submits them to a Sink.
+//
+// A trace is complete when its root span has arrived (spans are exported
+// when they end) and nothing has arrived for it for quiet_period; it is
+// released anyway at max_trace_age. Repeated span ids are dropped (OTLP is
+// at-least-once). Spans that arrive for a trace released within the last
+// max_trace_age are late: they are counted in evalsidecar_late_spans_total
+// and dropped with reason "late", since a fragment would be scored as a
+// second, partial run.
+//
+// All methods are safe for concurrent use. The Assembler starts no
+// goroutines of its own: Run ticks in the caller's goroutine.
+type Assembler struct {
+	cfg   Config
+	sink  Sink
+	log   *slog.Logger
+	m     *metrics
+	drops *telemetry.Drops
+	conv  converter
+	clock func() time.Time
+
+	mu             sync.Mutex
+	traces         map[[16]byte]*Trace
+	oldest, newest *Trace
+	bytes          int64
+	recent         *recentSet
+}
+
+// released is a trace taken out of the buffer with the reason it was cut.
+type released struct {
+	t      *Trace
+	reason string
+}
+
+// NewAssembler returns an Assembler that submits trajectories to sink. reg
+// may be nil (metrics are then not registered); drops may be nil.
+func NewAssembler(cfg Config, sink Sink, logger *slog.Logger, reg prometheus.Registerer, drops *telemetry.Drops) (*Assembler, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if sink == nil {
+		return nil, errors.New("extractor: nil sink")
+	}
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	m, err := newMetrics(reg)
+	if err != nil {
+		return nil, err
+	}
+	return &Assembler{
+		cfg:    cfg,
+		sink:   sink,
+		log:    logger,
+		m:      m,
+		drops:  drops,
+		conv:   converter{maxValue: cfg.MaxAttributeValueBytes},
+		clock:  time.Now,
+		traces: make(map[[16]byte]*Trace),
+		recent: newRecentSet(max(cfg.MaxLiveTraces, 1024), cfg.MaxTraceAge),
+	}, nil
+}
+
+// ConsumeTraces buffers the spans of td. It copies what it needs and keeps
+// no reference to td. It returns a *errs.Refused error when the request
+// alone is larger than max_buffered_bytes.
+func (a *Assembler) ConsumeTraces(ctx context.Context, td ptrace.Traces) error {
+	return a.push(ctx, a.clock(), a.conv.traces(td))
+}
+
+// ConsumeLogs buffers the GenAI event log records of ld (event name in the
+// gen_ai namespace) with their traces; other log records are ignored. It
+// keeps no reference to ld.
+func (a *Assembler) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
+	return a.push(ctx, a.clock(), a.conv.logs(ld))
+}
+
+// Run releases complete traces every tick until ctx is done. It returns nil
+// when ctx is cancelled; call Flush afterwards to release what is left.
+func (a *Assembler) Run(ctx context.Context) error {
+	tk := time.NewTicker(a.cfg.Tick)
+	defer tk.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case now := <-tk.C:
+			a.cut(ctx, now, false)
+		}
+	}
+}
+
+// Flush releases every buffered trace now, complete or not (end of a
+// replay, shutdown).
+func (a *Assembler) Flush(ctx context.Context) error {
+	a.cut(ctx, a.clock(), true)
+	return ctx.Err()
+}
+
+// Cut runs one release pass as of now. With immediate set every buffered
+// trace is released.
+func (a *Assembler) Cut(now time.Time, immediate bool) {
+	a.cut(context.Background(), now, immediate)
+}
+
+// LiveTraces returns the number of traces buffered.
+func (a *Assembler) LiveTraces() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.traces)
+}
+
+// BufferedBytes returns the estimated size of the buffered traces.
+func (a *Assembler) BufferedBytes() int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.bytes
+}
+
+func (a *Assembler) drop(reason string, n int) {
+	a.drops.Add(dropStage, reason, n)
+}
+
+// push adds one converted request to the buffer.
+func (a *Assembler) push(ctx context.Context, now time.Time, b *batch) error {
+	for reason, n := range b.dropped {
+		a.drop(reason, n)
+	}
+	if len(b.groups) == 0 {
+		return nil
+	}
+	if b.bytes > a.cfg.MaxBufferedBytes {
+		a.log.Warn("request larger than the trace buffer refused", "bytes", b.bytes, "max_buffered_bytes", a.cfg.MaxBufferedBytes)
+		return errs.NewRefused(reasonBufferFull, refuseRetryAfter)
+	}
+
+	var out []released
+	a.mu.Lock()
+	late := make([]bool, len(b.groups))
+	for i, g := range b.groups {
+		if _, live := a.traces[g.id]; !live && a.recent.contains(g.id, now) {
+			late[i] = true
+		}
+	}
+	for a.bytes+b.bytes > a.cfg.MaxBufferedBytes && a.oldest != nil {
+		out = append(out, released{t: a.remove(a.oldest, now), reason: OutcomeEvicted})
+	}
+	for i, g := range b.groups {
+		if late[i] {
+			a.m.late.Add(float64(len(g.spans)))
+			a.drop(reasonLate, len(g.spans)+len(g.logs))
+			continue
+		}
+		t := a.traces[g.id]
+		if t == nil {
+			if len(a.traces) >= a.cfg.MaxLiveTraces && a.oldest != nil {
+				out = append(out, released{t: a.remove(a.oldest, now), reason: OutcomeEvicted})
+			}
+			t = &Trace{id: g.id, created: now, seen: make(map[[8]byte]struct{}, len(g.spans))}
+			a.insert(t)
+		}
+		a.appendGroup(t, g)
+		t.lastAppend = now
+	}
+	a.m.live.Set(float64(len(a.traces)))
+	a.mu.Unlock()
+
+	a.release(ctx, out)
+	return nil
+}
+
+// appendGroup adds a group's spans and logs to t, deduplicating span ids
+// and enforcing max_spans_per_trace. Called with a.mu held.
+func (a *Assembler) appendGroup(t *Trace, g *group) {
+	var dup, over int
+	for i := range g.spans {
+		s := &g.spans[i]
+		if _, ok := t.seen[s.id]; ok {
+			dup++
+			continue
+		}
+		if len(t.spans) >= a.cfg.MaxSpansPerTrace {
+			over++
+			t.tooLarge = true
+			continue
+		}
+		t.seen[s.id] = struct{}{}
+		t.spans = append(t.spans, *s)
+		sz := s.size()
+		t.bytes += sz
+		a.bytes += sz
+		if !s.hasParent() {
+			t.hasRoot = true
+		}
+	}
+	if len(g.logs) > 0 {
+		t.logs = append(t.logs, g.logs...)
+		for i := range g.logs {
+			sz := g.logs[i].ev.size() + 8
+			t.bytes += sz
+			a.bytes += sz
+		}
+	}
+	if g.truncated && !t.truncated {
+		t.truncated = true
+		a.drop(reasonTruncated, 1)
+	}
+	a.drop(reasonDuplicate, dup)
+	a.drop(reasonSpansPer, over)
+}
+
+// insert appends t to the live list. Called with a.mu held.
+func (a *Assembler) insert(t *Trace) {
+	a.traces[t.id] = t
+	t.bytes += traceOverhead
+	a.bytes += traceOverhead
+	t.prev = a.newest
+	if a.newest != nil {
+		a.newest.next = t
+	} else {
+		a.oldest = t
+	}
+	a.newest = t
+}
+
+// remove takes t out of the buffer and remembers its id as released.
+// Called with a.mu held.
+func (a *Assembler) remove(t *Trace, now time.Time) *Trace {
+	if t.prev != nil {
+		t.prev.next = t.next
+	} else {
+		a.oldest = t.next
+	}
+	if t.next != nil {
+		t.next.prev = t.prev
+	} else {
+		a.newest = t.prev
+	}
+	t.prev, t.next = nil, nil
+	delete(a.traces, t.id)
+	a.bytes -= t.bytes
+	a.recent.add(t.id, now)
+	return t
+}
+
+// cut releases the traces that are due as of now.
+func (a *Assembler) cut(ctx context.Context, now time.Time, immediate bool) {
+	var out []released
+	a.mu.Lock()
+	for t := a.oldest; t != nil; {
+		next := t.next
+		reason := ""
+		switch {
+		case immediate:
+			reason = OutcomeEvicted
+			if rootEnded(t) {
+				reason = OutcomeComplete
+			}
+		case now.Sub(t.created) >= a.cfg.MaxTraceAge:
+			reason = OutcomeMaxAge
+		case now.Sub(t.lastAppend) >= a.cfg.QuietPeriod && rootEnded(t):
+			reason = OutcomeComplete
+		}
+		if reason != "" {
+			out = append(out, released{t: a.remove(t, now), reason: reason})
+		}
+		t = next
+	}
+	a.m.live.Set(float64(len(a.traces)))
+	a.mu.Unlock()
+
+	slices.SortFunc(out, func(x, y released) int { return bytes.Compare(x.t.id[:], y.t.id[:]) })
+	a.release(ctx, out)
+}
+
+// release extracts and submits the trajectories of cut traces.
+func (a *Assembler) release(ctx context.Context, out []released) {
+	for _, r := range out {
+		trajs, x := extract(r.t)
+		a.drop(reasonLogUnjoined, x.unjoinedLogs)
+		outcome := r.reason
+		switch {
+		case len(trajs) == 0:
+			outcome = OutcomeNoGenAI
+		case r.t.tooLarge:
+			outcome = OutcomeTooLarge
+		}
+		a.m.traces.WithLabelValues(outcome).Inc()
+		if outcome == OutcomeEvicted {
+			a.log.Debug("trace released before it was complete", "trace_id", r.t.TraceID(), "spans", len(r.t.spans))
+		}
+		for _, tr := range trajs {
+			if err := a.sink.Submit(ctx, tr); err != nil {
+				a.drop(reasonSinkFull, 1)
+				a.log.Debug("trajectory dropped", "trace_id", tr.TraceID, "err", err)
+			}
+		}
+	}
+}
+
+// rootEnded reports whether t holds its root span: a span without parent,
+// or, for a trace seen only in part, the earliest agent span whose parent
+// is not in the trace.
+func rootEnded(t *Trace) bool {
+	if t.hasRoot {
+		return true
+	}
+	var earliest *span
+	for i := range t.spans {
+		s := &t.spans[i]
+		if classifyGenAI(s) != classRun {
+			continue
+		}
+		if earliest == nil || s.start < earliest.start {
+			earliest = s
+		}
+	}
+	if earliest == nil {
+		return false
+	}
+	_, parentHere := t.seen[earliest.parent]
+	return !parentHere
+}

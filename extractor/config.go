@@ -1,0 +1,72 @@
+package extractor
+
+import (
+	"errors"
+	"time"
+)
+
+// Config bounds the assembler's trace buffer and sets when a trace is
+// considered complete.
+type Config struct {
+	// QuietPeriod is how long a trace must receive no span or log record,
+	// after its root span has arrived, before it is released.
+	QuietPeriod time.Duration `yaml:"quiet_period"`
+	// MaxTraceAge releases a trace this long after its first span or log
+	// record arrived, complete or not.
+	MaxTraceAge time.Duration `yaml:"max_trace_age"`
+	// MaxLiveTraces caps the traces buffered at once; the oldest is
+	// released early when a new one would exceed it.
+	MaxLiveTraces int `yaml:"max_live_traces"`
+	// MaxBufferedBytes caps the estimated memory of all buffered traces.
+	MaxBufferedBytes int64 `yaml:"max_buffered_bytes"`
+	// MaxSpansPerTrace caps the spans kept for one trace; extra spans are
+	// dropped and the trace is released marked too large.
+	MaxSpansPerTrace int `yaml:"max_spans_per_trace"`
+	// MaxAttributeValueBytes truncates longer attribute values, log bodies
+	// and event attribute values.
+	MaxAttributeValueBytes int `yaml:"max_attribute_value_bytes"`
+	// Tick is how often Run looks for traces to release.
+	Tick time.Duration `yaml:"tick"`
+}
+
+// DefaultConfig returns the documented defaults.
+func DefaultConfig() Config {
+	return Config{
+		QuietPeriod:            2 * time.Second,
+		MaxTraceAge:            5 * time.Minute,
+		MaxLiveTraces:          10000,
+		MaxBufferedBytes:       256 << 20,
+		MaxSpansPerTrace:       5000,
+		MaxAttributeValueBytes: 64 << 10,
+		Tick:                   500 * time.Millisecond,
+	}
+}
+
+// Validate reports every invalid key.
+func (c Config) Validate() error {
+	var err error
+	if c.QuietPeriod <= 0 {
+		err = errors.Join(err, errors.New("quiet_period: must be > 0"))
+	}
+	if c.MaxTraceAge <= 0 {
+		err = errors.Join(err, errors.New("max_trace_age: must be > 0"))
+	} else if c.QuietPeriod > 0 && c.MaxTraceAge < c.QuietPeriod {
+		err = errors.Join(err, errors.New("max_trace_age: must be >= quiet_period"))
+	}
+	if c.MaxLiveTraces <= 0 {
+		err = errors.Join(err, errors.New("max_live_traces: must be > 0"))
+	}
+	if c.MaxBufferedBytes <= 0 {
+		err = errors.Join(err, errors.New("max_buffered_bytes: must be > 0"))
+	}
+	if c.MaxSpansPerTrace <= 0 {
+		err = errors.Join(err, errors.New("max_spans_per_trace: must be > 0"))
+	}
+	if c.MaxAttributeValueBytes < 16 {
+		err = errors.Join(err, errors.New("max_attribute_value_bytes: must be >= 16"))
+	}
+	if c.Tick <= 0 {
+		err = errors.Join(err, errors.New("tick: must be > 0"))
+	}
+	return err
+}

@@ -1,0 +1,198 @@
+package extractor
+
+import (
+	"unicode/utf8"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/plog"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+)
+
+// batch is one request's records grouped by trace id, in order of first
+// appearance. Building it copies everything the assembler keeps, so no
+// pdata value is referenced afterwards.
+type batch struct {
+	groups []*group
+	index  map[[16]byte]int
+	bytes  int64
+	// dropped counts records that could not be accepted, by reason.
+	dropped map[string]int
+}
+
+// group is one trace's share of a request.
+type group struct {
+	id        [16]byte
+	spans     []span
+	logs      []logRec
+	bytes     int64
+	truncated bool
+}
+
+func newBatch() *batch {
+	return &batch{index: make(map[[16]byte]int)}
+}
+
+func (b *batch) drop(reason string, n int) {
+	if b.dropped == nil {
+		b.dropped = make(map[string]int)
+	}
+	b.dropped[reason] += n
+}
+
+func (b *batch) group(id [16]byte) *group {
+	if i, ok := b.index[id]; ok {
+		return b.groups[i]
+	}
+	g := &group{id: id}
+	b.index[id] = len(b.groups)
+	b.groups = append(b.groups, g)
+	return g
+}
+
+// converter copies pdata into compact records, truncating long values.
+type converter struct {
+	maxValue int
+}
+
+// truncate cuts s to at most max bytes on a UTF-8 boundary.
+func truncate(s string, max int) (string, bool) {
+	if len(s) <= max {
+		return s, false
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut], true
+}
+
+// value renders v as a string: strings as they are, maps and arrays as
+// compact JSON, scalars in their usual text form.
+func (c converter) value(v pcommon.Value) (string, bool) {
+	var s string
+	if v.Type() == pcommon.ValueTypeStr {
+		s = v.Str()
+	} else {
+		s = v.AsString()
+	}
+	return truncate(s, c.maxValue)
+}
+
+// attrs copies the attributes of m that keep accepts.
+func (c converter) attrs(m pcommon.Map, keep func(string) bool) (attrs, bool) {
+	if m.Len() == 0 {
+		return nil, false
+	}
+	out := make(attrs, 0, m.Len())
+	truncated := false
+	for k, v := range m.All() {
+		if keep != nil && !keep(k) {
+			continue
+		}
+		s, cut := c.value(v)
+		truncated = truncated || cut
+		out = append(out, attr{key: internKey(k), value: s})
+	}
+	return out, truncated
+}
+
+func (c converter) span(s ptrace.Span, res *resource, scope string) (span, bool) {
+	as, truncated := c.attrs(s.Attributes(), keepSpanAttr)
+	msg, cut := truncate(s.Status().Message(), c.maxValue)
+	truncated = truncated || cut
+	rec := span{
+		id:         s.SpanID(),
+		parent:     s.ParentSpanID(),
+		name:       s.Name(),
+		scope:      scope,
+		kind:       int8(s.Kind()),
+		statusCode: int8(s.Status().Code()),
+		statusMsg:  msg,
+		start:      int64(s.StartTimestamp()),
+		end:        int64(s.EndTimestamp()),
+		attrs:      as,
+		res:        res,
+	}
+	if n := s.Events().Len(); n > 0 {
+		rec.events = make([]event, 0, n)
+		for _, e := range s.Events().All() {
+			eas, cut := c.attrs(e.Attributes(), nil)
+			truncated = truncated || cut
+			rec.events = append(rec.events, event{name: e.Name(), time: int64(e.Timestamp()), attrs: eas})
+		}
+	}
+	return rec, truncated
+}
+
+// traces converts a traces request.
+func (c converter) traces(td ptrace.Traces) *batch {
+	b := newBatch()
+	for _, rs := range td.ResourceSpans().All() {
+		ras, _ := c.attrs(rs.Resource().Attributes(), nil)
+		res := &resource{attrs: ras}
+		for _, ss := range rs.ScopeSpans().All() {
+			scope := ss.Scope().Name()
+			for _, s := range ss.Spans().All() {
+				tid, sid := s.TraceID(), s.SpanID()
+				if tid.IsEmpty() || sid.IsEmpty() {
+					b.drop(reasonInvalidID, 1)
+					continue
+				}
+				rec, truncated := c.span(s, res, scope)
+				g := b.group(tid)
+				g.spans = append(g.spans, rec)
+				sz := rec.size()
+				g.bytes += sz
+				b.bytes += sz
+				g.truncated = g.truncated || truncated
+			}
+		}
+	}
+	return b
+}
+
+// logEventName returns the event name of a log record: the EventName field,
+// else the event.name attribute.
+func logEventName(lr plog.LogRecord) string {
+	if n := lr.EventName(); n != "" {
+		return n
+	}
+	if v, ok := lr.Attributes().Get("event.name"); ok {
+		return v.AsString()
+	}
+	return ""
+}
+
+// logs converts a logs request, keeping GenAI event records only.
+func (c converter) logs(ld plog.Logs) *batch {
+	b := newBatch()
+	for _, rl := range ld.ResourceLogs().All() {
+		for _, sl := range rl.ScopeLogs().All() {
+			for _, lr := range sl.LogRecords().All() {
+				name := logEventName(lr)
+				if !keepLog(name) {
+					continue
+				}
+				tid := lr.TraceID()
+				if tid.IsEmpty() {
+					b.drop(reasonLogNoTraceID, 1)
+					continue
+				}
+				as, truncated := c.attrs(lr.Attributes(), nil)
+				body, cut := c.value(lr.Body())
+				ts := lr.Timestamp()
+				if ts == 0 {
+					ts = lr.ObservedTimestamp()
+				}
+				rec := logRec{spanID: lr.SpanID(), ev: event{name: name, time: int64(ts), attrs: as, body: body}}
+				g := b.group(tid)
+				g.logs = append(g.logs, rec)
+				sz := rec.ev.size() + 8
+				g.bytes += sz
+				b.bytes += sz
+				g.truncated = g.truncated || truncated || cut
+			}
+		}
+	}
+	return b
+}

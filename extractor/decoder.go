@@ -1,0 +1,143 @@
+package extractor
+
+// spanClass is what a span is in an agent run.
+type spanClass int8
+
+const (
+	classNone spanClass = iota // not a step of a run (or not GenAI)
+	classRun                   // an agent invocation
+	classLLM                   // a model call
+	classTool                  // a tool execution
+)
+
+// spanFacts holds what the decoders read from one span, normalised. Empty
+// fields are unknown.
+type spanFacts struct {
+	class spanClass
+	// genai is set when any decoder recognised the span as GenAI telemetry.
+	genai      bool
+	convention string
+
+	agent      string
+	toolName   string
+	toolCallID string
+	args       string
+	hasArgs    bool
+	result     string
+	errorType  string
+
+	model, provider           string
+	inputTokens, outputTokens int64
+	finishReasons             []string
+	session                   string
+
+	// Message content, decoded lazily and at most once per trace.
+	input, output, instructions, toolDefs *content
+}
+
+// decoder reads one instrumentation convention. Each convention lives in
+// one file (genai.go, ...). Decoders run in precedence order on every span
+// and fill only the facts that are still empty, so a span carrying several
+// conventions is read per attribute and merged: the first decoder to know a
+// fact wins. The span's class is the first non-none class found.
+type decoder interface {
+	// name is the convention, as set on Trajectory.Convention.
+	name() string
+	// decode reads s (with its span events and joined log records in evs)
+	// into f and reports whether s carries this convention.
+	decode(s *span, evs []*event, f *spanFacts) bool
+}
+
+// decoders returns the decoders in precedence order.
+func decoders() []decoder {
+	return []decoder{genaiDecoder{}}
+}
+
+// decodeSpan runs every decoder on s.
+func decodeSpan(ds []decoder, s *span, evs []*event, f *spanFacts) {
+	for _, d := range ds {
+		if d.decode(s, evs, f) {
+			f.genai = true
+			if f.convention == "" {
+				f.convention = d.name()
+			}
+		}
+	}
+}
+
+// contentKind says how a content value is decoded.
+type contentKind int8
+
+const (
+	contentMessages contentKind = iota
+	contentInstructions
+	contentToolDefs
+)
+
+// content is message content of a span: either a JSON attribute value or a
+// list of per-message events. It is decoded on first use, once.
+type content struct {
+	kind   contentKind
+	raw    string
+	events []*event
+	output bool // events: take the output messages (gen_ai.choice)
+
+	done         bool
+	msgs         []message
+	instructions string
+	defs         []ToolDefinition
+}
+
+func (c *content) decode() {
+	if c == nil || c.done {
+		return
+	}
+	c.done = true
+	if c.events != nil {
+		in, out, sys := eventMessages(c.events)
+		switch {
+		case c.kind == contentInstructions:
+			c.instructions = sys
+		case c.output:
+			c.msgs = out
+		default:
+			c.msgs = in
+		}
+		return
+	}
+	switch c.kind {
+	case contentMessages:
+		c.msgs, _ = parseMessages(c.raw)
+	case contentInstructions:
+		c.instructions = parseInstructions(c.raw)
+	case contentToolDefs:
+		c.defs = parseToolDefs(c.raw)
+	}
+}
+
+// messages returns the decoded messages (nil for a nil content).
+func (c *content) messages() []message {
+	if c == nil {
+		return nil
+	}
+	c.decode()
+	return c.msgs
+}
+
+// text returns decoded instructions.
+func (c *content) text() string {
+	if c == nil {
+		return ""
+	}
+	c.decode()
+	return c.instructions
+}
+
+// tools returns decoded tool definitions.
+func (c *content) tools() []ToolDefinition {
+	if c == nil {
+		return nil
+	}
+	c.decode()
+	return c.defs
+}

@@ -1,0 +1,265 @@
+package extractor
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// OTel GenAI semantic convention attribute keys (v1.28–v1.41).
+const (
+	keyOperation          = "gen_ai.operation.name"
+	keyProvider           = "gen_ai.provider.name"
+	keySystem             = "gen_ai.system"
+	keyRequestModel       = "gen_ai.request.model"
+	keyResponseModel      = "gen_ai.response.model"
+	keyResponseID         = "gen_ai.response.id"
+	keyFinishReasons      = "gen_ai.response.finish_reasons"
+	keyInputTokens        = "gen_ai.usage.input_tokens"
+	keyOutputTokens       = "gen_ai.usage.output_tokens"
+	keyPromptTokens       = "gen_ai.usage.prompt_tokens"
+	keyCompletionTokens   = "gen_ai.usage.completion_tokens"
+	keyInputMessages      = "gen_ai.input.messages"
+	keyOutputMessages     = "gen_ai.output.messages"
+	keySystemInstructions = "gen_ai.system_instructions"
+	keyToolDefinitions    = "gen_ai.tool.definitions"
+	keyToolName           = "gen_ai.tool.name"
+	keyToolCallID         = "gen_ai.tool.call.id"
+	keyToolType           = "gen_ai.tool.type"
+	keyToolDescription    = "gen_ai.tool.description"
+	keyToolArguments      = "gen_ai.tool.call.arguments"
+	keyToolResult         = "gen_ai.tool.call.result"
+	keyAgentName          = "gen_ai.agent.name"
+	keyAgentID            = "gen_ai.agent.id"
+	keyAgentDescription   = "gen_ai.agent.description"
+	keyConversationID     = "gen_ai.conversation.id"
+	keyErrorType          = "error.type"
+)
+
+// GenAI operation names.
+const (
+	opInvokeAgent    = "invoke_agent"
+	opChat           = "chat"
+	opTextCompletion = "text_completion"
+	opGenerate       = "generate_content"
+	opExecuteTool    = "execute_tool"
+)
+
+// genaiDecoder reads the OpenTelemetry GenAI semantic conventions: the
+// v1.37+ attributes (gen_ai.input.messages, gen_ai.output.messages,
+// gen_ai.system_instructions, gen_ai.tool.call.*) and the v1.28–v1.36
+// per-message events, as span events or joined log records.
+type genaiDecoder struct{}
+
+func (genaiDecoder) name() string { return "genai" }
+
+// classifyGenAI classifies a span by gen_ai.operation.name, else by its
+// span name.
+func classifyGenAI(s *span) spanClass {
+	switch s.attrs.str(keyOperation) {
+	case opInvokeAgent:
+		return classRun
+	case opChat, opTextCompletion, opGenerate:
+		return classLLM
+	case opExecuteTool:
+		return classTool
+	case "":
+	default:
+		return classNone
+	}
+	switch {
+	case s.name == opInvokeAgent || strings.HasPrefix(s.name, opInvokeAgent+" "):
+		return classRun
+	case strings.HasPrefix(s.name, opExecuteTool+" "):
+		return classTool
+	}
+	if _, ok := s.attrs.get(keyRequestModel); ok {
+		return classLLM // the spec's own example omits the operation on a chat span
+	}
+	return classNone
+}
+
+// hasGenAIAttr reports whether any attribute is in the gen_ai namespace.
+func hasGenAIAttr(as attrs) bool {
+	for i := range as {
+		if strings.HasPrefix(as[i].key, "gen_ai.") {
+			return true
+		}
+	}
+	return false
+}
+
+func (genaiDecoder) decode(s *span, evs []*event, f *spanFacts) bool {
+	class := classifyGenAI(s)
+	var msgEvents []*event
+	for _, ev := range evs {
+		if isMessageEvent(ev.name) {
+			msgEvents = append(msgEvents, ev)
+		}
+	}
+	if class == classNone && !hasGenAIAttr(s.attrs) && msgEvents == nil {
+		return false
+	}
+	if f.class == classNone {
+		f.class = class
+	}
+	a := s.attrs
+	setStr(&f.agent, a.str(keyAgentName))
+	if f.agent == "" && class == classRun {
+		f.agent = nameSuffix(s.name, opInvokeAgent)
+	}
+	if class == classTool {
+		setStr(&f.toolName, a.str(keyToolName))
+		if f.toolName == "" {
+			f.toolName = firstWord(nameSuffix(s.name, opExecuteTool))
+		}
+		if id := strings.TrimSpace(a.str(keyToolCallID)); id != "<not specified>" {
+			setStr(&f.toolCallID, id)
+		}
+		if v, ok := a.get(keyToolArguments); ok && !f.hasArgs {
+			f.args, f.hasArgs = unwrapJSONString(v), true
+		}
+		setStr(&f.result, a.str(keyToolResult))
+	}
+	setStr(&f.errorType, a.str(keyErrorType))
+	setStr(&f.model, a.str(keyResponseModel))
+	setStr(&f.model, a.str(keyRequestModel))
+	setStr(&f.provider, a.str(keyProvider))
+	setStr(&f.provider, a.str(keySystem))
+	setStr(&f.session, a.str(keyConversationID))
+	if f.inputTokens == 0 {
+		f.inputTokens = intAttr(a, keyInputTokens, keyPromptTokens)
+	}
+	if f.outputTokens == 0 {
+		f.outputTokens = intAttr(a, keyOutputTokens, keyCompletionTokens)
+	}
+	if f.finishReasons == nil {
+		f.finishReasons = stringList(a.str(keyFinishReasons))
+	}
+
+	details := operationDetails(evs)
+	if f.input == nil {
+		if v, ok := attrOr(a, details, keyInputMessages); ok {
+			f.input = &content{kind: contentMessages, raw: v}
+		} else if msgEvents != nil {
+			f.input = &content{kind: contentMessages, events: msgEvents}
+		}
+	}
+	if f.output == nil {
+		if v, ok := attrOr(a, details, keyOutputMessages); ok {
+			f.output = &content{kind: contentMessages, raw: v}
+		} else if hasEvent(msgEvents, evChoice) {
+			f.output = &content{kind: contentMessages, events: msgEvents, output: true}
+		}
+	}
+	if f.instructions == nil {
+		if v, ok := attrOr(a, details, keySystemInstructions); ok {
+			f.instructions = &content{kind: contentInstructions, raw: v}
+		} else if hasEvent(msgEvents, evSystemMessage) {
+			f.instructions = &content{kind: contentInstructions, events: msgEvents}
+		}
+	}
+	if f.toolDefs == nil {
+		if v, ok := attrOr(a, details, keyToolDefinitions); ok {
+			f.toolDefs = &content{kind: contentToolDefs, raw: v}
+		}
+	}
+	return true
+}
+
+// operationDetails returns the attributes of a v1.37+
+// gen_ai.client.inference.operation.details event, if any.
+func operationDetails(evs []*event) attrs {
+	for _, ev := range evs {
+		if ev.name == evOperationDetails {
+			return ev.attrs
+		}
+	}
+	return nil
+}
+
+// attrOr looks key up on the span, then on the operation-details event.
+func attrOr(a, details attrs, key string) (string, bool) {
+	if v, ok := a.get(key); ok {
+		return v, true
+	}
+	return details.get(key)
+}
+
+func hasEvent(evs []*event, name string) bool {
+	for _, ev := range evs {
+		if ev.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func setStr(dst *string, v string) {
+	if *dst == "" {
+		*dst = v
+	}
+}
+
+// nameSuffix returns what follows "prefix " in a span name.
+func nameSuffix(name, prefix string) string {
+	if rest, ok := strings.CutPrefix(name, prefix+" "); ok {
+		return strings.TrimSpace(rest)
+	}
+	return ""
+}
+
+func firstWord(s string) string {
+	if i := strings.IndexByte(s, ' '); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// intAttr returns the first of keys that holds an integer.
+func intAttr(a attrs, keys ...string) int64 {
+	for _, k := range keys {
+		if v, ok := a.get(k); ok {
+			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
+				return n
+			}
+			if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && f >= 0 && f < 1e18 {
+				return int64(f)
+			}
+		}
+	}
+	return 0
+}
+
+// stringList reads a string array attribute (rendered as JSON), or a
+// single value.
+func stringList(v string) []string {
+	t := strings.TrimSpace(v)
+	if t == "" {
+		return nil
+	}
+	if t[0] == '[' {
+		var out []string
+		if json.Unmarshal([]byte(t), &out) == nil {
+			return out
+		}
+	}
+	return []string{v}
+}
+
+// unwrapJSONString turns a double-encoded value ("\"{...}\"") into the JSON
+// it holds; other values are returned as they are.
+func unwrapJSONString(v string) string {
+	t := strings.TrimSpace(v)
+	if len(t) < 2 || t[0] != '"' {
+		return v
+	}
+	var s string
+	if json.Unmarshal([]byte(t), &s) != nil {
+		return v
+	}
+	if u := strings.TrimSpace(s); len(u) > 0 && (u[0] == '{' || u[0] == '[') {
+		return s
+	}
+	return v
+}

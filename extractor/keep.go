@@ -1,0 +1,53 @@
+package extractor
+
+import "strings"
+
+// keepSpanAttr is the kept-key policy: which span attributes the assembler
+// copies into its records. Decoders can only read what is kept here.
+// Today every attribute is kept; a convention that needs only some keys
+// narrows this in one place.
+func keepSpanAttr(key string) bool {
+	return key != ""
+}
+
+// keepLog reports whether a log record is a GenAI event the decoders read:
+// its event name is in the gen_ai namespace.
+func keepLog(eventName string) bool {
+	return strings.HasPrefix(eventName, "gen_ai.")
+}
+
+// knownKeys maps attribute keys that appear on nearly every GenAI span to
+// one shared string, so buffered spans do not each hold a copy of the key.
+// It is read-only.
+var knownKeys = func() map[string]string {
+	keys := []string{
+		keyOperation, keyProvider, keySystem, keyRequestModel, keyResponseModel,
+		keyResponseID, keyFinishReasons, keyInputTokens, keyOutputTokens,
+		keyPromptTokens, keyCompletionTokens, keyInputMessages, keyOutputMessages,
+		keySystemInstructions, keyToolDefinitions, keyToolName, keyToolCallID,
+		keyToolType, keyToolDescription, keyToolArguments, keyToolResult,
+		keyAgentName, keyAgentID, keyAgentDescription, keyConversationID,
+		keyErrorType, "server.address", "server.port", "event.name",
+		"service.name", "service.version", "service.namespace", "service.instance.id",
+		"deployment.environment.name", "deployment.environment",
+		"telemetry.sdk.name", "telemetry.sdk.language", "telemetry.sdk.version",
+		"host.name", "process.pid", "k8s.pod.name", "k8s.namespace.name",
+		"exception.type", "exception.message", "exception.stacktrace",
+		"content", "role", "id", "index", "finish_reason", "message", "tool_calls",
+		"gen_ai.request.max_tokens", "gen_ai.request.temperature", "gen_ai.request.top_p",
+		"gen_ai.output.type", "gen_ai.agent.version", "gen_ai.data_source.id",
+	}
+	m := make(map[string]string, len(keys))
+	for _, k := range keys {
+		m[k] = k
+	}
+	return m
+}()
+
+// internKey returns the shared copy of a well-known key, else key itself.
+func internKey(key string) string {
+	if k, ok := knownKeys[key]; ok {
+		return k
+	}
+	return key
+}

@@ -1,0 +1,66 @@
+package extractor
+
+import (
+	"fmt"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Trace outcomes, the values of the outcome label of
+// evalsidecar_assembler_traces_total.
+const (
+	OutcomeComplete = "complete"  // root span ended and the quiet period passed
+	OutcomeMaxAge   = "max_age"   // released at max_trace_age
+	OutcomeEvicted  = "evicted"   // released early to make room, or flushed before its root arrived
+	OutcomeTooLarge = "too_large" // spans were dropped at max_spans_per_trace
+	OutcomeNoGenAI  = "no_genai"  // no GenAI span: nothing to evaluate, dropped
+)
+
+// Drop reasons the assembler counts in evalsidecar_dropped_total.
+const (
+	dropStage          = "assembler"
+	reasonDuplicate    = "duplicate_span"
+	reasonSpansPer     = "spans_per_trace"
+	reasonLate         = "late"
+	reasonSinkFull     = "sink_full"
+	reasonBufferFull   = "buffer_full"
+	reasonTruncated    = "attribute_truncated"
+	reasonInvalidID    = "invalid_id"
+	reasonLogUnjoined  = "log_unjoined"
+	reasonLogNoTraceID = "log_no_trace_id"
+)
+
+type metrics struct {
+	live   prometheus.Gauge
+	traces *prometheus.CounterVec
+	late   prometheus.Counter
+}
+
+func newMetrics(reg prometheus.Registerer) (*metrics, error) {
+	m := &metrics{
+		live: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "evalsidecar_assembler_live_traces",
+			Help: "Traces buffered by the assembler, waiting to be complete.",
+		}),
+		traces: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "evalsidecar_assembler_traces_total",
+			Help: "Traces released by the assembler, by outcome.",
+		}, []string{"outcome"}),
+		late: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "evalsidecar_late_spans_total",
+			Help: "Spans that arrived after their trace had been released; they are dropped.",
+		}),
+	}
+	for _, o := range []string{OutcomeComplete, OutcomeMaxAge, OutcomeEvicted, OutcomeTooLarge, OutcomeNoGenAI} {
+		m.traces.WithLabelValues(o)
+	}
+	if reg == nil {
+		return m, nil
+	}
+	for _, c := range []prometheus.Collector{m.live, m.traces, m.late} {
+		if err := reg.Register(c); err != nil {
+			return nil, fmt.Errorf("extractor: register metrics: %w", err)
+		}
+	}
+	return m, nil
+}
