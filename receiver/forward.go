@@ -1,0 +1,250 @@
+package receiver
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+)
+
+// Forward outcomes (label values of evalsidecar_forward_requests_total).
+const (
+	forwardOK      = "ok"
+	forwardError   = "error"
+	forwardDropped = "dropped"
+)
+
+// forwardItem is one accepted request, protobuf-encoded as received.
+type forwardItem struct {
+	signal string
+	body   []byte
+}
+
+// sender delivers one protobuf request upstream.
+type sender interface {
+	send(ctx context.Context, signal string, body []byte) error
+	close() error
+}
+
+// forwarder copies accepted requests to an upstream OTLP endpoint through a
+// bounded queue drained by a few workers. It never blocks ingestion: when
+// the queue is full the request is dropped and counted.
+type forwarder struct {
+	cfg     ForwardConfig
+	out     sender
+	metrics *metrics
+	logger  *slog.Logger
+
+	mu      sync.RWMutex // guards closed and sends on queue
+	closed  bool
+	queue   chan forwardItem // capacity queue_size: the configured backlog of requests
+	wg        sync.WaitGroup
+	stopped   chan struct{}
+	closeOnce sync.Once
+}
+
+func newForwarder(cfg ForwardConfig, m *metrics, logger *slog.Logger) (*forwarder, error) {
+	if cfg.Endpoint == "" {
+		return nil, nil
+	}
+	var (
+		out sender
+		err error
+	)
+	switch cfg.Protocol {
+	case ProtocolHTTP:
+		out, err = newHTTPSender(cfg)
+	default:
+		out, err = newGRPCSender(cfg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &forwarder{
+		cfg:     cfg,
+		out:     out,
+		metrics: m,
+		logger:  logger,
+		queue:   make(chan forwardItem, cfg.QueueSize),
+		stopped: make(chan struct{}),
+	}, nil
+}
+
+// start launches the workers.
+func (f *forwarder) start() {
+	if f == nil {
+		return
+	}
+	for range f.cfg.Workers {
+		f.wg.Go(f.work)
+	}
+}
+
+func (f *forwarder) work() {
+	for it := range f.queue {
+		ctx, cancel := context.WithTimeout(context.Background(), f.cfg.Timeout)
+		err := f.out.send(ctx, it.signal, it.body)
+		cancel()
+		if err != nil {
+			f.metrics.forward.WithLabelValues(forwardError).Inc()
+			f.logger.Debug("forwarding to upstream failed", "signal", it.signal, "error", err)
+			continue
+		}
+		f.metrics.forward.WithLabelValues(forwardOK).Inc()
+	}
+}
+
+// enqueue queues body for forwarding without blocking. A nil forwarder or
+// body is a no-op.
+func (f *forwarder) enqueue(signal string, body []byte) {
+	if f == nil || body == nil {
+		return
+	}
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	if f.closed {
+		f.metrics.forward.WithLabelValues(forwardDropped).Inc()
+		return
+	}
+	select {
+	case f.queue <- forwardItem{signal: signal, body: body}:
+	default:
+		f.metrics.forward.WithLabelValues(forwardDropped).Inc()
+	}
+}
+
+// shutdown stops taking requests and lets the workers drain the queue
+// until ctx ends; requests still queued then are dropped and counted.
+func (f *forwarder) shutdown(ctx context.Context) error {
+	if f == nil {
+		return nil
+	}
+	f.mu.Lock()
+	if !f.closed {
+		f.closed = true
+		close(f.queue)
+		go func() { f.wg.Wait(); close(f.stopped) }()
+	}
+	f.mu.Unlock()
+	var err error
+	select {
+	case <-f.stopped:
+	case <-ctx.Done():
+		err = fmt.Errorf("forward queue not drained: %w", ctx.Err())
+		// Take what the workers have not started so it is counted.
+		for range f.queue {
+			f.metrics.forward.WithLabelValues(forwardDropped).Inc()
+		}
+		<-f.stopped
+	}
+	f.closeOnce.Do(func() {
+		if cerr := f.out.close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	})
+	return err
+}
+
+// grpcSender forwards over OTLP/gRPC, sending the protobuf bytes unchanged.
+type grpcSender struct {
+	conn *grpc.ClientConn
+	md   metadata.MD
+}
+
+func newGRPCSender(cfg ForwardConfig) (*grpcSender, error) {
+	creds := insecure.NewCredentials()
+	if cfg.TLS.Enabled {
+		tc, err := cfg.TLS.clientTLS()
+		if err != nil {
+			return nil, fmt.Errorf("forward.tls: %w", err)
+		}
+		creds = credentials.NewTLS(tc)
+	}
+	conn, err := grpc.NewClient(cfg.Endpoint,
+		grpc.WithTransportCredentials(creds),
+		grpc.WithDefaultCallOptions(grpc.ForceCodecV2(rawCodec{})))
+	if err != nil {
+		return nil, fmt.Errorf("forward.endpoint: %w", err)
+	}
+	md := metadata.MD{}
+	for k, v := range cfg.Headers {
+		md.Append(strings.ToLower(k), v)
+	}
+	return &grpcSender{conn: conn, md: md}, nil
+}
+
+func (s *grpcSender) send(ctx context.Context, signal string, body []byte) error {
+	method := traceExportPath
+	if signal == signalLogs {
+		method = logsExportPath
+	}
+	if len(s.md) > 0 {
+		ctx = metadata.NewOutgoingContext(ctx, s.md)
+	}
+	var resp rawMessage
+	return s.conn.Invoke(ctx, method, rawMessage(body), &resp)
+}
+
+func (s *grpcSender) close() error { return s.conn.Close() }
+
+// httpSender forwards over OTLP/HTTP with protobuf bodies.
+type httpSender struct {
+	client  *http.Client
+	base    string
+	headers map[string]string
+}
+
+func newHTTPSender(cfg ForwardConfig) (*httpSender, error) {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	if cfg.TLS.CAFile != "" || cfg.TLS.InsecureSkipVerify {
+		tc, err := cfg.TLS.clientTLS()
+		if err != nil {
+			return nil, fmt.Errorf("forward.tls: %w", err)
+		}
+		tr.TLSClientConfig = tc
+	}
+	return &httpSender{
+		client:  &http.Client{Transport: tr},
+		base:    strings.TrimRight(cfg.Endpoint, "/"),
+		headers: cfg.Headers,
+	}, nil
+}
+
+func (s *httpSender) send(ctx context.Context, signal string, body []byte) error {
+	path := tracesPath
+	if signal == signalLogs {
+		path = logsPath
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.base+path, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	for k, v := range s.headers {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("Content-Type", mediaProto)
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("upstream answered %s", resp.Status)
+	}
+	return nil
+}
+
+func (s *httpSender) close() error {
+	s.client.CloseIdleConnections()
+	return nil
+}

@@ -1,0 +1,241 @@
+package receiver
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
+	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/encoding"
+	_ "google.golang.org/grpc/encoding/gzip" // accept gzip-compressed OTLP/gRPC messages
+	"google.golang.org/grpc/mem"
+	"google.golang.org/grpc/stats"
+	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/tap"
+)
+
+// OTLP/gRPC method names.
+const (
+	traceServiceName = "opentelemetry.proto.collector.trace.v1.TraceService"
+	logsServiceName  = "opentelemetry.proto.collector.logs.v1.LogsService"
+	traceExportPath  = "/" + traceServiceName + "/Export"
+	logsExportPath   = "/" + logsServiceName + "/Export"
+)
+
+// tracesServer serves OTLP/gRPC traces.
+type tracesServer struct {
+	ptraceotlp.UnimplementedGRPCServer
+	r *Receiver
+}
+
+// logsServer serves OTLP/gRPC logs.
+type logsServer struct {
+	plogotlp.UnimplementedGRPCServer
+	r *Receiver
+}
+
+var (
+	_ ptraceotlp.GRPCServer = (*tracesServer)(nil)
+	_ plogotlp.GRPCServer   = (*logsServer)(nil)
+)
+
+// Export handles a decoded traces request.
+func (s *tracesServer) Export(ctx context.Context, req ptraceotlp.ExportRequest) (ptraceotlp.ExportResponse, error) {
+	resp, o := s.export(ctx, nil, req)
+	return resp, o.grpcErr()
+}
+
+func (s *tracesServer) export(ctx context.Context, raw []byte, req ptraceotlp.ExportRequest) (resp ptraceotlp.ExportResponse, o outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			resp, o = ptraceotlp.NewExportResponse(), s.r.panicOutcome(protoGRPC, signalTraces, p)
+			s.r.metrics.refused(protoGRPC, signalTraces, o.reason, 0)
+		}
+	}()
+	return s.r.exportTraces(ctx, protoGRPC, raw, req)
+}
+
+// exportRaw decodes (with the nesting guard) and handles a protobuf body.
+func (s *tracesServer) exportRaw(ctx context.Context, raw []byte) (rawMessage, error) {
+	o, out := s.handleRaw(ctx, raw)
+	s.r.metrics.requests.WithLabelValues(protoGRPC, signalTraces, o.code.String()).Inc()
+	return out, o.grpcErr()
+}
+
+func (s *tracesServer) handleRaw(ctx context.Context, raw []byte) (o outcome, out rawMessage) {
+	defer func() {
+		if p := recover(); p != nil {
+			o, out = s.r.panicOutcome(protoGRPC, signalTraces, p), nil
+			s.r.metrics.refused(protoGRPC, signalTraces, o.reason, 0)
+		}
+	}()
+	req, err := s.r.decodeTracesProto(raw)
+	if err != nil {
+		o = undecodable(err)
+		s.r.metrics.refused(protoGRPC, signalTraces, o.reason, 0)
+		return o, nil
+	}
+	resp, o := s.export(ctx, raw, req)
+	if o.code != codes.OK {
+		return o, nil
+	}
+	b, _ := resp.MarshalProto()
+	return o, b
+}
+
+// Export handles a decoded logs request.
+func (s *logsServer) Export(ctx context.Context, req plogotlp.ExportRequest) (plogotlp.ExportResponse, error) {
+	resp, o := s.export(ctx, nil, req)
+	return resp, o.grpcErr()
+}
+
+func (s *logsServer) export(ctx context.Context, raw []byte, req plogotlp.ExportRequest) (resp plogotlp.ExportResponse, o outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			resp, o = plogotlp.NewExportResponse(), s.r.panicOutcome(protoGRPC, signalLogs, p)
+			s.r.metrics.refused(protoGRPC, signalLogs, o.reason, 0)
+		}
+	}()
+	return s.r.exportLogs(ctx, protoGRPC, raw, req)
+}
+
+func (s *logsServer) exportRaw(ctx context.Context, raw []byte) (rawMessage, error) {
+	o, out := s.handleRaw(ctx, raw)
+	s.r.metrics.requests.WithLabelValues(protoGRPC, signalLogs, o.code.String()).Inc()
+	return out, o.grpcErr()
+}
+
+func (s *logsServer) handleRaw(ctx context.Context, raw []byte) (o outcome, out rawMessage) {
+	defer func() {
+		if p := recover(); p != nil {
+			o, out = s.r.panicOutcome(protoGRPC, signalLogs, p), nil
+			s.r.metrics.refused(protoGRPC, signalLogs, o.reason, 0)
+		}
+	}()
+	req, err := s.r.decodeLogsProto(raw)
+	if err != nil {
+		o = undecodable(err)
+		s.r.metrics.refused(protoGRPC, signalLogs, o.reason, 0)
+		return o, nil
+	}
+	resp, o := s.export(ctx, raw, req)
+	if o.code != codes.OK {
+		return o, nil
+	}
+	b, _ := resp.MarshalProto()
+	return o, b
+}
+
+// The services are registered with hand-written descriptors that receive
+// the raw protobuf body. gRPC would otherwise decode before the handler
+// runs, answer decode failures with INTERNAL instead of INVALID_ARGUMENT,
+// and let a deeply nested body recurse in the decoder before any guard.
+
+type rawExporter interface {
+	exportRaw(ctx context.Context, raw []byte) (rawMessage, error)
+}
+
+func rawExportHandler(srv any, ctx context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
+	var in rawMessage
+	if err := dec(&in); err != nil {
+		return nil, err
+	}
+	exp, ok := srv.(rawExporter)
+	if !ok {
+		return nil, status.Error(codes.Internal, "no exporter registered")
+	}
+	return exp.exportRaw(ctx, in)
+}
+
+func serviceDesc(name string) *grpc.ServiceDesc {
+	return &grpc.ServiceDesc{
+		ServiceName: name,
+		HandlerType: (*rawExporter)(nil),
+		Methods:     []grpc.MethodDesc{{MethodName: "Export", Handler: rawExportHandler}},
+		Metadata:    "opentelemetry/proto/collector",
+	}
+}
+
+// rawMessage is an undecoded protobuf message.
+type rawMessage []byte
+
+// rawCodec passes rawMessage bodies through untouched and delegates every
+// other type to the registered proto codec.
+type rawCodec struct{ delegate encoding.CodecV2 }
+
+func (c rawCodec) Marshal(v any) (mem.BufferSlice, error) {
+	switch m := v.(type) {
+	case rawMessage:
+		return mem.BufferSlice{mem.SliceBuffer(m)}, nil
+	case *rawMessage:
+		return mem.BufferSlice{mem.SliceBuffer(*m)}, nil
+	}
+	if c.delegate == nil {
+		return nil, errors.New("no proto codec registered")
+	}
+	return c.delegate.Marshal(v)
+}
+
+func (c rawCodec) Unmarshal(data mem.BufferSlice, v any) error {
+	if m, ok := v.(*rawMessage); ok {
+		*m = data.Materialize()
+		return nil
+	}
+	if c.delegate == nil {
+		return errors.New("no proto codec registered")
+	}
+	return c.delegate.Unmarshal(data, v)
+}
+
+func (rawCodec) Name() string { return "proto" }
+
+// authTap checks the bearer token before gRPC reads the message, so an
+// unauthenticated client never reaches the decoder.
+func (r *Receiver) authTap(ctx context.Context, info *tap.Info) (context.Context, error) {
+	if r.auth.check(info.Header.Get("authorization")) {
+		return ctx, nil
+	}
+	signal := signalTraces
+	if strings.HasPrefix(info.FullMethodName, "/"+logsServiceName+"/") {
+		signal = signalLogs
+	}
+	r.metrics.requests.WithLabelValues(protoGRPC, signal, codes.Unauthenticated.String()).Inc()
+	r.metrics.refused(protoGRPC, signal, reasonUnauthenticated, 0)
+	return ctx, status.Error(codes.Unauthenticated, "missing or invalid bearer token")
+}
+
+// sizeStats counts requests that gRPC itself refused for exceeding the
+// receive limit; they never reach a handler.
+type sizeStats struct{ r *Receiver }
+
+type methodKey struct{}
+
+func (h sizeStats) TagRPC(ctx context.Context, info *stats.RPCTagInfo) context.Context {
+	return context.WithValue(ctx, methodKey{}, info.FullMethodName)
+}
+
+func (h sizeStats) HandleRPC(ctx context.Context, s stats.RPCStats) {
+	end, ok := s.(*stats.End)
+	if !ok || end.Error == nil || status.Code(end.Error) != codes.ResourceExhausted {
+		return
+	}
+	method, _ := ctx.Value(methodKey{}).(string)
+	signal := ""
+	switch method {
+	case traceExportPath:
+		signal = signalTraces
+	case logsExportPath:
+		signal = signalLogs
+	default:
+		return
+	}
+	h.r.metrics.requests.WithLabelValues(protoGRPC, signal, codes.ResourceExhausted.String()).Inc()
+	h.r.metrics.refused(protoGRPC, signal, reasonTooLarge, 0)
+}
+
+func (sizeStats) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context.Context { return ctx }
+
+func (sizeStats) HandleConn(context.Context, stats.ConnStats) {}

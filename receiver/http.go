@@ -1,0 +1,286 @@
+package receiver
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
+	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+	"google.golang.org/grpc/codes"
+	spb "google.golang.org/genproto/googleapis/rpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+)
+
+// OTLP/HTTP paths and media types.
+const (
+	tracesPath = "/v1/traces"
+	logsPath   = "/v1/logs"
+
+	mediaProto = "application/x-protobuf"
+	mediaJSON  = "application/json"
+)
+
+// errTooLarge marks a body over the configured limit.
+var errTooLarge = errors.New("request body too large")
+
+// httpHandler serves POST /v1/traces and POST /v1/logs.
+type httpHandler struct {
+	r       *Receiver
+	maxBody int64
+}
+
+func (h *httpHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	var signal string
+	switch req.URL.Path {
+	case tracesPath:
+		signal = signalTraces
+	case logsPath:
+		signal = signalLogs
+	default:
+		http.NotFound(w, req)
+		return
+	}
+	if req.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		h.finish(w, signal, mediaProto, outcome{code: codes.Unimplemented, msg: req.Method + " not allowed; use POST"}, nil, http.StatusMethodNotAllowed)
+		return
+	}
+	media := mediaProto
+	if ct := req.Header.Get("Content-Type"); ct != "" {
+		media, _, _ = mime.ParseMediaType(ct)
+	}
+	h.serve(w, req, signal, strings.ToLower(media))
+}
+
+// serve handles one POST; every answer is counted exactly once in finish.
+func (h *httpHandler) serve(w http.ResponseWriter, req *http.Request, signal, media string) {
+	respMedia := media
+	if media != mediaProto && media != mediaJSON {
+		respMedia = mediaProto
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			o := h.r.panicOutcome(protoHTTP, signal, p)
+			h.r.metrics.refused(protoHTTP, signal, o.reason, 0)
+			h.finish(w, signal, respMedia, o, nil, 0)
+		}
+	}()
+	if !h.r.auth.check(req.Header.Values("Authorization")) {
+		h.r.metrics.refused(protoHTTP, signal, reasonUnauthenticated, 0)
+		w.Header().Set("WWW-Authenticate", `Bearer realm="otlp"`)
+		h.finish(w, signal, respMedia, outcome{code: codes.Unauthenticated, msg: "missing or invalid bearer token"}, nil, 0)
+		return
+	}
+	if h.r.draining.Load() {
+		o := h.r.drainingOutcome()
+		h.r.metrics.refused(protoHTTP, signal, o.reason, 0)
+		h.finish(w, signal, respMedia, o, nil, 0)
+		return
+	}
+	if respMedia != media {
+		h.r.metrics.refused(protoHTTP, signal, reasonUnsupportedMedia, 0)
+		h.finish(w, signal, respMedia, outcome{code: codes.InvalidArgument, msg: fmt.Sprintf("unsupported content type %q", media)}, nil, http.StatusUnsupportedMediaType)
+		return
+	}
+	body, status, err := h.readBody(req)
+	if err != nil {
+		reason, code := reasonUndecodable, codes.InvalidArgument
+		switch status {
+		case http.StatusRequestEntityTooLarge:
+			reason, code = reasonTooLarge, codes.ResourceExhausted
+		case http.StatusUnsupportedMediaType:
+			reason = reasonUnsupportedMedia
+		}
+		h.r.metrics.refused(protoHTTP, signal, reason, 0)
+		h.finish(w, signal, respMedia, outcome{code: code, msg: err.Error(), badRequest: code == codes.InvalidArgument}, nil, status)
+		return
+	}
+	var (
+		o       outcome
+		payload []byte
+	)
+	if signal == signalTraces {
+		o, payload = h.traces(req, media, body)
+	} else {
+		o, payload = h.logs(req, media, body)
+	}
+	h.finish(w, signal, media, o, payload, 0)
+}
+
+func (h *httpHandler) traces(req *http.Request, media string, body []byte) (outcome, []byte) {
+	var (
+		raw []byte
+		r   ptraceotlp.ExportRequest
+		err error
+	)
+	if media == mediaProto {
+		raw = body
+		r, err = h.r.decodeTracesProto(body)
+	} else {
+		r = ptraceotlp.NewExportRequest()
+		if err = checkJSONNesting(body, jsonNestingLimit(h.r.decodeDepth)); err == nil {
+			if err = r.UnmarshalJSON(body); err != nil {
+				err = fmt.Errorf("decode JSON traces request: %w", err)
+			}
+		}
+	}
+	if err != nil {
+		o := undecodable(err)
+		h.r.metrics.refused(protoHTTP, signalTraces, o.reason, 0)
+		return o, nil
+	}
+	resp, o := h.r.exportTraces(req.Context(), protoHTTP, raw, r)
+	if o.code != codes.OK {
+		return o, nil
+	}
+	var b []byte
+	if media == mediaProto {
+		b, err = resp.MarshalProto()
+	} else {
+		b, err = resp.MarshalJSON()
+	}
+	if err != nil {
+		return outcome{code: codes.Internal, msg: "encode response: " + err.Error()}, nil
+	}
+	return o, b
+}
+
+func (h *httpHandler) logs(req *http.Request, media string, body []byte) (outcome, []byte) {
+	var (
+		raw []byte
+		r   plogotlp.ExportRequest
+		err error
+	)
+	if media == mediaProto {
+		raw = body
+		r, err = h.r.decodeLogsProto(body)
+	} else {
+		r = plogotlp.NewExportRequest()
+		if err = checkJSONNesting(body, jsonNestingLimit(h.r.decodeDepth)); err == nil {
+			if err = r.UnmarshalJSON(body); err != nil {
+				err = fmt.Errorf("decode JSON logs request: %w", err)
+			}
+		}
+	}
+	if err != nil {
+		o := undecodable(err)
+		h.r.metrics.refused(protoHTTP, signalLogs, o.reason, 0)
+		return o, nil
+	}
+	resp, o := h.r.exportLogs(req.Context(), protoHTTP, raw, r)
+	if o.code != codes.OK {
+		return o, nil
+	}
+	var b []byte
+	if media == mediaProto {
+		b, err = resp.MarshalProto()
+	} else {
+		b, err = resp.MarshalJSON()
+	}
+	if err != nil {
+		return outcome{code: codes.Internal, msg: "encode response: " + err.Error()}, nil
+	}
+	return o, b
+}
+
+// readBody reads the (possibly gzip-compressed) body, enforcing the limit
+// on the body as sent and after decompression. On error it returns the HTTP
+// status to answer: 413 over the limit, 415 for an unknown encoding, 400
+// for a corrupt stream.
+func (h *httpHandler) readBody(req *http.Request) ([]byte, int, error) {
+	if req.ContentLength > h.maxBody {
+		return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("%w: %d bytes, limit %d", errTooLarge, req.ContentLength, h.maxBody)
+	}
+	sent := &limitedReader{r: req.Body, n: h.maxBody}
+	var src io.Reader = sent
+	switch enc := strings.ToLower(strings.TrimSpace(req.Header.Get("Content-Encoding"))); enc {
+	case "", "identity":
+	case "gzip":
+		zr, err := gzip.NewReader(sent)
+		if err != nil {
+			if errors.Is(err, errTooLarge) {
+				return nil, http.StatusRequestEntityTooLarge, err
+			}
+			return nil, http.StatusBadRequest, fmt.Errorf("invalid gzip body: %w", err)
+		}
+		defer zr.Close()
+		src = zr
+	default:
+		return nil, http.StatusUnsupportedMediaType, fmt.Errorf("unsupported content encoding %q", enc)
+	}
+	var buf bytes.Buffer
+	if req.ContentLength > 0 && src == io.Reader(sent) {
+		buf.Grow(int(req.ContentLength))
+	}
+	_, err := buf.ReadFrom(&limitedReader{r: src, n: h.maxBody})
+	switch {
+	case errors.Is(err, errTooLarge):
+		return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("%w: limit %d bytes", errTooLarge, h.maxBody)
+	case err != nil:
+		return nil, http.StatusBadRequest, fmt.Errorf("read body: %w", err)
+	}
+	return buf.Bytes(), 0, nil
+}
+
+// limitedReader returns errTooLarge once more than n bytes were read.
+type limitedReader struct {
+	r io.Reader
+	n int64
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.n < 0 {
+		return 0, errTooLarge
+	}
+	if int64(len(p)) > l.n+1 {
+		p = p[:l.n+1]
+	}
+	k, err := l.r.Read(p)
+	l.n -= int64(k)
+	if l.n < 0 {
+		return 0, errTooLarge
+	}
+	return k, err
+}
+
+// finish writes the answer and counts the request. An OK answer carries the
+// encoded export response; an error answer a google.rpc.Status in the
+// request's encoding. httpStatus overrides the status mapped from o.
+func (h *httpHandler) finish(w http.ResponseWriter, signal, media string, o outcome, payload []byte, httpStatus int) {
+	if httpStatus == 0 {
+		httpStatus = o.httpStatus()
+	}
+	if o.code != codes.OK {
+		payload = encodeStatus(o.statusProto(), media)
+		if o.retryAfter > 0 {
+			w.Header().Set("Retry-After", retryAfterSeconds(o.retryAfter))
+		}
+	}
+	w.Header().Set("Content-Type", media)
+	w.WriteHeader(httpStatus)
+	_, _ = w.Write(payload)
+	h.r.metrics.requests.WithLabelValues(protoHTTP, signal, fmt.Sprint(httpStatus)).Inc()
+}
+
+func encodeStatus(st *spb.Status, media string) []byte {
+	var (
+		b   []byte
+		err error
+	)
+	if media == mediaJSON {
+		b, err = protojson.Marshal(st)
+	} else {
+		b, err = proto.Marshal(st)
+	}
+	if err != nil {
+		return nil
+	}
+	return b
+}

@@ -1,0 +1,96 @@
+package receiver
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// Label values.
+const (
+	protoGRPC = "grpc"
+	protoHTTP = "http"
+
+	signalTraces = "traces"
+	signalLogs   = "logs"
+)
+
+// Refusal reasons, used as the reason label and in partial-success messages.
+const (
+	reasonInvalidTraceID   = "invalid_trace_id"
+	reasonInvalidSpanID    = "invalid_span_id"
+	reasonInvalidUTF8      = "invalid_utf8"
+	reasonAttributeDepth   = "attribute_depth"
+	reasonOverloaded       = "overloaded"
+	reasonShuttingDown     = "shutting_down"
+	reasonUnauthenticated  = "unauthenticated"
+	reasonTooLarge         = "too_large"
+	reasonUndecodable      = "undecodable"
+	reasonUnsupportedMedia = "unsupported_media_type"
+	reasonConsumerError    = "consumer_error"
+	reasonInternal         = "internal"
+)
+
+// metrics are the receiver's own Prometheus series.
+type metrics struct {
+	requests       *prometheus.CounterVec // protocol, signal, code
+	spans          *prometheus.CounterVec // protocol
+	logRecords     *prometheus.CounterVec // protocol
+	refusedSpans   *prometheus.CounterVec // protocol, reason
+	refusedRecords *prometheus.CounterVec // protocol, reason
+	forward        *prometheus.CounterVec // outcome
+}
+
+func newMetrics(reg prometheus.Registerer) *metrics {
+	m := &metrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "evalsidecar_receiver_requests_total",
+			Help: "OTLP export requests answered, by protocol, signal and response code (gRPC code name or HTTP status).",
+		}, []string{"protocol", "signal", "code"}),
+		spans: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "evalsidecar_receiver_spans_total",
+			Help: "Spans accepted and handed to the pipeline.",
+		}, []string{"protocol"}),
+		logRecords: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "evalsidecar_receiver_log_records_total",
+			Help: "Log records accepted and handed to the pipeline.",
+		}, []string{"protocol"}),
+		refusedSpans: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "evalsidecar_receiver_refused_spans_total",
+			Help: "Spans refused, by reason. A request refused before its spans could be counted (auth, size, decoding) counts as one.",
+		}, []string{"protocol", "reason"}),
+		refusedRecords: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "evalsidecar_receiver_refused_log_records_total",
+			Help: "Log records refused, by reason. A request refused before its records could be counted (auth, size, decoding) counts as one.",
+		}, []string{"protocol", "reason"}),
+		forward: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "evalsidecar_forward_requests_total",
+			Help: "Accepted requests forwarded upstream, by outcome: ok, error (upstream failed) or dropped (forward queue full or shut down).",
+		}, []string{"outcome"}),
+	}
+	if reg != nil {
+		reg.MustRegister(m.requests, m.spans, m.logRecords, m.refusedSpans, m.refusedRecords, m.forward)
+	}
+	return m
+}
+
+// refused counts n refused items of signal; n <= 0 means the count is
+// unknown and the request counts as one.
+func (m *metrics) refused(protocol, signal, reason string, n int) {
+	if n <= 0 {
+		n = 1
+	}
+	vec := m.refusedSpans
+	if signal == signalLogs {
+		vec = m.refusedRecords
+	}
+	vec.WithLabelValues(protocol, reason).Add(float64(n))
+}
+
+// accepted counts n items handed to the consumer.
+func (m *metrics) accepted(protocol, signal string, n int) {
+	if n <= 0 {
+		return
+	}
+	vec := m.spans
+	if signal == signalLogs {
+		vec = m.logRecords
+	}
+	vec.WithLabelValues(protocol).Add(float64(n))
+}

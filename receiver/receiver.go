@@ -1,0 +1,231 @@
+package receiver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/encoding"
+)
+
+// Receiver runs the OTLP/gRPC and OTLP/HTTP servers.
+type Receiver struct {
+	cfg         Config
+	traces      TracesConsumer
+	logs        LogsConsumer
+	logger      *slog.Logger
+	metrics     *metrics
+	validator   validator
+	decodeDepth int
+	auth        *bearerAuth
+	fwd         *forwarder
+
+	draining atomic.Bool
+
+	mu         sync.Mutex
+	started    bool
+	grpcServer *grpc.Server
+	httpServer *http.Server
+	grpcAddr   string
+	httpAddr   string
+	serving    sync.WaitGroup
+}
+
+// New builds a receiver from a validated configuration. traces and logs
+// receive the accepted data; either may be nil, in which case that signal
+// is accepted and discarded. A nil logger discards logs; a nil reg leaves
+// the metrics unregistered.
+func New(cfg Config, traces TracesConsumer, logs LogsConsumer, logger *slog.Logger, reg prometheus.Registerer) (*Receiver, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("receiver config: %w", err)
+	}
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	if traces == nil {
+		traces = TracesConsumerFunc(discardTraces)
+	}
+	if logs == nil {
+		logs = LogsConsumerFunc(discardLogs)
+	}
+	m := newMetrics(reg)
+	fwd, err := newForwarder(cfg.Forward, m, logger)
+	if err != nil {
+		return nil, err
+	}
+	return &Receiver{
+		cfg:         cfg,
+		traces:      traces,
+		logs:        logs,
+		logger:      logger,
+		metrics:     m,
+		validator:   validator{maxDepth: cfg.MaxAttributeDepth},
+		decodeDepth: decodeDepthLimit(cfg.MaxAttributeDepth),
+		auth:        newBearerAuth(cfg.Auth.BearerToken),
+		fwd:         fwd,
+	}, nil
+}
+
+// Start binds the enabled listeners and serves them in the background. A
+// port-in-use or TLS error is returned here, with nothing left running.
+func (r *Receiver) Start(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.started {
+		return errors.New("receiver already started")
+	}
+	r.started = true
+	if r.cfg.GRPC.Enabled {
+		if err := r.startGRPC(ctx); err != nil {
+			return errors.Join(err, r.stopLocked(ctx))
+		}
+	}
+	if r.cfg.HTTP.Enabled {
+		if err := r.startHTTP(ctx); err != nil {
+			return errors.Join(err, r.stopLocked(ctx))
+		}
+	}
+	r.fwd.start()
+	return nil
+}
+
+func (r *Receiver) startGRPC(ctx context.Context) error {
+	opts := []grpc.ServerOption{
+		grpc.MaxRecvMsgSize(int(r.cfg.GRPC.MaxRecvMsgBytes)),
+		grpc.ForceServerCodecV2(rawCodec{delegate: encoding.GetCodecV2("proto")}),
+		grpc.StatsHandler(sizeStats{r: r}),
+	}
+	if r.auth != nil {
+		opts = append(opts, grpc.InTapHandle(r.authTap))
+	}
+	if r.cfg.GRPC.TLS.Enabled() {
+		tc, err := r.cfg.GRPC.TLS.serverTLS()
+		if err != nil {
+			return fmt.Errorf("grpc.tls: %w", err)
+		}
+		opts = append(opts, grpc.Creds(credentials.NewTLS(tc)))
+	}
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", r.cfg.GRPC.Endpoint)
+	if err != nil {
+		return fmt.Errorf("grpc.endpoint: %w", err)
+	}
+	srv := grpc.NewServer(opts...)
+	srv.RegisterService(serviceDesc(traceServiceName), &tracesServer{r: r})
+	srv.RegisterService(serviceDesc(logsServiceName), &logsServer{r: r})
+	r.grpcServer, r.grpcAddr = srv, ln.Addr().String()
+	r.serving.Go(func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
+			r.logger.Error("OTLP/gRPC server stopped", "error", err)
+		}
+	})
+	r.logger.Info("OTLP/gRPC receiver listening", "address", r.grpcAddr, "tls", r.cfg.GRPC.TLS.Enabled())
+	return nil
+}
+
+func (r *Receiver) startHTTP(ctx context.Context) error {
+	h := r.cfg.HTTP
+	srv := &http.Server{
+		Handler:           &httpHandler{r: r, maxBody: h.MaxRequestBodyBytes},
+		ReadHeaderTimeout: h.ReadHeaderTimeout,
+		ReadTimeout:       h.ReadTimeout,
+		WriteTimeout:      h.WriteTimeout,
+		IdleTimeout:       h.IdleTimeout,
+		MaxHeaderBytes:    int(h.MaxHeaderBytes),
+		ErrorLog:          slog.NewLogLogger(r.logger.Handler(), slog.LevelDebug),
+	}
+	if h.TLS.Enabled() {
+		tc, err := h.TLS.serverTLS()
+		if err != nil {
+			return fmt.Errorf("http.tls: %w", err)
+		}
+		srv.TLSConfig = tc
+	}
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", h.Endpoint)
+	if err != nil {
+		return fmt.Errorf("http.endpoint: %w", err)
+	}
+	r.httpServer, r.httpAddr = srv, ln.Addr().String()
+	r.serving.Go(func() {
+		var err error
+		if srv.TLSConfig != nil {
+			err = srv.ServeTLS(ln, "", "")
+		} else {
+			err = srv.Serve(ln)
+		}
+		if err != nil && !errors.Is(err, http.ErrServerClosed) {
+			r.logger.Error("OTLP/HTTP server stopped", "error", err)
+		}
+	})
+	r.logger.Info("OTLP/HTTP receiver listening", "address", r.httpAddr, "tls", h.TLS.Enabled())
+	return nil
+}
+
+// GRPCAddr is the bound gRPC address, or "" when gRPC is not serving.
+func (r *Receiver) GRPCAddr() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.grpcAddr
+}
+
+// HTTPAddr is the bound HTTP address, or "" when HTTP is not serving.
+func (r *Receiver) HTTPAddr() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.httpAddr
+}
+
+// Drain makes the receiver refuse all new data with a retryable answer
+// (gRPC UNAVAILABLE with RetryInfo, HTTP 503 with Retry-After) while the
+// servers keep running, so clients hold their data until the pipeline
+// behind has been flushed. It is safe to call more than once.
+func (r *Receiver) Drain() {
+	if !r.draining.Swap(true) {
+		r.logger.Info("OTLP receiver draining: refusing new data")
+	}
+}
+
+// Shutdown drains, stops both servers gracefully (forcefully once ctx ends),
+// then stops the forwarder, which sends what is queued until ctx ends.
+func (r *Receiver) Shutdown(ctx context.Context) error {
+	r.Drain()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stopLocked(ctx)
+}
+
+func (r *Receiver) stopLocked(ctx context.Context) error {
+	var errs []error
+	if r.httpServer != nil {
+		if err := r.httpServer.Shutdown(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("http shutdown: %w", err))
+			_ = r.httpServer.Close()
+		}
+	}
+	if r.grpcServer != nil {
+		done := make(chan struct{})
+		go func() { r.grpcServer.GracefulStop(); close(done) }()
+		select {
+		case <-done:
+		case <-ctx.Done():
+			r.grpcServer.Stop()
+			<-done
+			errs = append(errs, fmt.Errorf("grpc shutdown: %w", ctx.Err()))
+		}
+	}
+	r.serving.Wait()
+	r.httpServer, r.grpcServer = nil, nil
+	if err := r.fwd.shutdown(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
