@@ -1,0 +1,100 @@
+package simulator
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+)
+
+// Protocol values for Config.Protocol.
+const (
+	ProtocolGRPC = "grpc"
+	ProtocolHTTP = "http"
+)
+
+// Config configures a Simulator. The YAML keys are the snake_case tags.
+type Config struct {
+	// Endpoint is host:port of the sidecar's OTLP receiver: the gRPC port
+	// (4317) for protocol grpc, the HTTP port (4318) for protocol http. The
+	// connection is plain text (no TLS), meant for loopback.
+	Endpoint string `yaml:"endpoint"`
+	// Protocol is "grpc" or "http".
+	Protocol string `yaml:"protocol"`
+	// Service is the service.name resource attribute.
+	Service string `yaml:"service"`
+	// Release is the service.version resource attribute (and
+	// gen_ai.agent.version); SetRelease changes it at run time.
+	Release string `yaml:"release"`
+	// Environment is the deployment.environment.name resource attribute.
+	Environment string `yaml:"environment"`
+	// Quality is the behaviour of the release: good or degraded.
+	Quality Quality `yaml:"quality"`
+	// EventForm sends messages as GenAI v1.28–1.36 log records
+	// (gen_ai.user.message, gen_ai.choice, …) tied to the chat spans instead
+	// of the gen_ai.input.messages / gen_ai.output.messages attributes.
+	EventForm bool `yaml:"event_form"`
+	// Seed makes the runs' content reproducible.
+	Seed int64 `yaml:"seed"`
+	// Headers are sent with every export request (e.g. authorization).
+	Headers map[string]string `yaml:"headers"`
+}
+
+// DefaultConfig returns the documented defaults.
+func DefaultConfig() Config {
+	return Config{
+		Endpoint:    "127.0.0.1:4317",
+		Protocol:    ProtocolGRPC,
+		Service:     "demo-agent",
+		Release:     "1.0.0",
+		Environment: "demo",
+		Quality:     Good,
+		Seed:        1,
+	}
+}
+
+// Validate reports every invalid key, each error naming its key.
+func (c *Config) Validate() error {
+	var errs []error
+	if err := validateEndpoint(c.Endpoint); err != nil {
+		errs = append(errs, fmt.Errorf("endpoint: %w", err))
+	}
+	if c.Protocol != ProtocolGRPC && c.Protocol != ProtocolHTTP {
+		errs = append(errs, fmt.Errorf("protocol: must be %q or %q, got %q", ProtocolGRPC, ProtocolHTTP, c.Protocol))
+	}
+	if strings.TrimSpace(c.Service) == "" {
+		errs = append(errs, errors.New("service: must not be empty"))
+	}
+	if strings.TrimSpace(c.Release) == "" {
+		errs = append(errs, errors.New("release: must not be empty"))
+	}
+	if c.Quality != Good && c.Quality != Degraded {
+		errs = append(errs, fmt.Errorf("quality: must be good or degraded, got %d", int(c.Quality)))
+	}
+	for k := range c.Headers {
+		if strings.TrimSpace(k) == "" {
+			errs = append(errs, errors.New("headers: header name must not be empty"))
+			break
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func validateEndpoint(ep string) error {
+	if ep == "" {
+		return errors.New("must not be empty")
+	}
+	host, port, err := net.SplitHostPort(ep)
+	if err != nil {
+		return fmt.Errorf("must be host:port: %w", err)
+	}
+	if host == "" {
+		return errors.New("host must not be empty")
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil || n < 1 || n > 65535 {
+		return fmt.Errorf("port %q must be 1-65535", port)
+	}
+	return nil
+}
