@@ -44,9 +44,9 @@ type forwarder struct {
 	metrics *metrics
 	logger  *slog.Logger
 
-	mu      sync.RWMutex // guards closed and sends on queue
-	closed  bool
-	queue   chan forwardItem // capacity queue_size: the configured backlog of requests
+	mu        sync.RWMutex // guards closed and sends on queue
+	closed    bool
+	queue     chan forwardItem // capacity queue_size: the configured backlog of requests
 	wg        sync.WaitGroup
 	stopped   chan struct{}
 	closeOnce sync.Once
