@@ -108,7 +108,7 @@ func eventMessages(evs []*event) (in, out []message, instructions string) {
 			in = append(in, m)
 		case evToolMessage:
 			in = append(in, message{Role: roleOr(b.Role, "tool"), Parts: []part{{
-				Type: partToolCallResponse, ID: strings.TrimSpace(rawString(b.ID)), Response: contentText(b.Content),
+				Type: partToolCallResponse, ID: strings.TrimSpace(rawString(b.ID)), Response: rawString(b.Content),
 			}}})
 		case evChoice:
 			m := message{Role: "assistant", FinishReason: rawString(b.FinishReason)}

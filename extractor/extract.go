@@ -290,6 +290,15 @@ func (x *extraction) fillLLMCalls(tr *Trajectory, llms []member) {
 			continue
 		}
 		s, f := &x.t.spans[m.i], &x.facts[m.i]
+		reasons := f.finishReasons
+		if reasons == nil && f.output != nil && f.output.events != nil {
+			// per-message events carry finish reasons on gen_ai.choice
+			for _, msg := range f.output.messages() {
+				if msg.FinishReason != "" {
+					reasons = append(reasons, msg.FinishReason)
+				}
+			}
+		}
 		tr.LLMCalls = append(tr.LLMCalls, LLMCall{
 			Model:         f.model,
 			Provider:      f.provider,
@@ -297,7 +306,7 @@ func (x *extraction) fillLLMCalls(tr *Trajectory, llms []member) {
 			OutputTokens:  f.outputTokens,
 			Start:         unixTime(s.start),
 			End:           unixTime(s.end),
-			FinishReasons: f.finishReasons,
+			FinishReasons: reasons,
 			SpanID:        spanIDHex(s.id),
 		})
 	}
@@ -328,6 +337,9 @@ func (x *extraction) fillToolCalls(tr *Trajectory, tools, llms []member) {
 			tc.Arguments = p.Arguments
 		}
 		tc.ArgumentsValid = isJSONObject(tc.Arguments)
+		if tc.Result == "" && tc.ID != "" && s.statusCode != statusError && f.errorType == "" {
+			tc.Result = req.response(s.start, tc.ID)
+		}
 		switch {
 		case s.statusCode == statusError && s.statusMsg != "":
 			tc.Error = s.statusMsg

@@ -215,3 +215,22 @@ func (r *requested) find(start int64, id, name string) (part, bool) {
 	}
 	return part{}, false
 }
+
+// response returns the result sent back to the model for call id: the
+// tool_call_response part in the input of a model call that started after
+// the tool did. It is the fallback when the tool span has no result.
+func (r *requested) response(start int64, id string) string {
+	for _, m := range r.llms {
+		if r.x.t.spans[m.i].start < start {
+			continue
+		}
+		for _, msg := range r.x.facts[m.i].input.messages() {
+			for _, p := range msg.Parts {
+				if p.Type == partToolCallResponse && p.ID == id {
+					return p.Response
+				}
+			}
+		}
+	}
+	return ""
+}
