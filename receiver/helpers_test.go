@@ -359,3 +359,12 @@ func counter(t testing.TB, c *prometheus.CounterVec, labels ...string) float64 {
 }
 
 func protojsonUnmarshal(b []byte, m proto.Message) error { return protojson.Unmarshal(b, m) }
+
+func tracesRequestFromJSON(t testing.TB, b []byte) ptraceotlp.ExportRequest {
+	t.Helper()
+	r := ptraceotlp.NewExportRequest()
+	if err := r.UnmarshalJSON(b); err != nil {
+		t.Fatalf("fixture: %v", err)
+	}
+	return r
+}
