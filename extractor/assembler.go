@@ -159,22 +159,17 @@ func (a *Assembler) push(ctx context.Context, now time.Time, b *batch) error {
 
 	var out []released
 	a.mu.Lock()
-	late := make([]bool, len(b.groups))
-	for i, g := range b.groups {
-		if _, live := a.traces[g.id]; !live && a.recent.contains(g.id, now) {
-			late[i] = true
-		}
-	}
 	for a.bytes+b.bytes > a.cfg.MaxBufferedBytes && a.oldest != nil {
 		out = append(out, released{t: a.remove(a.oldest, now), reason: OutcomeEvicted})
 	}
-	for i, g := range b.groups {
-		if late[i] {
+	for _, g := range b.groups {
+		t := a.traces[g.id]
+		if t == nil && a.recent.contains(g.id, now) {
+			// released already, possibly just now to make room
 			a.m.late.Add(float64(len(g.spans)))
 			a.drop(reasonLate, len(g.spans)+len(g.logs))
 			continue
 		}
-		t := a.traces[g.id]
 		if t == nil {
 			if len(a.traces) >= a.cfg.MaxLiveTraces && a.oldest != nil {
 				out = append(out, released{t: a.remove(a.oldest, now), reason: OutcomeEvicted})
