@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"unicode/utf8"
 
 	"github.com/evalsidecar/evalsidecar/extractor"
 )
@@ -119,7 +120,8 @@ func Trajectory(t *extractor.Trajectory) TrajectoryRecord {
 }
 
 // arguments returns the JSON value for a tool call's arguments: the object
-// itself when raw is a valid JSON object, else raw as a JSON string. The
+// itself when raw is a valid JSON object in valid UTF-8, else raw as a JSON
+// string. The
 // flag is checked again here so that a wrong flag can never produce an
 // invalid record.
 func arguments(raw string, flagged bool) (json.RawMessage, bool) {
@@ -135,5 +137,5 @@ func arguments(raw string, flagged bool) (json.RawMessage, bool) {
 
 func isJSONObject(s string) bool {
 	b := bytes.TrimLeft([]byte(s), " \t\r\n")
-	return len(b) > 0 && b[0] == '{' && json.Valid(b)
+	return len(b) > 0 && b[0] == '{' && utf8.Valid(b) && json.Valid(b)
 }
