@@ -368,3 +368,5 @@ func tracesRequestFromJSON(t testing.TB, b []byte) ptraceotlp.ExportRequest {
 	}
 	return r
 }
+
+func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
