@@ -18,8 +18,10 @@ type spanSpec struct {
 	attrs  map[string]string
 }
 
-func traceID(b byte) pcommon.TraceID { return pcommon.TraceID{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, b} }
-func spanID(b byte) pcommon.SpanID   { return pcommon.SpanID{0xa, 0, 0, 0, 0, 0, 0, b} }
+func traceID(b byte) pcommon.TraceID {
+	return pcommon.TraceID{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, b}
+}
+func spanID(b byte) pcommon.SpanID { return pcommon.SpanID{0xa, 0, 0, 0, 0, 0, 0, b} }
 
 var testEpoch = time.Unix(1_800_000_000, 0)
 

@@ -44,6 +44,7 @@ func (b *batch) group(id [16]byte) *group {
 		return b.groups[i]
 	}
 	g := &group{id: id}
+	b.bytes += traceOverhead // in case the trace is new to the buffer
 	b.index[id] = len(b.groups)
 	b.groups = append(b.groups, g)
 	return g
