@@ -1,0 +1,402 @@
+package prometheus
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/scorer"
+)
+
+func loadEvaluations(t testing.TB) []scorer.Evaluation {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "evaluations.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []scorer.Evaluation
+	if err := json.Unmarshal(b, &evs); err != nil {
+		t.Fatalf("decode fixture: %v", err)
+	}
+	return evs
+}
+
+func newTestExporter(t testing.TB, cfg Config) (*Exporter, *prometheus.Registry) {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	x, err := New(cfg, reg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x, reg
+}
+
+// labelKey renders a metric's labels as k=v pairs sorted by name.
+func labelKey(m *dto.Metric) string {
+	parts := make([]string, 0, len(m.GetLabel()))
+	for _, l := range m.GetLabel() {
+		parts = append(parts, l.GetName()+"="+l.GetValue())
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+// series gathers reg and returns family name -> label key -> metric.
+func series(t testing.TB, g prometheus.Gatherer) map[string]map[string]*dto.Metric {
+	t.Helper()
+	fams, err := g.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return familiesByLabels(fams)
+}
+
+func familiesByLabels(fams []*dto.MetricFamily) map[string]map[string]*dto.Metric {
+	out := map[string]map[string]*dto.Metric{}
+	for _, f := range fams {
+		out[f.GetName()] = map[string]*dto.Metric{}
+		for _, m := range f.GetMetric() {
+			out[f.GetName()][labelKey(m)] = m
+		}
+	}
+	return out
+}
+
+func TestExportMetrics(t *testing.T) {
+	x, reg := newTestExporter(t, DefaultConfig())
+	for _, ev := range loadEvaluations(t) {
+		if err := x.Export(context.Background(), &ev); err != nil {
+			t.Fatalf("Export: %v", err)
+		}
+	}
+	s := series(t, reg)
+
+	counters := []struct {
+		name, labels string
+		want         float64
+	}{
+		{MetricTrajectories, "agent=triage,outcome=ok,service=support-bot", 1},
+		{MetricTrajectories, "agent=unknown,outcome=failed,service=unknown", 1},
+		{MetricTrajectories, "agent=agent \"quoted\"\n,outcome=ok,service=héllo-服务", 1},
+		{MetricToolCalls, "agent=triage,outcome=ok,service=support-bot,tool=lookup_order", 1},
+		{MetricToolCalls, "agent=triage,outcome=error,service=support-bot,tool=check_carrier", 1},
+		{MetricToolCalls, "agent=billing,outcome=ok,service=support-bot,tool=issue_refund", 1}, // the sub-agent's call
+		{MetricToolCalls, "agent=triage,outcome=ok,service=support-bot,tool=notify_user", 1},   // no agent: the run's
+		{MetricLLMTokens, "agent=triage,model=gpt-4o-mini,service=support-bot,type=input", 812 + 1020},
+		{MetricLLMTokens, "agent=triage,model=gpt-4o-mini,service=support-bot,type=output", 64 + 40},
+		{MetricLLMTokens, "agent=triage,model=claude-haiku,service=support-bot,type=input", 1300},
+		{MetricLLMTokens, "agent=triage,model=claude-haiku,service=support-bot,type=output", 120},
+	}
+	for _, c := range counters {
+		m, ok := s[c.name][c.labels]
+		if !ok {
+			t.Errorf("%s{%s} missing; have %v", c.name, c.labels, keys(s[c.name]))
+			continue
+		}
+		if got := m.GetCounter().GetValue(); got != c.want {
+			t.Errorf("%s{%s} = %v, want %v", c.name, c.labels, got, c.want)
+		}
+	}
+	if n := len(s[MetricTrajectories]); n != 3 {
+		t.Errorf("%d trajectory series, want 3", n)
+	}
+
+	hists := []struct {
+		name, labels string
+		count        uint64
+		sum          float64
+	}{
+		{MetricTrajectoryDuration, "agent=triage,service=support-bot", 1, 4.376543211},
+		{MetricToolCallDuration, "agent=billing,service=support-bot,tool=issue_refund", 1, 1.2},
+		{MetricToolCallDuration, "agent=unknown,service=unknown,tool=search", 0, 0}, // absent: run 3 is another service
+		{MetricEvalScore, "agent=triage,metric=latency,service=support-bot", 1, 4.376543211},
+		{MetricEvalScore, "agent=triage,metric=hallucination_v1,service=support-bot", 1, 4.5},
+		{MetricEvalScore, "agent=triage,metric=tool_call_count,service=support-bot", 1, 4},
+	}
+	for _, h := range hists {
+		m, ok := s[h.name][h.labels]
+		if h.count == 0 {
+			if ok {
+				t.Errorf("%s{%s} present, want absent", h.name, h.labels)
+			}
+			continue
+		}
+		if !ok {
+			t.Errorf("%s{%s} missing; have %v", h.name, h.labels, keys(s[h.name]))
+			continue
+		}
+		if got := m.GetHistogram().GetSampleCount(); got != h.count {
+			t.Errorf("%s{%s} count = %d, want %d", h.name, h.labels, got, h.count)
+		}
+		if got := m.GetHistogram().GetSampleSum(); math.Abs(got-h.sum) > 1e-9 {
+			t.Errorf("%s{%s} sum = %v, want %v", h.name, h.labels, got, h.sum)
+		}
+	}
+	// Every result of every evaluation is observed: 6 + 0 + 1.
+	var scores uint64
+	for _, m := range s[MetricEvalScore] {
+		scores += m.GetHistogram().GetSampleCount()
+	}
+	if scores != 7 {
+		t.Errorf("eval_score observed %d scores, want 7", scores)
+	}
+}
+
+func keys(m map[string]*dto.Metric) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestEvalScoreBuckets(t *testing.T) {
+	x, reg := newTestExporter(t, DefaultConfig())
+	ev := &scorer.Evaluation{Trajectory: &extractor.Trajectory{Service: "s", Agent: "a", TraceID: "t1"}}
+	for _, v := range []float64{0, 0.15, 0.95, 3, 4.2, 7, 60, 250} {
+		ev.Results = append(ev.Results, scorer.Result{Metric: "m", Score: v})
+	}
+	if err := x.Export(context.Background(), ev); err != nil {
+		t.Fatal(err)
+	}
+	h := series(t, reg)[MetricEvalScore]["agent=a,metric=m,service=s"].GetHistogram()
+	want := map[float64]uint64{0: 1, 0.2: 2, 1: 3, 3: 4, 4.5: 5, 10: 6, 100: 7}
+	for _, b := range h.GetBucket() {
+		if w, ok := want[b.GetUpperBound()]; ok && b.GetCumulativeCount() != w {
+			t.Errorf("bucket le=%v has %d, want %d", b.GetUpperBound(), b.GetCumulativeCount(), w)
+		}
+	}
+	if h.GetSampleCount() != 8 {
+		t.Errorf("count %d, want 8 (values above the last bucket still count)", h.GetSampleCount())
+	}
+}
+
+func TestExemplars(t *testing.T) {
+	x, reg := newTestExporter(t, DefaultConfig())
+	evs := loadEvaluations(t)
+	if err := x.Export(context.Background(), &evs[0]); err != nil {
+		t.Fatal(err)
+	}
+	s := series(t, reg)
+	check := func(name, labels string) {
+		t.Helper()
+		m, ok := s[name][labels]
+		if !ok {
+			t.Fatalf("%s{%s} missing", name, labels)
+		}
+		found := 0
+		for _, b := range m.GetHistogram().GetBucket() {
+			e := b.GetExemplar()
+			if e == nil {
+				continue
+			}
+			found++
+			if len(e.GetLabel()) != 1 || e.GetLabel()[0].GetName() != ExemplarTraceIDLabel ||
+				e.GetLabel()[0].GetValue() != evs[0].Trajectory.TraceID {
+				t.Errorf("%s{%s} exemplar labels %v", name, labels, e.GetLabel())
+			}
+		}
+		if found != 1 {
+			t.Errorf("%s{%s} has %d exemplars, want 1", name, labels, found)
+		}
+	}
+	for _, r := range evs[0].Results {
+		check(MetricEvalScore, "agent=triage,metric="+r.Metric+",service=support-bot")
+	}
+	check(MetricTrajectoryDuration, "agent=triage,service=support-bot")
+}
+
+func TestNoExemplarForUnusableTraceID(t *testing.T) {
+	for _, id := range []string{"", strings.Repeat("a", 200), "\xff\xfe"} {
+		x, reg := newTestExporter(t, DefaultConfig())
+		ev := &scorer.Evaluation{
+			Trajectory: &extractor.Trajectory{TraceID: id, Service: "s", Agent: "a"},
+			Results:    []scorer.Result{{Metric: "m", Score: 1}},
+		}
+		if err := x.Export(context.Background(), ev); err != nil {
+			t.Fatal(err)
+		}
+		h := series(t, reg)[MetricEvalScore]["agent=a,metric=m,service=s"].GetHistogram()
+		if h.GetSampleCount() != 1 {
+			t.Errorf("trace id %q: score not observed", id)
+		}
+		for _, b := range h.GetBucket() {
+			if b.GetExemplar() != nil {
+				t.Errorf("trace id %q: unexpected exemplar %v", id, b.GetExemplar())
+			}
+		}
+	}
+}
+
+func TestLabelCapping(t *testing.T) {
+	x, reg := newTestExporter(t, DefaultConfig()) // max_label_values 200
+	for i := range 201 {
+		ev := &scorer.Evaluation{
+			Trajectory: &extractor.Trajectory{
+				Service: fmt.Sprintf("svc-%03d", i), Agent: "a",
+				ToolCalls: []extractor.ToolCall{{Name: "t"}},
+			},
+			Results: []scorer.Result{{Metric: "m", Score: 1}},
+		}
+		if err := x.Export(context.Background(), ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := series(t, reg)
+	for _, name := range []string{MetricTrajectories, MetricToolCalls, MetricEvalScore} {
+		services := map[string]bool{}
+		for _, m := range s[name] {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "service" {
+					services[l.GetValue()] = true
+				}
+			}
+		}
+		if len(services) != 201 || !services["svc-199"] || services["svc-200"] || !services[ValueOther] {
+			t.Errorf("%s: %d service values (svc-199 %v, svc-200 %v, other %v); want the first 200 and other",
+				name, len(services), services["svc-199"], services["svc-200"], services[ValueOther])
+		}
+	}
+	if got := s[MetricTrajectories]["agent=a,outcome=ok,service=other"].GetCounter().GetValue(); got != 1 {
+		t.Errorf("trajectories{service=other} = %v, want 1", got)
+	}
+	if got := s[MetricLabelOverflow]["label=service"].GetCounter().GetValue(); got != 1 {
+		t.Errorf("label_overflow{label=service} = %v, want 1", got)
+	}
+}
+
+func TestLabelCapIsPerLabelAcrossMetrics(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MaxLabelValues = 2
+	x, reg := newTestExporter(t, cfg)
+	ev := &scorer.Evaluation{Trajectory: &extractor.Trajectory{
+		Service: "s", Agent: "a",
+		ToolCalls: []extractor.ToolCall{{Name: "t1"}, {Name: "t2"}, {Name: "t3", Agent: "sub1"}, {Name: "t1", Agent: "sub2"}},
+		LLMCalls:  []extractor.LLMCall{{Model: "m1", InputTokens: 1}, {Model: "m2", InputTokens: 1}, {Model: "m3", InputTokens: 1}},
+	}}
+	if err := x.Export(context.Background(), ev); err != nil {
+		t.Fatal(err)
+	}
+	s := series(t, reg)
+	want := map[string]float64{
+		"agent=a,outcome=ok,service=s,tool=t1":       1,
+		"agent=a,outcome=ok,service=s,tool=t2":       1,
+		"agent=sub1,outcome=ok,service=s,tool=other": 1,
+		"agent=other,outcome=ok,service=s,tool=t1":   1,
+	}
+	if len(s[MetricToolCalls]) != len(want) {
+		t.Errorf("tool call series %v, want %d", keys(s[MetricToolCalls]), len(want))
+	}
+	for k, v := range want {
+		if got := s[MetricToolCalls][k].GetCounter().GetValue(); got != v {
+			t.Errorf("tool_calls{%s} = %v, want %v", k, got, v)
+		}
+	}
+	if got := s[MetricLLMTokens]["agent=a,model=other,service=s,type=input"].GetCounter().GetValue(); got != 1 {
+		t.Errorf("tokens{model=other} = %v, want 1", got)
+	}
+	for label, n := range map[string]float64{"tool": 1, "agent": 1, "model": 1} {
+		if got := s[MetricLabelOverflow]["label="+label].GetCounter().GetValue(); got != n {
+			t.Errorf("label_overflow{label=%s} = %v, want %v", label, got, n)
+		}
+	}
+}
+
+func TestNonFiniteScoresSkipped(t *testing.T) {
+	x, reg := newTestExporter(t, DefaultConfig())
+	ev := &scorer.Evaluation{
+		Trajectory: &extractor.Trajectory{Service: "s", Agent: "a"},
+		Results: []scorer.Result{
+			{Metric: "m", Score: math.NaN()}, {Metric: "m", Score: math.Inf(1)}, {Metric: "m", Score: 0.5},
+		},
+	}
+	err := x.Export(context.Background(), ev)
+	if err == nil || !strings.Contains(err.Error(), "2 non-finite") {
+		t.Errorf("Export error = %v, want a report of 2 non-finite scores", err)
+	}
+	s := series(t, reg)
+	h := s[MetricEvalScore]["agent=a,metric=m,service=s"].GetHistogram()
+	if h.GetSampleCount() != 1 || h.GetSampleSum() != 0.5 {
+		t.Errorf("eval_score count %d sum %v, want only the finite score", h.GetSampleCount(), h.GetSampleSum())
+	}
+	if got := s[MetricInvalidScores]["exporter=prometheus"].GetCounter().GetValue(); got != 2 {
+		t.Errorf("invalid scores counted %v, want 2", got)
+	}
+}
+
+func TestBadTimesAndTokensIgnored(t *testing.T) {
+	x, reg := newTestExporter(t, DefaultConfig())
+	tr := loadEvaluations(t)[0].Trajectory
+	tr.Start, tr.End = tr.End, tr.Start // end before start
+	tr.ToolCalls[0].End = tr.ToolCalls[0].Start.Add(-1)
+	tr.LLMCalls[0].InputTokens = -5
+	if err := x.Export(context.Background(), &scorer.Evaluation{Trajectory: tr}); err != nil {
+		t.Fatal(err)
+	}
+	s := series(t, reg)
+	if _, ok := s[MetricTrajectoryDuration]; ok {
+		t.Error("duration observed for a run that ends before it starts")
+	}
+	if _, ok := s[MetricToolCallDuration]["agent=triage,service=support-bot,tool=lookup_order"]; ok {
+		t.Error("duration observed for a tool call that ends before it starts")
+	}
+	if got := s[MetricLLMTokens]["agent=triage,model=gpt-4o-mini,service=support-bot,type=input"].GetCounter().GetValue(); got != 1020 {
+		t.Errorf("input tokens = %v, want 1020 (negative count ignored)", got)
+	}
+}
+
+func TestEvaluationWithoutTrajectory(t *testing.T) {
+	x, reg := newTestExporter(t, DefaultConfig())
+	if err := x.Export(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Export(context.Background(), &scorer.Evaluation{Results: []scorer.Result{{Metric: "m", Score: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	s := series(t, reg)
+	if got := s[MetricEvalScore]["agent=unknown,metric=m,service=unknown"].GetHistogram().GetSampleCount(); got != 1 {
+		t.Errorf("score without trajectory observed %d times, want 1", got)
+	}
+	if _, ok := s[MetricTrajectories]; ok {
+		t.Error("a trajectory was counted for an evaluation without one")
+	}
+}
+
+func TestMetricsLint(t *testing.T) {
+	x, reg := newTestExporter(t, DefaultConfig())
+	for _, ev := range loadEvaluations(t) {
+		_ = x.Export(context.Background(), &ev)
+	}
+	problems, err := testutil.GatherAndLint(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Errorf("lint: %s: %s", p.Metric, p.Text)
+	}
+}
+
+func TestRegisterTwiceFails(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	if _, err := New(DefaultConfig(), reg, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(DefaultConfig(), reg, nil); err == nil {
+		t.Error("second New on the same registry succeeded; want a registration error")
+	}
+	if _, err := New(DefaultConfig(), nil, nil); err != nil {
+		t.Errorf("New with nil registerer: %v", err)
+	}
+}
