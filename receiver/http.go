@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/evalsidecar/evalsidecar/receiver/internal/nesting"
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	spb "google.golang.org/genproto/googleapis/rpc/status"
@@ -125,7 +126,7 @@ func (h *httpHandler) traces(req *http.Request, media string, body []byte) (outc
 		r, err = h.r.decodeTracesProto(body)
 	} else {
 		r = ptraceotlp.NewExportRequest()
-		if err = checkJSONNesting(body, jsonNestingLimit(h.r.decodeDepth)); err == nil {
+		if err = nesting.CheckJSON(body, nesting.JSONLimit(h.r.decodeDepth)); err == nil {
 			if err = r.UnmarshalJSON(body); err != nil {
 				err = fmt.Errorf("decode JSON traces request: %w", err)
 			}
@@ -163,7 +164,7 @@ func (h *httpHandler) logs(req *http.Request, media string, body []byte) (outcom
 		r, err = h.r.decodeLogsProto(body)
 	} else {
 		r = plogotlp.NewExportRequest()
-		if err = checkJSONNesting(body, jsonNestingLimit(h.r.decodeDepth)); err == nil {
+		if err = nesting.CheckJSON(body, nesting.JSONLimit(h.r.decodeDepth)); err == nil {
 			if err = r.UnmarshalJSON(body); err != nil {
 				err = fmt.Errorf("decode JSON logs request: %w", err)
 			}

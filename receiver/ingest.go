@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime/debug"
 
+	"github.com/evalsidecar/evalsidecar/receiver/internal/nesting"
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/grpc/codes"
@@ -110,7 +111,7 @@ func (r *Receiver) exportLogs(ctx context.Context, protocol string, raw []byte, 
 // decodeTracesProto guards the nesting and decodes a protobuf request.
 func (r *Receiver) decodeTracesProto(body []byte) (ptraceotlp.ExportRequest, error) {
 	req := ptraceotlp.NewExportRequest()
-	if err := checkProtoNesting(body, kindTracesRequest, r.decodeDepth); err != nil {
+	if err := nesting.CheckProto(body, nesting.TracesRequest, r.decodeDepth); err != nil {
 		return req, err
 	}
 	if err := req.UnmarshalProto(body); err != nil {
@@ -122,7 +123,7 @@ func (r *Receiver) decodeTracesProto(body []byte) (ptraceotlp.ExportRequest, err
 // decodeLogsProto guards the nesting and decodes a protobuf request.
 func (r *Receiver) decodeLogsProto(body []byte) (plogotlp.ExportRequest, error) {
 	req := plogotlp.NewExportRequest()
-	if err := checkProtoNesting(body, kindLogsRequest, r.decodeDepth); err != nil {
+	if err := nesting.CheckProto(body, nesting.LogsRequest, r.decodeDepth); err != nil {
 		return req, err
 	}
 	if err := req.UnmarshalProto(body); err != nil {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/evalsidecar/evalsidecar/receiver/internal/nesting"
 	"github.com/prometheus/client_golang/prometheus"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
@@ -68,7 +69,7 @@ func New(cfg Config, traces TracesConsumer, logs LogsConsumer, logger *slog.Logg
 		logger:      logger,
 		metrics:     m,
 		validator:   validator{maxDepth: cfg.MaxAttributeDepth},
-		decodeDepth: decodeDepthLimit(cfg.MaxAttributeDepth),
+		decodeDepth: nesting.DecodeDepthLimit(cfg.MaxAttributeDepth),
 		auth:        newBearerAuth(cfg.Auth.BearerToken),
 		fwd:         fwd,
 	}, nil

@@ -1,4 +1,6 @@
-package receiver
+// Package nesting guards the OTLP decoders against bodies that nest
+// attribute values deeply enough to overflow the goroutine stack.
+package nesting
 
 import (
 	"errors"
@@ -13,26 +15,29 @@ import (
 // Values between max_attribute_depth and the decode limit decode safely and
 // are then rejected per item as partial success.
 
-// errTooDeep is returned by the nesting guards.
-var errTooDeep = errors.New("attribute values nested too deeply to decode")
+// ErrTooDeep is returned by the nesting guards.
+var ErrTooDeep = errors.New("attribute values nested too deeply to decode")
 
-// decodeDepthLimit is the attribute nesting the decoders are allowed to see.
-func decodeDepthLimit(maxAttributeDepth int) int {
+// DecodeDepthLimit is the attribute nesting the decoders are allowed to see
+// for a given max_attribute_depth.
+func DecodeDepthLimit(maxAttributeDepth int) int {
 	return max(2*maxAttributeDepth, 128)
 }
 
-// msgKind names the OTLP messages on the path from a request to AnyValue.
-type msgKind uint8
+// Kind names the OTLP messages on the path from a request to AnyValue.
+type Kind uint8
 
 const (
-	kindNone msgKind = iota
-	kindTracesRequest
+	kindNone Kind = iota
+	// TracesRequest is ExportTraceServiceRequest.
+	TracesRequest
 	kindResourceSpans
 	kindScopeSpans
 	kindSpan
 	kindEvent
 	kindLink
-	kindLogsRequest
+	// LogsRequest is ExportLogsServiceRequest.
+	LogsRequest
 	kindResourceLogs
 	kindScopeLogs
 	kindLogRecord
@@ -46,9 +51,9 @@ const (
 
 // childKind returns the message kind of field f of a message of kind k, or
 // kindNone when the field is not a message on a path to AnyValue.
-func childKind(k msgKind, f protowire.Number) msgKind {
+func childKind(k Kind, f protowire.Number) Kind {
 	switch k {
-	case kindTracesRequest:
+	case TracesRequest:
 		if f == 1 {
 			return kindResourceSpans
 		}
@@ -83,7 +88,7 @@ func childKind(k msgKind, f protowire.Number) msgKind {
 		if f == 4 {
 			return kindKeyValue
 		}
-	case kindLogsRequest:
+	case LogsRequest:
 		if f == 1 {
 			return kindResourceLogs
 		}
@@ -139,14 +144,14 @@ func childKind(k msgKind, f protowire.Number) msgKind {
 	return kindNone
 }
 
-// checkProtoNesting reports errTooDeep when an OTLP protobuf request of the
+// CheckProto reports ErrTooDeep when an OTLP protobuf request of the
 // given root kind nests AnyValue messages deeper than limit. Malformed wire
 // data is not reported here; the decoder reports it.
-func checkProtoNesting(buf []byte, root msgKind, limit int) error {
+func CheckProto(buf []byte, root Kind, limit int) error {
 	return walkProto(buf, root, 0, limit)
 }
 
-func walkProto(buf []byte, k msgKind, depth, limit int) error {
+func walkProto(buf []byte, k Kind, depth, limit int) error {
 	for len(buf) > 0 {
 		num, typ, n := protowire.ConsumeTag(buf)
 		if n < 0 {
@@ -174,7 +179,7 @@ func walkProto(buf []byte, k msgKind, depth, limit int) error {
 		if child == kindAnyValue {
 			d++
 			if d > limit {
-				return errTooDeep
+				return ErrTooDeep
 			}
 		}
 		if err := walkProto(val, child, d, limit); err != nil {
@@ -184,17 +189,17 @@ func walkProto(buf []byte, k msgKind, depth, limit int) error {
 	return nil
 }
 
-// jsonNestingLimit converts an attribute depth limit into a limit on JSON
+// JSONLimit converts an attribute depth limit into a limit on JSON
 // object/array nesting: about ten levels lead from the request to an
 // attribute value, and each further value level adds at most four.
-func jsonNestingLimit(attrLimit int) int {
+func JSONLimit(attrLimit int) int {
 	return 16 + 4*attrLimit
 }
 
-// checkJSONNesting reports errTooDeep when the JSON text nests objects and
+// CheckJSON reports ErrTooDeep when the JSON text nests objects and
 // arrays deeper than limit. Brackets inside strings are ignored; malformed
 // JSON is left to the decoder.
-func checkJSONNesting(buf []byte, limit int) error {
+func CheckJSON(buf []byte, limit int) error {
 	depth := 0
 	inString := false
 	for i := 0; i < len(buf); i++ {
@@ -214,7 +219,7 @@ func checkJSONNesting(buf []byte, limit int) error {
 		case '{', '[':
 			depth++
 			if depth > limit {
-				return errTooDeep
+				return ErrTooDeep
 			}
 		case '}', ']':
 			depth--
