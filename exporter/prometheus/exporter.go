@@ -68,15 +68,14 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 	if e == nil {
 		return nil
 	}
-	var service, agent, traceID string
+	service, agent, traceID := ValueUnknown, ValueUnknown, ""
+	var exemplar prometheus.Labels
 	if t := e.Trajectory; t != nil {
 		service, agent = x.services.Value(t.Service), x.agents.Value(t.Agent)
 		traceID = t.TraceID
-		x.exportTrajectory(t, service, agent)
-	} else {
-		service, agent = ValueUnknown, ValueUnknown
+		exemplar = exemplarLabels(traceID)
+		x.exportTrajectory(t, service, agent, exemplar)
 	}
-	exemplar := exemplarLabels(traceID)
 	invalid := 0
 	for i := range e.Results {
 		r := &e.Results[i]
@@ -93,13 +92,12 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 	return nil
 }
 
-func (x *Exporter) exportTrajectory(t *extractor.Trajectory, service, agent string) {
+func (x *Exporter) exportTrajectory(t *extractor.Trajectory, service, agent string, exemplar prometheus.Labels) {
 	outcome := outcomeOK
 	if t.Failed {
 		outcome = outcomeFailed
 	}
 	x.m.trajectories.WithLabelValues(service, agent, outcome).Inc()
-	exemplar := exemplarLabels(t.TraceID)
 	if d, ok := duration(t.Start, t.End); ok {
 		observe(x.m.trajectoryDuration.WithLabelValues(service, agent), d, exemplar)
 	}
