@@ -3,6 +3,7 @@ package extractor
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 )
 
@@ -71,7 +72,7 @@ type wireToolCall struct {
 
 type wireMessage struct {
 	Role         json.RawMessage   `json:"role"`
-	Parts        []json.RawMessage `json:"parts"`
+	Parts        []wirePart      `json:"parts"`
 	FinishReason json.RawMessage   `json:"finish_reason"`
 	// OpenAI-style messages (older emitters): content and tool_calls.
 	Content    json.RawMessage `json:"content"`
@@ -80,13 +81,17 @@ type wireMessage struct {
 }
 
 // rawString returns a JSON string's value, or the raw JSON text of any
-// other value ("" for null or absent).
+// other value ("" for null or absent). raw must be valid JSON, as the
+// values json.Unmarshal hands out are.
 func rawString(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return ""
 	}
 	if raw[0] == '"' {
+		if len(raw) >= 2 && bytes.IndexByte(raw, '\\') < 0 {
+			return string(raw[1 : len(raw)-1]) // no escapes: the bytes are the value
+		}
 		var s string
 		if json.Unmarshal(raw, &s) == nil {
 			return s
@@ -150,6 +155,11 @@ func decodePart(raw json.RawMessage) (part, bool) {
 	if json.Unmarshal(raw, &w) != nil {
 		return part{}, false
 	}
+	return convertPart(&w), true
+}
+
+// convertPart normalises a decoded wire part.
+func convertPart(w *wirePart) part {
 	p := part{Type: rawString(w.Type), ID: strings.TrimSpace(rawString(w.ID)), Name: rawString(w.Name)}
 	switch p.Type {
 	case partToolCall:
@@ -169,7 +179,7 @@ func decodePart(raw json.RawMessage) (part, bool) {
 			p.Type = partText
 		}
 	}
-	return p, true
+	return p
 }
 
 // parseMessages decodes a JSON array of chat messages: the v1.37 parts
@@ -177,29 +187,38 @@ func decodePart(raw json.RawMessage) (part, bool) {
 // that do not decode are skipped; an input that is not a JSON array is an
 // error.
 func parseMessages(raw string) ([]message, error) {
-	var items []json.RawMessage
-	if err := json.Unmarshal([]byte(raw), &items); err != nil {
-		return nil, err
+	t := strings.TrimSpace(raw)
+	if t == "" || t[0] != '[' {
+		return nil, errNotArray
 	}
-	out := make([]message, 0, len(items))
-	for _, it := range items {
-		var w wireMessage
-		if json.Unmarshal(it, &w) != nil {
-			continue
+	// One pass: every field is raw or a slice of raw-field structs, so a
+	// value of an unexpected type only leaves that field empty.
+	var ws []wireMessage
+	if err := json.Unmarshal([]byte(t), &ws); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if !errors.As(err, &typeErr) {
+			return nil, err
 		}
+	}
+	out := make([]message, 0, len(ws))
+	for i := range ws {
+		w := &ws[i]
 		m := message{Role: rawString(w.Role), FinishReason: rawString(w.FinishReason)}
-		for _, pr := range w.Parts {
-			if p, ok := decodePart(pr); ok {
-				m.Parts = append(m.Parts, p)
-			}
+		for j := range w.Parts {
+			m.Parts = append(m.Parts, convertPart(&w.Parts[j]))
 		}
 		if len(w.Parts) == 0 {
 			m.Parts = append(m.Parts, openAIParts(m.Role, w.Content, w.ToolCalls, w.ToolCallID)...)
+		}
+		if m.Role == "" && len(m.Parts) == 0 {
+			continue
 		}
 		out = append(out, m)
 	}
 	return out, nil
 }
+
+var errNotArray = errors.New("not a JSON array")
 
 // openAIParts converts an OpenAI-style message body to parts.
 func openAIParts(role string, content json.RawMessage, calls []wireToolCall, toolCallID json.RawMessage) []part {
@@ -251,8 +270,8 @@ func parseInstructions(raw string) string {
 				// messages with roles also appear here in the wild
 				var w wireMessage
 				if json.Unmarshal(it, &w) == nil && len(w.Parts) > 0 {
-					for _, pr := range w.Parts {
-						if pp, ok := decodePart(pr); ok && pp.Type == partText {
+					for j := range w.Parts {
+						if pp := convertPart(&w.Parts[j]); pp.Type == partText {
 							appendLine(&b, pp.Content)
 						}
 					}

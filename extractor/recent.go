@@ -51,3 +51,6 @@ func (r *recentSet) contains(id [16]byte, now time.Time) bool {
 
 // len returns the number of ids remembered.
 func (r *recentSet) len() int { return len(r.ids) }
+
+// ringCap returns the capacity of the set.
+func (r *recentSet) ringCap() int { return cap(r.ring) }
