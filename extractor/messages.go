@@ -71,9 +71,9 @@ type wireToolCall struct {
 }
 
 type wireMessage struct {
-	Role         json.RawMessage   `json:"role"`
+	Role         json.RawMessage `json:"role"`
 	Parts        []wirePart      `json:"parts"`
-	FinishReason json.RawMessage   `json:"finish_reason"`
+	FinishReason json.RawMessage `json:"finish_reason"`
 	// OpenAI-style messages (older emitters): content and tool_calls.
 	Content    json.RawMessage `json:"content"`
 	ToolCalls  []wireToolCall  `json:"tool_calls"`
