@@ -66,13 +66,13 @@ func wrongType(want string, v any) any {
 	case "boolean":
 		return "yes"
 	case "array":
-		return v2string(v)
+		return jsonText(v)
 	default:
 		return []any{v}
 	}
 }
 
-func v2string(v any) string {
+func jsonText(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }

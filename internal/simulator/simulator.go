@@ -58,7 +58,8 @@ func cloneHeaders(h map[string]string) map[string]string {
 	return out
 }
 
-// SetQuality switches the behaviour of the runs that start from now on.
+// SetQuality switches the behaviour of the runs that start from now on;
+// values other than Degraded behave as Good.
 func (s *Simulator) SetQuality(q Quality) { s.quality.Store(int32(q)) }
 
 // Quality returns the current behaviour.
