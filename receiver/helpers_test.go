@@ -370,3 +370,5 @@ func tracesRequestFromJSON(t testing.TB, b []byte) ptraceotlp.ExportRequest {
 }
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
+
+func httpBody(b []byte) io.ReadCloser { return io.NopCloser(bytes.NewReader(b)) }
