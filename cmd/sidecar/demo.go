@@ -63,7 +63,12 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(stdout, "JSON lines: %s/trajectories.jsonl and scores.jsonl\n", cfg.Exporters.JSONL.Directory)
 	}
 
-	sim, err := simulator.New(ctx, simulator.Config{Endpoint: p.Receiver.GRPCAddr(), Protocol: "grpc", EventForm: *eventForm, Seed: *seed})
+	simCfg := simulator.DefaultConfig()
+	simCfg.Endpoint = p.Receiver.GRPCAddr()
+	simCfg.Protocol = "grpc"
+	simCfg.EventForm = *eventForm
+	simCfg.Seed = *seed
+	sim, err := simulator.New(ctx, simCfg)
 	if err != nil {
 		return err
 	}

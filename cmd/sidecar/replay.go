@@ -72,10 +72,10 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // never drops input.
 func feed(ctx context.Context, p *pipeline.Pipeline, it otlpfile.Item) error {
 	consume := func() error {
-		if it.Logs != nil {
-			return p.Assembler.ConsumeLogs(ctx, *it.Logs)
+		if it.Signal == otlpfile.SignalLogs {
+			return p.Assembler.ConsumeLogs(ctx, it.Logs)
 		}
-		return p.Assembler.ConsumeTraces(ctx, *it.Traces)
+		return p.Assembler.ConsumeTraces(ctx, it.Traces)
 	}
 	err := consume()
 	if _, refused := errs.AsRefused(err); refused {
@@ -85,7 +85,7 @@ func feed(ctx context.Context, p *pipeline.Pipeline, it otlpfile.Item) error {
 		err = consume()
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", it.Source, err)
+		return fmt.Errorf("%s: %w", it.Position(), err)
 	}
 	return nil
 }
