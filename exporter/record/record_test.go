@@ -279,3 +279,31 @@ func TestTrajectoryRecordDoesNotAlias(t *testing.T) {
 		t.Error("record shares memory with the trajectory")
 	}
 }
+
+func TestAppendTimeMatchesLayout(t *testing.T) {
+	f := func(in time.Time) {
+		t.Helper()
+		got := string(AppendTime(nil, in))
+		if want := in.UTC().Format(TimeLayout); got != want {
+			t.Errorf("AppendTime(%v) = %s, want %s", in, got, want)
+		}
+	}
+	f(time.Date(2026, 12, 31, 23, 59, 59, 999999999, time.UTC))
+	f(time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC))
+	f(time.Date(9999, 6, 7, 8, 9, 10, 123, time.FixedZone("x", -7*3600)))
+	f(time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)) // falls back
+	f(time.Date(-5, 1, 1, 0, 0, 0, 0, time.UTC))    // falls back
+	f(time.Unix(1772359200, 5))
+}
+
+func FuzzAppendTime(f *testing.F) {
+	f.Add(int64(0), int64(0))
+	f.Add(int64(1772359200), int64(123456789))
+	f.Add(int64(-62135596800), int64(1))
+	f.Fuzz(func(t *testing.T, sec, nsec int64) {
+		in := time.Unix(sec, nsec)
+		if got, want := string(AppendTime(nil, in)), in.UTC().Format(TimeLayout); got != want {
+			t.Fatalf("AppendTime(%d, %d) = %s, want %s", sec, nsec, got, want)
+		}
+	})
+}

@@ -33,8 +33,44 @@ func (t Time) MarshalJSON() ([]byte, error) {
 	}
 	b := make([]byte, 0, len(TimeLayout)+2)
 	b = append(b, '"')
-	b = t.UTC().AppendFormat(b, TimeLayout)
+	b = AppendTime(b, t.Time)
 	return append(b, '"'), nil
+}
+
+// AppendTime appends t in UTC formatted as TimeLayout. It is equivalent to
+// t.UTC().AppendFormat(b, TimeLayout) for years 0–9999, and several times
+// faster; other years fall back to AppendFormat.
+func AppendTime(b []byte, t time.Time) []byte {
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.AppendFormat(b, TimeLayout)
+	}
+	hour, minute, sec := t.Clock()
+	b = appendDigits(b, year, 4)
+	b = append(b, '-')
+	b = appendDigits(b, int(month), 2)
+	b = append(b, '-')
+	b = appendDigits(b, day, 2)
+	b = append(b, 'T')
+	b = appendDigits(b, hour, 2)
+	b = append(b, ':')
+	b = appendDigits(b, minute, 2)
+	b = append(b, ':')
+	b = appendDigits(b, sec, 2)
+	b = append(b, '.')
+	b = appendDigits(b, t.Nanosecond(), 9)
+	return append(b, 'Z')
+}
+
+// appendDigits appends v (>= 0) zero-padded to width digits.
+func appendDigits(b []byte, v, width int) []byte {
+	var tmp [9]byte
+	for i := width - 1; i >= 0; i-- {
+		tmp[i] = byte('0' + v%10)
+		v /= 10
+	}
+	return append(b, tmp[:width]...)
 }
 
 // UnmarshalJSON decodes a quoted RFC 3339 time or null.
