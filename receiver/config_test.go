@@ -1,6 +1,8 @@
 package receiver
 
 import (
+	"bytes"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -78,5 +80,32 @@ func TestNewRejectsInvalidConfig(t *testing.T) {
 	cfg.MaxAttributeDepth = -1
 	if _, err := New(cfg, nil, nil, nil, nil); err == nil || !strings.Contains(err.Error(), "max_attribute_depth") {
 		t.Fatalf("New error = %v", err)
+	}
+}
+
+func TestHTTPServerLimitsFromConfig(t *testing.T) {
+	cfg := testConfig()
+	cfg.HTTP.ReadHeaderTimeout, cfg.HTTP.ReadTimeout = 3*time.Second, 4*time.Second
+	cfg.HTTP.WriteTimeout, cfg.HTTP.IdleTimeout = 5*time.Second, 6*time.Second
+	cfg.HTTP.MaxHeaderBytes = 4096
+	r, _ := startReceiver(t, cfg, &sink{})
+	r.mu.Lock()
+	srv := r.httpServer
+	r.mu.Unlock()
+	if srv.ReadHeaderTimeout != 3*time.Second || srv.ReadTimeout != 4*time.Second ||
+		srv.WriteTimeout != 5*time.Second || srv.IdleTimeout != 6*time.Second || srv.MaxHeaderBytes != 4096 {
+		t.Errorf("server limits = %v %v %v %v %d", srv.ReadHeaderTimeout, srv.ReadTimeout, srv.WriteTimeout, srv.IdleTimeout, srv.MaxHeaderBytes)
+	}
+	body, _ := tracesRequest(validSpan("a")).MarshalProto()
+	hdr := http.Header{"X-Padding": {strings.Repeat("p", 16<<10)}}
+	req, _ := http.NewRequest(http.MethodPost, "http://"+r.HTTPAddr()+tracesPath, bytes.NewReader(body))
+	req.Header = hdr
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("oversized headers: status %d, want 431", resp.StatusCode)
 	}
 }

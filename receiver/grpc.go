@@ -3,7 +3,6 @@ package receiver
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
@@ -198,13 +197,22 @@ func (r *Receiver) authTap(ctx context.Context, info *tap.Info) (context.Context
 	if r.auth.check(info.Header.Get("authorization")) {
 		return ctx, nil
 	}
-	signal := signalTraces
-	if strings.HasPrefix(info.FullMethodName, "/"+logsServiceName+"/") {
-		signal = signalLogs
+	if signal := signalOf(info.FullMethodName); signal != "" {
+		r.metrics.requests.WithLabelValues(protoGRPC, signal, codes.Unauthenticated.String()).Inc()
+		r.metrics.refused(protoGRPC, signal, reasonUnauthenticated, 0)
 	}
-	r.metrics.requests.WithLabelValues(protoGRPC, signal, codes.Unauthenticated.String()).Inc()
-	r.metrics.refused(protoGRPC, signal, reasonUnauthenticated, 0)
 	return ctx, status.Error(codes.Unauthenticated, "missing or invalid bearer token")
+}
+
+// signalOf maps a gRPC method to its signal label, "" for other methods.
+func signalOf(method string) string {
+	switch method {
+	case traceExportPath:
+		return signalTraces
+	case logsExportPath:
+		return signalLogs
+	}
+	return ""
 }
 
 // sizeStats counts requests that gRPC itself refused for exceeding the
@@ -223,13 +231,8 @@ func (h sizeStats) HandleRPC(ctx context.Context, s stats.RPCStats) {
 		return
 	}
 	method, _ := ctx.Value(methodKey{}).(string)
-	signal := ""
-	switch method {
-	case traceExportPath:
-		signal = signalTraces
-	case logsExportPath:
-		signal = signalLogs
-	default:
+	signal := signalOf(method)
+	if signal == "" {
 		return
 	}
 	h.r.metrics.requests.WithLabelValues(protoGRPC, signal, codes.ResourceExhausted.String()).Inc()

@@ -3,6 +3,7 @@ package receiver
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 
 	"github.com/evalsidecar/evalsidecar/receiver/internal/nesting"
@@ -56,7 +57,7 @@ func (r *Receiver) exportTraces(ctx context.Context, protocol string, raw []byte
 		if err := r.traces.ConsumeTraces(ctx, td); err != nil {
 			o := classify(err, r.cfg.DefaultRetryDelay)
 			r.metrics.refused(protocol, signalTraces, o.reason, accepted)
-			r.logger.Debug("traces refused by the pipeline", "protocol", protocol, "spans", accepted, "error", err)
+			r.logRefusal(o, protocol, signalTraces, accepted, err)
 			return resp, o
 		}
 		r.metrics.accepted(protocol, signalTraces, accepted)
@@ -94,7 +95,7 @@ func (r *Receiver) exportLogs(ctx context.Context, protocol string, raw []byte, 
 		if err := r.logs.ConsumeLogs(ctx, ld); err != nil {
 			o := classify(err, r.cfg.DefaultRetryDelay)
 			r.metrics.refused(protocol, signalLogs, o.reason, accepted)
-			r.logger.Debug("logs refused by the pipeline", "protocol", protocol, "log_records", accepted, "error", err)
+			r.logRefusal(o, protocol, signalLogs, accepted, err)
 			return resp, o
 		}
 		r.metrics.accepted(protocol, signalLogs, accepted)
@@ -135,4 +136,15 @@ func (r *Receiver) decodeLogsProto(body []byte) (plogotlp.ExportRequest, error) 
 // undecodable is the outcome for a body that cannot be decoded.
 func undecodable(err error) outcome {
 	return outcome{code: codes.InvalidArgument, msg: err.Error(), reason: reasonUndecodable, badRequest: true}
+}
+
+// logRefusal logs a consumer error: INTERNAL answers are warnings, retryable
+// refusals (expected under load) are debug messages.
+func (r *Receiver) logRefusal(o outcome, protocol, signal string, items int, err error) {
+	level := slog.LevelDebug
+	if o.code == codes.Internal {
+		level = slog.LevelWarn
+	}
+	r.logger.Log(context.Background(), level, "export refused by the pipeline",
+		"protocol", protocol, "signal", signal, "items", items, "code", o.code.String(), "error", err)
 }
