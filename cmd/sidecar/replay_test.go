@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/evalsidecar/evalsidecar/exporter/record"
+)
+
+// groundTruth is the agent script's own record of a captured run.
+type groundTruth struct {
+	Scenario  string `json:"scenario"`
+	UserInput string `json:"user_input"`
+	ToolCalls []struct {
+		Name   string          `json:"name"`
+		Args   json.RawMessage `json:"args"`
+		CallID string          `json:"call_id"`
+		Error  string          `json:"error"`
+	} `json:"tool_calls"`
+	FinalResponse string `json:"final_response"`
+	AgentName     string `json:"agent_name"`
+}
+
+// TestReplayRealClientCaptures replays OTLP/JSON captures of hand-written
+// OTel GenAI instrumentation and checks every run against its ground truth:
+// input, ordered tool names and arguments, per-call errors, final output.
+func TestReplayRealClientCaptures(t *testing.T) {
+	root := filepath.Join("testdata", "otel-genai-manual", "json")
+	dirs, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truths := map[string]groundTruth{}
+	var inputs []string
+	for _, d := range dirs {
+		var gt groundTruth
+		b, err := os.ReadFile(filepath.Join(root, d.Name(), "ground_truth.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &gt); err != nil {
+			t.Fatal(err)
+		}
+		truths[gt.UserInput] = gt
+		payloads, err := filepath.Glob(filepath.Join(root, d.Name(), "payload-*.json"))
+		if err != nil || len(payloads) == 0 {
+			t.Fatalf("no payloads in %s: %v", d.Name(), err)
+		}
+		inputs = append(inputs, payloads...)
+	}
+
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"replay", "-output", out, "-log-level", "error"}, inputs...)
+	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("replay exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "runs: 4,") || !strings.Contains(stdout.String(), "tool_error_rate") {
+		t.Errorf("summary table missing runs or metrics:\n%s", stdout.String())
+	}
+
+	f, err := os.Open(filepath.Join(out, "trajectories.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		var tr record.TrajectoryRecord
+		if err := json.Unmarshal(sc.Bytes(), &tr); err != nil {
+			t.Fatal(err)
+		}
+		gt, ok := truths[tr.Input]
+		if !ok {
+			t.Errorf("trajectory with unexpected input %q", tr.Input)
+			continue
+		}
+		seen[gt.Scenario] = true
+		t.Run(gt.Scenario, func(t *testing.T) {
+			if tr.Output != gt.FinalResponse {
+				t.Errorf("output = %q, want %q", tr.Output, gt.FinalResponse)
+			}
+			if tr.Agent != gt.AgentName {
+				t.Errorf("agent = %q, want %q", tr.Agent, gt.AgentName)
+			}
+			if len(tr.ToolCalls) != len(gt.ToolCalls) {
+				t.Fatalf("%d tool calls, want %d", len(tr.ToolCalls), len(gt.ToolCalls))
+			}
+			for i, c := range tr.ToolCalls {
+				w := gt.ToolCalls[i]
+				if c.Name != w.Name || c.ID != w.CallID {
+					t.Errorf("call %d = %s (%s), want %s (%s)", i, c.Name, c.ID, w.Name, w.CallID)
+				}
+				var got, want any
+				if err := json.Unmarshal(c.Arguments, &got); err != nil {
+					t.Errorf("call %d arguments %s: %v", i, c.Arguments, err)
+				}
+				if err := json.Unmarshal(w.Args, &want); err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("call %d arguments = %v, want %v", i, got, want)
+				}
+				if (c.Error != "") != (w.Error != "") {
+					t.Errorf("call %d error = %q, want %q", i, c.Error, w.Error)
+				}
+			}
+		})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != len(truths) {
+		t.Errorf("runs rebuilt for %v, want all of %d scenarios", seen, len(truths))
+	}
+}
+
+func TestRunUsageErrors(t *testing.T) {
+	out := t.TempDir()
+	tests := []struct {
+		args     []string
+		wantCode int
+		wantErr  string
+	}{
+		{args: []string{"bogus"}, wantCode: 2, wantErr: "unknown command"},
+		{args: []string{"replay"}, wantCode: 2, wantErr: "no input files"},
+		{args: []string{"serve", "-nope"}, wantCode: 2, wantErr: "flag provided but not defined"},
+		{args: []string{"serve", "-config", "testdata/does-not-exist.yaml"}, wantCode: 1, wantErr: "does-not-exist.yaml"},
+		{args: []string{"replay", "-output", out, "testdata/missing.json"}, wantCode: 1, wantErr: "missing.json"},
+		{args: []string{"version"}, wantCode: 0},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), tt.args, &stdout, &stderr)
+		if code != tt.wantCode || !strings.Contains(stderr.String(), tt.wantErr) {
+			t.Errorf("run %v = %d, stderr %q; want %d and %q", tt.args, code, stderr.String(), tt.wantCode, tt.wantErr)
+		}
+	}
+}
