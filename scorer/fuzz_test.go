@@ -3,9 +3,38 @@ package scorer
 import (
 	"encoding/json"
 	"math/big"
+	"reflect"
 	"strings"
 	"testing"
 )
+
+// referenceDecode decodes s with encoding/json the way parseJSON claims
+// to: into any, with UseNumber, nothing but whitespace after the value.
+func referenceDecode(s string) (any, bool) {
+	if !json.Valid([]byte(s)) {
+		return nil, false
+	}
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// checkParse fails when parseJSON disagrees with encoding/json on s.
+func checkParse(t *testing.T, s string) {
+	t.Helper()
+	got, err := parseJSON(s)
+	want, ok := referenceDecode(s)
+	if (err == nil) != ok {
+		t.Fatalf("parseJSON(%q) error = %v, encoding/json accepts: %v", s, err, ok)
+	}
+	if ok && !reflect.DeepEqual(got, want) {
+		t.Fatalf("parseJSON(%q) = %#v, encoding/json gives %#v", s, got, want)
+	}
+}
 
 // semanticEqual is a slow reference for argsKey equality on values
 // decoded by parseJSON: numbers are compared as exact rationals.
@@ -92,11 +121,10 @@ func FuzzArgsKey(f *testing.F) {
 		if a == b && ka != kb {
 			t.Fatalf("equal texts %q give different keys", a)
 		}
+		checkParse(t, a)
+		checkParse(t, b)
 		va, ea := parseJSON(a)
 		vb, eb := parseJSON(b)
-		if (ea == nil) != json.Valid([]byte(a)) {
-			t.Fatalf("parseJSON(%q) error %v disagrees with json.Valid", a, ea)
-		}
 		if ea != nil || eb != nil {
 			if (ka == kb) != (a == b) {
 				t.Fatalf("invalid JSON %q / %q: keys equal %v, texts equal %v", a, b, ka == kb, a == b)
@@ -112,10 +140,11 @@ func FuzzArgsKey(f *testing.F) {
 // FuzzIsJSONObject checks the object test used by tool_args_valid against
 // a full decode.
 func FuzzIsJSONObject(f *testing.F) {
-	for _, s := range []string{`{}`, ` {"a":[1,2]} `, `[]`, `null`, `"x"`, `{"a":1}}`, `{`, ``, "\t{}\n", `{"a":1} {}`, "\ufeff{}"} {
+	for _, s := range []string{`{}`, ` {"a":[1,2]} `, `[]`, `null`, `"x"`, `{"a":1}}`, `{`, ``, "\t{}\n", `{"a":1} {}`, "\ufeff{}", `{"a":"\ud83d\ude00","b":"\ud800"}`, "{\"a\":\"\xff\"}", `[1.5e+10,-0,0.0e0,tru]`, `{"k":"v\u0000"}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		checkParse(t, s)
 		v, err := parseJSON(s)
 		_, obj := v.(map[string]any)
 		if want := err == nil && obj; isJSONObject(s) != want {

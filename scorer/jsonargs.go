@@ -3,6 +3,7 @@ package scorer
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,19 +12,231 @@ import (
 // errTrailingData reports bytes after the top-level JSON value.
 var errTrailingData = errors.New("invalid character after top-level value")
 
-// parseJSON decodes s keeping numbers exact (json.Number), rejecting
-// anything but whitespace after the value.
+// maxJSONDepth is the nesting limit, the same as encoding/json's.
+const maxJSONDepth = 10000
+
+// parseJSON decodes s as encoding/json would decode it into an `any` with
+// UseNumber: objects as map[string]any, arrays as []any, numbers as
+// json.Number. It accepts exactly what json.Valid accepts. Strings without
+// escapes are sub-strings of s, so decoding allocates little.
 func parseJSON(s string) (any, error) {
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	p := jsonParser{s: s}
+	p.skipSpace()
+	v, err := p.value(0)
+	if err != nil {
 		return nil, err
 	}
-	if strings.TrimLeft(s[dec.InputOffset():], " \t\r\n") != "" {
+	p.skipSpace()
+	if p.i != len(p.s) {
 		return nil, errTrailingData
 	}
 	return v, nil
+}
+
+// jsonParser is a recursive-descent JSON decoder over a string.
+type jsonParser struct {
+	s string
+	i int
+}
+
+// syntaxError reports a malformed document at the current offset.
+func (p *jsonParser) syntaxError(what string) error {
+	return fmt.Errorf("invalid JSON at offset %d: %s", p.i, what)
+}
+
+func (p *jsonParser) skipSpace() {
+	for p.i < len(p.s) {
+		switch p.s[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+// value decodes one value; the parser is at its first byte.
+func (p *jsonParser) value(depth int) (any, error) {
+	if p.i >= len(p.s) {
+		return nil, p.syntaxError("unexpected end of input")
+	}
+	switch c := p.s[p.i]; {
+	case c == '{':
+		return p.object(depth + 1)
+	case c == '[':
+		return p.array(depth + 1)
+	case c == '"':
+		return p.str()
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	case strings.HasPrefix(p.s[p.i:], "true"):
+		p.i += 4
+		return true, nil
+	case strings.HasPrefix(p.s[p.i:], "false"):
+		p.i += 5
+		return false, nil
+	case strings.HasPrefix(p.s[p.i:], "null"):
+		p.i += 4
+		return nil, nil
+	}
+	return nil, p.syntaxError("unexpected character")
+}
+
+func (p *jsonParser) object(depth int) (any, error) {
+	if depth > maxJSONDepth {
+		return nil, p.syntaxError("nested too deeply")
+	}
+	p.i++ // {
+	m := make(map[string]any)
+	p.skipSpace()
+	if p.i < len(p.s) && p.s[p.i] == '}' {
+		p.i++
+		return m, nil
+	}
+	for {
+		if p.i >= len(p.s) || p.s[p.i] != '"' {
+			return nil, p.syntaxError("expected object key")
+		}
+		k, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		p.skipSpace()
+		if p.i >= len(p.s) || p.s[p.i] != ':' {
+			return nil, p.syntaxError("expected ':'")
+		}
+		p.i++
+		p.skipSpace()
+		v, err := p.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		m[k] = v
+		p.skipSpace()
+		if p.i >= len(p.s) {
+			return nil, p.syntaxError("unexpected end of object")
+		}
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+			p.skipSpace()
+		case '}':
+			p.i++
+			return m, nil
+		default:
+			return nil, p.syntaxError("expected ',' or '}'")
+		}
+	}
+}
+
+func (p *jsonParser) array(depth int) (any, error) {
+	if depth > maxJSONDepth {
+		return nil, p.syntaxError("nested too deeply")
+	}
+	p.i++ // [
+	a := []any{}
+	p.skipSpace()
+	if p.i < len(p.s) && p.s[p.i] == ']' {
+		p.i++
+		return a, nil
+	}
+	for {
+		v, err := p.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		a = append(a, v)
+		p.skipSpace()
+		if p.i >= len(p.s) {
+			return nil, p.syntaxError("unexpected end of array")
+		}
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+			p.skipSpace()
+		case ']':
+			p.i++
+			return a, nil
+		default:
+			return nil, p.syntaxError("expected ',' or ']'")
+		}
+	}
+}
+
+// str decodes a string. Plain ASCII strings are returned as sub-strings;
+// others are unquoted by encoding/json for identical escape, surrogate and
+// invalid-UTF-8 handling.
+func (p *jsonParser) str() (string, error) {
+	start := p.i
+	p.i++ // opening quote
+	plain := true
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			if plain {
+				return p.s[start+1 : p.i-1], nil
+			}
+			var out string
+			if err := json.Unmarshal([]byte(p.s[start:p.i]), &out); err != nil {
+				return "", p.syntaxError(err.Error())
+			}
+			return out, nil
+		case c == '\\':
+			plain = false
+			p.i += 2
+		case c < 0x20:
+			return "", p.syntaxError("control character in string")
+		case c >= 0x80:
+			plain = false
+			p.i++
+		default:
+			p.i++
+		}
+	}
+	return "", p.syntaxError("unterminated string")
+}
+
+// number scans -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
+func (p *jsonParser) number() (any, error) {
+	start := p.i
+	if p.s[p.i] == '-' {
+		p.i++
+	}
+	switch {
+	case p.i < len(p.s) && p.s[p.i] == '0':
+		p.i++
+	case p.i < len(p.s) && p.s[p.i] >= '1' && p.s[p.i] <= '9':
+		p.digits()
+	default:
+		return nil, p.syntaxError("invalid number")
+	}
+	if p.i < len(p.s) && p.s[p.i] == '.' {
+		p.i++
+		if p.digits() == 0 {
+			return nil, p.syntaxError("invalid number")
+		}
+	}
+	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
+		p.i++
+		if p.i < len(p.s) && (p.s[p.i] == '+' || p.s[p.i] == '-') {
+			p.i++
+		}
+		if p.digits() == 0 {
+			return nil, p.syntaxError("invalid number")
+		}
+	}
+	return json.Number(p.s[start:p.i]), nil
+}
+
+// digits skips a run of decimal digits and returns its length.
+func (p *jsonParser) digits() int {
+	start := p.i
+	for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
+		p.i++
+	}
+	return p.i - start
 }
 
 // isJSONObject reports whether s is one valid JSON value that is an object.

@@ -22,6 +22,8 @@ func (failure) Name() string { return MetricFailure }
 // Needs requires the failure flag.
 func (failure) Needs() Inputs { return InFailure }
 
+func (failure) inline() {}
+
 // Score returns 1 for a failed run and 0 otherwise.
 func (failure) Score(_ context.Context, in *Instance) (Result, error) {
 	r := Result{Metric: MetricFailure}

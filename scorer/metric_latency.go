@@ -21,6 +21,8 @@ func (latency) Name() string { return MetricLatency }
 // Needs requires the latency.
 func (latency) Needs() Inputs { return InLatency }
 
+func (latency) inline() {}
+
 // Score returns the latency in seconds.
 func (latency) Score(_ context.Context, in *Instance) (Result, error) {
 	s := in.Latency.Seconds()

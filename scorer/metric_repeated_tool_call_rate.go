@@ -29,6 +29,8 @@ func (repeatedToolCallRate) Name() string { return MetricRepeatedToolCallRate }
 // Needs requires the predicted trajectory.
 func (repeatedToolCallRate) Needs() Inputs { return InPredictedTrajectory }
 
+func (repeatedToolCallRate) inline() {}
+
 // Score returns repeated / calls.
 func (repeatedToolCallRate) Score(_ context.Context, in *Instance) (Result, error) {
 	calls := in.PredictedTrajectory

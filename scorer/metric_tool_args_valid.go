@@ -66,6 +66,8 @@ func (*toolArgsValid) Name() string { return MetricToolArgsValid }
 // Needs requires the predicted trajectory; tool declarations are optional.
 func (*toolArgsValid) Needs() Inputs { return InPredictedTrajectory }
 
+func (*toolArgsValid) inline() {}
+
 // Score returns the share of calls with valid arguments.
 func (m *toolArgsValid) Score(_ context.Context, in *Instance) (Result, error) {
 	calls := in.PredictedTrajectory
@@ -74,10 +76,11 @@ func (m *toolArgsValid) Score(_ context.Context, in *Instance) (Result, error) {
 	}
 	var invalid, validated, unusable int
 	var reasons []string
-	bad := func(name, msg string) {
+	// bad counts an invalid call; msg is only formatted for kept reasons.
+	bad := func(name string, msg func() string) {
 		invalid++
 		if len(reasons) < m.maxReasons {
-			reasons = append(reasons, truncate(name+": "+msg, maxReasonBytes))
+			reasons = append(reasons, truncate(name+": "+msg(), maxReasonBytes))
 		}
 	}
 	for i := range calls {
@@ -88,19 +91,19 @@ func (m *toolArgsValid) Score(_ context.Context, in *Instance) (Result, error) {
 			if err == nil {
 				v, perr := parseJSON(c.Arguments)
 				if _, obj := v.(map[string]any); perr != nil || !obj {
-					bad(c.Name, "arguments are not a JSON object")
+					bad(c.Name, notObject)
 					continue
 				}
 				validated++
 				if verr := sch.Validate(v); verr != nil {
-					bad(c.Name, validationMessage(verr))
+					bad(c.Name, func() string { return validationMessage(verr) })
 				}
 				continue
 			}
 			unusable++
 		}
 		if !isJSONObject(c.Arguments) {
-			bad(c.Name, "arguments are not a JSON object")
+			bad(c.Name, notObject)
 		}
 	}
 	details := map[string]any{
@@ -118,6 +121,9 @@ func (m *toolArgsValid) Score(_ context.Context, in *Instance) (Result, error) {
 		Details: details,
 	}, nil
 }
+
+// notObject is the reason for arguments that are not a JSON object.
+func notObject() string { return "arguments are not a JSON object" }
 
 // declaredSchema returns the first non-empty parameter schema declared for
 // the tool name, or "".

@@ -19,6 +19,8 @@ func (toolCallCount) Name() string { return MetricToolCallCount }
 // Needs requires the predicted trajectory.
 func (toolCallCount) Needs() Inputs { return InPredictedTrajectory }
 
+func (toolCallCount) inline() {}
+
 // Score returns the number of calls.
 func (toolCallCount) Score(_ context.Context, in *Instance) (Result, error) {
 	return Result{Metric: MetricToolCallCount, Score: float64(len(in.PredictedTrajectory))}, nil

@@ -20,6 +20,8 @@ func (toolErrorRate) Name() string { return MetricToolErrorRate }
 // Needs requires the predicted trajectory.
 func (toolErrorRate) Needs() Inputs { return InPredictedTrajectory }
 
+func (toolErrorRate) inline() {}
+
 // Score returns errors / calls.
 func (toolErrorRate) Score(_ context.Context, in *Instance) (Result, error) {
 	calls := in.PredictedTrajectory
