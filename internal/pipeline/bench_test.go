@@ -1,0 +1,149 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/binary"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+
+	"github.com/evalsidecar/evalsidecar/exporter"
+	promexp "github.com/evalsidecar/evalsidecar/exporter/prometheus"
+	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
+	"github.com/evalsidecar/evalsidecar/internal/testpayload"
+	"github.com/evalsidecar/evalsidecar/scorer"
+)
+
+// tracesPerRequest is the batch size of the medium payload (performance.md B1).
+const tracesPerRequest = 50
+
+func mediumRequest(b *testing.B) ([]byte, int) {
+	b.Helper()
+	td := testpayload.Medium(tracesPerRequest)
+	raw, err := ptraceotlp.NewExportRequestFromTraces(td).MarshalProto()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return raw, td.SpanCount()
+}
+
+func reportSpans(b *testing.B, spans int) {
+	b.ReportMetric(float64(spans)*float64(b.N)/b.Elapsed().Seconds(), "spans/s")
+}
+
+// BenchmarkDecode is the baseline: protobuf decode of the medium payload
+// alone. BenchmarkHotPath must reach at least half its spans/s.
+func BenchmarkDecode(b *testing.B) {
+	raw, spans := mediumRequest(b)
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		req := ptraceotlp.NewExportRequest()
+		if err := req.UnmarshalProto(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportSpans(b, spans)
+}
+
+// enqueueSink stands for an asynchronous exporter's enqueue: a bounded
+// channel send, drained elsewhere.
+type enqueueSink struct{ ch chan *scorer.Evaluation }
+
+func (s enqueueSink) Export(_ context.Context, e *scorer.Evaluation) error {
+	select {
+	case s.ch <- e:
+	default:
+	}
+	return nil
+}
+func (s enqueueSink) Start(context.Context) error    { return nil }
+func (s enqueueSink) Shutdown(context.Context) error { return nil }
+
+// renumber gives every trace of td a trace id unique to iteration n, so the
+// assembler sees new traces each iteration instead of late duplicates.
+func renumber(td ptrace.Traces, n uint64) {
+	rss := td.ResourceSpans()
+	for i := 0; i < rss.Len(); i++ {
+		sss := rss.At(i).ScopeSpans()
+		for j := 0; j < sss.Len(); j++ {
+			spans := sss.At(j).Spans()
+			for k := 0; k < spans.Len(); k++ {
+				s := spans.At(k)
+				id := s.TraceID()
+				binary.BigEndian.PutUint64(id[:8], n+1)
+				s.SetTraceID(id)
+			}
+		}
+	}
+}
+
+// BenchmarkHotPath measures the in-process hot path on the medium payload:
+// protobuf bytes → decode → assemble → extract → deterministic scores →
+// exporter enqueue (the Prometheus exporter's synchronous updates plus a
+// queue send). Run it with -cpu 1 next to BenchmarkDecode.
+func BenchmarkHotPath(b *testing.B) {
+	raw, spans := mediumRequest(b)
+	ctx := context.Background()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	reg := prometheus.NewRegistry()
+	drops := telemetry.NewDrops(reg)
+
+	prom, err := promexp.New(promexp.DefaultConfig(), reg, logger)
+	if err != nil {
+		b.Fatal(err)
+	}
+	queue := enqueueSink{ch: make(chan *scorer.Evaluation, 1024)}
+	go func() {
+		for range queue.ch {
+		}
+	}()
+	defer close(queue.ch)
+	fan := exporter.NewFanout(prom, queue)
+
+	cfg := scorer.DefaultConfig()
+	metrics, err := scorer.NewRegistry().Build(cfg.Metrics)
+	if err != nil {
+		b.Fatal(err)
+	}
+	engine, err := scorer.NewEngine(cfg, metrics, fan, logger, reg, drops)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var runs int
+	score := extractor.SinkFunc(func(ctx context.Context, t *extractor.Trajectory) error {
+		runs++
+		return fan.Export(ctx, engine.Evaluate(ctx, scorer.FromTrajectory(t)))
+	})
+	asm, err := extractor.NewAssembler(extractor.DefaultConfig(), score, logger, reg, drops)
+	if err != nil {
+		b.Fatal(err)
+	}
+
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		req := ptraceotlp.NewExportRequest()
+		if err := req.UnmarshalProto(raw); err != nil {
+			b.Fatal(err)
+		}
+		renumber(req.Traces(), uint64(i))
+		if err := asm.ConsumeTraces(ctx, req.Traces()); err != nil {
+			b.Fatal(err)
+		}
+		asm.Cut(time.Now(), true)
+	}
+	b.StopTimer()
+	reportSpans(b, spans)
+	if want := b.N * tracesPerRequest; runs != want {
+		b.Fatalf("%d trajectories scored, want %d", runs, want)
+	}
+}
