@@ -190,8 +190,20 @@ func (e *Engine) process(ctx context.Context, t *extractor.Trajectory) {
 		e.drops.Add(dropStage, dropShutdownTimeout, 1)
 		return
 	}
-	if err := e.sink.Export(ctx, ev); err != nil {
+	if err := e.export(ctx, ev); err != nil {
 		e.drops.Add(dropStage, dropSinkError, 1)
 		e.logger.Debug("scorer sink refused an evaluation", "trace_id", t.TraceID, "err", err)
 	}
+}
+
+// export hands ev to the sink, turning a sink panic into an error so that
+// one bad evaluation cannot stop a worker.
+func (e *Engine) export(ctx context.Context, ev *Evaluation) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("sink panicked: %v", p)
+			e.logger.Error("scorer sink panicked", "panic", fmt.Sprint(p))
+		}
+	}()
+	return e.sink.Export(ctx, ev)
 }

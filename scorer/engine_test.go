@@ -354,6 +354,48 @@ func TestShutdownTimeoutCountsDrops(t *testing.T) {
 	waitGoroutines(t, before)
 }
 
+// slowInline is an inline (built-in style) metric that overruns.
+type slowInline struct{ d time.Duration }
+
+func (slowInline) Name() string  { return "slow_inline" }
+func (slowInline) Needs() Inputs { return 0 }
+func (slowInline) inline()       {}
+func (m slowInline) Score(context.Context, *Instance) (Result, error) {
+	time.Sleep(m.d) // sleeps at least d: longer than the timeout below
+	return Result{Score: 1}, nil
+}
+
+func TestInlineMetricTimeout(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MetricTimeout = time.Millisecond
+	e, _, _ := testEngine(t, cfg, []Metric{slowInline{d: 5 * time.Millisecond}}, &collectSink{})
+	ev := e.Evaluate(context.Background(), FromTrajectory(run("x")))
+	if len(ev.Results) != 0 || len(ev.Errors) != 1 || ev.Errors[0].Reason != ReasonTimeout {
+		t.Fatalf("got results %+v errors %+v, want one timeout", ev.Results, ev.Errors)
+	}
+}
+
+// panicSink panics on every export.
+type panicSink struct{}
+
+func (panicSink) Export(context.Context, *Evaluation) error { panic("sink bug") }
+
+func TestSinkPanicCounted(t *testing.T) {
+	e, _, drops := testEngine(t, DefaultConfig(), []Metric{fakeMetric{name: "m", score: scoreOf(1)}}, panicSink{})
+	e.Start(context.Background())
+	for i := range 2 {
+		if err := e.Submit(context.Background(), run(fmt.Sprint(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := testutil.ToFloat64(drops.Vec().WithLabelValues("scorer", "sink_error")); got != 2 {
+		t.Errorf("dropped_total{sink_error} = %v, want 2", got)
+	}
+}
+
 func TestSinkErrorCounted(t *testing.T) {
 	sink := &collectSink{err: errors.New("exporter queue full")}
 	e, _, drops := testEngine(t, DefaultConfig(), []Metric{fakeMetric{name: "m", score: scoreOf(1)}}, sink)
