@@ -9,11 +9,11 @@ type builtin struct {
 // builtins lists the deterministic metrics in their default order.
 func builtins() []builtin {
 	return []builtin{
-		{MetricLatency, newLatency},
-		{MetricFailure, newFailure},
-		{MetricToolCallCount, newToolCallCount},
-		{MetricToolErrorRate, newToolErrorRate},
-		{MetricRepeatedToolCallRate, newRepeatedToolCallRate},
+		{MetricLatency, noParams(latency{})},
+		{MetricFailure, noParams(failure{})},
+		{MetricToolCallCount, noParams(toolCallCount{})},
+		{MetricToolErrorRate, noParams(toolErrorRate{})},
+		{MetricRepeatedToolCallRate, noParams(repeatedToolCallRate{})},
 		{MetricToolArgsValid, newToolArgsValid},
 	}
 }

@@ -15,8 +15,13 @@ const (
 	ReasonInvalidScore = "invalid_score"
 )
 
+// numErrorReasons is the number of error reasons.
+const numErrorReasons = 4
+
 // errorReasons lists every error reason, for pre-initialised series.
-var errorReasons = [...]string{ReasonError, ReasonTimeout, ReasonPanic, ReasonInvalidScore}
+func errorReasons() [numErrorReasons]string {
+	return [numErrorReasons]string{ReasonError, ReasonTimeout, ReasonPanic, ReasonInvalidScore}
+}
 
 // Drop reasons counted by the engine under stage "scorer".
 const (
@@ -43,7 +48,7 @@ type engineMetrics struct {
 // metricSeries are the label children of one configured metric.
 type metricSeries struct {
 	notApplicable prometheus.Counter
-	errors        [len(errorReasons)]prometheus.Counter
+	errors        [numErrorReasons]prometheus.Counter
 	duration      prometheus.Observer
 }
 
@@ -78,7 +83,7 @@ func newEngineMetrics(reg prometheus.Registerer, metrics []Metric, queueLen func
 		name := mt.Name()
 		s := &m.perMetric[i]
 		s.notApplicable = m.notApplicable.WithLabelValues(name)
-		for j, r := range errorReasons {
+		for j, r := range errorReasons() {
 			s.errors[j] = m.errors.WithLabelValues(name, r)
 		}
 		s.duration = m.duration.WithLabelValues(name)
@@ -96,7 +101,7 @@ func newEngineMetrics(reg prometheus.Registerer, metrics []Metric, queueLen func
 
 // countError counts one failed metric call.
 func (s *metricSeries) countError(reason string) {
-	for i, r := range errorReasons {
+	for i, r := range errorReasons() {
 		if r == reason {
 			s.errors[i].Inc()
 			return

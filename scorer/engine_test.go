@@ -147,7 +147,7 @@ func TestEvaluateOutcomes(t *testing.T) {
 				}
 			}
 			var errSum float64
-			for _, r := range errorReasons {
+			for _, r := range errorReasons() {
 				errSum += testutil.ToFloat64(e.tel.errors.WithLabelValues("m", r))
 			}
 			if want := float64(len(ev.Errors)); errSum != want {

@@ -14,8 +14,6 @@ const MetricFailure = "failure"
 // error type it becomes the result's label.
 type failure struct{}
 
-var newFailure = noParams(failure{})
-
 // Name returns "failure".
 func (failure) Name() string { return MetricFailure }
 

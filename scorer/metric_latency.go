@@ -13,8 +13,6 @@ const MetricLatency = "latency"
 // end before the start gives 0 (Trajectory.Latency clamps it).
 type latency struct{}
 
-var newLatency = noParams(latency{})
-
 // Name returns "latency".
 func (latency) Name() string { return MetricLatency }
 

@@ -21,8 +21,6 @@ const MetricRepeatedToolCallRate = "repeated_tool_call_rate"
 // Details: "calls", "repeated".
 type repeatedToolCallRate struct{}
 
-var newRepeatedToolCallRate = noParams(repeatedToolCallRate{})
-
 // Name returns "repeated_tool_call_rate".
 func (repeatedToolCallRate) Name() string { return MetricRepeatedToolCallRate }
 

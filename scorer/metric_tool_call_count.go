@@ -11,8 +11,6 @@ const MetricToolCallCount = "tool_call_count"
 // scores 0 (an empty trajectory is an observation, not a missing input).
 type toolCallCount struct{}
 
-var newToolCallCount = noParams(toolCallCount{})
-
 // Name returns "tool_call_count".
 func (toolCallCount) Name() string { return MetricToolCallCount }
 

@@ -12,8 +12,6 @@ const MetricToolErrorRate = "tool_error_rate"
 // never 0. Details: "calls", "errors".
 type toolErrorRate struct{}
 
-var newToolErrorRate = noParams(toolErrorRate{})
-
 // Name returns "tool_error_rate".
 func (toolErrorRate) Name() string { return MetricToolErrorRate }
 
