@@ -38,6 +38,8 @@ func (r *Receiver) exportTraces(ctx context.Context, protocol string, raw []byte
 	resp := ptraceotlp.NewExportResponse()
 	td := req.Traces()
 	n := td.SpanCount()
+	r.inflight.RLock()
+	defer r.inflight.RUnlock()
 	if r.draining.Load() {
 		o := r.drainingOutcome()
 		r.metrics.refused(protocol, signalTraces, o.reason, n)
@@ -76,6 +78,8 @@ func (r *Receiver) exportLogs(ctx context.Context, protocol string, raw []byte, 
 	resp := plogotlp.NewExportResponse()
 	ld := req.Logs()
 	n := ld.LogRecordCount()
+	r.inflight.RLock()
+	defer r.inflight.RUnlock()
 	if r.draining.Load() {
 		o := r.drainingOutcome()
 		r.metrics.refused(protocol, signalLogs, o.reason, n)

@@ -30,6 +30,10 @@ type Receiver struct {
 	fwd         *forwarder
 
 	draining atomic.Bool
+	// inflight is held for reading by every export call between its
+	// draining check and its return; Drain takes it for writing to wait
+	// until the calls that got past the check have handed their data on.
+	inflight sync.RWMutex
 
 	mu         sync.Mutex
 	started    bool
@@ -188,11 +192,15 @@ func (r *Receiver) HTTPAddr() string {
 // Drain makes the receiver refuse all new data with a retryable answer
 // (gRPC UNAVAILABLE with RetryInfo, HTTP 503 with Retry-After) while the
 // servers keep running, so clients hold their data until the pipeline
-// behind has been flushed. It is safe to call more than once.
+// behind has been flushed. It returns once every export call that was
+// accepted before has returned from its consumer, so a flush after Drain
+// sees all accepted data. It is safe to call more than once.
 func (r *Receiver) Drain() {
 	if !r.draining.Swap(true) {
 		r.logger.Info("OTLP receiver draining: refusing new data")
 	}
+	r.inflight.Lock()
+	r.inflight.Unlock() //nolint:staticcheck // an empty critical section: waits for in-flight exports
 }
 
 // Shutdown drains, stops both servers gracefully (forcefully once ctx ends),
