@@ -68,6 +68,9 @@ func (c Config) Validate() error {
 	add("receiver", c.Receiver.Validate())
 	add("extractor", c.Extractor.Validate())
 	add("scorer", c.Scorer.Validate())
+	if _, err := scorer.NewRegistry().Build(c.Scorer.Metrics); err != nil {
+		errs = append(errs, fmt.Errorf("scorer.metrics: %w", err))
+	}
 	add("exporters.prometheus", c.Exporters.Prometheus.Validate())
 	add("exporters.jsonl", c.Exporters.JSONL.Validate())
 	switch strings.ToLower(c.Log.Level) {
@@ -100,11 +103,7 @@ func prefixed(prefix string, err error) error {
 // defaults and validates the result.
 func Parse(data []byte, lookup func(string) (string, bool)) (Config, error) {
 	cfg := Default()
-	expanded, err := expandEnv(string(data), lookup)
-	if err != nil {
-		return cfg, err
-	}
-	if err := Decode([]byte(expanded), &cfg); err != nil {
+	if err := Decode(data, &cfg, lookup); err != nil {
 		return cfg, err
 	}
 	if err := cfg.Validate(); err != nil {

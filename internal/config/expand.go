@@ -10,35 +10,29 @@ import (
 // envRef matches ${env:NAME} and ${env:NAME:-default}.
 var envRef = regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
 
-// expandEnv replaces ${env:NAME} references with the variable's value. A
-// reference to an unset variable without a default is an error naming the
-// variable and its line, so a missing secret fails at start, not at first use.
+// expandEnv replaces ${env:NAME} references in one value with the variable's
+// value. A reference to an unset variable without a default is an error
+// naming the variable, so a missing secret fails at start, not at first use.
 // "$${env:NAME}" escapes the reference and yields it literally.
 func expandEnv(src string, lookup func(string) (string, bool)) (string, error) {
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
 	var missing []string
-	lines := strings.Split(src, "\n")
-	for i, line := range lines {
-		if !strings.Contains(line, "${env:") {
-			continue
+	out := expandLine(src, func(m []string) string {
+		if v, ok := lookup(m[1]); ok {
+			return v
 		}
-		lines[i] = expandLine(line, func(m []string) string {
-			if v, ok := lookup(m[1]); ok {
-				return v
-			}
-			if m[2] != "" {
-				return m[3]
-			}
-			missing = append(missing, fmt.Sprintf("line %d: environment variable %s is not set", i+1, m[1]))
-			return ""
-		})
-	}
+		if m[2] != "" {
+			return m[3]
+		}
+		missing = append(missing, m[1])
+		return ""
+	})
 	if len(missing) > 0 {
-		return "", fmt.Errorf("config: %s", strings.Join(missing, "; "))
+		return "", fmt.Errorf("environment variable %s is not set", strings.Join(missing, ", "))
 	}
-	return strings.Join(lines, "\n"), nil
+	return out, nil
 }
 
 // expandLine applies repl to every unescaped ${env:...} reference of line.

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"reflect"
@@ -14,10 +13,11 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Decode parses YAML into out (which holds the defaults on entry). Keys not
-// known to out's type are rejected with their full key path; type errors
-// name the key path and line.
-func Decode(data []byte, out any) error {
+// Decode parses YAML into out (which holds the defaults on entry). ${env:NAME}
+// references in scalar values (not in comments or keys) are expanded with
+// lookup (os.LookupEnv when nil). Keys not known to out's type are rejected
+// with their full key path; type errors name the key path and line.
+func Decode(data []byte, out any, lookup func(string) (string, bool)) error {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		return fmt.Errorf("config: %w", err)
@@ -26,6 +26,9 @@ func Decode(data []byte, out any) error {
 		return nil // empty document: defaults
 	}
 	doc := root.Content[0]
+	if err := expandNode(doc, lookup); err != nil {
+		return err
+	}
 	paths := map[int]string{}
 	var unknown []string
 	checkKeys(doc, reflect.TypeOf(out).Elem(), "", paths, &unknown)
@@ -33,12 +36,36 @@ func Decode(data []byte, out any) error {
 		sort.Strings(unknown)
 		return fmt.Errorf("config: unknown keys: %s", strings.Join(unknown, "; "))
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(out); err != nil {
+	if err := doc.Decode(out); err != nil {
 		return fmt.Errorf("config: %s", annotate(err, paths))
 	}
 	return nil
+}
+
+// expandNode expands environment references in every scalar value below n.
+func expandNode(n *yaml.Node, lookup func(string) (string, bool)) error {
+	var errs []error
+	var walk func(n *yaml.Node, isKey bool)
+	walk = func(n *yaml.Node, isKey bool) {
+		if n.Kind == yaml.ScalarNode && !isKey && strings.Contains(n.Value, "${env:") {
+			v, err := expandEnv(n.Value, lookup)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("line %d: %w", n.Line, err))
+				return
+			}
+			n.Value = v
+			if n.Tag == "!!str" || n.Style != 0 {
+				return
+			}
+			n.Tag = "" // let the decoder resolve the expanded text (numbers, booleans)
+			return
+		}
+		for i, c := range n.Content {
+			walk(c, n.Kind == yaml.MappingNode && i%2 == 0)
+		}
+	}
+	walk(n, false)
+	return errors.Join(errs...)
 }
 
 var (

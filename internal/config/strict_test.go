@@ -54,7 +54,7 @@ func TestDecodeStrict(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := testOuter{Inner: testInner{Endpoint: "d:0", Tags: []string{"default"}}}
-			err := Decode([]byte(tt.yaml), &got)
+			err := Decode([]byte(tt.yaml), &got, nil)
 			if len(tt.wantErr) == 0 {
 				if err != nil {
 					t.Fatalf("unexpected error: %v", err)
@@ -86,7 +86,7 @@ func TestExpandEnv(t *testing.T) {
 		{in: "a: ${env:UNSET:-fallback}", want: "a: fallback"},
 		{in: "a: ${env:TOKEN:-fallback}", want: "a: s3cret"},
 		{in: "a: $${env:TOKEN}", want: "a: ${env:TOKEN}"},
-		{in: "a: 1\nb: ${env:UNSET}", wantErr: "line 2: environment variable UNSET is not set"},
+		{in: "b: ${env:UNSET}", wantErr: "environment variable UNSET is not set"},
 		{in: "plain: $HOME ${NOT_ENV}", want: "plain: $HOME ${NOT_ENV}"},
 	}
 	for _, tt := range tests {

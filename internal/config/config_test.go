@@ -1,0 +1,124 @@
+package config
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+func examplePath(t *testing.T) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "config.example.yaml")
+}
+
+// TestExampleEqualsDefaults keeps config.example.yaml and Default() in step:
+// the example must load, validate and equal the defaults.
+func TestExampleEqualsDefaults(t *testing.T) {
+	cfg, err := Load(examplePath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Compared in YAML form, where an empty map and a nil map are both {}.
+	got, _ := yaml.Marshal(cfg)
+	exp, _ := yaml.Marshal(Default())
+	if !bytes.Equal(got, exp) {
+		t.Fatalf("config.example.yaml differs from Default():\n--- example\n%s\n--- default\n%s", got, exp)
+	}
+}
+
+// TestExampleListsEveryKey checks that every key of the defaults appears in
+// the example, so a new option cannot go undocumented.
+func TestExampleListsEveryKey(t *testing.T) {
+	data, err := os.ReadFile(examplePath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var example, defaults yaml.Node
+	if err := yaml.Unmarshal(data, &example); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := yaml.Marshal(Default())
+	if err := yaml.Unmarshal(b, &defaults); err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	collectKeys(example.Content[0], "", have)
+	want := map[string]bool{}
+	collectKeys(defaults.Content[0], "", want)
+	for k := range want {
+		if !have[k] {
+			t.Errorf("config.example.yaml lacks %s", k)
+		}
+	}
+	// Every key line carries a comment, except list items and nested blocks.
+	for i, line := range strings.Split(string(data), "\n") {
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") || strings.HasPrefix(trimmed, "-") || strings.HasSuffix(trimmed, ":") ||
+			strings.HasPrefix(trimmed, "params:") || strings.Contains(line, "#") {
+			continue
+		}
+		if strings.HasPrefix(line, "      ") && isTLSKey(trimmed) { // repeated TLS block refers to the first one
+			continue
+		}
+		t.Errorf("config.example.yaml line %d has no comment: %s", i+1, line)
+	}
+}
+
+func isTLSKey(s string) bool {
+	for _, k := range []string{"key_file:", "client_ca_file:", "min_version:"} {
+		if strings.HasPrefix(s, k) {
+			return true
+		}
+	}
+	return false
+}
+
+func collectKeys(n *yaml.Node, path string, out map[string]bool) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			p := join(path, n.Content[i].Value)
+			out[p] = true
+			collectKeys(n.Content[i+1], p, out)
+		}
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			collectKeys(c, path+"[]", out)
+		}
+	}
+}
+
+func TestParseErrorsNameKeys(t *testing.T) {
+	env := func(k string) (string, bool) { return map[string]string{"TOKEN": "abc"}[k], k == "TOKEN" }
+	tests := []struct {
+		name, yaml, want string
+	}{
+		{"unknown key", "receiver:\n  grpc:\n    endpont: x\n", "receiver.grpc.endpont is not a known key"},
+		{"bad duration", "extractor:\n  quiet_period: later\n", "extractor.quiet_period"},
+		{"invalid value", "extractor:\n  max_live_traces: 0\n", "extractor.max_live_traces"},
+		{"invalid log level", "log:\n  level: loud\n", "log.level"},
+		{"unknown metric", "scorer:\n  metrics:\n    - name: nope\n", "nope"},
+		{"missing env", "receiver:\n  auth:\n    bearer_token: ${env:MISSING}\n", "MISSING is not set"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.yaml), env)
+			if err == nil {
+				t.Fatalf("no error, want one naming %q", tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %q does not name %q", err, tt.want)
+			}
+		})
+	}
+	cfg, err := Parse([]byte("receiver:\n  auth:\n    bearer_token: ${env:TOKEN}\n"), env)
+	if err != nil || cfg.Receiver.Auth.BearerToken != "abc" {
+		t.Fatalf("env expansion: %v, token %q", err, cfg.Receiver.Auth.BearerToken)
+	}
+}
