@@ -1,7 +1,7 @@
 package extractor
 
 import (
-	"encoding/json"
+	json "github.com/goccy/go-json"
 	"strings"
 )
 

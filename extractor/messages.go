@@ -2,8 +2,8 @@ package extractor
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
+	json "github.com/goccy/go-json"
 	"strings"
 )
 
