@@ -47,6 +47,7 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		cfg.Log.Level = "warn" // keep the table readable
 	}
 	logger := newLogger(cfg.Log, stderr)
+	applyRuntime(cfg.Runtime, logger)
 	sum := summary.New()
 	p, err := pipeline.New(cfg, logger, pipeline.Options{Online: true, Extra: []exporter.Exporter{sum}, Version: version})
 	if err != nil {

@@ -43,6 +43,7 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	logger := newLogger(cfg.Log, stderr)
+	applyRuntime(cfg.Runtime, logger)
 	sum := summary.New()
 	p, err := pipeline.New(cfg, logger, pipeline.Options{Extra: []exporter.Exporter{sum}, Version: version})
 	if err != nil {

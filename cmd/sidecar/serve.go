@@ -31,6 +31,7 @@ func serveCmd(ctx context.Context, args []string, _ io.Writer, stderr io.Writer)
 		return err
 	}
 	logger := newLogger(cfg.Log, stderr)
+	applyRuntime(cfg.Runtime, logger)
 	p, err := pipeline.New(cfg, logger, pipeline.Options{Online: true, Version: version})
 	if err != nil {
 		return err

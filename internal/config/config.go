@@ -24,6 +24,7 @@ type Config struct {
 	Scorer    scorer.Config    `yaml:"scorer"`
 	Exporters Exporters        `yaml:"exporters"`
 	Log       Log              `yaml:"log"`
+	Runtime   Runtime          `yaml:"runtime"`
 	// ShutdownTimeout bounds the drain on SIGTERM: refuse new data, flush
 	// the assembler, drain the scorer and the exporters. Keep it below the
 	// pod's terminationGracePeriodSeconds.
@@ -34,6 +35,18 @@ type Config struct {
 type Exporters struct {
 	Prometheus promexp.Config `yaml:"prometheus"`
 	JSONL      jsonl.Config   `yaml:"jsonl"`
+}
+
+// Runtime tunes the Go runtime for a steady stream of decoded spans.
+type Runtime struct {
+	// GCPercent is the garbage collector target (as GOGC); the GOGC
+	// environment variable wins when set. A higher value trades memory for
+	// CPU: at 400 the receive path spends far less time collecting.
+	GCPercent int `yaml:"gc_percent"`
+	// MemoryLimitBytes is the soft memory limit (as GOMEMLIMIT), 0 for
+	// none; the GOMEMLIMIT environment variable wins when set. Set it to
+	// about 80 % of the container's memory limit.
+	MemoryLimitBytes int64 `yaml:"memory_limit_bytes"`
 }
 
 // Log configures log/slog output.
@@ -53,6 +66,7 @@ func Default() Config {
 			JSONL:      jsonl.DefaultConfig(),
 		},
 		Log:             Log{Level: "info", Format: "auto"},
+		Runtime:         Runtime{GCPercent: 400},
 		ShutdownTimeout: 20 * time.Second,
 	}
 }
@@ -82,6 +96,12 @@ func (c Config) Validate() error {
 	case "auto", "json", "text":
 	default:
 		errs = append(errs, fmt.Errorf("log.format: %q is not one of auto, json, text", c.Log.Format))
+	}
+	if c.Runtime.GCPercent < -1 || c.Runtime.GCPercent == 0 {
+		errs = append(errs, errors.New("runtime.gc_percent: must be > 0, or -1 to turn the collector off"))
+	}
+	if c.Runtime.MemoryLimitBytes < 0 {
+		errs = append(errs, errors.New("runtime.memory_limit_bytes: must be >= 0"))
 	}
 	if c.ShutdownTimeout <= 0 {
 		errs = append(errs, errors.New("shutdown_timeout: must be > 0"))
