@@ -190,9 +190,12 @@ func (e *Engine) process(ctx context.Context, t *extractor.Trajectory) {
 		e.drops.Add(dropStage, dropShutdownTimeout, 1)
 		return
 	}
+	// An exporter that drops an evaluation counts the drop itself, with its
+	// own stage and reason; here only the report is counted, so one loss is
+	// never counted twice.
 	if err := e.export(ctx, ev); err != nil {
-		e.drops.Add(dropStage, dropSinkError, 1)
-		e.logger.Debug("scorer sink refused an evaluation", "trace_id", t.TraceID, "err", err)
+		e.tel.sinkErrors.Inc()
+		e.logger.Debug("an exporter reported an error", "trace_id", t.TraceID, "err", err)
 	}
 }
 

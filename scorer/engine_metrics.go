@@ -29,7 +29,6 @@ const (
 	dropQueueFull       = "queue_full"
 	dropShuttingDown    = "shutting_down"
 	dropShutdownTimeout = "shutdown_timeout"
-	dropSinkError       = "sink_error"
 )
 
 // engineMetrics are the engine's own Prometheus metrics.
@@ -38,6 +37,7 @@ type engineMetrics struct {
 	errors        *prometheus.CounterVec
 	duration      *prometheus.HistogramVec
 	evaluations   prometheus.Counter
+	sinkErrors    prometheus.Counter
 	queueLength   prometheus.GaugeFunc
 
 	// per configured metric, resolved once so the hot path does no label
@@ -73,6 +73,10 @@ func newEngineMetrics(reg prometheus.Registerer, metrics []Metric, queueLen func
 			Name: "evalsidecar_scorer_evaluations_total",
 			Help: "Runs evaluated by the scorer's workers.",
 		}),
+		sinkErrors: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "evalsidecar_scorer_sink_errors_total",
+			Help: "Evaluations an exporter reported an error for. Each exporter counts what it dropped itself in evalsidecar_dropped_total; this counts the reports.",
+		}),
 		queueLength: prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "evalsidecar_scorer_queue_length",
 			Help: "Runs waiting in the scorer queue.",
@@ -91,7 +95,7 @@ func newEngineMetrics(reg prometheus.Registerer, metrics []Metric, queueLen func
 	if reg == nil {
 		return m, nil
 	}
-	for _, c := range []prometheus.Collector{m.notApplicable, m.errors, m.duration, m.evaluations, m.queueLength} {
+	for _, c := range []prometheus.Collector{m.notApplicable, m.errors, m.duration, m.evaluations, m.sinkErrors, m.queueLength} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("register scorer metrics: %w", err)
 		}

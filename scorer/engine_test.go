@@ -391,8 +391,11 @@ func TestSinkPanicCounted(t *testing.T) {
 	if err := e.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if got := testutil.ToFloat64(drops.Vec().WithLabelValues("scorer", "sink_error")); got != 2 {
-		t.Errorf("dropped_total{sink_error} = %v, want 2", got)
+	if got := testutil.ToFloat64(e.tel.sinkErrors); got != 2 {
+		t.Errorf("scorer_sink_errors_total = %v, want 2", got)
+	}
+	if got := testutil.CollectAndCount(drops.Vec()); got != 0 {
+		t.Errorf("%d dropped_total series, want none: the exporter counts its own drops", got)
 	}
 }
 
@@ -408,8 +411,11 @@ func TestSinkErrorCounted(t *testing.T) {
 	if err := e.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if got := testutil.ToFloat64(drops.Vec().WithLabelValues("scorer", "sink_error")); got != 3 {
-		t.Errorf("dropped_total{sink_error} = %v, want 3", got)
+	if got := testutil.ToFloat64(e.tel.sinkErrors); got != 3 {
+		t.Errorf("scorer_sink_errors_total = %v, want 3", got)
+	}
+	if got := testutil.CollectAndCount(drops.Vec()); got != 0 {
+		t.Errorf("%d dropped_total series, want none: the exporter counts its own drops", got)
 	}
 }
 
