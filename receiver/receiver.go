@@ -203,6 +203,9 @@ func (r *Receiver) Drain() {
 	r.inflight.Unlock() //nolint:staticcheck // an empty critical section: waits for in-flight exports
 }
 
+// Draining reports whether Drain has been called.
+func (r *Receiver) Draining() bool { return r.draining.Load() }
+
 // Shutdown drains, stops both servers gracefully (forcefully once ctx ends),
 // then stops the forwarder, which sends what is queued until ctx ends.
 func (r *Receiver) Shutdown(ctx context.Context) error {

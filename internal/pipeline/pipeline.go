@@ -99,14 +99,17 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 		if err != nil {
 			return nil, fmt.Errorf("receiver: %w", err)
 		}
-		p.Metrics = promexp.NewServer(cfg.Exporters.Prometheus, reg, p.readiness, logger.With("component", "metrics"))
+		p.Metrics = promexp.NewServer(cfg.Exporters.Prometheus, reg, p.Readiness, logger.With("component", "metrics"))
 	}
 	return p, nil
 }
 
-// readiness is the /readyz check: ready between a successful Start and the
-// beginning of Shutdown.
-func (p *Pipeline) readiness() error {
+// Readiness is the /readyz check: ready between a successful Start and the
+// beginning of Shutdown (or Drain).
+func (p *Pipeline) Readiness() error {
+	if p.Receiver != nil && p.Receiver.Draining() {
+		return errors.New("draining")
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.ready {
