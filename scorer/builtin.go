@@ -18,6 +18,16 @@ func builtins() []builtin {
 	}
 }
 
+// catalog lists every metric the registry knows: the default deterministic
+// metrics first, then the metrics that are registered but run only when
+// configured (reference-based and parameterised metrics).
+func catalog() []builtin {
+	all := builtins()
+	all = append(all, textMetrics()...)
+	all = append(all, trajectoryMetrics()...)
+	return all
+}
+
 // BuiltinMetricNames returns the ids of the built-in deterministic metrics
 // in their default order.
 func BuiltinMetricNames() []string {

@@ -9,7 +9,12 @@ import (
 // MetricConfig selects one metric by its public id and sets its
 // parameters. Unknown parameters are rejected by the metric's factory.
 type MetricConfig struct {
-	Name   string         `yaml:"name"`
+	// Name is the metric id reported in scores and labels.
+	Name string `yaml:"name"`
+	// Type is the registered metric to build; empty means Name. It lets
+	// one metric run under several ids with different parameters, e.g.
+	// {name: my_rouge, type: rouge, params: {rouge_type: rougeLsum}}.
+	Type   string         `yaml:"type,omitempty"`
 	Params map[string]any `yaml:"params"`
 }
 

@@ -26,6 +26,22 @@ type Instance struct {
 	Conversation        []extractor.Message
 	ReferenceTopics     []string
 
+	// Prediction is a model's tool-call output as Vertex's tool-call
+	// metrics read it: JSON {"content": ..., "tool_calls": [{"name", "arguments"}]}.
+	// Those metrics compare it with Reference.
+	Prediction string
+
+	// Invocations are the turns of a multi-turn case, for metrics that
+	// score per invocation and average (Google ADK). A single-turn run has
+	// one invocation built from the fields above.
+	Invocations []Invocation
+
+	// CaseID identifies the evaluation case (dataset row, ADK eval case, or
+	// the case-id attribute of canary traffic).
+	CaseID string
+	// Columns holds a dataset row's other columns, for custom metrics.
+	Columns map[string]any
+
 	Latency time.Duration
 	Failure bool
 
@@ -37,6 +53,17 @@ type Instance struct {
 	// Trajectory is the run this instance was built from; nil for offline
 	// dataset rows.
 	Trajectory *extractor.Trajectory
+}
+
+// Invocation is one user turn of a case and the agent's answer to it.
+type Invocation struct {
+	ID                 string
+	UserContent        string
+	Response           string               // the agent's final response to the turn
+	Reference          string               // the expected final response, when known
+	PredictedToolCalls []extractor.ToolCall // tool calls the agent made in the turn
+	ReferenceToolCalls []extractor.ToolCall // expected tool calls, when known
+	HasReference       bool                 // the expected side was given (possibly empty)
 }
 
 // Inputs is a set of Instance fields a metric needs.
@@ -57,6 +84,8 @@ const (
 	InReferenceTopics
 	InLatency
 	InFailure
+	InPrediction
+	InInvocations
 )
 
 // Missing returns the subset of need that in lacks.

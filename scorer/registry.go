@@ -24,7 +24,7 @@ type Registry struct {
 // registered.
 func NewRegistry() *Registry {
 	r := &Registry{factories: make(map[string]Factory)}
-	for _, b := range builtins() {
+	for _, b := range catalog() {
 		r.factories[b.name] = b.factory
 	}
 	return r
@@ -73,11 +73,15 @@ func (r *Registry) Build(cfgs []MetricConfig) ([]Metric, error) {
 			return nil, fmt.Errorf("metric %q: configured twice", c.Name)
 		}
 		seen[c.Name] = true
+		kind := c.Type
+		if kind == "" {
+			kind = c.Name
+		}
 		r.mu.RLock()
-		f, ok := r.factories[c.Name]
+		f, ok := r.factories[kind]
 		r.mu.RUnlock()
 		if !ok {
-			return nil, fmt.Errorf("metric %q: unknown metric (known: %s)", c.Name, strings.Join(r.Names(), ", "))
+			return nil, fmt.Errorf("metric %q: unknown metric type %q (known: %s)", c.Name, kind, strings.Join(r.Names(), ", "))
 		}
 		params := c.Params
 		if params == nil {
@@ -90,7 +94,20 @@ func (r *Registry) Build(cfgs []MetricConfig) ([]Metric, error) {
 		if m == nil {
 			return nil, fmt.Errorf("metric %q: factory returned no metric", c.Name)
 		}
+		if m.Name() != c.Name {
+			m = named{Metric: m, name: c.Name}
+		}
 		out = append(out, m)
 	}
 	return out, nil
 }
+
+// named gives a configured metric its own id, e.g. "my_rouge" for a rouge
+// metric with particular parameters.
+type named struct {
+	Metric
+	name string
+}
+
+// Name returns the configured id.
+func (n named) Name() string { return n.name }
