@@ -42,6 +42,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = replayCmd(ctx, args, stdout, stderr)
 	case "demo":
 		err = demoCmd(ctx, args, stdout, stderr)
+	case "dashboards":
+		err = dashboardsCmd(ctx, args, stdout, stderr)
 	case "version":
 		_, err = fmt.Fprintf(stdout, "evalsidecar %s\n", version)
 	case "help", "-h", "--help":
@@ -75,6 +77,7 @@ Usage:
   sidecar replay [-config FILE] -output DIR FILE|DIR...
                                            score captured OTLP files (.pb, .json, .jsonl) offline
   sidecar demo [-runs N] [flags]           serve with a built-in agent simulator and a live table
+  sidecar dashboards [-out DIR]            write the Grafana dashboards as JSON
   sidecar version                          print the version
 
 Run "sidecar COMMAND -h" for the flags of a command.
