@@ -1,6 +1,8 @@
 package extractor
 
 import (
+	"encoding/base64"
+	"strings"
 	"unicode/utf8"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -71,23 +73,102 @@ func truncate(s string, max int) (string, bool) {
 // compact JSON, scalars in their usual text form.
 func (c converter) value(v pcommon.Value) (string, bool) {
 	var s string
-	if v.Type() == pcommon.ValueTypeStr {
+	switch v.Type() {
+	case pcommon.ValueTypeStr:
 		s = v.Str()
-	} else {
+	case pcommon.ValueTypeSlice:
+		var ok bool
+		if s, ok = plainStringsJSON(v.Slice()); !ok {
+			s = v.AsString()
+		}
+	default:
 		s = v.AsString()
 	}
 	return truncate(s, c.maxValue)
 }
 
-// attrs copies the attributes of m that keep accepts.
+// plainStringsJSON renders a slice of plain strings (printable ASCII other
+// than quote and backslash, which JSON leaves unescaped) as the compact JSON
+// AsString produces, in one allocation. ok is false for any other slice.
+func plainStringsJSON(sl pcommon.Slice) (string, bool) {
+	n := 2
+	for i := 0; i < sl.Len(); i++ {
+		v := sl.At(i)
+		if v.Type() != pcommon.ValueTypeStr {
+			return "", false
+		}
+		s := v.Str()
+		for j := 0; j < len(s); j++ {
+			if b := s[j]; b < 0x20 || b >= 0x7f || b == '"' || b == '\\' {
+				return "", false
+			}
+		}
+		n += len(s) + 2
+		if i > 0 {
+			n++
+		}
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte('[')
+	for i := 0; i < sl.Len(); i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('"')
+		b.WriteString(sl.At(i).Str())
+		b.WriteByte('"')
+	}
+	b.WriteByte(']')
+	return b.String(), true
+}
+
+// longestScalar bounds the text form of a bool, int or double value.
+const longestScalar = 32
+
+// cut reports whether value would truncate v, without rendering it when
+// the answer is known from its type and length.
+func (c converter) cut(v pcommon.Value) bool {
+	switch v.Type() {
+	case pcommon.ValueTypeEmpty:
+		return false
+	case pcommon.ValueTypeStr:
+		return len(v.Str()) > c.maxValue
+	case pcommon.ValueTypeBytes:
+		return base64.StdEncoding.EncodedLen(v.Bytes().Len()) > c.maxValue
+	case pcommon.ValueTypeBool, pcommon.ValueTypeInt, pcommon.ValueTypeDouble:
+		if c.maxValue >= longestScalar {
+			return false
+		}
+	}
+	_, cut := c.value(v)
+	return cut
+}
+
+// attrs copies the attributes of m that keep accepts. Attributes keep
+// rejects are not copied, but one that would have been truncated still
+// marks the result truncated.
 func (c converter) attrs(m pcommon.Map, keep func(string) bool) (attrs, bool) {
 	if m.Len() == 0 {
 		return nil, false
 	}
-	out := make(attrs, 0, m.Len())
+	n := m.Len()
+	if keep != nil {
+		n = 0
+		for k := range m.All() {
+			if keep(k) {
+				n++
+			}
+		}
+	}
+	var out attrs
+	if n > 0 {
+		out = make(attrs, 0, n)
+	}
 	truncated := false
 	for k, v := range m.All() {
 		if keep != nil && !keep(k) {
+			truncated = truncated || c.cut(v)
 			continue
 		}
 		s, cut := c.value(v)

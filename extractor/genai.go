@@ -1,9 +1,12 @@
 package extractor
 
 import (
-	json "github.com/goccy/go-json"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	json "github.com/goccy/go-json"
+	"github.com/tidwall/gjson"
 )
 
 // OTel GenAI semantic convention attribute keys (v1.28–v1.41).
@@ -239,12 +242,41 @@ func stringList(v string) []string {
 		return nil
 	}
 	if t[0] == '[' {
+		if out, ok := plainStringList(t); ok {
+			return out
+		}
 		var out []string
 		if json.Unmarshal([]byte(t), &out) == nil {
 			return out
 		}
 	}
 	return []string{v}
+}
+
+// plainStringList reads a JSON array of strings that decode to their own
+// bytes (valid UTF-8, no escapes) without a general decoder: the values are
+// substrings of t. ok is false for anything else, which the caller hands to
+// the decoder.
+func plainStringList(t string) ([]string, bool) {
+	if !gjson.Valid(t) {
+		return nil, false
+	}
+	arr := gjson.Parse(t)
+	n, ok := 0, true
+	arr.ForEach(func(_, v gjson.Result) bool {
+		ok = v.Type == gjson.String && strings.IndexByte(v.Raw, '\\') < 0 && utf8.ValidString(v.Raw)
+		n++
+		return ok
+	})
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, 0, n)
+	arr.ForEach(func(_, v gjson.Result) bool {
+		out = append(out, v.Str)
+		return true
+	})
+	return out, true
 }
 
 // unwrapJSONString turns a double-encoded value ("\"{...}\"") into the JSON

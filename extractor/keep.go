@@ -3,11 +3,14 @@ package extractor
 import "strings"
 
 // keepSpanAttr is the kept-key policy: which span attributes the assembler
-// copies into its records. Decoders can only read what is kept here.
-// Today every attribute is kept; a convention that needs only some keys
-// narrows this in one place.
+// copies into its records. Decoders can only read what is kept here. The
+// readers of span attributes are the genai decoder (gen_ai.* keys and
+// error.type), its gen_ai namespace test, and Trajectory.Attributes
+// (gen_ai.agent.id, gen_ai.agent.version); resource and event attributes
+// are kept whole. A convention that reads other span keys widens this in
+// one place.
 func keepSpanAttr(key string) bool {
-	return key != ""
+	return strings.HasPrefix(key, "gen_ai.") || key == keyErrorType
 }
 
 // keepLog reports whether a log record is a GenAI event the decoders read:

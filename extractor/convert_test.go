@@ -1,0 +1,103 @@
+package extractor
+
+import (
+	"math"
+	"reflect"
+	"testing"
+
+	json "github.com/goccy/go-json"
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+)
+
+// TestPlainStringsJSON checks the one-allocation rendering of string
+// slices against pdata's own AsString, and that it declines other slices.
+func TestPlainStringsJSON(t *testing.T) {
+	tests := []struct {
+		name  string
+		fill  func(pcommon.Slice)
+		plain bool
+	}{
+		{"empty", func(pcommon.Slice) {}, true},
+		{"one", func(s pcommon.Slice) { s.AppendEmpty().SetStr("stop") }, true},
+		{"several", func(s pcommon.Slice) {
+			s.AppendEmpty().SetStr("tool_calls")
+			s.AppendEmpty().SetStr("")
+			s.AppendEmpty().SetStr("length <&> ok")
+		}, true},
+		{"quote", func(s pcommon.Slice) { s.AppendEmpty().SetStr(`say "hi"`) }, false},
+		{"backslash", func(s pcommon.Slice) { s.AppendEmpty().SetStr(`a\b`) }, false},
+		{"newline", func(s pcommon.Slice) { s.AppendEmpty().SetStr("a\nb") }, false},
+		{"non-ascii", func(s pcommon.Slice) { s.AppendEmpty().SetStr("é") }, false},
+		{"int", func(s pcommon.Slice) { s.AppendEmpty().SetInt(3) }, false},
+		{"mixed", func(s pcommon.Slice) {
+			s.AppendEmpty().SetStr("stop")
+			s.AppendEmpty().SetBool(true)
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := pcommon.NewValueSlice()
+			tt.fill(v.Slice())
+			got, ok := plainStringsJSON(v.Slice())
+			if ok != tt.plain {
+				t.Fatalf("plain = %v, want %v", ok, tt.plain)
+			}
+			if ok && got != v.AsString() {
+				t.Fatalf("got %s, AsString %s", got, v.AsString())
+			}
+		})
+	}
+}
+
+// TestDroppedAttrTruncation checks that an attribute the kept-key policy
+// drops still marks its span truncated when it would have been cut.
+func TestDroppedAttrTruncation(t *testing.T) {
+	c := converter{maxValue: 16}
+	tests := []struct {
+		name string
+		set  func(pcommon.Map)
+		cut  bool
+	}{
+		{"short string", func(m pcommon.Map) { m.PutStr("server.address", "a.example") }, false},
+		{"long string", func(m pcommon.Map) { m.PutStr("server.address", "api.openai.example.com") }, true},
+		{"int", func(m pcommon.Map) { m.PutInt("server.port", 443) }, false},
+		{"long int", func(m pcommon.Map) { m.PutInt("server.port", math.MinInt64) }, true},
+		{"long double", func(m pcommon.Map) { m.PutDouble("x.temperature", 0.30000000000000004) }, true},
+		{"bool", func(m pcommon.Map) { m.PutBool("x.flag", false) }, false},
+		{"bytes", func(m pcommon.Map) { m.PutEmptyBytes("x.blob").FromRaw(make([]byte, 13)) }, true},
+		{"map", func(m pcommon.Map) { m.PutEmptyMap("x.map").PutStr("k", "0123456789") }, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := ptrace.NewSpan()
+			s.SetTraceID(pcommon.TraceID{1})
+			s.SetSpanID(pcommon.SpanID{1})
+			tt.set(s.Attributes())
+			rec, cut := c.span(s, nil, "")
+			if cut != tt.cut {
+				t.Fatalf("truncated = %v, want %v", cut, tt.cut)
+			}
+			if len(rec.attrs) != 0 {
+				t.Fatalf("kept %v", rec.attrs)
+			}
+		})
+	}
+}
+
+// TestStringList checks the plain-array fast path against the decoder.
+func TestStringList(t *testing.T) {
+	for _, in := range []string{
+		`[]`, `["stop"]`, ` ["a", "b" ] `, `["é"]`, `["a\"b"]`, `["a\u00e9"]`, `[1]`, `["a", null]`,
+		"[\"a\xffb\"]", `[`, `stop`, `["a"] x`, `[[]]`,
+	} {
+		got := stringList(in)
+		var want []string
+		if err := json.Unmarshal([]byte(in), &want); err != nil {
+			want = []string{in}
+		}
+		if !reflect.DeepEqual(got, want) || (got == nil) != (want == nil) {
+			t.Errorf("stringList(%q) = %#v, want %#v", in, got, want)
+		}
+	}
+}
