@@ -14,7 +14,8 @@ type Config struct {
 	// Endpoint is the host:port the metrics and health server listens on.
 	Endpoint string `yaml:"endpoint"`
 	// MaxLabelValues caps the distinct values of each of the labels
-	// service, agent, tool and model; further values become "other".
+	// service, service_version, agent, tool and model; further values
+	// become "other".
 	MaxLabelValues int `yaml:"max_label_values"`
 }
 

@@ -22,8 +22,8 @@ type Exporter struct {
 	logger *slog.Logger
 	m      *metrics
 
-	services, agents, tools, models, metricIDs *Capper
-	overflow                                   map[string]prometheus.Counter
+	services, versions, agents, tools, models, metricIDs *Capper
+	overflow                                             map[string]prometheus.Counter
 }
 
 var _ exporter.Exporter = (*Exporter)(nil)
@@ -47,6 +47,7 @@ func New(cfg Config, reg prometheus.Registerer, logger *slog.Logger) (*Exporter,
 		return NewCapper(cfg.MaxLabelValues, c.Inc)
 	}
 	x.services = capper(labelService)
+	x.versions = capper(labelServiceVersion)
 	x.agents = capper(labelAgent)
 	x.tools = capper(labelTool)
 	x.models = capper(labelModel)
@@ -68,13 +69,14 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 	if e == nil {
 		return nil
 	}
-	service, agent, traceID := ValueUnknown, ValueUnknown, ""
+	service, version, agent, traceID := ValueUnknown, ValueUnknown, ValueUnknown, ""
 	var exemplar prometheus.Labels
 	if t := e.Trajectory; t != nil {
 		service, agent = x.services.Value(t.Service), x.agents.Value(t.Agent)
+		version = x.versions.Value(t.ServiceVersion)
 		traceID = t.TraceID
 		exemplar = exemplarLabels(traceID)
-		x.exportTrajectory(t, service, agent, exemplar)
+		x.exportTrajectory(t, service, version, agent, exemplar)
 	}
 	invalid := 0
 	for i := range e.Results {
@@ -83,7 +85,7 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 			invalid++
 			continue
 		}
-		observe(x.m.evalScore.WithLabelValues(service, agent, x.metricIDs.Value(r.Metric)), r.Score, exemplar)
+		observe(x.m.evalScore.WithLabelValues(service, version, agent, x.metricIDs.Value(r.Metric)), r.Score, exemplar)
 	}
 	if invalid > 0 {
 		x.m.invalidScores.Add(float64(invalid))
@@ -92,14 +94,14 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 	return nil
 }
 
-func (x *Exporter) exportTrajectory(t *extractor.Trajectory, service, agent string, exemplar prometheus.Labels) {
+func (x *Exporter) exportTrajectory(t *extractor.Trajectory, service, version, agent string, exemplar prometheus.Labels) {
 	outcome := outcomeOK
 	if t.Failed {
 		outcome = outcomeFailed
 	}
-	x.m.trajectories.WithLabelValues(service, agent, outcome).Inc()
+	x.m.trajectories.WithLabelValues(service, version, agent, outcome).Inc()
 	if d, ok := duration(t.Start, t.End); ok {
-		observe(x.m.trajectoryDuration.WithLabelValues(service, agent), d, exemplar)
+		observe(x.m.trajectoryDuration.WithLabelValues(service, version, agent), d, exemplar)
 	}
 	for i := range t.ToolCalls {
 		tc := &t.ToolCalls[i]

@@ -86,9 +86,9 @@ func TestExportMetrics(t *testing.T) {
 		name, labels string
 		want         float64
 	}{
-		{MetricTrajectories, "agent=triage,outcome=ok,service=support-bot", 1},
-		{MetricTrajectories, "agent=unknown,outcome=failed,service=unknown", 1},
-		{MetricTrajectories, "agent=agent \"quoted\"\n,outcome=ok,service=héllo-服务", 1},
+		{MetricTrajectories, "agent=triage,outcome=ok,service=support-bot,service_version=1.4.2", 1},
+		{MetricTrajectories, "agent=unknown,outcome=failed,service=unknown,service_version=unknown", 1},
+		{MetricTrajectories, "agent=agent \"quoted\"\n,outcome=ok,service=héllo-服务,service_version=unknown", 1},
 		{MetricToolCalls, "agent=triage,outcome=ok,service=support-bot,tool=lookup_order", 1},
 		{MetricToolCalls, "agent=triage,outcome=error,service=support-bot,tool=check_carrier", 1},
 		{MetricToolCalls, "agent=billing,outcome=ok,service=support-bot,tool=issue_refund", 1}, // the sub-agent's call
@@ -117,12 +117,12 @@ func TestExportMetrics(t *testing.T) {
 		count        uint64
 		sum          float64
 	}{
-		{MetricTrajectoryDuration, "agent=triage,service=support-bot", 1, 4.376543211},
+		{MetricTrajectoryDuration, "agent=triage,service=support-bot,service_version=1.4.2", 1, 4.376543211},
 		{MetricToolCallDuration, "agent=billing,service=support-bot,tool=issue_refund", 1, 1.2},
 		{MetricToolCallDuration, "agent=unknown,service=unknown,tool=search", 0, 0}, // absent: run 3 is another service
-		{MetricEvalScore, "agent=triage,metric=latency,service=support-bot", 1, 4.376543211},
-		{MetricEvalScore, "agent=triage,metric=hallucination_v1,service=support-bot", 1, 4.5},
-		{MetricEvalScore, "agent=triage,metric=tool_call_count,service=support-bot", 1, 4},
+		{MetricEvalScore, "agent=triage,metric=latency,service=support-bot,service_version=1.4.2", 1, 4.376543211},
+		{MetricEvalScore, "agent=triage,metric=hallucination_v1,service=support-bot,service_version=1.4.2", 1, 4.5},
+		{MetricEvalScore, "agent=triage,metric=tool_call_count,service=support-bot,service_version=1.4.2", 1, 4},
 	}
 	for _, h := range hists {
 		m, ok := s[h.name][h.labels]
@@ -171,7 +171,7 @@ func TestEvalScoreBuckets(t *testing.T) {
 	if err := x.Export(context.Background(), ev); err != nil {
 		t.Fatal(err)
 	}
-	h := series(t, reg)[MetricEvalScore]["agent=a,metric=m,service=s"].GetHistogram()
+	h := series(t, reg)[MetricEvalScore]["agent=a,metric=m,service=s,service_version=unknown"].GetHistogram()
 	want := map[float64]uint64{0: 1, 0.2: 2, 1: 3, 3: 4, 4.5: 5, 10: 6, 100: 7}
 	for _, b := range h.GetBucket() {
 		if w, ok := want[b.GetUpperBound()]; ok && b.GetCumulativeCount() != w {
@@ -213,9 +213,9 @@ func TestExemplars(t *testing.T) {
 		}
 	}
 	for _, r := range evs[0].Results {
-		check(MetricEvalScore, "agent=triage,metric="+r.Metric+",service=support-bot")
+		check(MetricEvalScore, "agent=triage,metric="+r.Metric+",service=support-bot,service_version=1.4.2")
 	}
-	check(MetricTrajectoryDuration, "agent=triage,service=support-bot")
+	check(MetricTrajectoryDuration, "agent=triage,service=support-bot,service_version=1.4.2")
 }
 
 func TestNoExemplarForUnusableTraceID(t *testing.T) {
@@ -228,7 +228,7 @@ func TestNoExemplarForUnusableTraceID(t *testing.T) {
 		if err := x.Export(context.Background(), ev); err != nil {
 			t.Fatal(err)
 		}
-		h := series(t, reg)[MetricEvalScore]["agent=a,metric=m,service=s"].GetHistogram()
+		h := series(t, reg)[MetricEvalScore]["agent=a,metric=m,service=s,service_version=unknown"].GetHistogram()
 		if h.GetSampleCount() != 1 {
 			t.Errorf("trace id %q: score not observed", id)
 		}
@@ -269,7 +269,7 @@ func TestLabelCapping(t *testing.T) {
 				name, len(services), services["svc-199"], services["svc-200"], services[ValueOther])
 		}
 	}
-	if got := s[MetricTrajectories]["agent=a,outcome=ok,service=other"].GetCounter().GetValue(); got != 1 {
+	if got := s[MetricTrajectories]["agent=a,outcome=ok,service=other,service_version=unknown"].GetCounter().GetValue(); got != 1 {
 		t.Errorf("trajectories{service=other} = %v, want 1", got)
 	}
 	if got := s[MetricLabelOverflow]["label=service"].GetCounter().GetValue(); got != 1 {
@@ -327,7 +327,7 @@ func TestNonFiniteScoresSkipped(t *testing.T) {
 		t.Errorf("Export error = %v, want a report of 2 non-finite scores", err)
 	}
 	s := series(t, reg)
-	h := s[MetricEvalScore]["agent=a,metric=m,service=s"].GetHistogram()
+	h := s[MetricEvalScore]["agent=a,metric=m,service=s,service_version=unknown"].GetHistogram()
 	if h.GetSampleCount() != 1 || h.GetSampleSum() != 0.5 {
 		t.Errorf("eval_score count %d sum %v, want only the finite score", h.GetSampleCount(), h.GetSampleSum())
 	}
@@ -366,7 +366,7 @@ func TestEvaluationWithoutTrajectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := series(t, reg)
-	if got := s[MetricEvalScore]["agent=unknown,metric=m,service=unknown"].GetHistogram().GetSampleCount(); got != 1 {
+	if got := s[MetricEvalScore]["agent=unknown,metric=m,service=unknown,service_version=unknown"].GetHistogram().GetSampleCount(); got != 1 {
 		t.Errorf("score without trajectory observed %d times, want 1", got)
 	}
 	if _, ok := s[MetricTrajectories]; ok {
@@ -398,5 +398,37 @@ func TestRegisterTwiceFails(t *testing.T) {
 	}
 	if _, err := New(DefaultConfig(), nil, nil); err != nil {
 		t.Errorf("New with nil registerer: %v", err)
+	}
+}
+
+// TestServiceVersionLabel checks that the run's service.version becomes the
+// service_version label of the per-run metrics, capped like the others.
+func TestServiceVersionLabel(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MaxLabelValues = 2
+	x, reg := newTestExporter(t, cfg)
+	for _, v := range []string{"1.0.0", "1.1.0", "1.2.0", "1.0.0", ""} {
+		ev := &scorer.Evaluation{
+			Trajectory: &extractor.Trajectory{Service: "s", ServiceVersion: v, Agent: "a"},
+			Results:    []scorer.Result{{Metric: "m", Score: 1}},
+		}
+		if err := x.Export(context.Background(), ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := series(t, reg)
+	want := map[string]float64{"1.0.0": 2, "1.1.0": 1, ValueOther: 1, ValueUnknown: 1}
+	for v, n := range want {
+		key := "agent=a,outcome=ok,service=s,service_version=" + v
+		if got := s[MetricTrajectories][key].GetCounter().GetValue(); got != n {
+			t.Errorf("trajectories{%s} = %v, want %v", key, got, n)
+		}
+		key = "agent=a,metric=m,service=s,service_version=" + v
+		if got := s[MetricEvalScore][key].GetHistogram().GetSampleCount(); got != uint64(n) {
+			t.Errorf("eval_score{%s} count = %v, want %v", key, got, n)
+		}
+	}
+	if got := s[MetricLabelOverflow]["label=service_version"].GetCounter().GetValue(); got != 1 {
+		t.Errorf("label_overflow{label=service_version} = %v, want 1", got)
 	}
 }

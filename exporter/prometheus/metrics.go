@@ -24,10 +24,13 @@ const ExemplarTraceIDLabel = "trace_id"
 // Label names and fixed label values.
 const (
 	labelService = "service"
-	labelAgent   = "agent"
-	labelTool    = "tool"
-	labelModel   = "model"
-	labelMetric  = "metric"
+	// labelServiceVersion carries the run's service.version resource
+	// attribute, so rules and dashboards can compare releases.
+	labelServiceVersion = "service_version"
+	labelAgent          = "agent"
+	labelTool           = "tool"
+	labelModel          = "model"
+	labelMetric         = "metric"
 
 	outcomeOK     = "ok"
 	outcomeFailed = "failed"
@@ -67,12 +70,12 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		trajectories: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: MetricTrajectories,
 			Help: "Agent runs evaluated, by outcome (ok or failed).",
-		}, []string{labelService, labelAgent, "outcome"}),
+		}, []string{labelService, labelServiceVersion, labelAgent, "outcome"}),
 		trajectoryDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    MetricTrajectoryDuration,
 			Help:    "Wall-clock duration of agent runs.",
 			Buckets: TrajectoryDurationBuckets,
-		}, []string{labelService, labelAgent}),
+		}, []string{labelService, labelServiceVersion, labelAgent}),
 		toolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: MetricToolCalls,
 			Help: "Tool calls made by agent runs, by outcome (ok or error).",
@@ -90,7 +93,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Name:    MetricEvalScore,
 			Help:    "Evaluation scores by metric id; exemplars carry the trace_id of the scored run.",
 			Buckets: EvalScoreBuckets,
-		}, []string{labelService, labelAgent, labelMetric}),
+		}, []string{labelService, labelServiceVersion, labelAgent, labelMetric}),
 		labelOverflow: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: MetricLabelOverflow,
 			Help: "Label values replaced by \"other\" because the label reached max_label_values distinct values.",
