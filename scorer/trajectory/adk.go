@@ -1,0 +1,69 @@
+package trajectory
+
+import (
+	"fmt"
+	"strings"
+)
+
+// MatchType is how Google ADK's tool_trajectory_avg_score compares an
+// invocation's actual tool calls with the expected ones.
+type MatchType uint8
+
+// ADK match types, with ADK's enum values.
+const (
+	// MatchExact: same length and pairwise equal calls in order.
+	MatchExact MatchType = iota
+	// MatchInOrder: the expected calls appear in the actual ones in order;
+	// extra actual calls allowed.
+	MatchInOrder
+	// MatchAnyOrder: the expected calls appear in the actual ones in any
+	// order, each consuming one actual call; extras allowed.
+	MatchAnyOrder
+)
+
+// String returns the ADK name: "EXACT", "IN_ORDER" or "ANY_ORDER".
+func (m MatchType) String() string {
+	switch m {
+	case MatchExact:
+		return "EXACT"
+	case MatchInOrder:
+		return "IN_ORDER"
+	case MatchAnyOrder:
+		return "ANY_ORDER"
+	}
+	return fmt.Sprintf("MatchType(%d)", uint8(m))
+}
+
+// ParseMatchType reads a match type as ADK does: case-insensitive, with
+// '-' and ' ' read as '_' ("exact", "in-order", "Any Order").
+func ParseMatchType(s string) (MatchType, error) {
+	n := strings.ToUpper(strings.NewReplacer("-", "_", " ", "_").Replace(strings.TrimSpace(s)))
+	switch n {
+	case "EXACT":
+		return MatchExact, nil
+	case "IN_ORDER":
+		return MatchInOrder, nil
+	case "ANY_ORDER":
+		return MatchAnyOrder, nil
+	}
+	return 0, fmt.Errorf("unknown match type %q (want EXACT, IN_ORDER or ANY_ORDER)", s)
+}
+
+// TrajectoryMatches is ADK's per-invocation tool-trajectory check: calls
+// are equal under PythonEqual (or NameOnly when ignoreArgs), compared as
+// m says. Empty expected calls match for IN_ORDER and ANY_ORDER; EXACT
+// needs the actual calls empty too.
+func TrajectoryMatches(actual, expected []Call, m MatchType, ignoreArgs bool) bool {
+	eq := PythonEqual
+	if ignoreArgs {
+		eq = NameOnly
+	}
+	a, e := Keys(actual, eq), Keys(expected, eq)
+	switch m {
+	case MatchInOrder:
+		return InOrderMatch(a, e)
+	case MatchAnyOrder:
+		return AnyOrderMatch(a, e)
+	}
+	return ExactMatch(a, e)
+}

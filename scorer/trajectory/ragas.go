@@ -1,0 +1,269 @@
+package trajectory
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// ArgComparison is how Ragas ToolCallAccuracy compares one argument
+// value's str() in the prediction with the reference's.
+type ArgComparison uint8
+
+// Argument comparisons.
+const (
+	// ArgExact is Ragas' default ExactMatch: 1 when the str() texts are
+	// equal, else 0.
+	ArgExact ArgComparison = iota
+	// ArgLevenshtein is Ragas' NonLLMStringSimilarity with its default
+	// distance: 1 - Levenshtein distance / the longer length, over code
+	// points (two empty texts score 1).
+	ArgLevenshtein
+)
+
+// String returns the parameter spelling: "exact" or "levenshtein".
+func (c ArgComparison) String() string {
+	if c == ArgLevenshtein {
+		return "levenshtein"
+	}
+	return "exact"
+}
+
+// ParseArgComparison reads "exact" or "levenshtein" (case-insensitive).
+func ParseArgComparison(s string) (ArgComparison, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "exact":
+		return ArgExact, nil
+	case "levenshtein":
+		return ArgLevenshtein, nil
+	}
+	return 0, fmt.Errorf("unknown argument comparison %q (want exact or levenshtein)", s)
+}
+
+func (c ArgComparison) score(pred, ref string) float64 {
+	if c == ArgLevenshtein {
+		return levenshteinSimilarity(pred, ref)
+	}
+	if pred == ref {
+		return 1
+	}
+	return 0
+}
+
+// ragasArgs is one call's arguments as Ragas sees its args dict.
+type ragasArgs struct {
+	members []Member
+	raw     string // the text when it is not a JSON object
+	object  bool
+}
+
+func decodeRagasArgs(args string) ragasArgs {
+	m, ok := ArgsObject(args)
+	return ragasArgs{members: m, raw: strings.TrimSpace(args), object: ok}
+}
+
+// ToolCallAccuracy is Ragas ToolCallAccuracy over the predicted and
+// reference calls.
+//
+//   - Both empty → 1; predicted empty → 0; reference empty → 0.
+//   - Unless strictOrder, both lists are first sorted (stably) by the key
+//     (name, k1, str(v1), k2, str(v2), …) with the arguments in key order.
+//   - aligned = the name sequences are equal (strictOrder) or equal once
+//     sorted; otherwise the score is 0, so any length difference gives 0.
+//   - Each position-aligned pair with equal names scores its arguments:
+//     both empty → 1; reference empty → 0; else Σ over reference keys
+//     present in the prediction of cmp(str(pred[k]), str(ref[k])) divided
+//     by the number of reference keys (extra predicted keys ignored).
+//   - Score = Σ pair scores / len(ref) × aligned (× the coverage
+//     len(pred)/len(ref) when the prediction is shorter, which alignment
+//     already rules out).
+//
+// str() is Python's (see PyStr): 1 and 1.0 differ, True equals "True",
+// nested dicts compare by their repr in document order. Arguments that
+// are not a JSON object (Ragas cannot hold them) score 1 against the
+// identical text and 0 otherwise.
+func ToolCallAccuracy(pred, ref []Call, strictOrder bool, cmp ArgComparison) float64 {
+	switch {
+	case len(pred) == 0 && len(ref) == 0:
+		return 1
+	case len(pred) == 0, len(ref) == 0:
+		return 0
+	}
+	pa := make([]ragasArgs, len(pred))
+	for i := range pred {
+		pa[i] = decodeRagasArgs(pred[i].Args)
+	}
+	ra := make([]ragasArgs, len(ref))
+	for i := range ref {
+		ra[i] = decodeRagasArgs(ref[i].Args)
+	}
+	pOrder, rOrder := identity(len(pred)), identity(len(ref))
+	if !strictOrder {
+		pOrder = sortByRagasKey(pred, pa)
+		rOrder = sortByRagasKey(ref, ra)
+	}
+	pNames, rNames := make([]string, len(pred)), make([]string, len(ref))
+	for i, j := range pOrder {
+		pNames[i] = pred[j].Name
+	}
+	for i, j := range rOrder {
+		rNames[i] = ref[j].Name
+	}
+	if !strictOrder {
+		slices.Sort(pNames)
+		slices.Sort(rNames)
+	}
+	if !slices.Equal(pNames, rNames) {
+		return 0
+	}
+	sum := 0.0
+	compared := min(len(pred), len(ref))
+	for i := 0; i < compared; i++ {
+		p, r := pOrder[i], rOrder[i]
+		if pred[p].Name == ref[r].Name {
+			sum += ragasArgScore(&pa[p], &ra[r], cmp)
+		}
+	}
+	score := sum / float64(len(ref))
+	if compared < len(ref) {
+		score *= float64(compared) / float64(len(ref))
+	}
+	return score
+}
+
+func identity(n int) []int {
+	o := make([]int, n)
+	for i := range o {
+		o[i] = i
+	}
+	return o
+}
+
+// sortByRagasKey returns the call indices stably sorted by Ragas' key
+// tuple. Python compares str elements by code point, which is the byte
+// order of their UTF-8.
+func sortByRagasKey(calls []Call, args []ragasArgs) []int {
+	keys := make([][]string, len(calls))
+	for i := range calls {
+		k := []string{calls[i].Name}
+		a := &args[i]
+		if !a.object {
+			k = append(k, a.raw)
+		} else {
+			ms := slices.Clone(a.members)
+			slices.SortFunc(ms, func(x, y Member) int { return strings.Compare(x.Key, y.Key) })
+			for j := range ms {
+				k = append(k, ms[j].Key, PyStr(&ms[j].Value))
+			}
+		}
+		keys[i] = k
+	}
+	order := identity(len(calls))
+	slices.SortStableFunc(order, func(x, y int) int { return slices.Compare(keys[x], keys[y]) })
+	return order
+}
+
+// ragasArgScore is Ragas' _get_arg_score.
+func ragasArgScore(p, r *ragasArgs, cmp ArgComparison) float64 {
+	if !p.object || !r.object {
+		if p.raw == r.raw {
+			return 1
+		}
+		return 0
+	}
+	if len(r.members) == 0 {
+		if len(p.members) == 0 {
+			return 1
+		}
+		return 0
+	}
+	sum := 0.0
+	for i := range r.members {
+		for j := range p.members {
+			if p.members[j].Key == r.members[i].Key {
+				sum += cmp.score(PyStr(&p.members[j].Value), PyStr(&r.members[i].Value))
+				break
+			}
+		}
+	}
+	return sum / float64(len(r.members))
+}
+
+// ToolCallF1 is Ragas ToolCallF1: the predicted and reference calls become
+// sets of (name, arguments) under Python equality (PythonEqual, with empty
+// arguments read as {}), so duplicates collapse and 1 == 1.0 == True;
+// tp = |A∩E|, fp = |A−E|, fn = |E−A|; precision, recall and F1 are 0 when
+// their denominator is 0 (so two empty lists give 0); F1 is rounded to 4
+// decimals as Python's round() does. Where Ragas raises TypeError on an
+// unhashable (list or dict) argument value, these compare by value.
+func ToolCallF1(pred, ref []Call) (f1, precision, recall float64) {
+	actual := callSet(pred)
+	expected := callSet(ref)
+	tp := 0
+	for k := range actual {
+		if _, ok := expected[k]; ok {
+			tp++
+		}
+	}
+	fp := len(actual) - tp
+	fn := len(expected) - tp
+	if tp+fp > 0 {
+		precision = float64(tp) / float64(tp+fp)
+	}
+	if tp+fn > 0 {
+		recall = float64(tp) / float64(tp+fn)
+	}
+	if precision+recall > 0 {
+		f1 = PyRound(2*precision*recall/(precision+recall), 4)
+	}
+	return f1, precision, recall
+}
+
+func callSet(calls []Call) map[string]struct{} {
+	set := make(map[string]struct{}, len(calls))
+	for i := range calls {
+		c := calls[i]
+		if strings.TrimSpace(c.Args) == "" {
+			c.Args = "{}"
+		}
+		set[Key(c, PythonEqual)] = struct{}{}
+	}
+	return set
+}
+
+// PyRound is Python's round(x, digits) for a float: correctly rounded to
+// the decimal digits, ties to even on the exact binary value.
+func PyRound(x float64, digits int) float64 {
+	r, err := strconv.ParseFloat(strconv.FormatFloat(x, 'f', digits, 64), 64)
+	if err != nil {
+		return x
+	}
+	return r
+}
+
+// levenshteinSimilarity is 1 - distance/max(len) over code points.
+func levenshteinSimilarity(a, b string) float64 {
+	ra, rb := []rune(a), []rune(b)
+	n := max(len(ra), len(rb))
+	if n == 0 {
+		return 1
+	}
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return 1 - float64(prev[len(rb)])/float64(n)
+}
