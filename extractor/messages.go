@@ -31,8 +31,20 @@ type message struct {
 	FinishReason string
 }
 
-// text joins the message's text parts.
+// text joins the message's text parts. A single text part is returned as
+// it is.
 func (m *message) text() string {
+	var only string
+	n := 0
+	for _, p := range m.Parts {
+		if p.Type == partText && p.Content != "" {
+			only = p.Content
+			n++
+		}
+	}
+	if n <= 1 {
+		return only
+	}
 	var b strings.Builder
 	for _, p := range m.Parts {
 		if p.Type != partText || p.Content == "" {
@@ -191,6 +203,15 @@ func parseMessages(raw string) ([]message, error) {
 	if t == "" || t[0] != '[' {
 		return nil, errNotArray
 	}
+	if out, ok := fastMessages(t); ok {
+		return out, nil
+	}
+	return decodeMessages(t)
+}
+
+// decodeMessages is parseMessages with the struct decoder, for any input;
+// t is trimmed and starts with '['.
+func decodeMessages(t string) ([]message, error) {
 	// One pass: every field is raw or a slice of raw-field structs, so a
 	// value of an unexpected type only leaves that field empty.
 	var ws []wireMessage
@@ -261,6 +282,17 @@ func parseInstructions(raw string) string {
 	if t[0] != '[' && t[0] != '{' && t[0] != '"' {
 		return raw
 	}
+	if t[0] == '[' {
+		if s, ok := fastInstructions(t); ok {
+			return s
+		}
+	}
+	return decodeInstructions(t)
+}
+
+// decodeInstructions is parseInstructions with the struct decoder; t is
+// trimmed and starts with '[', '{' or '"'.
+func decodeInstructions(t string) string {
 	var items []json.RawMessage
 	if t[0] == '[' && json.Unmarshal([]byte(t), &items) == nil {
 		var b strings.Builder
