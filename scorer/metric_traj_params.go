@@ -1,0 +1,80 @@
+package scorer
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
+)
+
+// trajBool reads a boolean parameter, or def when absent. YAML booleans
+// and the strings "true"/"false" are accepted.
+func trajBool(p Params, key string, def bool) (bool, error) {
+	v, ok := p[key]
+	if !ok || v == nil {
+		return def, nil
+	}
+	switch b := v.(type) {
+	case bool:
+		return b, nil
+	case string:
+		switch strings.ToLower(strings.TrimSpace(b)) {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
+	}
+	return false, fmt.Errorf("param %q: must be true or false, got %v", key, v)
+}
+
+// trajString reads a string parameter, or def when absent.
+func trajString(p Params, key, def string) (string, error) {
+	v, ok := p[key]
+	if !ok || v == nil {
+		return def, nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("param %q: must be a string, got %T", key, v)
+	}
+	return s, nil
+}
+
+// trajFloat reads a number parameter in [lo, hi], or def when absent.
+func trajFloat(p Params, key string, def, lo, hi float64) (float64, error) {
+	v, ok := p[key]
+	if !ok || v == nil {
+		return def, nil
+	}
+	var f float64
+	switch n := v.(type) {
+	case float64:
+		f = n
+	case float32:
+		f = float64(n)
+	case int:
+		f = float64(n)
+	case int64:
+		f = float64(n)
+	case uint64:
+		f = float64(n)
+	default:
+		return 0, fmt.Errorf("param %q: must be a number, got %T", key, v)
+	}
+	if math.IsNaN(f) || f < lo || f > hi {
+		return 0, fmt.Errorf("param %q: must be between %g and %g, got %v", key, lo, hi, v)
+	}
+	return f, nil
+}
+
+// trajCalls converts tool calls to the comparison package's calls.
+func trajCalls(calls []extractor.ToolCall) []trajectory.Call {
+	out := make([]trajectory.Call, len(calls))
+	for i := range calls {
+		out[i] = trajectory.Call{Name: calls[i].Name, Args: calls[i].Arguments}
+	}
+	return out
+}
