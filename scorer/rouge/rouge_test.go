@@ -1,0 +1,141 @@
+package rouge
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// vector is one shared metric vector (see testdata/vectors.json).
+type vector struct {
+	Metric string `json:"metric"`
+	Input  struct {
+		Reference      string `json:"reference"`
+		Prediction     string `json:"prediction"`
+		UseStemmer     bool   `json:"use_stemmer"`
+		SplitSummaries bool   `json:"split_summaries"`
+	} `json:"input"`
+	Expected       float64 `json:"expected"`
+	Tolerance      float64 `json:"tolerance"`
+	Source         string  `json:"source"`
+	Note           string  `json:"note"`
+	ExpectedDetail *struct {
+		Precision float64 `json:"precision"`
+		Recall    float64 `json:"recall"`
+		FMeasure  float64 `json:"fmeasure"`
+	} `json:"expected_detail"`
+}
+
+// TestVectors checks every ROUGE vector: F within its tolerance, and
+// precision and recall too when the vector gives them.
+func TestVectors(t *testing.T) {
+	raw, err := os.ReadFile("testdata/vectors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []vector
+	if err := json.Unmarshal(raw, &vs); err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) < 30 {
+		t.Fatalf("only %d vectors", len(vs))
+	}
+	for i, v := range vs {
+		s, err := NewScorer(v.Metric, Options{UseStemmer: v.Input.UseStemmer, SplitSummaries: v.Input.SplitSummaries})
+		if err != nil {
+			t.Fatalf("vector %d: %v", i, err)
+		}
+		got := s.Score(v.Input.Reference, v.Input.Prediction)
+		tol := v.Tolerance
+		if math.Abs(got.FMeasure-v.Expected) > tol {
+			t.Errorf("vector %d (%s, %s): F = %.12g, want %.12g ± %g", i, v.Metric, v.Source, got.FMeasure, v.Expected, tol)
+		}
+		if d := v.ExpectedDetail; d != nil {
+			if math.Abs(got.Precision-d.Precision) > tol || math.Abs(got.Recall-d.Recall) > tol {
+				t.Errorf("vector %d (%s): P,R = %.12g,%.12g, want %.12g,%.12g", i, v.Metric, got.Precision, got.Recall, d.Precision, d.Recall)
+			}
+		}
+	}
+}
+
+func TestTokenize(t *testing.T) {
+	tests := []struct {
+		in   string
+		stem bool
+		want []string
+	}{
+		{"Hello, World!", false, []string{"hello", "world"}},
+		{"Café naïve résumé", false, []string{"caf", "na", "ve", "r", "sum"}},
+		{"東京 is big", false, []string{"is", "big"}},
+		{"İstanbul", false, []string{"i", "stanbul"}},
+		{"5\u212aM", false, []string{"5km"}},
+		{"The price is $1,000.50", false, []string{"the", "price", "is", "1", "000", "50"}},
+		{"This does was running", true, []string{"thi", "doe", "was", "run"}},
+		{"new news", true, []string{"new", "news"}},
+		{"bad\xffutf8", false, []string{"bad", "utf8"}},
+		{"  \n\t ", false, nil},
+		{"", true, nil},
+	}
+	for _, tt := range tests {
+		got := Tokenize(tt.in, tt.stem)
+		if len(got) == 0 && len(tt.want) == 0 {
+			continue
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Tokenize(%q, %v) = %q, want %q", tt.in, tt.stem, got, tt.want)
+		}
+	}
+}
+
+func TestParseType(t *testing.T) {
+	for _, ok := range []string{"rouge1", "rouge9", "rougeL", "rougeLsum"} {
+		if _, err := ParseType(ok); err != nil {
+			t.Errorf("ParseType(%q): %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"rouge0", "rouge10", "rougel", "rougeLSum", "", "bleu"} {
+		if _, err := ParseType(bad); err == nil || !strings.Contains(err.Error(), "unknown ROUGE type") {
+			t.Errorf("ParseType(%q) = %v, want an unknown-type error", bad, err)
+		}
+	}
+}
+
+// TestLsumSplitSummaries checks that split_summaries splits on sentence
+// ends rather than newlines.
+func TestLsumSplitSummaries(t *testing.T) {
+	ref, pred := "alpha beta. gamma delta.", "gamma delta. alpha beta."
+	split, _ := NewScorer("rougeLsum", Options{SplitSummaries: true})
+	lines, _ := NewScorer("rougeLsum", Options{})
+	// Two sentences per side: each reference sentence is matched whole.
+	if got := split.Score(ref, pred); got.FMeasure != 1 {
+		t.Errorf("split: %+v, want F = 1", got)
+	}
+	// One line per side: plain LCS of the two orders is 2 of 4.
+	if got := lines.Score(ref, pred); got.FMeasure != 0.5 {
+		t.Errorf("lines: %+v, want F = 0.5", got)
+	}
+}
+
+func TestSplitSentences(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"One. Two! Three?", []string{"One.", "Two!", "Three?"}},
+		{"Mr. Smith went to Washington. He left.", []string{"Mr. Smith went to Washington.", "He left."}},
+		{"Pi is 3.14 today. Yes", []string{"Pi is 3.14 today.", "Yes"}},
+		{"line one\nline two", []string{"line one\nline two"}},
+		{"He said \"go.\" Then left.", []string{"He said \"go.\"", "Then left."}},
+		{"J. R. R. Tolkien wrote. Done", []string{"J. R. R. Tolkien wrote.", "Done"}},
+		{"Wait... what?", []string{"Wait...", "what?"}},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		if got := SplitSentences(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("SplitSentences(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

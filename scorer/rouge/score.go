@@ -1,0 +1,132 @@
+package rouge
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Score is one ROUGE result.
+type Score struct {
+	Precision float64
+	Recall    float64
+	FMeasure  float64
+}
+
+// newScore builds a Score with rouge-score's F-measure: 2PR/(P+R), or 0
+// when P+R is 0.
+func newScore(p, r float64) Score {
+	s := Score{Precision: p, Recall: r}
+	if p+r > 0 {
+		s.FMeasure = 2 * p * r / (p + r)
+	}
+	return s
+}
+
+// Options are rouge-score's RougeScorer options.
+type Options struct {
+	// UseStemmer stems tokens longer than three characters with NLTK's
+	// Porter stemmer.
+	UseStemmer bool
+	// SplitSummaries makes rougeLsum split text into sentences (see
+	// SplitSentences) instead of on newlines.
+	SplitSummaries bool
+}
+
+// Type names a ROUGE variant: "rouge1" … "rouge9", "rougeL" or
+// "rougeLsum".
+type Type string
+
+// The ROUGE variants other than rouge1…rouge9.
+const (
+	TypeL    Type = "rougeL"
+	TypeLsum Type = "rougeLsum"
+)
+
+// Types lists every accepted type name.
+func Types() []Type {
+	return []Type{"rouge1", "rouge2", "rouge3", "rouge4", "rouge5", "rouge6", "rouge7", "rouge8", "rouge9", TypeL, TypeLsum}
+}
+
+// ParseType checks a type name. rouge-score accepts rouge1 to rouge9
+// ("rouge0" and "rouge10" are errors), rougeL and rougeLsum.
+func ParseType(s string) (Type, error) {
+	for _, t := range Types() {
+		if string(t) == s {
+			return t, nil
+		}
+	}
+	names := make([]string, 0, 11)
+	for _, t := range Types() {
+		names = append(names, string(t))
+	}
+	return "", fmt.Errorf("unknown ROUGE type %q (want one of %s)", s, strings.Join(names, ", "))
+}
+
+// N returns the n-gram order of rouge1…rouge9, or 0 for rougeL and
+// rougeLsum.
+func (t Type) N() int {
+	if len(t) == 6 && strings.HasPrefix(string(t), "rouge") && t[5] >= '1' && t[5] <= '9' {
+		return int(t[5] - '0')
+	}
+	return 0
+}
+
+// Scorer computes one ROUGE type. It is immutable and safe for concurrent
+// use.
+type Scorer struct {
+	typ  Type
+	n    int
+	opts Options
+}
+
+// NewScorer returns a scorer for the type named t.
+func NewScorer(t string, opts Options) (*Scorer, error) {
+	typ, err := ParseType(t)
+	if err != nil {
+		return nil, err
+	}
+	return &Scorer{typ: typ, n: typ.N(), opts: opts}, nil
+}
+
+// Type returns the scorer's ROUGE type.
+func (s *Scorer) Type() Type { return s.typ }
+
+// Score compares prediction with target (the reference), in
+// rouge-score's argument order: score(target, prediction).
+func (s *Scorer) Score(target, prediction string) Score {
+	switch s.typ {
+	case TypeL:
+		v := newVocab()
+		t := v.ids(Tokenize(target, s.opts.UseStemmer))
+		p := v.ids(Tokenize(prediction, s.opts.UseStemmer))
+		return scoreLCS(t, p)
+	case TypeLsum:
+		return s.scoreLsum(target, prediction)
+	}
+	v := newVocab()
+	t := v.ids(Tokenize(target, s.opts.UseStemmer))
+	p := v.ids(Tokenize(prediction, s.opts.UseStemmer))
+	if s.n == 1 {
+		return scoreUnigrams(t, p, len(v.m))
+	}
+	return scoreNgrams(t, p, s.n)
+}
+
+// vocab interns tokens as small integers so that n-grams and LCS compare
+// integers, not strings.
+type vocab struct{ m map[string]int32 }
+
+func newVocab() *vocab { return &vocab{m: make(map[string]int32)} }
+
+func (v *vocab) ids(toks []string) []int32 {
+	out := make([]int32, len(toks))
+	for i, t := range toks {
+		id, ok := v.m[t]
+		if !ok {
+			id = int32(len(v.m))
+			v.m[t] = id
+		}
+		out[i] = id
+	}
+	return out
+}
