@@ -1,0 +1,298 @@
+package dataset
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/scorer"
+)
+
+// compact normalises recorded arguments so rows read from differently
+// formatted files compare equal.
+func compact(t *testing.T, calls []extractor.ToolCall) []extractor.ToolCall {
+	t.Helper()
+	out := make([]extractor.ToolCall, len(calls))
+	for i, c := range calls {
+		if c.ArgumentsValid {
+			var b bytes.Buffer
+			if err := json.Compact(&b, []byte(c.Arguments)); err != nil {
+				t.Fatalf("arguments %q: %v", c.Arguments, err)
+			}
+			c.Arguments = b.String()
+		}
+		out[i] = c
+	}
+	return out
+}
+
+func TestVertexFormatsAgree(t *testing.T) {
+	for _, file := range []string{"vertex.jsonl", "vertex.json", "vertex.csv"} {
+		t.Run(file, func(t *testing.T) {
+			rows, err := Load(filepath.Join("testdata", file), FormatAuto)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rows) != 2 {
+				t.Fatalf("got %d rows, want 2", len(rows))
+			}
+			a := rows[0].Instance
+			if a.Prompt != "Weather in London?" || a.Response != "It is sunny." || a.Reference != "Sunny in London." {
+				t.Errorf("row 0 text fields: %+v", a)
+			}
+			want := scorer.InPrompt | scorer.InResponse | scorer.InReference | scorer.InPredictedTrajectory |
+				scorer.InReferenceTrajectory | scorer.InLatency | scorer.InFailure | scorer.InInvocations
+			if a.Has != want {
+				t.Errorf("row 0 Has = %b, want %b", a.Has, want)
+			}
+			pt := compact(t, a.PredictedTrajectory)
+			if len(pt) != 2 || pt[0].Name != "loc_to_lat_long" || pt[0].Arguments != `{"location":"London"}` || !pt[0].ArgumentsValid {
+				t.Errorf("row 0 predicted trajectory: %+v", pt)
+			}
+			if len(a.ReferenceTrajectory) != 1 || a.ReferenceTrajectory[0].Name != "loc_to_lat_long" {
+				t.Errorf("row 0 reference trajectory: %+v", a.ReferenceTrajectory)
+			}
+			if a.Latency != 1500*time.Millisecond || a.Failure {
+				t.Errorf("row 0 latency %v failure %v", a.Latency, a.Failure)
+			}
+			if a.Columns["agent"] != "weather" || len(a.Columns["tags"].([]any)) != 2 {
+				t.Errorf("row 0 other columns: %v", a.Columns)
+			}
+			if len(a.Invocations) != 1 || !a.Invocations[0].HasReference || a.Invocations[0].UserContent != a.Prompt {
+				t.Errorf("row 0 invocations: %+v", a.Invocations)
+			}
+
+			b := rows[1].Instance
+			if b.CaseID != "c2" {
+				t.Errorf("row 1 case id %q", b.CaseID)
+			}
+			if b.Has&(scorer.InReference|scorer.InReferenceTrajectory|scorer.InLatency) != 0 {
+				t.Errorf("row 1 has absent columns: %b", b.Has)
+			}
+			if b.Has&scorer.InPrediction == 0 {
+				t.Error("row 1: prediction not marked present")
+			}
+			var pred struct {
+				ToolCalls []struct{ Name string } `json:"tool_calls"`
+			}
+			if err := json.Unmarshal([]byte(b.Prediction), &pred); err != nil || len(pred.ToolCalls) != 1 || pred.ToolCalls[0].Name != "set_device_info" {
+				t.Errorf("row 1 prediction %q: %v", b.Prediction, err)
+			}
+			pt = compact(t, b.PredictedTrajectory)
+			if len(pt) != 1 || pt[0].Arguments != `{"device_id":"device_2","status":"OFF"}` {
+				t.Errorf("row 1 trajectory from a JSON string: %+v", pt)
+			}
+			if b.Invocations[0].HasReference {
+				t.Error("row 1 invocation claims a reference")
+			}
+			if rows[0].Columns[0].Name != "prompt" {
+				t.Errorf("columns not in input order: %v", rows[0].Columns[0].Name)
+			}
+		})
+	}
+}
+
+func TestRagasSamples(t *testing.T) {
+	rows, err := Load(filepath.Join("testdata", "ragas.jsonl"), FormatAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := rows[0].Instance
+	pt := compact(t, in.PredictedTrajectory)
+	if len(pt) != 2 || pt[0].Name != "weather_check" || pt[1].Arguments != `{"temperature_fahrenheit":75}` {
+		t.Fatalf("predicted trajectory: %+v", pt)
+	}
+	if pt[0].Result != "75°F, partly cloudy" {
+		t.Errorf("tool message not attached as result: %q", pt[0].Result)
+	}
+	if len(in.ReferenceTrajectory) != 2 || in.ReferenceTopics[0] != "weather" || in.Reference == "" {
+		t.Errorf("reference side: %+v %v %q", in.ReferenceTrajectory, in.ReferenceTopics, in.Reference)
+	}
+	if in.Prompt != "What's the weather like in New York right now?" || in.Response != "75°F is approximately 23.9°C." {
+		t.Errorf("prompt %q response %q", in.Prompt, in.Response)
+	}
+	if len(in.Conversation) != 7 || in.Conversation[1].Role != RoleAssistant || in.Conversation[2].Role != RoleTool {
+		t.Errorf("conversation: %+v", in.Conversation)
+	}
+	if len(in.Invocations) != 2 || len(in.Invocations[1].PredictedToolCalls) != 1 || in.Invocations[1].Response != "75°F is approximately 23.9°C." {
+		t.Errorf("invocations: %+v", in.Invocations)
+	}
+	want := scorer.InPrompt | scorer.InResponse | scorer.InReference | scorer.InPredictedTrajectory |
+		scorer.InReferenceTrajectory | scorer.InReferenceTopics | scorer.InConversation | scorer.InInvocations
+	if in.Has != want {
+		t.Errorf("Has = %b, want %b", in.Has, want)
+	}
+	two := rows[1].Instance
+	if two.PredictedTrajectory == nil || len(two.PredictedTrajectory) != 0 || two.Has&scorer.InReferenceTrajectory == 0 {
+		t.Errorf("empty trajectories must be present observations: %+v", two)
+	}
+	if !two.Invocations[0].HasReference {
+		t.Error("one-turn sample: the reference belongs to its turn")
+	}
+}
+
+func TestEvalSetCamelAndSnake(t *testing.T) {
+	for _, file := range []string{"snake.evalset.json", "camel.evalset.json"} {
+		t.Run(file, func(t *testing.T) {
+			set, err := LoadEvalSet(filepath.Join("testdata", file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if set.ID != "home_automation" || len(set.Cases) != 2 {
+				t.Fatalf("set %q with %d cases", set.ID, len(set.Cases))
+			}
+			c := set.Cases[0]
+			if c.ID != "case_off" || len(c.Turns) != 1 {
+				t.Fatalf("case 0: %+v", c)
+			}
+			tu := compact(t, c.Turns[0].ToolCalls)
+			if c.Turns[0].UserContent != "Turn off device_2 in the Bedroom." || len(tu) != 1 || tu[0].Name != "set_device_info" ||
+				tu[0].Arguments != `{"location":"Bedroom","device_id":"device_2","status":"OFF"}` {
+				t.Errorf("turn: %+v", c.Turns[0])
+			}
+			d := set.Cases[1]
+			if d.Turns[0].Response != "I can roll dice\nand check primes." {
+				t.Errorf("text parts must join with a newline: %q", d.Turns[0].Response)
+			}
+			if !d.Turns[0].HasToolCalls || len(d.Turns[0].ToolCalls) != 0 || len(d.Turns[1].ToolCalls) != 2 || d.Turns[1].ToolCalls[0].ID != "adk-1" {
+				t.Errorf("tool uses: %+v", d.Turns)
+			}
+		})
+	}
+}
+
+func TestLegacyTestFile(t *testing.T) {
+	set, err := LoadEvalSet(filepath.Join("testdata", "legacy.test.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.ID != "legacy" || len(set.Cases) != 1 || len(set.Cases[0].Turns) != 2 {
+		t.Fatalf("%+v", set)
+	}
+	tr := set.Cases[0].Turns[1]
+	if tr.UserContent != "Roll a 6-sided die" || tr.Response != "I rolled a 4." || len(tr.ToolCalls) != 1 || tr.ToolCalls[0].Arguments != `{"sides": 6}` {
+		t.Errorf("%+v", tr)
+	}
+}
+
+func TestBadInputNamesRowAndColumn(t *testing.T) {
+	tests := []struct {
+		name   string
+		format Format
+		data   string
+		row    int
+		column string
+		want   string
+	}{
+		{"jsonl bad trajectory item", FormatJSONL, "{\"prompt\":\"a\"}\n{\"predicted_trajectory\":[{\"tool_input\":{}}]}\n", 1, ColPredictedTrajectory, `item 0: missing "tool_name"`},
+		{"jsonl trajectory not a list", FormatJSONL, `{"reference_trajectory": {"a": 1}}`, 0, ColReferenceTrajectory, "must be a JSON array"},
+		{"jsonl invalid json", FormatJSONL, "{\"prompt\":\"a\"}\n{\"prompt\": }\n", 1, ColPrompt, "invalid JSON"},
+		{"jsonl tool input not an object", FormatJSONL, `{"predicted_trajectory":[{"tool_name":"a","tool_input":[1]}]}`, 0, ColPredictedTrajectory, `"tool_input" must be a JSON object`},
+		{"json array row not object", FormatJSON, `[{"prompt":"a"}, 3]`, 1, "", "must be a JSON object"},
+		{"csv bad json cell", FormatCSV, "prompt,predicted_trajectory\nx,\"[{\"\"tool_name\"\": \"\"a\"\"\"\n", 0, ColPredictedTrajectory, "not valid JSON"},
+		{"csv latency", FormatCSV, "prompt,latency_in_seconds\nx,1\ny,soon\n", 1, ColLatency, "number of seconds"},
+		{"ragas unknown type", FormatJSONL, `{"user_input":[{"type":"robot","content":"x"}]}`, 0, ColUserInput, `unknown type "robot"`},
+		{"ragas bad tool call", FormatJSONL, `{"user_input":[{"type":"ai","tool_calls":[{"args":{}}]}]}`, 0, ColUserInput, `missing "name"`},
+		{"ragas reference calls", FormatJSONL, `{"user_input":[],"reference_tool_calls":[{"name":"a","args":"x"}]}`, 0, ColReferenceToolCalls, `item 0: "args" string does not hold valid JSON`},
+		{"failure not bool", FormatJSONL, `{"failure":"maybe"}`, 0, ColFailure, "must be a boolean"},
+		{"duplicate column", FormatJSONL, `{"prompt":"a","prompt":"b"}`, 0, ColPrompt, "given twice"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.data), tt.format)
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v is not a *Error", err)
+			}
+			if e.Row != tt.row || e.Column != tt.column || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %q (row %d, column %q), want row %d, column %q, containing %q", err, e.Row, e.Column, tt.row, tt.column, tt.want)
+			}
+			if tt.column != "" && !strings.Contains(err.Error(), `column "`+tt.column+`"`) {
+				t.Errorf("message %q does not name the column", err)
+			}
+		})
+	}
+}
+
+func TestEvalSetGivenAsDataset(t *testing.T) {
+	_, err := Load(filepath.Join("testdata", "snake.evalset.json"), FormatAuto)
+	if err == nil || !strings.Contains(err.Error(), "--evalset") {
+		t.Fatalf("want a hint to use --evalset, got %v", err)
+	}
+}
+
+func TestBadEvalSets(t *testing.T) {
+	tests := []struct{ data, want string }{
+		{`{"eval_set_id": "x"}`, `missing "eval_cases"`},
+		{`{"eval_cases": [{"eval_id": "a", "conversation": [{"user_content": 3}]}]}`, "eval_cases[0]: conversation[0]: user_content: must be a JSON object"},
+		{`{"evalCases": [{"conversation": [{"intermediateData": {"toolUses": [{"args": {}}]}}]}]}`, `tool_uses: item 0: missing "name"`},
+		{`[{"query": "q", "expected_tool_use": [{"tool_input": {}}]}]`, `[0].expected_tool_use: item 0: missing "tool_name"`},
+	}
+	for _, tt := range tests {
+		_, err := ParseEvalSet([]byte(tt.data))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want %q", tt.data, err, tt.want)
+		}
+	}
+}
+
+func TestJoinByCaseIDAndInput(t *testing.T) {
+	set, err := LoadEvalSet(filepath.Join("testdata", "snake.evalset.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Unix(1000, 0)
+	runs := []*extractor.Trajectory{
+		// case_dice by input: the two turns share a session.
+		{TraceID: "d2", Input: "Roll a 10-sided die twice.", SessionID: "s1", Start: t0.Add(2 * time.Second), Output: "4 and 7",
+			ToolCalls: []extractor.ToolCall{{Name: "roll_die", Arguments: `{"sides":10}`, ArgumentsValid: true}}},
+		{TraceID: "d1", Input: "What can you do?", SessionID: "s1", Start: t0.Add(time.Second), Output: "dice"},
+		// case_off by attribute, even though its input differs.
+		{TraceID: "o1", Input: "switch it off", Start: t0, Output: "off", Attributes: map[string]string{"eval.case_id": "case_off"}},
+		{TraceID: "x", Input: "unrelated", Start: t0},
+	}
+	rows, unmatched := Join(set, runs, DefaultCaseIDAttribute)
+	if len(unmatched) != 0 || len(rows) != 2 {
+		t.Fatalf("rows %d unmatched %v", len(rows), unmatched)
+	}
+	off := rows[0].Instance
+	if off.Response != "off" || len(off.Invocations) != 1 || off.Invocations[0].ID != "o1" || !off.Invocations[0].HasReference {
+		t.Errorf("case_off: %+v", off)
+	}
+	dice := rows[1].Instance
+	if len(dice.Invocations) != 2 || dice.Invocations[0].ID != "d1" || dice.Invocations[1].ID != "d2" {
+		t.Fatalf("case_dice invocations: %+v", dice.Invocations)
+	}
+	if len(dice.PredictedTrajectory) != 1 || len(dice.ReferenceTrajectory) != 2 || dice.Reference != "I rolled 4 and 7." || dice.Response != "4 and 7" {
+		t.Errorf("case_dice: %+v", dice)
+	}
+	if dice.Has&(scorer.InPredictedTrajectory|scorer.InReferenceTrajectory|scorer.InReference|scorer.InInvocations) !=
+		scorer.InPredictedTrajectory|scorer.InReferenceTrajectory|scorer.InReference|scorer.InInvocations {
+		t.Errorf("case_dice Has = %b", dice.Has)
+	}
+
+	rows, unmatched = Join(set, nil, DefaultCaseIDAttribute)
+	if len(unmatched) != 2 || rows[0].Instance.Has&scorer.InPredictedTrajectory != 0 {
+		t.Errorf("without runs: unmatched %v, Has %b", unmatched, rows[0].Instance.Has)
+	}
+}
+
+func TestCasesFromRows(t *testing.T) {
+	rows, err := Parse([]byte(`{"case_id":"a","prompt":"p","reference":"r"}
+{"prompt":"q","reference_trajectory":[]}
+{"prompt":"no reference"}
+`), FormatJSONL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := CasesFromRows(rows)
+	if len(cs) != 2 || cs[0].ID != "a" || !cs[0].Turns[0].HasResponse || cs[0].Turns[0].HasToolCalls ||
+		cs[1].ID != "" || !cs[1].Turns[0].HasToolCalls || cs[1].Turns[0].UserContent != "q" {
+		t.Errorf("%+v", cs)
+	}
+}

@@ -1,0 +1,139 @@
+package dataset
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Format is a dataset file format.
+type Format int
+
+// Formats. FormatAuto picks one from the file name and content.
+const (
+	FormatAuto Format = iota
+	FormatJSONL
+	FormatJSON
+	FormatCSV
+)
+
+// String names the format as the --format flag spells it.
+func (f Format) String() string {
+	switch f {
+	case FormatJSONL:
+		return "jsonl"
+	case FormatJSON:
+		return "json"
+	case FormatCSV:
+		return "csv"
+	default:
+		return "auto"
+	}
+}
+
+// ParseFormat reads a format name: auto, jsonl, json or csv.
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(s) {
+	case "", "auto":
+		return FormatAuto, nil
+	case "jsonl", "ndjson":
+		return FormatJSONL, nil
+	case "json":
+		return FormatJSON, nil
+	case "csv":
+		return FormatCSV, nil
+	}
+	return FormatAuto, fmt.Errorf("unknown dataset format %q (want auto, jsonl, json or csv)", s)
+}
+
+// MaxFileBytes caps a dataset file read into memory.
+const MaxFileBytes = 1 << 30
+
+// Load reads the dataset at path. FormatAuto picks the format from the
+// extension (.jsonl/.ndjson, .json, .csv) and, failing that, from the
+// first non-blank byte. Errors carry the path.
+func Load(path string, format Format) ([]Row, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > MaxFileBytes {
+		return nil, fmt.Errorf("%s: %d bytes, more than the %d-byte limit", path, st.Size(), MaxFileBytes)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if format == FormatAuto {
+		format = detect(path, data)
+	}
+	rows, err := Parse(data, format)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rows, nil
+}
+
+// detect picks a format from the file name, then the content.
+func detect(path string, data []byte) Format {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".jsonl", ".ndjson":
+		return FormatJSONL
+	case ".json":
+		return FormatJSON
+	case ".csv":
+		return FormatCSV
+	}
+	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	switch {
+	case len(t) > 0 && t[0] == '[':
+		return FormatJSON
+	case len(t) > 0 && t[0] == '{':
+		return FormatJSONL
+	}
+	return FormatCSV
+}
+
+// Parse decodes a dataset held in memory. FormatAuto is read as JSON
+// lines when the content starts with '{', a JSON array when it starts with
+// '[', and CSV otherwise.
+func Parse(data []byte, format Format) ([]Row, error) {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if format == FormatAuto {
+		format = detect("", data)
+	}
+	var (
+		objs []object
+		err  error
+	)
+	switch format {
+	case FormatJSONL:
+		objs, err = readJSONL(data)
+	case FormatJSON:
+		objs, err = readJSONArray(data)
+	case FormatCSV:
+		objs, err = readCSV(data)
+	default:
+		return nil, errors.New("unknown dataset format")
+	}
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]Row, 0, len(objs))
+	for i, o := range objs {
+		in, err := buildInstance(o)
+		if err != nil {
+			var e *Error
+			if errors.As(err, &e) {
+				e.Row, e.Line = i, o.line
+				return nil, e
+			}
+			return nil, &Error{Row: i, Line: o.line, Err: err}
+		}
+		rows = append(rows, Row{Index: i, Columns: o.cols, Instance: in})
+	}
+	return rows, nil
+}
