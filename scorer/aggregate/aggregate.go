@@ -1,0 +1,223 @@
+// Package aggregate summarises per-row scores the way Vertex AI's
+// evaluation SDK prints them (row_count, <metric>/mean, <metric>/std) and
+// checks pass/fail criteria the way Google ADK does (every case's score at
+// or above the metric's threshold).
+package aggregate
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"sort"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
+)
+
+// Mean is the arithmetic mean of scores; ok is false for none.
+func Mean(scores []float64) (mean float64, ok bool) {
+	if len(scores) == 0 {
+		return 0, false
+	}
+	var sum float64
+	for _, s := range scores {
+		sum += s
+	}
+	return sum / float64(len(scores)), true
+}
+
+// Std is the sample standard deviation (n−1 in the denominator), as
+// pandas' std() computes it; ok is false for fewer than two scores, where
+// Vertex reports NaN.
+func Std(scores []float64) (std float64, ok bool) {
+	if len(scores) < 2 {
+		return 0, false
+	}
+	m, _ := Mean(scores)
+	var ss float64
+	for _, s := range scores {
+		d := s - m
+		ss += d * d
+	}
+	return math.Sqrt(ss / float64(len(scores)-1)), true
+}
+
+// MetricSummary is one metric's aggregate over the rows it scored. Rows
+// where the metric was not applicable or failed are not in Mean and Std
+// (as pandas skips NaN).
+type MetricSummary struct {
+	Metric        string
+	Scored        int
+	NotApplicable int
+	Errors        int
+	Mean          float64
+	HasMean       bool
+	Std           float64
+	HasStd        bool
+}
+
+// Criterion is a pass/fail threshold on a metric.
+type Criterion struct {
+	Metric    string
+	Threshold float64
+}
+
+// CriterionResult is a criterion checked over every row: it passes when
+// every row scored the metric at or above the threshold. A row where the
+// metric was not applicable or failed fails the criterion (ADK's
+// NOT_EVALUATED is not PASSED).
+type CriterionResult struct {
+	Criterion
+	Passed     bool
+	FailedRows []int // 0-based rows below the threshold or not scored
+}
+
+// Summary is the aggregate of an evaluation run.
+type Summary struct {
+	RowCount int
+	Metrics  []MetricSummary
+	Criteria []CriterionResult
+}
+
+// Passed reports whether every criterion passed (true when there are none).
+func (s *Summary) Passed() bool {
+	for _, c := range s.Criteria {
+		if !c.Passed {
+			return false
+		}
+	}
+	return true
+}
+
+// Summarize aggregates one evaluation per row (nil for a row that was not
+// evaluated) over the metrics named, in that order, and checks criteria.
+func Summarize(metrics []string, evals []*scorer.Evaluation, criteria []Criterion) *Summary {
+	s := &Summary{RowCount: len(evals)}
+	scores := make(map[string][]float64, len(metrics))
+	perRow := make([]map[string]float64, len(evals))
+	for _, name := range metrics {
+		ms := MetricSummary{Metric: name}
+		for i, ev := range evals {
+			if ev == nil {
+				continue
+			}
+			if r, ok := result(ev, name); ok {
+				ms.Scored++
+				scores[name] = append(scores[name], r.Score)
+				if perRow[i] == nil {
+					perRow[i] = map[string]float64{}
+				}
+				perRow[i][name] = r.Score
+			} else if contains(ev.NotApplicable, name) {
+				ms.NotApplicable++
+			} else {
+				ms.Errors++
+			}
+		}
+		ms.Mean, ms.HasMean = Mean(scores[name])
+		ms.Std, ms.HasStd = Std(scores[name])
+		s.Metrics = append(s.Metrics, ms)
+	}
+	for _, c := range criteria {
+		cr := CriterionResult{Criterion: c, Passed: true}
+		for i := range evals {
+			v, ok := perRow[i][c.Metric]
+			if !ok || v < c.Threshold {
+				cr.Passed = false
+				cr.FailedRows = append(cr.FailedRows, i)
+			}
+		}
+		s.Criteria = append(s.Criteria, cr)
+	}
+	return s
+}
+
+// result finds a metric's result in an evaluation.
+func result(ev *scorer.Evaluation, name string) (scorer.Result, bool) {
+	for _, r := range ev.Results {
+		if r.Metric == name {
+			return r, true
+		}
+	}
+	return scorer.Result{}, false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// MarshalJSON writes the summary as Vertex prints it: row_count, then
+// <metric>/mean and <metric>/std per metric in order (std absent for
+// fewer than two scores, mean absent when nothing was scored), then
+// "criteria" ({metric: {threshold, passed, failed_rows}}) and "passed".
+func (s *Summary) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"row_count":`)
+	b.WriteString(jsonNum(float64(s.RowCount)))
+	for _, m := range s.Metrics {
+		if m.HasMean {
+			writeKey(&b, m.Metric+"/mean")
+			b.WriteString(jsonNum(m.Mean))
+		}
+		if m.HasStd {
+			writeKey(&b, m.Metric+"/std")
+			b.WriteString(jsonNum(m.Std))
+		}
+	}
+	if len(s.Criteria) > 0 {
+		writeKey(&b, "criteria")
+		b.WriteByte('{')
+		crit := append([]CriterionResult(nil), s.Criteria...)
+		sort.SliceStable(crit, func(i, j int) bool { return crit[i].Metric < crit[j].Metric })
+		for i, c := range crit {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			k, _ := json.Marshal(c.Metric)
+			b.Write(k)
+			failed := c.FailedRows
+			if failed == nil {
+				failed = []int{}
+			}
+			v, err := json.Marshal(struct {
+				Threshold  float64 `json:"threshold"`
+				Passed     bool    `json:"passed"`
+				FailedRows []int   `json:"failed_rows"`
+			}{c.Threshold, c.Passed, failed})
+			if err != nil {
+				return nil, err
+			}
+			b.WriteByte(':')
+			b.Write(v)
+		}
+		b.WriteByte('}')
+	}
+	writeKey(&b, "passed")
+	if s.Passed() {
+		b.WriteString("true")
+	} else {
+		b.WriteString("false")
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func writeKey(b *bytes.Buffer, k string) {
+	b.WriteByte(',')
+	kb, _ := json.Marshal(k)
+	b.Write(kb)
+	b.WriteByte(':')
+}
+
+// jsonNum formats a finite number as JSON.
+func jsonNum(f float64) string {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return "null"
+	}
+	return string(b)
+}
