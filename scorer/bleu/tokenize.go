@@ -1,0 +1,122 @@
+package bleu
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Tokenizer names accepted by Options.Tokenizer.
+const (
+	Tokenizer13a  = "13a"
+	TokenizerNone = "none"
+	TokenizerChar = "char"
+)
+
+// Tokenize13a is sacrebleu's default "13a" tokenizer (mteval-v13a):
+//
+//  1. remove "<skipped>" and "-\n", turn "\n" into a space;
+//  2. when '&' occurs, unescape &quot; &amp; &lt; &gt; in that order;
+//  3. pad with spaces and apply, in order, the regex substitutions
+//     ([{-~[-` -&(-+:-@/]) -> " \1 ", ([^0-9])([.,]) -> "\1 \2 ",
+//     ([.,])([^0-9]) -> " \1 \2" and ([0-9])(-) -> "\1 \2 ";
+//  4. split on whitespace as Python's str.split() does.
+//
+// A period or comma therefore stays attached only between digits
+// ("1,000.50"); apostrophes, hyphens between letters and letters of any
+// script are kept.
+func Tokenize13a(line string) []string {
+	line = strings.ReplaceAll(line, "<skipped>", "")
+	line = strings.ReplaceAll(line, "-\n", "")
+	line = strings.ReplaceAll(line, "\n", " ")
+	if strings.IndexByte(line, '&') >= 0 {
+		line = strings.ReplaceAll(line, "&quot;", "\"")
+		line = strings.ReplaceAll(line, "&amp;", "&")
+		line = strings.ReplaceAll(line, "&lt;", "<")
+		line = strings.ReplaceAll(line, "&gt;", ">")
+	}
+	// The rules below only test ASCII bytes; a multi-byte character is
+	// "not a digit" in every byte, which makes byte-wise matching produce
+	// exactly what Python's code-point regexes produce.
+	a := make([]byte, 0, 2*len(line)+8)
+	a = append(a, ' ')
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if isSymbol13a(c) {
+			a = append(a, ' ', c, ' ')
+		} else {
+			a = append(a, c)
+		}
+	}
+	a = append(a, ' ')
+
+	b := make([]byte, 0, len(a)+len(a)/2)
+	for i := 0; i < len(a); {
+		if i+1 < len(a) && !isDigit(a[i]) && (a[i+1] == '.' || a[i+1] == ',') {
+			b = append(b, a[i], ' ', a[i+1], ' ')
+			i += 2
+			continue
+		}
+		b = append(b, a[i])
+		i++
+	}
+
+	a = a[:0]
+	for i := 0; i < len(b); {
+		if i+1 < len(b) && (b[i] == '.' || b[i] == ',') && !isDigit(b[i+1]) {
+			a = append(a, ' ', b[i], ' ', b[i+1])
+			i += 2
+			continue
+		}
+		a = append(a, b[i])
+		i++
+	}
+
+	b = b[:0]
+	for i := 0; i < len(a); {
+		if i+1 < len(a) && isDigit(a[i]) && a[i+1] == '-' {
+			b = append(b, a[i], ' ', '-', ' ')
+			i += 2
+			continue
+		}
+		b = append(b, a[i])
+		i++
+	}
+	return Fields(string(b))
+}
+
+// isSymbol13a is the first 13a character class: space to '&', '(' to
+// '+', ':' to '@', '[' to '`', '{' to '~', and '/'.
+func isSymbol13a(c byte) bool {
+	return c >= ' ' && c <= '&' || c >= '(' && c <= '+' || c >= ':' && c <= '@' ||
+		c >= '[' && c <= '`' || c >= '{' && c <= '~' || c == '/'
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// TokenizeChar is sacrebleu's "char" tokenizer: every character that is
+// not whitespace is a token.
+func TokenizeChar(line string) []string {
+	var out []string
+	for i, r := range line {
+		if !isPySpace(r) {
+			out = append(out, line[i:i+utf8.RuneLen(r)])
+		}
+	}
+	return out
+}
+
+// Fields splits s on runs of whitespace as Python's str.split() with no
+// argument does (Go's strings.Fields does not treat U+001C–U+001F as
+// whitespace; Python does).
+func Fields(s string) []string {
+	return strings.FieldsFunc(s, isPySpace)
+}
+
+// rstrip removes trailing whitespace as Python's str.rstrip() does.
+func rstrip(s string) string { return strings.TrimRightFunc(s, isPySpace) }
+
+// isPySpace reports whether Python's str.isspace() holds for r.
+func isPySpace(r rune) bool {
+	return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f
+}
