@@ -1,0 +1,55 @@
+package rouge
+
+import (
+	"math"
+	"testing"
+)
+
+// FuzzTokenize checks that the tokenizer never panics and yields only
+// non-empty [a-z0-9] tokens, and that every ROUGE type scores in [0, 1],
+// symmetric in F, and 1 for a text against itself when it has enough
+// tokens.
+func FuzzTokenize(f *testing.F) {
+	for _, s := range []string{"Hello, World!", "Café naïve", "İstanbul \u212a", "a b c\nd e", "running quickly.", "\xff\xfe"} {
+		f.Add(s, "the reference text", true)
+	}
+	var scorers []*Scorer
+	for _, typ := range Types() {
+		for _, opts := range []Options{{}, {UseStemmer: true, SplitSummaries: true}} {
+			s, err := NewScorer(string(typ), opts)
+			if err != nil {
+				f.Fatal(err)
+			}
+			scorers = append(scorers, s)
+		}
+	}
+	f.Fuzz(func(t *testing.T, a, b string, stem bool) {
+		toks := Tokenize(a, stem)
+		for _, tok := range toks {
+			if tok == "" {
+				t.Fatalf("empty token from %q", a)
+			}
+			for i := 0; i < len(tok); i++ {
+				if c := tok[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+					t.Fatalf("token %q from %q has byte %q", tok, a, c)
+				}
+			}
+		}
+		for _, s := range scorers {
+			ab, ba := s.Score(a, b), s.Score(b, a)
+			for _, v := range []float64{ab.Precision, ab.Recall, ab.FMeasure} {
+				if math.IsNaN(v) || v < 0 || v > 1 {
+					t.Fatalf("%s(%q, %q) = %+v out of [0, 1]", s.Type(), a, b, ab)
+				}
+			}
+			if s.Type() != TypeLsum && math.Abs(ab.FMeasure-ba.FMeasure) > 1e-12 {
+				t.Fatalf("%s F not symmetric: %v vs %v", s.Type(), ab.FMeasure, ba.FMeasure)
+			}
+			if n := s.Type().N(); n > 0 && len(Tokenize(a, s.opts.UseStemmer)) >= n {
+				if self := s.Score(a, a); self.FMeasure != 1 {
+					t.Fatalf("%s(%q, itself) = %+v", s.Type(), a, self)
+				}
+			}
+		}
+	})
+}
