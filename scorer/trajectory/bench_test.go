@@ -1,0 +1,125 @@
+package trajectory
+
+import (
+	"fmt"
+	"testing"
+)
+
+// benchCalls returns a realistic 10-call trajectory and a reference that
+// differs in one call's argument and order.
+func benchCalls() (pred, ref []Call) {
+	for i := 0; i < 10; i++ {
+		pred = append(pred, Call{
+			Name: fmt.Sprintf("tool_%d", i%4),
+			Args: fmt.Sprintf(`{"query": "weather in city %d", "limit": %d, "units": "metric", "filters": {"days": 3, "hourly": true}}`, i, i+1),
+		})
+	}
+	ref = append([]Call(nil), pred...)
+	ref[3].Args = `{"query": "weather in city 3", "limit": 4.0, "units": "imperial", "filters": {"hourly": true, "days": 3}}`
+	ref[5], ref[6] = ref[6], ref[5]
+	return pred, ref
+}
+
+func BenchmarkKeysJSON(b *testing.B) {
+	pred, _ := benchCalls()
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = Keys(pred, JSONEqual)
+	}
+}
+
+func BenchmarkVertexTrajectory(b *testing.B) {
+	pred, ref := benchCalls()
+	for _, tc := range []struct {
+		name string
+		fn   func(p, r []string) float64
+	}{
+		{"exact_match", func(p, r []string) float64 { return b2f(ExactMatch(p, r)) }},
+		{"in_order_match", func(p, r []string) float64 { return b2f(InOrderMatch(p, r)) }},
+		{"any_order_match", func(p, r []string) float64 { return b2f(AnyOrderMatch(p, r)) }},
+		{"precision", Precision},
+		{"recall", Recall},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = tc.fn(Keys(pred, JSONEqual), Keys(ref, JSONEqual))
+			}
+		})
+	}
+	b.Run("single_tool_use", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = UsesTool(pred, "tool_3")
+		}
+	})
+}
+
+func b2f(v bool) float64 {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+func BenchmarkADKTrajectory(b *testing.B) {
+	pred, ref := benchCalls()
+	for _, m := range []MatchType{MatchExact, MatchInOrder, MatchAnyOrder} {
+		b.Run(m.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = TrajectoryMatches(pred, ref, m, false)
+			}
+		})
+	}
+}
+
+func BenchmarkRagas(b *testing.B) {
+	pred, ref := benchCalls()
+	b.Run("accuracy_strict", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = ToolCallAccuracy(pred, ref, true, ArgExact)
+		}
+	})
+	b.Run("accuracy_unordered", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = ToolCallAccuracy(pred, ref, false, ArgExact)
+		}
+	})
+	b.Run("f1", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_, _, _ = ToolCallF1(pred, ref)
+		}
+	})
+}
+
+func BenchmarkToolCallOutput(b *testing.B) {
+	pred, ref := benchCalls()
+	enc := func(cs []Call) string {
+		s := `{"content": "", "tool_calls": [`
+		for i, c := range cs {
+			if i > 0 {
+				s += ", "
+			}
+			s += fmt.Sprintf(`{"name": %q, "arguments": %s}`, c.Name, c.Args)
+		}
+		return s + "]}"
+	}
+	ps, rs := enc(pred), enc(ref)
+	b.ReportAllocs()
+	for b.Loop() {
+		p, _ := ParseToolCallOutput(ps)
+		r, _ := ParseToolCallOutput(rs)
+		pc, rc := make([]Call, len(p.Calls)), make([]Call, len(r.Calls))
+		for i := range p.Calls {
+			pc[i] = p.Calls[i].Call
+		}
+		for i := range r.Calls {
+			rc[i] = r.Calls[i].Call
+		}
+		_ = PairScores(pc, rc, func(p, r *Call) float64 { return KVMatch(p, r, false) })
+	}
+}
