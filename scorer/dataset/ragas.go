@@ -34,16 +34,16 @@ func ragasRole(s string) (string, bool) {
 // tool_calls) and tool messages. The predicted trajectory is every ai
 // message's tool calls in order (tool messages fill their results in
 // order); the prompt is the first human message and the response the
-// last ai message with text; each human message starts an invocation.
+// last ai message with text. No invocations are built: Ragas compares
+// the whole sample, and so do per-invocation metrics on an instance
+// without invocations.
 func ragasConversation(in *scorer.Instance, v json.RawMessage) error {
 	items, err := arrayValue(v)
 	if err != nil {
 		return err
 	}
-	var (
-		pending []int // indexes of predicted calls still waiting for a result
-		turns   []scorer.Invocation
-	)
+	var pending []int // indexes of predicted calls still waiting for a result
+	seenUser := false
 	in.PredictedTrajectory = []extractor.ToolCall{}
 	for i, it := range items {
 		m, err := fields(it)
@@ -74,11 +74,11 @@ func ragasConversation(in *scorer.Instance, v json.RawMessage) error {
 		in.Conversation = append(in.Conversation, extractor.Message{Role: role, Content: content})
 		switch role {
 		case RoleUser:
-			if len(turns) == 0 {
+			if !seenUser {
 				in.Prompt = content
 				in.Has |= scorer.InPrompt
+				seenUser = true
 			}
-			turns = append(turns, scorer.Invocation{UserContent: content})
 			pending = nil
 		case RoleAssistant:
 			var calls []extractor.ToolCall
@@ -92,13 +92,7 @@ func ragasConversation(in *scorer.Instance, v json.RawMessage) error {
 				pending = append(pending, len(in.PredictedTrajectory))
 				in.PredictedTrajectory = append(in.PredictedTrajectory, c)
 			}
-			if len(turns) == 0 {
-				turns = append(turns, scorer.Invocation{})
-			}
-			t := &turns[len(turns)-1]
-			t.PredictedToolCalls = append(t.PredictedToolCalls, calls...)
 			if content != "" {
-				t.Response = content
 				in.Response = content
 				in.Has |= scorer.InResponse
 			}
@@ -110,9 +104,5 @@ func ragasConversation(in *scorer.Instance, v json.RawMessage) error {
 		}
 	}
 	in.Has |= scorer.InConversation | scorer.InPredictedTrajectory
-	in.Invocations = turns
-	if len(turns) > 0 {
-		in.Has |= scorer.InInvocations
-	}
 	return nil
 }

@@ -159,16 +159,6 @@ func buildInstance(o object) (*scorer.Instance, error) {
 		}
 		in.Columns[c.Name] = v
 	}
-	switch {
-	case len(in.Invocations) == 0:
-		singleInvocation(in)
-	case len(in.Invocations) == 1:
-		// A one-turn multi-turn sample: its reference belongs to that turn.
-		inv := &in.Invocations[0]
-		inv.Reference = in.Reference
-		inv.ReferenceToolCalls = in.ReferenceTrajectory
-		inv.HasReference = in.Has&(scorer.InReference|scorer.InReferenceTrajectory) != 0
-	}
 	return in, nil
 }
 
@@ -181,24 +171,6 @@ func known(name string) bool {
 		return true
 	}
 	return false
-}
-
-// singleInvocation gives a single-turn row its one invocation, so that
-// per-invocation metrics (Google ADK) score it like a one-turn case. It
-// is added only when the row has a prompt, response or trajectory.
-func singleInvocation(in *scorer.Instance) {
-	if in.Has&(scorer.InPrompt|scorer.InResponse|scorer.InPredictedTrajectory) == 0 {
-		return
-	}
-	in.Invocations = []scorer.Invocation{{
-		UserContent:        in.Prompt,
-		Response:           in.Response,
-		Reference:          in.Reference,
-		PredictedToolCalls: in.PredictedTrajectory,
-		ReferenceToolCalls: in.ReferenceTrajectory,
-		HasReference:       in.Has&(scorer.InReference|scorer.InReferenceTrajectory) != 0,
-	}}
-	in.Has |= scorer.InInvocations
 }
 
 // messagesValue reads a list of {role, content} messages.
