@@ -7,7 +7,6 @@
 package bleu
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -173,16 +172,15 @@ func (b *BLEU) SegmentStats(hyp string, refs []string) (Stats, error) {
 		}
 		return out
 	}
-	refMax := make(map[string]int)
+	refMax := make(map[gram]int)
 	var refLens []int
-	key := make([]byte, 0, 4*MaxOrder)
 	for _, r := range refs {
 		if r == "" {
 			continue
 		}
 		toks := intern(b.tokenize(rstrip(r)))
 		refLens = append(refLens, len(toks))
-		for g, c := range ngrams(toks, key) {
+		for g, c := range ngrams(toks) {
 			if c > refMax[g] {
 				refMax[g] = c
 			}
@@ -193,23 +191,29 @@ func (b *BLEU) SegmentStats(hyp string, refs []string) (Stats, error) {
 	}
 	h := intern(b.tokenize(rstrip(hyp)))
 	st := Stats{SysLen: len(h), RefLen: closestRefLen(len(h), refLens)}
-	for g, c := range ngrams(h, key) {
-		n := len(g)/4 - 1
+	for g, c := range ngrams(h) {
+		n := g.n - 1
 		st.Total[n] += c
 		st.Correct[n] += min(c, refMax[g])
 	}
 	return st, nil
 }
 
-// ngrams counts the 1- to 4-grams of ids, keyed by their packed ids (the
-// key length tells the order).
-func ngrams(ids []int32, key []byte) map[string]int {
-	m := make(map[string]int, MaxOrder*len(ids))
+// gram is an n-gram of token ids, n <= MaxOrder; unused slots are 0.
+type gram struct {
+	ids [MaxOrder]int32
+	n   int
+}
+
+// ngrams counts the 1- to 4-grams of ids.
+func ngrams(ids []int32) map[gram]int {
+	m := make(map[gram]int, MaxOrder*len(ids))
 	for i := range ids {
-		key = key[:0]
+		var g gram
 		for n := 0; n < MaxOrder && i+n < len(ids); n++ {
-			key = binary.LittleEndian.AppendUint32(key, uint32(ids[i+n]))
-			m[string(key)]++
+			g.ids[n] = ids[i+n]
+			g.n = n + 1
+			m[g]++
 		}
 	}
 	return m

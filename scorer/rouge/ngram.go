@@ -1,7 +1,5 @@
 package rouge
 
-import "encoding/binary"
-
 // scoreUnigrams is rouge1: clipped unigram overlap over the counts of both
 // sides. P = overlap/max(#pred, 1), R = overlap/max(#target, 1).
 func scoreUnigrams(target, pred []int32, vocabSize int) Score {
@@ -38,18 +36,20 @@ func ngramScore(overlap, targetCount, predCount int) Score {
 	return newScore(p, r)
 }
 
-// ngramCounts counts the n-grams of ids, keyed by their packed ids.
-func ngramCounts(ids []int32, n int) map[string]int {
+// ngram is an n-gram of token ids (n <= 9); unused slots are 0, and all
+// n-grams of one map have the same n.
+type ngram [9]int32
+
+// ngramCounts counts the n-grams of ids.
+func ngramCounts(ids []int32, n int) map[ngram]int {
 	if len(ids) < n {
-		return map[string]int{}
+		return map[ngram]int{}
 	}
-	m := make(map[string]int, len(ids)-n+1)
-	key := make([]byte, 4*n)
+	m := make(map[ngram]int, len(ids)-n+1)
 	for i := 0; i+n <= len(ids); i++ {
-		for j := 0; j < n; j++ {
-			binary.LittleEndian.PutUint32(key[4*j:], uint32(ids[i+j]))
-		}
-		m[string(key)]++
+		var g ngram
+		copy(g[:], ids[i:i+n])
+		m[g]++
 	}
 	return m
 }

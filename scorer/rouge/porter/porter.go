@@ -39,7 +39,8 @@ func Stem(word string) string {
 	if len(w) <= 2 {
 		return w
 	}
-	b := []byte(w)
+	var arr [48]byte
+	b := append(arr[:0], w...)
 	b = step1a(b)
 	b = step1b(b)
 	b = step1c(b)
@@ -48,6 +49,9 @@ func Stem(word string) string {
 	b = step4(b)
 	b = step5a(b)
 	b = step5b(b)
+	if string(b) == w {
+		return w
+	}
 	return string(b)
 }
 

@@ -1,0 +1,63 @@
+package scorer
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// benchWords is a realistic vocabulary for 200-word answers.
+var benchWords = strings.Fields(`the order was shipped on Monday and should arrive within three to five
+business days. You can track the package using the link in your confirmation email. If the item
+arrives damaged, please contact our support team and we will arrange a replacement or a full refund.
+Returns are accepted within thirty days of delivery, provided the product is unused and in its
+original packaging. Refunds are processed to the original payment method once the warehouse has
+inspected the returned items, which usually takes two or three working days.`)
+
+// benchText builds an n-word text from the vocabulary, starting at offset,
+// with a sentence break every 20 words.
+func benchText(n, offset int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			if i%20 == 0 {
+				b.WriteString(".\n")
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(benchWords[(i*7+offset)%len(benchWords)])
+	}
+	return b.String()
+}
+
+// BenchmarkTextMetrics scores a 200-word response against a 200-word
+// reference.
+func BenchmarkTextMetrics(b *testing.B) {
+	in := &Instance{Response: benchText(200, 0), Reference: benchText(200, 3), Has: InResponse | InReference}
+	for _, c := range []struct {
+		name   string
+		metric string
+		params map[string]any
+	}{
+		{"exact_match", MetricExactMatch, nil},
+		{"bleu", MetricBLEU, nil},
+		{"rouge1", MetricRouge1, nil},
+		{"rouge1_stemmed", MetricRouge, map[string]any{ParamRougeType: "rouge1", ParamUseStemmer: true}},
+		{"rouge2", MetricRouge2, nil},
+		{"rougeL", MetricRougeL, nil},
+		{"rougeLsum", MetricRougeLSum, nil},
+		{"response_match_score", MetricResponseMatchScore, nil},
+	} {
+		m := mustMetric(b, c.metric, c.params)
+		b.Run(c.name, func(b *testing.B) {
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := m.Score(ctx, in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
