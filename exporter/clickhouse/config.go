@@ -1,0 +1,266 @@
+// Package clickhouse writes evaluations, trajectories, tool calls and
+// ledger decisions to ClickHouse with batched native inserts. Sealed batches
+// pass through a bounded spool (on disk when a directory is set) so that an
+// unreachable or restarted server, or a restart of the sidecar, loses no
+// acknowledged row; each batch carries a deterministic deduplication token
+// and each row a deterministic key.
+package clickhouse
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+)
+
+// Config configures the ClickHouse exporter.
+type Config struct {
+	// Enabled turns the exporter on.
+	Enabled bool `yaml:"enabled"`
+	// DSN is the server address, e.g. clickhouse://user:pass@host:9000/db.
+	// The database of the DSN is used for the connection only; tables live
+	// in Database.
+	DSN string `yaml:"dsn"`
+	// Database holds the tables.
+	Database string `yaml:"database"`
+	// Tables names the four tables.
+	Tables TableNames `yaml:"tables"`
+	// CreateSchema creates the database, tables and schema_migrations at
+	// start (and applies pending migrations).
+	CreateSchema bool `yaml:"create_schema"`
+	// TTL is how long rows are kept (servers from 19.6); 0 keeps them.
+	TTL time.Duration `yaml:"ttl"`
+	// Engine is the table engine family: "replacing_merge_tree" collapses
+	// rows with the same key on merges (read with FINAL), "merge_tree"
+	// keeps every row.
+	Engine string `yaml:"engine"`
+	// Cluster, when set, creates local tables (<table>_local) and
+	// Distributed tables over them on this cluster.
+	Cluster string `yaml:"cluster"`
+	// ClusterReplicated uses the Replicated* engine family for the local
+	// tables (needs ZooKeeper/Keeper and the {shard}/{replica} macros).
+	ClusterReplicated bool `yaml:"cluster_replicated"`
+	// ClusterDDL runs the DDL ON CLUSTER (needs distributed DDL); when
+	// false, run it on every node yourself or let each sidecar create it.
+	ClusterDDL bool `yaml:"cluster_ddl"`
+	// ReplicaPath is the ZooKeeper path of replicated tables.
+	ReplicaPath string `yaml:"replica_path"`
+	// ReplicaName is the replica name of replicated tables.
+	ReplicaName string `yaml:"replica_name"`
+	// ShardingKey is the Distributed tables' sharding expression. It must
+	// be deterministic so that a replayed batch reaches the same shard.
+	ShardingKey string `yaml:"sharding_key"`
+
+	// BatchRows seals a table's batch when it holds this many rows.
+	BatchRows int `yaml:"batch_rows"`
+	// FlushInterval seals every non-empty batch this often.
+	FlushInterval time.Duration `yaml:"flush_interval"`
+	// QueueRows bounds the rows accepted but not yet sealed into the
+	// spool, over all tables; beyond it evaluations are dropped and counted.
+	QueueRows int `yaml:"queue_rows"`
+	// Timeout bounds one insert (and each schema statement).
+	Timeout time.Duration `yaml:"timeout"`
+	// DialTimeout bounds connecting to the server.
+	DialTimeout time.Duration `yaml:"dial_timeout"`
+	// Retry is the backoff for retryable errors.
+	Retry RetryConfig `yaml:"retry_on_failure"`
+	// ParkInterval is how often a parked batch (one the server refused
+	// for its schema) is tried again.
+	ParkInterval time.Duration `yaml:"park_interval"`
+	// MaxParkDuration drops a batch that stayed parked this long (counted
+	// as permanent_error); 0 keeps it until the schema is repaired.
+	MaxParkDuration time.Duration `yaml:"max_park_duration"`
+	// Spool holds sealed batches until ClickHouse has them.
+	Spool SpoolConfig `yaml:"spool"`
+}
+
+// TableNames are the table names.
+type TableNames struct {
+	Evaluations   string `yaml:"evaluations"`
+	Trajectories  string `yaml:"trajectories"`
+	ToolCalls     string `yaml:"tool_calls"`
+	EvalDecisions string `yaml:"eval_decisions"`
+}
+
+// RetryConfig is a jittered exponential backoff.
+type RetryConfig struct {
+	// InitialInterval is the first wait after a failure.
+	InitialInterval time.Duration `yaml:"initial_interval"`
+	// MaxInterval caps the wait.
+	MaxInterval time.Duration `yaml:"max_interval"`
+	// Multiplier grows the wait after each failure.
+	Multiplier float64 `yaml:"multiplier"`
+	// Jitter randomises each wait by ± this fraction.
+	Jitter float64 `yaml:"jitter"`
+}
+
+// SpoolConfig configures the spool of sealed batches.
+type SpoolConfig struct {
+	// Directory holds one file per batch; empty keeps batches in memory
+	// only (lost on a crash).
+	Directory string `yaml:"directory"`
+	// MaxBytes caps the spool (encoded batch bytes over all tables).
+	MaxBytes int64 `yaml:"max_bytes"`
+	// Fsync syncs every batch file (and its directory) before the batch
+	// counts as accepted; without it a machine crash can lose the last
+	// batches.
+	Fsync bool `yaml:"fsync"`
+	// DropPolicy chooses what a full spool drops: "drop_oldest" deletes
+	// the oldest waiting batch, "drop_newest" refuses the new one.
+	DropPolicy string `yaml:"drop_policy"`
+}
+
+// Engine names.
+const (
+	EngineMergeTree          = "merge_tree"
+	EngineReplacingMergeTree = "replacing_merge_tree"
+)
+
+// Spool drop policies.
+const (
+	DropOldest = "drop_oldest"
+	DropNewest = "drop_newest"
+)
+
+// Default table names.
+const (
+	DefaultEvaluationsTable   = "evaluations"
+	DefaultTrajectoriesTable  = "trajectories"
+	DefaultToolCallsTable     = "tool_calls"
+	DefaultEvalDecisionsTable = "eval_decisions"
+	DefaultDatabase           = "evalsidecar"
+)
+
+// DefaultConfig returns the documented defaults.
+func DefaultConfig() Config {
+	return Config{
+		Enabled:  false,
+		DSN:      "clickhouse://127.0.0.1:9000",
+		Database: DefaultDatabase,
+		Tables: TableNames{
+			Evaluations:   DefaultEvaluationsTable,
+			Trajectories:  DefaultTrajectoriesTable,
+			ToolCalls:     DefaultToolCallsTable,
+			EvalDecisions: DefaultEvalDecisionsTable,
+		},
+		CreateSchema:      true,
+		TTL:               30 * 24 * time.Hour,
+		Engine:            EngineReplacingMergeTree,
+		ClusterReplicated: true,
+		ClusterDDL:        true,
+		ReplicaPath:       "/clickhouse/tables/{shard}/{database}/{table}",
+		ReplicaName:       "{replica}",
+		ShardingKey:       "cityHash64(trace_id)",
+		BatchRows:         10000,
+		FlushInterval:     time.Second,
+		QueueRows:         200000,
+		Timeout:           30 * time.Second,
+		DialTimeout:       5 * time.Second,
+		Retry: RetryConfig{
+			InitialInterval: time.Second,
+			MaxInterval:     30 * time.Second,
+			Multiplier:      1.5,
+			Jitter:          0.2,
+		},
+		ParkInterval:    30 * time.Second,
+		MaxParkDuration: 0,
+		Spool: SpoolConfig{
+			Directory:  "./evalsidecar-data/clickhouse-spool",
+			MaxBytes:   1 << 30,
+			Fsync:      true,
+			DropPolicy: DropOldest,
+		},
+	}
+}
+
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// Validate reports every invalid key.
+func (c Config) Validate() error {
+	var errs []error
+	add := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	if c.Enabled && c.DSN == "" {
+		add("dsn: must not be empty")
+	}
+	ident := func(key, v string) {
+		if !identRE.MatchString(v) {
+			add("%s: %q is not a plain identifier ([A-Za-z_][A-Za-z0-9_]*)", key, v)
+		}
+	}
+	ident("database", c.Database)
+	ident("tables.evaluations", c.Tables.Evaluations)
+	ident("tables.trajectories", c.Tables.Trajectories)
+	ident("tables.tool_calls", c.Tables.ToolCalls)
+	ident("tables.eval_decisions", c.Tables.EvalDecisions)
+	seen := map[string]string{}
+	for _, kv := range [][2]string{
+		{"tables.evaluations", c.Tables.Evaluations}, {"tables.trajectories", c.Tables.Trajectories},
+		{"tables.tool_calls", c.Tables.ToolCalls}, {"tables.eval_decisions", c.Tables.EvalDecisions},
+	} {
+		if other, dup := seen[kv[1]]; dup {
+			add("%s: same table name %q as %s", kv[0], kv[1], other)
+		}
+		seen[kv[1]] = kv[0]
+		if kv[1] == migrationsTable {
+			add("%s: %q is reserved", kv[0], kv[1])
+		}
+	}
+	if c.Cluster != "" {
+		ident("cluster", c.Cluster)
+		if c.ShardingKey == "" {
+			add("sharding_key: must not be empty in cluster mode")
+		}
+		if c.ClusterReplicated && (c.ReplicaPath == "" || c.ReplicaName == "") {
+			add("replica_path, replica_name: must not be empty with cluster_replicated")
+		}
+	}
+	if c.TTL < 0 || c.TTL%time.Second != 0 {
+		add("ttl: must be >= 0 and whole seconds, got %s", c.TTL)
+	}
+	if c.Engine != EngineMergeTree && c.Engine != EngineReplacingMergeTree {
+		add("engine: must be %q or %q, got %q", EngineMergeTree, EngineReplacingMergeTree, c.Engine)
+	}
+	if c.BatchRows <= 0 {
+		add("batch_rows: must be > 0, got %d", c.BatchRows)
+	}
+	if c.FlushInterval <= 0 {
+		add("flush_interval: must be > 0, got %s", c.FlushInterval)
+	}
+	if c.QueueRows < c.BatchRows {
+		add("queue_rows: must be >= batch_rows (%d), got %d", c.BatchRows, c.QueueRows)
+	}
+	if c.Timeout <= 0 {
+		add("timeout: must be > 0, got %s", c.Timeout)
+	}
+	if c.DialTimeout <= 0 {
+		add("dial_timeout: must be > 0, got %s", c.DialTimeout)
+	}
+	if c.Retry.InitialInterval <= 0 {
+		add("retry_on_failure.initial_interval: must be > 0, got %s", c.Retry.InitialInterval)
+	}
+	if c.Retry.MaxInterval < c.Retry.InitialInterval {
+		add("retry_on_failure.max_interval: must be >= initial_interval, got %s", c.Retry.MaxInterval)
+	}
+	if c.Retry.Multiplier < 1 {
+		add("retry_on_failure.multiplier: must be >= 1, got %g", c.Retry.Multiplier)
+	}
+	if c.Retry.Jitter < 0 || c.Retry.Jitter >= 1 {
+		add("retry_on_failure.jitter: must be in [0, 1), got %g", c.Retry.Jitter)
+	}
+	if c.ParkInterval <= 0 {
+		add("park_interval: must be > 0, got %s", c.ParkInterval)
+	}
+	if c.MaxParkDuration < 0 {
+		add("max_park_duration: must be >= 0, got %s", c.MaxParkDuration)
+	}
+	if c.Spool.MaxBytes <= 0 {
+		add("spool.max_bytes: must be > 0, got %d", c.Spool.MaxBytes)
+	}
+	if c.Spool.DropPolicy != DropOldest && c.Spool.DropPolicy != DropNewest {
+		add("spool.drop_policy: must be %q or %q, got %q", DropOldest, DropNewest, c.Spool.DropPolicy)
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return errors.Join(errs...)
+}

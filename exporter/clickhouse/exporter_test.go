@@ -1,0 +1,69 @@
+package clickhouse
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+)
+
+func TestInsertAllTables(t *testing.T) {
+	s := newTestServer(t)
+	h := startExporter(t, s.config(t))
+	const n = 250
+	for i := range n {
+		if err := h.x.Export(context.Background(), testEvaluation(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.x.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for tb := range numTables {
+		want := n * rowsPerEvaluation[tb]
+		waitFor(t, 30*time.Second, tb.String(), func() bool {
+			return s.count(t, fmt.Sprintf("SELECT count() FROM %s.%s", s.db, tb)) >= want
+		})
+		if got := s.count(t, fmt.Sprintf("SELECT count() FROM %s.%s FINAL", s.db, tb)); got != want {
+			t.Errorf("%s: %d rows, want %d", tb, got, want)
+		}
+		if got := h.rows(tb.String(), OutcomeInserted); got != want {
+			t.Errorf("%s: rows_total{inserted} = %d, want %d", tb, got, want)
+		}
+	}
+	if got := s.count(t, "SELECT count() FROM "+s.db+".schema_migrations WHERE version = 1"); got != 1 {
+		t.Errorf("schema_migrations has %d rows for version 1", got)
+	}
+
+	// Spot-check values of one run.
+	var (
+		agent, version, judge string
+		score                 float64
+		tokens                uint64
+	)
+	row := s.conn.QueryRow(context.Background(), fmt.Sprintf(
+		"SELECT agent, service_version, judge_model, score, judge_input_tokens FROM %s.evaluations WHERE trace_id = '%032x' AND metric = 'hallucination_v1'", s.db, 8))
+	if err := row.Scan(&agent, &version, &judge, &score, &tokens); err != nil {
+		t.Fatal(err)
+	}
+	if agent != "refunds" || version != "1.1.0" || judge != "judge-1" || score != 0.7 || tokens != 500 {
+		t.Errorf("run 7: agent=%q version=%q judge=%q score=%v tokens=%d", agent, version, judge, score, tokens)
+	}
+	var names []string
+	var inTok uint64
+	if err := s.conn.QueryRow(context.Background(), fmt.Sprintf(
+		"SELECT tool_names, input_tokens FROM %s.trajectories WHERE trace_id = '%032x'", s.db, 8)).Scan(&names, &inTok); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(names) != "[lookup_order refund lookup_order]" || inTok != 250 {
+		t.Errorf("trajectory: tool_names=%v input_tokens=%d", names, inTok)
+	}
+	if got := s.count(t, "SELECT count() FROM "+s.db+".tool_calls WHERE repeated = 1 AND failed = 1 AND tool = 'lookup_order'"); got != n {
+		t.Errorf("repeated failed lookups = %d, want %d", got, n)
+	}
+	for decision, want := range map[string]int{DecisionScored: 2 * n, DecisionNotApplicable: n, DecisionError: n} {
+		if got := s.count(t, fmt.Sprintf("SELECT count() FROM %s.eval_decisions WHERE decision = '%s'", s.db, decision)); got != want {
+			t.Errorf("decision %s: %d rows, want %d", decision, got, want)
+		}
+	}
+}

@@ -1,0 +1,281 @@
+package clickhouse
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/evalsidecar/evalsidecar/exporter/record"
+	"github.com/evalsidecar/evalsidecar/scorer"
+)
+
+// Times outside what DateTime can hold are clamped; a zero (unknown) time
+// is replaced by the row's export time by the callers.
+var (
+	minTime = time.Unix(0, 0).UTC()
+	maxTime = time.Date(2105, 12, 31, 23, 59, 59, 0, time.UTC)
+)
+
+func clampTime(t, unknown time.Time) time.Time {
+	if t.IsZero() {
+		t = unknown
+	}
+	switch {
+	case t.Before(minTime):
+		return minTime
+	case t.After(maxTime):
+		return maxTime
+	}
+	return t.UTC()
+}
+
+// rowKey hashes the fields that identify a row. Fields are separated by a
+// byte no identifier contains, so ("ab","c") and ("a","bc") differ.
+func rowKey(fields ...string) uint64 {
+	d := xxhash.New()
+	for _, f := range fields {
+		_, _ = d.WriteString(f)
+		_, _ = d.Write([]byte{0})
+	}
+	return d.Sum64()
+}
+
+// metricVersion is the version suffix of a versioned metric id
+// ("hallucination_v1" → "1"), or "".
+func metricVersion(id string) string {
+	i := strings.LastIndex(id, "_v")
+	if i < 0 || i+2 == len(id) {
+		return ""
+	}
+	v := id[i+2:]
+	if _, err := strconv.ParseUint(v, 10, 32); err != nil {
+		return ""
+	}
+	return v
+}
+
+func jsonString(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "{}"
+	}
+	return string(b)
+}
+
+// rowBuilder turns evaluations into rows of the four tables.
+type rowBuilder struct {
+	sidecarVersion string
+}
+
+// rowsOf returns how many rows e adds to each table.
+func rowsOf(e *scorer.Evaluation) [numTables]int {
+	var n [numTables]int
+	n[tEvaluations] = len(e.Results)
+	n[tDecisions] = len(e.Results) + len(e.NotApplicable) + len(e.Errors)
+	if e.Trajectory != nil {
+		n[tTrajectories] = 1
+		n[tToolCalls] = len(e.Trajectory.ToolCalls)
+	}
+	return n
+}
+
+// append writes e's rows into the batches, stamped with now.
+func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now time.Time) {
+	now = now.UTC()
+	var run struct{ traceID, spanID, service, version, env, agent, session string }
+	runStart := now
+	tr := e.Trajectory
+	if tr != nil {
+		run.traceID, run.spanID, run.service = tr.TraceID, tr.RootSpanID, tr.Service
+		run.version, run.env, run.agent, run.session = tr.ServiceVersion, tr.Environment, tr.Agent, tr.SessionID
+		runStart = clampTime(tr.Start, now)
+	}
+	ts := clampTime(now, now)
+	// Runs without a trace id (offline, synthetic) get a key from the time
+	// so that distinct runs never collapse.
+	identity := run.traceID
+	if identity == "" {
+		identity = "t" + strconv.FormatInt(now.UnixNano(), 10)
+	}
+
+	scores := record.ScoresAt(e, now)
+	for i := range scores {
+		s := &scores[i]
+		w := bs[tEvaluations].row()
+		w.time(ts)
+		w.time(runStart)
+		w.str(run.traceID)
+		w.str(run.spanID)
+		w.str(run.service)
+		w.str(run.version)
+		w.str(run.env)
+		w.str(run.agent)
+		w.str(run.session)
+		w.str(s.Metric)
+		w.str(metricVersion(s.Metric))
+		w.f64(s.Score)
+		w.str(s.Label)
+		w.str(s.Explanation)
+		w.f64(s.Confidence)
+		w.str(jsonString(s.Details))
+		var j record.JudgeRecord
+		if s.Judge != nil {
+			j = *s.Judge
+		}
+		w.str(j.Provider)
+		w.str(j.Model)
+		w.u64(nonNegative(j.InputTokens))
+		w.u64(nonNegative(j.OutputTokens))
+		w.f64(j.LatencySeconds)
+		w.f64(0) // judge_cost_usd: priced by the judge once it records costs
+		w.str(rb.sidecarVersion)
+		w.u64(rowKey(identity, run.spanID, s.Metric, strconv.Itoa(i)))
+		w.done()
+
+		d := bs[tDecisions].row()
+		rb.decision(&d, ts, &run, s.Metric, DecisionScored, "", j)
+		d.u64(rowKey(identity, run.spanID, s.Metric, DecisionScored, strconv.Itoa(i)))
+		d.done()
+	}
+	for i, m := range e.NotApplicable {
+		d := bs[tDecisions].row()
+		rb.decision(&d, ts, &run, m, DecisionNotApplicable, "inputs missing", record.JudgeRecord{})
+		d.u64(rowKey(identity, run.spanID, m, DecisionNotApplicable, strconv.Itoa(i)))
+		d.done()
+	}
+	for i, me := range e.Errors {
+		reason := me.Reason
+		if me.Err != nil {
+			reason += ": " + me.Err.Error()
+		}
+		d := bs[tDecisions].row()
+		rb.decision(&d, ts, &run, me.Metric, DecisionError, reason, record.JudgeRecord{})
+		d.u64(rowKey(identity, run.spanID, me.Metric, DecisionError, strconv.Itoa(i)))
+		d.done()
+	}
+	if tr == nil {
+		return
+	}
+
+	rec := record.Trajectory(tr)
+	toolNames := make([]string, len(tr.ToolCalls))
+	toolErrors := make([]string, len(tr.ToolCalls))
+	for i := range tr.ToolCalls {
+		toolNames[i] = tr.ToolCalls[i].Name
+		toolErrors[i] = tr.ToolCalls[i].Error
+	}
+	models := make([]string, 0, len(tr.LLMCalls))
+	var inTok, outTok int64
+	for i := range tr.LLMCalls {
+		lc := &tr.LLMCalls[i]
+		inTok += lc.InputTokens
+		outTok += lc.OutputTokens
+		if lc.Model != "" && !contains(models, lc.Model) {
+			models = append(models, lc.Model)
+		}
+	}
+	w := bs[tTrajectories].row()
+	w.time(runStart)
+	w.time(clampTime(tr.End, runStart))
+	w.str(run.traceID)
+	w.str(run.spanID)
+	w.str(run.service)
+	w.str(run.version)
+	w.str(run.env)
+	w.str(run.agent)
+	w.str(run.session)
+	w.str(tr.Convention)
+	w.f64(rec.LatencySeconds)
+	w.bool(tr.Failed)
+	w.str(tr.ErrorType)
+	w.str(tr.Input)
+	w.str(tr.Output)
+	w.str(tr.Instructions)
+	w.strs(toolNames)
+	w.strs(toolErrors)
+	w.u32(uint32(min(len(tr.LLMCalls), 1<<31)))
+	w.strs(models)
+	w.u64(nonNegative(inTok))
+	w.u64(nonNegative(outTok))
+	w.str(jsonString(rec.ToolCalls))
+	w.str(jsonString(rec.Attributes))
+	w.bool(tr.Truncated)
+	w.str(rb.sidecarVersion)
+	w.u64(rowKey(identity, run.spanID))
+	w.done()
+
+	seen := make(map[[2]string]bool, len(tr.ToolCalls))
+	for i := range tr.ToolCalls {
+		tc := &tr.ToolCalls[i]
+		sig := [2]string{tc.Name, tc.Arguments}
+		repeated := seen[sig]
+		seen[sig] = true
+		var dur float64
+		if !tc.Start.IsZero() && tc.End.After(tc.Start) {
+			dur = tc.End.Sub(tc.Start).Seconds()
+		}
+		agent := tc.Agent
+		if agent == "" {
+			agent = run.agent
+		}
+		w := bs[tToolCalls].row()
+		w.time(clampTime(tc.Start, runStart))
+		w.str(run.traceID)
+		w.str(run.spanID)
+		w.str(tc.SpanID)
+		w.u32(uint32(i))
+		w.str(tc.Name)
+		w.str(tc.ID)
+		w.str(run.service)
+		w.str(run.version)
+		w.str(agent)
+		w.str(run.agent)
+		w.u32(uint32(min(len(tc.Arguments), 1<<31)))
+		w.bool(tc.ArgumentsValid)
+		w.u32(uint32(min(len(tc.Result), 1<<31)))
+		w.str(tc.Error)
+		w.bool(tc.Error != "")
+		w.bool(repeated)
+		w.f64(dur)
+		w.str(rb.sidecarVersion)
+		w.u64(rowKey(identity, run.spanID, strconv.Itoa(i)))
+		w.done()
+	}
+}
+
+func (rb rowBuilder) decision(d *rowWriter, ts time.Time, run *struct{ traceID, spanID, service, version, env, agent, session string }, metric, decision, reason string, j record.JudgeRecord) {
+	d.time(ts)
+	d.str(run.traceID)
+	d.str(run.spanID)
+	d.str(run.service)
+	d.str(run.version)
+	d.str(run.agent)
+	d.str(metric)
+	d.str(decision)
+	d.str(reason)
+	d.str(j.Provider)
+	d.str(j.Model)
+	d.u64(nonNegative(j.InputTokens))
+	d.u64(nonNegative(j.OutputTokens))
+	d.f64(0)
+	d.str(rb.sidecarVersion)
+}
+
+func nonNegative(v int64) uint64 {
+	if v < 0 {
+		return 0
+	}
+	return uint64(v)
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

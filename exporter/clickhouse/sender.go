@@ -1,0 +1,260 @@
+package clickhouse
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	ch "github.com/ClickHouse/clickhouse-go/v2"
+)
+
+// runSender inserts t's spooled batches in order until ctx ends.
+func (x *Exporter) runSender(ctx context.Context, t tableID) {
+	defer x.senders.Done()
+	for {
+		e, err := x.spool.head(ctx, t)
+		if err != nil {
+			return
+		}
+		b, err := x.spool.load(e)
+		if err != nil {
+			continue // moved aside and counted by load
+		}
+		if !x.send(ctx, e, b) {
+			x.spool.release(e)
+			return
+		}
+	}
+}
+
+// send inserts one batch, retrying and parking as its errors say. It
+// returns false when ctx ended first (the batch stays spooled).
+func (x *Exporter) send(ctx context.Context, e *entry, b *batch) bool {
+	table := e.table.String()
+	var (
+		attempt     int
+		parkedSince time.Time
+		lastLog     time.Time
+	)
+	unpark := func() {
+		if !parkedSince.IsZero() {
+			x.m.parked.WithLabelValues(table).Dec()
+		}
+	}
+	for {
+		err := x.ensureReady(ctx)
+		if err == nil {
+			start := time.Now()
+			err = x.insert(ctx, e, b)
+			result := "ok"
+			if err != nil {
+				result = "error"
+			}
+			x.m.duration.WithLabelValues(table, result).Observe(time.Since(start).Seconds())
+			if err == nil {
+				x.spool.done(e)
+				x.m.rows.WithLabelValues(table, OutcomeInserted).Add(float64(e.rows))
+				if !parkedSince.IsZero() {
+					x.logger.Info("clickhouse exporter: parked batch accepted, writing resumed", "table", table,
+						"parked_for", time.Since(parkedSince).Round(time.Millisecond))
+				}
+				unpark()
+				return true
+			}
+		}
+		if ctx.Err() != nil {
+			unpark()
+			return false
+		}
+		class := classify(err)
+		var wait time.Duration
+		switch class {
+		case classPark:
+			if parkedSince.IsZero() {
+				parkedSince = time.Now()
+				x.m.parked.WithLabelValues(table).Inc()
+				x.m.rows.WithLabelValues(table, OutcomeParked).Add(float64(e.rows))
+				x.logger.Error("clickhouse exporter: server refused the batch for its schema; batch parked, nothing written",
+					"table", table, "rows", e.rows, "code", exceptionCode(err), "error", err)
+				lastLog = time.Now()
+			}
+			if max := x.cfg.MaxParkDuration; max > 0 && time.Since(parkedSince) >= max {
+				x.spool.done(e)
+				x.countDrop(table, e.rows, reasonPermanent)
+				x.logger.Error("clickhouse exporter: parked batch dropped after max_park_duration",
+					"table", table, "rows", e.rows, "error", err)
+				unpark()
+				return true
+			}
+			wait = x.cfg.ParkInterval
+		default:
+			x.m.rows.WithLabelValues(table, OutcomeRetried).Add(float64(e.rows))
+			if time.Since(lastLog) > 30*time.Second {
+				x.logger.Warn("clickhouse exporter: insert failed, retrying", "table", table, "rows", e.rows,
+					"code", exceptionCode(err), "error", err)
+				lastLog = time.Now()
+			}
+			wait = x.backoff(attempt)
+			attempt++
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			unpark()
+			return false
+		case <-timer.C:
+		}
+	}
+}
+
+// backoff is the jittered exponential wait before retry attempt n.
+func (x *Exporter) backoff(n int) time.Duration {
+	r := x.cfg.Retry
+	d := float64(r.InitialInterval)
+	for i := 0; i < n && d < float64(r.MaxInterval); i++ {
+		d *= r.Multiplier
+	}
+	d = min(d, float64(r.MaxInterval))
+	if r.Jitter > 0 {
+		d *= 1 + r.Jitter*(2*rand.Float64()-1)
+	}
+	return time.Duration(d)
+}
+
+// ensureReady detects the server version (once) and, with create_schema,
+// creates the schema and applies pending migrations. Until it succeeds
+// every sender retries it.
+func (x *Exporter) ensureReady(ctx context.Context) error {
+	x.readyMu.Lock()
+	defer x.readyMu.Unlock()
+	if x.ready {
+		return nil
+	}
+	sv, err := x.conn.ServerVersion()
+	if err != nil {
+		return fmt.Errorf("clickhouse exporter: server version: %w", err)
+	}
+	v := serverVersion{Major: sv.Version.Major, Minor: sv.Version.Minor, Patch: sv.Version.Patch}
+	f := featuresFor(v)
+	sch := schema{cfg: x.cfg, f: f}
+	if x.cfg.CreateSchema {
+		if err := x.migrate(ctx, sch); err != nil {
+			return err
+		}
+	}
+	x.sch = sch
+	x.ready = true
+	x.logger.Info("clickhouse exporter connected", "server_version", v.String(), "features", f.enabled(),
+		"create_schema", x.cfg.CreateSchema, "cluster", x.cfg.Cluster)
+	return nil
+}
+
+func (x *Exporter) queryCtx(ctx context.Context, s schema, extra ch.Settings) context.Context {
+	set := ch.Settings{}
+	if s.f.LowCardinalitySetting {
+		set["allow_experimental_low_cardinality_type"] = 1
+	}
+	for k, v := range extra {
+		set[k] = v
+	}
+	return ch.Context(ctx, ch.WithSettings(set))
+}
+
+// migrate creates the database and migrations table and applies every
+// migration the server has not recorded.
+func (x *Exporter) migrate(ctx context.Context, s schema) error {
+	ctx, cancel := context.WithTimeout(ctx, x.cfg.Timeout)
+	defer cancel()
+	qctx := x.queryCtx(ctx, s, nil)
+	db, err := s.createDatabase()
+	if err != nil {
+		return err
+	}
+	mt, err := s.createMigrations()
+	if err != nil {
+		return err
+	}
+	for _, q := range []string{db, mt} {
+		if err := x.conn.Exec(qctx, q); err != nil {
+			return fmt.Errorf("clickhouse exporter: create schema: %w", err)
+		}
+	}
+	applied := map[uint32]bool{}
+	rows, err := x.conn.Query(qctx, fmt.Sprintf("SELECT version FROM %s.%s", s.cfg.Database, migrationsTable))
+	if err != nil {
+		return fmt.Errorf("clickhouse exporter: read migrations: %w", err)
+	}
+	for rows.Next() {
+		var v uint32
+		if err := rows.Scan(&v); err != nil {
+			_ = rows.Close()
+			return fmt.Errorf("clickhouse exporter: read migrations: %w", err)
+		}
+		applied[v] = true
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return fmt.Errorf("clickhouse exporter: read migrations: %w", err)
+	}
+	for _, m := range migrations {
+		if applied[m.version] {
+			continue
+		}
+		stmts, err := m.statements(s)
+		if err != nil {
+			return err
+		}
+		for _, q := range stmts {
+			if err := x.conn.Exec(qctx, q); err != nil {
+				return fmt.Errorf("clickhouse exporter: migration %d (%s): %w", m.version, m.name, err)
+			}
+		}
+		pb, err := x.conn.PrepareBatch(qctx, fmt.Sprintf(
+			"INSERT INTO %s.%s (version, name, applied_at, sidecar_version)", s.cfg.Database, migrationsTable))
+		if err != nil {
+			return fmt.Errorf("clickhouse exporter: record migration %d: %w", m.version, err)
+		}
+		if err := pb.Append(m.version, m.name, time.Now().UTC(), x.rb.sidecarVersion); err != nil {
+			_ = pb.Abort()
+			return fmt.Errorf("clickhouse exporter: record migration %d: %w", m.version, err)
+		}
+		if err := pb.Send(); err != nil {
+			return fmt.Errorf("clickhouse exporter: record migration %d: %w", m.version, err)
+		}
+		x.logger.Info("clickhouse exporter applied schema migration", "version", m.version, "name", m.name)
+	}
+	return nil
+}
+
+// insert sends one batch with a native column-wise insert.
+func (x *Exporter) insert(ctx context.Context, e *entry, b *batch) error {
+	ctx, cancel := context.WithTimeout(ctx, x.cfg.Timeout)
+	defer cancel()
+	extra := ch.Settings{}
+	if x.sch.f.DedupToken {
+		extra["insert_deduplication_token"] = e.token
+	}
+	if x.cfg.Cluster != "" {
+		// Synchronous Distributed inserts: a batch is acknowledged only
+		// when the shards have it, so a replay cannot be lost in the
+		// Distributed table's own queue.
+		extra["insert_distributed_sync"] = 1
+	}
+	pb, err := x.conn.PrepareBatch(x.queryCtx(ctx, x.sch, extra), x.sch.insertSQL(b.table, b.columns))
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if !pb.IsSent() {
+			_ = pb.Abort()
+		}
+	}()
+	for i, c := range b.columns {
+		if err := pb.Column(i).Append(b.cols[i].values(c.kind)); err != nil {
+			return &appendError{column: c.name, err: err}
+		}
+	}
+	return pb.Send()
+}

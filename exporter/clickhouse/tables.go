@@ -1,0 +1,227 @@
+package clickhouse
+
+// tableID names one of the exporter's tables independently of the
+// configured table names (spool files record it).
+type tableID uint8
+
+const (
+	tEvaluations tableID = iota
+	tTrajectories
+	tToolCalls
+	tDecisions
+	numTables
+)
+
+// String is the table's logical name (its default table name).
+func (t tableID) String() string {
+	switch t {
+	case tEvaluations:
+		return DefaultEvaluationsTable
+	case tTrajectories:
+		return DefaultTrajectoriesTable
+	case tToolCalls:
+		return DefaultToolCallsTable
+	case tDecisions:
+		return DefaultEvalDecisionsTable
+	}
+	return "unknown"
+}
+
+func tableByName(s string) (tableID, bool) {
+	for t := range numTables {
+		if t.String() == s {
+			return t, true
+		}
+	}
+	return 0, false
+}
+
+// tableDef is a table's shape: its columns (in insert order), time column
+// and ordering key.
+type tableDef struct {
+	id         tableID
+	columns    []column
+	timeColumn string
+	// orderBy is the sorting key. With ReplacingMergeTree it is also the
+	// key under which duplicates collapse, so it ends with row_key.
+	orderBy []string
+	// bloom lists columns that get a bloom-filter skip index where the
+	// server has them.
+	bloom []string
+}
+
+const (
+	codecTime = "Delta, ZSTD(1)"
+	codecZSTD = "ZSTD(1)"
+)
+
+// Column definitions. The order is the insert order and the order in
+// which the row builders in rows.go write values.
+var (
+	// evaluations: one row per score. Ordered by (metric, service, agent,
+	// hour, row_key): every analyst panel filters on a metric and groups
+	// or filters by agent within a time range, so those queries read a
+	// narrow key range of each daily partition; the hour (not the exact
+	// time) before row_key lets a run re-scored within the hour collapse
+	// with its earlier row under ReplacingMergeTree.
+	evaluationsDef = tableDef{
+		id: tEvaluations,
+		columns: []column{
+			{"timestamp", kTime, codecTime},
+			{"run_start", kTime, codecTime},
+			{"trace_id", kString, codecZSTD},
+			{"span_id", kString, codecZSTD},
+			{"service", kLowString, codecZSTD},
+			{"service_version", kLowString, codecZSTD},
+			{"environment", kLowString, codecZSTD},
+			{"agent", kLowString, codecZSTD},
+			{"session_id", kString, codecZSTD},
+			{"metric", kLowString, codecZSTD},
+			{"metric_version", kLowString, codecZSTD},
+			{"score", kFloat64, codecZSTD},
+			{"label", kString, codecZSTD},
+			{"explanation", kString, codecZSTD},
+			{"confidence", kFloat64, codecZSTD},
+			{"details", kString, codecZSTD},
+			{"judge_provider", kLowString, codecZSTD},
+			{"judge_model", kLowString, codecZSTD},
+			{"judge_input_tokens", kUInt64, codecZSTD},
+			{"judge_output_tokens", kUInt64, codecZSTD},
+			{"judge_latency_seconds", kFloat64, codecZSTD},
+			{"judge_cost_usd", kFloat64, codecZSTD},
+			{"sidecar_version", kLowString, codecZSTD},
+			{"row_key", kUInt64, ""},
+		},
+		timeColumn: "timestamp",
+		orderBy:    []string{"metric", "service", "agent", "toStartOfHour(timestamp)", "row_key"},
+		bloom:      []string{"trace_id"},
+	}
+
+	// trajectories: one row per run. Ordered by (service, agent, hour,
+	// row_key): run panels filter by agent and time and sort by measures,
+	// and the per-run key collapses a replayed or re-exported run.
+	trajectoriesDef = tableDef{
+		id: tTrajectories,
+		columns: []column{
+			{"start", kTime, codecTime},
+			{"end", kTime, codecTime},
+			{"trace_id", kString, codecZSTD},
+			{"span_id", kString, codecZSTD},
+			{"service", kLowString, codecZSTD},
+			{"service_version", kLowString, codecZSTD},
+			{"environment", kLowString, codecZSTD},
+			{"agent", kLowString, codecZSTD},
+			{"session_id", kString, codecZSTD},
+			{"convention", kLowString, codecZSTD},
+			{"latency_seconds", kFloat64, codecZSTD},
+			{"failed", kUInt8, codecZSTD},
+			{"error_type", kString, codecZSTD},
+			{"input", kString, codecZSTD},
+			{"output", kString, codecZSTD},
+			{"instructions", kString, codecZSTD},
+			{"tool_names", kStrings, codecZSTD},
+			{"tool_errors", kStrings, codecZSTD},
+			{"llm_calls", kUInt32, codecZSTD},
+			{"models", kStrings, codecZSTD},
+			{"input_tokens", kUInt64, codecZSTD},
+			{"output_tokens", kUInt64, codecZSTD},
+			{"tool_calls_json", kString, codecZSTD},
+			{"attributes", kString, codecZSTD},
+			{"truncated", kUInt8, codecZSTD},
+			{"sidecar_version", kLowString, codecZSTD},
+			{"row_key", kUInt64, ""},
+		},
+		timeColumn: "start",
+		orderBy:    []string{"service", "agent", "toStartOfHour(start)", "row_key"},
+		bloom:      []string{"trace_id"},
+	}
+
+	// tool_calls: one row per call. Ordered by (tool, agent, hour,
+	// row_key): the Tools dashboard groups by tool and agent over time.
+	toolCallsDef = tableDef{
+		id: tToolCalls,
+		columns: []column{
+			{"start", kTime, codecTime},
+			{"trace_id", kString, codecZSTD},
+			{"run_span_id", kString, codecZSTD},
+			{"span_id", kString, codecZSTD},
+			{"position", kUInt32, codecZSTD},
+			{"tool", kLowString, codecZSTD},
+			{"call_id", kString, codecZSTD},
+			{"service", kLowString, codecZSTD},
+			{"service_version", kLowString, codecZSTD},
+			{"agent", kLowString, codecZSTD},
+			{"run_agent", kLowString, codecZSTD},
+			{"arguments_bytes", kUInt32, codecZSTD},
+			{"arguments_valid", kUInt8, codecZSTD},
+			{"result_bytes", kUInt32, codecZSTD},
+			{"error", kString, codecZSTD},
+			{"failed", kUInt8, codecZSTD},
+			{"repeated", kUInt8, codecZSTD},
+			{"duration_seconds", kFloat64, codecZSTD},
+			{"sidecar_version", kLowString, codecZSTD},
+			{"row_key", kUInt64, ""},
+		},
+		timeColumn: "start",
+		orderBy:    []string{"tool", "agent", "toStartOfHour(start)", "row_key"},
+		bloom:      []string{"trace_id"},
+	}
+
+	// eval_decisions: the ledger, one row per run and metric saying
+	// whether the metric scored, did not apply, failed or was skipped.
+	// Ordered by (decision, metric, agent, hour, row_key): the Judge cost
+	// dashboard breaks decisions down by kind and metric.
+	decisionsDef = tableDef{
+		id: tDecisions,
+		columns: []column{
+			{"timestamp", kTime, codecTime},
+			{"trace_id", kString, codecZSTD},
+			{"span_id", kString, codecZSTD},
+			{"service", kLowString, codecZSTD},
+			{"service_version", kLowString, codecZSTD},
+			{"agent", kLowString, codecZSTD},
+			{"metric", kLowString, codecZSTD},
+			{"decision", kLowString, codecZSTD},
+			{"reason", kString, codecZSTD},
+			{"judge_provider", kLowString, codecZSTD},
+			{"judge_model", kLowString, codecZSTD},
+			{"judge_input_tokens", kUInt64, codecZSTD},
+			{"judge_output_tokens", kUInt64, codecZSTD},
+			{"judge_cost_usd", kFloat64, codecZSTD},
+			{"sidecar_version", kLowString, codecZSTD},
+			{"row_key", kUInt64, ""},
+		},
+		timeColumn: "timestamp",
+		orderBy:    []string{"decision", "metric", "agent", "toStartOfHour(timestamp)", "row_key"},
+		bloom:      []string{"trace_id"},
+	}
+)
+
+var tableDefs = [numTables]*tableDef{
+	tEvaluations:  &evaluationsDef,
+	tTrajectories: &trajectoriesDef,
+	tToolCalls:    &toolCallsDef,
+	tDecisions:    &decisionsDef,
+}
+
+// Decision values of the eval_decisions table.
+const (
+	DecisionScored        = "scored"
+	DecisionNotApplicable = "not_applicable"
+	DecisionError         = "error"
+)
+
+// name returns the configured name of t.
+func (n TableNames) name(t tableID) string {
+	switch t {
+	case tEvaluations:
+		return n.Evaluations
+	case tTrajectories:
+		return n.Trajectories
+	case tToolCalls:
+		return n.ToolCalls
+	case tDecisions:
+		return n.EvalDecisions
+	}
+	return ""
+}
