@@ -5,6 +5,7 @@
 //
 //	sidecar [serve] [flags]     receive OTLP and score every agent run (default)
 //	sidecar replay [flags] FILE|DIR...
+//	sidecar eval --dataset FILE | --evalset FILE --traces PATH... [flags]
 //	sidecar demo [flags]        serve plus a built-in agent simulator
 //	sidecar version
 package main
@@ -40,6 +41,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = serveCmd(ctx, args, stdout, stderr)
 	case "replay":
 		err = replayCmd(ctx, args, stdout, stderr)
+	case "eval":
+		return evalCmd(ctx, args, stdout, stderr)
 	case "demo":
 		err = demoCmd(ctx, args, stdout, stderr)
 	case "dashboards":
@@ -76,6 +79,8 @@ Usage:
                                            expose Prometheus metrics on :9464 and write JSON lines
   sidecar replay [-config FILE] -output DIR FILE|DIR...
                                            score captured OTLP files (.pb, .json, .jsonl) offline
+  sidecar eval --dataset FILE | --evalset FILE --traces PATH... [--metrics ID,...] [--criteria FILE] [--output DIR]
+                                           score a Vertex/Ragas dataset or an ADK eval set offline; exit 1 when a criterion fails
   sidecar demo [-runs N] [flags]           serve with a built-in agent simulator and a live table
   sidecar dashboards [-out DIR]            write the Grafana dashboards as JSON
   sidecar version                          print the version

@@ -15,6 +15,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/receiver"
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/celmetric"
 )
 
 // Config is the whole sidecar configuration.
@@ -82,7 +83,7 @@ func (c Config) Validate() error {
 	add("receiver", c.Receiver.Validate())
 	add("extractor", c.Extractor.Validate())
 	add("scorer", c.Scorer.Validate())
-	if _, err := scorer.NewRegistry().Build(c.Scorer.Metrics); err != nil {
+	if _, err := NewMetricRegistry().Build(c.Scorer.Metrics); err != nil {
 		errs = append(errs, fmt.Errorf("scorer.metrics: %w", err))
 	}
 	add("exporters.prometheus", c.Exporters.Prometheus.Validate())
@@ -107,6 +108,15 @@ func (c Config) Validate() error {
 		errs = append(errs, errors.New("shutdown_timeout: must be > 0"))
 	}
 	return errors.Join(errs...)
+}
+
+// NewMetricRegistry returns the registry every command builds metrics
+// from: the scorer's built-in metrics plus the "cel" custom metric type.
+func NewMetricRegistry() *scorer.Registry {
+	r := scorer.NewRegistry()
+	// Registering on a fresh registry cannot collide.
+	_ = celmetric.Register(r)
+	return r
 }
 
 // prefixed puts prefix before every line of err, so "grpc.endpoint: ..."

@@ -82,7 +82,7 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	exps = append(exps, opts.Extra...)
 	p.Exporters = exporter.NewFanout(exps...)
 
-	metrics, err := scorer.NewRegistry().Build(cfg.Scorer.Metrics)
+	metrics, err := config.NewMetricRegistry().Build(cfg.Scorer.Metrics)
 	if err != nil {
 		return nil, fmt.Errorf("scorer.metrics: %w", err)
 	}
