@@ -17,13 +17,18 @@ type Config struct {
 	// service, service_version, agent, tool and model; further values
 	// become "other".
 	MaxLabelValues int `yaml:"max_label_values"`
+	// ExemplarsPerSecond bounds the observations per second that carry a
+	// trace_id exemplar (0 disables exemplars). Prometheus keeps one
+	// exemplar per bucket, so a few hundred per second keep them fresh.
+	ExemplarsPerSecond int `yaml:"exemplars_per_second"`
 }
 
 // DefaultConfig returns the documented defaults.
 func DefaultConfig() Config {
 	return Config{
-		Endpoint:       "127.0.0.1:9464",
-		MaxLabelValues: 200,
+		Endpoint:           "127.0.0.1:9464",
+		MaxLabelValues:     200,
+		ExemplarsPerSecond: 200,
 	}
 }
 
@@ -37,6 +42,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxLabelValues <= 0 {
 		errs = append(errs, fmt.Errorf("max_label_values: must be > 0, got %d", c.MaxLabelValues))
+	}
+	if c.ExemplarsPerSecond < 0 {
+		errs = append(errs, fmt.Errorf("exemplars_per_second: must be >= 0, got %d", c.ExemplarsPerSecond))
 	}
 	return errors.Join(errs...)
 }

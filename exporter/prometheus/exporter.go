@@ -24,6 +24,7 @@ type Exporter struct {
 
 	services, versions, agents, tools, models, metricIDs *Capper
 	overflow                                             map[string]prometheus.Counter
+	exemplars                                            *exemplarBudget
 }
 
 var _ exporter.Exporter = (*Exporter)(nil)
@@ -41,7 +42,7 @@ func New(cfg Config, reg prometheus.Registerer, logger *slog.Logger) (*Exporter,
 	if err != nil {
 		return nil, err
 	}
-	x := &Exporter{logger: logger, m: m}
+	x := &Exporter{logger: logger, m: m, exemplars: newExemplarBudget(cfg.ExemplarsPerSecond)}
 	capper := func(label string) *Capper {
 		c := m.labelOverflow.WithLabelValues(label)
 		return NewCapper(cfg.MaxLabelValues, c.Inc)
@@ -75,7 +76,9 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 		service, agent = x.services.Value(t.Service), x.agents.Value(t.Agent)
 		version = x.versions.Value(t.ServiceVersion)
 		traceID = t.TraceID
-		exemplar = exemplarLabels(traceID)
+		if x.exemplars.allow(time.Now()) {
+			exemplar = exemplarLabels(traceID)
+		}
 		x.exportTrajectory(t, service, version, agent, exemplar)
 	}
 	invalid := 0
