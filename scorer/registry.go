@@ -1,6 +1,7 @@
 package scorer
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -111,3 +112,13 @@ type named struct {
 
 // Name returns the configured id.
 func (n named) Name() string { return n.name }
+
+// Score scores with the underlying metric and reports the result under
+// the configured id.
+func (n named) Score(ctx context.Context, in *Instance) (Result, error) {
+	r, err := n.Metric.Score(ctx, in)
+	if err == nil {
+		r.Metric = n.name
+	}
+	return r, err
+}

@@ -539,3 +539,8 @@ func tableLine(r dataset.Row, names []string, ev *scorer.Evaluation) ([]byte, er
 	b.WriteByte('}')
 	return b.Bytes(), nil
 }
+
+// evalRegistryNames lists the metric types sidecar eval can build.
+func evalRegistryNames() []string {
+	return config.NewMetricRegistry().Names()
+}
