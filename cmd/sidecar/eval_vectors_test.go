@@ -491,4 +491,3 @@ func TestEvalVectors(t *testing.T) {
 func newEvalRegistryNames() []string {
 	return evalRegistryNames()
 }
-
