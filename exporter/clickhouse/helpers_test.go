@@ -44,7 +44,12 @@ type testServer struct {
 
 func newTestServer(t testing.TB) *testServer {
 	t.Helper()
-	dsn := serverDSN(t)
+	return connectTestServer(t, serverDSN(t))
+}
+
+// connectTestServer connects to dsn and picks a fresh database name.
+func connectTestServer(t testing.TB, dsn string) *testServer {
+	t.Helper()
 	opts, err := ch.ParseDSN(dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -200,3 +205,5 @@ func testEvaluation(i int) *scorer.Evaluation {
 
 // rowsPerEvaluation is what testEvaluation adds to each table.
 var rowsPerEvaluation = [numTables]int{tEvaluations: 2, tTrajectories: 1, tToolCalls: 3, tDecisions: 4}
+
+func gaugeValue(c prometheus.Collector) float64 { return testutil.ToFloat64(c) }
