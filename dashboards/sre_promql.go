@@ -1,0 +1,95 @@
+package dashboards
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	promexp "github.com/evalsidecar/evalsidecar/exporter/prometheus"
+)
+
+// Metric names the SRE rules and dashboard read. Those of the Prometheus
+// exporter come from its constants, so a rename breaks the build.
+const (
+	mTrajectories       = promexp.MetricTrajectories
+	mTrajectoryDuration = promexp.MetricTrajectoryDuration
+	mToolCalls          = promexp.MetricToolCalls
+	mToolCallDuration   = promexp.MetricToolCallDuration
+	mLLMTokens          = promexp.MetricLLMTokens
+	mEvalScore          = promexp.MetricEvalScore
+	mLabelOverflow      = promexp.MetricLabelOverflow
+
+	mReceiverRequests     = "evalsidecar_receiver_requests_total"
+	mReceiverSpans        = "evalsidecar_receiver_spans_total"
+	mReceiverLogRecords   = "evalsidecar_receiver_log_records_total"
+	mReceiverRefusedSpans = "evalsidecar_receiver_refused_spans_total"
+	mReceiverRefusedLogs  = "evalsidecar_receiver_refused_log_records_total"
+	mForwardRequests      = "evalsidecar_forward_requests_total"
+	mLiveTraces           = "evalsidecar_assembler_live_traces"
+	mAssemblerTraces      = "evalsidecar_assembler_traces_total"
+	mDropped              = "evalsidecar_dropped_total"
+	mScorerQueue          = "evalsidecar_scorer_queue_length"
+	mScorerEvaluations    = "evalsidecar_scorer_evaluations_total"
+	mScorerDuration       = "evalsidecar_scorer_duration_seconds"
+	mEvalErrors           = "evalsidecar_eval_errors_total"
+	mEvalNotApplicable    = "evalsidecar_eval_not_applicable_total"
+	mExporterQueue        = "evalsidecar_exporter_queue_length"
+	mExporterRecords      = "evalsidecar_exporter_records_total"
+	mBuildInfo            = "evalsidecar_build_info"
+
+	// The LLM judge's metrics. The rules and panels over them stay quiet
+	// and empty until a judge exports them under these names.
+	mJudgeRequests      = "evalsidecar_judge_requests_total" // provider, model, outcome=ok|error|timeout|rate_limited|circuit_open
+	mJudgeCircuitOpen   = "evalsidecar_judge_circuit_open"   // provider, model; 1 while the breaker is open
+	mJudgeTokens        = "evalsidecar_judge_tokens_total"   // provider, model, type=input|output
+	mJudgeCost          = "evalsidecar_judge_cost_usd_total" // provider, model
+	mJudgeLatency       = "evalsidecar_judge_request_duration_seconds"
+	mExporterSpoolBytes = "evalsidecar_exporter_spool_bytes" // exporter; bytes waiting on disk
+)
+
+// Drop reasons the rules treat specially.
+const (
+	// reasonBudgetExhausted is the evalsidecar_dropped_total reason of
+	// judge evaluations skipped because the judge budget is spent.
+	reasonBudgetExhausted = "budget_exhausted"
+	// benignDropReasons are drops that lose nothing: duplicate spans from
+	// client retries and attribute values cut to the size limit.
+	benignDropReasons = "duplicate_span|attribute_truncated"
+)
+
+// isBucketBound reports whether v is a bucket bound of evalsidecar_eval_score.
+func isBucketBound(v float64) bool {
+	for _, b := range promexp.EvalScoreBuckets {
+		if b == v {
+			return true
+		}
+	}
+	return false
+}
+
+// leMatcher matches the bucket with upper bound v in both exposition
+// formats: the text format writes le="1", OpenMetrics le="1.0".
+func leMatcher(v float64) string {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if strings.Contains(s, ".") {
+		return fmt.Sprintf("le=%q", s)
+	}
+	return fmt.Sprintf(`le=~"%s|%s\\.0"`, s, s)
+}
+
+// regexAlt returns a regular expression matching exactly the given ids.
+func regexAlt(ids []string) string { return strings.Join(ids, "|") }
+
+// zScore is the PromQL of the one-sided two-proportion z statistic of a
+// rise from the baseline failure proportion bx/bn to the recent one
+// rx/rn, with the pooled proportion in the standard error. Operands are
+// vector selectors with identical label sets. The result is NaN when both
+// windows are all-pass or all-fail, so no alert fires on it.
+func zScore(rx, rn, bx, bn string) string {
+	pooled := fmt.Sprintf("((%s + %s) / (%s + %s))", rx, bx, rn, bn)
+	return fmt.Sprintf("(%s / %s - %s / %s)\n/\nsqrt(%s * (1 - %s) * (1 / %s + 1 / %s))",
+		rx, rn, bx, bn, pooled, pooled, rn, bn)
+}
+
+// recordName is a recording rule name, level:metric:operation.
+func recordName(level, metric, op string) string { return level + ":" + metric + ":" + op }
