@@ -3,6 +3,7 @@ package extractor
 import (
 	"bytes"
 	"errors"
+	"github.com/evalsidecar/evalsidecar/internal/jsonobj"
 	json "github.com/goccy/go-json"
 	"strings"
 )
@@ -369,8 +370,5 @@ func parseToolDefs(raw string) []ToolDefinition {
 	return out
 }
 
-// isJSONObject reports whether s is a valid JSON object.
-func isJSONObject(s string) bool {
-	t := strings.TrimSpace(s)
-	return len(t) > 1 && t[0] == '{' && json.Valid([]byte(t))
-}
+// isJSONObject reports whether s is one valid JSON object.
+func isJSONObject(s string) bool { return jsonobj.Valid(s) }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/evalsidecar/evalsidecar/internal/jsonobj"
 	"sort"
 	"strconv"
 	"strings"
@@ -239,11 +240,8 @@ func (p *jsonParser) digits() int {
 	return p.i - start
 }
 
-// isJSONObject reports whether s is one valid JSON value that is an object.
-func isJSONObject(s string) bool {
-	t := strings.TrimLeft(s, " \t\r\n")
-	return len(t) > 0 && t[0] == '{' && json.Valid([]byte(t))
-}
+// isJSONObject reports whether s is one valid JSON object.
+func isJSONObject(s string) bool { return jsonobj.Valid(s) }
 
 // argsKey returns a key that is equal for two argument texts exactly when
 // they are equal as parsed JSON: object key order is ignored and numbers
