@@ -141,7 +141,10 @@ func runEval(ctx context.Context, o evalOptions, stdout, stderr io.Writer) (int,
 		return evalExitBadInput, err
 	}
 
-	var rows []dataset.Row
+	var (
+		rows      []dataset.Row
+		unmatched []string
+	)
 	if o.dataset != "" {
 		if rows, err = dataset.Load(o.dataset, format); err != nil {
 			return evalExitBadInput, err
@@ -155,7 +158,6 @@ func runEval(ctx context.Context, o evalOptions, stdout, stderr io.Writer) (int,
 		if err != nil {
 			return evalExitBadInput, err
 		}
-		var unmatched []string
 		rows, unmatched = dataset.Join(set, runs, o.caseIDAttr)
 		if len(unmatched) > 0 {
 			logger.Warn("eval cases without a matching run", "cases", unmatched)
@@ -170,6 +172,12 @@ func runEval(ctx context.Context, o evalOptions, stdout, stderr io.Writer) (int,
 	for i, r := range rows {
 		if err := ctx.Err(); err != nil {
 			return evalExitFail, err
+		}
+		if contains(unmatched, r.Instance.CaseID) {
+			// No run: the case is not evaluated (ADK's NOT_EVALUATED),
+			// which fails any criterion on it.
+			evals[i] = &scorer.Evaluation{NotApplicable: names}
+			continue
 		}
 		evals[i] = engine.Evaluate(ctx, r.Instance)
 		for _, me := range evals[i].Errors {

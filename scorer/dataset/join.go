@@ -14,8 +14,8 @@ const DefaultCaseIDAttribute = "eval.case_id"
 
 // Join matches replayed runs to the cases of an eval set and returns one
 // row per case, in the set's order, plus the ids of cases no run matched
-// (their rows have no actual side, so reference metrics there are not
-// applicable). A run belongs to a case when its caseIDAttr attribute
+// (their rows have no actual side; callers should report them as not
+// evaluated rather than score an empty run). A run belongs to a case when its caseIDAttr attribute
 // equals the case id; for a case no run names, the earliest run whose
 // input equals the case's first user input is taken, then the runs of the
 // same session (or, without a session id, the runs whose input equals
