@@ -29,6 +29,9 @@ type Config struct {
 	Workers int `yaml:"workers"`
 	// MetricTimeout bounds one metric call on one trajectory.
 	MetricTimeout time.Duration `yaml:"metric_timeout"`
+	// References gives live runs their expected side (see
+	// ReferencesConfig).
+	References ReferencesConfig `yaml:"references"`
 }
 
 // DefaultConfig returns the documented defaults: the six built-in
@@ -45,6 +48,7 @@ func DefaultConfig() Config {
 		QueueSize:     1000,
 		Workers:       2,
 		MetricTimeout: 5 * time.Second,
+		References:    DefaultReferencesConfig(),
 	}
 }
 
@@ -62,6 +66,7 @@ func (c Config) Validate() error {
 	if c.MetricTimeout <= 0 {
 		err = errors.Join(err, fmt.Errorf("metric_timeout: must be > 0, got %s", c.MetricTimeout))
 	}
+	err = errors.Join(err, c.References.Validate())
 	seen := make(map[string]int, len(c.Metrics))
 	for i, m := range c.Metrics {
 		if m.Name == "" {

@@ -28,6 +28,8 @@ type Engine struct {
 	logger  *slog.Logger
 	drops   *telemetry.Drops
 	tel     *engineMetrics
+	// enricher, when set, adds reference data before Evaluate.
+	enricher Enricher
 
 	queue chan *extractor.Trajectory
 
@@ -184,7 +186,11 @@ func (e *Engine) work(ctx context.Context) {
 
 // process evaluates one trajectory and exports the evaluation.
 func (e *Engine) process(ctx context.Context, t *extractor.Trajectory) {
-	ev := e.Evaluate(ctx, FromTrajectory(t))
+	in := FromTrajectory(t)
+	if e.enricher != nil {
+		e.enricher.Enrich(ctx, in)
+	}
+	ev := e.Evaluate(ctx, in)
 	e.tel.evaluations.Inc()
 	if e.abandoned.Load() {
 		e.drops.Add(dropStage, dropShutdownTimeout, 1)
