@@ -1,0 +1,134 @@
+package dashboards
+
+import (
+	"fmt"
+
+	"github.com/grafana/grafana-foundation-sdk/go/cog"
+	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+)
+
+// Recording rules the SRE dashboard reads (default RateWindow).
+var (
+	recRuns       = recordName(levelVersionAgentOutcome, "evalsidecar_trajectories", "rate5m")
+	recDuration   = recordName(levelVersionAgentLe, mTrajectoryDuration+"_bucket", "rate5m")
+	recScored     = recordName(levelVersionAgentMetric, "evalsidecar_eval_scored", "rate5m")
+	recFailed     = recordName(levelVersionAgentMetric, "evalsidecar_eval_failed", "rate5m")
+	recScoreSum   = recordName(levelVersionAgentMetric, mEvalScore+"_sum", "rate5m")
+	recToolCalls  = recordName(levelAgentToolOutcome, "evalsidecar_tool_calls", "rate5m")
+	recEvalZ      = recordName("service_agent_metric", "evalsidecar_eval_failed", "zscore1h")
+	recRunZ       = recordName("service_agent", "evalsidecar_trajectories_failed", "zscore1h")
+	recToolZ      = recordName("service_agent_tool", "evalsidecar_tool_calls_failed", "zscore1h")
+	recLatencyP95 = recordName("service_agent", mTrajectoryDuration, "p95_1h")
+)
+
+func goldenSignalPanels() []cog.Builder[dashboard.Panel] {
+	runs := func(m ...string) string { return recRuns + sel(append([]string{svcAgent}, m...)...) }
+	quantile := func(q float64, by string) promQuery {
+		return promQuery{
+			expr:   fmt.Sprintf("histogram_quantile(%g, sum by (%s) (%s%s))", q, by, recDuration, sel(svcAgent)),
+			legend: fmt.Sprintf("p%g", q*100),
+		}
+	}
+	p95ByRelease := quantile(0.95, "le, service_version")
+	p95ByRelease.legend = "p95 {{service_version}}"
+	return []cog.Builder[dashboard.Panel]{
+		timeseriesPanel("Runs per second by release", "Agent runs evaluated per second, by service.version.", unitPerSec,
+			promQuery{expr: "sum by (service_version) (" + runs() + ")", legend: "{{service_version}}"}),
+		timeseriesPanel("Run failure rate by release", "Share of runs that failed (error status, error.type or no final answer).", unitRatio,
+			promQuery{expr: "sum by (service_version) (" + runs(`outcome="failed"`) + ")\n/\nsum by (service_version) (" + runs() + ")", legend: "{{service_version}}"}),
+		timeseriesPanel("Run latency", "Run duration quantiles over all selected agents, and p95 by release.", unitSeconds,
+			quantile(0.5, "le"), quantile(0.95, "le"), quantile(0.99, "le"), p95ByRelease),
+		timeseriesPanel("Tool error rate by tool", "Share of tool calls that returned an error.", unitRatio,
+			promQuery{
+				expr:   "sum by (tool) (" + recToolCalls + sel(svcAgent, `outcome="error"`) + ")\n/\nsum by (tool) (" + recToolCalls + sel(svcAgent) + ")",
+				legend: "{{tool}}",
+			}),
+		timeseriesPanel("Tool calls per second by tool", "Tool calls per second.", unitPerSec,
+			promQuery{expr: "sum by (tool) (" + recToolCalls + sel(svcAgent) + ")", legend: "{{tool}}"}),
+		timeseriesPanel("Regression significance (z)", "Two-proportion z score of the last hour against the six hours before; the regression alerts fire above 3.09 (with at least 100 samples and a 5-point rise).", "none",
+			promQuery{expr: "max by (agent) (" + recRunZ + sel(svcAgent) + ")", legend: "runs failed {{agent}}"},
+			promQuery{expr: "max by (metric) (" + recEvalZ + sel(svcAgent) + ")", legend: "{{metric}}"},
+			promQuery{expr: "max by (tool) (" + recToolZ + sel(svcAgent) + ")", legend: "tool {{tool}}"}),
+	}
+}
+
+func qualityPanels(o Options) []cog.Builder[dashboard.Panel] {
+	return []cog.Builder[dashboard.Panel]{
+		timeseriesPanel("Failing share by metric and release", "Share of scores that fail the metric's threshold (see docs/runbooks/alerts.md), by metric and service.version.", unitRatio,
+			promQuery{
+				expr:   "sum by (metric, service_version) (" + recFailed + sel(svcAgent) + ")\n/\nsum by (metric, service_version) (" + recScored + sel(svcAgent) + ")",
+				legend: "{{metric}} {{service_version}}",
+			}),
+		timeseriesPanel("Mean score by metric and release", "Mean score per metric and service.version.", "none",
+			promQuery{
+				expr:   "sum by (metric, service_version) (" + recScoreSum + sel(svcAgent) + ")\n/\nsum by (metric, service_version) (" + recScored + sel(svcAgent) + ")",
+				legend: "{{metric}} {{service_version}}",
+			}),
+		timeseriesPanel("Scores with trace exemplars", "Median score per metric; the dots are exemplars carrying the trace_id of a scored run: click one to open the trace.", "none",
+			promQuery{
+				expr:     "histogram_quantile(0.5, sum by (le, metric) (" + rateOf(mEvalScore+"_bucket", svcAgent) + "))",
+				legend:   "{{metric}}",
+				exemplar: true,
+			}).DataLinks([]cog.Builder[dashboard.DashboardLink]{traceLink(o)}),
+		timeseriesPanel("Run latency with trace exemplars", "p95 run latency; exemplars link the slow runs to their traces.", unitSeconds,
+			promQuery{
+				expr:     "histogram_quantile(0.95, sum by (le) (" + rateOf(mTrajectoryDuration+"_bucket", svcAgent) + "))",
+				legend:   "p95",
+				exemplar: true,
+			}).DataLinks([]cog.Builder[dashboard.DashboardLink]{traceLink(o)}),
+		timeseriesPanel("Latency p95 now vs baseline", "p95 run latency over the last hour (recording rule of the latency regression alert).", unitSeconds,
+			promQuery{expr: "max by (agent) (" + recLatencyP95 + sel(svcAgent) + ")", legend: "{{agent}}"}),
+		timeseriesPanel("Not applicable and failed evaluations", "Metric evaluations skipped as not applicable, and evaluations that ended in an error, by metric.", unitPerSec,
+			promQuery{expr: "sum by (metric) (" + rateOf(mEvalNotApplicable, inst) + ")", legend: "n/a {{metric}}"},
+			promQuery{expr: "sum by (metric, reason) (" + rateOf(mEvalErrors, inst) + ")", legend: "{{reason}} {{metric}}"}),
+	}
+}
+
+func judgePanels() []cog.Builder[dashboard.Panel] {
+	return []cog.Builder[dashboard.Panel]{
+		timeseriesPanel("Judge requests by outcome", "LLM judge requests per second by provider, model and outcome.", unitPerSec,
+			promQuery{expr: "sum by (provider, model, outcome) (" + rateOf(mJudgeRequests, inst) + ")", legend: "{{provider}}/{{model}} {{outcome}}"}),
+		timeseriesPanel("Judge latency p95", "95th percentile of judge request duration.", unitSeconds,
+			promQuery{expr: "histogram_quantile(0.95, sum by (le, model) (" + rateOf(mJudgeLatency+"_bucket", inst) + "))", legend: "{{model}}"}),
+		timeseriesPanel("Judge tokens per second", "Tokens sent to and received from the judge.", unitPerSec,
+			promQuery{expr: "sum by (model, type) (" + rateOf(mJudgeTokens, inst) + ")", legend: "{{model}} {{type}}"}),
+		timeseriesPanel("Judge cost per hour", "Judge spend in USD per hour.", "currencyUSD",
+			promQuery{expr: "3600 * sum by (model) (" + rateOf(mJudgeCost, inst) + ")", legend: "{{model}}"}),
+		timeseriesPanel("Judge circuit open", "1 while the judge's circuit breaker is open.", "none",
+			promQuery{expr: "max by (provider, model) (" + mJudgeCircuitOpen + sel(inst) + ")", legend: "{{provider}}/{{model}}"}),
+		timeseriesPanel("Judge budget skips", "Judge evaluations skipped because the budget is spent.", unitPerSec,
+			promQuery{expr: "sum by (stage) (" + rateOf(mDropped, inst, `reason="`+reasonBudgetExhausted+`"`) + ")", legend: "{{stage}}"}),
+	}
+}
+
+func healthPanels() []cog.Builder[dashboard.Panel] {
+	return []cog.Builder[dashboard.Panel]{
+		statPanel("Sidecar version", "Running versions (evalsidecar_build_info).", "none",
+			promQuery{expr: "count by (version) (" + mBuildInfo + sel(inst) + ")", legend: "{{version}}"}),
+		statPanel("Live traces", "Traces buffered in the assembler.", "none",
+			promQuery{expr: "sum(" + mLiveTraces + sel(inst) + ")", legend: "live"}),
+		statPanel("Scorer queue", "Runs waiting to be scored.", "none",
+			promQuery{expr: "sum(" + mScorerQueue + sel(inst) + ")", legend: "queued"}),
+		timeseriesPanel("Received", "Spans and log records accepted per second.", unitPerSec,
+			promQuery{expr: "sum by (protocol) (" + rateOf(mReceiverSpans, inst) + ")", legend: "spans {{protocol}}"},
+			promQuery{expr: "sum by (protocol) (" + rateOf(mReceiverLogRecords, inst) + ")", legend: "log records {{protocol}}"}),
+		timeseriesPanel("Requests by code", "OTLP export requests answered, by signal and response code.", unitPerSec,
+			promQuery{expr: "sum by (signal, code) (" + rateOf(mReceiverRequests, inst) + ")", legend: "{{signal}} {{code}}"}),
+		timeseriesPanel("Refused", "Spans and log records refused, by reason.", unitPerSec,
+			promQuery{expr: "sum by (reason) (" + rateOf(mReceiverRefusedSpans, inst) + ")", legend: "spans {{reason}}"},
+			promQuery{expr: "sum by (reason) (" + rateOf(mReceiverRefusedLogs, inst) + ")", legend: "log records {{reason}}"}),
+		timeseriesPanel("Dropped", "Accepted data dropped, by stage and reason.", unitPerSec,
+			promQuery{expr: "sum by (stage, reason) (" + rateOf(mDropped, inst) + ")", legend: "{{stage}} {{reason}}"}),
+		timeseriesPanel("Traces released", "Traces released by the assembler, by outcome.", unitPerSec,
+			promQuery{expr: "sum by (outcome) (" + rateOf(mAssemblerTraces, inst) + ")", legend: "{{outcome}}"}),
+		timeseriesPanel("Queues", "Items waiting in the scorer and exporter queues.", "none",
+			promQuery{expr: "sum(" + mScorerQueue + sel(inst) + ")", legend: "scorer"},
+			promQuery{expr: "sum by (exporter) (" + mExporterQueue + sel(inst) + ")", legend: "exporter {{exporter}}"}),
+		timeseriesPanel("Exporter spool", "Bytes waiting in exporter spools on disk.", unitBytes,
+			promQuery{expr: "sum by (exporter) (" + mExporterSpoolBytes + sel(inst) + ")", legend: "{{exporter}}"}),
+		timeseriesPanel("Exported records", "Records written per second, by exporter and stream.", unitPerSec,
+			promQuery{expr: "sum by (exporter, stream) (" + rateOf(mExporterRecords, inst) + ")", legend: "{{exporter}} {{stream}}"}),
+		timeseriesPanel("Scoring time p95 by metric", "95th percentile of one metric call.", unitSeconds,
+			promQuery{expr: "histogram_quantile(0.95, sum by (le, metric) (" + rateOf(mScorerDuration+"_bucket", inst) + "))", legend: "{{metric}}"}),
+	}
+}
