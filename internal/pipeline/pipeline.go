@@ -22,6 +22,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/receiver"
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/reference"
 )
 
 // Options select the parts of the pipeline to build.
@@ -43,6 +44,9 @@ type Pipeline struct {
 	Assembler *extractor.Assembler
 	Engine    *scorer.Engine
 	Exporters *exporter.Fanout
+	// References gives live runs their expected side; nil when no
+	// reference files are configured.
+	References *reference.Store
 
 	logger    *slog.Logger
 	cancelRun context.CancelFunc
@@ -90,6 +94,13 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	if err != nil {
 		return nil, fmt.Errorf("scorer: %w", err)
 	}
+	if len(cfg.Scorer.References.Files) > 0 {
+		p.References, err = reference.New(cfg.Scorer.References, logger.With("component", "references"), reg)
+		if err != nil {
+			return nil, fmt.Errorf("scorer.references: %w", err)
+		}
+		p.Engine.SetEnricher(p.References)
+	}
 	p.Assembler, err = extractor.NewAssembler(cfg.Extractor, p.Engine, logger.With("component", "extractor"), reg, drops)
 	if err != nil {
 		return nil, fmt.Errorf("extractor: %w", err)
@@ -130,9 +141,14 @@ func (p *Pipeline) Start(ctx context.Context) error {
 	p.runDone = make(chan struct{})
 	go func() {
 		defer close(p.runDone)
+		var refs sync.WaitGroup
+		if p.References != nil {
+			refs.Go(func() { p.References.Run(runCtx) })
+		}
 		if err := p.Assembler.Run(runCtx); err != nil && !errors.Is(err, context.Canceled) {
 			p.logger.Error("assembler stopped", "err", err)
 		}
+		refs.Wait()
 	}()
 	if p.Metrics != nil {
 		if err := p.Metrics.Start(ctx); err != nil {
