@@ -47,6 +47,10 @@ type Assembler struct {
 	oldest, newest *Trace
 	bytes          int64
 	recent         *recentSet
+
+	// scratch holds *extraction working state for reuse by release, which
+	// may run on several goroutines at once.
+	scratch sync.Pool
 }
 
 // released is a trace taken out of the buffer with the reason it was cut.
@@ -294,8 +298,15 @@ func (a *Assembler) cut(ctx context.Context, now time.Time, immediate bool) {
 // release extracts and submits the trajectories of cut traces.
 func (a *Assembler) release(ctx context.Context, out []released) {
 	for _, r := range out {
-		trajs, x := extract(r.t)
-		a.drop(reasonLogUnjoined, x.unjoinedLogs)
+		x, _ := a.scratch.Get().(*extraction)
+		if x == nil {
+			x = new(extraction)
+		}
+		trajs := x.extract(r.t)
+		unjoined := x.unjoinedLogs
+		x.reset()
+		a.scratch.Put(x)
+		a.drop(reasonLogUnjoined, unjoined)
 		outcome := r.reason
 		switch {
 		case len(trajs) == 0:

@@ -33,6 +33,22 @@ type spanFacts struct {
 
 	// Message content, decoded lazily and at most once per trace.
 	input, output, instructions, toolDefs *content
+
+	// slots back the contents above; used counts the slots taken.
+	slots [4]content
+	used  int8
+}
+
+// newContent returns c stored in one of f's slots, or on the heap when
+// they are taken.
+func (f *spanFacts) newContent(c content) *content {
+	if int(f.used) < len(f.slots) {
+		p := &f.slots[f.used]
+		f.used++
+		*p = c
+		return p
+	}
+	return &c
 }
 
 // decoder reads one instrumentation convention. Each convention lives in

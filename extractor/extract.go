@@ -5,14 +5,37 @@ import (
 	"time"
 )
 
-// extraction is the per-trace working state of Extract.
+// extraction is the per-trace working state of Extract. Its slices are
+// scratch: an Assembler reuses one extraction for many traces, so nothing
+// that outlives a call may point into them.
 type extraction struct {
-	t        *Trace
-	idx      map[[8]byte]int
-	facts    []spanFacts
-	children [][]int
+	t     *Trace
+	ds    []decoder
+	idx   spanIndex
+	facts []spanFacts
+	// parent is the position of each span's parent in the trace, or -1.
+	parent []int32
+	// children of span i are childList[childOff[i]:childOff[i+1]], in span
+	// order.
+	childOff, childList []int32
+	// the span events and joined log records of span i are
+	// evList[evOff[i]:evOff[i+1]].
+	evOff   []int32
+	evList  []*event
+	cursor  []int32
+	logSpan []int32
 	// unjoinedLogs counts log records whose span is not in the trace.
 	unjoinedLogs int
+
+	// per-run scratch of build
+	seen                []bool
+	stack               []memberItem
+	memberBuf           []member
+	llms, tools, agents []member
+	nonLeaf             []bool
+	callSpans           []int32
+	toolSpans           []int32
+	stepKeys            []stepKey
 }
 
 // Extract rebuilds the agent runs of a trace: one Trajectory per top-level
@@ -20,46 +43,118 @@ type extraction struct {
 // whole trace when it has GenAI spans but no agent span. It returns nil for
 // a trace without GenAI spans. Extract does not modify t.
 func Extract(t *Trace) []*Trajectory {
-	trajs, _ := extract(t)
-	return trajs
+	var x extraction
+	return x.extract(t)
 }
 
-func extract(t *Trace) ([]*Trajectory, *extraction) {
+// sized returns s with length n, its elements zero, reusing its storage.
+func sized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// reset drops every reference to the last trace so that a pooled
+// extraction keeps nothing alive.
+func (x *extraction) reset() {
+	x.t = nil
+	x.idx.release()
+	clear(x.facts)
+	clear(x.evList)
+	clear(x.memberBuf[:cap(x.memberBuf)])
+	clear(x.llms[:cap(x.llms)])
+	clear(x.tools[:cap(x.tools)])
+	clear(x.agents[:cap(x.agents)])
+	clear(x.stack[:cap(x.stack)])
+	x.unjoinedLogs = 0
+}
+
+func (x *extraction) extract(t *Trace) []*Trajectory {
 	n := len(t.spans)
-	x := &extraction{t: t, idx: make(map[[8]byte]int, n), facts: make([]spanFacts, n), children: make([][]int, n)}
-	for i := range t.spans {
-		x.idx[t.spans[i].id] = i
+	x.t = t
+	x.unjoinedLogs = 0
+	if x.ds == nil {
+		x.ds = decoders()
 	}
-	evs := make([][]*event, n)
+	x.idx.reset(t.spans)
+	x.facts = sized(x.facts, n)
+
+	// events of each span: its own, then the log records joined to it
+	x.evOff = sized(x.evOff, n+1)
+	x.logSpan = sized(x.logSpan, len(t.logs))
 	for i := range t.spans {
-		for j := range t.spans[i].events {
-			evs[i] = append(evs[i], &t.spans[i].events[j])
-		}
+		x.evOff[i+1] = int32(len(t.spans[i].events))
 	}
-	for i := range t.logs {
-		l := &t.logs[i]
-		si, ok := x.idx[l.spanID]
+	for li := range t.logs {
+		l := &t.logs[li]
+		x.logSpan[li] = -1
+		si, ok := x.idx.get(l.spanID)
 		if !ok {
 			x.unjoinedLogs++
 			continue
 		}
 		// span events win when a span carries the same messages both ways
 		if !hasMessageEvents(t.spans[si].events) || !isMessageEvent(l.ev.name) {
-			evs[si] = append(evs[si], &l.ev)
+			x.logSpan[li] = int32(si)
+			x.evOff[si+1]++
 		}
 	}
-	ds := decoders()
+	for i := 0; i < n; i++ {
+		x.evOff[i+1] += x.evOff[i]
+	}
+	x.evList = sized(x.evList, int(x.evOff[n]))
+	x.cursor = sized(x.cursor, n)
+	for i := range t.spans {
+		k := x.evOff[i]
+		for j := range t.spans[i].events {
+			x.evList[k] = &t.spans[i].events[j]
+			k++
+		}
+		x.cursor[i] = k
+	}
+	for li, si := range x.logSpan {
+		if si >= 0 {
+			x.evList[x.cursor[si]] = &t.logs[li].ev
+			x.cursor[si]++
+		}
+	}
+
 	anyGenAI := false
 	for i := range t.spans {
-		decodeSpan(ds, &t.spans[i], evs[i], &x.facts[i])
+		decodeSpan(x.ds, &t.spans[i], x.evList[x.evOff[i]:x.evOff[i+1]], &x.facts[i])
 		anyGenAI = anyGenAI || x.facts[i].genai
 	}
 	if !anyGenAI {
-		return nil, x
+		return nil
 	}
+
+	x.parent = sized(x.parent, n)
+	x.childOff = sized(x.childOff, n+1)
 	for i := range t.spans {
-		if p, ok := x.idx[t.spans[i].parent]; ok && t.spans[i].hasParent() && p != i {
-			x.children[p] = append(x.children[p], i)
+		x.parent[i] = -1
+		if !t.spans[i].hasParent() {
+			continue
+		}
+		if p, ok := x.idx.get(t.spans[i].parent); ok {
+			x.parent[i] = int32(p)
+			if p != i {
+				x.childOff[p+1]++
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		x.childOff[i+1] += x.childOff[i]
+	}
+	x.childList = sized(x.childList, int(x.childOff[n]))
+	x.cursor = sized(x.cursor, n)
+	copy(x.cursor, x.childOff[:n])
+	for i, p := range x.parent {
+		if p >= 0 && int(p) != i {
+			x.childList[x.cursor[p]] = int32(i)
+			x.cursor[p]++
 		}
 	}
 
@@ -70,14 +165,19 @@ func extract(t *Trace) ([]*Trajectory, *extraction) {
 		}
 	}
 	if len(runs) == 0 {
-		return []*Trajectory{x.build(x.traceRoot(), true)}, x
+		return []*Trajectory{x.build(x.traceRoot(), true)}
 	}
 	sortByStart(t.spans, runs)
 	out := make([]*Trajectory, 0, len(runs))
 	for _, r := range runs {
 		out = append(out, x.build(r, false))
 	}
-	return out, x
+	return out
+}
+
+// children returns the positions of the spans whose parent is span i.
+func (x *extraction) children(i int) []int32 {
+	return x.childList[x.childOff[i]:x.childOff[i+1]]
 }
 
 func hasMessageEvents(evs []event) bool {
@@ -93,12 +193,8 @@ func hasMessageEvents(evs []event) bool {
 func (x *extraction) hasRunAncestor(i int) bool {
 	cur := i
 	for steps := 0; steps < len(x.t.spans); steps++ {
-		s := &x.t.spans[cur]
-		if !s.hasParent() {
-			return false
-		}
-		p, ok := x.idx[s.parent]
-		if !ok || p == i {
+		p := int(x.parent[cur])
+		if p < 0 || p == i {
 			return false
 		}
 		if x.facts[p].class == classRun {
@@ -115,8 +211,7 @@ func (x *extraction) traceRoot() int {
 	best := -1
 	for i := range x.t.spans {
 		s := &x.t.spans[i]
-		_, parentHere := x.idx[s.parent]
-		if s.hasParent() && parentHere {
+		if x.parent[i] >= 0 {
 			continue
 		}
 		if best < 0 || s.start < x.t.spans[best].start {
@@ -141,40 +236,42 @@ type member struct {
 	depth int
 }
 
+// memberItem is a member waiting on the walk's stack.
+type memberItem member
+
 // members lists the spans of a run: root and its descendants, or every
-// span of the trace for a run without agent span.
+// span of the trace for a run without agent span. The result is scratch,
+// valid until the next call.
 func (x *extraction) members(root int, whole bool) []member {
-	seen := make([]bool, len(x.t.spans))
-	var out []member
-	type item struct {
-		i     int
-		agent string
-		depth int
-	}
+	n := len(x.t.spans)
+	out := x.memberBuf[:0]
 	if whole {
-		out = make([]member, len(x.t.spans))
-		for i := range x.t.spans {
-			out[i] = member{i: i}
+		for i := 0; i < n; i++ {
+			out = append(out, member{i: i})
 		}
+		x.memberBuf = out
 		return out
 	}
-	stack := []item{{i: root, agent: x.facts[root].agent}}
+	x.seen = sized(x.seen, n)
+	stack := append(x.stack[:0], memberItem{i: root, agent: x.facts[root].agent})
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if seen[it.i] {
+		if x.seen[it.i] {
 			continue
 		}
-		seen[it.i] = true
+		x.seen[it.i] = true
 		out = append(out, member(it))
-		for _, c := range x.children[it.i] {
+		for _, c := range x.children(it.i) {
 			agent := it.agent
 			if x.facts[c].class == classRun && x.facts[c].agent != "" {
 				agent = x.facts[c].agent
 			}
-			stack = append(stack, item{i: c, agent: agent, depth: it.depth + 1})
+			stack = append(stack, memberItem{i: int(c), agent: agent, depth: it.depth + 1})
 		}
 	}
+	x.stack = stack
+	x.memberBuf = out
 	return out
 }
 
@@ -223,7 +320,7 @@ func (x *extraction) build(r int, whole bool) *Trajectory {
 	}
 
 	ms := x.members(r, whole)
-	var llms, tools, agents []member
+	llms, tools, agents := x.llms[:0], x.tools[:0], x.agents[:0]
 	for _, m := range ms {
 		switch x.facts[m.i].class {
 		case classLLM:
@@ -248,6 +345,7 @@ func (x *extraction) build(r int, whole bool) *Trajectory {
 		setStr(&tr.SessionID, x.facts[i].session)
 	}
 
+	x.llms, x.tools, x.agents = llms, tools, agents
 	sortMembers(t.spans, llms)
 	x.fillLLMCalls(tr, llms)
 	x.fillToolCalls(tr, tools, llms)
@@ -270,12 +368,14 @@ func (x *extraction) build(r int, whole bool) *Trajectory {
 // fillLLMCalls records leaf model calls: an LLM span with an LLM span
 // below it is a wrapper and would count tokens twice.
 func (x *extraction) fillLLMCalls(tr *Trajectory, llms []member) {
-	nonLeaf := make(map[int]bool)
+	x.nonLeaf = sized(x.nonLeaf, len(x.t.spans))
+	nonLeaf := x.nonLeaf
+	x.callSpans = x.callSpans[:0]
 	for _, m := range llms {
 		cur := m.i
 		for steps := 0; steps < len(x.t.spans); steps++ {
-			p, ok := x.idx[x.t.spans[cur].parent]
-			if !ok || !x.t.spans[cur].hasParent() || p == m.i {
+			p := int(x.parent[cur])
+			if p < 0 || p == m.i {
 				break
 			}
 			if x.facts[p].class == classLLM {
@@ -299,6 +399,7 @@ func (x *extraction) fillLLMCalls(tr *Trajectory, llms []member) {
 				}
 			}
 		}
+		x.callSpans = append(x.callSpans, int32(m.i))
 		tr.LLMCalls = append(tr.LLMCalls, LLMCall{
 			Model:         f.model,
 			Provider:      f.provider,
@@ -314,6 +415,7 @@ func (x *extraction) fillLLMCalls(tr *Trajectory, llms []member) {
 
 // fillToolCalls records the run's tool executions in causal order.
 func (x *extraction) fillToolCalls(tr *Trajectory, tools, llms []member) {
+	x.toolSpans = x.toolSpans[:0]
 	if len(tools) == 0 {
 		return
 	}
@@ -348,6 +450,7 @@ func (x *extraction) fillToolCalls(tr *Trajectory, tools, llms []member) {
 		case s.statusCode == statusError:
 			tc.Error = "error"
 		}
+		x.toolSpans = append(x.toolSpans, int32(m.i))
 		tr.ToolCalls = append(tr.ToolCalls, tc)
 	}
 }
@@ -406,6 +509,15 @@ func (x *extraction) fillContent(tr *Trajectory, r int, llms []member) {
 	}
 }
 
+// stepKey is a step before ordering: its kind, its index into LLMCalls,
+// ToolCalls or the run's agent spans, and its span's position.
+type stepKey struct {
+	kind  StepKind
+	index int
+	si    int
+	start int64
+}
+
 // fillSteps merges model calls, tool calls and sub-agent invocations in
 // execution order.
 func (x *extraction) fillSteps(tr *Trajectory, agents []member) {
@@ -413,19 +525,45 @@ func (x *extraction) fillSteps(tr *Trajectory, agents []member) {
 	if n == 0 {
 		return
 	}
+	keys := x.stepKeys[:0]
+	for i, si := range x.callSpans {
+		keys = append(keys, x.stepKey(StepLLM, i, int(si)))
+	}
+	for i, si := range x.toolSpans {
+		keys = append(keys, x.stepKey(StepTool, i, int(si)))
+	}
+	for i, m := range agents {
+		keys = append(keys, x.stepKey(StepAgent, i, m.i))
+	}
+	x.stepKeys = keys
+	x.orderSteps(keys)
 	steps := make([]Step, 0, n)
-	for i, c := range tr.LLMCalls {
-		steps = append(steps, Step{Kind: StepLLM, Name: c.Model, SpanID: c.SpanID, Start: c.Start, End: c.End, Index: i})
+	for _, k := range keys {
+		switch k.kind {
+		case StepLLM:
+			c := &tr.LLMCalls[k.index]
+			steps = append(steps, Step{Kind: StepLLM, Name: c.Model, SpanID: c.SpanID, Start: c.Start, End: c.End, Index: k.index})
+		case StepTool:
+			c := &tr.ToolCalls[k.index]
+			steps = append(steps, Step{Kind: StepTool, Name: c.Name, SpanID: c.SpanID, Start: c.Start, End: c.End, Index: k.index})
+		default:
+			m := agents[k.index]
+			s := &x.t.spans[m.i]
+			steps = append(steps, Step{Kind: StepAgent, Name: x.facts[m.i].agent, SpanID: spanIDHex(s.id), Start: unixTime(s.start), End: unixTime(s.end), Index: -1})
+		}
 	}
-	for i, c := range tr.ToolCalls {
-		steps = append(steps, Step{Kind: StepTool, Name: c.Name, SpanID: c.SpanID, Start: c.Start, End: c.End, Index: i})
-	}
-	for _, m := range agents {
-		s := &x.t.spans[m.i]
-		steps = append(steps, Step{Kind: StepAgent, Name: x.facts[m.i].agent, SpanID: spanIDHex(s.id), Start: unixTime(s.start), End: unixTime(s.end), Index: -1})
-	}
-	x.orderSteps(steps)
 	tr.Steps = steps
+}
+
+// stepKey keys a step of span si. The span is looked up by id, as the
+// step's span id names it.
+func (x *extraction) stepKey(kind StepKind, index, si int) stepKey {
+	id := x.t.spans[si].id
+	pos, ok := x.idx.get(id)
+	if !ok {
+		pos = -1
+	}
+	return stepKey{kind: kind, index: index, si: pos, start: x.t.spans[si].start}
 }
 
 func lastUser(msgs []message) int {

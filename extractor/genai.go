@@ -143,28 +143,28 @@ func (genaiDecoder) decode(s *span, evs []*event, f *spanFacts) bool {
 	details := operationDetails(evs)
 	if f.input == nil {
 		if v, ok := attrOr(a, details, keyInputMessages); ok {
-			f.input = &content{kind: contentMessages, raw: v}
+			f.input = f.newContent(content{kind: contentMessages, raw: v})
 		} else if msgEvents != nil {
-			f.input = &content{kind: contentMessages, events: msgEvents}
+			f.input = f.newContent(content{kind: contentMessages, events: msgEvents})
 		}
 	}
 	if f.output == nil {
 		if v, ok := attrOr(a, details, keyOutputMessages); ok {
-			f.output = &content{kind: contentMessages, raw: v}
+			f.output = f.newContent(content{kind: contentMessages, raw: v})
 		} else if hasEvent(msgEvents, evChoice) {
-			f.output = &content{kind: contentMessages, events: msgEvents, output: true}
+			f.output = f.newContent(content{kind: contentMessages, events: msgEvents, output: true})
 		}
 	}
 	if f.instructions == nil {
 		if v, ok := attrOr(a, details, keySystemInstructions); ok {
-			f.instructions = &content{kind: contentInstructions, raw: v}
+			f.instructions = f.newContent(content{kind: contentInstructions, raw: v})
 		} else if hasEvent(msgEvents, evSystemMessage) {
-			f.instructions = &content{kind: contentInstructions, events: msgEvents}
+			f.instructions = f.newContent(content{kind: contentInstructions, events: msgEvents})
 		}
 	}
 	if f.toolDefs == nil {
 		if v, ok := attrOr(a, details, keyToolDefinitions); ok {
-			f.toolDefs = &content{kind: contentToolDefs, raw: v}
+			f.toolDefs = f.newContent(content{kind: contentToolDefs, raw: v})
 		}
 	}
 	return true

@@ -38,12 +38,8 @@ func cmpSpans(a, b *span) int {
 func (x *extraction) isAncestor(a, b int) bool {
 	cur := b
 	for steps := 0; steps < len(x.t.spans); steps++ {
-		s := &x.t.spans[cur]
-		if !s.hasParent() {
-			return false
-		}
-		p, ok := x.idx[s.parent]
-		if !ok || p == b {
+		p := int(x.parent[cur])
+		if p < 0 || p == b {
 			return false
 		}
 		if p == a {
@@ -85,52 +81,13 @@ func (x *extraction) orderTools(tools []member, req *requested) {
 	slices.SortStableFunc(tools, func(a, b member) int { return x.causal(a.i, b.i, tie) })
 }
 
-func (x *extraction) orderSteps(steps []Step) {
-	type keyed struct {
-		st Step
-		si int
-	}
-	ks := make([]keyed, len(steps))
-	for i, st := range steps {
-		ks[i] = keyed{st: st, si: x.spanIndex(st.SpanID)}
-	}
-	slices.SortStableFunc(ks, func(a, b keyed) int {
+func (x *extraction) orderSteps(keys []stepKey) {
+	slices.SortStableFunc(keys, func(a, b stepKey) int {
 		if a.si < 0 || b.si < 0 {
-			return a.st.Start.Compare(b.st.Start)
+			return unixTime(a.start).Compare(unixTime(b.start))
 		}
 		return x.causal(a.si, b.si, nil)
 	})
-	for i := range ks {
-		steps[i] = ks[i].st
-	}
-}
-
-func (x *extraction) spanIndex(hexID string) int {
-	var id [8]byte
-	if len(hexID) != 16 {
-		return -1
-	}
-	for i := 0; i < 8; i++ {
-		hi, lo := unhex(hexID[2*i]), unhex(hexID[2*i+1])
-		if hi < 0 || lo < 0 {
-			return -1
-		}
-		id[i] = byte(hi<<4 | lo)
-	}
-	if i, ok := x.idx[id]; ok {
-		return i
-	}
-	return -1
-}
-
-func unhex(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'f':
-		return int(c-'a') + 10
-	}
-	return -1
 }
 
 // requested gives access to the tool calls the model requested in its
