@@ -172,7 +172,7 @@ func vectorCases(t *testing.T, vs []metricVector) ([]vectorCase, map[string]stri
 				c.turns = append(c.turns, adkTurn{Response: cands[k], Ref: refs[k], Actual: []vecCall{}, Expected: []vecCall{}})
 			}
 		case "vertex_summary_std":
-			skipped[v.Metric] = "a summary, not a row metric: checked by TestEvalSummaryStdVectors"
+			skipped[v.Metric] = "a summary, not a row metric: checked by scorer/aggregate TestVertexSummaryStdVectors"
 			continue
 		default:
 			skipped[v.Metric] = "not a row-level computation metric (corpus BLEU, BLEU from statistics, or a judge-output parser): covered by its package's tests"
