@@ -1,0 +1,67 @@
+package dashboards
+
+import "fmt"
+
+const toolFilter = "tool IN (${tool:singlequote})"
+
+// toolsDashboard: calls, errors, latency and repeated calls per tool and
+// agent.
+func toolsDashboard() analystDashboard {
+	return analystDashboard{
+		uid:         "evalsidecar-tools",
+		title:       "Tools",
+		description: "Tool calls of agent runs: volume, errors, latency and repeated calls, per tool and agent.",
+		tags:        []string{"analysts"},
+		vars:        []string{"service", "agent", "tool"},
+		panels: func(Options) []chPanel {
+			w := where("start", toolFilter)
+			return []chPanel{
+				{
+					title: "Calls by tool", kind: kindTimeSeries,
+					description: "Tool calls over time.",
+					sql: fmt.Sprintf("SELECT %s AS time, tool AS series, count() AS calls\nFROM %s\n%s\nGROUP BY time, series\nORDER BY time",
+						bucket("start"), tToolCalls, w),
+					columns: []string{"time", "series", "calls"},
+				},
+				{
+					title: "Error rate by tool", kind: kindTimeSeries, unit: "percentunit",
+					description: "Share of calls that returned an error.",
+					sql: fmt.Sprintf("SELECT %s AS time, tool AS series, avg(failed) AS error_rate\nFROM %s\n%s\nGROUP BY time, series\nORDER BY time",
+						bucket("start"), tToolCalls, w),
+					columns: []string{"time", "series", "error_rate"},
+				},
+				{
+					title: "p95 latency by tool", kind: kindTimeSeries, unit: "s",
+					description: "95th percentile of call duration.",
+					sql: fmt.Sprintf("SELECT %s AS time, tool AS series, quantile(0.95)(duration_seconds) AS p95_seconds\nFROM %s\n%s\nGROUP BY time, series\nORDER BY time",
+						bucket("start"), tToolCalls, w),
+					columns: []string{"time", "series", "p95_seconds"},
+				},
+				{
+					title: "Repeated calls by tool", kind: kindTimeSeries, unit: "percentunit",
+					description: "Share of calls that repeat an earlier call of the same run with the same arguments.",
+					sql: fmt.Sprintf("SELECT %s AS time, tool AS series, avg(repeated) AS repeated_rate\nFROM %s\n%s\nGROUP BY time, series\nORDER BY time",
+						bucket("start"), tToolCalls, w),
+					columns: []string{"time", "series", "repeated_rate"},
+				},
+				{
+					title: "Tools by agent", kind: kindTable, width: 24, height: 10,
+					description: "Per tool and calling agent: calls, errors, latency, repeated calls, argument sizes.",
+					sql: "SELECT tool, agent, count() AS calls, sum(failed) AS errors, avg(failed) AS error_rate,\n" +
+						"  quantile(0.5)(duration_seconds) AS p50_seconds, quantile(0.95)(duration_seconds) AS p95_seconds,\n" +
+						"  sum(repeated) AS repeated_calls, avg(arguments_valid) AS valid_arguments, avg(arguments_bytes) AS mean_argument_bytes\nFROM " +
+						tToolCalls + "\n" + w + "\nGROUP BY tool, agent\nORDER BY calls DESC\nLIMIT 500",
+					columns: []string{"tool", "agent", "calls", "errors", "error_rate", "p50_seconds", "p95_seconds",
+						"repeated_calls", "valid_arguments", "mean_argument_bytes"},
+				},
+				{
+					title: "Top tool errors", kind: kindTable, width: 24,
+					description: "Most frequent error messages per tool.",
+					sql: "SELECT tool, error, count() AS calls, uniqExact(trace_id) AS runs, max(start) AS last_seen\nFROM " +
+						tToolCalls + "\n" + where("start", toolFilter, "failed = 1") + "\nGROUP BY tool, error\nORDER BY calls DESC\nLIMIT 100",
+					columns: []string{"tool", "error", "calls", "runs", "last_seen"},
+				},
+			}
+		},
+	}
+}

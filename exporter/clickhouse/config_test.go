@@ -1,0 +1,59 @@
+package clickhouse
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestDefaultConfigIsValid(t *testing.T) {
+	if err := DefaultConfig().Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestValidateNamesTheKey(t *testing.T) {
+	cases := []struct {
+		name string
+		edit func(*Config)
+		want string
+	}{
+		{"empty dsn", func(c *Config) { c.Enabled = true; c.DSN = "" }, "dsn: must not be empty"},
+		{"database injection", func(c *Config) { c.Database = "x; DROP TABLE y" }, "database:"},
+		{"table name", func(c *Config) { c.Tables.ToolCalls = "tool-calls" }, "tables.tool_calls:"},
+		{"duplicate tables", func(c *Config) { c.Tables.Trajectories = c.Tables.Evaluations }, "tables.trajectories: same table name"},
+		{"reserved", func(c *Config) { c.Tables.EvalDecisions = "schema_migrations" }, "tables.eval_decisions: \"schema_migrations\" is reserved"},
+		{"cluster", func(c *Config) { c.Cluster = "a b" }, "cluster:"},
+		{"ttl", func(c *Config) { c.TTL = 1500 * time.Millisecond }, "ttl:"},
+		{"engine", func(c *Config) { c.Engine = "Log" }, "engine:"},
+		{"batch rows", func(c *Config) { c.BatchRows = 0 }, "batch_rows: must be > 0"},
+		{"flush", func(c *Config) { c.FlushInterval = 0 }, "flush_interval: must be > 0"},
+		{"queue", func(c *Config) { c.QueueRows = 10 }, "queue_rows: must be >= batch_rows"},
+		{"timeout", func(c *Config) { c.Timeout = 0 }, "timeout: must be > 0"},
+		{"retry", func(c *Config) { c.Retry.Multiplier = 0.5 }, "retry_on_failure.multiplier"},
+		{"jitter", func(c *Config) { c.Retry.Jitter = 1 }, "retry_on_failure.jitter"},
+		{"max interval", func(c *Config) { c.Retry.MaxInterval = time.Millisecond }, "retry_on_failure.max_interval"},
+		{"park", func(c *Config) { c.ParkInterval = 0 }, "park_interval: must be > 0"},
+		{"spool size", func(c *Config) { c.Spool.MaxBytes = 0 }, "spool.max_bytes: must be > 0"},
+		{"policy", func(c *Config) { c.Spool.DropPolicy = "drop_random" }, "spool.drop_policy"},
+		{"replica", func(c *Config) { c.Cluster = "c"; c.ReplicaPath = "" }, "replica_path"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			c.edit(&cfg)
+			err := cfg.Validate()
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want it to mention %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestNewRejectsInvalidConfig(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.BatchRows = -1
+	if _, err := New(cfg, Settings{}); err == nil || !strings.Contains(err.Error(), "batch_rows") {
+		t.Errorf("New: %v", err)
+	}
+}
