@@ -178,7 +178,7 @@ func (a *Assembler) push(ctx context.Context, now time.Time, b *batch) error {
 			if len(a.traces) >= a.cfg.MaxLiveTraces && a.oldest != nil {
 				out = append(out, released{t: a.remove(a.oldest, now), reason: OutcomeEvicted})
 			}
-			t = &Trace{id: g.id, created: now, seen: make(map[[8]byte]struct{}, len(g.spans))}
+			t = &Trace{id: g.id, created: now}
 			a.insert(t)
 		}
 		a.appendGroup(t, g)
@@ -195,9 +195,14 @@ func (a *Assembler) push(ctx context.Context, now time.Time, b *batch) error {
 // and enforcing max_spans_per_trace. Called with a.mu held.
 func (a *Assembler) appendGroup(t *Trace, g *group) {
 	var dup, over int
+	if t.spans == nil {
+		// the first share of a trace: move the records, do not copy them
+		// (t.spans never runs ahead of the span being read)
+		t.spans = g.spans[:0]
+	}
 	for i := range g.spans {
 		s := &g.spans[i]
-		if _, ok := t.seen[s.id]; ok {
+		if t.has(s.id) {
 			dup++
 			continue
 		}
@@ -206,8 +211,8 @@ func (a *Assembler) appendGroup(t *Trace, g *group) {
 			t.tooLarge = true
 			continue
 		}
-		t.seen[s.id] = struct{}{}
 		t.spans = append(t.spans, *s)
+		t.noteSpan()
 		sz := s.size()
 		t.bytes += sz
 		a.bytes += sz
@@ -347,6 +352,5 @@ func rootEnded(t *Trace) bool {
 	if earliest == nil {
 		return false
 	}
-	_, parentHere := t.seen[earliest.parent]
-	return !parentHere
+	return !t.has(earliest.parent)
 }

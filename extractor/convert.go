@@ -16,6 +16,7 @@ import (
 type batch struct {
 	groups []*group
 	index  map[[16]byte]int
+	last   *group // the group found last: spans of a trace come in runs
 	bytes  int64
 	// dropped counts records that could not be accepted, by reason.
 	dropped map[string]int
@@ -28,6 +29,35 @@ type group struct {
 	logs      []logRec
 	bytes     int64
 	truncated bool
+
+	// sizes counted before conversion, and the storage they size: a
+	// trace's share of a request takes one allocation per record type,
+	// owned by that trace alone.
+	nSpans, nAttrs, nEvents int
+	attrArena               attrs
+	eventArena              []event
+}
+
+// reserve allocates the group's storage for the counted records.
+func (g *group) reserve() {
+	g.spans = make([]span, 0, g.nSpans)
+	if g.nAttrs > 0 {
+		g.attrArena = make(attrs, 0, g.nAttrs)
+	}
+	if g.nEvents > 0 {
+		g.eventArena = make([]event, 0, g.nEvents)
+	}
+}
+
+// take returns an empty slice with room for n elements, carved from the
+// arena when it has room (the caller appends at most n), else allocated.
+func take[T any](arena *[]T, n int) []T {
+	if arena == nil || cap(*arena)-len(*arena) < n {
+		return make([]T, 0, n)
+	}
+	l := len(*arena)
+	*arena = (*arena)[:l+n]
+	return (*arena)[l:l:l+n]
 }
 
 func newBatch() *batch {
@@ -42,13 +72,18 @@ func (b *batch) drop(reason string, n int) {
 }
 
 func (b *batch) group(id [16]byte) *group {
+	if b.last != nil && b.last.id == id {
+		return b.last
+	}
 	if i, ok := b.index[id]; ok {
-		return b.groups[i]
+		b.last = b.groups[i]
+		return b.last
 	}
 	g := &group{id: id}
 	b.bytes += traceOverhead // in case the trace is new to the buffer
 	b.index[id] = len(b.groups)
 	b.groups = append(b.groups, g)
+	b.last = g
 	return g
 }
 
@@ -148,7 +183,8 @@ func (c converter) cut(v pcommon.Value) bool {
 // attrs copies the attributes of m that keep accepts. Attributes keep
 // rejects are not copied, but one that would have been truncated still
 // marks the result truncated.
-func (c converter) attrs(m pcommon.Map, keep func(string) bool) (attrs, bool) {
+// The result is carved from arena when it has room; arena may be nil.
+func (c converter) attrs(m pcommon.Map, keep func(string) bool, arena *attrs) (attrs, bool) {
 	if m.Len() == 0 {
 		return nil, false
 	}
@@ -163,7 +199,7 @@ func (c converter) attrs(m pcommon.Map, keep func(string) bool) (attrs, bool) {
 	}
 	var out attrs
 	if n > 0 {
-		out = make(attrs, 0, n)
+		out = take((*[]attr)(arena), n)
 	}
 	truncated := false
 	for k, v := range m.All() {
@@ -178,8 +214,15 @@ func (c converter) attrs(m pcommon.Map, keep func(string) bool) (attrs, bool) {
 	return out, truncated
 }
 
-func (c converter) span(s ptrace.Span, res *resource, scope string) (span, bool) {
-	as, truncated := c.attrs(s.Attributes(), keepSpanAttr)
+// span converts s, taking attribute and event storage from g's arenas
+// when g is not nil.
+func (c converter) span(s ptrace.Span, res *resource, scope string, g *group) (span, bool) {
+	var attrArena *attrs
+	var eventArena *[]event
+	if g != nil {
+		attrArena, eventArena = &g.attrArena, &g.eventArena
+	}
+	as, truncated := c.attrs(s.Attributes(), keepSpanAttr, attrArena)
 	msg, cut := truncate(s.Status().Message(), c.maxValue)
 	truncated = truncated || cut
 	rec := span{
@@ -196,9 +239,9 @@ func (c converter) span(s ptrace.Span, res *resource, scope string) (span, bool)
 		res:        res,
 	}
 	if n := s.Events().Len(); n > 0 {
-		rec.events = make([]event, 0, n)
+		rec.events = take(eventArena, n)
 		for _, e := range s.Events().All() {
-			eas, cut := c.attrs(e.Attributes(), nil)
+			eas, cut := c.attrs(e.Attributes(), nil, attrArena)
 			truncated = truncated || cut
 			rec.events = append(rec.events, event{name: e.Name(), time: int64(e.Timestamp()), attrs: eas})
 		}
@@ -209,8 +252,30 @@ func (c converter) span(s ptrace.Span, res *resource, scope string) (span, bool)
 // traces converts a traces request.
 func (c converter) traces(td ptrace.Traces) *batch {
 	b := newBatch()
+	// count each trace's records first, so that each takes one allocation
 	for _, rs := range td.ResourceSpans().All() {
-		ras, _ := c.attrs(rs.Resource().Attributes(), nil)
+		for _, ss := range rs.ScopeSpans().All() {
+			for _, s := range ss.Spans().All() {
+				tid := s.TraceID()
+				if tid.IsEmpty() || s.SpanID().IsEmpty() {
+					continue
+				}
+				g := b.group(tid)
+				g.nSpans++
+				g.nAttrs += s.Attributes().Len()
+				evs := s.Events()
+				g.nEvents += evs.Len()
+				for _, e := range evs.All() {
+					g.nAttrs += e.Attributes().Len()
+				}
+			}
+		}
+	}
+	for _, g := range b.groups {
+		g.reserve()
+	}
+	for _, rs := range td.ResourceSpans().All() {
+		ras, _ := c.attrs(rs.Resource().Attributes(), nil, nil)
 		res := &resource{attrs: ras}
 		for _, ss := range rs.ScopeSpans().All() {
 			scope := ss.Scope().Name()
@@ -220,8 +285,8 @@ func (c converter) traces(td ptrace.Traces) *batch {
 					b.drop(reasonInvalidID, 1)
 					continue
 				}
-				rec, truncated := c.span(s, res, scope)
 				g := b.group(tid)
+				rec, truncated := c.span(s, res, scope, g)
 				g.spans = append(g.spans, rec)
 				sz := rec.size()
 				g.bytes += sz
@@ -260,7 +325,7 @@ func (c converter) logs(ld plog.Logs) *batch {
 					b.drop(reasonLogNoTraceID, 1)
 					continue
 				}
-				as, truncated := c.attrs(lr.Attributes(), nil)
+				as, truncated := c.attrs(lr.Attributes(), nil, nil)
 				body, cut := c.value(lr.Body())
 				ts := lr.Timestamp()
 				if ts == 0 {

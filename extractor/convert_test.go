@@ -74,7 +74,7 @@ func TestDroppedAttrTruncation(t *testing.T) {
 			s.SetTraceID(pcommon.TraceID{1})
 			s.SetSpanID(pcommon.SpanID{1})
 			tt.set(s.Attributes())
-			rec, cut := c.span(s, nil, "")
+			rec, cut := c.span(s, nil, "", nil)
 			if cut != tt.cut {
 				t.Fatalf("truncated = %v, want %v", cut, tt.cut)
 			}

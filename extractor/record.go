@@ -82,7 +82,9 @@ type Trace struct {
 	id    [16]byte
 	spans []span
 	logs  []logRec
-	seen  map[[8]byte]struct{}
+	// seen indexes the span ids once a trace has more than
+	// seenLinearMax spans; below that a scan is cheaper.
+	seen map[[8]byte]struct{}
 
 	created, lastAppend time.Time
 	bytes               int64
@@ -92,6 +94,38 @@ type Trace struct {
 
 	// prev and next link live traces in arrival order (oldest first).
 	prev, next *Trace
+}
+
+// seenLinearMax is the span count up to which span ids are found by a
+// linear scan.
+const seenLinearMax = 32
+
+// has reports whether a span with id is buffered.
+func (t *Trace) has(id [8]byte) bool {
+	if t.seen != nil {
+		_, ok := t.seen[id]
+		return ok
+	}
+	for i := range t.spans {
+		if t.spans[i].id == id {
+			return true
+		}
+	}
+	return false
+}
+
+// noteSpan indexes the span just appended to t.spans, building the index
+// when the trace outgrows the linear scan.
+func (t *Trace) noteSpan() {
+	switch {
+	case t.seen != nil:
+		t.seen[t.spans[len(t.spans)-1].id] = struct{}{}
+	case len(t.spans) > seenLinearMax:
+		t.seen = make(map[[8]byte]struct{}, 2*len(t.spans))
+		for i := range t.spans {
+			t.seen[t.spans[i].id] = struct{}{}
+		}
+	}
 }
 
 // TraceID returns the trace id as lower-case hex.
