@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
 	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
 	promexp "github.com/evalsidecar/evalsidecar/exporter/prometheus"
 	"github.com/evalsidecar/evalsidecar/extractor"
@@ -36,6 +37,7 @@ type Config struct {
 type Exporters struct {
 	Prometheus promexp.Config `yaml:"prometheus"`
 	JSONL      jsonl.Config   `yaml:"jsonl"`
+	ClickHouse chexp.Config   `yaml:"clickhouse"`
 }
 
 // Runtime tunes the Go runtime for a steady stream of decoded spans.
@@ -65,6 +67,7 @@ func Default() Config {
 		Exporters: Exporters{
 			Prometheus: promexp.DefaultConfig(),
 			JSONL:      jsonl.DefaultConfig(),
+			ClickHouse: chexp.DefaultConfig(),
 		},
 		Log:             Log{Level: "info", Format: "auto"},
 		Runtime:         Runtime{GCPercent: 400},
@@ -88,6 +91,7 @@ func (c Config) Validate() error {
 	}
 	add("exporters.prometheus", c.Exporters.Prometheus.Validate())
 	add("exporters.jsonl", c.Exporters.JSONL.Validate())
+	add("exporters.clickhouse", c.Exporters.ClickHouse.Validate())
 	switch strings.ToLower(c.Log.Level) {
 	case "debug", "info", "warn", "error":
 	default:

@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/evalsidecar/evalsidecar/exporter"
+	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
 	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
 	promexp "github.com/evalsidecar/evalsidecar/exporter/prometheus"
 	"github.com/evalsidecar/evalsidecar/extractor"
@@ -82,6 +83,15 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 			return nil, fmt.Errorf("exporters.jsonl: %w", err)
 		}
 		exps = append(exps, jl)
+	}
+	if cfg.Exporters.ClickHouse.Enabled {
+		chx, err := chexp.New(cfg.Exporters.ClickHouse, chexp.Settings{
+			Logger: logger.With("component", "exporter/clickhouse"), Registerer: reg, Drops: drops, SidecarVersion: opts.Version,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("exporters.clickhouse: %w", err)
+		}
+		exps = append(exps, chx)
 	}
 	exps = append(exps, opts.Extra...)
 	p.Exporters = exporter.NewFanout(exps...)
