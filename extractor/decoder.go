@@ -48,7 +48,9 @@ func (f *spanFacts) newContent(c content) *content {
 		*p = c
 		return p
 	}
-	return &c
+	p := new(content)
+	*p = c
+	return p
 }
 
 // decoder reads one instrumentation convention. Each convention lives in

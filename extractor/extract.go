@@ -297,6 +297,21 @@ func (x *extraction) build(r int, whole bool) *Trajectory {
 		End:        unixTime(rs.end),
 		Truncated:  t.truncated || t.tooLarge,
 	}
+	extra := [...]string{keyAgentID, "gen_ai.agent.version"}
+	var extraVals [len(extra)]string
+	nAttrs := 0
+	for k, key := range extra {
+		extraVals[k] = rs.attrs.str(key)
+		if extraVals[k] != "" {
+			nAttrs++
+		}
+	}
+	if rs.res != nil {
+		nAttrs += len(rs.res.attrs)
+	}
+	if nAttrs > 0 {
+		tr.Attributes = make(map[string]string, nAttrs)
+	}
 	if rs.res != nil {
 		ra := rs.res.attrs
 		tr.Service = ra.str("service.name")
@@ -304,18 +319,12 @@ func (x *extraction) build(r int, whole bool) *Trajectory {
 		tr.Environment = ra.str("deployment.environment.name")
 		setStr(&tr.Environment, ra.str("deployment.environment"))
 		for _, a := range ra {
-			if tr.Attributes == nil {
-				tr.Attributes = make(map[string]string, len(ra)+2)
-			}
 			tr.Attributes[a.key] = a.value
 		}
 	}
-	for _, k := range []string{keyAgentID, "gen_ai.agent.version"} {
-		if v := rs.attrs.str(k); v != "" {
-			if tr.Attributes == nil {
-				tr.Attributes = make(map[string]string, 2)
-			}
-			tr.Attributes[k] = v
+	for k, key := range extra {
+		if v := extraVals[k]; v != "" {
+			tr.Attributes[key] = v
 		}
 	}
 
@@ -384,6 +393,15 @@ func (x *extraction) fillLLMCalls(tr *Trajectory, llms []member) {
 			}
 			cur = p
 		}
+	}
+	leaves := 0
+	for _, m := range llms {
+		if !nonLeaf[m.i] {
+			leaves++
+		}
+	}
+	if leaves > 0 {
+		tr.LLMCalls = make([]LLMCall, 0, leaves)
 	}
 	for _, m := range llms {
 		if nonLeaf[m.i] {
