@@ -1,0 +1,105 @@
+package scorer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/evalsidecar/evalsidecar/extractor"
+)
+
+// benchTrajectories returns a 10-call run and its 10-call reference: the
+// reference changes one call's arguments (a number written 4.0, a
+// different value, fewer keys) and swaps two calls.
+func benchTrajectories() (pred, ref []extractor.ToolCall) {
+	for i := 0; i < 10; i++ {
+		pred = append(pred, extractor.ToolCall{
+			Name:      fmt.Sprintf("tool_%d", i%4),
+			Arguments: fmt.Sprintf(`{"query": "weather in city %d", "limit": %d, "units": "metric", "filters": {"days": 3, "hourly": true}}`, i, i+1),
+		})
+	}
+	ref = append([]extractor.ToolCall(nil), pred...)
+	ref[3].Arguments = `{"query": "weather in city 3", "limit": 4.0, "units": "imperial"}`
+	ref[5], ref[6] = ref[6], ref[5]
+	return pred, ref
+}
+
+// benchToolCallOutput writes calls as a Vertex tool-call output.
+func benchToolCallOutput(cs []extractor.ToolCall) string {
+	s := `{"content": "", "tool_calls": [`
+	for i, c := range cs {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf(`{"name": %q, "arguments": %s}`, c.Name, c.Arguments)
+	}
+	return s + "]}"
+}
+
+// BenchmarkAllReferenceMetrics runs every metric of the registry's
+// catalog once on one realistic case, on a new Instance per iteration, so
+// ns/op is the total deterministic cost per case: a 200-word response
+// against a 200-word reference, a 10-call run against a 10-call reference
+// trajectory, latency and failure. Vertex's tool-call metrics read the
+// reference as tool-call JSON, so they score a second Instance of the same
+// case whose Prediction and Reference are the run and the reference
+// trajectory written as tool-call outputs. A metric whose inputs are
+// missing is skipped, as the engine does.
+func BenchmarkAllReferenceMetrics(b *testing.B) {
+	type entry struct {
+		m        Metric
+		toolCall bool
+	}
+	var ms []entry
+	for _, c := range catalog() {
+		var params map[string]any
+		if c.name == MetricTrajectorySingleToolUse {
+			params = map[string]any{ParamToolName: "tool_3"}
+		}
+		m, err := c.factory(params)
+		if err != nil {
+			b.Fatalf("%s: %v", c.name, err)
+		}
+		_, tc := m.(vertexToolCall)
+		ms = append(ms, entry{m: m, toolCall: tc})
+	}
+	pred, ref := benchTrajectories()
+	resp, refText := benchText(200, 0), benchText(200, 3)
+	predOut, refOut := benchToolCallOutput(pred), benchToolCallOutput(ref)
+	ctx := context.Background()
+	scored := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		text := &Instance{
+			Response: resp, Reference: refText,
+			PredictedTrajectory: pred, ReferenceTrajectory: ref,
+			Latency: 1500e6,
+			Has: InResponse | InReference | InPredictedTrajectory | InReferenceTrajectory |
+				InIntermediateEvents | InLatency | InFailure,
+		}
+		calls := &Instance{
+			Prediction: predOut, Reference: refOut,
+			PredictedTrajectory: pred, ReferenceTrajectory: ref,
+			Has: InPrediction | InReference | InPredictedTrajectory | InReferenceTrajectory,
+		}
+		scored = 0
+		for _, e := range ms {
+			in := text
+			if e.toolCall {
+				in = calls
+			}
+			if in.Missing(e.m.Needs()) != 0 {
+				continue
+			}
+			if _, err := e.m.Score(ctx, in); err != nil {
+				if errors.Is(err, ErrNotApplicable) {
+					continue
+				}
+				b.Fatalf("%s: %v", e.m.Name(), err)
+			}
+			scored++
+		}
+	}
+	b.ReportMetric(float64(scored), "metrics/op")
+}
