@@ -53,6 +53,10 @@ type Instance struct {
 	// Trajectory is the run this instance was built from; nil for offline
 	// dataset rows.
 	Trajectory *extractor.Trajectory
+
+	// memo holds what several metrics derive from the same fields, built
+	// once per Instance (see instanceMemo).
+	memo instanceMemo
 }
 
 // Invocation is one user turn of a case and the agent's answer to it.

@@ -113,10 +113,10 @@ func (m *adkToolTrajectory) Score(_ context.Context, in *Instance) (Result, erro
 			if !inv.HasReference {
 				continue
 			}
-			per = append(per, m.invocation(trajCalls(inv.PredictedToolCalls), trajCalls(inv.ReferenceToolCalls)))
+			per = append(per, m.invocation(in.preparedCalls(inv.PredictedToolCalls), in.preparedCalls(inv.ReferenceToolCalls)))
 		}
 	} else if in.Has&InReferenceTrajectory != 0 {
-		per = append(per, m.invocation(trajCalls(in.PredictedTrajectory), trajCalls(in.ReferenceTrajectory)))
+		per = append(per, m.invocation(in.preparedCalls(in.PredictedTrajectory), in.preparedCalls(in.ReferenceTrajectory)))
 	}
 	if len(per) == 0 {
 		return Result{}, ErrNotApplicable
@@ -142,6 +142,6 @@ func (m *adkToolTrajectory) Score(_ context.Context, in *Instance) (Result, erro
 	}, nil
 }
 
-func (m *adkToolTrajectory) invocation(actual, expected []trajectory.Call) float64 {
-	return trajBoolScore(trajectory.TrajectoryMatches(actual, expected, m.match, m.ignoreArgs))
+func (m *adkToolTrajectory) invocation(actual, expected *trajectory.Prepared) float64 {
+	return trajBoolScore(trajectory.PreparedTrajectoryMatches(actual, expected, m.match, m.ignoreArgs))
 }

@@ -109,10 +109,11 @@ func (m vertexToolCall) Score(_ context.Context, in *Instance) (Result, error) {
 	default:
 		return Result{}, ErrNotApplicable
 	}
-	pred, err := trajectory.ParseToolCallOutput(text)
-	if err != nil {
-		return Result{Metric: m.id, Score: 0, Details: map[string]any{"problem": err.Error()}}, nil
+	po := in.toolCallOutput(text)
+	if po.err != nil {
+		return Result{Metric: m.id, Score: 0, Details: map[string]any{"problem": po.err.Error()}}, nil
 	}
+	pred := &po.out
 	details := map[string]any{"predicted_calls": len(pred.Calls)}
 	if m.id == MetricToolCallValid {
 		if p := pred.Problem(); p != "" {
@@ -120,21 +121,21 @@ func (m vertexToolCall) Score(_ context.Context, in *Instance) (Result, error) {
 		}
 		return Result{Metric: m.id, Score: trajBoolScore(pred.Valid()), Details: details}, nil
 	}
-	ref, err := trajectory.ParseToolCallOutput(in.Reference)
-	if err != nil {
-		return Result{}, fmt.Errorf("reference is not a tool-call output: %w", err)
+	ro := in.toolCallOutput(in.Reference)
+	if ro.err != nil {
+		return Result{}, fmt.Errorf("reference is not a tool-call output: %w", ro.err)
 	}
-	details["reference_calls"] = len(ref.Calls)
-	pc, rc := trajOutputCalls(pred), trajOutputCalls(ref)
+	details["reference_calls"] = len(ro.out.Calls)
+	pc, rc := po.calls, ro.calls
 	var score float64
 	switch m.id {
 	case MetricToolNameMatch:
-		score = trajBoolScore(trajNamesMatch(pc, rc))
+		score = trajBoolScore(trajNamesMatch(pc.Calls, rc.Calls))
 	case MetricToolParameterKeyMatch:
-		score = trajectory.PairScores(pc, rc, trajectory.KeyMatch)
+		score = trajectory.PreparedPairScores(pc, rc, trajectory.KeyMatchMembers)
 	case MetricToolParameterKVMatch:
 		strict := m.strict
-		score = trajectory.PairScores(pc, rc, func(p, r *trajectory.Call) float64 { return trajectory.KVMatch(p, r, strict) })
+		score = trajectory.PreparedPairScores(pc, rc, func(p, r []trajectory.Member) float64 { return trajectory.KVMatchMembers(p, r, strict) })
 	default:
 		return Result{}, fmt.Errorf("unknown tool-call metric %q", m.id)
 	}

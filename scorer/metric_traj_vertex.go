@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/evalsidecar/evalsidecar/extractor"
+
 	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
 )
 
@@ -107,14 +109,13 @@ func (vertexTrajectory) inline() {}
 
 // Score computes the metric; see the type's documentation.
 func (m vertexTrajectory) Score(_ context.Context, in *Instance) (Result, error) {
-	pred := trajCalls(in.PredictedTrajectory)
-	details := map[string]any{"predicted": len(pred)}
+	details := map[string]any{"predicted": len(in.PredictedTrajectory)}
 	if m.id == MetricTrajectorySingleToolUse {
 		details["tool_name"] = m.tool
-		return Result{Metric: m.id, Score: trajBoolScore(trajectory.UsesTool(pred, m.tool)), Details: details}, nil
+		return Result{Metric: m.id, Score: trajBoolScore(usesTool(in.PredictedTrajectory, m.tool)), Details: details}, nil
 	}
-	pk := trajectory.Keys(pred, trajectory.JSONEqual)
-	rk := trajectory.Keys(trajCalls(in.ReferenceTrajectory), trajectory.JSONEqual)
+	pk := in.preparedCalls(in.PredictedTrajectory).Keys(trajectory.JSONEqual)
+	rk := in.preparedCalls(in.ReferenceTrajectory).Keys(trajectory.JSONEqual)
 	details["reference"] = len(rk)
 	var score float64
 	switch m.id {
@@ -134,6 +135,16 @@ func (m vertexTrajectory) Score(_ context.Context, in *Instance) (Result, error)
 		return Result{}, fmt.Errorf("unknown trajectory metric %q", m.id)
 	}
 	return Result{Metric: m.id, Score: score, Details: details}, nil
+}
+
+// usesTool is trajectory.UsesTool on the instance's tool calls.
+func usesTool(calls []extractor.ToolCall, name string) bool {
+	for i := range calls {
+		if calls[i].Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // trajBoolScore is 1 for true and 0 for false.

@@ -58,7 +58,20 @@ func TrajectoryMatches(actual, expected []Call, m MatchType, ignoreArgs bool) bo
 	if ignoreArgs {
 		eq = NameOnly
 	}
-	a, e := Keys(actual, eq), Keys(expected, eq)
+	return matchKeys(Keys(actual, eq), Keys(expected, eq), m)
+}
+
+// PreparedTrajectoryMatches is TrajectoryMatches of prepared calls.
+func PreparedTrajectoryMatches(actual, expected *Prepared, m MatchType, ignoreArgs bool) bool {
+	eq := PythonEqual
+	if ignoreArgs {
+		eq = NameOnly
+	}
+	return matchKeys(actual.Keys(eq), expected.Keys(eq), m)
+}
+
+// matchKeys compares call keys as m says.
+func matchKeys(a, e []string, m MatchType) bool {
 	switch m {
 	case MatchInOrder:
 		return InOrderMatch(a, e)

@@ -64,6 +64,7 @@ func FuzzArgsEquality(f *testing.F) {
 				t.Fatal("key not deterministic")
 			}
 		}
+		checkPrepared(t, []Call{{Name: "f", Args: a}, {Name: "g", Args: b}})
 		ka, kb := ArgsKey(a, JSONEqual), ArgsKey(b, JSONEqual)
 		// JSON equality implies Python equality.
 		if ka == kb && ArgsKey(a, PythonEqual) != ArgsKey(b, PythonEqual) && strings.TrimSpace(a) != "" && strings.TrimSpace(b) != "" {

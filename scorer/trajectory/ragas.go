@@ -58,11 +58,6 @@ type ragasArgs struct {
 	object  bool
 }
 
-func decodeRagasArgs(args string) ragasArgs {
-	m, ok := ArgsObject(args)
-	return ragasArgs{members: m, raw: strings.TrimSpace(args), object: ok}
-}
-
 // ToolCallAccuracy is Ragas ToolCallAccuracy over the predicted and
 // reference calls.
 //
@@ -84,6 +79,12 @@ func decodeRagasArgs(args string) ragasArgs {
 // are not a JSON object (Ragas cannot hold them) score 1 against the
 // identical text and 0 otherwise.
 func ToolCallAccuracy(pred, ref []Call, strictOrder bool, cmp ArgComparison) float64 {
+	return PreparedToolCallAccuracy(Prepare(pred), Prepare(ref), strictOrder, cmp)
+}
+
+// PreparedToolCallAccuracy is ToolCallAccuracy of prepared calls.
+func PreparedToolCallAccuracy(pp, rp *Prepared, strictOrder bool, cmp ArgComparison) float64 {
+	pred, ref := pp.Calls, rp.Calls
 	switch {
 	case len(pred) == 0 && len(ref) == 0:
 		return 1
@@ -92,11 +93,11 @@ func ToolCallAccuracy(pred, ref []Call, strictOrder bool, cmp ArgComparison) flo
 	}
 	pa := make([]ragasArgs, len(pred))
 	for i := range pred {
-		pa[i] = decodeRagasArgs(pred[i].Args)
+		pa[i] = pp.ragasArgs(i)
 	}
 	ra := make([]ragasArgs, len(ref))
 	for i := range ref {
-		ra[i] = decodeRagasArgs(ref[i].Args)
+		ra[i] = rp.ragasArgs(i)
 	}
 	pOrder, rOrder := identity(len(pred)), identity(len(ref))
 	if !strictOrder {
@@ -198,8 +199,13 @@ func ragasArgScore(p, r *ragasArgs, cmp ArgComparison) float64 {
 // decimals as Python's round() does. Where Ragas raises TypeError on an
 // unhashable (list or dict) argument value, these compare by value.
 func ToolCallF1(pred, ref []Call) (f1, precision, recall float64) {
-	actual := callSet(pred)
-	expected := callSet(ref)
+	return PreparedToolCallF1(Prepare(pred), Prepare(ref))
+}
+
+// PreparedToolCallF1 is ToolCallF1 of prepared calls.
+func PreparedToolCallF1(pred, ref *Prepared) (f1, precision, recall float64) {
+	actual := keySet(pred.f1Keys())
+	expected := keySet(ref.f1Keys())
 	tp := 0
 	for k := range actual {
 		if _, ok := expected[k]; ok {
@@ -220,14 +226,10 @@ func ToolCallF1(pred, ref []Call) (f1, precision, recall float64) {
 	return f1, precision, recall
 }
 
-func callSet(calls []Call) map[string]struct{} {
-	set := make(map[string]struct{}, len(calls))
-	for i := range calls {
-		c := calls[i]
-		if strings.TrimSpace(c.Args) == "" {
-			c.Args = "{}"
-		}
-		set[Key(c, PythonEqual)] = struct{}{}
+func keySet(keys []string) map[string]struct{} {
+	set := make(map[string]struct{}, len(keys))
+	for _, k := range keys {
+		set[k] = struct{}{}
 	}
 	return set
 }

@@ -210,6 +210,22 @@ func PairScores(pred, ref []Call, score func(p, r *Call) float64) float64 {
 	return sum / float64(n)
 }
 
+// PreparedPairScores is PairScores of prepared calls, with score given
+// each pair's decoded arguments (see ArgsObject).
+func PreparedPairScores(pred, ref *Prepared, score func(p, r []Member) float64) float64 {
+	n := max(pred.Len(), ref.Len())
+	if n == 0 {
+		return 1
+	}
+	sum := 0.0
+	for i := 0; i < pred.Len() && i < ref.Len(); i++ {
+		pm, _ := pred.Object(i)
+		rm, _ := ref.Object(i)
+		sum += score(pm, rm)
+	}
+	return sum / float64(n)
+}
+
 // KeyMatch is the share of the reference's argument names that the
 // prediction also uses. Predicted extra names are not penalised. When the
 // reference has no arguments it is 1 if the prediction has none either
@@ -217,6 +233,11 @@ func PairScores(pred, ref []Call, score func(p, r *Call) float64) float64 {
 func KeyMatch(p, r *Call) float64 {
 	pm, _ := ArgsObject(p.Args)
 	rm, _ := ArgsObject(r.Args)
+	return KeyMatchMembers(pm, rm)
+}
+
+// KeyMatchMembers is KeyMatch of decoded arguments (see ArgsObject).
+func KeyMatchMembers(pm, rm []Member) float64 {
 	if len(rm) == 0 {
 		if len(pm) == 0 {
 			return 1
@@ -240,6 +261,11 @@ func KeyMatch(p, r *Call) float64 {
 func KVMatch(p, r *Call, strict bool) float64 {
 	pm, _ := ArgsObject(p.Args)
 	rm, _ := ArgsObject(r.Args)
+	return KVMatchMembers(pm, rm, strict)
+}
+
+// KVMatchMembers is KVMatch of decoded arguments (see ArgsObject).
+func KVMatchMembers(pm, rm []Member, strict bool) float64 {
 	if len(rm) == 0 {
 		if len(pm) == 0 {
 			return 1

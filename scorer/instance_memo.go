@@ -1,0 +1,76 @@
+package scorer
+
+import (
+	"sync"
+
+	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
+)
+
+// instanceMemo keeps what the metrics of one Instance derive from the
+// same inputs (parsed tool calls and their keys, parsed tool-call
+// outputs), so that each is computed once however many metrics use it.
+// Entries are found by their inputs: a tool-call list by the identity of
+// its backing array and its length, a text by its value; a field that is
+// set to another list or text therefore gets a new entry, while changing
+// the elements of a list in place after scoring started is not seen. An
+// Instance must not be copied once scored. It is safe for concurrent use.
+type instanceMemo struct {
+	mu      sync.Mutex
+	calls   map[callsID]*trajectory.Prepared
+	outputs map[string]*memoOutput
+}
+
+// callsID identifies a tool-call list by its first element and length.
+type callsID struct {
+	first *extractor.ToolCall
+	n     int
+}
+
+// memoOutput is a parsed tool-call output with its calls prepared.
+type memoOutput struct {
+	out   trajectory.ToolCallOutput
+	err   error
+	calls *trajectory.Prepared
+}
+
+// preparedCalls returns calls converted and prepared, built on first use.
+func (in *Instance) preparedCalls(calls []extractor.ToolCall) *trajectory.Prepared {
+	m := &in.memo
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var id callsID
+	if len(calls) > 0 {
+		id = callsID{first: &calls[0], n: len(calls)}
+	}
+	if p, ok := m.calls[id]; ok {
+		return p
+	}
+	if m.calls == nil {
+		m.calls = make(map[callsID]*trajectory.Prepared, 2)
+	}
+	p := trajectory.Prepare(trajCalls(calls))
+	m.calls[id] = p
+	return p
+}
+
+// toolCallOutput returns trajectory.ParseToolCallOutput(text) with its
+// calls prepared, parsed on first use.
+func (in *Instance) toolCallOutput(text string) *memoOutput {
+	m := &in.memo
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if o, ok := m.outputs[text]; ok {
+		return o
+	}
+	if m.outputs == nil {
+		m.outputs = make(map[string]*memoOutput, 2)
+	}
+	o := &memoOutput{}
+	o.out, o.err = trajectory.ParseToolCallOutput(text)
+	if o.err == nil {
+		o.calls = trajectory.Prepare(trajOutputCalls(o.out))
+	}
+	m.outputs[text] = o
+	return o
+}
