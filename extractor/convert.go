@@ -57,7 +57,7 @@ func take[T any](arena *[]T, n int) []T {
 	}
 	l := len(*arena)
 	*arena = (*arena)[:l+n]
-	return (*arena)[l:l:l+n]
+	return (*arena)[l : l : l+n]
 }
 
 func newBatch() *batch {
