@@ -49,8 +49,8 @@ func Stem(word string) string {
 	b = step4(b)
 	b = step5a(b)
 	b = step5b(b)
-	if string(b) == w {
-		return w
+	if len(b) <= len(w) && string(b) == w[:len(b)] {
+		return w[:len(b)] // most stems cut a suffix: no copy
 	}
 	return string(b)
 }
@@ -141,7 +141,35 @@ func replace(w []byte, n int, repl string) []byte {
 // for the stem (the word without the suffix), the suffix becomes repl.
 type rule struct {
 	suffix, repl string
-	cond         func(stem []byte) bool
+	cond         cond
+}
+
+// cond is a rule's condition on the stem. It is a value, not a function,
+// so that the word buffer of Stem stays on the stack.
+type cond uint8
+
+// Conditions of the rules.
+const (
+	always       cond = iota
+	measureGT0        // measure(stem) > 0
+	measureGT1        // measure(stem) > 1
+	logiMeasure       // measure(stem + 'l') > 0 (NLTK's 'logi' rule)
+	ionMeasure        // measure(stem) > 1 and stem ends in 's' or 't'
+)
+
+// holds reports whether c holds for stem.
+func (c cond) holds(stem []byte) bool {
+	switch c {
+	case measureGT0:
+		return measure(stem) > 0
+	case measureGT1:
+		return measure(stem) > 1
+	case logiMeasure:
+		return measure(stem[:len(stem)+1]) > 0
+	case ionMeasure:
+		return measure(stem) > 1 && (stem[len(stem)-1] == 's' || stem[len(stem)-1] == 't')
+	}
+	return true
 }
 
 // applyRules applies the first rule whose suffix matches; when that rule's
@@ -150,7 +178,7 @@ func applyRules(w []byte, rules []rule) []byte {
 	for _, r := range rules {
 		if hasSuffix(w, r.suffix) {
 			stem := w[:len(w)-len(r.suffix)]
-			if r.cond == nil || r.cond(stem) {
+			if r.cond.holds(stem) {
 				return append(stem, r.repl...)
 			}
 			return w
@@ -160,7 +188,6 @@ func applyRules(w []byte, rules []rule) []byte {
 }
 
 func positiveMeasure(stem []byte) bool { return measure(stem) > 0 }
-func measureGT1(stem []byte) bool      { return measure(stem) > 1 }
 
 func step1a(w []byte) []byte {
 	if hasSuffix(w, "ies") && len(w) == 4 {
@@ -236,30 +263,30 @@ func step1c(w []byte) []byte {
 }
 
 var step2Rules = []rule{
-	{"ational", "ate", positiveMeasure},
-	{"tional", "tion", positiveMeasure},
-	{"enci", "ence", positiveMeasure},
-	{"anci", "ance", positiveMeasure},
-	{"izer", "ize", positiveMeasure},
-	{"bli", "ble", positiveMeasure},
-	{"alli", "al", positiveMeasure},
-	{"entli", "ent", positiveMeasure},
-	{"eli", "e", positiveMeasure},
-	{"ousli", "ous", positiveMeasure},
-	{"ization", "ize", positiveMeasure},
-	{"ation", "ate", positiveMeasure},
-	{"ator", "ate", positiveMeasure},
-	{"alism", "al", positiveMeasure},
-	{"iveness", "ive", positiveMeasure},
-	{"fulness", "ful", positiveMeasure},
-	{"ousness", "ous", positiveMeasure},
-	{"aliti", "al", positiveMeasure},
-	{"iviti", "ive", positiveMeasure},
-	{"biliti", "ble", positiveMeasure},
-	{"fulli", "ful", positiveMeasure},
+	{"ational", "ate", measureGT0},
+	{"tional", "tion", measureGT0},
+	{"enci", "ence", measureGT0},
+	{"anci", "ance", measureGT0},
+	{"izer", "ize", measureGT0},
+	{"bli", "ble", measureGT0},
+	{"alli", "al", measureGT0},
+	{"entli", "ent", measureGT0},
+	{"eli", "e", measureGT0},
+	{"ousli", "ous", measureGT0},
+	{"ization", "ize", measureGT0},
+	{"ation", "ate", measureGT0},
+	{"ator", "ate", measureGT0},
+	{"alism", "al", measureGT0},
+	{"iveness", "ive", measureGT0},
+	{"fulness", "ful", measureGT0},
+	{"ousness", "ous", measureGT0},
+	{"aliti", "al", measureGT0},
+	{"iviti", "ive", measureGT0},
+	{"biliti", "ble", measureGT0},
+	{"fulli", "ful", measureGT0},
 	// NLTK keeps the 'l' of 'logi' with the stem for the measure, so that
 	// short stems such as 'geo' and 'theo' behave like 'archaeo'.
-	{"logi", "log", func(stem []byte) bool { return measure(stem[:len(stem)+1]) > 0 }},
+	{"logi", "log", logiMeasure},
 }
 
 func step2(w []byte) []byte {
@@ -270,13 +297,13 @@ func step2(w []byte) []byte {
 }
 
 var step3Rules = []rule{
-	{"icate", "ic", positiveMeasure},
-	{"ative", "", positiveMeasure},
-	{"alize", "al", positiveMeasure},
-	{"iciti", "ic", positiveMeasure},
-	{"ical", "ic", positiveMeasure},
-	{"ful", "", positiveMeasure},
-	{"ness", "", positiveMeasure},
+	{"icate", "ic", measureGT0},
+	{"ative", "", measureGT0},
+	{"alize", "al", measureGT0},
+	{"iciti", "ic", measureGT0},
+	{"ical", "ic", measureGT0},
+	{"ful", "", measureGT0},
+	{"ness", "", measureGT0},
 }
 
 func step3(w []byte) []byte { return applyRules(w, step3Rules) }
@@ -293,9 +320,7 @@ var step4Rules = []rule{
 	{"ement", "", measureGT1},
 	{"ment", "", measureGT1},
 	{"ent", "", measureGT1},
-	{"ion", "", func(stem []byte) bool {
-		return measure(stem) > 1 && (stem[len(stem)-1] == 's' || stem[len(stem)-1] == 't')
-	}},
+	{"ion", "", ionMeasure},
 	{"ou", "", measureGT1},
 	{"ism", "", measureGT1},
 	{"ate", "", measureGT1},
