@@ -150,11 +150,11 @@ type cond uint8
 
 // Conditions of the rules.
 const (
-	always       cond = iota
-	measureGT0        // measure(stem) > 0
-	measureGT1        // measure(stem) > 1
-	logiMeasure       // measure(stem + 'l') > 0 (NLTK's 'logi' rule)
-	ionMeasure        // measure(stem) > 1 and stem ends in 's' or 't'
+	always      cond = iota
+	measureGT0       // measure(stem) > 0
+	measureGT1       // measure(stem) > 1
+	logiMeasure      // measure(stem + 'l') > 0 (NLTK's 'logi' rule)
+	ionMeasure       // measure(stem) > 1 and stem ends in 's' or 't'
 )
 
 // holds reports whether c holds for stem.
