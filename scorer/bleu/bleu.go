@@ -172,31 +172,97 @@ func (b *BLEU) SegmentStats(hyp string, refs []string) (Stats, error) {
 		}
 		return out
 	}
-	refMax := make(map[gram]int)
-	var refLens []int
+	var refToks [][]int32
 	for _, r := range refs {
 		if r == "" {
 			continue
 		}
-		toks := intern(b.tokenize(rstrip(r)))
-		refLens = append(refLens, len(toks))
+		refToks = append(refToks, intern(b.tokenize(rstrip(r))))
+	}
+	if len(refToks) == 0 {
+		return Stats{}, ErrEmptyReference
+	}
+	h := intern(b.tokenize(rstrip(hyp)))
+	refLens := make([]int, len(refToks))
+	for i, t := range refToks {
+		refLens[i] = len(t)
+	}
+	st := Stats{SysLen: len(h), RefLen: closestRefLen(len(h), refLens)}
+	if len(ids) < maxPackedID {
+		packedCounts(&st, h, refToks)
+		return st, nil
+	}
+	refMax := make(map[gram]int)
+	for _, toks := range refToks {
 		for g, c := range ngrams(toks) {
 			if c > refMax[g] {
 				refMax[g] = c
 			}
 		}
 	}
-	if len(refLens) == 0 {
-		return Stats{}, ErrEmptyReference
-	}
-	h := intern(b.tokenize(rstrip(hyp)))
-	st := Stats{SysLen: len(h), RefLen: closestRefLen(len(h), refLens)}
 	for g, c := range ngrams(h) {
 		n := g.n - 1
 		st.Total[n] += c
 		st.Correct[n] += min(c, refMax[g])
 	}
 	return st, nil
+}
+
+// maxPackedID bounds the token ids packedCounts handles: an n-gram of up
+// to four ids below it packs into a uint64, 16 bits per id plus one.
+const maxPackedID = 1<<16 - 1
+
+// packedCounts adds the n-gram totals and clipped matches of h against
+// refs to st, with each n-gram packed into a uint64 (every id + 1 in its
+// own 16 bits, so n-grams of different orders differ). It is the same
+// count as the gram maps: a hypothesis n-gram's k-th occurrence matches
+// while k <= its highest count in one reference.
+func packedCounts(st *Stats, h []int32, refs [][]int32) {
+	type count struct{ ref, hyp int32 }
+	counts := make(map[uint64]count, MaxOrder*(len(h)+len(refs[0])))
+	var one map[uint64]int32
+	if len(refs) > 1 {
+		one = make(map[uint64]int32, MaxOrder*len(refs[0]))
+	}
+	for _, toks := range refs {
+		if one == nil {
+			forNgrams(toks, func(_ int, g uint64) {
+				c := counts[g]
+				c.ref++
+				counts[g] = c
+			})
+			continue
+		}
+		clear(one)
+		forNgrams(toks, func(_ int, g uint64) { one[g]++ })
+		for g, n := range one {
+			if c := counts[g]; n > c.ref {
+				c.ref = n
+				counts[g] = c
+			}
+		}
+	}
+	forNgrams(h, func(n int, g uint64) {
+		c := counts[g]
+		st.Total[n]++
+		if c.hyp < c.ref {
+			st.Correct[n]++
+		}
+		c.hyp++
+		counts[g] = c
+	})
+}
+
+// forNgrams calls f with the order index (0 for unigrams) and the packed
+// key of every 1- to 4-gram of ids.
+func forNgrams(ids []int32, f func(n int, g uint64)) {
+	for i := range ids {
+		var g uint64
+		for n := 0; n < MaxOrder && i+n < len(ids); n++ {
+			g |= uint64(ids[i+n]+1) << (16 * n)
+			f(n, g)
+		}
+	}
 }
 
 // gram is an n-gram of token ids, n <= MaxOrder; unused slots are 0.
