@@ -81,7 +81,7 @@ func NewAssembler(cfg Config, sink Sink, logger *slog.Logger, reg prometheus.Reg
 		log:    logger,
 		m:      m,
 		drops:  drops,
-		conv:   converter{maxValue: cfg.MaxAttributeValueBytes},
+		conv:   converter{maxValue: cfg.MaxAttributeValueBytes, runKeys: newRunKeys(cfg.RunAttributes)},
 		clock:  time.Now,
 		traces: make(map[[16]byte]*Trace),
 		recent: newRecentSet(max(cfg.MaxLiveTraces, 1024), cfg.MaxTraceAge),

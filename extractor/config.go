@@ -2,6 +2,7 @@ package extractor
 
 import (
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -27,6 +28,11 @@ type Config struct {
 	MaxAttributeValueBytes int `yaml:"max_attribute_value_bytes"`
 	// Tick is how often Run looks for traces to release.
 	Tick time.Duration `yaml:"tick"`
+	// RunAttributes are span attribute keys copied into a trajectory's
+	// attributes, from the run's agent span or else its earliest span that
+	// has them, e.g. the eval case id that canary traffic sets so the run
+	// finds its reference.
+	RunAttributes []string `yaml:"run_attributes"`
 }
 
 // DefaultConfig returns the documented defaults.
@@ -39,6 +45,7 @@ func DefaultConfig() Config {
 		MaxSpansPerTrace:       5000,
 		MaxAttributeValueBytes: 64 << 10,
 		Tick:                   500 * time.Millisecond,
+		RunAttributes:          []string{"eval.case_id"},
 	}
 }
 
@@ -67,6 +74,11 @@ func (c Config) Validate() error {
 	}
 	if c.Tick <= 0 {
 		err = errors.Join(err, errors.New("tick: must be > 0"))
+	}
+	for i, k := range c.RunAttributes {
+		if k == "" {
+			err = errors.Join(err, fmt.Errorf("run_attributes[%d]: must not be empty", i))
+		}
 	}
 	return err
 }

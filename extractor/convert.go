@@ -90,6 +90,7 @@ func (b *batch) group(id [16]byte) *group {
 // converter copies pdata into compact records, truncating long values.
 type converter struct {
 	maxValue int
+	runKeys  runKeys
 }
 
 // truncate cuts s to at most max bytes on a UTF-8 boundary.
@@ -222,7 +223,7 @@ func (c converter) span(s ptrace.Span, res *resource, scope string, g *group) (s
 	if g != nil {
 		attrArena, eventArena = &g.attrArena, &g.eventArena
 	}
-	as, truncated := c.attrs(s.Attributes(), keepSpanAttr, attrArena)
+	as, truncated := c.attrs(s.Attributes(), c.runKeys.keep, attrArena)
 	msg, cut := truncate(s.Status().Message(), c.maxValue)
 	truncated = truncated || cut
 	rec := span{

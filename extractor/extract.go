@@ -329,6 +329,7 @@ func (x *extraction) build(r int, whole bool) *Trajectory {
 	}
 
 	ms := x.members(r, whole)
+	x.copyRunAttributes(tr, r, ms)
 	llms, tools, agents := x.llms[:0], x.tools[:0], x.agents[:0]
 	for _, m := range ms {
 		switch x.facts[m.i].class {
@@ -623,4 +624,31 @@ func systemText(msgs []message) string {
 		}
 	}
 	return out
+}
+
+// copyRunAttributes copies the configured run attributes (the span
+// attributes kept besides the decoders' keys) into tr. The agent span's
+// value wins over a resource attribute of the same key; the run's other
+// spans only fill keys still missing, earliest first.
+func (x *extraction) copyRunAttributes(tr *Trajectory, r int, ms []member) {
+	take := func(i int, override bool) {
+		for _, a := range x.t.spans[i].attrs {
+			if keepSpanAttr(a.key) {
+				continue
+			}
+			if _, ok := tr.Attributes[a.key]; ok && !override {
+				continue
+			}
+			if tr.Attributes == nil {
+				tr.Attributes = make(map[string]string, 1)
+			}
+			tr.Attributes[a.key] = a.value
+		}
+	}
+	take(r, true)
+	for _, m := range ms {
+		if m.i != r {
+			take(m.i, false)
+		}
+	}
 }

@@ -13,6 +13,23 @@ func keepSpanAttr(key string) bool {
 	return strings.HasPrefix(key, "gen_ai.") || key == keyErrorType
 }
 
+// runKeys is the set of configured run attributes (Config.RunAttributes):
+// span attributes kept besides the decoders' and copied into trajectories.
+type runKeys map[string]bool
+
+func newRunKeys(keys []string) runKeys {
+	rk := make(runKeys, len(keys))
+	for _, k := range keys {
+		if !keepSpanAttr(k) {
+			rk[k] = true
+		}
+	}
+	return rk
+}
+
+// keep is the span attribute policy: the decoders' keys plus run keys.
+func (rk runKeys) keep(key string) bool { return keepSpanAttr(key) || rk[key] }
+
 // keepLog reports whether a log record is a GenAI event the decoders read:
 // its event name is in the gen_ai namespace.
 func keepLog(eventName string) bool {
