@@ -4,12 +4,13 @@ import (
 	"sync"
 
 	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/scorer/rouge"
 	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
 )
 
 // instanceMemo keeps what the metrics of one Instance derive from the
 // same inputs (parsed tool calls and their keys, parsed tool-call
-// outputs), so that each is computed once however many metrics use it.
+// outputs, ROUGE tokens of a text pair), so that each is computed once however many metrics use it.
 // Entries are found by their inputs: a tool-call list by the identity of
 // its backing array and its length, a text by its value; a field that is
 // set to another list or text therefore gets a new entry, while changing
@@ -19,6 +20,13 @@ type instanceMemo struct {
 	mu      sync.Mutex
 	calls   map[callsID]*trajectory.Prepared
 	outputs map[string]*memoOutput
+	tokens  map[tokensID]*rouge.Tokens
+}
+
+// tokensID identifies a ROUGE tokenization: the texts and the stemming.
+type tokensID struct {
+	target, prediction string
+	stem               bool
 }
 
 // callsID identifies a tool-call list by its first element and length.
@@ -73,4 +81,31 @@ func (in *Instance) toolCallOutput(text string) *memoOutput {
 	}
 	m.outputs[text] = o
 	return o
+}
+
+// rougeTokens returns rouge.NewTokens(target, prediction, stem), built on
+// first use.
+func (in *Instance) rougeTokens(target, prediction string, stem bool) *rouge.Tokens {
+	m := &in.memo
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	id := tokensID{target: target, prediction: prediction, stem: stem}
+	if t, ok := m.tokens[id]; ok {
+		return t
+	}
+	if m.tokens == nil {
+		m.tokens = make(map[tokensID]*rouge.Tokens, 2)
+	}
+	t := rouge.NewTokens(target, prediction, stem)
+	m.tokens[id] = t
+	return t
+}
+
+// rougeScore is s.Score(target, prediction), from tokens shared with the
+// instance's other ROUGE scorers where the type allows.
+func (in *Instance) rougeScore(s *rouge.Scorer, target, prediction string) rouge.Score {
+	if !s.UsesTokens() {
+		return s.Score(target, prediction)
+	}
+	return s.ScoreTokens(in.rougeTokens(target, prediction, s.Stems()))
 }

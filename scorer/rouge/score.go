@@ -94,22 +94,10 @@ func (s *Scorer) Type() Type { return s.typ }
 // Score compares prediction with target (the reference), in
 // rouge-score's argument order: score(target, prediction).
 func (s *Scorer) Score(target, prediction string) Score {
-	switch s.typ {
-	case TypeL:
-		v := newVocab()
-		t := v.ids(Tokenize(target, s.opts.UseStemmer))
-		p := v.ids(Tokenize(prediction, s.opts.UseStemmer))
-		return scoreLCS(t, p)
-	case TypeLsum:
+	if s.typ == TypeLsum {
 		return s.scoreLsum(target, prediction)
 	}
-	v := newVocab()
-	t := v.ids(Tokenize(target, s.opts.UseStemmer))
-	p := v.ids(Tokenize(prediction, s.opts.UseStemmer))
-	if s.n == 1 {
-		return scoreUnigrams(t, p, len(v.m))
-	}
-	return scoreNgrams(t, p, s.n)
+	return s.ScoreTokens(NewTokens(target, prediction, s.opts.UseStemmer))
 }
 
 // vocab interns tokens as small integers so that n-grams and LCS compare
