@@ -207,3 +207,5 @@ func testEvaluation(i int) *scorer.Evaluation {
 var rowsPerEvaluation = [numTables]int{tEvaluations: 2, tTrajectories: 1, tToolCalls: 3, tDecisions: 4}
 
 func gaugeValue(c prometheus.Collector) float64 { return testutil.ToFloat64(c) }
+
+func newDropsForTest() *telemetry.Drops { return telemetry.NewDrops(nil) }

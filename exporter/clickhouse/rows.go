@@ -1,12 +1,12 @@
 package clickhouse
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
+	json "github.com/goccy/go-json"
 
 	"github.com/evalsidecar/evalsidecar/exporter/record"
 	"github.com/evalsidecar/evalsidecar/scorer"
@@ -58,6 +58,9 @@ func metricVersion(id string) string {
 }
 
 func jsonString(v any) string {
+	if m, ok := v.(map[string]any); ok && len(m) == 0 {
+		return "{}"
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return "{}"
