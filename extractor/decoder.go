@@ -68,7 +68,10 @@ type decoder interface {
 
 // decoders returns the decoders in precedence order.
 func decoders() []decoder {
-	return []decoder{genaiDecoder{}}
+	return []decoder{
+		genaiDecoder{},
+		vercelDecoder{}, vercelLegacyDecoder{},
+	}
 }
 
 // decodeSpan runs every decoder on s.
@@ -99,6 +102,11 @@ type content struct {
 	raw    string
 	events []*event
 	output bool // events: take the output messages (gen_ai.choice)
+	// parse decodes raw and aux when the content is in a convention's own
+	// format (Vercel ai.prompt, ADK llm_request, ...); nil for the GenAI
+	// forms. For instructions, the system messages it returns are used.
+	parse func(raw, aux string) []message
+	aux   string
 
 	done         bool
 	msgs         []message
@@ -120,6 +128,15 @@ func (c *content) decode() {
 			c.msgs = out
 		default:
 			c.msgs = in
+		}
+		return
+	}
+	if c.parse != nil {
+		msgs := c.parse(c.raw, c.aux)
+		if c.kind == contentInstructions {
+			c.instructions = systemText(msgs)
+		} else {
+			c.msgs = msgs
 		}
 		return
 	}

@@ -10,7 +10,36 @@ import "strings"
 // are kept whole. A convention that reads other span keys widens this in
 // one place.
 func keepSpanAttr(key string) bool {
-	return strings.HasPrefix(key, "gen_ai.") || key == keyErrorType
+	if strings.HasPrefix(key, "gen_ai.") || key == keyErrorType {
+		return true
+	}
+	return keepConventionAttr(key)
+}
+
+// keepConventionAttr keeps the keys of the conventions other than OTel
+// GenAI. It switches on the first byte so that the common non-GenAI keys
+// (http.*, server.*, ...) cost one comparison.
+func keepConventionAttr(key string) bool {
+	if key == "" {
+		return false
+	}
+	switch key[0] {
+	case 'a':
+		// Vercel AI SDK legacy ai.* spans; Pydantic AI v2 agent_name
+		return keepVercelAttr(key) || key == "agent_name"
+	case 'g':
+		// Google ADK
+		return strings.HasPrefix(key, "gcp.vertex.agent.")
+	case 'f':
+		return key == "final_result" // Pydantic AI
+	case 'p':
+		return strings.HasPrefix(key, "pydantic_ai.")
+	case 't':
+		return key == "tool_arguments" || key == "tool_response" // Pydantic AI v2
+	case 'l':
+		return strings.HasPrefix(key, "langsmith.")
+	}
+	return false
 }
 
 // runKeys is the set of configured run attributes (Config.RunAttributes):

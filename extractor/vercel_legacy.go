@@ -1,0 +1,381 @@
+package extractor
+
+import (
+	"bytes"
+	"strings"
+
+	json "github.com/goccy/go-json"
+)
+
+// Vercel AI SDK legacy telemetry keys: the ai.* spans of ai 3.x–6.x
+// (experimental_telemetry) and of ai 7's LegacyOpenTelemetry integration.
+const (
+	keyAIOperationID     = "ai.operationId"
+	keyAIFunctionID      = "ai.telemetry.functionId"
+	keyAIMetadataPrefix  = "ai.telemetry.metadata."
+	keyAIContextPrefix   = "ai.settings.context."
+	keyAIModelID         = "ai.model.id"
+	keyAIModelProvider   = "ai.model.provider"
+	keyAIPrompt          = "ai.prompt"
+	keyAIPromptMessages  = "ai.prompt.messages"
+	keyAIResponseText    = "ai.response.text"
+	keyAIResponseCalls   = "ai.response.toolCalls"
+	keyAIResponseFinish  = "ai.response.finishReason"
+	keyAIResponseModel   = "ai.response.model"
+	keyAIToolCallName    = "ai.toolCall.name"
+	keyAIToolCallID      = "ai.toolCall.id"
+	keyAIToolCallArgs    = "ai.toolCall.args"
+	keyAIToolCallResult  = "ai.toolCall.result"
+	keyAIPromptTokens    = "ai.usage.promptTokens"
+	keyAICompletionToks  = "ai.usage.completionTokens"
+	keyAIInputTokens     = "ai.usage.inputTokens"
+	keyAIOutputTokens    = "ai.usage.outputTokens"
+	vercelAIScope        = "ai"
+	vercelToolCallOpName = "ai.toolCall"
+)
+
+// keepVercelAttr is the kept-key policy of the Vercel decoders.
+func keepVercelAttr(key string) bool {
+	if !strings.HasPrefix(key, "ai.") {
+		return false
+	}
+	switch key {
+	case keyAIOperationID, keyAIFunctionID, keyAIModelID, keyAIModelProvider,
+		keyAIPrompt, keyAIPromptMessages, keyAIResponseText, keyAIResponseCalls,
+		keyAIResponseFinish, keyAIResponseModel, keyAIToolCallName, keyAIToolCallID,
+		keyAIToolCallArgs, keyAIToolCallResult, keyAIPromptTokens, keyAICompletionToks,
+		keyAIInputTokens, keyAIOutputTokens:
+		return true
+	}
+	return isVercelSessionKey(key)
+}
+
+// vercelSessionNames are the metadata / runtime-context keys that
+// applications use for the conversation id.
+var vercelSessionNames = [...]string{"sessionId", "session_id", "conversationId", "conversation_id", "threadId", "thread_id", "chatId", "chat_id"}
+
+// isVercelSessionKey reports whether key is an ai.telemetry.metadata.* or
+// ai.settings.context.* key that names a session.
+func isVercelSessionKey(key string) bool {
+	rest, ok := strings.CutPrefix(key, keyAIMetadataPrefix)
+	if !ok {
+		rest, ok = strings.CutPrefix(key, keyAIContextPrefix)
+	}
+	if !ok {
+		return false
+	}
+	for _, n := range vercelSessionNames {
+		if rest == n {
+			return true
+		}
+	}
+	return false
+}
+
+// vercelSession returns the session id an application recorded in
+// telemetry metadata or runtime context, in vercelSessionNames order.
+func vercelSession(a attrs) string {
+	for _, n := range vercelSessionNames {
+		for _, p := range [...]string{keyAIMetadataPrefix, keyAIContextPrefix} {
+			for i := range a {
+				if len(a[i].key) == len(p)+len(n) && strings.HasPrefix(a[i].key, p) && strings.HasSuffix(a[i].key, n) {
+					if v := strings.TrimSpace(a[i].value); v != "" {
+						return v
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// vercelLegacyDecoder reads the Vercel AI SDK ai.* spans: ai.generateText
+// (and streamText, generateObject, streamObject) as the run, their
+// doGenerate / doStream children as model calls, ai.toolCall as tool
+// calls.
+type vercelLegacyDecoder struct{}
+
+func (vercelLegacyDecoder) name() string { return "vercel-ai" }
+
+// vercelOperation returns the ai.* operation of a span named in the ai.
+// namespace (the SDK names each span after its operation id):
+// ai.operationId, else the span name.
+func vercelOperation(s *span) string {
+	if !strings.HasPrefix(s.name, "ai.") {
+		return ""
+	}
+	if op := s.attrs.str(keyAIOperationID); op != "" {
+		return op
+	}
+	return firstWord(s.name)
+}
+
+// classifyVercel classifies an ai.* operation.
+func classifyVercel(op string) spanClass {
+	switch op {
+	case "ai.generateText", "ai.streamText", "ai.generateObject", "ai.streamObject":
+		return classRun
+	case vercelToolCallOpName:
+		return classTool
+	}
+	if strings.HasSuffix(op, ".doGenerate") || strings.HasSuffix(op, ".doStream") {
+		return classLLM
+	}
+	return classNone
+}
+
+func (vercelLegacyDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
+	op := vercelOperation(s)
+	if op == "" {
+		return false
+	}
+	class := classifyVercel(op)
+	claimConvention(f, "vercel-ai")
+	if f.class == classNone {
+		f.class = class
+	}
+	a := s.attrs
+	setStr(&f.session, vercelSession(a))
+	switch class {
+	case classRun:
+		setStr(&f.agent, a.str(keyAIFunctionID))
+		if f.input == nil {
+			if v, ok := a.get(keyAIPrompt); ok {
+				f.input = f.newContent(content{kind: contentMessages, raw: v, parse: parseVercelPrompt})
+			}
+		}
+		if f.instructions == nil {
+			if v, ok := a.get(keyAIPrompt); ok {
+				f.instructions = f.newContent(content{kind: contentInstructions, raw: v, parse: parseVercelPrompt})
+			}
+		}
+		if f.output == nil {
+			if v, ok := a.get(keyAIResponseText); ok {
+				f.output = f.newContent(content{kind: contentMessages, raw: v, parse: parseVercelOutput})
+			}
+		}
+	case classLLM:
+		setStr(&f.model, a.str(keyAIResponseModel))
+		setStr(&f.model, a.str(keyAIModelID))
+		setStr(&f.provider, a.str(keyAIModelProvider))
+		if f.inputTokens == 0 {
+			f.inputTokens = intAttr(a, keyAIInputTokens, keyAIPromptTokens)
+		}
+		if f.outputTokens == 0 {
+			f.outputTokens = intAttr(a, keyAIOutputTokens, keyAICompletionToks)
+		}
+		if f.finishReasons == nil {
+			if v := a.str(keyAIResponseFinish); v != "" {
+				f.finishReasons = []string{v}
+			}
+		}
+		if f.input == nil {
+			if v, ok := a.get(keyAIPromptMessages); ok {
+				f.input = f.newContent(content{kind: contentMessages, raw: v, parse: parseVercelMessagesContent})
+			}
+		}
+		if f.instructions == nil {
+			if v, ok := a.get(keyAIPromptMessages); ok {
+				f.instructions = f.newContent(content{kind: contentInstructions, raw: v, parse: parseVercelMessagesContent})
+			}
+		}
+		if f.output == nil {
+			text, okText := a.get(keyAIResponseText)
+			calls, okCalls := a.get(keyAIResponseCalls)
+			if okText || okCalls {
+				f.output = f.newContent(content{kind: contentMessages, raw: text, aux: calls, parse: parseVercelOutput})
+			}
+		}
+	case classTool:
+		setStr(&f.toolName, a.str(keyAIToolCallName))
+		setStr(&f.toolCallID, strings.TrimSpace(a.str(keyAIToolCallID)))
+		if v, ok := a.get(keyAIToolCallArgs); ok && !f.hasArgs {
+			f.args, f.hasArgs = unwrapJSONString(v), true
+		}
+		if v, ok := a.get(keyAIToolCallResult); ok {
+			setStr(&f.result, jsonStringValue(v))
+		}
+	}
+	return true
+}
+
+// claimConvention names the convention of a span recognised by a specific
+// decoder. The OTel GenAI decoder is the generic base: a library that
+// emits gen_ai.* keys among its own is named after the library.
+func claimConvention(f *spanFacts, name string) {
+	if f.convention == "" || f.convention == "genai" {
+		f.convention = name
+	}
+}
+
+// jsonStringValue returns the text of a JSON string value ("\"x\"" -> x);
+// other values are returned as they are.
+func jsonStringValue(v string) string {
+	t := strings.TrimSpace(v)
+	if len(t) < 2 || t[0] != '"' {
+		return v
+	}
+	var s string
+	if json.Unmarshal([]byte(t), &s) != nil {
+		return v
+	}
+	return s
+}
+
+// wireVercelPrompt is the ai.prompt attribute of a run span.
+type wireVercelPrompt struct {
+	System   json.RawMessage `json:"system"`
+	Prompt   json.RawMessage `json:"prompt"`
+	Messages json.RawMessage `json:"messages"`
+}
+
+// wireVercelPart is one content part of a Vercel prompt message.
+type wireVercelPart struct {
+	Type       json.RawMessage `json:"type"`
+	Text       json.RawMessage `json:"text"`
+	ToolCallID json.RawMessage `json:"toolCallId"`
+	ToolName   json.RawMessage `json:"toolName"`
+	Args       json.RawMessage `json:"args"`   // v4
+	Input      json.RawMessage `json:"input"`  // v5+
+	Result     json.RawMessage `json:"result"` // v4
+	Output     json.RawMessage `json:"output"` // v5+: {type, value}
+}
+
+type wireVercelMessage struct {
+	Role    json.RawMessage `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+// parseVercelPrompt decodes ai.prompt: {"system"?, "prompt"?, "messages"?}.
+// A prompt given as a string is one user message.
+func parseVercelPrompt(raw, _ string) []message {
+	var w wireVercelPrompt
+	if json.Unmarshal([]byte(raw), &w) != nil {
+		return nil
+	}
+	var out []message
+	if sys := contentText(w.System); sys != "" {
+		out = append(out, message{Role: "system", Parts: textParts(sys)})
+	}
+	if p := bytes.TrimSpace(w.Prompt); len(p) > 0 {
+		if p[0] == '[' {
+			out = append(out, parseVercelMessages(p)...)
+		} else if t := contentText(p); t != "" {
+			out = append(out, message{Role: "user", Parts: textParts(t)})
+		}
+	}
+	if len(w.Messages) > 0 {
+		out = append(out, parseVercelMessages(w.Messages)...)
+	}
+	return out
+}
+
+// parseVercelMessagesContent decodes ai.prompt.messages.
+func parseVercelMessagesContent(raw, _ string) []message {
+	return parseVercelMessages([]byte(raw))
+}
+
+// parseVercelMessages decodes a list of messages in the AI SDK's provider
+// prompt format: content is a string or a list of text, tool-call and
+// tool-result parts.
+func parseVercelMessages(raw []byte) []message {
+	var ws []wireVercelMessage
+	if json.Unmarshal(raw, &ws) != nil {
+		return nil
+	}
+	out := make([]message, 0, len(ws))
+	for i := range ws {
+		m := message{Role: rawString(ws[i].Role)}
+		c := bytes.TrimSpace(ws[i].Content)
+		if len(c) > 0 && c[0] == '[' {
+			var parts []json.RawMessage
+			if json.Unmarshal(c, &parts) == nil {
+				for _, pr := range parts {
+					if p, ok := vercelPart(pr); ok {
+						m.Parts = append(m.Parts, p)
+					}
+				}
+			}
+		} else if t := contentText(c); t != "" {
+			m.Parts = textParts(t)
+		}
+		if m.Role == "" && len(m.Parts) == 0 {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// vercelPart converts one provider prompt part.
+func vercelPart(raw json.RawMessage) (part, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		return part{Type: partText, Content: rawString(raw)}, true
+	}
+	var w wireVercelPart
+	if json.Unmarshal(raw, &w) != nil {
+		return part{}, false
+	}
+	switch rawString(w.Type) {
+	case "text", "":
+		return part{Type: partText, Content: rawString(w.Text)}, true
+	case "reasoning":
+		return part{Type: "reasoning", Content: rawString(w.Text)}, true
+	case "tool-call":
+		args := w.Input
+		if len(args) == 0 {
+			args = w.Args
+		}
+		return part{Type: partToolCall, ID: strings.TrimSpace(rawString(w.ToolCallID)), Name: rawString(w.ToolName), Arguments: vercelArgs(args)}, true
+	case "tool-result":
+		resp := rawString(w.Result)
+		if len(w.Output) > 0 {
+			var o struct {
+				Type  json.RawMessage `json:"type"`
+				Value json.RawMessage `json:"value"`
+			}
+			if json.Unmarshal(w.Output, &o) == nil && len(o.Type) > 0 {
+				resp = rawString(o.Value)
+			} else {
+				resp = rawString(w.Output)
+			}
+		}
+		return part{Type: partToolCallResponse, ID: strings.TrimSpace(rawString(w.ToolCallID)), Name: rawString(w.ToolName), Response: resp}, true
+	}
+	return part{}, false
+}
+
+// vercelArgs returns tool-call arguments as JSON text: v5+ records input
+// as a JSON string holding the object (JSON in JSON), v4 as the object.
+func vercelArgs(raw json.RawMessage) string { return rawString(raw) }
+
+// wireVercelToolCall is one entry of ai.response.toolCalls.
+type wireVercelToolCall struct {
+	ToolCallID json.RawMessage `json:"toolCallId"`
+	ToolName   json.RawMessage `json:"toolName"`
+	Args       json.RawMessage `json:"args"`
+	Input      json.RawMessage `json:"input"`
+}
+
+// parseVercelOutput builds the assistant message of a step from
+// ai.response.text (raw) and ai.response.toolCalls (aux).
+func parseVercelOutput(text, calls string) []message {
+	m := message{Role: "assistant", Parts: textParts(text)}
+	if t := strings.TrimSpace(calls); t != "" {
+		var ws []wireVercelToolCall
+		if json.Unmarshal([]byte(t), &ws) == nil {
+			for _, w := range ws {
+				args := w.Input
+				if len(args) == 0 {
+					args = w.Args
+				}
+				m.Parts = append(m.Parts, part{Type: partToolCall, ID: strings.TrimSpace(rawString(w.ToolCallID)), Name: rawString(w.ToolName), Arguments: vercelArgs(args)})
+			}
+		}
+	}
+	if len(m.Parts) == 0 {
+		return nil
+	}
+	return []message{m}
+}
