@@ -78,7 +78,16 @@ func (x *extraction) orderTools(tools []member, req *requested) {
 	tie := func(a, b int) int {
 		return cmp.Compare(req.position(x.facts[a].toolCallID), req.position(x.facts[b].toolCallID))
 	}
-	slices.SortStableFunc(tools, func(a, b member) int { return x.causal(a.i, b.i, tie) })
+	slices.SortStableFunc(tools, func(a, b member) int {
+		// calls requested together start together: the request order
+		// decides before the end times, which only say which was quicker
+		if x.t.spans[a.i].start == x.t.spans[b.i].start {
+			if c := tie(a.i, b.i); c != 0 {
+				return c
+			}
+		}
+		return x.causal(a.i, b.i, tie)
+	})
 }
 
 func (x *extraction) orderSteps(keys []stepKey) {
