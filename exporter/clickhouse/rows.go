@@ -35,12 +35,13 @@ func clampTime(t, unknown time.Time) time.Time {
 // rowKey hashes the fields that identify a row. Fields are separated by a
 // byte no identifier contains, so ("ab","c") and ("a","bc") differ.
 func rowKey(fields ...string) uint64 {
-	d := xxhash.New()
+	var buf [192]byte
+	b := buf[:0]
 	for _, f := range fields {
-		_, _ = d.WriteString(f)
-		_, _ = d.Write([]byte{0})
+		b = append(b, f...)
+		b = append(b, 0)
 	}
-	return d.Sum64()
+	return xxhash.Sum64(b)
 }
 
 // metricVersion is the version suffix of a versioned metric id
@@ -104,9 +105,32 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 		identity = "t" + strconv.FormatInt(now.UnixNano(), 10)
 	}
 
-	scores := record.ScoresAt(e, now)
-	for i := range scores {
-		s := &scores[i]
+	// The record package is the row contract; its sanitised details are
+	// needed only when a metric's details cannot be encoded as they are
+	// (non-finite numbers) or when rubric verdicts are added.
+	var scores []record.ScoreRecord
+	for i := range e.Results {
+		res := &e.Results[i]
+		details, ok := "{}", true
+		if len(res.Verdicts) > 0 {
+			ok = false
+		} else if len(res.Details) > 0 {
+			b, err := json.Marshal(res.Details)
+			details, ok = string(b), err == nil
+		}
+		if !ok {
+			if scores == nil {
+				scores = record.ScoresAt(e, now)
+			}
+			details = jsonString(scores[i].Details)
+		}
+		var j record.JudgeRecord
+		if u := res.Judge; u != nil {
+			j = record.JudgeRecord{Provider: u.Provider, Model: u.Model, InputTokens: u.InputTokens,
+				OutputTokens: u.OutputTokens, LatencySeconds: u.Latency.Seconds()}
+		}
+		s := &record.ScoreRecord{Metric: res.Metric, Score: res.Score, Label: res.Label,
+			Explanation: res.Explanation, Confidence: res.Confidence}
 		w := bs[tEvaluations].row()
 		w.time(ts)
 		w.time(runStart)
@@ -123,11 +147,7 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 		w.str(s.Label)
 		w.str(s.Explanation)
 		w.f64(s.Confidence)
-		w.str(jsonString(s.Details))
-		var j record.JudgeRecord
-		if s.Judge != nil {
-			j = *s.Judge
-		}
+		w.str(details)
 		w.str(j.Provider)
 		w.str(j.Model)
 		w.u64(nonNegative(j.InputTokens))

@@ -1,9 +1,13 @@
 package clickhouse
 
 import (
+	"encoding/json"
+	"math"
+	"reflect"
 	"testing"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/exporter/record"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -62,5 +66,42 @@ func TestRowsWithoutTrajectory(t *testing.T) {
 	}
 	if ts := bs[tEvaluations].cols[0].t[0]; !ts.Equal(minTime) {
 		t.Errorf("time %v was not clamped to %v", ts, minTime)
+	}
+}
+
+// The details column carries the same JSON as the JSON lines record,
+// on the fast path and on the sanitising one (NaN, verdicts).
+func TestDetailsMatchRecordContract(t *testing.T) {
+	e := &scorer.Evaluation{Results: []scorer.Result{
+		{Metric: "plain", Details: map[string]any{"n": 2, "ratio": 0.5}},
+		{Metric: "nan", Details: map[string]any{"bad": math.NaN(), "ok": 1}},
+		{Metric: "rubric", Verdicts: []scorer.Verdict{{Rubric: "polite", Pass: true, Reason: "says please"}}},
+		{Metric: "empty"},
+	}}
+	var bs [numTables]*batch
+	for tb := range numTables {
+		bs[tb] = newBatch(tb, tableDefs[tb].columns, 0)
+	}
+	rowBuilder{}.append(&bs, e, baseTime)
+	col := -1
+	for i, c := range evaluationsDef.columns {
+		if c.name == "details" {
+			col = i
+		}
+	}
+	recs := record.ScoresAt(e, baseTime)
+	for i, got := range bs[tEvaluations].cols[col].str {
+		want, err := json.Marshal(recs[i].Details)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var g, w any
+		if err := json.Unmarshal([]byte(got), &g); err != nil {
+			t.Fatalf("%s: details %q is not JSON", e.Results[i].Metric, got)
+		}
+		_ = json.Unmarshal(want, &w)
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("%s: details %s, record has %s", e.Results[i].Metric, got, want)
+		}
 	}
 }

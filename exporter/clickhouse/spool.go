@@ -28,10 +28,13 @@ type spool struct {
 	// onDrop counts rows dropped from the spool with a reason.
 	onDrop func(table string, rows int, reason string)
 
-	mu     sync.Mutex
-	seq    uint64
-	bytes  int64
-	rows   int
+	mu    sync.Mutex
+	seq   uint64
+	bytes int64
+	rows  int
+	// held is the encoded size of the spooled batches that are also kept
+	// decoded in memory (bounded by maxHeldBytes).
+	held   int64
 	queues [numTables][]*entry
 	notify [numTables]chan struct{} // cap 1: "the queue changed"
 }
@@ -64,6 +67,11 @@ const (
 )
 
 const spoolExt = ".batch"
+
+// maxHeldBytes bounds the batches a disk spool also keeps decoded in
+// memory, so that a server that keeps up never reads a batch back from
+// disk, and an outage does not grow memory with the spool.
+const maxHeldBytes = 64 << 20
 
 func newSpool(cfg SpoolConfig, logger *slog.Logger, onDrop func(string, int, string)) *spool {
 	s := &spool{dir: cfg.Directory, maxBytes: cfg.MaxBytes, fsync: cfg.Fsync, policy: cfg.DropPolicy, logger: logger, onDrop: onDrop}
@@ -233,10 +241,12 @@ func (s *spool) push(b *batch, seq uint64, token string, data []byte) bool {
 	}
 	s.mu.Lock()
 	q := s.queues[b.table]
-	if e.path != "" && len(q) > 0 {
-		// Only the batch next in line stays decoded; the others are read
-		// back from their files, so memory does not grow with the spool.
-		e.b = nil
+	if e.path != "" {
+		if s.held+size <= maxHeldBytes || len(q) == 0 {
+			s.held += size
+		} else {
+			e.b = nil // read back from its file when its turn comes
+		}
 	}
 	// Batches are pushed in sequence order by one goroutine; keep the
 	// queue sorted in case a caller ever pushes out of order.
@@ -282,6 +292,9 @@ func (s *spool) removeLocked(e *entry) {
 			s.queues[e.table] = append(q[:i:i], q[i+1:]...)
 			s.bytes -= e.size
 			s.rows -= e.rows
+			if e.path != "" && e.b != nil {
+				s.held -= e.size
+			}
 			return
 		}
 	}
@@ -401,7 +414,7 @@ func (s *spool) drain() []*entry {
 		out = append(out, s.queues[t]...)
 		s.queues[t] = nil
 	}
-	s.bytes, s.rows = 0, 0
+	s.bytes, s.rows, s.held = 0, 0, 0
 	return out
 }
 
