@@ -71,6 +71,7 @@ func decoders() []decoder {
 	return []decoder{
 		genaiDecoder{},
 		vercelDecoder{}, vercelLegacyDecoder{},
+		openinferenceDecoder{}, openllmetryDecoder{},
 	}
 }
 
@@ -107,6 +108,9 @@ type content struct {
 	// forms. For instructions, the system messages it returns are used.
 	parse func(raw, aux string) []message
 	aux   string
+	// attrs holds the span attributes of content flattened into indexed
+	// keys (OpenInference, OpenLLMetry legacy); raw is then the key prefix.
+	attrs attrs
 
 	done         bool
 	msgs         []message
@@ -129,6 +133,10 @@ func (c *content) decode() {
 		default:
 			c.msgs = in
 		}
+		return
+	}
+	if c.attrs != nil {
+		c.decodeFlat()
 		return
 	}
 	if c.parse != nil {

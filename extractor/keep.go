@@ -13,7 +13,7 @@ func keepSpanAttr(key string) bool {
 	if strings.HasPrefix(key, "gen_ai.") || key == keyErrorType {
 		return true
 	}
-	return keepConventionAttr(key)
+	return keepConventionAttr(key) || keepOpenInferenceAttr(key) || keepOpenLLMetryAttr(key)
 }
 
 // keepConventionAttr keeps the keys of the conventions other than OTel

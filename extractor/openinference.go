@@ -1,0 +1,137 @@
+package extractor
+
+import "strings"
+
+// OpenInference (Arize/Phoenix) attribute keys.
+const (
+	keyOISpanKind       = "openinference.span.kind"
+	keyOIInput          = "input.value"
+	keyOIOutput         = "output.value"
+	keyOIModel          = "llm.model_name"
+	keyOIResponseModel  = "llm.response.model_name"
+	keyOIProvider       = "llm.provider"
+	keyOISystem         = "llm.system"
+	keyOIPromptTokens   = "llm.token_count.prompt"
+	keyOICompletionToks = "llm.token_count.completion"
+	keyOIFinishReason   = "llm.finish_reason"
+	keyOIInputMessages  = "llm.input_messages"
+	keyOIOutputMessages = "llm.output_messages"
+	keyOITools          = "llm.tools"
+	keyOIToolName       = "tool.name"
+	keyOIToolID         = "tool.id"
+	keyOIAgentName      = "agent.name"
+	keyOIGraphNode      = "graph.node.id"
+	keyOISession        = "session.id"
+	keyOIUser           = "user.id"
+)
+
+// openinferenceDecoder reads OpenInference spans: the span kind in
+// openinference.span.kind, flattened llm.input_messages / llm.output_messages
+// on LLM spans, arguments and result in input.value / output.value on TOOL
+// spans, the run's input and output in input.value / output.value of its
+// AGENT or root CHAIN span, and session.id.
+type openinferenceDecoder struct{}
+
+func (openinferenceDecoder) name() string { return "openinference" }
+
+// keepOpenInferenceAttr is the kept-key policy of the OpenInference
+// decoder.
+func keepOpenInferenceAttr(key string) bool {
+	if key == "" {
+		return false
+	}
+	switch key[0] {
+	case 'a', 'g', 'i', 'o', 's', 't', 'u':
+	case 'l':
+		// everything but the large request echo
+		return strings.HasPrefix(key, "llm.") && key != "llm.invocation_parameters"
+	default:
+		return false
+	}
+	switch key {
+	case keyOISpanKind, keyOIInput, keyOIOutput, keyOIToolName, keyOIToolID,
+		keyOIAgentName, keyOIGraphNode, keyOISession, keyOIUser:
+		return true
+	}
+	return false
+}
+
+func (openinferenceDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
+	a := s.attrs
+	kind := a.str(keyOISpanKind)
+	if kind == "" {
+		return false
+	}
+	class := classNone
+	switch kind {
+	case "AGENT":
+		class = classRun
+	case "CHAIN":
+		if !s.hasParent() {
+			class = classRun
+		}
+	case "LLM":
+		class = classLLM
+	case "TOOL":
+		class = classTool
+	}
+	if f.class == classNone {
+		f.class = class
+	}
+	setStr(&f.session, a.str(keyOISession))
+	switch class {
+	case classRun:
+		setStr(&f.agent, a.str(keyOIAgentName))
+		setStr(&f.agent, a.str(keyOIGraphNode))
+		// a root AGENT span is named after the SDK's trace ("Agent
+		// workflow"); a root CHAIN after the graph, which is the agent
+		if f.agent == "" && (kind == "CHAIN" || s.hasParent()) {
+			f.agent = s.name
+		}
+		if v, ok := a.get(keyOIInput); ok && f.input == nil {
+			f.input = f.newContent(content{kind: contentMessages, raw: v, parse: parseInputValue})
+		}
+		if v, ok := a.get(keyOIOutput); ok && f.output == nil {
+			f.output = f.newContent(content{kind: contentMessages, raw: v, parse: parseOutputValue})
+		}
+	case classLLM:
+		setStr(&f.model, a.str(keyOIResponseModel))
+		setStr(&f.model, a.str(keyOIModel))
+		setStr(&f.provider, a.str(keyOIProvider))
+		setStr(&f.provider, a.str(keyOISystem))
+		if f.inputTokens == 0 {
+			f.inputTokens = intAttr(a, keyOIPromptTokens)
+		}
+		if f.outputTokens == 0 {
+			f.outputTokens = intAttr(a, keyOICompletionToks)
+		}
+		if f.finishReasons == nil {
+			if v := a.str(keyOIFinishReason); v != "" {
+				f.finishReasons = []string{v}
+			}
+		}
+		if f.input == nil && hasFlat(a, keyOIInputMessages) {
+			f.input = f.newContent(content{kind: contentMessages, raw: keyOIInputMessages, attrs: a})
+		}
+		if f.output == nil && hasFlat(a, keyOIOutputMessages) {
+			f.output = f.newContent(content{kind: contentMessages, raw: keyOIOutputMessages, attrs: a})
+		}
+		if f.instructions == nil && f.input != nil && f.input.attrs != nil {
+			f.instructions = f.newContent(content{kind: contentInstructions, raw: keyOIInputMessages, attrs: a})
+		}
+		if f.toolDefs == nil && hasFlat(a, keyOITools) {
+			f.toolDefs = f.newContent(content{kind: contentToolDefs, raw: keyOITools, attrs: a})
+		}
+	case classTool:
+		setStr(&f.toolName, a.str(keyOIToolName))
+		setStr(&f.toolName, s.name)
+		setStr(&f.toolCallID, strings.TrimSpace(a.str(keyOIToolID)))
+		if v, ok := a.get(keyOIInput); ok && !f.hasArgs {
+			f.args, f.hasArgs = unwrapJSONString(v), true
+		}
+		if f.result == "" {
+			f.result = unwrapToolOutput(a.str(keyOIOutput))
+		}
+	}
+	return true
+}
