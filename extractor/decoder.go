@@ -69,9 +69,11 @@ type decoder interface {
 // decoders returns the decoders in precedence order.
 func decoders() []decoder {
 	return []decoder{
+		strandsDecoder{}, // before GenAI: its events hold content blocks
 		genaiDecoder{},
 		vercelDecoder{}, vercelLegacyDecoder{},
 		openinferenceDecoder{}, openllmetryDecoder{},
+		adkDecoder{}, pydanticDecoder{},
 	}
 }
 

@@ -26,7 +26,7 @@ func keepConventionAttr(key string) bool {
 	switch key[0] {
 	case 'a':
 		// Vercel AI SDK legacy ai.* spans; Pydantic AI v2 agent_name
-		return keepVercelAttr(key) || key == "agent_name"
+		return keepVercelAttr(key) || key == "agent_name" || key == "all_messages_events"
 	case 'g':
 		// Google ADK
 		return strings.HasPrefix(key, "gcp.vertex.agent.")

@@ -1,0 +1,244 @@
+package extractor
+
+import (
+	"strings"
+
+	json "github.com/goccy/go-json"
+)
+
+// Strands Agents (AWS) marks its spans with its own name in the provider
+// slot and keeps message content in span events whose content attribute is
+// a JSON list of Bedrock content blocks.
+const (
+	strandsProvider   = "strands-agents"
+	strandsCycle      = "execute_event_loop_cycle"
+	keyToolStatus     = "gen_ai.tool.status"
+	strandsScopeStart = "strands"
+)
+
+// strandsDecoder reads Strands Agents spans: invoke_agent name →
+// execute_event_loop_cycle → chat / execute_tool name, multi-agent
+// invoke_swarm / invoke_graph, with content in per-message span events
+// (gen_ai.user.message, gen_ai.choice, ... with Bedrock content blocks) or
+// in gen_ai.client.inference.operation.details events. It runs before the
+// GenAI decoder, whose event reading does not know content blocks.
+type strandsDecoder struct{}
+
+func (strandsDecoder) name() string { return "strands" }
+
+// isStrands reports whether s was emitted by Strands Agents.
+func isStrands(s *span) bool {
+	if s.name == strandsCycle || strings.HasPrefix(s.scope, strandsScopeStart) {
+		return true
+	}
+	for i := range s.attrs {
+		if k := s.attrs[i].key; k == keySystem || k == keyProvider {
+			if s.attrs[i].value == strandsProvider {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (strandsDecoder) decode(s *span, evs []*event, f *spanFacts) bool {
+	if !isStrands(s) {
+		return false
+	}
+	a := s.attrs
+	op := a.str(keyOperation)
+	class := classifyGenAI(s)
+	if op != "" && op != opInvokeAgent && strings.HasPrefix(op, "invoke_") {
+		class = classRun // invoke_swarm, invoke_graph: multi-agent orchestrators
+		setStr(&f.agent, a.str(keyAgentName))
+	}
+	if f.class == classNone {
+		f.class = class
+	}
+	if class == classTool {
+		if a.str(keyToolStatus) == "error" {
+			setStr(&f.errorType, "tool_error")
+		}
+		for _, ev := range evs {
+			switch ev.name {
+			case evToolMessage:
+				if v, ok := ev.attrs.get("content"); ok && !f.hasArgs {
+					f.args, f.hasArgs = unwrapJSONString(v), true
+				}
+				setStr(&f.toolCallID, strings.TrimSpace(ev.attrs.str("id")))
+			case evChoice:
+				if v, ok := ev.attrs.get("message"); ok {
+					setStr(&f.result, strandsResultText(v))
+				}
+			case evOperationDetails:
+				strandsToolDetails(ev.attrs, f)
+			}
+		}
+		return true
+	}
+	var msgEvents []*event
+	for _, ev := range evs {
+		if isMessageEvent(ev.name) {
+			msgEvents = append(msgEvents, ev)
+		}
+	}
+	if msgEvents == nil {
+		return true // operation-details events: the GenAI decoder reads them
+	}
+	in, out, sys := strandsEventMessages(msgEvents)
+	if f.input == nil && in != nil {
+		f.input = f.newContent(content{kind: contentMessages, done: true, msgs: in})
+	}
+	if f.output == nil && out != nil {
+		f.output = f.newContent(content{kind: contentMessages, done: true, msgs: out})
+	}
+	if f.instructions == nil && sys != "" {
+		f.instructions = f.newContent(content{kind: contentInstructions, done: true, instructions: sys})
+	}
+	if f.finishReasons == nil {
+		for _, m := range out {
+			if m.FinishReason != "" {
+				f.finishReasons = append(f.finishReasons, m.FinishReason)
+			}
+		}
+	}
+	return true
+}
+
+// strandsToolDetails reads a tool span's operation-details event: the
+// tool_call part of its input and the tool_call_response of its output.
+func strandsToolDetails(a attrs, f *spanFacts) {
+	if v, ok := a.get(keyInputMessages); ok && !f.hasArgs {
+		msgs, _ := parseMessages(v)
+		for _, m := range msgs {
+			for _, p := range m.Parts {
+				if p.Type == partToolCall && !f.hasArgs {
+					f.args, f.hasArgs = p.Arguments, true
+					setStr(&f.toolCallID, p.ID)
+				}
+			}
+		}
+	}
+	if v, ok := a.get(keyOutputMessages); ok && f.result == "" {
+		msgs, _ := parseMessages(v)
+		for _, m := range msgs {
+			for _, p := range m.Parts {
+				if p.Type == partToolCallResponse && f.result == "" {
+					f.result = strandsResultText(p.Response)
+				}
+			}
+		}
+	}
+}
+
+// wireBlock is a Bedrock content block.
+type wireBlock struct {
+	Text    json.RawMessage `json:"text"`
+	JSON    json.RawMessage `json:"json"`
+	ToolUse *struct {
+		ToolUseID json.RawMessage `json:"toolUseId"`
+		Name      json.RawMessage `json:"name"`
+		Input     json.RawMessage `json:"input"`
+	} `json:"toolUse"`
+	ToolResult *struct {
+		ToolUseID json.RawMessage `json:"toolUseId"`
+		Status    json.RawMessage `json:"status"`
+		Content   []wireBlock     `json:"content"`
+	} `json:"toolResult"`
+}
+
+// strandsBlocks converts a content attribute: a JSON list of content
+// blocks, or plain text.
+func strandsBlocks(v string) []part {
+	t := strings.TrimSpace(v)
+	if t == "" {
+		return nil
+	}
+	var bs []wireBlock
+	if t[0] != '[' || json.Unmarshal([]byte(t), &bs) != nil {
+		if t[0] == '"' {
+			return textParts(jsonStringValue(t))
+		}
+		return textParts(v)
+	}
+	var out []part
+	for i := range bs {
+		b := &bs[i]
+		switch {
+		case b.ToolUse != nil:
+			out = append(out, part{Type: partToolCall, ID: strings.TrimSpace(rawString(b.ToolUse.ToolUseID)), Name: rawString(b.ToolUse.Name), Arguments: rawString(b.ToolUse.Input)})
+		case b.ToolResult != nil:
+			out = append(out, part{Type: partToolCallResponse, ID: strings.TrimSpace(rawString(b.ToolResult.ToolUseID)), Response: blocksText(b.ToolResult.Content)})
+		default:
+			if txt := blockText(b); txt != "" {
+				out = append(out, part{Type: partText, Content: txt})
+			}
+		}
+	}
+	return out
+}
+
+func blockText(b *wireBlock) string {
+	if t := rawString(b.Text); t != "" {
+		return t
+	}
+	return rawString(b.JSON)
+}
+
+func blocksText(bs []wireBlock) string {
+	var sb strings.Builder
+	for i := range bs {
+		appendLine(&sb, blockText(&bs[i]))
+	}
+	return sb.String()
+}
+
+// strandsResultText is the text of a tool result: the text of its content
+// blocks, or the value as it is.
+func strandsResultText(v string) string {
+	t := strings.TrimSpace(v)
+	if t == "" || t[0] != '[' {
+		return jsonStringValue(v)
+	}
+	var bs []wireBlock
+	if json.Unmarshal([]byte(t), &bs) != nil {
+		return v
+	}
+	if len(bs) == 1 && bs[0].ToolResult != nil {
+		return blocksText(bs[0].ToolResult.Content)
+	}
+	return blocksText(bs)
+}
+
+// strandsEventMessages converts Strands' per-message span events.
+func strandsEventMessages(evs []*event) (in, out []message, sys string) {
+	var sb strings.Builder
+	for _, ev := range evs {
+		switch ev.name {
+		case evSystemMessage:
+			m := message{Role: "system", Parts: strandsBlocks(ev.attrs.str("content"))}
+			appendLine(&sb, m.text())
+			in = append(in, m)
+		case evUserMessage, evAssistantMessage, evToolMessage:
+			role := strings.TrimSuffix(strings.TrimPrefix(ev.name, "gen_ai."), ".message")
+			m := message{Role: role, Parts: strandsBlocks(ev.attrs.str("content"))}
+			if role == "user" && onlyToolResponses(m.Parts) {
+				m.Role = "tool"
+			}
+			in = append(in, m)
+		case evChoice:
+			m := message{Role: "assistant", FinishReason: ev.attrs.str("finish_reason"), Parts: strandsBlocks(ev.attrs.str("message"))}
+			out = append(out, m)
+		}
+	}
+	return in, out, sb.String()
+}
+
+func onlyToolResponses(ps []part) bool {
+	for _, p := range ps {
+		if p.Type != partToolCallResponse {
+			return false
+		}
+	}
+	return len(ps) > 0
+}
