@@ -1,0 +1,82 @@
+{{/*
+The evalsidecar container. The gateway Deployment uses it, and so can your
+own pod spec in sidecar mode (with evalsidecar as a dependency of your chart):
+
+  containers:
+    - name: agent
+      ...
+    {{- include "evalsidecar.container" (dict "Values" .Values.evalsidecar "Release" .Release) | nindent 4 }}
+  volumes:
+    {{- include "evalsidecar.volumes" (dict "Values" .Values.evalsidecar "Release" .Release) | nindent 4 }}
+
+The agent then exports OTLP to localhost:4317 (gRPC) or localhost:4318 (HTTP).
+*/}}
+{{- define "evalsidecar.container" -}}
+{{- $tag := .Values.image.tag | default (and .Chart .Chart.AppVersion) | required "image.tag is required when the chart is included from another chart" -}}
+- name: evalsidecar
+  image: "{{ .Values.image.repository }}:{{ $tag }}"
+  imagePullPolicy: {{ .Values.image.pullPolicy }}
+  args: ["serve", "-config", "/etc/evalsidecar/config.yaml"]
+  ports:
+    - name: otlp-grpc
+      containerPort: {{ .Values.ports.otlpGrpc }}
+      protocol: TCP
+    - name: otlp-http
+      containerPort: {{ .Values.ports.otlpHttp }}
+      protocol: TCP
+    - name: metrics
+      containerPort: {{ .Values.ports.metrics }}
+      protocol: TCP
+  env:
+    {{- if and .Values.useGOMEMLIMIT .Values.resources .Values.resources.limits .Values.resources.limits.memory }}
+    - name: GOMEMLIMIT
+      value: {{ mulf (include "evalsidecar.memBytes" .Values.resources.limits.memory | float64) 0.8 | printf "%.0f" | quote }}
+    {{- end }}
+    {{- range $name, $ref := .Values.secretEnv }}
+    - name: {{ $name }}
+      valueFrom:
+        secretKeyRef:
+          name: {{ required (printf "secretEnv.%s.secretName is required" $name) $ref.secretName }}
+          key: {{ required (printf "secretEnv.%s.key is required" $name) $ref.key }}
+    {{- end }}
+    {{- with .Values.extraEnv }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+  {{- with .Values.livenessProbe }}
+  livenessProbe:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with .Values.readinessProbe }}
+  readinessProbe:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with .Values.resources }}
+  resources:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with .Values.securityContext }}
+  securityContext:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  volumeMounts:
+    - name: evalsidecar-config
+      mountPath: /etc/evalsidecar
+      readOnly: true
+    - name: evalsidecar-data
+      mountPath: /var/lib/evalsidecar
+{{- end }}
+
+{{/* The volumes the evalsidecar container mounts. */}}
+{{- define "evalsidecar.volumes" -}}
+- name: evalsidecar-config
+  configMap:
+    name: {{ include "evalsidecar.fullname" . }}
+- name: evalsidecar-data
+  {{- if .Values.dataVolume.existingClaim }}
+  persistentVolumeClaim:
+    claimName: {{ .Values.dataVolume.existingClaim }}
+  {{- else }}
+  emptyDir:
+    sizeLimit: {{ .Values.dataVolume.sizeLimit }}
+  {{- end }}
+{{- end }}
