@@ -73,7 +73,7 @@ func decoders() []decoder {
 		genaiDecoder{},
 		vercelDecoder{}, vercelLegacyDecoder{},
 		openinferenceDecoder{}, openllmetryDecoder{},
-		adkDecoder{}, pydanticDecoder{},
+		adkDecoder{}, pydanticDecoder{}, langsmithDecoder{},
 	}
 }
 

@@ -1,0 +1,332 @@
+package extractor
+
+import (
+	"bytes"
+	"strings"
+
+	json "github.com/goccy/go-json"
+)
+
+// LangSmith OTel keys. Content is the whole input and output of a run as
+// JSON in gen_ai.prompt / gen_ai.completion (not indexed).
+const (
+	keyLangSmithKind     = "langsmith.span.kind"
+	keyLangSmithTrace    = "langsmith.trace.name"
+	keyLangSmithMeta     = "langsmith.metadata."
+	keyLangSmithModel    = "langsmith.metadata.ls_model_name"
+	keyLangSmithProvider = "langsmith.metadata.ls_provider"
+	keyWholePrompt       = "gen_ai.prompt"
+	keyWholeCompletion   = "gen_ai.completion"
+)
+
+// langsmithDecoder reads LangSmith's OTel spans (and LangChain's OTel
+// mode): langsmith.span.kind llm / chain / tool, the root chain being the
+// run. It runs after the GenAI decoder.
+type langsmithDecoder struct{}
+
+func (langsmithDecoder) name() string { return "langsmith" }
+
+func (langsmithDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
+	kind, ok := langsmithKind(s.attrs)
+	if !ok {
+		return false
+	}
+	claimConvention(f, "langsmith")
+	a := s.attrs
+	class := classNone
+	switch kind {
+	case "llm":
+		class = classLLM
+	case "tool":
+		class = classTool
+	case "chain":
+		if !s.hasParent() {
+			class = classRun
+		}
+	}
+	if f.class == classNone {
+		f.class = class
+	}
+	for _, k := range [...]string{"session_id", "thread_id", "conversation_id"} {
+		setStr(&f.session, a.str(keyLangSmithMeta+k))
+	}
+	prompt, hasPrompt := a.get(keyWholePrompt)
+	completion, hasCompletion := a.get(keyWholeCompletion)
+	switch f.class {
+	case classRun:
+		setStr(&f.agent, a.str(keyLangSmithTrace))
+		setStr(&f.agent, s.name)
+	case classLLM:
+		setStr(&f.model, a.str(keyLangSmithModel))
+		setStr(&f.provider, a.str(keyLangSmithProvider))
+	case classTool:
+		setStr(&f.toolName, a.str(keyToolName))
+		setStr(&f.toolName, s.name)
+		if hasPrompt && !f.hasArgs {
+			f.args, f.hasArgs = langsmithToolInput(prompt), true
+		}
+		if hasCompletion {
+			setStr(&f.result, langsmithToolOutput(completion))
+		}
+		return true
+	}
+	if hasPrompt && f.input == nil {
+		f.input = f.newContent(content{kind: contentMessages, raw: prompt, parse: parseLangSmithInput})
+	}
+	if hasPrompt && f.instructions == nil {
+		f.instructions = f.newContent(content{kind: contentInstructions, raw: prompt, parse: parseLangSmithInput})
+	}
+	if hasCompletion && f.output == nil {
+		f.output = f.newContent(content{kind: contentMessages, raw: completion, parse: parseLangSmithOutput})
+	}
+	return true
+}
+
+// langsmithKind returns langsmith.span.kind, lower-cased.
+func langsmithKind(a attrs) (string, bool) {
+	for i := range a {
+		if k := a[i].key; len(k) == len(keyLangSmithKind) && k[0] == 'l' && k == keyLangSmithKind {
+			return strings.ToLower(a[i].value), true
+		}
+	}
+	return "", false
+}
+
+// wireLCMessage reads the message shapes LangChain serialises: OpenAI
+// style (role, content, tool_calls), LangChain's own (type human / ai /
+// tool / system, tool_calls with args) and the constructor form with the
+// fields under kwargs.
+type wireLCMessage struct {
+	Role       json.RawMessage  `json:"role"`
+	Type       json.RawMessage  `json:"type"`
+	Content    json.RawMessage  `json:"content"`
+	ToolCalls  []wireLCToolCall `json:"tool_calls"`
+	ToolCallID json.RawMessage  `json:"tool_call_id"`
+	ID         json.RawMessage  `json:"id"`
+	Kwargs     *wireLCMessage   `json:"kwargs"`
+	Message    *wireLCMessage   `json:"message"`
+	Text       json.RawMessage  `json:"text"`
+}
+
+type wireLCToolCall struct {
+	ID       json.RawMessage `json:"id"`
+	Name     json.RawMessage `json:"name"`
+	Args     json.RawMessage `json:"args"`
+	Function *struct {
+		Name      json.RawMessage `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"function"`
+}
+
+// lcRole maps LangChain message types to chat roles.
+func lcRole(w *wireLCMessage) string {
+	if r := rawString(w.Role); r != "" {
+		return r
+	}
+	switch t := rawString(w.Type); t {
+	case "human", "HumanMessage", "HumanMessageChunk":
+		return "user"
+	case "ai", "AIMessage", "AIMessageChunk":
+		return "assistant"
+	case "system", "SystemMessage":
+		return "system"
+	case "tool", "ToolMessage", "function":
+		return "tool"
+	}
+	// constructor form: the class name is the last element of id
+	var id []string
+	if json.Unmarshal(w.ID, &id) == nil && len(id) > 0 {
+		return lcRole(&wireLCMessage{Type: json.RawMessage(`"` + id[len(id)-1] + `"`)})
+	}
+	return ""
+}
+
+func lcMessage(w *wireLCMessage) message {
+	if w.Kwargs != nil {
+		inner := *w.Kwargs
+		if len(inner.Role) == 0 && len(inner.Type) == 0 {
+			inner.ID = w.ID
+		}
+		return lcMessage(&inner)
+	}
+	m := message{Role: lcRole(w)}
+	if m.Role == "tool" {
+		m.Parts = []part{{Type: partToolCallResponse, ID: strings.TrimSpace(rawString(w.ToolCallID)), Response: contentText(w.Content)}}
+		return m
+	}
+	if t := contentText(w.Content); t != "" {
+		m.Parts = append(m.Parts, part{Type: partText, Content: t})
+	}
+	for _, c := range w.ToolCalls {
+		p := part{Type: partToolCall, ID: strings.TrimSpace(rawString(c.ID)), Name: rawString(c.Name), Arguments: rawString(c.Args)}
+		if c.Function != nil {
+			setStr(&p.Name, rawString(c.Function.Name))
+			setStr(&p.Arguments, rawString(c.Function.Arguments))
+		}
+		m.Parts = append(m.Parts, p)
+	}
+	return m
+}
+
+// lcMessages decodes a message list; LangChain nests chat model inputs one
+// level deeper (a batch of lists).
+func lcMessages(raw json.RawMessage) []message {
+	var items []json.RawMessage
+	if json.Unmarshal(raw, &items) != nil {
+		return nil
+	}
+	var out []message
+	for _, it := range items {
+		it = bytes.TrimSpace(it)
+		if len(it) > 0 && it[0] == '[' {
+			out = append(out, lcMessages(it)...)
+			continue
+		}
+		var w wireLCMessage
+		if json.Unmarshal(it, &w) != nil {
+			continue
+		}
+		if m := lcMessage(&w); m.Role != "" || len(m.Parts) > 0 {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// parseLangSmithInput decodes a run's inputs: {"messages": [...]}, a
+// message list, or a single text input (input, question, query, prompt).
+func parseLangSmithInput(raw, _ string) []message {
+	t := bytes.TrimSpace([]byte(raw))
+	if len(t) == 0 {
+		return nil
+	}
+	switch t[0] {
+	case '[':
+		return lcMessages(t)
+	case '{':
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(t, &obj) != nil {
+			return nil
+		}
+		if ms, ok := obj["messages"]; ok {
+			return lcMessages(ms)
+		}
+		for _, k := range [...]string{"input", "question", "query", "prompt"} {
+			if v, ok := obj[k]; ok {
+				if txt := contentText(v); txt != "" {
+					return []message{{Role: "user", Parts: textParts(txt)}}
+				}
+			}
+		}
+		return nil
+	}
+	return []message{{Role: "user", Parts: textParts(jsonStringValue(raw))}}
+}
+
+// parseLangSmithOutput decodes a run's outputs: {"messages": [...]} (the
+// last assistant message), {"generations": [[{text, message}]]}, {"output":
+// text or message}, or plain text.
+func parseLangSmithOutput(raw, _ string) []message {
+	t := bytes.TrimSpace([]byte(raw))
+	if len(t) == 0 {
+		return nil
+	}
+	if t[0] != '{' {
+		if t[0] == '[' {
+			return lastAssistant(lcMessages(t))
+		}
+		return []message{{Role: "assistant", Parts: textParts(jsonStringValue(raw))}}
+	}
+	var obj struct {
+		Messages    json.RawMessage `json:"messages"`
+		Generations [][]struct {
+			Text    json.RawMessage `json:"text"`
+			Message *wireLCMessage  `json:"message"`
+		} `json:"generations"`
+		Output json.RawMessage `json:"output"`
+	}
+	if json.Unmarshal(t, &obj) != nil {
+		return nil
+	}
+	switch {
+	case len(obj.Messages) > 0:
+		return lastAssistant(lcMessages(obj.Messages))
+	case len(obj.Generations) > 0 && len(obj.Generations[0]) > 0:
+		g := obj.Generations[0][0]
+		if g.Message != nil {
+			m := lcMessage(g.Message)
+			if m.Role == "" {
+				m.Role = "assistant"
+			}
+			return []message{m}
+		}
+		return []message{{Role: "assistant", Parts: textParts(rawString(g.Text))}}
+	case len(obj.Output) > 0:
+		o := bytes.TrimSpace(obj.Output)
+		if len(o) > 0 && o[0] == '{' {
+			var w wireLCMessage
+			if json.Unmarshal(o, &w) == nil {
+				m := lcMessage(&w)
+				m.Role = "assistant"
+				return []message{m}
+			}
+		}
+		return []message{{Role: "assistant", Parts: textParts(contentText(o))}}
+	}
+	return nil
+}
+
+func lastAssistant(ms []message) []message {
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].Role == "assistant" {
+			return ms[i : i+1]
+		}
+	}
+	return nil
+}
+
+// langsmithToolInput returns a tool run's arguments: its inputs object,
+// with a LangChain {"input": "<json>"} wrapper unwrapped.
+func langsmithToolInput(v string) string {
+	t := strings.TrimSpace(v)
+	if len(t) == 0 || t[0] != '{' {
+		return unwrapJSONString(v)
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal([]byte(t), &obj) == nil && len(obj) == 1 {
+		if in, ok := obj["input"]; ok {
+			if s := strings.TrimSpace(rawString(in)); strings.HasPrefix(s, "{") {
+				return s
+			}
+		}
+	}
+	return v
+}
+
+// langsmithToolOutput returns a tool run's result, unwrapping {"output":
+// value} and a serialised ToolMessage's content.
+func langsmithToolOutput(v string) string {
+	t := strings.TrimSpace(v)
+	if len(t) == 0 || t[0] != '{' {
+		return jsonStringValue(v)
+	}
+	var obj struct {
+		Output json.RawMessage `json:"output"`
+	}
+	if json.Unmarshal([]byte(t), &obj) != nil || len(obj.Output) == 0 {
+		return v
+	}
+	o := bytes.TrimSpace(obj.Output)
+	if len(o) > 0 && o[0] == '{' {
+		var w wireLCMessage
+		if json.Unmarshal(o, &w) == nil {
+			if w.Kwargs != nil {
+				w = *w.Kwargs
+			}
+			if len(w.Content) > 0 {
+				return contentText(w.Content)
+			}
+		}
+	}
+	return rawString(o)
+}
