@@ -19,6 +19,10 @@ import (
 // replayed and reported but do not fail the test.
 var exactLibraries = map[string]bool{
 	"otel-genai-manual": true,
+	"openai-agents":     true,
+	"langchain":         true,
+	"langgraph":         true,
+	"traceloop":         true,
 }
 
 // captureCall is one tool call of a capture's ground truth.

@@ -359,8 +359,12 @@ func (x *extraction) build(r int, whole bool) *Trajectory {
 	sortMembers(t.spans, llms)
 	x.fillLLMCalls(tr, llms)
 	x.fillToolCalls(tr, tools, llms)
+	x.pairTools(tr, llms)
 	x.fillContent(tr, r, llms)
 	x.fillSteps(tr, agents)
+	if tr.Agent == "" {
+		tr.Agent = x.firstSubAgent(agents)
+	}
 
 	switch {
 	case rs.statusCode == statusError || rf.errorType != "":
@@ -505,6 +509,9 @@ func (x *extraction) fillContent(tr *Trajectory, r int, llms []member) {
 			}
 		}
 	}
+	if tr.History == nil && first != nil && tr.Input != "" {
+		tr.History = earlierTurns(first.input.messages(), tr.Input)
+	}
 
 	tr.Output = outputText(rf.output.messages())
 	if tr.Output == "" && last != nil {
@@ -549,6 +556,10 @@ func (x *extraction) fillSteps(tr *Trajectory, agents []member) {
 		keys = append(keys, x.stepKey(StepLLM, i, int(si)))
 	}
 	for i, si := range x.toolSpans {
+		if si < 0 { // rebuilt from the model's request: no span
+			keys = append(keys, stepKey{kind: StepTool, index: i, si: -1, start: stepTime(tr.ToolCalls[i].Start)})
+			continue
+		}
 		keys = append(keys, x.stepKey(StepTool, i, int(si)))
 	}
 	for i, m := range agents {

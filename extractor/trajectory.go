@@ -26,6 +26,7 @@ type Trajectory struct {
 	Instructions string           // system / developer instruction
 	ToolDefs     []ToolDefinition // declared tools with JSON-schema parameters, when recorded
 	ToolCalls    []ToolCall       // in start-time order with a causal tie-break
+	Handoffs     []Handoff        `json:",omitempty"` // transfers of control between agents, in order
 	LLMCalls     []LLMCall        // in start-time order
 	Steps        []Step           // everything in order: llm, tool, sub-agent
 	Output       string           // the final response
@@ -65,6 +66,15 @@ type ToolCall struct {
 	Error          string // empty when the call succeeded
 	Start, End     time.Time
 	SpanID         string
+}
+
+// Handoff is a transfer of control from one agent to another (a
+// transfer_to_* / handoff tool call), kept apart from the tool calls.
+type Handoff struct {
+	From, To string // agents; From is empty when unknown
+	CallID   string
+	SpanID   string // empty when the handoff has no span of its own
+	Start    time.Time
 }
 
 // LLMCall is one model call of a run.
