@@ -54,8 +54,10 @@ func (x *Exporter) send(ctx context.Context, e *entry, b *batch) bool {
 			}
 			x.m.duration.WithLabelValues(table, result).Observe(time.Since(start).Seconds())
 			if err == nil {
-				x.spool.done(e)
+				// Counted before the batch leaves the spool, so that an
+				// empty queue implies the count is complete.
 				x.m.rows.WithLabelValues(table, OutcomeInserted).Add(float64(e.rows))
+				x.spool.done(e)
 				if !parkedSince.IsZero() {
 					x.logger.Info("clickhouse exporter: parked batch accepted, writing resumed", "table", table,
 						"parked_for", time.Since(parkedSince).Round(time.Millisecond))
