@@ -101,10 +101,26 @@ func (openllmetryDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 		}
 		if f.output == nil && hasFlat(a, keyTLCompletion) {
 			f.output = f.newContent(content{kind: contentMessages, raw: keyTLCompletion, attrs: a})
+			if f.finishReasons == nil {
+				f.finishReasons = flatFinishReasons(a)
+			}
 		}
 		if f.toolDefs == nil && hasFlat(a, keyTLFunctions) {
 			f.toolDefs = f.newContent(content{kind: contentToolDefs, raw: keyTLFunctions, attrs: a})
 		}
 	}
 	return true
+}
+
+// flatFinishReasons reads gen_ai.completion.<i>.finish_reason, in
+// attribute order.
+func flatFinishReasons(a attrs) []string {
+	var out []string
+	for i := range a {
+		k := a[i].key
+		if strings.HasSuffix(k, ".finish_reason") && strings.HasPrefix(k, keyTLCompletion+".") && a[i].value != "" {
+			out = append(out, a[i].value)
+		}
+	}
+	return out
 }
