@@ -69,11 +69,10 @@ type decoder interface {
 // decoders returns the decoders in precedence order.
 func decoders() []decoder {
 	return []decoder{
-		strandsDecoder{}, // before GenAI: its events hold content blocks
 		genaiDecoder{},
 		vercelDecoder{}, vercelLegacyDecoder{},
 		openinferenceDecoder{}, openllmetryDecoder{},
-		adkDecoder{}, pydanticDecoder{}, langsmithDecoder{},
+		adkDecoder{}, strandsDecoder{}, pydanticDecoder{}, langsmithDecoder{},
 	}
 }
 

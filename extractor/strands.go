@@ -20,8 +20,9 @@ const (
 // execute_event_loop_cycle → chat / execute_tool name, multi-agent
 // invoke_swarm / invoke_graph, with content in per-message span events
 // (gen_ai.user.message, gen_ai.choice, ... with Bedrock content blocks) or
-// in gen_ai.client.inference.operation.details events. It runs before the
-// GenAI decoder, whose event reading does not know content blocks.
+// in gen_ai.client.inference.operation.details events. It runs after the
+// GenAI decoder and replaces the event content it read, as the GenAI
+// event form does not know content blocks.
 type strandsDecoder struct{}
 
 func (strandsDecoder) name() string { return "strands" }
@@ -55,6 +56,10 @@ func (strandsDecoder) decode(s *span, evs []*event, f *spanFacts) bool {
 	if f.class == classNone {
 		f.class = class
 	}
+	claimConvention(f, "strands")
+	if f.provider == strandsProvider {
+		f.provider = "" // the framework, not the model provider
+	}
 	if class == classTool {
 		if a.str(keyToolStatus) == "error" {
 			setStr(&f.errorType, "tool_error")
@@ -85,16 +90,12 @@ func (strandsDecoder) decode(s *span, evs []*event, f *spanFacts) bool {
 	if msgEvents == nil {
 		return true // operation-details events: the GenAI decoder reads them
 	}
+	// The GenAI decoder took these events as plain per-message events;
+	// their content attributes are content-block lists, decoded here.
 	in, out, sys := strandsEventMessages(msgEvents)
-	if f.input == nil && in != nil {
-		f.input = f.newContent(content{kind: contentMessages, done: true, msgs: in})
-	}
-	if f.output == nil && out != nil {
-		f.output = f.newContent(content{kind: contentMessages, done: true, msgs: out})
-	}
-	if f.instructions == nil && sys != "" {
-		f.instructions = f.newContent(content{kind: contentInstructions, done: true, instructions: sys})
-	}
+	setDecoded(f, &f.input, content{kind: contentMessages, done: true, msgs: in}, in != nil)
+	setDecoded(f, &f.output, content{kind: contentMessages, done: true, msgs: out}, out != nil)
+	setDecoded(f, &f.instructions, content{kind: contentInstructions, done: true, instructions: sys}, sys != "")
 	if f.finishReasons == nil {
 		for _, m := range out {
 			if m.FinishReason != "" {
@@ -103,6 +104,18 @@ func (strandsDecoder) decode(s *span, evs []*event, f *spanFacts) bool {
 		}
 	}
 	return true
+}
+
+// setDecoded stores decoded content in *dst when dst is empty or holds
+// the per-message events the GenAI decoder took; ok says c has content.
+func setDecoded(f *spanFacts, dst **content, c content, ok bool) {
+	switch {
+	case !ok:
+	case *dst == nil:
+		*dst = f.newContent(c)
+	case (*dst).events != nil:
+		**dst = c
+	}
 }
 
 // strandsToolDetails reads a tool span's operation-details event: the
