@@ -23,6 +23,8 @@ var exactLibraries = map[string]bool{
 	"langchain":         true,
 	"langgraph":         true,
 	"traceloop":         true,
+	"vercel-ai":         true,
+	"vercel-ai-legacy":  true,
 }
 
 // captureCall is one tool call of a capture's ground truth.

@@ -36,6 +36,9 @@ type extraction struct {
 	callSpans           []int32
 	toolSpans           []int32
 	stepKeys            []stepKey
+	// cont are the runs that continue the run being built after a
+	// handoff (handoffruns.go).
+	cont []int
 }
 
 // Extract rebuilds the agent runs of a trace: one Trajectory per top-level
@@ -169,9 +172,16 @@ func (x *extraction) extract(t *Trace) []*Trajectory {
 	}
 	sortByStart(t.spans, runs)
 	out := make([]*Trajectory, 0, len(runs))
-	for _, r := range runs {
-		out = append(out, x.build(r, false))
+	for k := 0; k < len(runs); {
+		n := 1
+		if len(runs) > 1 {
+			n = x.handoffChain(runs, k)
+		}
+		x.cont = runs[k+1 : k+n]
+		out = append(out, x.build(runs[k], false))
+		k += n
 	}
+	x.cont = nil
 	return out
 }
 
@@ -254,6 +264,9 @@ func (x *extraction) members(root int, whole bool) []member {
 	}
 	x.seen = sized(x.seen, n)
 	stack := append(x.stack[:0], memberItem{i: root, agent: x.facts[root].agent})
+	for _, c := range x.cont {
+		stack = append(stack, memberItem{i: c, agent: x.facts[c].agent, depth: 1})
+	}
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -329,6 +342,11 @@ func (x *extraction) build(r int, whole bool) *Trajectory {
 	}
 
 	ms := x.members(r, whole)
+	for _, c := range x.cont {
+		if e := unixTime(t.spans[c].end); e.After(tr.End) {
+			tr.End = e
+		}
+	}
 	x.copyRunAttributes(tr, r, ms)
 	llms, tools, agents := x.llms[:0], x.tools[:0], x.agents[:0]
 	for _, m := range ms {
