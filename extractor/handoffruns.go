@@ -44,9 +44,17 @@ func (x *extraction) handsOffTo(group []int, b int) bool {
 // the tool (transfer_to_<agent>, handoff_to_<agent>), or by ADK's
 // transfer_to_agent argument agent_name.
 func handoffTo(f *spanFacts) string {
-	if f.toolName == "transfer_to_agent" {
-		return gjson.Get(f.args, "agent_name").String()
-	}
 	to, _ := handoffTarget(f.toolName)
+	return argsHandoffTarget(f.toolName, f.args, to)
+}
+
+// argsHandoffTarget returns the agent named by the arguments of ADK's
+// generic transfer_to_agent tool, else to.
+func argsHandoffTarget(name, args, to string) string {
+	if name == "transfer_to_agent" {
+		if a := gjson.Get(args, "agent_name").String(); a != "" {
+			return a
+		}
+	}
 	return to
 }

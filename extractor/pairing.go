@@ -192,16 +192,18 @@ func (x *extraction) pairTools(tr *Trajectory, llms []member) {
 	}
 
 	// requested calls that ran without a span
+	var reqHandoffs []Handoff
 	for k := range reqs {
 		r := &reqs[k]
 		if r.used || r.p.ID == "" {
 			continue
 		}
-		if _, ok := handoffTarget(r.p.Name); ok {
-			continue
-		}
 		res, j, ok := x.responseFor(llms, r.llm, r.p.ID)
 		if !ok {
+			continue
+		}
+		if to, ok := handoffTarget(r.p.Name); ok {
+			reqHandoffs = append(reqHandoffs, Handoff{From: r.agent, To: to, CallID: r.p.ID, Start: unixTime(x.t.spans[llms[r.llm].i].end)})
 			continue
 		}
 		tc := ToolCall{
@@ -231,12 +233,19 @@ func (x *extraction) pairTools(tr *Trajectory, llms []member) {
 	for i := range tr.ToolCalls {
 		tc := tr.ToolCalls[i]
 		if to, ok := handoffTarget(tc.Name); ok {
+			to = argsHandoffTarget(tc.Name, tc.Arguments, to)
 			tr.Handoffs = append(tr.Handoffs, Handoff{From: tc.Agent, To: to, CallID: tc.ID, SpanID: tc.SpanID, Start: tc.Start})
 			continue
 		}
 		tr.ToolCalls[kept] = tc
 		x.toolSpans[kept] = x.toolSpans[i]
 		kept++
+	}
+	// a handoff the model requested, unless a span recorded it
+	for _, h := range reqHandoffs {
+		if !slices.ContainsFunc(tr.Handoffs, func(o Handoff) bool { return o.To == h.To }) {
+			tr.Handoffs = append(tr.Handoffs, h)
+		}
 	}
 	clear(tr.ToolCalls[kept:])
 	tr.ToolCalls = tr.ToolCalls[:kept]
