@@ -4,9 +4,8 @@
 # defaults). Exports:
 #   EVALSIDECAR_CLICKHOUSE_DSN     clickhouse://127.0.0.1:PORT
 #   EVALSIDECAR_CLICKHOUSE_HTTP    http://127.0.0.1:PORT
-#   EVALSIDECAR_CLICKHOUSE_SERVER  the server binary
-#   EVALSIDECAR_CLICKHOUSE_CONFIG  the config file (fault tests restart the server with it)
-#   EVALSIDECAR_CLICKHOUSE_PIDFILE the pid file of the running server
+#   EVALSIDECAR_CLICKHOUSE_SERVER  the server binary (fault tests run private
+#                                  servers of their own and stop and start them)
 
 SERVICES+=(clickhouse)
 
@@ -73,9 +72,8 @@ clickhouse_start() {
   bin="$(command -v clickhouse-server)"
   dir="$EVALSIDECAR_SERVICES_DIR/clickhouse"
   clickhouse_write_config "$dir"
-  # The server reads its config relative to the working directory's files;
-  # --pidfile lets tests stop and start it for fault tests.
-  (cd "$dir" && nohup "$bin" --config-file="$dir/config.xml" --pid-file="$dir/clickhouse.pid" \
+  # users.xml is found next to config.xml; the pid file is for clickhouse_stop.
+  (cd "$dir" && nohup "$bin" --config-file="$dir/config.xml" --pidfile="$dir/clickhouse.pid" \
     >"$dir/log/stdout.log" 2>&1 &)
   local i
   for i in $(seq 1 120); do
@@ -92,8 +90,6 @@ clickhouse_start() {
   export EVALSIDECAR_CLICKHOUSE_DSN="clickhouse://127.0.0.1:$CLICKHOUSE_TCP_PORT"
   export EVALSIDECAR_CLICKHOUSE_HTTP="http://127.0.0.1:$CLICKHOUSE_HTTP_PORT"
   export EVALSIDECAR_CLICKHOUSE_SERVER="$bin"
-  export EVALSIDECAR_CLICKHOUSE_CONFIG="$dir/config.xml"
-  export EVALSIDECAR_CLICKHOUSE_PIDFILE="$dir/clickhouse.pid"
 }
 
 clickhouse_stop() {
