@@ -39,6 +39,9 @@ type extraction struct {
 	// cont are the runs that continue the run being built after a
 	// handoff (handoffruns.go).
 	cont []int
+	// requestOrdered is set when pairTools put the run's tool calls in
+	// the model's request order; steps then follow it.
+	requestOrdered bool
 }
 
 // Extract rebuilds the agent runs of a trace: one Trajectory per top-level

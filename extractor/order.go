@@ -92,6 +92,11 @@ func (x *extraction) orderTools(tools []member, req *requested) {
 
 func (x *extraction) orderSteps(keys []stepKey) {
 	slices.SortStableFunc(keys, func(a, b stepKey) int {
+		if x.requestOrdered && a.kind == StepTool && b.kind == StepTool && a.start == b.start {
+			// tool calls paired with the model's requests are in request
+			// order
+			return cmp.Compare(a.index, b.index)
+		}
 		if a.si < 0 || b.si < 0 {
 			return unixTime(a.start).Compare(unixTime(b.start))
 		}

@@ -160,6 +160,7 @@ func (x *extraction) responseFor(llms []member, k int, id string) (string, int, 
 // failed). x.toolSpans stays parallel to tr.ToolCalls (-1 for a call with
 // no span).
 func (x *extraction) pairTools(tr *Trajectory, llms []member) {
+	x.requestOrdered = false
 	reqs := x.collectRequests(llms)
 	if len(reqs) == 0 && len(tr.ToolCalls) == 0 {
 		return
@@ -187,6 +188,7 @@ func (x *extraction) pairTools(tr *Trajectory, llms []member) {
 			tc.Arguments, tc.ArgumentsValid = r.p.Arguments, true
 		}
 	}
+	x.requestOrdered = paired
 	if paired {
 		x.orderByRequest(tr, pos)
 	}
