@@ -146,9 +146,13 @@ func (x *extraction) extract(t *Trace) []*Trajectory {
 		}
 		if p, ok := x.idx.get(t.spans[i].parent); ok {
 			x.parent[i] = int32(p)
-			if p != i {
-				x.childOff[p+1]++
-			}
+		}
+	}
+	x.cursor = sized(x.cursor, n)
+	x.breakCycles()
+	for i := range x.parent {
+		if p := x.parent[i]; p >= 0 {
+			x.childOff[p+1]++
 		}
 	}
 	for i := 0; i < n; i++ {
@@ -181,6 +185,9 @@ func (x *extraction) extract(t *Trace) []*Trajectory {
 			n = x.handoffChain(runs, k)
 		}
 		x.cont = runs[k+1 : k+n]
+		if len(runs) == 1 {
+			x.cont = x.orphansOf(runs)
+		}
 		out = append(out, x.build(runs[k], false))
 		k += n
 	}
@@ -268,7 +275,11 @@ func (x *extraction) members(root int, whole bool) []member {
 	x.seen = sized(x.seen, n)
 	stack := append(x.stack[:0], memberItem{i: root, agent: x.facts[root].agent})
 	for _, c := range x.cont {
-		stack = append(stack, memberItem{i: c, agent: x.facts[c].agent, depth: 1})
+		agent := x.facts[c].agent
+		if x.facts[c].class != classRun {
+			agent = x.facts[root].agent // an orphan of the run
+		}
+		stack = append(stack, memberItem{i: c, agent: agent, depth: 1})
 	}
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
@@ -346,7 +357,7 @@ func (x *extraction) build(r int, whole bool) *Trajectory {
 
 	ms := x.members(r, whole)
 	for _, c := range x.cont {
-		if e := unixTime(t.spans[c].end); e.After(tr.End) {
+		if e := unixTime(t.spans[c].end); x.facts[c].class == classRun && e.After(tr.End) {
 			tr.End = e
 		}
 	}
