@@ -25,6 +25,7 @@ type Exporter struct {
 	services, versions, agents, tools, models, metricIDs *Capper
 	overflow                                             map[string]prometheus.Counter
 	exemplars                                            *exemplarBudget
+	series                                               seriesCaches
 }
 
 var _ exporter.Exporter = (*Exporter)(nil)
@@ -42,7 +43,7 @@ func New(cfg Config, reg prometheus.Registerer, logger *slog.Logger) (*Exporter,
 	if err != nil {
 		return nil, err
 	}
-	x := &Exporter{logger: logger, m: m, exemplars: newExemplarBudget(cfg.ExemplarsPerSecond)}
+	x := &Exporter{logger: logger, m: m, exemplars: newExemplarBudget(cfg.ExemplarsPerSecond), series: newSeriesCaches(m)}
 	capper := func(label string) *Capper {
 		c := m.labelOverflow.WithLabelValues(label)
 		return NewCapper(cfg.MaxLabelValues, c.Inc)
@@ -88,7 +89,7 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 			invalid++
 			continue
 		}
-		observe(x.m.evalScore.WithLabelValues(service, version, agent, x.metricIDs.Value(r.Metric)), r.Score, exemplar)
+		observe(x.series.observer(seriesEvalScore, service, version, agent, x.metricIDs.Value(r.Metric)), r.Score, exemplar)
 	}
 	if invalid > 0 {
 		x.m.invalidScores.Add(float64(invalid))
@@ -102,9 +103,9 @@ func (x *Exporter) exportTrajectory(t *extractor.Trajectory, service, version, a
 	if t.Failed {
 		outcome = outcomeFailed
 	}
-	x.m.trajectories.WithLabelValues(service, version, agent, outcome).Inc()
+	x.series.counter(seriesTrajectories, service, version, agent, outcome).Inc()
 	if d, ok := duration(t.Start, t.End); ok {
-		observe(x.m.trajectoryDuration.WithLabelValues(service, version, agent), d, exemplar)
+		observe(x.series.observer(seriesTrajectoryDuration, service, version, agent, ""), d, exemplar)
 	}
 	for i := range t.ToolCalls {
 		tc := &t.ToolCalls[i]
@@ -117,19 +118,22 @@ func (x *Exporter) exportTrajectory(t *extractor.Trajectory, service, version, a
 		if tc.Error != "" {
 			outcome = outcomeError
 		}
-		x.m.toolCalls.WithLabelValues(service, callAgent, tool, outcome).Inc()
+		x.series.counter(seriesToolCalls, service, callAgent, tool, outcome).Inc()
 		if d, ok := duration(tc.Start, tc.End); ok {
-			x.m.toolCallDuration.WithLabelValues(service, callAgent, tool).Observe(d)
+			x.series.observer(seriesToolCallDuration, service, callAgent, tool, "").Observe(d)
 		}
 	}
 	for i := range t.LLMCalls {
 		lc := &t.LLMCalls[i]
+		if lc.InputTokens <= 0 && lc.OutputTokens <= 0 {
+			continue
+		}
 		model := x.models.Value(lc.Model)
 		if lc.InputTokens > 0 {
-			x.m.llmTokens.WithLabelValues(service, agent, model, tokenInput).Add(float64(lc.InputTokens))
+			x.series.counter(seriesLLMTokens, service, agent, model, tokenInput).Add(float64(lc.InputTokens))
 		}
 		if lc.OutputTokens > 0 {
-			x.m.llmTokens.WithLabelValues(service, agent, model, tokenOutput).Add(float64(lc.OutputTokens))
+			x.series.counter(seriesLLMTokens, service, agent, model, tokenOutput).Add(float64(lc.OutputTokens))
 		}
 	}
 }
