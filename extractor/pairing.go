@@ -161,7 +161,18 @@ func (x *extraction) responseFor(llms []member, k int, id string) (string, int, 
 // no span).
 func (x *extraction) pairTools(tr *Trajectory, llms []member) {
 	x.requestOrdered = false
-	reqs := x.collectRequests(llms)
+	// Tool spans that carry call ids are joined by id already; the
+	// model's requests are decoded only for runs whose instrumentation
+	// records no ids (which is also the one that may drop a failed span),
+	// so OTel GenAI runs keep their fast path.
+	need := len(tr.ToolCalls) == 0 && tr.Convention != "genai"
+	for i := range tr.ToolCalls {
+		need = need || tr.ToolCalls[i].ID == ""
+	}
+	var reqs []toolRequest
+	if need && len(llms) > 0 {
+		reqs = x.collectRequests(llms)
+	}
 	if len(reqs) == 0 && len(tr.ToolCalls) == 0 {
 		return
 	}
