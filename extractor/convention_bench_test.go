@@ -67,6 +67,12 @@ var conventionBenchTraces = []struct{ name, path string }{
 	{"openinference-langgraph", "testdata/captures/langgraph/json/multi-tool"},
 	{"openllmetry", "testdata/captures/traceloop/json/multi-tool"},
 	{"openllmetry-legacy", "testdata/openllmetry_legacy.otlp.json"},
+	{"vercel-ai", "testdata/captures/vercel-ai/json/multi-tool"},
+	{"vercel-ai-legacy", "testdata/captures/vercel-ai-legacy/json/multi-tool"},
+	{"adk", "testdata/adk_g2_invoke_agent.otlp.json"},
+	{"strands", "testdata/strands_span_events.otlp.json"},
+	{"pydantic-ai", "testdata/pydantic_ai_v5.otlp.json"},
+	{"langsmith", "testdata/langsmith_chain.otlp.json"},
 }
 
 // BenchmarkExtractConvention measures Extract per convention, reported per
