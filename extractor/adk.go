@@ -88,9 +88,6 @@ func (adkDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 			if f.input == nil {
 				f.input = f.newContent(content{kind: contentMessages, raw: req, parse: parseADKRequest})
 			}
-			if f.instructions == nil {
-				f.instructions = f.newContent(content{kind: contentInstructions, raw: req, parse: parseADKRequest})
-			}
 			if f.model == "" {
 				f.model = gjson.Get(req, "model").String()
 			}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	json "github.com/goccy/go-json"
+	"github.com/tidwall/gjson"
 )
 
 // LangSmith OTel keys. Content is the whole input and output of a run as
@@ -73,7 +74,8 @@ func (langsmithDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 	if hasPrompt && f.input == nil {
 		f.input = f.newContent(content{kind: contentMessages, raw: prompt, parse: parseLangSmithInput})
 	}
-	if hasPrompt && f.instructions == nil {
+	if hasPrompt && f.class == classLLM && f.instructions == nil {
+		// a chain's inputs rarely hold the system prompt; a model's do
 		f.instructions = f.newContent(content{kind: contentInstructions, raw: prompt, parse: parseLangSmithInput})
 	}
 	if hasCompletion && f.output == nil {
@@ -123,7 +125,21 @@ func lcRole(w *wireLCMessage) string {
 	if r := rawString(w.Role); r != "" {
 		return r
 	}
-	switch t := rawString(w.Type); t {
+	if r := lcTypeRole(rawString(w.Type)); r != "" {
+		return r
+	}
+	// constructor form: the class name is the last element of id
+	last := ""
+	gjson.Parse(string(w.ID)).ForEach(func(_, v gjson.Result) bool {
+		last = v.Str
+		return true
+	})
+	return lcTypeRole(last)
+}
+
+// lcTypeRole maps a LangChain message type or class name to a role.
+func lcTypeRole(t string) string {
+	switch t {
 	case "human", "HumanMessage", "HumanMessageChunk":
 		return "user"
 	case "ai", "AIMessage", "AIMessageChunk":
@@ -132,11 +148,6 @@ func lcRole(w *wireLCMessage) string {
 		return "system"
 	case "tool", "ToolMessage", "function":
 		return "tool"
-	}
-	// constructor form: the class name is the last element of id
-	var id []string
-	if json.Unmarshal(w.ID, &id) == nil && len(id) > 0 {
-		return lcRole(&wireLCMessage{Type: json.RawMessage(`"` + id[len(id)-1] + `"`)})
 	}
 	return ""
 }
@@ -204,18 +215,22 @@ func parseLangSmithInput(raw, _ string) []message {
 	case '[':
 		return lcMessages(t)
 	case '{':
-		var obj map[string]json.RawMessage
+		var obj struct {
+			Messages json.RawMessage `json:"messages"`
+			Input    json.RawMessage `json:"input"`
+			Question json.RawMessage `json:"question"`
+			Query    json.RawMessage `json:"query"`
+			Prompt   json.RawMessage `json:"prompt"`
+		}
 		if json.Unmarshal(t, &obj) != nil {
 			return nil
 		}
-		if ms, ok := obj["messages"]; ok {
-			return lcMessages(ms)
+		if len(obj.Messages) > 0 {
+			return lcMessages(obj.Messages)
 		}
-		for _, k := range [...]string{"input", "question", "query", "prompt"} {
-			if v, ok := obj[k]; ok {
-				if txt := contentText(v); txt != "" {
-					return []message{{Role: "user", Parts: textParts(txt)}}
-				}
+		for _, v := range [...]json.RawMessage{obj.Input, obj.Question, obj.Query, obj.Prompt} {
+			if txt := contentText(v); txt != "" {
+				return []message{{Role: "user", Parts: textParts(txt)}}
 			}
 		}
 		return nil

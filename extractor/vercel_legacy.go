@@ -138,15 +138,12 @@ func (vercelLegacyDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 	setStr(&f.session, vercelSession(a))
 	switch class {
 	case classRun:
+		// the system prompt is a system message of the input: the run's
+		// instructions are read from there
 		setStr(&f.agent, a.str(keyAIFunctionID))
 		if f.input == nil {
 			if v, ok := a.get(keyAIPrompt); ok {
 				f.input = f.newContent(content{kind: contentMessages, raw: v, parse: parseVercelPrompt})
-			}
-		}
-		if f.instructions == nil {
-			if v, ok := a.get(keyAIPrompt); ok {
-				f.instructions = f.newContent(content{kind: contentInstructions, raw: v, parse: parseVercelPrompt})
 			}
 		}
 		if f.output == nil {
@@ -172,11 +169,6 @@ func (vercelLegacyDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 		if f.input == nil {
 			if v, ok := a.get(keyAIPromptMessages); ok {
 				f.input = f.newContent(content{kind: contentMessages, raw: v, parse: parseVercelMessagesContent})
-			}
-		}
-		if f.instructions == nil {
-			if v, ok := a.get(keyAIPromptMessages); ok {
-				f.instructions = f.newContent(content{kind: contentInstructions, raw: v, parse: parseVercelMessagesContent})
 			}
 		}
 		if f.output == nil {
