@@ -35,6 +35,19 @@ func checkExactlyOnce(t *testing.T, s *testServer, n int) {
 	}
 }
 
+// allRunsVisible reports whether every table holds the distinct rows of
+// runs 1..n.
+func allRunsVisible(t *testing.T, s *testServer, n int) bool {
+	t.Helper()
+	for tb := range numTables {
+		q := fmt.Sprintf("SELECT uniqExact(row_key) FROM %s.%s WHERE trace_id <= '%032x'", s.db, tb, n)
+		if s.count(t, q) != n*rowsPerEvaluation[tb] {
+			return false
+		}
+	}
+	return true
+}
+
 // TestServerRestartDuringIngest stops ClickHouse during steady ingest and
 // starts it again: every row arrives exactly once.
 func TestServerRestartDuringIngest(t *testing.T) {
@@ -243,6 +256,9 @@ func TestSchemaDriftParksAndResumes(t *testing.T) {
 	if g := testutilGauge(h, "evaluations"); g != 0 {
 		t.Errorf("parked batches gauge = %v after resume, want 0", g)
 	}
+	// The other tables' last batches may still be in flight: wait for every
+	// run's rows to be visible before checking that each arrived once.
+	waitFor(t, 30*time.Second, "every table to hold all runs", func() bool { return allRunsVisible(t, s, 250) })
 	checkExactlyOnce(t, s, 250)
 	// Rows written after the drop carry their label: nothing degraded.
 	q := fmt.Sprintf("SELECT count() FROM %s.evaluations WHERE metric = 'hallucination_v1' AND label != 'ok' AND trace_id > '%032x'", s.db, 100)
