@@ -541,7 +541,7 @@ func (x *extraction) fillContent(tr *Trajectory, r int, llms []member) {
 			}
 		}
 	}
-	if tr.History == nil && first != nil && tr.Input != "" && first.input.mayHoldEarlierTurns() {
+	if tr.History == nil && first != nil && tr.Input != "" {
 		tr.History = earlierTurns(first.input.messages(), tr.Input)
 	}
 
