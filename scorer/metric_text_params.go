@@ -2,7 +2,6 @@ package scorer
 
 import (
 	"fmt"
-	"math"
 )
 
 // textBoolParam reads a boolean parameter, or def when it is absent.
@@ -29,34 +28,4 @@ func textStringParam(p Params, key, def string) (string, error) {
 		return "", fmt.Errorf("param %q: must be a string, got %T", key, v)
 	}
 	return s, nil
-}
-
-// textFloatParam reads a finite number parameter, or def when it is
-// absent. YAML integers are accepted.
-func textFloatParam(p Params, key string, def float64) (float64, error) {
-	v, ok := p[key]
-	if !ok || v == nil {
-		return def, nil
-	}
-	var f float64
-	switch n := v.(type) {
-	case float64:
-		f = n
-	case float32:
-		f = float64(n)
-	case int:
-		f = float64(n)
-	case int64:
-		f = float64(n)
-	case int32:
-		f = float64(n)
-	case uint64:
-		f = float64(n)
-	default:
-		return 0, fmt.Errorf("param %q: must be a number, got %T", key, v)
-	}
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, fmt.Errorf("param %q: must be finite, got %v", key, f)
-	}
-	return f, nil
 }

@@ -2,7 +2,6 @@ package scorer
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/evalsidecar/evalsidecar/scorer/rouge"
 )
@@ -44,12 +43,9 @@ func newResponseMatchScore(params map[string]any) (Metric, error) {
 	if err := p.CheckKnown(paramResponseMatchThreshold); err != nil {
 		return nil, err
 	}
-	th, err := textFloatParam(p, paramResponseMatchThreshold, defaultResponseMatchThreshold)
+	th, err := p.Float(paramResponseMatchThreshold, defaultResponseMatchThreshold, 0, 1)
 	if err != nil {
 		return nil, err
-	}
-	if th < 0 || th > 1 {
-		return nil, fmt.Errorf("param %q: must be between 0 and 1, got %v", paramResponseMatchThreshold, th)
 	}
 	s, err := rouge.NewScorer("rouge1", rouge.Options{UseStemmer: true})
 	if err != nil {
@@ -84,15 +80,7 @@ func (m *responseMatchScore) Score(_ context.Context, in *Instance) (Result, err
 	if len(per) == 0 {
 		return Result{}, ErrNotApplicable
 	}
-	sum := 0.0
-	for _, s := range per {
-		sum += s
-	}
-	score := sum / float64(len(per))
-	label := "failed"
-	if score >= m.threshold {
-		label = "passed"
-	}
+	score, label := meanVerdict(per, m.threshold)
 	return Result{
 		Metric: MetricResponseMatchScore,
 		Score:  score,

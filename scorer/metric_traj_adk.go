@@ -89,7 +89,7 @@ func newADKToolTrajectory(params map[string]any) (Metric, error) {
 	if m.ignoreArgs, err = trajBool(p, ParamIgnoreArgs, false); err != nil {
 		return nil, err
 	}
-	if m.threshold, err = trajFloat(p, ParamThreshold, defaultTrajectoryThreshold, 0, 1); err != nil {
+	if m.threshold, err = p.Float(ParamThreshold, defaultTrajectoryThreshold, 0, 1); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -121,15 +121,7 @@ func (m *adkToolTrajectory) Score(_ context.Context, in *Instance) (Result, erro
 	if len(per) == 0 {
 		return Result{}, ErrNotApplicable
 	}
-	sum := 0.0
-	for _, s := range per {
-		sum += s
-	}
-	score := sum / float64(len(per))
-	label := "failed"
-	if score >= m.threshold {
-		label = "passed"
-	}
+	score, label := meanVerdict(per, m.threshold)
 	return Result{
 		Metric: MetricToolTrajectoryAvgScore,
 		Score:  score,

@@ -2,7 +2,6 @@ package scorer
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/extractor"
@@ -41,33 +40,6 @@ func trajString(p Params, key, def string) (string, error) {
 		return "", fmt.Errorf("param %q: must be a string, got %T", key, v)
 	}
 	return s, nil
-}
-
-// trajFloat reads a number parameter in [lo, hi], or def when absent.
-func trajFloat(p Params, key string, def, lo, hi float64) (float64, error) {
-	v, ok := p[key]
-	if !ok || v == nil {
-		return def, nil
-	}
-	var f float64
-	switch n := v.(type) {
-	case float64:
-		f = n
-	case float32:
-		f = float64(n)
-	case int:
-		f = float64(n)
-	case int64:
-		f = float64(n)
-	case uint64:
-		f = float64(n)
-	default:
-		return 0, fmt.Errorf("param %q: must be a number, got %T", key, v)
-	}
-	if math.IsNaN(f) || f < lo || f > hi {
-		return 0, fmt.Errorf("param %q: must be between %g and %g, got %v", key, lo, hi, v)
-	}
-	return f, nil
 }
 
 // trajCalls converts tool calls to the comparison package's calls.

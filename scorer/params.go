@@ -94,3 +94,47 @@ func (p Params) PositiveInt(key string, def, max int) (int, error) {
 func paramRangeError(key string, lo, hi, got int) error {
 	return fmt.Errorf("param %q: must be between %d and %d, got %d", key, lo, hi, got)
 }
+
+// Float reads a number parameter in [lo, hi], or def when it is absent.
+// YAML integers are accepted; NaN and infinities are not.
+func (p Params) Float(key string, def, lo, hi float64) (float64, error) {
+	v, ok := p[key]
+	if !ok || v == nil {
+		return def, nil
+	}
+	var f float64
+	switch n := v.(type) {
+	case float64:
+		f = n
+	case float32:
+		f = float64(n)
+	case int:
+		f = float64(n)
+	case int64:
+		f = float64(n)
+	case int32:
+		f = float64(n)
+	case uint64:
+		f = float64(n)
+	default:
+		return 0, fmt.Errorf("param %q: must be a number, got %T", key, v)
+	}
+	if math.IsNaN(f) || f < lo || f > hi {
+		return 0, fmt.Errorf("param %q: must be between %g and %g, got %v", key, lo, hi, v)
+	}
+	return f, nil
+}
+
+// meanVerdict averages per-invocation scores as Google ADK does and labels
+// the mean "passed" when it reaches threshold, else "failed".
+func meanVerdict(per []float64, threshold float64) (float64, string) {
+	sum := 0.0
+	for _, s := range per {
+		sum += s
+	}
+	score := sum / float64(len(per))
+	if score >= threshold {
+		return score, "passed"
+	}
+	return score, "failed"
+}
