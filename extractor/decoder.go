@@ -112,6 +112,9 @@ type content struct {
 	// attrs holds the span attributes of content flattened into indexed
 	// keys (OpenInference, OpenLLMetry legacy); raw is then the key prefix.
 	attrs attrs
+	// from, for instructions, is the content whose decoded messages hold
+	// them as system messages: it is decoded once for both.
+	from *content
 
 	done         bool
 	msgs         []message
@@ -124,6 +127,10 @@ func (c *content) decode() {
 		return
 	}
 	c.done = true
+	if c.from != nil {
+		c.instructions = systemText(c.from.messages())
+		return
+	}
 	if c.events != nil {
 		in, out, sys := eventMessages(c.events)
 		switch {

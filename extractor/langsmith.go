@@ -71,12 +71,18 @@ func (langsmithDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 		}
 		return true
 	}
+	var input *content // the inputs, when decoded as LangSmith's
 	if hasPrompt && f.input == nil {
 		f.input = f.newContent(content{kind: contentMessages, raw: prompt, parse: parseLangSmithInput})
+		input = f.input
 	}
 	if hasPrompt && f.class == classLLM && f.instructions == nil {
 		// a chain's inputs rarely hold the system prompt; a model's do
-		f.instructions = f.newContent(content{kind: contentInstructions, raw: prompt, parse: parseLangSmithInput})
+		if input != nil {
+			f.instructions = f.newContent(content{kind: contentInstructions, from: input})
+		} else {
+			f.instructions = f.newContent(content{kind: contentInstructions, raw: prompt, parse: parseLangSmithInput})
+		}
 	}
 	if hasCompletion && f.output == nil {
 		f.output = f.newContent(content{kind: contentMessages, raw: completion, parse: parseLangSmithOutput})

@@ -96,7 +96,7 @@ func (openllmetryDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 		if f.input == nil && hasFlat(a, keyTLPrompt) {
 			f.input = f.newContent(content{kind: contentMessages, raw: keyTLPrompt, attrs: a})
 			if f.instructions == nil {
-				f.instructions = f.newContent(content{kind: contentInstructions, raw: keyTLPrompt, attrs: a})
+				f.instructions = f.newContent(content{kind: contentInstructions, from: f.input})
 			}
 		}
 		if f.output == nil && hasFlat(a, keyTLCompletion) {
