@@ -56,16 +56,8 @@ func cutIndex(s string) (int, string, bool) {
 
 // parseFlatMessages reassembles the messages flattened under prefix.
 func parseFlatMessages(as attrs, prefix string) []message {
-	var msgs []flatMsg
-	find := func(idx int) *flatMsg {
-		for i := range msgs {
-			if msgs[i].idx == idx {
-				return &msgs[i]
-			}
-		}
-		msgs = append(msgs, flatMsg{idx: idx})
-		return &msgs[len(msgs)-1]
-	}
+	var buf [8]flatMsg // most spans carry few messages: no allocation
+	msgs := buf[:0]
 	for _, a := range as {
 		rest, ok := strings.CutPrefix(a.key, prefix)
 		if !ok || rest == "" || rest[0] != '.' {
@@ -76,7 +68,17 @@ func parseFlatMessages(as attrs, prefix string) []message {
 			continue
 		}
 		field = strings.TrimPrefix(field, "message.")
-		m := find(idx)
+		var m *flatMsg
+		for i := range msgs {
+			if msgs[i].idx == idx {
+				m = &msgs[i]
+				break
+			}
+		}
+		if m == nil {
+			msgs = append(msgs, flatMsg{idx: idx})
+			m = &msgs[len(msgs)-1]
+		}
 		switch field {
 		case "role":
 			m.role = a.value
@@ -122,9 +124,22 @@ func parseFlatMessages(as attrs, prefix string) []message {
 		return nil
 	}
 	slices.SortFunc(msgs, func(a, b flatMsg) int { return a.idx - b.idx })
+	n := 0
+	for i := range msgs {
+		n += msgs[i].parts()
+	}
+	// one backing array for every message's parts
+	parts := make([]part, 0, n)
 	out := make([]message, 0, len(msgs))
 	for i := range msgs {
-		out = append(out, msgs[i].message())
+		start := len(parts)
+		var m message
+		m, parts = msgs[i].message(parts)
+		m.Parts = parts[start:len(parts):len(parts)]
+		if len(m.Parts) == 0 {
+			m.Parts = nil
+		}
+		out = append(out, m)
 	}
 	return out
 }
@@ -139,28 +154,45 @@ func findItem(items *[]flatItem, idx int) *flatItem {
 	return &(*items)[len(*items)-1]
 }
 
-// message converts a reassembled message to the common form.
-func (m *flatMsg) message() message {
+// parts returns the number of parts message appends.
+func (m *flatMsg) parts() int {
+	if m.role == "tool" {
+		return 1
+	}
+	n := len(m.calls)
+	if m.content != "" {
+		return n + 1
+	}
+	for _, t := range m.texts {
+		if (t.typ == "" || t.typ == partText) && t.text != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// message converts a reassembled message to the common form, appending
+// its parts to parts.
+func (m *flatMsg) message(parts []part) (message, []part) {
 	out := message{Role: m.role, FinishReason: m.finishReason}
 	if m.role == "tool" {
-		out.Parts = append(out.Parts, part{Type: partToolCallResponse, ID: m.callID, Response: m.content})
-		return out
+		return out, append(parts, part{Type: partToolCallResponse, ID: m.callID, Response: m.content})
 	}
 	if m.content != "" {
-		out.Parts = append(out.Parts, part{Type: partText, Content: m.content})
+		parts = append(parts, part{Type: partText, Content: m.content})
 	} else {
 		slices.SortFunc(m.texts, func(a, b flatItem) int { return a.idx - b.idx })
 		for _, t := range m.texts {
 			if (t.typ == "" || t.typ == partText) && t.text != "" {
-				out.Parts = append(out.Parts, part{Type: partText, Content: t.text})
+				parts = append(parts, part{Type: partText, Content: t.text})
 			}
 		}
 	}
 	slices.SortFunc(m.calls, func(a, b flatItem) int { return a.idx - b.idx })
 	for _, c := range m.calls {
-		out.Parts = append(out.Parts, part{Type: partToolCall, ID: c.id, Name: c.name, Arguments: c.args})
+		parts = append(parts, part{Type: partToolCall, ID: c.id, Name: c.name, Arguments: c.args})
 	}
-	return out
+	return out, parts
 }
 
 // parseFlatToolDefs reads tool definitions flattened under prefix:

@@ -236,12 +236,12 @@ func parseLangSmithInput(raw, _ string) []message {
 		}
 		for _, v := range [...]json.RawMessage{obj.Input, obj.Question, obj.Query, obj.Prompt} {
 			if txt := contentText(v); txt != "" {
-				return []message{{Role: "user", Parts: textParts(txt)}}
+				return textMessage("user", txt)
 			}
 		}
 		return nil
 	}
-	return []message{{Role: "user", Parts: textParts(jsonStringValue(raw))}}
+	return textMessage("user", jsonStringValue(raw))
 }
 
 // parseLangSmithOutput decodes a run's outputs: {"messages": [...]} (the
@@ -256,7 +256,7 @@ func parseLangSmithOutput(raw, _ string) []message {
 		if t[0] == '[' {
 			return lastAssistant(lcMessages(t))
 		}
-		return []message{{Role: "assistant", Parts: textParts(jsonStringValue(raw))}}
+		return textMessage("assistant", jsonStringValue(raw))
 	}
 	var obj struct {
 		Messages    json.RawMessage `json:"messages"`
@@ -281,7 +281,7 @@ func parseLangSmithOutput(raw, _ string) []message {
 			}
 			return []message{m}
 		}
-		return []message{{Role: "assistant", Parts: textParts(rawString(g.Text))}}
+		return textMessage("assistant", rawString(g.Text))
 	case len(obj.Output) > 0:
 		o := bytes.TrimSpace(obj.Output)
 		if len(o) > 0 && o[0] == '{' {
@@ -292,7 +292,7 @@ func parseLangSmithOutput(raw, _ string) []message {
 				return []message{m}
 			}
 		}
-		return []message{{Role: "assistant", Parts: textParts(contentText(o))}}
+		return textMessage("assistant", contentText(o))
 	}
 	return nil
 }

@@ -318,6 +318,21 @@ func decodeInstructions(t string) string {
 	return contentText(json.RawMessage(t))
 }
 
+// textMessage returns the one message of role whose only part is text s
+// (no parts when s is empty), allocated at once.
+func textMessage(role, s string) []message {
+	if s == "" {
+		return []message{{Role: role}}
+	}
+	b := &struct {
+		m [1]message
+		p [1]part
+	}{}
+	b.p[0] = part{Type: partText, Content: s}
+	b.m[0] = message{Role: role, Parts: b.p[:]}
+	return b.m[:]
+}
+
 func appendLine(b *strings.Builder, s string) {
 	if s == "" {
 		return

@@ -26,7 +26,7 @@ func parseValue(raw string, output bool) []message {
 		if s == "" {
 			return nil
 		}
-		return []message{{Role: role, Parts: []part{{Type: partText, Content: s}}}}
+		return textMessage(role, s)
 	}
 	t := strings.TrimSpace(raw)
 	if t == "" {
