@@ -35,11 +35,14 @@ func FuzzConventionContent(f *testing.F) {
 			parsePydanticEvents(s, ""), parseFinalResult(s, ""),
 			parseLangSmithInput(s, ""), parseLangSmithOutput(s, ""),
 		)
-		_, out, _ := strandsEventMessages([]*event{
+		evs := []*event{
+			{name: evSystemMessage, attrs: attrs{{key: "content", value: s}}},
 			{name: evUserMessage, attrs: attrs{{key: "content", value: s}}},
 			{name: evChoice, attrs: attrs{{key: "message", value: s}}},
-		})
-		all = append(all, out)
+		}
+		for _, side := range [...]eventSide{sideInput, sideOutput, sideSystem} {
+			all = append(all, strandsEvents(evs, side))
+		}
 		for _, msgs := range all {
 			for i := range msgs {
 				for _, p := range msgs[i].Parts {

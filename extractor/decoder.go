@@ -97,6 +97,15 @@ const (
 	contentToolDefs
 )
 
+// eventSide selects the messages an eventParse hook returns.
+type eventSide int8
+
+const (
+	sideInput  eventSide = iota // every message event but the choices
+	sideOutput                  // the choices
+	sideSystem                  // the system messages
+)
+
 // content is message content of a span: either a JSON attribute value or a
 // list of per-message events. It is decoded on first use, once.
 type content struct {
@@ -104,6 +113,13 @@ type content struct {
 	raw    string
 	events []*event
 	output bool // events: take the output messages (gen_ai.choice)
+	// eventParse decodes events in a convention's own format (Strands
+	// content blocks); nil for the GenAI forms. It returns the messages of
+	// one side: the input, the output, or the system messages.
+	eventParse func(evs []*event, side eventSide) []message
+	// orGenAI, for instructions read by eventParse, reads the events in
+	// the GenAI form when eventParse finds no text.
+	orGenAI bool
 	// parse decodes raw and aux when the content is in a convention's own
 	// format (Vercel ai.prompt, ADK llm_request, ...); nil for the GenAI
 	// forms. For instructions, the system messages it returns are used.
@@ -129,6 +145,20 @@ func (c *content) decode() {
 	c.done = true
 	if c.from != nil {
 		c.instructions = systemText(c.from.messages())
+		return
+	}
+	if c.events != nil && c.eventParse != nil {
+		switch {
+		case c.kind == contentInstructions:
+			c.instructions = systemText(c.eventParse(c.events, sideSystem))
+			if c.instructions == "" && c.orGenAI {
+				_, _, c.instructions = eventMessages(c.events)
+			}
+		case c.output:
+			c.msgs = c.eventParse(c.events, sideOutput)
+		default:
+			c.msgs = c.eventParse(c.events, sideInput)
+		}
 		return
 	}
 	if c.events != nil {

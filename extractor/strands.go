@@ -81,33 +81,64 @@ func (strandsDecoder) decode(s *span, evs []*event, f *spanFacts) bool {
 		}
 		return true
 	}
+	// The GenAI decoder took the message events as plain per-message
+	// events; their content attributes are content-block lists, decoded
+	// here on first use.
 	var msgEvents []*event
-	for _, ev := range evs {
-		if isMessageEvent(ev.name) {
-			msgEvents = append(msgEvents, ev)
+	for _, c := range [...]*content{f.input, f.output, f.instructions} {
+		if c != nil && c.events != nil {
+			msgEvents = c.events // the same events: no second list
+			break
+		}
+	}
+	if msgEvents == nil {
+		for _, ev := range evs {
+			if isMessageEvent(ev.name) {
+				msgEvents = append(msgEvents, ev)
+			}
 		}
 	}
 	if msgEvents == nil {
 		return true // operation-details events: the GenAI decoder reads them
 	}
-	// The GenAI decoder took these events as plain per-message events;
-	// their content attributes are content-block lists, decoded here.
-	in, out, sys := strandsEventMessages(msgEvents)
-	setDecoded(f, &f.input, content{kind: contentMessages, done: true, msgs: in}, in != nil)
-	setDecoded(f, &f.output, content{kind: contentMessages, done: true, msgs: out}, out != nil)
-	setDecoded(f, &f.instructions, content{kind: contentInstructions, done: true, instructions: sys}, sys != "")
+	var hasIn, hasOut, hasSys bool
+	for _, ev := range msgEvents {
+		switch ev.name {
+		case evChoice:
+			hasOut = true
+		case evSystemMessage:
+			hasIn, hasSys = true, true
+		default:
+			hasIn = true
+		}
+	}
+	setDecoded(f, &f.input, content{kind: contentMessages, events: msgEvents, eventParse: strandsEvents}, hasIn)
+	setDecoded(f, &f.output, content{kind: contentMessages, events: msgEvents, output: true, eventParse: strandsEvents}, hasOut)
+	switch {
+	case !hasSys:
+	case f.instructions == nil:
+		// set only when there is text, so later decoders may fill it
+		if sys := systemText(strandsEvents(msgEvents, sideSystem)); sys != "" {
+			f.instructions = f.newContent(content{kind: contentInstructions, done: true, instructions: sys})
+		}
+	case f.instructions.events != nil:
+		// the GenAI reading stands when the blocks hold no text
+		*f.instructions = content{kind: contentInstructions, events: msgEvents, eventParse: strandsEvents, orGenAI: true}
+	}
 	if f.finishReasons == nil {
-		for _, m := range out {
-			if m.FinishReason != "" {
-				f.finishReasons = append(f.finishReasons, m.FinishReason)
+		for _, ev := range msgEvents {
+			if ev.name == evChoice {
+				if r := ev.attrs.str("finish_reason"); r != "" {
+					f.finishReasons = append(f.finishReasons, r)
+				}
 			}
 		}
 	}
 	return true
 }
 
-// setDecoded stores decoded content in *dst when dst is empty or holds
-// the per-message events the GenAI decoder took; ok says c has content.
+// setDecoded stores c in *dst when dst is empty or holds the per-message
+// events the GenAI decoder took; ok says c has content.
 func setDecoded(f *spanFacts, dst **content, c content, ok bool) {
 	switch {
 	case !ok:
@@ -223,28 +254,31 @@ func strandsResultText(v string) string {
 	return blocksText(bs)
 }
 
-// strandsEventMessages converts Strands' per-message span events.
-func strandsEventMessages(evs []*event) (in, out []message, sys string) {
-	var sb strings.Builder
+// strandsEvents converts one side of Strands' per-message span events.
+func strandsEvents(evs []*event, side eventSide) []message {
+	var out []message
 	for _, ev := range evs {
 		switch ev.name {
 		case evSystemMessage:
-			m := message{Role: "system", Parts: strandsBlocks(ev.attrs.str("content"))}
-			appendLine(&sb, m.text())
-			in = append(in, m)
-		case evUserMessage, evAssistantMessage, evToolMessage:
-			role := strings.TrimSuffix(strings.TrimPrefix(ev.name, "gen_ai."), ".message")
-			m := message{Role: role, Parts: strandsBlocks(ev.attrs.str("content"))}
-			if role == "user" && onlyToolResponses(m.Parts) {
-				m.Role = "tool"
+			if side != sideOutput {
+				out = append(out, message{Role: "system", Parts: strandsBlocks(ev.attrs.str("content"))})
 			}
-			in = append(in, m)
+		case evUserMessage, evAssistantMessage, evToolMessage:
+			if side == sideInput {
+				role := strings.TrimSuffix(strings.TrimPrefix(ev.name, "gen_ai."), ".message")
+				m := message{Role: role, Parts: strandsBlocks(ev.attrs.str("content"))}
+				if role == "user" && onlyToolResponses(m.Parts) {
+					m.Role = "tool"
+				}
+				out = append(out, m)
+			}
 		case evChoice:
-			m := message{Role: "assistant", FinishReason: ev.attrs.str("finish_reason"), Parts: strandsBlocks(ev.attrs.str("message"))}
-			out = append(out, m)
+			if side == sideOutput {
+				out = append(out, message{Role: "assistant", FinishReason: ev.attrs.str("finish_reason"), Parts: strandsBlocks(ev.attrs.str("message"))})
+			}
 		}
 	}
-	return in, out, sb.String()
+	return out
 }
 
 func onlyToolResponses(ps []part) bool {
