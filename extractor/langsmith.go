@@ -213,6 +213,16 @@ func lcMessages(raw json.RawMessage) []message {
 // parseLangSmithInput decodes a run's inputs: {"messages": [...]}, a
 // message list, or a single text input (input, question, query, prompt).
 func parseLangSmithInput(raw, _ string) []message {
+	if ts := strings.TrimSpace(raw); ts != "" && (ts[0] == '[' || ts[0] == '{') {
+		if msgs, ok := fastLangSmithInput(ts); ok {
+			return msgs
+		}
+	}
+	return decodeLangSmithInput(raw)
+}
+
+// decodeLangSmithInput is parseLangSmithInput with the struct decoder.
+func decodeLangSmithInput(raw string) []message {
 	t := bytes.TrimSpace([]byte(raw))
 	if len(t) == 0 {
 		return nil
@@ -248,6 +258,16 @@ func parseLangSmithInput(raw, _ string) []message {
 // last assistant message), {"generations": [[{text, message}]]}, {"output":
 // text or message}, or plain text.
 func parseLangSmithOutput(raw, _ string) []message {
+	if ts := strings.TrimSpace(raw); ts != "" && (ts[0] == '[' || ts[0] == '{') {
+		if msgs, ok := fastLangSmithOutput(ts); ok {
+			return msgs
+		}
+	}
+	return decodeLangSmithOutput(raw)
+}
+
+// decodeLangSmithOutput is parseLangSmithOutput with the struct decoder.
+func decodeLangSmithOutput(raw string) []message {
 	t := bytes.TrimSpace([]byte(raw))
 	if len(t) == 0 {
 		return nil
