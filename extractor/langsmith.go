@@ -333,6 +333,18 @@ func langsmithToolInput(v string) string {
 	if len(t) == 0 || t[0] != '{' {
 		return unwrapJSONString(v)
 	}
+	if in, ok := fastToolInput(t); ok {
+		if s := strings.TrimSpace(rawStr(in)); in != "" && strings.HasPrefix(s, "{") {
+			return s
+		}
+		return v
+	}
+	return decodeToolInput(t, v)
+}
+
+// decodeToolInput is langsmithToolInput with the struct decoder; t is v
+// trimmed, an object.
+func decodeToolInput(t, v string) string {
 	var obj map[string]json.RawMessage
 	if json.Unmarshal([]byte(t), &obj) == nil && len(obj) == 1 {
 		if in, ok := obj["input"]; ok {
@@ -351,6 +363,18 @@ func langsmithToolOutput(v string) string {
 	if len(t) == 0 || t[0] != '{' {
 		return jsonStringValue(v)
 	}
+	if o, ok := fastToolOutput(t); ok {
+		if o == "" {
+			return v
+		}
+		return rawStr(o)
+	}
+	return decodeToolOutput(t, v)
+}
+
+// decodeToolOutput is langsmithToolOutput with the struct decoder; t is v
+// trimmed, an object.
+func decodeToolOutput(t, v string) string {
 	var obj struct {
 		Output json.RawMessage `json:"output"`
 	}

@@ -155,20 +155,6 @@ func fastLCRole(v *lcFields) string {
 	return lcTypeRole(last)
 }
 
-// lcCount counts the items of a message list, nested lists flattened.
-func lcCount(list gjson.Result) int {
-	n := 0
-	list.ForEach(func(_, it gjson.Result) bool {
-		if it.IsArray() {
-			n += lcCount(it)
-		} else {
-			n++
-		}
-		return true
-	})
-	return n
-}
-
 // fastLCAppend appends the messages of list to out; ok is false when it
 // declines.
 func fastLCAppend(out []message, list gjson.Result) ([]message, bool) {
@@ -193,12 +179,8 @@ func fastLCMessages(t string) ([]message, bool) {
 	if t == "" || t[0] != '[' {
 		return nil, false
 	}
-	list := gjson.Parse(t)
-	n := lcCount(list)
-	if n == 0 {
-		return nil, true
-	}
-	out, ok := fastLCAppend(make([]message, 0, n), list)
+	// room for a few messages: counting them first costs a parse
+	out, ok := fastLCAppend(make([]message, 0, 4), gjson.Parse(t))
 	if !ok {
 		return nil, false
 	}
@@ -320,4 +302,46 @@ func fastLangSmithOutput(t string) ([]message, bool) {
 		return textMessage("assistant", contentStr(o)), true
 	}
 	return nil, true
+}
+
+// fastToolInput reads a tool run's inputs object t (trimmed, starting with
+// '{') as langsmithToolInput's map does: in is the raw "input" value when
+// it is the only key, else "". ok is false when it declines.
+func fastToolInput(t string) (in string, ok bool) {
+	if !fastReadable(t) {
+		return "", false
+	}
+	var first string
+	n := 0
+	ok = true
+	gjson.Parse(t).ForEach(func(k, v gjson.Result) bool {
+		if strings.IndexByte(k.Raw, '\\') >= 0 || (n > 0 && k.Str == first) {
+			ok = false // escaped or repeated keys: the map decides
+			return false
+		}
+		n++
+		if n == 1 {
+			first, in = k.Str, v.Raw
+		}
+		return n < 2
+	})
+	if !ok || n != 1 || first != "input" {
+		return "", ok
+	}
+	return in, true
+}
+
+// fastToolOutput reads a tool run's outputs object t (trimmed, starting
+// with '{') as langsmithToolOutput does when the output is not an object:
+// o is the raw "output" value, "" when absent. ok is false when it
+// declines.
+func fastToolOutput(t string) (o string, ok bool) {
+	if !fastReadable(t) {
+		return "", false
+	}
+	var v [1]string
+	if !readKeys(gjson.Parse(t), []string{"output"}, v[:]) || v[0] == "null" || strings.HasPrefix(v[0], "{") {
+		return "", false
+	}
+	return v[0], true
 }

@@ -50,6 +50,18 @@ var langsmithCases = []string{
 	`[{"role":"user","content":"x"}] trailing`,
 	`{"messages":[{"role":"user","content":"unterminated}]}`,
 	"[{\"role\":\"user\",\"content\":\"bad \xff utf8\"}]",
+	`{"input":"{'to': 'LIS'}"}`,
+	`{"input":" {\"to\":\"LIS\"} "}`,
+	`{"input":{"a":1}}`,
+	`{"input":"{}","other":1}`,
+	`{"input":"{}","input":"{\"b\":2}"}`,
+	`{"inp\u0075t":"{}"}`,
+	`{"Input":"{}"}`,
+	`{"output":"TP1234 at 09:10"}`,
+	`{"output":null}`,
+	`{"output":[1,2]}`,
+	`{"Output":"case"}`,
+	`{"output":{"kwargs":{"content":"tool message"}}}`,
 	`"quoted"`,
 	`plain`,
 }
@@ -65,6 +77,14 @@ func checkLangSmithFast(t *testing.T, s string) {
 	same := func(what string, got, want []message) {
 		if !reflect.DeepEqual(got, want) || (got == nil) != (want == nil) {
 			t.Errorf("%s of %q:\nfast   %#v\nstruct %#v", what, s, got, want)
+		}
+	}
+	if ts[0] == '{' {
+		if got, want := langsmithToolInput(s), decodeToolInput(ts, s); got != want {
+			t.Errorf("tool input of %q: fast %q, struct %q", s, got, want)
+		}
+		if got, want := langsmithToolOutput(s), decodeToolOutput(ts, s); got != want {
+			t.Errorf("tool output of %q: fast %q, struct %q", s, got, want)
 		}
 	}
 	if got, ok := fastLangSmithInput(ts); ok {
