@@ -30,6 +30,9 @@ type Engine struct {
 	tel     *engineMetrics
 	// enricher, when set, adds reference data before Evaluate.
 	enricher Enricher
+	// blocking makes Submit wait for queue space (offline replay) instead
+	// of refusing when the queue is full.
+	blocking bool
 
 	queue chan *extractor.Trajectory
 
@@ -96,11 +99,17 @@ func (e *Engine) Metrics() []Metric { return append([]Metric(nil), e.metrics...)
 // QueueLen returns the number of trajectories waiting to be scored.
 func (e *Engine) QueueLen() int { return len(e.queue) }
 
-// Submit queues t for scoring without blocking. A full queue returns an
-// errs.Refused ("scorer_queue_full") and counts the drop; after Shutdown
-// has begun it returns an errs.Refused ("shutting_down") and counts that
-// drop too.
-func (e *Engine) Submit(_ context.Context, t *extractor.Trajectory) error {
+// SetBlocking makes Submit wait for queue space instead of refusing, for
+// offline callers (replay) that want backpressure rather than drops. Call
+// it before Start.
+func (e *Engine) SetBlocking(block bool) { e.blocking = block }
+
+// Submit queues t for scoring. Online it never blocks: a full queue returns
+// an errs.Refused ("scorer_queue_full") and counts the drop. A blocking
+// engine (SetBlocking) waits for space until ctx ends, which counts as a
+// drop too. After Shutdown has begun Submit returns an errs.Refused
+// ("shutting_down") and counts that drop.
+func (e *Engine) Submit(ctx context.Context, t *extractor.Trajectory) error {
 	if t == nil {
 		return errs.Permanent(errors.New("scorer: nil trajectory"))
 	}
@@ -112,6 +121,15 @@ func (e *Engine) Submit(_ context.Context, t *extractor.Trajectory) error {
 	if e.closed {
 		e.drops.Add(dropStage, dropShuttingDown, 1)
 		return errs.NewRefused(dropShuttingDown, refusedRetryAfter)
+	}
+	if e.blocking {
+		select {
+		case e.queue <- t:
+			return nil
+		case <-ctx.Done():
+			e.drops.Add(dropStage, dropQueueFull, 1)
+			return ctx.Err()
+		}
 	}
 	select {
 	case e.queue <- t:

@@ -493,3 +493,46 @@ func TestMetricsLint(t *testing.T) {
 		t.Errorf("%s: %s", p.Metric, p.Text)
 	}
 }
+
+// TestBlockingSubmitWaitsForSpace: a blocking engine takes more
+// trajectories than its queue holds without dropping any, and gives up
+// only when the caller's context ends.
+func TestBlockingSubmitWaitsForSpace(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.QueueSize = 1
+	cfg.Workers = 1
+	sink := &collectSink{}
+	e, _, drops := testEngine(t, cfg, []Metric{fakeMetric{name: "m", score: scoreOf(1)}}, sink)
+	e.SetBlocking(true)
+	e.Start(context.Background())
+	const n = 50
+	for i := range n {
+		if err := e.Submit(context.Background(), run(fmt.Sprint(i))); err != nil {
+			t.Fatalf("submit %d: %v", i, err)
+		}
+	}
+	if err := e.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(sink.traceIDs()); got != n {
+		t.Errorf("%d exported, want %d", got, n)
+	}
+	if got := testutil.CollectAndCount(drops.Vec()); got != 0 {
+		t.Errorf("%d drop series, want none", got)
+	}
+
+	// A full queue with no workers: Submit waits until its context ends.
+	idle, _, drops2 := testEngine(t, cfg, []Metric{fakeMetric{name: "m", score: scoreOf(1)}}, &collectSink{})
+	idle.SetBlocking(true)
+	if err := idle.Submit(context.Background(), run("a")); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := idle.Submit(ctx, run("b")); !errors.Is(err, context.Canceled) {
+		t.Errorf("submit into a full queue with a cancelled context: %v", err)
+	}
+	if got := testutil.ToFloat64(drops2.Vec().WithLabelValues("scorer", "queue_full")); got != 1 {
+		t.Errorf("queue_full drops = %v, want 1", got)
+	}
+}

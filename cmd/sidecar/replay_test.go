@@ -5,13 +5,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+
 	"github.com/evalsidecar/evalsidecar/exporter/record"
+	"github.com/evalsidecar/evalsidecar/internal/testpayload"
 )
 
 // groundTruth is the agent script's own record of a captured run.
@@ -144,5 +148,41 @@ func TestRunUsageErrors(t *testing.T) {
 		if code != tt.wantCode || !strings.Contains(stderr.String(), tt.wantErr) {
 			t.Errorf("run %v = %d, stderr %q; want %d and %q", tt.args, code, stderr.String(), tt.wantCode, tt.wantErr)
 		}
+	}
+}
+
+// TestReplayManyTracesDropsNothing replays more traces than the scorer's
+// queue holds: offline, the queue pushes back instead of dropping.
+func TestReplayManyTracesDropsNothing(t *testing.T) {
+	const traces = 2500
+	raw, err := ptraceotlp.NewExportRequestFromTraces(testpayload.Medium(traces)).MarshalProto()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "many.pb")
+	if err := os.WriteFile(in, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A one-slot queue and one worker: without backpressure most runs
+	// would be dropped.
+	cfgPath := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfgPath, []byte("scorer:\n  queue_size: 1\n  workers: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"replay", "-config", cfgPath, "-output", out, "-log-level", "error", in}, &stdout, &stderr); code != 0 {
+		t.Fatalf("replay exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), fmt.Sprintf("runs: %d,", traces)) {
+		t.Errorf("summary does not count %d runs:\n%s", traces, stdout.String())
+	}
+	b, err := os.ReadFile(filepath.Join(out, "trajectories.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(b, []byte("\n")); n != traces {
+		t.Errorf("%d trajectories written, want %d", n, traces)
 	}
 }

@@ -104,6 +104,9 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	if err != nil {
 		return nil, fmt.Errorf("scorer: %w", err)
 	}
+	// Offline, the scorer queue pushes back instead of dropping: a replay
+	// releases every buffered trace at once.
+	p.Engine.SetBlocking(!opts.Online)
 	if len(cfg.Scorer.References.Files) > 0 {
 		p.References, err = reference.New(cfg.Scorer.References, logger.With("component", "references"), reg)
 		if err != nil {
