@@ -52,8 +52,9 @@ func BenchmarkAssembleExtract(b *testing.B) {
 	b.ReportMetric(float64(spans)*float64(b.N)/b.Elapsed().Seconds(), "spans/s")
 }
 
-// BenchmarkExtract measures the decoding step alone, per trace.
-func BenchmarkExtract(b *testing.B) {
+// BenchmarkExtractMedium measures the decoding step alone on one medium
+// trace (performance.md B1).
+func BenchmarkExtractMedium(b *testing.B) {
 	td, _ := decodedMedium(b, 1)
 	bt := converter{maxValue: DefaultConfig().MaxAttributeValueBytes}.traces(td)
 	g := bt.groups[0]

@@ -75,9 +75,9 @@ var conventionBenchTraces = []struct{ name, path string }{
 	{"langsmith", "testdata/langsmith_chain.otlp.json"},
 }
 
-// BenchmarkExtractConvention measures Extract per convention, reported per
+// BenchmarkExtract measures Extract per convention, reported per
 // span (ns/span, allocs/span) so that traces of different sizes compare.
-func BenchmarkExtractConvention(b *testing.B) {
+func BenchmarkExtract(b *testing.B) {
 	for _, c := range conventionBenchTraces {
 		b.Run(c.name, func(b *testing.B) {
 			tr := loadTrace(b, c.path)
