@@ -27,100 +27,66 @@ const (
 // tracesServer serves OTLP/gRPC traces.
 type tracesServer struct {
 	ptraceotlp.UnimplementedGRPCServer
-	r *Receiver
+	*signal[ptraceotlp.ExportRequest, ptraceotlp.ExportResponse]
 }
 
 // logsServer serves OTLP/gRPC logs.
 type logsServer struct {
 	plogotlp.UnimplementedGRPCServer
-	r *Receiver
+	*signal[plogotlp.ExportRequest, plogotlp.ExportResponse]
 }
 
 var (
 	_ ptraceotlp.GRPCServer = (*tracesServer)(nil)
 	_ plogotlp.GRPCServer   = (*logsServer)(nil)
+	_ rawExporter           = (*tracesServer)(nil)
+	_ rawExporter           = (*logsServer)(nil)
 )
 
 // Export handles a decoded traces request.
 func (s *tracesServer) Export(ctx context.Context, req ptraceotlp.ExportRequest) (ptraceotlp.ExportResponse, error) {
-	resp, o := s.export(ctx, nil, req)
+	resp, o := s.exportGRPC(ctx, nil, req)
 	return resp, o.grpcErr()
-}
-
-func (s *tracesServer) export(ctx context.Context, raw []byte, req ptraceotlp.ExportRequest) (resp ptraceotlp.ExportResponse, o outcome) {
-	defer func() {
-		if p := recover(); p != nil {
-			resp, o = ptraceotlp.NewExportResponse(), s.r.panicOutcome(protoGRPC, signalTraces, p)
-			s.r.metrics.refused(protoGRPC, signalTraces, o.reason, 0)
-		}
-	}()
-	return s.r.exportTraces(ctx, protoGRPC, raw, req)
-}
-
-// exportRaw decodes (with the nesting guard) and handles a protobuf body.
-func (s *tracesServer) exportRaw(ctx context.Context, raw []byte) (rawMessage, error) {
-	o, out := s.handleRaw(ctx, raw)
-	s.r.metrics.requests.WithLabelValues(protoGRPC, signalTraces, o.code.String()).Inc()
-	return out, o.grpcErr()
-}
-
-func (s *tracesServer) handleRaw(ctx context.Context, raw []byte) (o outcome, out rawMessage) {
-	defer func() {
-		if p := recover(); p != nil {
-			o, out = s.r.panicOutcome(protoGRPC, signalTraces, p), nil
-			s.r.metrics.refused(protoGRPC, signalTraces, o.reason, 0)
-		}
-	}()
-	req, err := s.r.decodeTracesProto(raw)
-	if err != nil {
-		o = undecodable(err)
-		s.r.metrics.refused(protoGRPC, signalTraces, o.reason, 0)
-		return o, nil
-	}
-	resp, o := s.export(ctx, raw, req)
-	if o.code != codes.OK {
-		return o, nil
-	}
-	b, _ := resp.MarshalProto()
-	return o, b
 }
 
 // Export handles a decoded logs request.
 func (s *logsServer) Export(ctx context.Context, req plogotlp.ExportRequest) (plogotlp.ExportResponse, error) {
-	resp, o := s.export(ctx, nil, req)
+	resp, o := s.exportGRPC(ctx, nil, req)
 	return resp, o.grpcErr()
 }
 
-func (s *logsServer) export(ctx context.Context, raw []byte, req plogotlp.ExportRequest) (resp plogotlp.ExportResponse, o outcome) {
+// exportGRPC handles a decoded request, answering INTERNAL on a panic.
+func (s *signal[Req, Resp]) exportGRPC(ctx context.Context, raw []byte, req Req) (resp Resp, o outcome) {
 	defer func() {
 		if p := recover(); p != nil {
-			resp, o = plogotlp.NewExportResponse(), s.r.panicOutcome(protoGRPC, signalLogs, p)
-			s.r.metrics.refused(protoGRPC, signalLogs, o.reason, 0)
+			resp, o = s.newResponse(), s.r.panicOutcome(protoGRPC, s.name, p)
+			s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
 		}
 	}()
-	return s.r.exportLogs(ctx, protoGRPC, raw, req)
+	return s.export(ctx, protoGRPC, raw, req)
 }
 
-func (s *logsServer) exportRaw(ctx context.Context, raw []byte) (rawMessage, error) {
+// exportRaw decodes (with the nesting guard) and handles a protobuf body.
+func (s *signal[Req, Resp]) exportRaw(ctx context.Context, raw []byte) (rawMessage, error) {
 	o, out := s.handleRaw(ctx, raw)
-	s.r.metrics.requests.WithLabelValues(protoGRPC, signalLogs, o.code.String()).Inc()
+	s.r.metrics.requests.WithLabelValues(protoGRPC, s.name, o.code.String()).Inc()
 	return out, o.grpcErr()
 }
 
-func (s *logsServer) handleRaw(ctx context.Context, raw []byte) (o outcome, out rawMessage) {
+func (s *signal[Req, Resp]) handleRaw(ctx context.Context, raw []byte) (o outcome, out rawMessage) {
 	defer func() {
 		if p := recover(); p != nil {
-			o, out = s.r.panicOutcome(protoGRPC, signalLogs, p), nil
-			s.r.metrics.refused(protoGRPC, signalLogs, o.reason, 0)
+			o, out = s.r.panicOutcome(protoGRPC, s.name, p), nil
+			s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
 		}
 	}()
-	req, err := s.r.decodeLogsProto(raw)
+	req, err := s.decodeProto(raw)
 	if err != nil {
 		o = undecodable(err)
-		s.r.metrics.refused(protoGRPC, signalLogs, o.reason, 0)
+		s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
 		return o, nil
 	}
-	resp, o := s.export(ctx, raw, req)
+	resp, o := s.exportGRPC(ctx, raw, req)
 	if o.code != codes.OK {
 		return o, nil
 	}

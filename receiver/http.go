@@ -11,8 +11,6 @@ import (
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/receiver/internal/nesting"
-	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
-	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -108,74 +106,38 @@ func (h *httpHandler) serve(w http.ResponseWriter, req *http.Request, signal, me
 		payload []byte
 	)
 	if signal == signalTraces {
-		o, payload = h.traces(req, media, body)
+		o, payload = h.r.traces.exportHTTP(req, media, body)
 	} else {
-		o, payload = h.logs(req, media, body)
+		o, payload = h.r.logs.exportHTTP(req, media, body)
 	}
 	h.finish(w, signal, media, o, payload, 0)
 }
 
-func (h *httpHandler) traces(req *http.Request, media string, body []byte) (outcome, []byte) {
+// exportHTTP decodes a protobuf or JSON body, handles the request and
+// encodes the export response in the same media type.
+func (s *signal[Req, Resp]) exportHTTP(req *http.Request, media string, body []byte) (outcome, []byte) {
 	var (
 		raw []byte
-		r   ptraceotlp.ExportRequest
+		r   Req
 		err error
 	)
 	if media == mediaProto {
 		raw = body
-		r, err = h.r.decodeTracesProto(body)
+		r, err = s.decodeProto(body)
 	} else {
-		r = ptraceotlp.NewExportRequest()
-		if err = nesting.CheckJSON(body, nesting.JSONLimit(h.r.decodeDepth)); err == nil {
+		r = s.newRequest()
+		if err = nesting.CheckJSON(body, nesting.JSONLimit(s.r.decodeDepth)); err == nil {
 			if err = r.UnmarshalJSON(body); err != nil {
-				err = fmt.Errorf("decode JSON traces request: %w", err)
+				err = fmt.Errorf("decode JSON %s request: %w", s.name, err)
 			}
 		}
 	}
 	if err != nil {
 		o := undecodable(err)
-		h.r.metrics.refused(protoHTTP, signalTraces, o.reason, 0)
+		s.r.metrics.refused(protoHTTP, s.name, o.reason, 0)
 		return o, nil
 	}
-	resp, o := h.r.exportTraces(req.Context(), protoHTTP, raw, r)
-	if o.code != codes.OK {
-		return o, nil
-	}
-	var b []byte
-	if media == mediaProto {
-		b, err = resp.MarshalProto()
-	} else {
-		b, err = resp.MarshalJSON()
-	}
-	if err != nil {
-		return outcome{code: codes.Internal, msg: "encode response: " + err.Error()}, nil
-	}
-	return o, b
-}
-
-func (h *httpHandler) logs(req *http.Request, media string, body []byte) (outcome, []byte) {
-	var (
-		raw []byte
-		r   plogotlp.ExportRequest
-		err error
-	)
-	if media == mediaProto {
-		raw = body
-		r, err = h.r.decodeLogsProto(body)
-	} else {
-		r = plogotlp.NewExportRequest()
-		if err = nesting.CheckJSON(body, nesting.JSONLimit(h.r.decodeDepth)); err == nil {
-			if err = r.UnmarshalJSON(body); err != nil {
-				err = fmt.Errorf("decode JSON logs request: %w", err)
-			}
-		}
-	}
-	if err != nil {
-		o := undecodable(err)
-		h.r.metrics.refused(protoHTTP, signalLogs, o.reason, 0)
-		return o, nil
-	}
-	resp, o := h.r.exportLogs(req.Context(), protoHTTP, raw, r)
+	resp, o := s.export(req.Context(), protoHTTP, raw, r)
 	if o.code != codes.OK {
 		return o, nil
 	}

@@ -7,8 +7,6 @@ import (
 	"runtime/debug"
 
 	"github.com/evalsidecar/evalsidecar/receiver/internal/nesting"
-	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
-	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/grpc/codes"
 )
 
@@ -31,18 +29,18 @@ func (r *Receiver) panicOutcome(protocol, signal string, p any) outcome {
 	return outcome{code: codes.Internal, msg: "internal error", reason: reasonPanic}
 }
 
-// exportTraces validates a decoded request, strips invalid spans, calls the
+// export validates a decoded request, strips invalid items, calls the
 // consumer and prepares the forward. raw is the request as received in
 // protobuf form, or nil when it arrived as JSON.
-func (r *Receiver) exportTraces(ctx context.Context, protocol string, raw []byte, req ptraceotlp.ExportRequest) (ptraceotlp.ExportResponse, outcome) {
-	resp := ptraceotlp.NewExportResponse()
-	td := req.Traces()
-	n := td.SpanCount()
+func (s *signal[Req, Resp]) export(ctx context.Context, protocol string, raw []byte, req Req) (Resp, outcome) {
+	r := s.r
+	resp := s.newResponse()
+	n := s.count(req)
 	r.inflight.RLock()
 	defer r.inflight.RUnlock()
 	if r.draining.Load() {
 		o := r.drainingOutcome()
-		r.metrics.refused(protocol, signalTraces, o.reason, n)
+		r.metrics.refused(protocol, s.name, o.reason, n)
 		return resp, o
 	}
 	if n == 0 {
@@ -51,88 +49,34 @@ func (r *Receiver) exportTraces(ctx context.Context, protocol string, raw []byte
 	if r.fwd != nil && raw == nil {
 		raw, _ = req.MarshalProto() // before stripping: the upstream gets the request unchanged
 	}
-	rej := r.validator.stripTraces(td)
+	rej := s.strip(r.validator, req)
 	for reason, c := range rej.byReason {
-		r.metrics.refused(protocol, signalTraces, reason, c)
+		r.metrics.refused(protocol, s.name, reason, c)
 	}
 	if accepted := n - rej.total; accepted > 0 {
-		if err := r.traces.ConsumeTraces(ctx, td); err != nil {
+		if err := s.consume(ctx, req); err != nil {
 			o := classify(err, r.cfg.DefaultRetryDelay)
-			r.metrics.refused(protocol, signalTraces, o.reason, accepted)
-			r.logRefusal(o, protocol, signalTraces, accepted, err)
+			r.metrics.refused(protocol, s.name, o.reason, accepted)
+			r.logRefusal(o, protocol, s.name, accepted, err)
 			return resp, o
 		}
-		r.metrics.accepted(protocol, signalTraces, accepted)
+		r.metrics.accepted(protocol, s.name, accepted)
 	}
 	if rej.total > 0 {
-		ps := resp.PartialSuccess()
-		ps.SetRejectedSpans(int64(rej.total))
-		ps.SetErrorMessage(rej.message(n, "spans"))
+		s.setRejected(resp, rej.total, rej.message(n, s.unit))
 	}
-	r.fwd.enqueue(signalTraces, raw)
+	r.fwd.enqueue(s.name, raw)
 	return resp, okOutcome
 }
 
-// exportLogs is exportTraces for logs.
-func (r *Receiver) exportLogs(ctx context.Context, protocol string, raw []byte, req plogotlp.ExportRequest) (plogotlp.ExportResponse, outcome) {
-	resp := plogotlp.NewExportResponse()
-	ld := req.Logs()
-	n := ld.LogRecordCount()
-	r.inflight.RLock()
-	defer r.inflight.RUnlock()
-	if r.draining.Load() {
-		o := r.drainingOutcome()
-		r.metrics.refused(protocol, signalLogs, o.reason, n)
-		return resp, o
-	}
-	if n == 0 {
-		return resp, okOutcome
-	}
-	if r.fwd != nil && raw == nil {
-		raw, _ = req.MarshalProto()
-	}
-	rej := r.validator.stripLogs(ld)
-	for reason, c := range rej.byReason {
-		r.metrics.refused(protocol, signalLogs, reason, c)
-	}
-	if accepted := n - rej.total; accepted > 0 {
-		if err := r.logs.ConsumeLogs(ctx, ld); err != nil {
-			o := classify(err, r.cfg.DefaultRetryDelay)
-			r.metrics.refused(protocol, signalLogs, o.reason, accepted)
-			r.logRefusal(o, protocol, signalLogs, accepted, err)
-			return resp, o
-		}
-		r.metrics.accepted(protocol, signalLogs, accepted)
-	}
-	if rej.total > 0 {
-		ps := resp.PartialSuccess()
-		ps.SetRejectedLogRecords(int64(rej.total))
-		ps.SetErrorMessage(rej.message(n, "log records"))
-	}
-	r.fwd.enqueue(signalLogs, raw)
-	return resp, okOutcome
-}
-
-// decodeTracesProto guards the nesting and decodes a protobuf request.
-func (r *Receiver) decodeTracesProto(body []byte) (ptraceotlp.ExportRequest, error) {
-	req := ptraceotlp.NewExportRequest()
-	if err := nesting.CheckProto(body, nesting.TracesRequest, r.decodeDepth); err != nil {
+// decodeProto guards the nesting and decodes a protobuf request.
+func (s *signal[Req, Resp]) decodeProto(body []byte) (Req, error) {
+	req := s.newRequest()
+	if err := nesting.CheckProto(body, s.root, s.r.decodeDepth); err != nil {
 		return req, err
 	}
 	if err := req.UnmarshalProto(body); err != nil {
-		return req, fmt.Errorf("decode protobuf traces request: %w", err)
-	}
-	return req, nil
-}
-
-// decodeLogsProto guards the nesting and decodes a protobuf request.
-func (r *Receiver) decodeLogsProto(body []byte) (plogotlp.ExportRequest, error) {
-	req := plogotlp.NewExportRequest()
-	if err := nesting.CheckProto(body, nesting.LogsRequest, r.decodeDepth); err != nil {
-		return req, err
-	}
-	if err := req.UnmarshalProto(body); err != nil {
-		return req, fmt.Errorf("decode protobuf logs request: %w", err)
+		return req, fmt.Errorf("decode protobuf %s request: %w", s.name, err)
 	}
 	return req, nil
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/receiver/internal/nesting"
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
+	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/encoding"
@@ -20,8 +22,8 @@ import (
 // Receiver runs the OTLP/gRPC and OTLP/HTTP servers.
 type Receiver struct {
 	cfg         Config
-	traces      TracesConsumer
-	logs        LogsConsumer
+	traces      *signal[ptraceotlp.ExportRequest, ptraceotlp.ExportResponse] // hands spans to the traces consumer
+	logs        *signal[plogotlp.ExportRequest, plogotlp.ExportResponse]     // hands log records to the logs consumer
 	logger      *slog.Logger
 	metrics     *metrics
 	validator   validator
@@ -66,17 +68,17 @@ func New(cfg Config, traces TracesConsumer, logs LogsConsumer, logger *slog.Logg
 	if err != nil {
 		return nil, err
 	}
-	return &Receiver{
+	r := &Receiver{
 		cfg:         cfg,
-		traces:      traces,
-		logs:        logs,
 		logger:      logger,
 		metrics:     m,
 		validator:   validator{maxDepth: cfg.MaxAttributeDepth},
 		decodeDepth: nesting.DecodeDepthLimit(cfg.MaxAttributeDepth),
 		auth:        newBearerAuth(cfg.Auth.BearerToken),
 		fwd:         fwd,
-	}, nil
+	}
+	r.traces, r.logs = tracesSignal(r, traces), logsSignal(r, logs)
+	return r, nil
 }
 
 // Start binds the enabled listeners and serves them in the background. A
@@ -124,8 +126,8 @@ func (r *Receiver) startGRPC(ctx context.Context) error {
 		return fmt.Errorf("grpc.endpoint: %w", err)
 	}
 	srv := grpc.NewServer(opts...)
-	srv.RegisterService(serviceDesc(traceServiceName), &tracesServer{r: r})
-	srv.RegisterService(serviceDesc(logsServiceName), &logsServer{r: r})
+	srv.RegisterService(serviceDesc(traceServiceName), &tracesServer{signal: r.traces})
+	srv.RegisterService(serviceDesc(logsServiceName), &logsServer{signal: r.logs})
 	r.grpcServer, r.grpcAddr = srv, ln.Addr().String()
 	r.serving.Go(func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
