@@ -93,7 +93,9 @@ func hugeExponent(s string) bool {
 
 // FuzzArgsKey checks the argument comparison used by
 // repeated_tool_call_rate: never panics, reflexive, raw-equal texts are
-// equal, and for valid JSON it agrees with exact semantic equality.
+// equal, for valid JSON it agrees with exact semantic equality, and
+// re-encoding a value (keys sorted, escapes normalised, repeated keys
+// dropped) keeps its key.
 func FuzzArgsKey(f *testing.F) {
 	seeds := [][2]string{
 		{`{"a":1,"b":"x"}`, `{"b":"x","a":1}`},
@@ -109,6 +111,9 @@ func FuzzArgsKey(f *testing.F) {
 		{`{"a":1,"a":2}`, `{"a":2}`},
 		{`1e999999999999999999999`, `1e999999999999999999998`},
 		{`-1.5e-3`, `-0.0015`},
+		{`{"n":0.1}`, `{"n":0.10000000000000001}`},
+		{`{"n":9007199254740993}`, `{"n":9007199254740993.0}`},
+		{`{"z":[1,2,3,{"b":[],"a":{}}],"y":{"x":"\u0041","w":-0}}`, `{"y":{"w":0,"x":"A"},"z":[1,2,3,{"a":{},"b":[]}]}`},
 	}
 	for _, s := range seeds {
 		f.Add(s[0], s[1])
@@ -130,6 +135,18 @@ func FuzzArgsKey(f *testing.F) {
 				t.Fatalf("invalid JSON %q / %q: keys equal %v, texts equal %v", a, b, ka == kb, a == b)
 			}
 			return
+		}
+		for _, c := range []struct {
+			text string
+			v    any
+		}{{a, va}, {b, vb}} {
+			re, err := json.Marshal(c.v)
+			if err != nil {
+				t.Fatalf("re-encoding %q: %v", c.text, err)
+			}
+			if argsKey(string(re)) != argsKey(c.text) {
+				t.Fatalf("re-encoding %q as %s changed its key", c.text, re)
+			}
 		}
 		if eq, ok := semanticEqual(va, vb); ok && eq != (ka == kb) {
 			t.Fatalf("%q vs %q: semantically equal %v, keys equal %v (%q, %q)", a, b, eq, ka == kb, ka, kb)

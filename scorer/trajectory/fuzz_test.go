@@ -2,13 +2,15 @@ package trajectory
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
 
 // FuzzParseToolCallOutput checks that any text decodes or fails cleanly,
-// that Parse accepts exactly what encoding/json accepts, and that a valid
-// output's calls carry object arguments that decode again.
+// that Parse accepts exactly what encoding/json accepts and, through Any,
+// decodes to what it decodes with UseNumber, and that a valid output's
+// calls carry object arguments that decode again.
 func FuzzParseToolCallOutput(f *testing.F) {
 	f.Add(`{"content": "", "tool_calls": [{"name": "f", "arguments": {"a": 1}}]}`)
 	f.Add(`{"tool_calls": [{"name": "f", "arguments": "{\"a\": 1.0}"}]}`)
@@ -17,9 +19,20 @@ func FuzzParseToolCallOutput(f *testing.F) {
 	f.Add(`[1, 2]`)
 	f.Add(`{"tool_calls": [{"name": "é", "arguments": {"k": "\u0000\ud83d\ude00"}}]}`)
 	f.Fuzz(func(t *testing.T, s string) {
-		_, perr := Parse(s)
+		v, perr := Parse(s)
 		if (perr == nil) != json.Valid([]byte(s)) {
 			t.Fatalf("Parse error %v but json.Valid %v", perr, json.Valid([]byte(s)))
+		}
+		if perr == nil {
+			dec := json.NewDecoder(strings.NewReader(s))
+			dec.UseNumber()
+			var want any
+			if err := dec.Decode(&want); err != nil {
+				t.Fatalf("encoding/json: %v", err)
+			}
+			if got := v.Any(); !reflect.DeepEqual(got, want) {
+				t.Fatalf("Parse(%q).Any() = %#v, encoding/json gives %#v", s, got, want)
+			}
 		}
 		out, err := ParseToolCallOutput(s)
 		if err != nil {

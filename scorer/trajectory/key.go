@@ -58,6 +58,28 @@ func Keys(calls []Call, eq Equality) []string {
 	return keys
 }
 
+// exactEqual is the equality of ExactArgsKey: JSONEqual with numbers
+// compared by exact decimal value instead of as doubles.
+const exactEqual = NameOnly + 1
+
+// ExactArgsKey returns a key equal for two argument texts exactly when
+// they are equal as encoding/json decodes them with UseNumber: object key
+// order is ignored, a repeated key keeps its last value, numbers compare
+// by exact decimal value (1, 1.0 and 1e0 are equal, as are -0 and 0;
+// integers beyond float64 precision stay distinct; a number whose
+// exponent is beyond ±2^60 is compared by its literal text), and booleans
+// are not numbers. Text that is not valid JSON, empty text included, gets a key
+// equal only to the same raw text; blanks are not trimmed.
+func ExactArgsKey(raw string) string {
+	v, err := Parse(raw)
+	if err != nil {
+		return "r" + raw
+	}
+	b := make([]byte, 0, len(raw)+8)
+	b = append(b, 'j')
+	return string(appendCanonical(b, &v, exactEqual))
+}
+
 func appendArgsKey(b []byte, args string, eq Equality) []byte {
 	t := strings.TrimSpace(args)
 	if t == "" {
@@ -93,7 +115,11 @@ func appendCanonical(b []byte, v *Value, eq Equality) []byte {
 		return append(b, 'f')
 	case Number:
 		b = append(b, 'd')
-		b = appendNumberKey(b, v)
+		if eq == exactEqual {
+			b = appendExactNumber(b, v.Text)
+		} else {
+			b = appendNumberKey(b, v)
+		}
 		return append(b, ';')
 	case String:
 		return appendString(b, v.Text)
@@ -155,4 +181,66 @@ func appendNumberKey(b []byte, v *Value) []byte {
 		return i.Append(b, 10)
 	}
 	return append(append(b, 'f'), strconv.FormatFloat(f, 'g', -1, 64)...)
+}
+
+// maxExactExp bounds exponents handled numerically; beyond it a number
+// is keyed by its literal text.
+const maxExactExp = 1 << 60
+
+// appendExactNumber writes a JSON number literal as sign, significant
+// digits and a decimal exponent (value = digits × 10^exp) with no leading
+// or trailing zeros in the digits, so equal values give equal text. Zero,
+// including -0, is written "0".
+func appendExactNumber(b []byte, s string) []byte {
+	raw := s
+	neg := false
+	if strings.HasPrefix(s, "-") {
+		neg = true
+		s = s[1:]
+	}
+	mant, expText := s, ""
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		mant, expText = s[:i], s[i+1:]
+	}
+	intPart, frac := mant, ""
+	if i := strings.IndexByte(mant, '.'); i >= 0 {
+		intPart, frac = mant[:i], mant[i+1:]
+	}
+	var exp int64
+	if expText != "" {
+		e, err := strconv.ParseInt(expText, 10, 64)
+		if err != nil || e > maxExactExp || e < -maxExactExp {
+			return append(append(b, 'r'), raw...)
+		}
+		exp = e
+	}
+	digits := len(intPart) + len(frac)
+	at := func(i int) byte {
+		if i < len(intPart) {
+			return intPart[i]
+		}
+		return frac[i-len(intPart)]
+	}
+	first, last := -1, -1
+	for i := 0; i < digits; i++ {
+		if at(i) != '0' {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return append(b, '0')
+	}
+	// value = digits[first..last] × 10^(exp - len(frac) + trailing zeros)
+	exp10 := exp - int64(len(frac)) + int64(digits-1-last)
+	if neg {
+		b = append(b, '-')
+	}
+	for i := first; i <= last; i++ {
+		b = append(b, at(i))
+	}
+	b = append(b, 'e')
+	return strconv.AppendInt(b, exp10, 10)
 }
