@@ -65,8 +65,23 @@ XML
 
 clickhouse_start() {
   if ! command -v clickhouse-server >/dev/null 2>&1; then
-    apt-get install -y clickhouse-server clickhouse-client >/dev/null 2>&1 ||
-      { apt-get update >/dev/null && apt-get install -y clickhouse-server clickhouse-client >/dev/null; }
+    echo "installing Debian package clickhouse-server"
+    # The package's maintainer scripts must not start the system service
+    # (the tests run their own server): a policy-rc.d that refuses every
+    # start is added while installing when none exists.
+    local policy=/usr/sbin/policy-rc.d created_policy=0 status=0
+    if [ ! -e "$policy" ]; then
+      printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && created_policy=1
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y clickhouse-server clickhouse-client curl >/dev/null 2>&1 ||
+      { apt-get update >/dev/null && apt-get install -y clickhouse-server clickhouse-client curl >/dev/null; } ||
+      status=$?
+    if [ "$created_policy" = 1 ]; then rm -f "$policy"; fi
+    if [ "$status" != 0 ]; then
+      echo "clickhouse: apt-get install failed ($status)" >&2
+      return "$status"
+    fi
   fi
   local bin dir
   bin="$(command -v clickhouse-server)"
