@@ -2,11 +2,8 @@ package prometheus
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -15,22 +12,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/evalsidecar/evalsidecar/exporter/internal/exportertest"
 	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
-func loadEvaluations(t testing.TB) []scorer.Evaluation {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "evaluations.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var evs []scorer.Evaluation
-	if err := json.Unmarshal(b, &evs); err != nil {
-		t.Fatalf("decode fixture: %v", err)
-	}
-	return evs
-}
+// loadEvaluations returns the exporters' shared evaluation fixture.
+func loadEvaluations(t testing.TB) []scorer.Evaluation { return exportertest.Evaluations(t) }
 
 func newTestExporter(t testing.TB, cfg Config) (*Exporter, *prometheus.Registry) {
 	t.Helper()

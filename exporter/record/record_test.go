@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"flag"
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/exporter/internal/exportertest"
 	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
@@ -18,20 +17,10 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files")
 
 // scoredAt is the fixed scoring time used by golden files.
-var scoredAt = time.Date(2026, 3, 1, 10, 0, 5, 0, time.UTC)
+var scoredAt = exportertest.ScoredAt()
 
-func loadEvaluations(t testing.TB) []scorer.Evaluation {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "evaluations.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var evs []scorer.Evaluation
-	if err := json.Unmarshal(b, &evs); err != nil {
-		t.Fatalf("decode fixture: %v", err)
-	}
-	return evs
-}
+// loadEvaluations returns the exporters' shared evaluation fixture.
+func loadEvaluations(t testing.TB) []scorer.Evaluation { return exportertest.Evaluations(t) }
 
 // encodeLines writes each value as one JSON line, as the JSON lines
 // exporter does.
@@ -50,21 +39,7 @@ func encodeLines(t *testing.T, vs ...any) []byte {
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("updated golden file %s", path)
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run with -update to create): %v", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file\ngot:\n%s\nwant:\n%s", name, got, want)
-	}
+	exportertest.Golden(t, name, got, *update)
 }
 
 func TestGolden(t *testing.T) {
