@@ -16,16 +16,3 @@ func textBoolParam(p Params, key string, def bool) (bool, error) {
 	}
 	return b, nil
 }
-
-// textStringParam reads a string parameter, or def when it is absent.
-func textStringParam(p Params, key, def string) (string, error) {
-	v, ok := p[key]
-	if !ok || v == nil {
-		return def, nil
-	}
-	s, ok := v.(string)
-	if !ok {
-		return "", fmt.Errorf("param %q: must be a string, got %T", key, v)
-	}
-	return s, nil
-}

@@ -62,7 +62,7 @@ func newRouge(params map[string]any) (Metric, error) {
 	if err := p.CheckKnown(ParamRougeType, ParamSplitSummaries, ParamUseStemmer); err != nil {
 		return nil, err
 	}
-	typ, err := textStringParam(p, ParamRougeType, defaultRougeType)
+	typ, err := p.String(ParamRougeType, defaultRougeType)
 	if err != nil {
 		return nil, err
 	}

@@ -29,19 +29,6 @@ func trajBool(p Params, key string, def bool) (bool, error) {
 	return false, fmt.Errorf("param %q: must be true or false, got %v", key, v)
 }
 
-// trajString reads a string parameter, or def when absent.
-func trajString(p Params, key, def string) (string, error) {
-	v, ok := p[key]
-	if !ok || v == nil {
-		return def, nil
-	}
-	s, ok := v.(string)
-	if !ok {
-		return "", fmt.Errorf("param %q: must be a string, got %T", key, v)
-	}
-	return s, nil
-}
-
 // trajCalls converts tool calls to the comparison package's calls.
 func trajCalls(calls []extractor.ToolCall) []trajectory.Call {
 	out := make([]trajectory.Call, len(calls))

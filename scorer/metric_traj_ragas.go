@@ -58,7 +58,7 @@ func newRagasToolCallAccuracy(params map[string]any) (Metric, error) {
 	if err != nil {
 		return nil, err
 	}
-	name, err := trajString(p, ParamArgComparison, "exact")
+	name, err := p.String(ParamArgComparison, "exact")
 	if err != nil {
 		return nil, err
 	}

@@ -82,7 +82,7 @@ func newVertexTrajectory(id string) Factory {
 		if err := p.CheckKnown(ParamToolName); err != nil {
 			return nil, err
 		}
-		name, err := trajString(p, ParamToolName, "")
+		name, err := p.String(ParamToolName, "")
 		if err != nil {
 			return nil, err
 		}

@@ -138,3 +138,16 @@ func meanVerdict(per []float64, threshold float64) (float64, string) {
 	}
 	return score, "failed"
 }
+
+// String reads a string parameter, or def when it is absent.
+func (p Params) String(key, def string) (string, error) {
+	v, ok := p[key]
+	if !ok || v == nil {
+		return def, nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("param %q: must be a string, got %T", key, v)
+	}
+	return s, nil
+}
