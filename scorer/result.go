@@ -26,13 +26,18 @@ type Verdict struct {
 	Reason string
 }
 
-// JudgeUsage describes the judge call behind a Result.
+// JudgeUsage describes the judge calls behind a Result, summed over every
+// call the metric made.
 type JudgeUsage struct {
-	Provider     string
+	Judge        string // configured judge name that answered
+	Provider     string // wire format: openai, gemini, anthropic
 	Model        string
 	InputTokens  int64
 	OutputTokens int64
-	Latency      time.Duration
+	CostUSD      float64       // estimate from the judge's configured prices
+	Latency      time.Duration // summed over calls
+	Calls        int           // judge calls made
+	Attempts     int           // HTTP attempts, retries included
 }
 
 // MetricError is a metric that failed on an instance.
