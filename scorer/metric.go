@@ -24,3 +24,12 @@ type Metric interface {
 // ErrNotApplicable reports that a metric is undefined for an instance. It
 // is counted, never scored as 0.
 var ErrNotApplicable = errors.New("metric not applicable")
+
+// Judged is a Metric that calls an LLM judge. The engine runs judged
+// metrics in its judge stage (sampled, budgeted, cached and off the
+// ingestion path) instead of inline with the deterministic metrics.
+type Judged interface {
+	Metric
+	// JudgeName is the configured judge the metric calls.
+	JudgeName() string
+}
