@@ -30,6 +30,9 @@ type Engine struct {
 	tel     *engineMetrics
 	// enricher, when set, adds reference data before Evaluate.
 	enricher Enricher
+	// deferred, when set, is offered every evaluated run before export
+	// (the judge stage).
+	deferred Deferred
 	// blocking makes Submit wait for queue space (offline replay) instead
 	// of refusing when the queue is full.
 	blocking bool
@@ -98,6 +101,18 @@ func (e *Engine) Metrics() []Metric { return append([]Metric(nil), e.metrics...)
 
 // QueueLen returns the number of trajectories waiting to be scored.
 func (e *Engine) QueueLen() int { return len(e.queue) }
+
+// Deferred is work that runs after the inline metrics, off the engine's
+// workers: the judge stage. Offer must not block; it may add results and
+// ledger decisions to ev, which is exported right after it returns, and
+// export follow-up evaluations later.
+type Deferred interface {
+	Offer(ctx context.Context, in *Instance, ev *Evaluation)
+}
+
+// SetDeferred sets the stage offered every evaluated run. Call it before
+// Start.
+func (e *Engine) SetDeferred(d Deferred) { e.deferred = d }
 
 // SetBlocking makes Submit wait for queue space instead of refusing, for
 // offline callers (replay) that want backpressure rather than drops. Call
@@ -209,6 +224,9 @@ func (e *Engine) process(ctx context.Context, t *extractor.Trajectory) {
 		e.enricher.Enrich(ctx, in)
 	}
 	ev := e.Evaluate(ctx, in)
+	if e.deferred != nil {
+		e.deferred.Offer(ctx, in, ev)
+	}
 	e.tel.evaluations.Inc()
 	if e.abandoned.Load() {
 		e.drops.Add(dropStage, dropShutdownTimeout, 1)

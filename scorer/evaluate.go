@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"runtime/debug"
 	"time"
@@ -25,7 +26,7 @@ func (e *Engine) Evaluate(ctx context.Context, in *Instance) *Evaluation {
 			continue
 		}
 		start := time.Now()
-		r, reason, err := e.runMetric(ctx, m, in)
+		r, reason, err := RunMetric(ctx, m, in, e.cfg.MetricTimeout, e.logger)
 		s.duration.Observe(time.Since(start).Seconds())
 		switch {
 		case err == nil:
@@ -39,7 +40,7 @@ func (e *Engine) Evaluate(ctx context.Context, in *Instance) *Evaluation {
 		default:
 			ev.Errors = append(ev.Errors, MetricError{Metric: m.Name(), Reason: reason, Err: err})
 			s.countError(reason)
-			if reason != ReasonPanic { // panics are logged with their stack by runMetric
+			if reason != ReasonPanic { // panics are logged with their stack by RunMetric
 				e.logger.Debug("metric failed", "metric", m.Name(), "reason", reason, "err", err)
 			}
 		}
@@ -59,31 +60,31 @@ type inlineMetric interface {
 // errInvalidScore reports a NaN or infinite score.
 var errInvalidScore = errors.New("metric returned a NaN or infinite score")
 
-// runMetric calls m.Score under the metric timeout, recovering a panic.
-// The reason is empty on success and for ErrNotApplicable; otherwise it is
-// one of the Reason constants. A call that returns after its deadline is a
-// timeout even when it produced a score.
-func (e *Engine) runMetric(ctx context.Context, m Metric, in *Instance) (r Result, reason string, err error) {
+// RunMetric calls m.Score under timeout, recovering a panic (logged to
+// logger). The reason is empty on success and for ErrNotApplicable;
+// otherwise it is one of the Reason constants. A call that returns after
+// its deadline is a timeout even when it produced a score.
+func RunMetric(ctx context.Context, m Metric, in *Instance, timeout time.Duration, logger *slog.Logger) (r Result, reason string, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			r, reason, err = Result{}, ReasonPanic, fmt.Errorf("panic: %v", p)
-			e.logger.Warn("metric panicked", "metric", m.Name(), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			logger.Warn("metric panicked", "metric", m.Name(), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		}
 	}()
 	if _, ok := m.(inlineMetric); ok {
 		start := time.Now()
 		r, err = m.Score(ctx, in)
-		if d := time.Since(start); d > e.cfg.MetricTimeout && err == nil {
-			return Result{}, ReasonTimeout, fmt.Errorf("metric call took %s, more than %s", d, e.cfg.MetricTimeout)
+		if d := time.Since(start); d > timeout && err == nil {
+			return Result{}, ReasonTimeout, fmt.Errorf("metric call took %s, more than %s", d, timeout)
 		}
 		return classify(r, err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, e.cfg.MetricTimeout)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	r, err = m.Score(ctx, in)
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		if err == nil || !errors.Is(err, ErrNotApplicable) {
-			return Result{}, ReasonTimeout, fmt.Errorf("metric call exceeded %s: %w", e.cfg.MetricTimeout, errors.Join(ctxErr, err))
+			return Result{}, ReasonTimeout, fmt.Errorf("metric call exceeded %s: %w", timeout, errors.Join(ctxErr, err))
 		}
 	}
 	return classify(r, err)

@@ -54,4 +54,37 @@ type Evaluation struct {
 	Results       []Result
 	NotApplicable []string // metric ids that did not apply
 	Errors        []MetricError
+	// Decisions is the judge ledger: what happened to each judge metric
+	// for this run (judged, sampled out, over budget, ...).
+	Decisions []Decision
+	// FollowUp marks an evaluation that adds judge results to a run
+	// already exported: exporters write its scores and decisions but not
+	// the trajectory again. Trajectory still identifies the run.
+	FollowUp bool
 }
+
+// Decision is one judge-ledger entry: what happened to one judge metric
+// on one run, and why.
+type Decision struct {
+	Metric  string
+	Judge   string
+	Outcome string // one of the Outcome constants
+	// Reason details the outcome: the judge error class, the budget limit,
+	// the always-judge rule, or the missing inputs.
+	Reason string
+}
+
+// Judge-ledger outcomes, the values of Decision.Outcome and of the reason
+// label of evalsidecar_eval_skipped_total (for the outcomes that skip).
+const (
+	OutcomeScored        = "scored"
+	OutcomeCached        = "cached"
+	OutcomeQueued        = "queued"
+	OutcomeSampledOut    = "sampled_out"
+	OutcomeFiltered      = "filtered"
+	OutcomeOverBudget    = "over_budget"
+	OutcomeQueueFull     = "queue_full"
+	OutcomeJudgeError    = "judge_error"
+	OutcomeNotApplicable = "not_applicable"
+	OutcomeShuttingDown  = "shutting_down"
+)
