@@ -1,0 +1,154 @@
+package sampling
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+)
+
+// Filter selects the runs a judge metric applies to. Each list holds exact
+// values or glob patterns in path.Match syntax ("checkout-*", "v1.?");
+// an empty list matches any value. A run must match every list given, and
+// for Attributes every key given: the run's value of the attribute must
+// match one of the key's values (a run without the attribute does not
+// match).
+type Filter struct {
+	Service        []string            `yaml:"service,omitempty"`
+	Agent          []string            `yaml:"agent,omitempty"`
+	Environment    []string            `yaml:"environment,omitempty"`
+	ServiceVersion []string            `yaml:"service_version,omitempty"`
+	Attributes     map[string][]string `yaml:"attributes,omitempty"`
+}
+
+// Validate reports every malformed glob pattern, naming its key.
+func (f Filter) Validate() error {
+	var err error
+	err = errors.Join(err, validPatterns("service", f.Service))
+	err = errors.Join(err, validPatterns("agent", f.Agent))
+	err = errors.Join(err, validPatterns("environment", f.Environment))
+	err = errors.Join(err, validPatterns("service_version", f.ServiceVersion))
+	for _, k := range sortedKeys(f.Attributes) {
+		if k == "" {
+			err = errors.Join(err, errors.New("attributes: attribute name must not be empty"))
+		}
+		vs := f.Attributes[k]
+		if len(vs) == 0 {
+			err = errors.Join(err, fmt.Errorf("attributes.%s: must list at least one value", k))
+			continue
+		}
+		err = errors.Join(err, validPatterns("attributes."+k, vs))
+	}
+	return err
+}
+
+func validPatterns(key string, ps []string) error {
+	var err error
+	for i, p := range ps {
+		if _, e := path.Match(p, ""); e != nil {
+			err = errors.Join(err, fmt.Errorf("%s[%d]: bad glob pattern %q: %w", key, i, p, e))
+		}
+	}
+	return err
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// matcher is a compiled value list: exact values and glob patterns.
+type matcher struct {
+	exact []string // few values: a linear scan beats a map
+	globs []string
+}
+
+// isGlob reports whether p has path.Match metacharacters.
+func isGlob(p string) bool { return strings.ContainsAny(p, `*?[\`) }
+
+func compileMatcher(vs []string) matcher {
+	var m matcher
+	for _, v := range vs {
+		if isGlob(v) {
+			m.globs = append(m.globs, v)
+		} else {
+			m.exact = append(m.exact, v)
+		}
+	}
+	return m
+}
+
+// any reports whether the matcher accepts every value (an empty list).
+func (m *matcher) any() bool { return len(m.exact) == 0 && len(m.globs) == 0 }
+
+func (m *matcher) match(v string) bool {
+	if m.any() {
+		return true
+	}
+	for _, e := range m.exact {
+		if e == v {
+			return true
+		}
+	}
+	for _, g := range m.globs {
+		if ok, _ := path.Match(g, v); ok { // patterns are validated at compile time
+			return true
+		}
+	}
+	return false
+}
+
+// attrMatcher is one attribute key's compiled values.
+type attrMatcher struct {
+	key string
+	m   matcher
+}
+
+// compiledFilter is a validated Filter ready to match runs.
+type compiledFilter struct {
+	service, agent, environment, version matcher
+	attrs                                []attrMatcher
+}
+
+// compile builds the matcher for a Filter; call Validate first.
+func (f Filter) compile() compiledFilter {
+	c := compiledFilter{
+		service:     compileMatcher(f.Service),
+		agent:       compileMatcher(f.Agent),
+		environment: compileMatcher(f.Environment),
+		version:     compileMatcher(f.ServiceVersion),
+	}
+	for _, k := range sortedKeys(f.Attributes) {
+		c.attrs = append(c.attrs, attrMatcher{key: k, m: compileMatcher(f.Attributes[k])})
+	}
+	return c
+}
+
+// Match reports whether the run passes the filter. It is meant for checks
+// and tests; Policy.Decide uses a compiled copy. A Filter that fails
+// Validate matches no value of a list with a malformed pattern unless
+// another value of that list matches.
+func (f Filter) Match(r *Run) bool {
+	c := f.compile()
+	return c.match(r)
+}
+
+func (c *compiledFilter) match(r *Run) bool {
+	if !c.service.match(r.Service) || !c.agent.match(r.Agent) ||
+		!c.environment.match(r.Environment) || !c.version.match(r.ServiceVersion) {
+		return false
+	}
+	for i := range c.attrs {
+		a := &c.attrs[i]
+		v, ok := r.Attributes[a.key]
+		if !ok || !a.m.match(v) {
+			return false
+		}
+	}
+	return true
+}
