@@ -1,0 +1,294 @@
+package judge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"time"
+)
+
+// DefaultEstimatedOutputTokens is the answer size a budget reserves for a
+// request that sets no MaxOutputTokens, unless Options says otherwise.
+const DefaultEstimatedOutputTokens = 1024
+
+// Options are a Client's collaborators. The zero value is usable.
+type Options struct {
+	// Logger receives failure classes, statuses, attempts and delays,
+	// never prompts, answers or keys. Nil discards.
+	Logger *slog.Logger
+	// Metrics records the client's series; nil records nothing.
+	Metrics *Metrics
+	// Now is the clock of the breaker, budgets, deadlines and latency;
+	// nil means time.Now.
+	Now func() time.Time
+	// Sleep waits between attempts and returns ctx's error when it ends
+	// first; nil waits on a timer.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Jitter returns a number in [0, 1) for the backoff's full jitter;
+	// nil uses math/rand/v2.
+	Jitter func() float64
+	// EstimatedOutputTokens is the answer size reserved from budgets for
+	// a request with MaxOutputTokens 0 (the provider's configured cap);
+	// 0 means DefaultEstimatedOutputTokens.
+	EstimatedOutputTokens int
+}
+
+// Client is one configured judge: a Provider with a per-attempt timeout,
+// retries that honour retry hints, a circuit breaker, a concurrency limit,
+// a budget and prices. It implements Judge and is safe for concurrent
+// use.
+type Client struct {
+	cfg     ClientConfig
+	p       Provider
+	kind    string
+	model   string
+	log     *slog.Logger
+	metrics *clientMetrics
+	now     func() time.Time
+	sleep   func(context.Context, time.Duration) error
+	jitter  func() float64
+	estOut  int
+	sem     chan struct{}
+	breaker *breaker
+	budget  *Budget
+}
+
+var _ Judge = (*Client)(nil)
+
+// NewClient returns the judge cfg.Name sending through p. cfg must be
+// valid (see ClientConfig.Validate).
+func NewClient(cfg ClientConfig, p Provider, opts Options) (*Client, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("judge %q: %w", cfg.Name, err)
+	}
+	if p == nil {
+		return nil, fmt.Errorf("judge %q: no provider", cfg.Name)
+	}
+	c := &Client{
+		cfg:    cfg,
+		p:      p,
+		kind:   p.Kind(),
+		model:  p.Model(),
+		log:    opts.Logger,
+		now:    opts.Now,
+		sleep:  opts.Sleep,
+		jitter: opts.Jitter,
+		estOut: opts.EstimatedOutputTokens,
+		sem:    make(chan struct{}, cfg.MaxConcurrency),
+	}
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	c.log = c.log.With(slog.String("judge", cfg.Name), slog.String("provider", c.kind), slog.String("model", c.model))
+	if c.now == nil {
+		c.now = time.Now
+	}
+	if c.sleep == nil {
+		c.sleep = sleepContext
+	}
+	if c.jitter == nil {
+		c.jitter = rand.Float64
+	}
+	if c.estOut <= 0 {
+		c.estOut = DefaultEstimatedOutputTokens
+	}
+	c.metrics = opts.Metrics.forClient(cfg.Name, c.model)
+	c.metrics.circuit(CircuitClosed)
+	c.breaker = newBreaker(cfg.Circuit, c.now, c.circuitChanged)
+	c.budget = NewBudget(cfg.Name, cfg.Budget, c.now)
+	return c, nil
+}
+
+// Name returns the configured judge name.
+func (c *Client) Name() string { return c.cfg.Name }
+
+// Config returns the client's configuration.
+func (c *Client) Config() ClientConfig { return c.cfg }
+
+// Budget returns the judge's own budget (nil-safe, unlimited when no
+// limit is configured).
+func (c *Client) Budget() *Budget { return c.budget }
+
+// CircuitState returns the state of the circuit breaker.
+func (c *Client) CircuitState() CircuitState { return c.breaker.State() }
+
+// circuitChanged logs and exports a breaker transition.
+func (c *Client) circuitChanged(s CircuitState) {
+	c.metrics.circuit(s)
+	level := slog.LevelInfo
+	if s == CircuitOpen {
+		level = slog.LevelWarn
+	}
+	c.log.LogAttrs(context.Background(), level, "judge circuit "+s.String(),
+		slog.Duration("open_for", c.cfg.Circuit.OpenFor))
+}
+
+// Judge sends req under the client's policies. Every failure is an
+// *Error: ClassCircuitOpen while the breaker is open, ClassBudget when a
+// budget (the judge's, or one attached with WithBudget) refuses an
+// attempt, ClassCanceled when ctx ends, or the class of the last
+// attempt's failure.
+func (c *Client) Judge(ctx context.Context, req *Request) (*Response, error) {
+	if req == nil {
+		return nil, &Error{Class: ClassBadRequest, Err: errors.New("nil request")}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, &Error{Class: ClassCanceled, Err: err}
+	}
+	if c.breaker.blocked() {
+		return nil, c.circuitOpen(req)
+	}
+	select {
+	case c.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, &Error{Class: ClassCanceled, Err: ctx.Err()}
+	}
+	c.metrics.inflight(1)
+	defer func() {
+		c.metrics.inflight(-1)
+		<-c.sem
+	}()
+	probe, ok := c.breaker.allow()
+	if !ok {
+		return nil, c.circuitOpen(req)
+	}
+	resp, err := c.call(ctx, req)
+	c.breaker.done(probe, verdictOf(err))
+	return resp, err
+}
+
+// circuitOpen counts and returns a fast failure.
+func (c *Client) circuitOpen(req *Request) error {
+	c.metrics.refused(ClassCircuitOpen)
+	c.log.LogAttrs(context.Background(), slog.LevelDebug, "judge call refused",
+		slog.String("metric", req.Metric), slog.String("class", string(ClassCircuitOpen)))
+	return &Error{Class: ClassCircuitOpen, Err: fmt.Errorf("judge %q: %w", c.cfg.Name, errCircuitOpen)}
+}
+
+// estimate returns the tokens and USD a budget reserves for req: a
+// quarter token per byte of instructions and prompt, plus the answer
+// cap.
+func (c *Client) estimate(req *Request) (int64, float64) {
+	in := int64(len(req.System)+len(req.Prompt)) / 4
+	out := int64(req.MaxOutputTokens)
+	if out <= 0 {
+		out = int64(c.estOut)
+	}
+	return in + out, c.cfg.Prices.Cost(in, out)
+}
+
+// call makes the attempts of one admitted call.
+func (c *Client) call(ctx context.Context, req *Request) (*Response, error) {
+	estTokens, estUSD := c.estimate(req)
+	metricBudget := BudgetFrom(ctx)
+	var last *Error
+	for attempt := 1; ; attempt++ {
+		rs, err := reserveBoth(estTokens, estUSD, c.budget, metricBudget)
+		if err != nil {
+			c.metrics.refused(ClassBudget)
+			var be *BudgetExceeded
+			errors.As(err, &be)
+			c.log.LogAttrs(ctx, slog.LevelDebug, "judge call refused",
+				slog.String("metric", req.Metric), slog.String("class", string(ClassBudget)),
+				slog.String("budget", be.Budget), slog.String("limit", be.Limit), slog.Int("attempt", attempt))
+			return nil, err
+		}
+		resp, aerr := c.attempt(ctx, req)
+		if aerr == nil {
+			cost := c.cfg.Prices.Cost(resp.InputTokens, resp.OutputTokens)
+			rs.commit(resp.InputTokens+resp.OutputTokens, cost)
+			c.metrics.usage(resp.InputTokens, resp.OutputTokens, cost)
+			resp.Judge = c.cfg.Name
+			resp.CostUSD = cost
+			resp.Attempts = attempt
+			if resp.Provider == "" {
+				resp.Provider = c.kind
+			}
+			if resp.Model == "" {
+				resp.Model = c.model
+			}
+			return resp, nil
+		}
+		if unbilled(aerr.Class) {
+			rs.commit(0, 0)
+		} else {
+			// The provider may have generated an answer before failing:
+			// the estimate stays charged.
+			rs.commit(estTokens, estUSD)
+		}
+		last = aerr
+		attrs := []slog.Attr{
+			slog.String("metric", req.Metric), slog.String("class", string(last.Class)),
+			slog.Int("status", last.Status), slog.Int("attempt", attempt),
+		}
+		if last.Class == ClassCanceled || !last.Retryable() || attempt > c.cfg.MaxRetries {
+			c.log.LogAttrs(ctx, slog.LevelWarn, "judge call failed", attrs...)
+			return nil, last
+		}
+		delay := retryDelay(last, attempt, c.jitter(), c.kind)
+		attrs = append(attrs, slog.Duration("delay", delay), slog.Duration("retry_after", last.RetryAfter))
+		if dl, ok := ctx.Deadline(); ok && !c.now().Add(delay).Before(dl) {
+			c.log.LogAttrs(ctx, slog.LevelWarn, "judge call failed: retry delay passes the deadline", attrs...)
+			return nil, last
+		}
+		c.metrics.retry(last.Class)
+		c.log.LogAttrs(ctx, slog.LevelDebug, "judge retry", attrs...)
+		if err := c.sleep(ctx, delay); err != nil {
+			return nil, &Error{Class: ClassCanceled, Err: errors.Join(err, last)}
+		}
+	}
+}
+
+// attempt sends req once under the per-attempt timeout and classifies
+// the outcome.
+func (c *Client) attempt(ctx context.Context, req *Request) (*Response, *Error) {
+	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	start := c.now()
+	resp, err := c.p.Complete(actx, req)
+	elapsed := c.now().Sub(start)
+	timedOut := errors.Is(actx.Err(), context.DeadlineExceeded)
+	cancel()
+	if err == nil && resp == nil {
+		err = &Error{Class: ClassInvalidResponse, Err: errors.New("provider returned no response")}
+	}
+	if err != nil {
+		je := classify(ctx, err, timedOut)
+		c.metrics.attempt(je.Class, elapsed)
+		return nil, je
+	}
+	resp.Latency = elapsed
+	c.metrics.attempt("", elapsed)
+	return resp, nil
+}
+
+// classify returns the *Error of a failed attempt. The caller's context
+// ending makes it ClassCanceled; the attempt's own deadline passing makes
+// a cancellation or transport failure ClassTimeout.
+func classify(ctx context.Context, err error, attemptTimedOut bool) *Error {
+	if ctx.Err() != nil {
+		return &Error{Class: ClassCanceled, Err: err}
+	}
+	var je *Error
+	if errors.As(err, &je) {
+		if attemptTimedOut && (je.Class == ClassCanceled || je.Class == ClassTransport) {
+			return &Error{Class: ClassTimeout, Status: je.Status, Err: err}
+		}
+		return je
+	}
+	if attemptTimedOut || errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Class: ClassTimeout, Err: err}
+	}
+	return &Error{Class: ClassInvalidResponse, Err: err}
+}
+
+// unbilled reports whether a failure of class was refused before the
+// model generated anything, so that it costs no tokens.
+func unbilled(class Class) bool {
+	switch class {
+	case ClassRateLimited, ClassQuotaExhausted, ClassOverloaded, ClassAuth, ClassBadRequest:
+		return true
+	}
+	return false
+}

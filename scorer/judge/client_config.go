@@ -1,0 +1,99 @@
+package judge
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ClientConfig is the policy part of one judge's configuration: the name,
+// timeouts, retries, concurrency, breaker, budget, prices and fallback.
+// The provider part (provider, model, endpoint, key) is configured beside
+// it by the provider package.
+type ClientConfig struct {
+	// Name identifies the judge in metrics, logs, fallbacks and
+	// Response.Judge.
+	Name string `yaml:"name"`
+	// Timeout bounds each attempt (each HTTP request).
+	Timeout time.Duration `yaml:"timeout"`
+	// MaxRetries is the number of retries after the first attempt, for
+	// retryable failures only.
+	MaxRetries int `yaml:"max_retries"`
+	// MaxConcurrency caps the calls in flight to this judge.
+	MaxConcurrency int `yaml:"max_concurrency"`
+	// Fallback names the judge that answers while this judge's circuit is
+	// open; empty for none.
+	Fallback string `yaml:"fallback,omitempty"`
+	// Circuit configures the circuit breaker.
+	Circuit CircuitConfig `yaml:"circuit"`
+	// Budget limits the calls, tokens and spend of this judge.
+	Budget BudgetConfig `yaml:"budget"`
+	// Prices turn token counts into Response.CostUSD.
+	Prices Prices `yaml:"prices"`
+}
+
+// CircuitConfig configures the circuit breaker.
+type CircuitConfig struct {
+	// Failures is the number of consecutive failed calls (after their
+	// retries) that opens the circuit.
+	Failures int `yaml:"failures"`
+	// OpenFor is how long the circuit stays open before one probe call
+	// is let through.
+	OpenFor time.Duration `yaml:"open_for"`
+}
+
+// Defaults of ClientConfig.
+const (
+	DefaultTimeout         = 30 * time.Second
+	DefaultMaxRetries      = 3
+	DefaultMaxConcurrency  = 4
+	DefaultCircuitFailures = 5
+	DefaultCircuitOpenFor  = 30 * time.Second
+)
+
+// maxRetriesLimit bounds max_retries: more retries only hold a
+// concurrency slot longer against a provider that keeps failing.
+const maxRetriesLimit = 10
+
+// DefaultClientConfig returns the documented defaults: a 30s timeout per
+// attempt, 3 retries, 4 calls in flight, a circuit that opens after 5
+// consecutive failed calls for 30s, no budget limits and no prices.
+func DefaultClientConfig() ClientConfig {
+	return ClientConfig{
+		Timeout:        DefaultTimeout,
+		MaxRetries:     DefaultMaxRetries,
+		MaxConcurrency: DefaultMaxConcurrency,
+		Circuit: CircuitConfig{
+			Failures: DefaultCircuitFailures,
+			OpenFor:  DefaultCircuitOpenFor,
+		},
+	}
+}
+
+// Validate reports every invalid key, named as in the YAML document.
+func (c ClientConfig) Validate() error {
+	var err error
+	if c.Name == "" {
+		err = errors.Join(err, errors.New("name: must not be empty"))
+	}
+	if c.Timeout <= 0 {
+		err = errors.Join(err, fmt.Errorf("timeout: must be > 0, got %s", c.Timeout))
+	}
+	if c.MaxRetries < 0 || c.MaxRetries > maxRetriesLimit {
+		err = errors.Join(err, fmt.Errorf("max_retries: must be in [0, %d], got %d", maxRetriesLimit, c.MaxRetries))
+	}
+	if c.MaxConcurrency <= 0 {
+		err = errors.Join(err, fmt.Errorf("max_concurrency: must be > 0, got %d", c.MaxConcurrency))
+	}
+	if c.Fallback != "" && c.Fallback == c.Name {
+		err = errors.Join(err, fmt.Errorf("fallback: judge %q cannot fall back to itself", c.Name))
+	}
+	if c.Circuit.Failures <= 0 {
+		err = errors.Join(err, fmt.Errorf("circuit.failures: must be > 0, got %d", c.Circuit.Failures))
+	}
+	if c.Circuit.OpenFor <= 0 {
+		err = errors.Join(err, fmt.Errorf("circuit.open_for: must be > 0, got %s", c.Circuit.OpenFor))
+	}
+	err = errors.Join(err, c.Budget.Validate("budget."), c.Prices.Validate("prices."))
+	return err
+}

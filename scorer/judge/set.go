@@ -1,0 +1,116 @@
+package judge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Set holds the configured judges by name and resolves their fallbacks.
+type Set struct {
+	clients map[string]*Client
+	judges  map[string]Judge
+	names   []string
+}
+
+// NewSet returns the set of clients. It fails on a duplicate name, a
+// fallback naming no client in the set, or a fallback cycle.
+func NewSet(clients ...*Client) (*Set, error) {
+	s := &Set{clients: make(map[string]*Client, len(clients)), judges: make(map[string]Judge, len(clients))}
+	var err error
+	for _, c := range clients {
+		if c == nil {
+			err = errors.Join(err, errors.New("judges: nil client"))
+			continue
+		}
+		if _, dup := s.clients[c.Name()]; dup {
+			err = errors.Join(err, fmt.Errorf("judges: duplicate judge name %q", c.Name()))
+			continue
+		}
+		s.clients[c.Name()] = c
+		s.names = append(s.names, c.Name())
+	}
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(s.names)
+	for _, name := range s.names {
+		j, ferr := s.resolve(name)
+		if ferr != nil {
+			err = errors.Join(err, ferr)
+			continue
+		}
+		s.judges[name] = j
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// resolve builds the fallback chain starting at name.
+func (s *Set) resolve(name string) (Judge, error) {
+	chain := []*Client{s.clients[name]}
+	seen := map[string]bool{name: true}
+	for c := chain[0]; c.Config().Fallback != ""; {
+		next := c.Config().Fallback
+		if seen[next] {
+			path := make([]string, 0, len(chain)+1)
+			for _, cc := range chain {
+				path = append(path, cc.Name())
+			}
+			return nil, fmt.Errorf("judges: judge %q: fallback cycle %s -> %s", name, strings.Join(path, " -> "), next)
+		}
+		nc, ok := s.clients[next]
+		if !ok {
+			return nil, fmt.Errorf("judges: judge %q: fallback %q is not a configured judge", c.Name(), next)
+		}
+		seen[next] = true
+		chain = append(chain, nc)
+		c = nc
+	}
+	var j Judge = chain[len(chain)-1]
+	for i := len(chain) - 2; i >= 0; i-- {
+		j = &fallbackJudge{primary: chain[i], fallback: j}
+	}
+	return j, nil
+}
+
+// Names returns the judges' names, sorted.
+func (s *Set) Names() []string { return slices.Clone(s.names) }
+
+// Judge returns the judge named name with its fallback chain: it calls
+// the named client, and its fallback only when the client's circuit is
+// open.
+func (s *Set) Judge(name string) (Judge, bool) {
+	j, ok := s.judges[name]
+	return j, ok
+}
+
+// Client returns the client named name, without fallback.
+func (s *Set) Client(name string) (*Client, bool) {
+	c, ok := s.clients[name]
+	return c, ok
+}
+
+// fallbackJudge answers with primary, or with fallback when primary's
+// circuit is open.
+type fallbackJudge struct {
+	primary  *Client
+	fallback Judge
+}
+
+// Name returns the primary's name.
+func (f *fallbackJudge) Name() string { return f.primary.Name() }
+
+// Judge calls the primary and, only when its circuit is open, the
+// fallback; Response.Judge names the judge that answered.
+func (f *fallbackJudge) Judge(ctx context.Context, req *Request) (*Response, error) {
+	resp, err := f.primary.Judge(ctx, req)
+	if err == nil || ClassOf(err) != ClassCircuitOpen {
+		return resp, err
+	}
+	return f.fallback.Judge(ctx, req)
+}
