@@ -137,6 +137,17 @@ func windowStarts(t time.Time) (minute, hour, day time.Time) {
 	return t.Truncate(time.Minute), t.Truncate(time.Hour), time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
+// roll moves every window to the current time and returns the window
+// starts, under the lock.
+func (b *Budget) roll() (minute, hour, day time.Time) {
+	minute, hour, day = windowStarts(b.now())
+	b.calls.at(minute)
+	b.hourTokens.at(hour)
+	b.dayTokens.at(day)
+	b.dayUSD.at(day)
+	return minute, hour, day
+}
+
 // Reserve checks every limit for one call estimated to use tokens and
 // usd, and takes the call out of the budget. It returns an *Error of
 // ClassBudget wrapping a *BudgetExceeded naming the first limit that
@@ -146,13 +157,9 @@ func (b *Budget) Reserve(tokens int64, usd float64) (*Reservation, error) {
 		return nil, nil
 	}
 	tokens, usd = max(tokens, 0), max(usd, 0)
-	minute, hour, day := windowStarts(b.now())
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.calls.at(minute)
-	b.hourTokens.at(hour)
-	b.dayTokens.at(day)
-	b.dayUSD.at(day)
+	minute, hour, day := b.roll()
 	limit := ""
 	switch {
 	case b.cfg.CallsPerMinute > 0 && b.calls.used+1 > b.cfg.CallsPerMinute:
@@ -190,13 +197,9 @@ func (b *Budget) Usage() BudgetUsage {
 	if b == nil {
 		return BudgetUsage{}
 	}
-	minute, hour, day := windowStarts(b.now())
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.calls.at(minute)
-	b.hourTokens.at(hour)
-	b.dayTokens.at(day)
-	b.dayUSD.at(day)
+	b.roll()
 	return BudgetUsage{
 		CallsThisMinute: b.calls.used,
 		TokensThisHour:  b.hourTokens.used,
@@ -230,6 +233,7 @@ func (r *Reservation) Commit(tokens int64, usd float64) {
 	}
 	r.done = true
 	tokens, usd = max(tokens, 0), max(usd, 0)
+	b.roll()
 	// Taking back the estimate then adding the actual use keeps the
 	// windows that ended untouched.
 	if b.hourTokens.start.Equal(r.hour) {
@@ -257,6 +261,7 @@ func (r *Reservation) Release() {
 		return
 	}
 	r.done = true
+	b.roll()
 	b.calls.give(r.minute, 1)
 	b.hourTokens.give(r.hour, r.tokens)
 	b.dayTokens.give(r.day, r.tokens)
