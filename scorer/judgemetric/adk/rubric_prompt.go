@@ -1,0 +1,118 @@
+package adk
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/evalsidecar/evalsidecar/extractor"
+)
+
+// The rubric prompts, in the project's words, following ADK's
+// rubric_based_final_response_quality_v1 and rubric_based_tool_use_quality_v1
+// (metrics.md §6.6). The trusted part (task, output format and the
+// configured rubrics as properties) is the system prompt; the run content
+// is the user prompt, in tagged sections.
+
+const rubricSystemHead = `You are an expert evaluator of AI agents. You are given what an agent saw and did while answering a user, and a list of properties. Decide, for each property, whether the agent's behaviour satisfies it.
+
+How to work:
+1. Read the developer instructions, the available tools and the user's main prompt to understand the task.
+2. Read the response steps (the tool calls the agent made and their results)`
+
+const rubricFinalTail = ` and the agent's final answer.
+3. For each property, look for evidence in the sections you were given, then decide.
+4. Judge only what the property asks. A property that does not apply to this interaction is answered "no" unless it says otherwise.`
+
+const rubricToolTail = `.
+3. For each property, look for evidence in the tool calls and their results, then decide. Judge the choice of tools, their order and their arguments.
+4. Judge only what the property asks. A property that does not apply to this interaction is answered "no" unless it says otherwise.`
+
+const rubricSystemFormat = `
+
+Output format: for every property, in the order given, exactly these four lines, blocks separated by a blank line:
+Property: <the property text, copied verbatim>
+Evidence: <the relevant evidence from the sections>
+Rationale: <why the evidence does or does not satisfy the property>
+Verdict: <yes or no>
+
+Properties:
+`
+
+// rubricSystem renders the system prompt of a rubric metric.
+func rubricSystem(toolUse bool, rubrics []rubric) string {
+	var b strings.Builder
+	b.WriteString(rubricSystemHead)
+	if toolUse {
+		b.WriteString(rubricToolTail)
+	} else {
+		b.WriteString(rubricFinalTail)
+	}
+	b.WriteString(rubricSystemFormat)
+	for i, r := range rubrics {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("*  " + r.Text)
+	}
+	return b.String()
+}
+
+// rubricInput is the run content of one invocation's rubric prompt.
+type rubricInput struct {
+	agent        string
+	instructions string
+	tools        []extractor.ToolDefinition
+	user         string
+	calls        []extractor.ToolCall
+	response     string
+}
+
+// rubricPrompt renders the user prompt: <developer_instructions>,
+// <available_tools>, <main_prompt>, <response_steps> and, for the final
+// response metric, <final_answer>, each holding sanitized run content.
+func rubricPrompt(toolUse bool, in rubricInput, wrap wrapFunc) string {
+	instr := "None"
+	if in.instructions != "" {
+		instr = wrap(FieldInstruction, in.instructions)
+	}
+	tools := "Agent has no tools."
+	if len(in.tools) > 0 {
+		tools = wrap(FieldToolDeclarations, indent(declarationsJSON(in.agent, in.tools)))
+	}
+	steps := "No intermediate steps were taken."
+	if len(in.calls) > 0 {
+		steps = wrap(FieldToolCalls, responseSteps(in.calls))
+	}
+	var b strings.Builder
+	section := func(tag, body string) {
+		b.WriteString("<" + tag + ">\n" + body + "\n</" + tag + ">\n\n")
+	}
+	section("developer_instructions", instr)
+	section("available_tools", tools)
+	section("main_prompt", wrap(FieldPrompt, in.user))
+	section("response_steps", steps)
+	if !toolUse {
+		section("final_answer", wrap(FieldResponse, in.response))
+	}
+	b.WriteString("Evaluate every property listed in your instructions against the sections above.")
+	return b.String()
+}
+
+// responseSteps renders the tool calls as ADK's response steps:
+// {"tool_calls_and_response": [{"step", "tool_call", "tool_response"}]},
+// indent 2, with "None" for a call without a recorded outcome.
+func responseSteps(calls []extractor.ToolCall) string {
+	items := make([]json.RawMessage, len(calls))
+	for i := range calls {
+		resp := responseJSON(&calls[i])
+		if resp == nil {
+			resp = str("None")
+		}
+		items[i] = object(
+			member{"step", json.RawMessage(itoa(i))},
+			member{"tool_call", callJSON(&calls[i])},
+			member{"tool_response", resp},
+		)
+	}
+	return indent(object(member{"tool_calls_and_response", array(items)}))
+}
