@@ -1,0 +1,305 @@
+package scorer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/evalsidecar/evalsidecar/extractor"
+)
+
+// unsupportedFactsCase is one row of testdata/unsupported_facts/cases.json.
+type unsupportedFactsCase struct {
+	Name        string   `json:"name"`
+	Response    string   `json:"response"`
+	Prompt      string   `json:"prompt"`
+	Instruction string   `json:"instruction"`
+	Context     string   `json:"context"`
+	History     []string `json:"history"`
+	Tools       []struct {
+		Args   string `json:"args"`
+		Result string `json:"result"`
+		Error  string `json:"error"`
+	} `json:"tools"`
+	NotApplicable   bool     `json:"not_applicable"`
+	WantScore       float64  `json:"want_score"`
+	WantUnsupported []string `json:"want_unsupported"`
+}
+
+// instance builds the run the case describes, as FromTrajectory would.
+func (c unsupportedFactsCase) instance() *Instance {
+	t := &extractor.Trajectory{Input: c.Prompt, Instructions: c.Instruction, Output: c.Response}
+	for _, h := range c.History {
+		t.History = append(t.History, extractor.Message{Role: "user", Content: h})
+	}
+	for i, tc := range c.Tools {
+		t.ToolCalls = append(t.ToolCalls, extractor.ToolCall{Name: fmt.Sprint("tool", i), Arguments: tc.Args, Result: tc.Result, Error: tc.Error})
+	}
+	in := FromTrajectory(t)
+	in.Context = c.Context
+	return in
+}
+
+func loadUnsupportedFactsCases(t *testing.T) []unsupportedFactsCase {
+	t.Helper()
+	raw, err := os.ReadFile("testdata/unsupported_facts/cases.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []unsupportedFactsCase
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+func TestUnsupportedFacts(t *testing.T) {
+	m := mustMetric(t, MetricUnsupportedFacts, nil)
+	if m.Needs() != InResponse {
+		t.Errorf("Needs = %b, want InResponse", m.Needs())
+	}
+	for _, c := range loadUnsupportedFactsCases(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			r, err := m.Score(context.Background(), c.instance())
+			if c.NotApplicable {
+				if !errors.Is(err, ErrNotApplicable) {
+					t.Fatalf("got (%+v, %v), want ErrNotApplicable", r, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(r.Score-c.WantScore) > 1e-9 {
+				t.Errorf("Score = %v, want %v (details %v)", r.Score, c.WantScore, r.Details)
+			}
+			got := r.Details["unsupported_facts"].([]string)
+			want := c.WantUnsupported
+			if want == nil {
+				want = []string{}
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("unsupported_facts = %q, want %q", got, want)
+			}
+			if r.Details["unsupported"] != len(want) {
+				t.Errorf("unsupported = %v, want %d", r.Details["unsupported"], len(want))
+			}
+			wantLabel := "supported"
+			if len(want) > 0 {
+				wantLabel = "unsupported"
+			}
+			if r.Label != wantLabel {
+				t.Errorf("Label = %q, want %q", r.Label, wantLabel)
+			}
+			for _, f := range want {
+				if !strings.Contains(r.Explanation, fmt.Sprintf("%q", f)) {
+					t.Errorf("Explanation %q does not name %q", r.Explanation, f)
+				}
+			}
+		})
+	}
+}
+
+func TestUnsupportedFactsExplanationCapped(t *testing.T) {
+	var b strings.Builder
+	for i := range 25 {
+		fmt.Fprintf(&b, "ID-%04d ", i)
+	}
+	in := unsupportedFactsCase{Response: b.String(), Prompt: "ID-0003"}.instance()
+	r, err := (unsupportedFacts{}).Score(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Details["facts"] != 25 || r.Details["unsupported"] != 24 {
+		t.Errorf("details = %v, want 25 facts, 24 unsupported", r.Details)
+	}
+	if !strings.HasPrefix(r.Explanation, "24 of 25 facts") || !strings.HasSuffix(r.Explanation, "and 14 more") {
+		t.Errorf("Explanation = %q", r.Explanation)
+	}
+	if n := strings.Count(r.Explanation, `"ID-`); n != unsupportedFactsExplained {
+		t.Errorf("Explanation names %d facts, want %d", n, unsupportedFactsExplained)
+	}
+	if strings.Contains(r.Explanation, "ID-0003") {
+		t.Errorf("Explanation names a supported fact: %q", r.Explanation)
+	}
+}
+
+func TestUnsupportedFactsDetailsCapped(t *testing.T) {
+	var b strings.Builder
+	for i := range 80 {
+		fmt.Fprintf(&b, "X%dY ", 100+i)
+	}
+	r, err := (unsupportedFacts{}).Score(context.Background(), unsupportedFactsCase{Response: b.String()}.instance())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(r.Details["unsupported_facts"].([]string)); got != unsupportedFactsDetailed {
+		t.Errorf("listed %d facts, want %d", got, unsupportedFactsDetailed)
+	}
+	if r.Details["unsupported"] != 80 || r.Score != 1 {
+		t.Errorf("got score %v details %v, want 80 unsupported", r.Score, r.Details["unsupported"])
+	}
+}
+
+func TestUnsupportedFactsIsDefault(t *testing.T) {
+	if !slices.Contains(BuiltinMetricNames(), MetricUnsupportedFacts) {
+		t.Errorf("BuiltinMetricNames() = %v, want it to hold %q", BuiltinMetricNames(), MetricUnsupportedFacts)
+	}
+	if _, err := NewRegistry().Build([]MetricConfig{{Name: MetricUnsupportedFacts, Params: map[string]any{"x": 1}}}); err == nil {
+		t.Error("unknown parameter accepted")
+	}
+}
+
+// scanFacts returns the normal forms a scanner finds in s.
+func scanFacts(s string, source bool) []string {
+	var out []string
+	sc := factScanner{source: source, emit: func(_ factKind, norm, alt []byte, _ string) {
+		f := string(norm)
+		if len(alt) > 0 {
+			f += "|" + string(alt)
+		}
+		out = append(out, f)
+	}}
+	sc.scan(s)
+	return out
+}
+
+func TestFactScannerNormalForms(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []string
+	}{
+		{"$1,250.00", []string{"1250"}},
+		{"1,250", []string{"1250"}},
+		{"0.50 and 0070 and 007", []string{"0.5", "70"}},
+		{"42,50 €", []string{"42.5"}},
+		{"1,2,3 and 1-2", nil},
+		{"15% off", []string{"15"}},
+		{"5 items, $5, 5%", []string{"5", "5"}},
+		{"12 items", []string{"12"}},
+		{"20GB at 3pm on the 5th", []string{"20"}},
+		{"2026-03-05T10:00:00Z", []string{"2026-03-05"}},
+		{"2026/03/05", []string{"2026-03-05"}},
+		{"5 March 2026", []string{"2026-03-05"}},
+		{"March 5th, 2026", []string{"2026-03-05"}},
+		{"5 Sept 2026", []string{"2026-09-05"}},
+		{"Mar 5 2026", []string{"2026-03-05"}},
+		{"03/05/2026", []string{"2026-03-05|2026-05-03"}},
+		{"05/05/2026", []string{"2026-05-05"}},
+		{"13/05/2026", []string{"2026-05-13"}},
+		{"05/13/2026", []string{"2026-05-13"}},
+		{"March 2026", []string{"2026"}},
+		{"may 40 2026", []string{"40", "2026"}},
+		{"ORD-12345.", []string{"ord-12345"}},
+		{"(TKT_889)", []string{"tkt_889"}},
+		{"A1", nil},
+		{"deadbeef01 550E8400-E29B-41D4-A716-446655440000", []string{"deadbeef01", "550e8400-e29b-41d4-a716-446655440000"}},
+		{"123abc", []string{"123abc"}},
+		{"call 555-0134", []string{"555-0134"}},
+		{"ORD-1,ORD-2", []string{"ord-1", "ord-2"}},
+		{"a.b+c@Example.COM.", []string{"a.b+c@example.com"}},
+		{"<https://Shop.Example.com/Orders/42/>,", []string{"shop.example.com/Orders/42"}},
+		{"www.example.com.", []string{"www.example.com"}},
+		{"https://", nil},
+		{"1. one\n2. two\n 10. ten\n- 11) eleven\n* 12. twelve\nsee 13. x", []string{"13"}},
+		{"item 10.\n", []string{"10"}},
+		{"订单ORD-12345已发货", []string{"ord-12345"}},
+		{"Б12 ціна", []string{"б12"}},
+		{"ＯＲＤ１２", nil},
+	}
+	for _, c := range cases {
+		if got := scanFacts(c.in, false); !slices.Equal(got, c.want) {
+			t.Errorf("scan(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	if got, want := scanFacts("2026-03-05", true), []string{"2026-03-05", "2026"}; !slices.Equal(got, want) {
+		t.Errorf("source scan = %q, want %q", got, want)
+	}
+}
+
+func TestContainsFold(t *testing.T) {
+	cases := []struct {
+		s, sub string
+		want   bool
+	}{
+		{"see ORD-12345 now", "ord-12345", true},
+		{"see ORD-1234", "ord-12345", false},
+		{"", "a", false},
+		{"x", "", true},
+		{"код Б12", "б12", true},
+		{"код В12", "б12", false},
+	}
+	for _, c := range cases {
+		if got := containsFold(c.s, c.sub); got != c.want {
+			t.Errorf("containsFold(%q, %q) = %v, want %v", c.s, c.sub, got, c.want)
+		}
+	}
+}
+
+func FuzzUnsupportedFacts(f *testing.F) {
+	f.Add("Order ORD-12345 costs $1,250.00 on March 5, 2026; see https://x.io/a.", "{\"id\":\"ORD-12345\",\"total\":1250}")
+	f.Add("1. a\n10) b 03/05/2026 42,50 a@b.co", "2026-05-03")
+	f.Add("订单ORD-1已发货 Б12 www.", "")
+	f.Add("may 5 2026 5th Sept 2026 9999/99/99 0,000 ,,, ..", "\xff\xfe")
+	m := unsupportedFacts{}
+	f.Fuzz(func(t *testing.T, response, source string) {
+		in := unsupportedFactsCase{Response: response, Tools: []struct {
+			Args   string `json:"args"`
+			Result string `json:"result"`
+			Error  string `json:"error"`
+		}{{Result: source}}}.instance()
+		r1, err1 := m.Score(context.Background(), in)
+		r2, err2 := m.Score(context.Background(), in)
+		if (err1 == nil) != (err2 == nil) || !reflect.DeepEqual(r1, r2) {
+			t.Fatalf("not deterministic: (%+v, %v) vs (%+v, %v)", r1, err1, r2, err2)
+		}
+		if err1 != nil {
+			if !errors.Is(err1, ErrNotApplicable) {
+				t.Fatalf("unexpected error %v", err1)
+			}
+			return
+		}
+		if r1.Score < 0 || r1.Score > 1 || math.IsNaN(r1.Score) {
+			t.Fatalf("score %v out of [0,1]", r1.Score)
+		}
+		// The response always supports itself.
+		in.PredictedTrajectory[0].Result = response
+		r3, err := m.Score(context.Background(), in)
+		if err != nil || r3.Score != 0 {
+			t.Fatalf("response as its own source: (%v, %v), want 0 (unsupported %v)", r3.Score, err, r3.Details["unsupported_facts"])
+		}
+	})
+}
+
+// BenchmarkUnsupportedFacts scores a medium run: a 2 KB response and ten
+// tool results of 1 KB.
+func BenchmarkUnsupportedFacts(b *testing.B) {
+	var resp strings.Builder
+	for i := 0; resp.Len() < 2048; i++ {
+		fmt.Fprintf(&resp, "Order ORD-%05d of %d March 2026 costs $%d,%03d.50 and ships to user%d@example.com; ", 10000+i*7, 1+i%28, 1+i%9, i*37%1000, i)
+	}
+	t := &extractor.Trajectory{Input: "Summarise my recent orders, please.", Output: resp.String()}
+	for k := range 10 {
+		var res strings.Builder
+		for i := k; res.Len() < 1024; i += 10 {
+			fmt.Fprintf(&res, `{"id":"ORD-%05d","date":"2026-03-%02d","total":%d%03d.5,"email":"user%d@example.com"},`, 10000+i*7, 1+i%28, 1+i%9, i*37%1000, i)
+		}
+		t.ToolCalls = append(t.ToolCalls, extractor.ToolCall{Name: "orders", Arguments: `{"page":1}`, Result: "[" + res.String() + "]"})
+	}
+	in := FromTrajectory(t)
+	m := unsupportedFacts{}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(resp.String()) + 10*1024))
+	for b.Loop() {
+		if _, err := m.Score(context.Background(), in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
