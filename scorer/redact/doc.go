@@ -1,0 +1,43 @@
+// Package redact removes personal data and credentials from text before it
+// leaves the process in a judge request.
+//
+// A Redactor runs a fixed set of detectors plus configured extra regular
+// expressions and replaces every match with "[REDACTED:<type>]". The types
+// are email, phone, card, iban, ip, api_key, bearer, jwt, secret and
+// custom:<name>. Replacement is deterministic: the same input always gives
+// the same output, and redacting already redacted text changes nothing.
+//
+// Detection rules, chosen so that the judge still sees ordinary numbers:
+//
+//   - email: local@domain.tld, the top-level label at least two letters.
+//   - phone: digit groups joined by single spaces, dashes or dots, with
+//     7 to 15 digits in all, in one of three shapes: a leading "+" or "00"
+//     (international); a North American 3-3-4 grouping, optionally with a
+//     leading 1 and the area code in parentheses; or a national number whose
+//     first group starts with the trunk prefix 0 (9 to 12 digits, at least two
+//     groups). A run of digits without separators is never a phone number,
+//     so order ids, prices, years and timestamps are kept; so are dates
+//     shaped 4-2-2 or 2-2-4.
+//   - card: 13 to 19 digits, plain or grouped with spaces or dashes, that
+//     start with 2 to 6 (the issuer ranges of the card networks, which
+//     leaves out epoch-millisecond timestamps) and pass the Luhn check. A
+//     longer grouped run is searched for a valid card on group boundaries.
+//   - iban: two capital letters, two check digits and 11 to 30 letters or
+//     digits, plain or in space-separated groups, that pass the ISO 13616
+//     mod-97 check.
+//   - ip: dotted IPv4 and IPv6 candidates accepted by net/netip.
+//   - api_key: OpenAI (sk-, sk-proj-), Anthropic (sk-ant-), AWS access key
+//     ids (AKIA, ASIA), GitHub (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_),
+//     Slack (xoxa-, xoxb-, xoxp-, xoxr-, xoxs-) and Google (AIza) keys.
+//   - jwt: three base64url segments, the first starting with eyJ.
+//   - bearer: the token after "Bearer" (at least 16 characters, or 8 with a
+//     digit), and the value of an Authorization or Proxy-Authorization
+//     header.
+//   - secret: the value in key=value, key: value and "key": "value" pairs
+//     whose key ends in password, passwd, secret, token, api_key, apikey,
+//     access_key, private_key or credentials (separators and case ignored).
+//     Empty values and true, false, null and none are kept.
+//
+// Counts of redactions per type go to the evalsidecar_judge_redactions_total
+// counter; values are never logged or counted.
+package redact

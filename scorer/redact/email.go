@@ -1,0 +1,58 @@
+package redact
+
+import "strings"
+
+// emailDetector finds e-mail addresses: local@domain.tld.
+type emailDetector struct{ prio int }
+
+func isLocalByte(c byte) bool {
+	return isAlpha(c) || isDigit(c) || c == '.' || c == '_' || c == '%' || c == '+' || c == '-'
+}
+
+func isDomainByte(c byte) bool { return isAlpha(c) || isDigit(c) || c == '.' || c == '-' }
+
+func (d emailDetector) find(s string, dst []match) []match {
+	off := 0
+	for {
+		i := strings.IndexByte(s[off:], '@')
+		if i < 0 {
+			return dst
+		}
+		at := off + i
+		off = at + 1
+		start := at
+		for start > 0 && at-start < 64 && isLocalByte(s[start-1]) {
+			start--
+		}
+		for start < at && s[start] == '.' {
+			start++
+		}
+		if start == at {
+			continue
+		}
+		end := at + 1
+		for end < len(s) && end-at < 256 && isDomainByte(s[end]) {
+			end++
+		}
+		for end > at+1 && (s[end-1] == '.' || s[end-1] == '-') {
+			end--
+		}
+		domain := s[at+1 : end]
+		dot := strings.LastIndexByte(domain, '.')
+		if dot <= 0 || len(domain)-dot-1 < 2 {
+			continue
+		}
+		tldOK := true
+		for k := dot + 1; k < len(domain); k++ {
+			if !isAlpha(domain[k]) {
+				tldOK = false
+				break
+			}
+		}
+		if !tldOK {
+			continue
+		}
+		dst = append(dst, match{start: start, end: end, typ: TypeEmail, prio: d.prio})
+		off = end
+	}
+}

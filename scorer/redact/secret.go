@@ -1,0 +1,146 @@
+package redact
+
+import (
+	"regexp"
+	"strings"
+)
+
+// secretDetector finds the values of key=value, key: value and
+// "key": "value" pairs whose key names a secret.
+type secretDetector struct{ prio int }
+
+// secretKeySuffixes are the normalised (lower case, no '_', '-' or '.')
+// key endings that name a secret.
+var secretKeySuffixes = []string{
+	"password", "passwd", "passphrase", "secret", "token", "apikey",
+	"accesskey", "privatekey", "credentials",
+}
+
+// secretKey reports whether key names a secret.
+func secretKey(key string) bool {
+	var buf [64]byte
+	n := 0
+	for i := 0; i < len(key) && n < len(buf); i++ {
+		c := key[i]
+		if c == '_' || c == '-' || c == '.' {
+			continue
+		}
+		buf[n] = lower(c)
+		n++
+	}
+	k := string(buf[:n])
+	for _, suf := range secretKeySuffixes {
+		if strings.HasSuffix(k, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+func isKeyByte(c byte) bool {
+	return isAlpha(c) || isDigit(c) || c == '_' || c == '-' || c == '.'
+}
+
+// isValueEnd reports whether c ends an unquoted value.
+func isValueEnd(c byte) bool {
+	switch c {
+	case ' ', '\t', '\r', '\n', '"', '\'', ',', ';', '}', ']', ')', '&', '<', '>', '\\', '`':
+		return true
+	}
+	return false
+}
+
+// keptValue reports values that carry nothing secret or are not values.
+func keptValue(v string) bool {
+	if v == "" || strings.HasPrefix(v, markerPrefix) || v[0] == '{' || v[0] == '[' {
+		return true
+	}
+	switch strings.ToLower(v) {
+	case "true", "false", "null", "none", "nil", "undefined":
+		return true
+	}
+	return false
+}
+
+func (d secretDetector) find(s string, dst []match) []match {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != ':' && c != '=' {
+			continue
+		}
+		// The key, before optional spaces and a closing quote.
+		j := i
+		for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
+			j--
+		}
+		if j > 0 && (s[j-1] == '"' || s[j-1] == '\'') {
+			j--
+			if j > 0 && s[j-1] == '\\' {
+				j--
+			}
+		}
+		ke := j
+		for j > 0 && ke-j < 64 && isKeyByte(s[j-1]) {
+			j--
+		}
+		if j == ke || !secretKey(s[j:ke]) {
+			continue
+		}
+		// The value, after optional spaces and an opening quote.
+		p := i + 1
+		if p < len(s) && s[p] == '=' {
+			if c == '=' {
+				continue // "==" is a comparison
+			}
+			p++ // ":="
+		}
+		for p < len(s) && (s[p] == ' ' || s[p] == '\t') {
+			p++
+		}
+		var q byte
+		escaped := false
+		switch {
+		case p+1 < len(s) && s[p] == '\\' && (s[p+1] == '"' || s[p+1] == '\''):
+			q, escaped = s[p+1], true
+			p += 2
+		case p < len(s) && (s[p] == '"' || s[p] == '\''):
+			q = s[p]
+			p++
+		}
+		vs := p
+		if q != 0 {
+			for p < len(s) && s[p] != '\n' {
+				if s[p] == '\\' && p+1 < len(s) {
+					if escaped && s[p+1] == q {
+						break
+					}
+					p += 2
+					continue
+				}
+				if s[p] == q && !escaped {
+					break
+				}
+				p++
+			}
+		} else {
+			for p < len(s) && !isValueEnd(s[p]) {
+				p++
+			}
+		}
+		ve := min(p, len(s))
+		if keptValue(s[vs:ve]) {
+			continue
+		}
+		dst = append(dst, match{start: vs, end: ve, typ: TypeSecret, prio: d.prio})
+		i = ve - 1
+	}
+	return urlPasswords.find(s, dst)
+}
+
+// urlPasswords finds the password of user:password@host URLs.
+var urlPasswords = regexDetector{
+	typ:      TypeSecret,
+	prefixes: []string{"://"},
+	re:       regexp.MustCompile(`://[^/\s:@"'<>]+:([^/\s@"'<>]+)@`),
+	check:    func(v string) bool { return !strings.HasPrefix(v, markerPrefix) },
+}
