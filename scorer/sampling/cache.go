@@ -78,9 +78,10 @@ type cacheEntry[V any] struct {
 
 // flight is one computation in progress.
 type flight[V any] struct {
-	done chan struct{} // closed when val and err are set
-	val  V
-	err  error
+	done    chan struct{} // closed when val and err are set
+	val     V
+	err     error
+	waiters int // callers that joined the flight, for tests and stats
 }
 
 // NewCache returns an empty cache; now is its clock (nil for time.Now).
@@ -158,6 +159,7 @@ func (c *Cache[V]) Do(ctx context.Context, k Key, fn func(context.Context) (V, e
 			return v, true, nil
 		}
 		if f, ok := c.calls[k]; ok {
+			f.waiters++
 			c.mu.Unlock()
 			select {
 			case <-ctx.Done():

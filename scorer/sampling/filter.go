@@ -65,7 +65,32 @@ func sortedKeys[V any](m map[string]V) []string {
 // matcher is a compiled value list: exact values and glob patterns.
 type matcher struct {
 	exact []string // few values: a linear scan beats a map
-	globs []string
+	globs []glob
+}
+
+// glob is a path.Match pattern. The common form "prefix*" (no other
+// metacharacter) is matched without path.Match: a value with that prefix
+// whose rest has no '/', as path.Match's '*' does not cross '/'.
+type glob struct {
+	pattern string
+	prefix  string
+	star    bool // the pattern is prefix + "*"
+}
+
+func compileGlob(p string) glob {
+	g := glob{pattern: p}
+	if rest, ok := strings.CutSuffix(p, "*"); ok && !isGlob(rest) {
+		g.prefix, g.star = rest, true
+	}
+	return g
+}
+
+func (g *glob) match(v string) bool {
+	if g.star {
+		return strings.HasPrefix(v, g.prefix) && strings.IndexByte(v[len(g.prefix):], '/') < 0
+	}
+	ok, _ := path.Match(g.pattern, v) // patterns are validated before use
+	return ok
 }
 
 // isGlob reports whether p has path.Match metacharacters.
@@ -75,7 +100,7 @@ func compileMatcher(vs []string) matcher {
 	var m matcher
 	for _, v := range vs {
 		if isGlob(v) {
-			m.globs = append(m.globs, v)
+			m.globs = append(m.globs, compileGlob(v))
 		} else {
 			m.exact = append(m.exact, v)
 		}
@@ -95,8 +120,8 @@ func (m *matcher) match(v string) bool {
 			return true
 		}
 	}
-	for _, g := range m.globs {
-		if ok, _ := path.Match(g, v); ok { // patterns are validated at compile time
+	for i := range m.globs {
+		if m.globs[i].match(v) {
 			return true
 		}
 	}

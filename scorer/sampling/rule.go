@@ -112,36 +112,56 @@ func (c RuleConfig) maxPerMinute() int {
 	return *c.MaxPerMinute
 }
 
+// ruleKind is the condition of a rule.
+type ruleKind uint8
+
+const (
+	ruleFailed ruleKind = iota + 1
+	ruleToolErrors
+	ruleScoreAbove
+	ruleScoreBelow
+)
+
 // rule is a validated RuleConfig with its cap.
 type rule struct {
-	name  string
-	match func(r *Run) bool
-	cap   *limiter
+	name      string
+	kind      ruleKind
+	metric    string  // for the score conditions
+	threshold float64 // for the score conditions
+	cap       *limiter
 }
 
 func newRule(c RuleConfig) rule {
 	ru := rule{name: c.RuleName(), cap: &limiter{max: c.maxPerMinute()}}
 	switch {
 	case c.Failed:
-		ru.match = func(r *Run) bool { return r.Failed }
+		ru.kind = ruleFailed
 	case c.ToolErrors:
-		ru.match = func(r *Run) bool { return r.ToolErrors > 0 }
+		ru.kind = ruleToolErrors
 	case c.UnsupportedFactsAbove != nil:
-		th := *c.UnsupportedFactsAbove
-		ru.match = func(r *Run) bool {
-			s, ok := r.score(UnsupportedFactsMetric)
-			return ok && s > th
-		}
+		ru.kind, ru.metric, ru.threshold = ruleScoreAbove, UnsupportedFactsMetric, *c.UnsupportedFactsAbove
 	case c.ScoreBelow != nil:
-		metric, th := c.ScoreBelow.Metric, c.ScoreBelow.Threshold
-		ru.match = func(r *Run) bool {
-			s, ok := r.score(metric)
-			return ok && s < th
-		}
-	default:
-		ru.match = func(*Run) bool { return false }
+		ru.kind, ru.metric, ru.threshold = ruleScoreBelow, c.ScoreBelow.Metric, c.ScoreBelow.Threshold
 	}
 	return ru
+}
+
+// match reports whether the run meets the rule's condition. A score the
+// run lacks, or a NaN score, meets no condition.
+func (ru *rule) match(r *Run) bool {
+	switch ru.kind {
+	case ruleFailed:
+		return r.Failed
+	case ruleToolErrors:
+		return r.ToolErrors > 0
+	case ruleScoreAbove:
+		s, ok := r.score(ru.metric)
+		return ok && s > ru.threshold
+	case ruleScoreBelow:
+		s, ok := r.score(ru.metric)
+		return ok && s < ru.threshold
+	}
+	return false
 }
 
 // limiter is a fixed-window counter: at most max takes per minute. A
