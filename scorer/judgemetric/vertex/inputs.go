@@ -1,0 +1,154 @@
+package vertex
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/scorer/judge"
+)
+
+// part is one piece of run content placed in a judge prompt under a
+// heading; text is raw and goes through the sanitizer as field.
+type part struct {
+	heading string
+	field   string
+	text    string
+}
+
+// renderParts renders parts as "### heading" sections, each body passed
+// through s.Untrusted.
+func renderParts(b *strings.Builder, s judge.Sanitizer, parts []part) {
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString("### ")
+		b.WriteString(p.heading)
+		b.WriteString("\n")
+		b.WriteString(s.Untrusted(p.field, p.text))
+	}
+}
+
+// renderInputs renders the user-input section and the response the way
+// the Vertex templates lay them out ("# User Inputs and AI-generated
+// Response"). Either may be empty.
+func renderInputs(s judge.Sanitizer, inputs []part, response *part) string {
+	var b strings.Builder
+	b.WriteString("# User Inputs and AI-generated Response")
+	if len(inputs) > 0 {
+		b.WriteString("\n## User Inputs\n")
+		renderParts(&b, s, inputs)
+	}
+	if response != nil {
+		b.WriteString("\n\n## AI-generated Response\n")
+		b.WriteString(s.Untrusted(response.field, response.text))
+	}
+	return b.String()
+}
+
+// toolCallView is the JSON shape of a tool call shown to the judge.
+type toolCallView struct {
+	Name      string `json:"name"`
+	Arguments any    `json:"arguments"`
+	Result    string `json:"result,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+// toolCallsText renders tool calls with their arguments (as JSON when
+// they are valid JSON, else as the raw string), results and errors.
+func toolCallsText(calls []extractor.ToolCall) string {
+	if len(calls) == 0 {
+		return "No tool calls were made."
+	}
+	views := make([]toolCallView, len(calls))
+	for i, c := range calls {
+		v := toolCallView{Name: c.Name, Arguments: c.Arguments, Result: c.Result, Error: c.Error}
+		if json.Valid([]byte(c.Arguments)) {
+			v.Arguments = json.RawMessage(c.Arguments)
+		}
+		views[i] = v
+	}
+	return marshalIndent(views)
+}
+
+// toolDeclView is the JSON shape of a tool declaration shown to the judge.
+type toolDeclView struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Parameters  any    `json:"parameters,omitempty"`
+}
+
+// toolDeclarationsText renders the declared tools.
+func toolDeclarationsText(decls []extractor.ToolDefinition) string {
+	if len(decls) == 0 {
+		return "The agent has no tools."
+	}
+	views := make([]toolDeclView, len(decls))
+	for i, d := range decls {
+		v := toolDeclView{Name: d.Name, Description: d.Description}
+		if d.Parameters != "" {
+			if json.Valid([]byte(d.Parameters)) {
+				v.Parameters = json.RawMessage(d.Parameters)
+			} else {
+				v.Parameters = d.Parameters
+			}
+		}
+		views[i] = v
+	}
+	return marshalIndent(views)
+}
+
+// conversationText renders the dialogue history one "role: content"
+// message per paragraph.
+func conversationText(msgs []extractor.Message) string {
+	var b strings.Builder
+	for i, m := range msgs {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		role := m.Role
+		if role == "" {
+			role = "unknown"
+		}
+		b.WriteString(role)
+		b.WriteString(": ")
+		b.WriteString(m.Content)
+	}
+	return b.String()
+}
+
+// marshalIndent is json.MarshalIndent without HTML escaping; values here
+// always marshal.
+func marshalIndent(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return ""
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// maxExplanation caps Result.Explanation.
+const maxExplanation = 2048
+
+// capText cuts s to at most n bytes on a rune boundary.
+func capText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
+}
+
+// normalize is the key rubric and claim texts are matched by: trimmed,
+// inner whitespace collapsed, lower-cased.
+func normalize(s string) string {
+	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}

@@ -1,0 +1,80 @@
+package vertex
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
+)
+
+// variable is an Instance field a template can use as an input variable.
+type variable struct {
+	field string        // sanitizer field
+	need  scorer.Inputs // the Instance bit that must be present
+	text  func(in *scorer.Instance) string
+}
+
+// variables are the Instance fields usable as input variables, by the
+// name used in config (Vertex dataset column names). Any other name is a
+// dataset column (Instance.Columns), sent as field "context".
+var variables = map[string]variable{
+	"prompt":               {FieldPrompt, scorer.InPrompt, func(in *scorer.Instance) string { return in.Prompt }},
+	"response":             {FieldResponse, scorer.InResponse, func(in *scorer.Instance) string { return in.Response }},
+	"reference":            {FieldReference, scorer.InReference, func(in *scorer.Instance) string { return in.Reference }},
+	"instruction":          {FieldInstruction, scorer.InInstruction, func(in *scorer.Instance) string { return in.Instruction }},
+	"context":              {FieldContext, scorer.InContext, func(in *scorer.Instance) string { return in.Context }},
+	"predicted_trajectory": {FieldToolCalls, scorer.InPredictedTrajectory, func(in *scorer.Instance) string { return toolCallsText(in.PredictedTrajectory) }},
+	"reference_trajectory": {FieldReference, scorer.InReferenceTrajectory, func(in *scorer.Instance) string { return toolCallsText(in.ReferenceTrajectory) }},
+	"conversation":         {FieldConversation, scorer.InConversation, func(in *scorer.Instance) string { return conversationText(in.Conversation) }},
+	"tool_declarations":    {FieldToolDeclarations, scorer.InToolDeclarations, func(in *scorer.Instance) string { return toolDeclarationsText(in.ToolDeclarations) }},
+}
+
+// inputVar is one input variable of a template and its heading in the
+// prompt.
+type inputVar struct {
+	name    string
+	heading string
+}
+
+// needsOf returns the Instance bits the variables require (columns need
+// none; they are checked when scoring).
+func needsOf(vars []inputVar) scorer.Inputs {
+	var n scorer.Inputs
+	for _, v := range vars {
+		if d, ok := variables[v.name]; ok {
+			n |= d.need
+		}
+	}
+	return n
+}
+
+// resolve returns the prompt parts of vars for in. A dataset column the
+// instance lacks makes the metric not applicable.
+func resolve(in *scorer.Instance, vars []inputVar) ([]part, error) {
+	parts := make([]part, 0, len(vars))
+	for _, v := range vars {
+		if d, ok := variables[v.name]; ok {
+			parts = append(parts, part{heading: v.heading, field: d.field, text: d.text(in)})
+			continue
+		}
+		val, ok := in.Columns[v.name]
+		if !ok || val == nil {
+			return nil, fmt.Errorf("column %q: %w", v.name, scorer.ErrNotApplicable)
+		}
+		parts = append(parts, part{heading: v.heading, field: FieldContext, text: columnText(val)})
+	}
+	return parts, nil
+}
+
+// columnText renders a dataset column value: strings as they are, other
+// values as JSON.
+func columnText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
