@@ -1,0 +1,71 @@
+package ragas
+
+// The ragas prompts, in the project's words, following ragas'
+// TopicExtractionPrompt, TopicRefusedPrompt, TopicClassificationPrompt,
+// InferGoalOutcomePrompt and CompareOutcomePrompt. Schemas are rendered
+// as json.dumps of pydantic's model_json_schema.
+
+var topicExtraction = prompt{
+	instruction: "Given an interaction between a Human, an AI and Tools, list the topics the Human brings up in their messages.",
+	schema:      `{"properties": {"topics": {"items": {"type": "string"}, "title": "Topics", "type": "array"}}, "required": ["topics"], "title": "TopicExtractionOutput", "type": "object"}`,
+	examples: [][2]string{{
+		"{\n    \"user_input\": \"Human: How do I repot a fern?\\nAI: Choose a pot one size larger and use peat-free compost.\\nHuman: Also, what time does the garden centre close today?\\nTools:\\n  opening_hours: {'store': 'garden centre'}\\nToolOutput: 18:00\\nAI: It closes at 6 pm.\"\n}",
+		"{\n    \"topics\": [\n        \"Repotting a fern\",\n        \"Garden centre opening hours\"\n    ]\n}",
+	}},
+}
+
+var topicRefused = prompt{
+	instruction: "Given a topic and an interaction between a Human and an AI, decide whether the AI refused to answer the Human's question about that topic.",
+	schema:      `{"properties": {"refused_to_answer": {"description": "Whether the AI refused to answer the question about the topic.", "title": "Refused To Answer", "type": "boolean"}}, "required": ["refused_to_answer"], "title": "TopicRefusedOutput", "type": "object"}`,
+	examples: [][2]string{{
+		"{\n    \"user_input\": \"Human: Which wine goes with grilled trout?\\nAI: I can only help with questions about your bank account.\",\n    \"topic\": \"Wine pairing\"\n}",
+		"{\n    \"refused_to_answer\": true\n}",
+	}},
+}
+
+var topicClassification = prompt{
+	instruction: "Given a list of reference topics and a list of topics, decide for each topic, in order, whether it falls under any of the reference topics.",
+	schema:      `{"properties": {"classifications": {"description": "One boolean per topic, in order: true when the topic falls under a reference topic.", "items": {"type": "boolean"}, "title": "Classifications", "type": "array"}}, "required": ["classifications"], "title": "TopicClassificationOutput", "type": "object"}`,
+	examples: [][2]string{{
+		"{\n    \"reference_topics\": [\n        \"Gardening\",\n        \"Plant care\"\n    ],\n    \"topics\": [\n        \"Repotting a fern\",\n        \"Football results\",\n        \"Watering cacti\"\n    ]\n}",
+		"{\n    \"classifications\": [\n        true,\n        false,\n        true\n    ]\n}",
+	}},
+}
+
+var inferGoal = prompt{
+	instruction: "Given an agentic workflow between a Human, an AI and Tools, state the user_goal (what the Human wants to achieve) and the end_state (the actual outcome the workflow reached).",
+	schema:      `{"properties": {"user_goal": {"description": "The task or objective the user wants to achieve.", "title": "User Goal", "type": "string"}, "end_state": {"description": "The final outcome or result of the workflow.", "title": "End State", "type": "string"}}, "required": ["user_goal", "end_state"], "title": "WorkflowOutput", "type": "object"}`,
+	examples: [][2]string{{
+		"{\n    \"workflow\": \"Human: Please renew my library book 'Dune'.\\nAI: Let me do that.\\nTools:\\n  renew_loan: {'title': 'Dune'}\\nToolOutput: renewed until 12 May\\nAI: Done, 'Dune' is now due on 12 May.\"\n}",
+		"{\n    \"user_goal\": \"Renew the loan of the library book 'Dune'.\",\n    \"end_state\": \"The loan of 'Dune' was renewed until 12 May.\"\n}",
+	}},
+}
+
+var compareOutcome = prompt{
+	instruction: "Given the desired outcome and the achieved outcome of a workflow, decide whether they are the same (verdict \"1\") or different (verdict \"0\"), and give the reason.",
+	schema:      `{"properties": {"reason": {"description": "The reason for the verdict.", "title": "Reason", "type": "string"}, "verdict": {"description": "1 when the outcomes are the same, 0 when they differ.", "enum": ["0", "1"], "title": "Verdict", "type": "string"}}, "required": ["reason", "verdict"], "title": "CompareOutcomeOutput", "type": "object"}`,
+	examples: [][2]string{{
+		"{\n    \"desired_outcome\": \"A table for two booked at an Italian restaurant at 7 pm.\",\n    \"arrived_outcome\": \"A table for two was booked at Trattoria Roma for 7 pm.\"\n}",
+		"{\n    \"reason\": \"Trattoria Roma is an Italian restaurant and the booking matches the party size and time.\",\n    \"verdict\": \"1\"\n}",
+	}},
+}
+
+var (
+	topicExtractionSchema = objectSchema("topic_extraction", map[string]any{
+		"topics": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+	})
+	topicRefusedSchema = objectSchema("topic_refused", map[string]any{
+		"refused_to_answer": map[string]any{"type": "boolean"},
+	})
+	topicClassificationSchema = objectSchema("topic_classification", map[string]any{
+		"classifications": map[string]any{"type": "array", "items": map[string]any{"type": "boolean"}},
+	})
+	inferGoalSchema = objectSchema("infer_goal_outcome", map[string]any{
+		"user_goal": map[string]any{"type": "string"},
+		"end_state": map[string]any{"type": "string"},
+	})
+	compareOutcomeSchema = objectSchema("compare_outcome", map[string]any{
+		"reason":  map[string]any{"type": "string"},
+		"verdict": map[string]any{"type": "string", "enum": []any{"0", "1"}},
+	})
+)
