@@ -11,15 +11,16 @@ import (
 // CustomType is the metric type of custom pointwise metrics configured
 // like Vertex's PointwiseMetricPromptTemplate:
 //
-//   - name: my_rubric
-//     type: pointwise
-//     params:
-//     criteria: {Conciseness: "The answer is short."}
-//     rating_rubric: {1: "(Concise) ...", 0: "(Wordy) ..."}
-//     input_variables: [prompt, reference]
-//     evaluation_steps: {STEP 1: "..."}   # optional
-//     metric_definition: "..."            # optional
-//     judge: default                      # optional
+//	metrics:
+//	  - name: my_rubric
+//	    type: pointwise
+//	    params:
+//	      criteria: {Conciseness: "The answer is short."}
+//	      rating_rubric: {1: "(Concise) ...", 0: "(Wordy) ..."}
+//	      input_variables: [prompt, reference]
+//	      evaluation_steps: {STEP 1: "..."}   # optional
+//	      metric_definition: "..."            # optional
+//	      judge: default                      # optional
 //
 // Inputs: the response (always) plus input_variables: Instance fields
 // (prompt, response, reference, instruction, context,
