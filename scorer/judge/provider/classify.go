@@ -1,0 +1,138 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/evalsidecar/evalsidecar/scorer/judge"
+)
+
+// maxDetail caps the provider text quoted in an error.
+const maxDetail = 300
+
+// common holds what every provider needs to build classified errors.
+type common struct {
+	kind    string
+	model   string
+	secrets []string
+	now     func() time.Time
+}
+
+// Kind implements judge.Provider.
+func (c *common) Kind() string { return c.kind }
+
+// Model implements judge.Provider.
+func (c *common) Model() string { return c.model }
+
+// redact removes credentials from s and caps its length.
+func (c *common) redact(s string) string {
+	for _, sec := range c.secrets {
+		s = strings.ReplaceAll(s, sec, redacted)
+	}
+	if len(s) > maxDetail {
+		cut := maxDetail
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
+
+// statusClass maps an HTTP error status to its class. quota marks a body
+// that is about quota or spend rather than rate.
+func statusClass(status int, quota bool) judge.Class {
+	switch {
+	case quota && status >= 400 && status < 500:
+		return judge.ClassQuotaExhausted
+	case status == http.StatusTooManyRequests:
+		return judge.ClassRateLimited
+	case status == 529 || status == http.StatusServiceUnavailable:
+		return judge.ClassOverloaded
+	case status >= 500:
+		return judge.ClassServerError
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		return judge.ClassAuth
+	case status >= 400:
+		return judge.ClassBadRequest
+	}
+	return judge.ClassInvalidResponse
+}
+
+// httpError classifies an HTTP error response. code is the provider's
+// error code or type, msg its message.
+func (c *common) httpError(status int, h http.Header, class judge.Class, code, msg string) *judge.Error {
+	detail := code
+	if msg != "" {
+		if detail != "" {
+			detail += ": "
+		}
+		detail += msg
+	}
+	if detail == "" {
+		detail = http.StatusText(status)
+	}
+	return &judge.Error{
+		Class:      class,
+		Status:     status,
+		RetryAfter: RetryAfter(h, status, c.now()),
+		Err:        fmt.Errorf("%s %s: %s", c.kind, c.model, c.redact(detail)),
+	}
+}
+
+// callError classifies a failure that carries no provider error body:
+// the body cap, the context, the network, or an undecodable answer.
+func (c *common) callError(ctx context.Context, err error, x *exchange) *judge.Error {
+	status, header, tooLarge := x.snapshot()
+	wrap := func(class judge.Class, msg string) *judge.Error {
+		e := &judge.Error{Class: class, Err: fmt.Errorf("%s %s: %s", c.kind, c.model, c.redact(msg))}
+		if status != 0 {
+			e.Status = status
+		}
+		return e
+	}
+	switch {
+	case tooLarge:
+		return wrap(judge.ClassInvalidResponse, errBodyTooLarge.Error())
+	case errors.Is(ctx.Err(), context.Canceled):
+		return wrap(judge.ClassCanceled, "canceled")
+	case errors.Is(ctx.Err(), context.DeadlineExceeded), errors.Is(err, context.DeadlineExceeded):
+		return wrap(judge.ClassTimeout, "deadline exceeded")
+	case errors.Is(err, context.Canceled):
+		return wrap(judge.ClassCanceled, "canceled")
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return wrap(judge.ClassTimeout, err.Error())
+	}
+	if status >= 400 {
+		// An error status whose body the SDK could not read as an error.
+		e := c.httpError(status, header, statusClass(status, false), "", err.Error())
+		return e
+	}
+	if status >= 200 && status < 300 {
+		return wrap(judge.ClassInvalidResponse, "undecodable response: "+err.Error())
+	}
+	return wrap(judge.ClassTransport, err.Error())
+}
+
+// answerError is a failure found in a successful response.
+func (c *common) answerError(class judge.Class, status int, format string, args ...any) *judge.Error {
+	return &judge.Error{
+		Class:  class,
+		Status: status,
+		Err:    fmt.Errorf("%s %s: %s", c.kind, c.model, c.redact(fmt.Sprintf(format, args...))),
+	}
+}
+
+// schemaInstruction is appended to the system prompt when a schema is
+// requested but structured output is off.
+func schemaInstruction(schemaJSON []byte) string {
+	return "\n\nAnswer with exactly one JSON object that validates against this JSON Schema, with no other text:\n" + string(schemaJSON)
+}

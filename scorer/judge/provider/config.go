@@ -1,0 +1,313 @@
+// Package provider implements judge.Provider for the three judge wire
+// formats with the providers' official SDKs: OpenAI-compatible chat
+// completions (OpenAI, Azure OpenAI, vLLM, Ollama, llama.cpp, LiteLLM),
+// Gemini generateContent (Gemini API and Vertex AI) and Anthropic Messages.
+//
+// Every provider sends one HTTP request per Complete call: the SDKs' own
+// retries are off, because retries belong to judge.Client. Response bodies
+// are capped at MaxBodyBytes, and every failure is a classified
+// *judge.Error carrying the provider's retry hint.
+package provider
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/evalsidecar/evalsidecar/scorer/judge"
+)
+
+// Provider names accepted in Config.Provider.
+const (
+	OpenAI      = "openai"
+	AzureOpenAI = "azure_openai"
+	Gemini      = "gemini"
+	Vertex      = "vertex"
+	Anthropic   = "anthropic"
+)
+
+// Wire formats reported by Provider.Kind and judge.Response.Provider.
+const (
+	KindOpenAI    = "openai"
+	KindGemini    = "gemini"
+	KindAnthropic = "anthropic"
+)
+
+// Values of Config.MaxTokensField.
+const (
+	MaxCompletionTokens = "max_completion_tokens"
+	MaxTokens           = "max_tokens"
+)
+
+// DefaultMaxOutputTokens is the answer cap when neither the request nor
+// the config sets one.
+const DefaultMaxOutputTokens = 1024
+
+// Secret is a credential. It formats and logs as "[REDACTED]" so it cannot
+// leak through fmt, slog or String output.
+type Secret string
+
+const redacted = "[REDACTED]"
+
+// String returns "[REDACTED]", or "" for an empty secret.
+func (s Secret) String() string {
+	if s == "" {
+		return ""
+	}
+	return redacted
+}
+
+// GoString returns the redacted form for %#v.
+func (s Secret) GoString() string { return fmt.Sprintf("%q", s.String()) }
+
+// LogValue returns the redacted form for log/slog.
+func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+// Format writes the redacted form for every fmt verb.
+func (s Secret) Format(f fmt.State, verb rune) { _, _ = f.Write([]byte(s.String())) }
+
+// Config configures one judge model. The zero values of MaxOutputTokens,
+// Temperature and StructuredOutput mean 1024, 0 and true.
+type Config struct {
+	// Provider is openai, azure_openai, gemini, vertex or anthropic.
+	Provider string `yaml:"provider"`
+	// Model is the model name (for azure_openai, the deployment unless
+	// Deployment is set).
+	Model string `yaml:"model"`
+	// BaseURL overrides the provider's endpoint: an OpenAI-compatible
+	// server (vLLM, Ollama, llama.cpp, LiteLLM), the Azure resource
+	// endpoint (https://NAME.openai.azure.com), a proxy or a test server.
+	BaseURL string `yaml:"base_url"`
+	// APIKey authenticates the requests. It never appears in errors, logs
+	// or String output.
+	APIKey Secret `yaml:"api_key"`
+	// Headers are extra headers sent with every request.
+	Headers map[string]string `yaml:"headers"`
+	// APIVersion is the Azure OpenAI api-version query parameter.
+	APIVersion string `yaml:"api_version"`
+	// Deployment is the Azure OpenAI deployment; default Model.
+	Deployment string `yaml:"deployment"`
+	// Project and Location select the Vertex AI project and region.
+	Project  string `yaml:"project"`
+	Location string `yaml:"location"`
+	// AccessToken is an OAuth access token for Vertex AI. When neither it
+	// nor APIKey is set, Vertex AI uses Application Default Credentials.
+	AccessToken Secret `yaml:"access_token"`
+	// MaxOutputTokens caps answers when the request does not; default 1024.
+	MaxOutputTokens int `yaml:"max_output_tokens"`
+	// Temperature is the sampling temperature; default 0.
+	Temperature float64 `yaml:"temperature"`
+	// StructuredOutput asks the provider for schema-constrained output
+	// when a request has a schema; default true. Set it to false for
+	// OpenAI-compatible servers without response_format json_schema: the
+	// schema is then put in the system prompt and the answer parsed as is.
+	StructuredOutput *bool `yaml:"structured_output"`
+	// MaxTokensField is the OpenAI request field carrying the cap:
+	// max_completion_tokens (default) or max_tokens for older compatible
+	// servers.
+	MaxTokensField string `yaml:"max_tokens_field"`
+}
+
+// String describes the config without its credentials.
+func (c Config) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "provider=%s model=%s", c.Provider, c.Model)
+	if c.BaseURL != "" {
+		fmt.Fprintf(&b, " base_url=%s", c.BaseURL)
+	}
+	if c.APIKey != "" {
+		b.WriteString(" api_key=" + redacted)
+	}
+	if c.AccessToken != "" {
+		b.WriteString(" access_token=" + redacted)
+	}
+	if len(c.Headers) > 0 {
+		names := make([]string, 0, len(c.Headers))
+		for k := range c.Headers {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		fmt.Fprintf(&b, " headers=%s", strings.Join(names, ","))
+	}
+	return b.String()
+}
+
+// GoString is String, so %#v does not print credentials either.
+func (c Config) GoString() string { return c.String() }
+
+// LogValue logs the config without its credentials.
+func (c Config) LogValue() slog.Value { return slog.StringValue(c.String()) }
+
+// Structured reports whether structured output is on.
+func (c Config) Structured() bool { return c.StructuredOutput == nil || *c.StructuredOutput }
+
+// withDefaults returns c with its defaults applied.
+func (c Config) withDefaults() Config {
+	if c.MaxOutputTokens == 0 {
+		c.MaxOutputTokens = DefaultMaxOutputTokens
+	}
+	if c.MaxTokensField == "" {
+		c.MaxTokensField = MaxCompletionTokens
+	}
+	if c.Provider == AzureOpenAI && c.Deployment == "" {
+		c.Deployment = c.Model
+	}
+	return c
+}
+
+// Validate checks the config. Each error names the offending key, for
+// example "model: required".
+func (c Config) Validate() error {
+	var errs []error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", key, fmt.Sprintf(format, args...)))
+	}
+	switch c.Provider {
+	case "":
+		bad("provider", "required")
+	case OpenAI, AzureOpenAI, Gemini, Vertex, Anthropic:
+	default:
+		bad("provider", "must be one of %s, %s, %s, %s, %s (got %q)", OpenAI, AzureOpenAI, Gemini, Vertex, Anthropic, c.Provider)
+	}
+	if strings.TrimSpace(c.Model) == "" {
+		bad("model", "required")
+	}
+	if c.BaseURL != "" {
+		u, err := url.Parse(c.BaseURL)
+		switch {
+		case err != nil:
+			bad("base_url", "not a URL")
+		case u.Scheme != "http" && u.Scheme != "https":
+			bad("base_url", "scheme must be http or https")
+		case u.Host == "":
+			bad("base_url", "host required")
+		case u.User != nil:
+			bad("base_url", "must not carry credentials; use api_key or headers")
+		}
+	}
+	for k := range c.Headers {
+		if !validHeaderName(k) {
+			bad("headers", "invalid header name %q", k)
+		}
+	}
+	if c.MaxOutputTokens < 0 {
+		bad("max_output_tokens", "must not be negative")
+	}
+	if c.Temperature < 0 || c.Temperature > 2 {
+		bad("temperature", "must be between 0 and 2")
+	}
+	switch c.MaxTokensField {
+	case "", MaxCompletionTokens, MaxTokens:
+	default:
+		bad("max_tokens_field", "must be %s or %s", MaxCompletionTokens, MaxTokens)
+	}
+	switch c.Provider {
+	case OpenAI:
+		if c.BaseURL == "" && c.APIKey == "" {
+			bad("api_key", "required for the OpenAI API (set base_url for a compatible server without keys)")
+		}
+	case AzureOpenAI:
+		if c.BaseURL == "" {
+			bad("base_url", "required for azure_openai (the resource endpoint)")
+		}
+		if c.APIVersion == "" {
+			bad("api_version", "required for azure_openai")
+		}
+		if c.APIKey == "" && !c.hasHeader("Authorization") {
+			bad("api_key", "required for azure_openai (or an Authorization header)")
+		}
+	case Gemini:
+		if c.APIKey == "" {
+			bad("api_key", "required for gemini")
+		}
+	case Vertex:
+		if c.APIKey == "" && (c.Project == "" || c.Location == "") {
+			if c.Project == "" {
+				bad("project", "required for vertex without api_key")
+			}
+			if c.Location == "" {
+				bad("location", "required for vertex without api_key")
+			}
+		}
+	case Anthropic:
+		if c.BaseURL == "" && c.APIKey == "" {
+			bad("api_key", "required for anthropic")
+		}
+	}
+	if c.Provider != Vertex && c.AccessToken != "" {
+		bad("access_token", "only used by vertex")
+	}
+	if c.Provider != AzureOpenAI && (c.APIVersion != "" || c.Deployment != "") {
+		key := "api_version"
+		if c.APIVersion == "" {
+			key = "deployment"
+		}
+		bad(key, "only used by azure_openai")
+	}
+	if c.Provider != Vertex && c.Provider != "" && (c.Project != "" || c.Location != "") {
+		bad("project", "project and location are only used by vertex")
+	}
+	return errors.Join(errs...)
+}
+
+func (c Config) hasHeader(name string) bool {
+	for k := range c.Headers {
+		if strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// validHeaderName reports whether s is an HTTP token.
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r >= 0x7f || r <= ' ' || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// secrets lists the credential strings that must never be echoed.
+func (c Config) secrets() []string {
+	var out []string
+	for _, s := range []Secret{c.APIKey, c.AccessToken} {
+		if s != "" {
+			out = append(out, string(s))
+		}
+	}
+	for k, v := range c.Headers {
+		l := strings.ToLower(k)
+		if v != "" && (strings.Contains(l, "auth") || strings.Contains(l, "key") || strings.Contains(l, "token") || strings.Contains(l, "cookie")) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// New validates cfg and returns its provider. hc supplies the transport,
+// timeouts and proxy settings; nil uses a default client. The client is
+// copied, and its transport wrapped to cap response bodies.
+func New(cfg Config, hc *http.Client) (judge.Provider, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("judge provider %q: %w", cfg.Model, err)
+	}
+	cfg = cfg.withDefaults()
+	hc = capClient(hc)
+	switch cfg.Provider {
+	case OpenAI, AzureOpenAI:
+		return newOpenAI(cfg, hc)
+	case Gemini, Vertex:
+		return newGemini(cfg, hc)
+	default:
+		return newAnthropic(cfg, hc)
+	}
+}
