@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 func newTestCache(t *testing.T, size int, ttl time.Duration) (*Cache[string], *fakeClock) {
@@ -384,4 +386,16 @@ func TestCacheConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+func TestCacheConfigFromYAML(t *testing.T) {
+	var c CacheConfig
+	dec := yaml.NewDecoder(strings.NewReader("size: 500\nttl: 90s\n"))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Size != 500 || c.TTL != 90*time.Second {
+		t.Errorf("decoded %+v", c)
+	}
 }
