@@ -154,10 +154,10 @@ func (f Filter) compile() compiledFilter {
 	return c
 }
 
-// Match reports whether the run passes the filter. It is meant for checks
-// and tests; Policy.Decide uses a compiled copy. A Filter that fails
-// Validate matches no value of a list with a malformed pattern unless
-// another value of that list matches.
+// Match reports whether the run passes the filter. It compiles the filter
+// on each call: it is meant for checks and tests, while Policy.Decide uses
+// the copy compiled by New. A malformed pattern (see Validate) matches
+// nothing.
 func (f Filter) Match(r *Run) bool {
 	c := f.compile()
 	return c.match(r)
