@@ -137,6 +137,16 @@ func New(c Config, now func() time.Time) (*Policy, error) {
 // Rate returns the policy's sampling rate.
 func (p *Policy) Rate() float64 { return p.rate }
 
+// Rules returns the names of the policy's always-judge rules in order: the
+// values Decision.Rule can take, for example to initialise label values.
+func (p *Policy) Rules() []string {
+	names := make([]string, len(p.rules))
+	for i := range p.rules {
+		names[i] = p.rules[i].name
+	}
+	return names
+}
+
 // Decide returns whether to judge run:
 //
 //  1. a run the filter excludes is filtered;

@@ -54,6 +54,12 @@ func TestConfigFromYAML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if got := strings.Join(p.Rules(), ","); got != strings.Join(names, ",") {
+		t.Errorf("Policy.Rules = %s, want %s", got, strings.Join(names, ","))
+	}
+	if p.Rate() != 0.05 {
+		t.Errorf("Policy.Rate = %v", p.Rate())
+	}
 	run := Run{
 		TraceID: traceOutside(0.05), Service: "search-eu", Environment: "prod", ServiceVersion: "1.2",
 		Attributes: map[string]string{"tenant": "beta-7"}, Failed: true,
