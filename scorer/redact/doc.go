@@ -20,8 +20,10 @@
 //     shaped 4-2-2 or 2-2-4.
 //   - card: 13 to 19 digits, plain or grouped with spaces or dashes, that
 //     start with 2 to 6 (the issuer ranges of the card networks, which
-//     leaves out epoch-millisecond timestamps) and pass the Luhn check. A
-//     longer grouped run is searched for a valid card on group boundaries.
+//     leaves out epoch-millisecond timestamps) and pass the Luhn check.
+//     Grouped numbers start with a group of four and have groups of three
+//     to six digits. A longer grouped run is searched for a valid card on
+//     group boundaries.
 //   - iban: two capital letters, two check digits and 11 to 30 letters or
 //     digits, plain or in space-separated groups, that pass the ISO 13616
 //     mod-97 check.
@@ -34,9 +36,11 @@
 //     digit), and the value of an Authorization or Proxy-Authorization
 //     header.
 //   - secret: the value in key=value, key: value and "key": "value" pairs
-//     whose key ends in password, passwd, secret, token, api_key, apikey,
-//     access_key, private_key or credentials (separators and case ignored).
-//     Empty values and true, false, null and none are kept.
+//     whose key ends in password, passwd, passphrase, secret, token,
+//     api_key, apikey, access_key, private_key or credentials (separators
+//     and case ignored), and the password of scheme://user:password@host
+//     URLs. Empty values, objects, arrays and true, false, null and none are
+//     kept.
 //
 // Counts of redactions per type go to the evalsidecar_judge_redactions_total
 // counter; values are never logged or counted.

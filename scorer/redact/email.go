@@ -27,7 +27,7 @@ func (d emailDetector) find(s string, dst []match) []match {
 		for start < at && s[start] == '.' {
 			start++
 		}
-		if start == at {
+		if start == at || inURLUserInfo(s, start) {
 			continue
 		}
 		end := at + 1
@@ -55,4 +55,22 @@ func (d emailDetector) find(s string, dst []match) []match {
 		dst = append(dst, match{start: start, end: end, typ: TypeEmail, prio: d.prio})
 		off = end
 	}
+}
+
+// inURLUserInfo reports whether the text before start is the
+// "scheme://user:" of a URL, so that what follows is a password, not an
+// e-mail address.
+func inURLUserInfo(s string, start int) bool {
+	if start == 0 || s[start-1] != ':' {
+		return false
+	}
+	for i := start - 2; i >= 2 && start-i < 256; i-- {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r', '"', '\'', '<', '>':
+			return false
+		case '/':
+			return s[i-1] == '/' && s[i-2] == ':'
+		}
+	}
+	return false
 }

@@ -146,6 +146,9 @@ func isCard(s string, gs []digitGroup, a, b int, plus bool) bool {
 		if gs[k].paren || k > a && gs[k].sep != ' ' && gs[k].sep != '-' {
 			return false
 		}
+		if l := gs[k].end - gs[k].start; b > a && (l < 3 || l > 6 || k == a && l != 4) {
+			return false
+		}
 	}
 	if f := s[gs[a].start]; f < '2' || f > '6' {
 		return false

@@ -82,8 +82,8 @@ func New(cfg Config, reg prometheus.Registerer) (*Redactor, error) {
 		}
 	}
 	if on(TypeBearer) {
-		add(bearerDetector{prio: prio})
-		add(authHeaderDetector{prio: prio})
+		add(bearerDetector(prio))
+		add(authHeaderDetector(prio))
 	}
 	if on(TypeIBAN) {
 		add(ibanDetector{prio: prio})

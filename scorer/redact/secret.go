@@ -28,9 +28,9 @@ func secretKey(key string) bool {
 		buf[n] = lower(c)
 		n++
 	}
-	k := string(buf[:n])
+	k := buf[:n]
 	for _, suf := range secretKeySuffixes {
-		if strings.HasSuffix(k, suf) {
+		if len(k) >= len(suf) && string(k[len(k)-len(suf):]) == suf {
 			return true
 		}
 	}
@@ -141,6 +141,6 @@ func (d secretDetector) find(s string, dst []match) []match {
 var urlPasswords = regexDetector{
 	typ:      TypeSecret,
 	prefixes: []string{"://"},
-	re:       regexp.MustCompile(`://[^/\s:@"'<>]+:([^/\s@"'<>]+)@`),
+	re:       regexp.MustCompile(`^://[^/\s:@"'<>]+:([^/\s@"'<>]+)@`),
 	check:    func(v string) bool { return !strings.HasPrefix(v, markerPrefix) },
 }

@@ -5,40 +5,55 @@ import (
 	"strings"
 )
 
-// regexDetector finds one token format. The regexp runs only when s
-// contains one of the literal prefixes; group 1, when present, is the span
-// replaced.
+// regexDetector finds one token format. Its regexp, anchored at the
+// start, runs only where one of the literal prefixes occurs (ASCII case
+// folded when fold is set), so text without a prefix costs one substring
+// search per prefix. Group 1, when present, is the span replaced.
 type regexDetector struct {
 	typ      string
 	prefixes []string
-	re       *regexp.Regexp
+	fold     bool
+	// wordStart requires a non-word byte (or the start) before the prefix.
+	wordStart bool
+	re        *regexp.Regexp
 	// check, when set, must accept the matched token.
 	check func(tok string) bool
 	prio  int
 }
 
+// regexWindow bounds the text one anchored match may span.
+const regexWindow = 4096
+
 func (d regexDetector) find(s string, dst []match) []match {
-	if len(d.prefixes) > 0 {
-		hit := false
-		for _, p := range d.prefixes {
-			if strings.Contains(s, p) {
-				hit = true
+	for _, p := range d.prefixes {
+		for off := 0; off < len(s); {
+			i := -1
+			if d.fold {
+				i = indexFold(s, p, off)
+			} else if k := strings.Index(s[off:], p); k >= 0 {
+				i = off + k
+			}
+			if i < 0 {
 				break
 			}
+			off = i + 1
+			if d.wordStart && i > 0 && isWord(s[i-1]) {
+				continue
+			}
+			loc := d.re.FindStringSubmatchIndex(s[i:min(len(s), i+regexWindow)])
+			if loc == nil {
+				continue
+			}
+			start, end := loc[0], loc[1]
+			if len(loc) >= 4 && loc[2] >= 0 {
+				start, end = loc[2], loc[3]
+			}
+			if end <= start || d.check != nil && !d.check(s[i+start:i+end]) {
+				continue
+			}
+			dst = append(dst, match{start: i + start, end: i + end, typ: d.typ, prio: d.prio})
+			off = i + loc[1]
 		}
-		if !hit {
-			return dst
-		}
-	}
-	for _, loc := range d.re.FindAllStringSubmatchIndex(s, -1) {
-		start, end := loc[0], loc[1]
-		if len(loc) >= 4 && loc[2] >= 0 {
-			start, end = loc[2], loc[3]
-		}
-		if d.check != nil && !d.check(s[start:end]) {
-			continue
-		}
-		dst = append(dst, match{start: start, end: end, typ: d.typ, prio: d.prio})
 	}
 	return dst
 }
@@ -57,34 +72,31 @@ func hasDigitAndLetter(tok string) bool {
 // tokenDetectors returns the API key and JWT formats.
 func tokenDetectors() []regexDetector {
 	return []regexDetector{
-		{typ: TypeJWT, prefixes: []string{"eyJ"},
-			re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`)},
-		{typ: TypeAPIKey, prefixes: []string{"sk-"},
-			re:    regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,}`),
+		{typ: TypeJWT, prefixes: []string{"eyJ"}, wordStart: true,
+			re: regexp.MustCompile(`^eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`)},
+		{typ: TypeAPIKey, prefixes: []string{"sk-"}, wordStart: true,
+			re:    regexp.MustCompile(`^sk-[A-Za-z0-9_-]{20,}`),
 			check: hasDigitAndLetter},
-		{typ: TypeAPIKey, prefixes: []string{"AKIA", "ASIA"},
-			re: regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`)},
-		{typ: TypeAPIKey, prefixes: []string{"gh"},
-			re:    regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})`),
+		{typ: TypeAPIKey, prefixes: []string{"AKIA", "ASIA"}, wordStart: true,
+			re: regexp.MustCompile(`^(?:AKIA|ASIA)[A-Z0-9]{16}\b`)},
+		{typ: TypeAPIKey, prefixes: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, wordStart: true,
+			re:    regexp.MustCompile(`^(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})`),
 			check: hasDigitAndLetter},
-		{typ: TypeAPIKey, prefixes: []string{"xox"},
-			re:    regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`),
+		{typ: TypeAPIKey, prefixes: []string{"xox"}, wordStart: true,
+			re:    regexp.MustCompile(`^xox[abprs]-[A-Za-z0-9-]{10,}`),
 			check: hasDigitAndLetter},
-		{typ: TypeAPIKey, prefixes: []string{"AIza"},
-			re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{30,}`)},
+		{typ: TypeAPIKey, prefixes: []string{"AIza"}, wordStart: true,
+			re: regexp.MustCompile(`^AIza[0-9A-Za-z_-]{30,}`)},
 	}
 }
 
 // bearerDetector finds the token after "Bearer".
-type bearerDetector struct{ prio int }
-
-var bearerRE = regexp.MustCompile(`(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]+=*)`)
-
-func (d bearerDetector) find(s string, dst []match) []match {
-	if !containsFold(s, "bearer") {
-		return dst
+func bearerDetector(prio int) regexDetector {
+	return regexDetector{
+		typ: TypeBearer, prefixes: []string{"bearer"}, fold: true, wordStart: true,
+		re:    regexp.MustCompile(`^(?i)bearer[ \t]+([A-Za-z0-9._~+/-]+=*)`),
+		check: bearerToken, prio: prio,
 	}
-	return regexDetector{typ: TypeBearer, re: bearerRE, check: bearerToken, prio: d.prio}.find(s, dst)
 }
 
 // bearerToken accepts tokens of at least 16 characters, or 8 with a digit,
@@ -96,16 +108,14 @@ func bearerToken(tok string) bool {
 	return len(tok) >= 8 && strings.ContainsAny(tok, "0123456789")
 }
 
-// authHeaderDetector finds the value of Authorization headers.
-type authHeaderDetector struct{ prio int }
-
-var authRE = regexp.MustCompile(`(?i)\b(?:proxy-)?authorization\b["']?[ \t]*[:=][ \t]*["']?((?:[A-Za-z][A-Za-z0-9-]* +)?[A-Za-z0-9._~+/:=-]{8,})`)
-
-func (d authHeaderDetector) find(s string, dst []match) []match {
-	if !containsFold(s, "authorization") {
-		return dst
+// authHeaderDetector finds the value of Authorization and
+// Proxy-Authorization headers.
+func authHeaderDetector(prio int) regexDetector {
+	return regexDetector{
+		typ: TypeBearer, prefixes: []string{"authorization"}, fold: true, wordStart: true,
+		re:    regexp.MustCompile(`^(?i)authorization\b["']?[ \t]*[:=][ \t]*["']?((?:[A-Za-z][A-Za-z0-9-]* +)?[A-Za-z0-9._~+/:=-]{8,})`),
+		check: hasDigitOrLong, prio: prio,
 	}
-	return regexDetector{typ: TypeBearer, re: authRE, check: hasDigitOrLong, prio: d.prio}.find(s, dst)
 }
 
 // hasDigitOrLong accepts credential-looking header values.
