@@ -154,8 +154,13 @@ func (c *Client) Judge(ctx context.Context, req *Request) (*Response, error) {
 	if !ok {
 		return nil, c.circuitOpen(req)
 	}
-	resp, err := c.call(ctx, req)
-	c.breaker.done(probe, verdictOf(err))
+	resp, last, err := c.call(ctx, req)
+	v := verdictOf(err)
+	if last != nil && ClassOf(err) == ClassBudget {
+		// A budget refused a retry: the provider's last failure decides.
+		v = verdictOf(last)
+	}
+	c.breaker.done(probe, v)
 	return resp, err
 }
 
@@ -179,8 +184,9 @@ func (c *Client) estimate(req *Request) (int64, float64) {
 	return in + out, c.cfg.Prices.Cost(in, out)
 }
 
-// call makes the attempts of one admitted call.
-func (c *Client) call(ctx context.Context, req *Request) (*Response, error) {
+// call makes the attempts of one admitted call. Besides the call's
+// outcome it returns the last failed attempt's error, if any.
+func (c *Client) call(ctx context.Context, req *Request) (*Response, *Error, error) {
 	estTokens, estUSD := c.estimate(req)
 	metricBudget := BudgetFrom(ctx)
 	var last *Error
@@ -193,7 +199,7 @@ func (c *Client) call(ctx context.Context, req *Request) (*Response, error) {
 			c.log.LogAttrs(ctx, slog.LevelDebug, "judge call refused",
 				slog.String("metric", req.Metric), slog.String("class", string(ClassBudget)),
 				slog.String("budget", be.Budget), slog.String("limit", be.Limit), slog.Int("attempt", attempt))
-			return nil, err
+			return nil, last, err
 		}
 		resp, aerr := c.attempt(ctx, req)
 		if aerr == nil {
@@ -209,7 +215,7 @@ func (c *Client) call(ctx context.Context, req *Request) (*Response, error) {
 			if resp.Model == "" {
 				resp.Model = c.model
 			}
-			return resp, nil
+			return resp, last, nil
 		}
 		if unbilled(aerr.Class) {
 			rs.commit(0, 0)
@@ -225,18 +231,18 @@ func (c *Client) call(ctx context.Context, req *Request) (*Response, error) {
 		}
 		if last.Class == ClassCanceled || !last.Retryable() || attempt > c.cfg.MaxRetries {
 			c.log.LogAttrs(ctx, slog.LevelWarn, "judge call failed", attrs...)
-			return nil, last
+			return nil, last, last
 		}
 		delay := retryDelay(last, attempt, c.jitter(), c.kind)
 		attrs = append(attrs, slog.Duration("delay", delay), slog.Duration("retry_after", last.RetryAfter))
 		if dl, ok := ctx.Deadline(); ok && !c.now().Add(delay).Before(dl) {
 			c.log.LogAttrs(ctx, slog.LevelWarn, "judge call failed: retry delay passes the deadline", attrs...)
-			return nil, last
+			return nil, last, last
 		}
 		c.metrics.retry(last.Class)
 		c.log.LogAttrs(ctx, slog.LevelDebug, "judge retry", attrs...)
 		if err := c.sleep(ctx, delay); err != nil {
-			return nil, &Error{Class: ClassCanceled, Err: errors.Join(err, last)}
+			return nil, last, &Error{Class: ClassCanceled, Err: errors.Join(err, last)}
 		}
 	}
 }
