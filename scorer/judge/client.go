@@ -230,7 +230,7 @@ func (c *Client) call(ctx context.Context, req *Request) (*Response, *Error, err
 			slog.Int("status", last.Status), slog.Int("attempt", attempt),
 		}
 		if last.Class == ClassCanceled || !last.Retryable() || attempt > c.cfg.MaxRetries {
-			c.log.LogAttrs(ctx, slog.LevelWarn, "judge call failed", attrs...)
+			c.log.LogAttrs(ctx, failureLevel(last.Class), "judge call failed", attrs...)
 			return nil, last, last
 		}
 		delay := retryDelay(last, attempt, c.jitter(), c.kind)
@@ -287,6 +287,20 @@ func classify(ctx context.Context, err error, attemptTimedOut bool) *Error {
 		return &Error{Class: ClassTimeout, Err: err}
 	}
 	return &Error{Class: ClassInvalidResponse, Err: err}
+}
+
+// failureLevel is the log level of a call that failed with class:
+// warnings for the provider's unavailability and for account problems,
+// info for answers that could not be used, debug for the caller's
+// cancellation.
+func failureLevel(class Class) slog.Level {
+	switch {
+	case class == ClassCanceled:
+		return slog.LevelDebug
+	case class == ClassAuth || verdictOf(&Error{Class: class}) == verdictFailed:
+		return slog.LevelWarn
+	}
+	return slog.LevelInfo
 }
 
 // unbilled reports whether a failure of class was refused before the

@@ -363,3 +363,19 @@ func TestClientLogsNoContent(t *testing.T) {
 		}
 	}
 }
+
+func TestFailureLevel(t *testing.T) {
+	tests := map[Class]slog.Level{
+		ClassCanceled:        slog.LevelDebug,
+		ClassOverloaded:      slog.LevelWarn,
+		ClassQuotaExhausted:  slog.LevelWarn,
+		ClassAuth:            slog.LevelWarn,
+		ClassRefusal:         slog.LevelInfo,
+		ClassInvalidResponse: slog.LevelInfo,
+	}
+	for class, want := range tests {
+		if got := failureLevel(class); got != want {
+			t.Errorf("failureLevel(%s) = %s, want %s", class, got, want)
+		}
+	}
+}
