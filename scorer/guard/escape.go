@@ -1,0 +1,141 @@
+package guard
+
+import (
+	"regexp"
+	"strings"
+)
+
+// maxEscapeRounds bounds the rounds of key removal and neutralisation.
+const maxEscapeRounds = 8
+
+// escape removes the key from text and neutralises reserved markers and
+// envelope tags. neutralised reports whether anything was changed; ok is
+// false when the key could not be removed within the round limit.
+func escape(text, key string) (out string, neutralised, ok bool) {
+	for range maxEscapeRounds {
+		var n1, n2, n3 bool
+		text, n1 = removeKey(text, key)
+		text, n2 = neutraliseMarkers(text)
+		text, n3 = neutraliseEnvelope(text)
+		neutralised = neutralised || n1 || n2 || n3
+		if indexFold(text, key) < 0 {
+			return text, neutralised, true
+		}
+	}
+	return "", neutralised, false
+}
+
+// indexFold returns the index of the first ASCII-case-insensitive
+// occurrence of the lower-case key in s, or -1.
+func indexFold(s, key string) int {
+	if key == "" {
+		return 0
+	}
+	for i := 0; i+len(key) <= len(s); i++ {
+		j := 0
+		for j < len(key) {
+			c := s[i+j]
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != key[j] {
+				break
+			}
+			j++
+		}
+		if j == len(key) {
+			return i
+		}
+	}
+	return -1
+}
+
+// removeKey deletes every occurrence of key, including occurrences that
+// a deletion creates.
+func removeKey(s, key string) (string, bool) {
+	changed := false
+	for {
+		i := indexFold(s, key)
+		if i < 0 {
+			return s, changed
+		}
+		s = s[:i] + s[i+len(key):]
+		changed = true
+	}
+}
+
+var (
+	// envelopeRE matches anything shaped like an envelope tag: <data-,
+	// </data-, <data>, </data>, <data attr=...>.
+	envelopeRE = regexp.MustCompile(`(?i)<(\s*/?\s*data)([-\s>])`)
+	// envelopeTagRE matches the start of an envelope tag in a judge answer.
+	envelopeTagRE = regexp.MustCompile(`(?i)<\s*/?\s*data-`)
+	// roleTagRE matches chat-template role tags: <|im_start|>, <|system|>...
+	roleTagRE = regexp.MustCompile(`(?i)<\|\s*[a-z0-9_]{1,32}\s*\|>`)
+	// tagMarkerRE matches reasoning and prompt-section tags.
+	tagMarkerRE = regexp.MustCompile(`(?i)<\s*/?\s*(?:think|thinking|reasoning|sentence|question|answer|reference|response|rubric|instructions?|system|user|assistant|human|judge?ment|verdict|score|rating|evaluation)\s*>`)
+	// instRE matches Llama-style instruction markers.
+	instRE = regexp.MustCompile(`(?i)\[/?INST\]|<</?SYS>>`)
+	// boxedRE matches a LaTeX \boxed{ answer.
+	boxedRE = regexp.MustCompile(`\\boxed\s*\{`)
+	// lineMarkerRE matches lines that start like a verdict or a role turn.
+	lineMarkerRE = regexp.MustCompile(`(?im)^[ \t>*#_-]*(?:final[ \t]+)?(?:score|verdict|rating|property|human|assistant|system)[ \t*_]*[:：]`)
+	// jsonLineRE matches lines that start with a verdict object.
+	jsonLineRE = regexp.MustCompile(`(?im)^[ \t]*\{\s*"(?:score|verdict|rating|grade)"\s*:`)
+	// bracketVerdictRE matches [[YES]]-style verdicts.
+	bracketVerdictRE = regexp.MustCompile(`(?i)\[\[\s*(?:yes|no|a|b|c|tie|\d+(?:\.\d+)?)\s*\]\]`)
+	// fenceRE matches ``` code fences; fencedKeyRE verdict keys in them.
+	fenceRE     = regexp.MustCompile("(?s)```.*?```")
+	fencedKeyRE = regexp.MustCompile(`(?i)"(score|verdict|rating|grade)"(\s*:)`)
+)
+
+// quotedPrefix is put before lines that look like verdicts or role turns.
+const quotedPrefix = "(quoted) "
+
+// angleEscape writes a marker's angle brackets as entities.
+func angleEscape(m string) string {
+	return strings.NewReplacer("<", "&lt;", ">", "&gt;").Replace(m)
+}
+
+// neutraliseMarkers rewrites reserved judge markers (see the package
+// documentation).
+func neutraliseMarkers(s string) (string, bool) {
+	changed := false
+	apply := func(re *regexp.Regexp, f func(string) string) {
+		if re.MatchString(s) {
+			s = re.ReplaceAllStringFunc(s, f)
+			changed = true
+		}
+	}
+	apply(tagMarkerRE, angleEscape)
+	apply(roleTagRE, angleEscape)
+	apply(instRE, func(m string) string {
+		if strings.HasPrefix(m, "[") {
+			return "(" + m[1:len(m)-1] + ")"
+		}
+		return angleEscape(m)
+	})
+	apply(boxedRE, func(m string) string { return m[1:] })
+	apply(lineMarkerRE, func(m string) string { return quotedPrefix + m })
+	apply(jsonLineRE, func(m string) string { return quotedPrefix + m })
+	apply(bracketVerdictRE, func(m string) string { return m[1 : len(m)-1] })
+	if strings.Contains(s, "```") {
+		s = fenceRE.ReplaceAllStringFunc(s, func(f string) string {
+			if !fencedKeyRE.MatchString(f) {
+				return f
+			}
+			changed = true
+			return fencedKeyRE.ReplaceAllString(f, `'$1'$2`)
+		})
+	}
+	return s, changed
+}
+
+// neutraliseEnvelope writes the '<' of anything shaped like an envelope
+// tag as "&lt;".
+func neutraliseEnvelope(s string) (string, bool) {
+	if !envelopeRE.MatchString(s) {
+		return s, false
+	}
+	return envelopeRE.ReplaceAllString(s, "&lt;$1$2"), true
+}
