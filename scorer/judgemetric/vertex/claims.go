@@ -224,9 +224,21 @@ const labelInstruction = `Labels:
 const claimsAnswerFormat = `# Answer Format
 Answer with one JSON object and nothing else: {"claims": [{"claim": "<claim text>", "rationale": "<why, quoting the evidence>", "label": "<label>"}]}`
 
-// claimMetric is grounding_v1 (one call: segment and label against the
-// context) or hallucination_v1 (two calls: segment, then label against
-// the agent's instructions, tools and tool results).
+// claimMetric scores the share of a response's atomic claims labelled
+// supported or no_rad (metrics.md §7.3; managed metrics document, seed
+// 002). Scale 0-1; label "pass" when every claim passes; Verdicts list the
+// claims with their labels and rationales; Details count each label.
+//
+//	grounding_v1: prompt, response, context. 1 judge call that splits the
+//	    response into claims and labels them against the prompt and the
+//	    context (the documented grounding score).
+//	hallucination_v1: response and tool calls (instruction, prompt and
+//	    tool declarations when present, else a placeholder). 2 judge
+//	    calls: segment the response into claims, then label each claim
+//	    against the instruction, prompt, tool declarations and tool calls
+//	    with their results. A claim left unlabelled makes the answer
+//	    invalid; labels for claims that were not asked about are dropped.
+//	    Only the final response is judged (no intermediate responses).
 type claimMetric struct {
 	id      string
 	needs   scorer.Inputs

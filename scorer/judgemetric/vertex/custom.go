@@ -93,7 +93,7 @@ func customVars(names []string) ([]inputVar, error) {
 		if n == "response" {
 			continue
 		}
-		if _, ok := variables[n]; !ok {
+		if _, ok := lookupVariable(n); !ok {
 			if len(n) > maxColumnName || strings.ContainsAny(n, "\r\n\t") {
 				return nil, fmt.Errorf(`param "input_variables": %q is not a usable column name`, n)
 			}

@@ -59,7 +59,11 @@ func (m *rubricMetric) adaptive() bool { return m.rubrics == nil && m.spec.genIn
 
 // Score generates (or reuses) the rubrics, asks the judge for verdicts
 // num_samples times, combines them by self-consistency and returns the
-// passing rate.
+// passing rate. A JSON answer must judge every rubric (see
+// ParseVerdicts). For the §7.2 text fallback the score is over the parsed
+// questions as in the preview SDK, except that when no question at all
+// could be parsed the SDK's score 0 becomes an invalid_response error:
+// an unreadable answer never yields a score.
 func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
 	c := judgemetric.NewCaller(m.judge, m.newSan, m.spec.id)
 	rubrics, trusted := m.rubrics, true

@@ -14,19 +14,31 @@ type variable struct {
 	text  func(in *scorer.Instance) string
 }
 
-// variables are the Instance fields usable as input variables, by the
-// name used in config (Vertex dataset column names). Any other name is a
-// dataset column (Instance.Columns), sent as field "context".
-var variables = map[string]variable{
-	"prompt":               {FieldPrompt, scorer.InPrompt, func(in *scorer.Instance) string { return in.Prompt }},
-	"response":             {FieldResponse, scorer.InResponse, func(in *scorer.Instance) string { return in.Response }},
-	"reference":            {FieldReference, scorer.InReference, func(in *scorer.Instance) string { return in.Reference }},
-	"instruction":          {FieldInstruction, scorer.InInstruction, func(in *scorer.Instance) string { return in.Instruction }},
-	"context":              {FieldContext, scorer.InContext, func(in *scorer.Instance) string { return in.Context }},
-	"predicted_trajectory": {FieldToolCalls, scorer.InPredictedTrajectory, func(in *scorer.Instance) string { return toolCallsText(in.PredictedTrajectory) }},
-	"reference_trajectory": {FieldReference, scorer.InReferenceTrajectory, func(in *scorer.Instance) string { return toolCallsText(in.ReferenceTrajectory) }},
-	"conversation":         {FieldConversation, scorer.InConversation, func(in *scorer.Instance) string { return conversationText(in.Conversation) }},
-	"tool_declarations":    {FieldToolDeclarations, scorer.InToolDeclarations, func(in *scorer.Instance) string { return toolDeclarationsText(in.ToolDeclarations) }},
+// lookupVariable returns the Instance field a template input variable
+// names (Vertex dataset column names). Any other name is a dataset column
+// (Instance.Columns), sent as field "context".
+func lookupVariable(name string) (variable, bool) {
+	switch name {
+	case "prompt":
+		return variable{FieldPrompt, scorer.InPrompt, func(in *scorer.Instance) string { return in.Prompt }}, true
+	case "response":
+		return variable{FieldResponse, scorer.InResponse, func(in *scorer.Instance) string { return in.Response }}, true
+	case "reference":
+		return variable{FieldReference, scorer.InReference, func(in *scorer.Instance) string { return in.Reference }}, true
+	case "instruction":
+		return variable{FieldInstruction, scorer.InInstruction, func(in *scorer.Instance) string { return in.Instruction }}, true
+	case "context":
+		return variable{FieldContext, scorer.InContext, func(in *scorer.Instance) string { return in.Context }}, true
+	case "predicted_trajectory":
+		return variable{FieldToolCalls, scorer.InPredictedTrajectory, func(in *scorer.Instance) string { return toolCallsText(in.PredictedTrajectory) }}, true
+	case "reference_trajectory":
+		return variable{FieldReference, scorer.InReferenceTrajectory, func(in *scorer.Instance) string { return toolCallsText(in.ReferenceTrajectory) }}, true
+	case "conversation":
+		return variable{FieldConversation, scorer.InConversation, func(in *scorer.Instance) string { return conversationText(in.Conversation) }}, true
+	case "tool_declarations":
+		return variable{FieldToolDeclarations, scorer.InToolDeclarations, func(in *scorer.Instance) string { return toolDeclarationsText(in.ToolDeclarations) }}, true
+	}
+	return variable{}, false
 }
 
 // inputVar is one input variable of a template and its heading in the
@@ -41,7 +53,7 @@ type inputVar struct {
 func needsOf(vars []inputVar) scorer.Inputs {
 	var n scorer.Inputs
 	for _, v := range vars {
-		if d, ok := variables[v.name]; ok {
+		if d, ok := lookupVariable(v.name); ok {
 			n |= d.need
 		}
 	}
@@ -53,7 +65,7 @@ func needsOf(vars []inputVar) scorer.Inputs {
 func resolve(in *scorer.Instance, vars []inputVar) ([]part, error) {
 	parts := make([]part, 0, len(vars))
 	for _, v := range vars {
-		if d, ok := variables[v.name]; ok {
+		if d, ok := lookupVariable(v.name); ok {
 			parts = append(parts, part{heading: v.heading, field: d.field, text: d.text(in)})
 			continue
 		}
