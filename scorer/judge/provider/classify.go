@@ -113,11 +113,12 @@ func (c *common) callError(ctx context.Context, err error, x *exchange) *judge.E
 	}
 	if status >= 400 {
 		// An error status whose body the SDK could not read as an error.
-		e := c.httpError(status, header, statusClass(status, false), "", err.Error())
-		return e
+		return c.httpError(status, header, statusClass(status, false), "", err.Error())
 	}
 	if status >= 200 && status < 300 {
-		return wrap(judge.ClassInvalidResponse, "undecodable response: "+err.Error())
+		// Some SDKs quote the body after a newline: keep only the reason.
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		return wrap(judge.ClassInvalidResponse, "undecodable response: "+msg)
 	}
 	return wrap(judge.ClassTransport, err.Error())
 }
