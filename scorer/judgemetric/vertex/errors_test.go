@@ -336,3 +336,16 @@ func TestExplanationCapped(t *testing.T) {
 		t.Error("cut inside a rune")
 	}
 }
+
+// TestBulletEcho checks that a judge echoing a rubric or claim with the
+// "- " bullet it was listed with still matches.
+func TestBulletEcho(t *testing.T) {
+	vs, err := ParseVerdicts(verdicts("- "+q1, true, "* "+q2, false), []string{q1, q2})
+	if err != nil || !vs[0].Yes || vs[1].Yes {
+		t.Errorf("%v %+v", err, vs)
+	}
+	cs, err := matchClaims([]Claim{{Text: "- A.", Label: LabelSupported}}, []string{"A."})
+	if err != nil || cs[0].Text != "A." {
+		t.Errorf("%v %+v", err, cs)
+	}
+}

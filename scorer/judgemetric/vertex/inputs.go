@@ -147,8 +147,13 @@ func capText(s string, n int) string {
 	return s[:cut]
 }
 
-// normalize is the key rubric and claim texts are matched by: trimmed,
-// inner whitespace collapsed, lower-cased.
+// normalize is the key rubric and claim texts are matched by: a leading
+// list bullet ("- " as the prompts list them, or "* ") removed, inner
+// whitespace collapsed, lower-cased.
 func normalize(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "- ") || strings.HasPrefix(s, "* ") {
+		s = s[2:]
+	}
 	return strings.ToLower(strings.Join(strings.Fields(s), " "))
 }
