@@ -2,7 +2,9 @@ package ragas
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -25,7 +27,7 @@ func pyArgs(raw string) string {
 	if err := pyValue(dec, &b); err != nil {
 		return pyStr(raw)
 	}
-	if _, err := dec.Token(); err == nil {
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return pyStr(raw) // trailing content: not one JSON value
 	}
 	return b.String()
