@@ -98,7 +98,6 @@ func (e *env) score(t *testing.T, id string, params map[string]any, in *scorer.I
 	return e.build(t, id, params).Score(context.Background(), in)
 }
 
-
 // assertSanitized checks that no raw token is in a System prompt and that
 // in a Prompt every raw token is inside a marker.
 func assertSanitized(t *testing.T, reqs []*judge.Request) {
