@@ -140,14 +140,14 @@ func (s *Sanitizer) SystemNote() string {
 }
 
 // CheckAnswer returns flags for a judge answer that echoes the envelope
-// key or carries role or envelope tags; nil when clean.
+// key or carries role or envelope tags, sorted; nil when clean.
 func (s *Sanitizer) CheckAnswer(answer string) []string {
-	var out []string
-	if indexFold(answer, s.key) >= 0 {
-		out = append(out, FlagJudgeEchoedKey)
-	}
+	var out []string // sorted
 	if roleTagRE.MatchString(answer) || envelopeTagRE.MatchString(answer) {
 		out = append(out, FlagJudgeAnswerMarkers)
+	}
+	if indexFold(answer, s.key) >= 0 {
+		out = append(out, FlagJudgeEchoedKey)
 	}
 	return out
 }
