@@ -32,6 +32,9 @@ type factToken struct {
 	next      rune   // the rune just after text (0 at the end)
 	lineStart bool   // only blanks and list bullets precede it on its line
 	url       bool
+	// mayHoldFact is false for a word without a digit or an '@', which
+	// holds no fact on its own.
+	mayHoldFact bool
 }
 
 // dateRole is what a token can be in a month-name date.
@@ -59,9 +62,12 @@ type dateRole struct {
 //     abbreviations) and MM/DD/YYYY or DD/MM/YYYY; a slash date whose
 //     day and month are both <= 12 is ambiguous and matches either order.
 //     A date in a source also supports its year on its own.
-//   - identifiers: a token of at least 3 characters mixing letters and
-//     digits (ORD-12345, TKT_889, A1B2C3, UUIDs, hex ids), or of digits
-//     and separators holding at least 4 digits (555-0134); lower-cased.
+//   - identifiers: a token mixing letters and digits, with at least two
+//     digits and three characters, or five characters with a '-', '_' or
+//     '#' (ORD-12345, TKT_889, ORD-7, A1B2C3, UUIDs, hex ids; not H2O or
+//     mp3), or of digits and separators holding at least 4 digits
+//     (555-0134), except an ascending range such as 100-200, which is two
+//     numbers; lower-cased.
 //   - e-mail addresses: lower-cased.
 //   - URLs: http(s):// or www. links, scheme dropped, host lower-cased,
 //     trailing punctuation and slash removed.
@@ -92,8 +98,8 @@ func (sc *factScanner) scan(s string) {
 				prev, lineStart = '/', false
 				continue
 			}
-			j := factTokenEnd(s, i)
-			tok := factToken{text: s[i:j], start: i, prev: prev, lineStart: lineStart}
+			j, mayHold := factTokenEnd(s, i)
+			tok := factToken{text: s[i:j], start: i, prev: prev, lineStart: lineStart, mayHoldFact: mayHold}
 			if j < len(s) {
 				tok.next, _ = utf8.DecodeRuneInString(s[j:])
 			}
@@ -128,6 +134,11 @@ func isFactRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
 	}
+	return isWideFactRune(r)
+}
+
+// isWideFactRune is isFactRune for non-ASCII runes.
+func isWideFactRune(r rune) bool {
 	if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r) {
 		return false
 	}
@@ -144,31 +155,45 @@ func isConnector(c byte) bool {
 }
 
 // factTokenEnd returns the end of the word starting at i: fact runes and
-// connectors that are followed by a fact rune.
-func factTokenEnd(s string, i int) int {
+// connectors that are followed by a fact rune. mayHold reports whether the
+// word has an ASCII digit or an '@'.
+func factTokenEnd(s string, i int) (end int, mayHold bool) {
 	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if isFactRune(rune(c)) {
+			switch {
+			case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+				i++
+				continue
+			case '0' <= c && c <= '9':
+				mayHold = true
 				i++
 				continue
 			}
 			if isConnector(c) && i+1 < len(s) {
-				r, _ := utf8.DecodeRuneInString(s[i+1:])
-				if isFactRune(r) {
+				n := s[i+1]
+				if n < utf8.RuneSelf && isFactRune(rune(n)) {
+					mayHold = mayHold || c == '@'
 					i++
 					continue
 				}
+				if n >= utf8.RuneSelf {
+					if r, _ := utf8.DecodeRuneInString(s[i+1:]); isWideFactRune(r) {
+						mayHold = mayHold || c == '@'
+						i++
+						continue
+					}
+				}
 			}
-			return i
+			return i, mayHold
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if !isFactRune(r) {
-			return i
+		if !isWideFactRune(r) {
+			return i, mayHold
 		}
 		i += size
 	}
-	return i
+	return i, mayHold
 }
 
 // urlLen returns the length of the URL at the start of s, or 0: an
@@ -387,6 +412,9 @@ func (sc *factScanner) classify(tok factToken) {
 		sc.emitURL(t)
 		return
 	}
+	if !tok.mayHoldFact {
+		return
+	}
 	sc.classifyPart(tok, t, true)
 }
 
@@ -457,13 +485,11 @@ func (sc *factScanner) classifyPart(tok factToken, t string, split bool) {
 			sc.splitAt(tok, t, ',')
 			return
 		}
-		if digits >= 4 {
+		if digits >= 4 && !isRange(t) {
 			sc.emitIdentifier(t)
 			return
 		}
-		if split {
-			sc.splitDigits(tok, t)
-		}
+		sc.splitDigits(tok, t)
 		return
 	}
 	if comma && split {
@@ -479,9 +505,21 @@ func (sc *factScanner) classifyPart(tok factToken, t string, split bool) {
 			return
 		}
 	}
-	if utf8.RuneCountInString(t) >= 3 && digits > 0 {
+	if digits >= 2 && utf8.RuneCountInString(t) >= 3 || strings.ContainsAny(t, "-_#") && utf8.RuneCountInString(t) >= 5 {
 		sc.emitIdentifier(t)
 	}
+}
+
+// isRange reports whether t is a numeric range such as "100-200" or
+// "2020-2024": two groups of 1 to 4 digits joined by '-', ascending.
+func isRange(t string) bool {
+	a, b, ok := strings.Cut(t, "-")
+	if !ok || len(a) > 4 || len(b) > 4 {
+		return false
+	}
+	x, ok1 := digitsAt(a, 0, len(a))
+	y, ok2 := digitsAt(b, 0, len(b))
+	return ok1 && ok2 && x < y
 }
 
 // splitAt classifies the parts of t between seps.
@@ -661,6 +699,9 @@ func (sc *factScanner) emitISODate(t string) bool {
 		return false
 	}
 	sc.emitDate(y, m, d, 0, 0, t)
+	if len(t) > 11 { // the hour of a date-time ("2026-03-05T10")
+		sc.classifyPart(factToken{text: t[11:]}, t[11:], false)
+	}
 	return true
 }
 

@@ -185,7 +185,7 @@ func TestFactScannerNormalForms(t *testing.T) {
 		{"5 items, $5, 5%", []string{"5", "5"}},
 		{"12 items", []string{"12"}},
 		{"20GB at 3pm on the 5th", []string{"20"}},
-		{"2026-03-05T10:00:00Z", []string{"2026-03-05"}},
+		{"2026-03-05T10:00:00Z", []string{"2026-03-05", "10"}},
 		{"2026/03/05", []string{"2026-03-05"}},
 		{"5 March 2026", []string{"2026-03-05"}},
 		{"March 5th, 2026", []string{"2026-03-05"}},
@@ -213,6 +213,9 @@ func TestFactScannerNormalForms(t *testing.T) {
 		{"订单ORD-12345已发货", []string{"ord-12345"}},
 		{"Б12 ціна", []string{"б12"}},
 		{"ＯＲＤ１２", nil},
+		{"H2O, mp3, k8s, top-3 and ORD-7", []string{"top-3", "ord-7"}},
+		{"pages 100-200, 2020-2024, 4417-2290", []string{"100", "200", "2020", "2024", "4417-2290"}},
+		{"2026-03-05T10:30:00Z", []string{"2026-03-05", "10", "30"}},
 	}
 	for _, c := range cases {
 		if got := scanFacts(c.in, false); !slices.Equal(got, c.want) {
