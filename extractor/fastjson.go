@@ -63,44 +63,6 @@ func contentStr(raw string) string {
 	return raw
 }
 
-// fields collects the raw tokens of an object's known keys. ok is false
-// when a key is escaped, repeated, or matches a known key only when case
-// is ignored (the struct decoder folds case and keeps the last value).
-type fields struct {
-	names []string
-	vals  []string
-	ok    bool
-}
-
-// read fills f.vals (one per name, "" when absent) from object o.
-func (f *fields) read(o gjson.Result) {
-	f.ok = true
-	for i := range f.vals {
-		f.vals[i] = ""
-	}
-	o.ForEach(func(k, v gjson.Result) bool {
-		if strings.IndexByte(k.Raw, '\\') >= 0 {
-			f.ok = false
-			return false
-		}
-		for i, n := range f.names {
-			if k.Str == n {
-				if f.vals[i] != "" {
-					f.ok = false
-					return false
-				}
-				f.vals[i] = v.Raw
-				return true
-			}
-			if strings.EqualFold(k.Str, n) {
-				f.ok = false
-				return false
-			}
-		}
-		return true
-	})
-}
-
 // Field positions of partNames and messageNames.
 const (
 	pType = iota
@@ -151,102 +113,121 @@ func partFrom(v []string) part {
 }
 
 // fastMessages is parseMessages for arrays of parts-form messages; ok is
-// false when t is not one.
+// false when t (trimmed, starting with '[') is not one. It reads t in one
+// pass, and the result takes two allocations: the messages and their parts.
 func fastMessages(t string) (out []message, ok bool) {
-	if !fastReadable(t) {
+	p := scanner{s: t}
+	if !p.at('[') {
 		return nil, false
 	}
-	mf := fields{names: messageNames[:], vals: make([]string, len(messageNames))}
-	pf := fields{names: partNames[:], vals: make([]string, len(partNames))}
-	ok = true
-	gjson.Parse(t).ForEach(func(_, mv gjson.Result) bool {
-		if !mv.IsObject() {
-			ok = false
-			return false
-		}
-		mf.read(mv)
-		v := mf.vals
-		if !mf.ok || !strings.HasPrefix(v[mParts], "[") || (v[mToolCalls] != "" && v[mToolCalls] != "null") {
-			ok = false
-			return false
-		}
-		m := message{Role: rawStr(v[mRole]), FinishReason: rawStr(v[mFinishReason])}
-		gjson.Parse(v[mParts]).ForEach(func(_, pv gjson.Result) bool {
-			if !pv.IsObject() {
-				ok = false
-				return false
-			}
-			pf.read(pv)
-			if !pf.ok {
-				ok = false
-				return false
-			}
-			m.Parts = append(m.Parts, partFrom(pf.vals))
-			return true
-		})
-		if !ok || len(m.Parts) == 0 {
-			ok = false // an empty parts list is read as an OpenAI-style message
-			return false
-		}
-		out = append(out, m)
-		return true
-	})
+	var mv [len(messageNames)]string
+	var pv [len(partNames)]string
+	var partBuf [16]part
+	var msgBuf [8]message
+	var endBuf [8]int
+	parts, msgs, ends := partBuf[:0], msgBuf[:0], endBuf[:0]
+	empty, ok := p.open(']')
 	if !ok {
 		return nil, false
 	}
-	if out == nil {
-		out = []message{}
+	for !empty {
+		if parts, ok = p.message(mv[:], &pv, parts); !ok {
+			return nil, false
+		}
+		if mv[mParts] == "" || (mv[mToolCalls] != "" && mv[mToolCalls] != "null") {
+			return nil, false
+		}
+		msgs = append(msgs, message{Role: rawStr(mv[mRole]), FinishReason: rawStr(mv[mFinishReason])})
+		ends = append(ends, len(parts))
+		more, ok := p.next(']')
+		if !ok {
+			return nil, false
+		}
+		empty = !more
+	}
+	if !p.end() {
+		return nil, false
+	}
+	switch {
+	case len(msgs) == 0:
+		return []message{}, true
+	case len(parts) == 1: // one message of one part, the usual output
+		b := &struct {
+			m [1]message
+			p [1]part
+		}{}
+		b.m[0], b.p[0] = msgs[0], parts[0]
+		b.m[0].Parts = b.p[:]
+		return b.m[:], true
+	}
+	out = make([]message, len(msgs))
+	all := make([]part, len(parts))
+	copy(all, parts)
+	from := 0
+	for i := range msgs {
+		out[i] = msgs[i]
+		out[i].Parts = all[from:ends[i]:ends[i]]
+		from = ends[i]
 	}
 	return out, true
 }
 
 // fastInstructions is parseInstructions for an array of text parts (as
-// objects or strings); ok is false when t is not one.
+// objects or strings); ok is false when t (trimmed, starting with '[') is
+// not one.
 func fastInstructions(t string) (string, bool) {
-	if !fastReadable(t) {
+	p := scanner{s: t}
+	if !p.at('[') {
 		return "", false
 	}
-	pf := fields{names: partNames[:], vals: make([]string, len(partNames))}
+	var pv [len(partNames)]string
 	var b strings.Builder
 	var only string // the single text, while there is one: no copy needed
 	n := 0
-	ok := true
-	gjson.Parse(t).ForEach(func(_, it gjson.Result) bool {
+	empty, ok := p.open(']')
+	if !ok {
+		return "", false
+	}
+	for !empty {
 		var s string
 		switch {
-		case it.Type == gjson.String:
-			s = rawStr(it.Raw)
-		case it.IsObject():
-			pf.read(it)
-			if !pf.ok {
-				ok = false
-				return false
+		case p.at('"'):
+			start := p.i
+			if _, ok := p.str(); !ok {
+				return "", false
 			}
-			p := partFrom(pf.vals)
-			if p.Type != partText || p.Content == "" {
-				ok = false // possibly a message with parts: the general reader decides
-				return false
+			s = rawStr(t[start:p.i])
+		case p.at('{'):
+			if !p.fields(partNames[:], pv[:]) {
+				return "", false
 			}
-			s = p.Content
+			pt := partFrom(pv[:])
+			if pt.Type != partText || pt.Content == "" {
+				return "", false // possibly a message with parts: the general reader decides
+			}
+			s = pt.Content
 		default:
-			ok = false
-			return false
+			return "", false
 		}
-		if s == "" {
-			return true
+		if s != "" {
+			n++
+			switch n {
+			case 1:
+				only = s
+			case 2:
+				b.WriteString(only)
+				appendLine(&b, s)
+			default:
+				appendLine(&b, s)
+			}
 		}
-		n++
-		if n == 1 {
-			only = s
-			return true
+		more, ok := p.next(']')
+		if !ok {
+			return "", false
 		}
-		if n == 2 {
-			b.WriteString(only)
-		}
-		appendLine(&b, s)
-		return true
-	})
-	if !ok {
+		empty = !more
+	}
+	if !p.end() {
 		return "", false
 	}
 	if n <= 1 {
