@@ -37,7 +37,8 @@ const ParamIntermediate = "evaluate_intermediate_nl_responses"
 // no known label, is an invalid_response error (ADK would skip the step).
 //
 // Result: Label "passed" when score >= threshold; Details
-// "per_invocation", "steps", "sentences", "labels" (count per label).
+// "per_invocation", "steps", "sentences", "labels" (count per label;
+// labels outside the five are counted as "unknown").
 // Explanation lists the sentences not supported, with the rationale.
 type hallucinations struct {
 	base
@@ -89,8 +90,13 @@ func (m *hallucinations) Score(ctx context.Context, in *scorer.Instance) (scorer
 			sentences += len(vs)
 			for _, v := range vs {
 				l := strings.ToLower(strings.TrimSpace(v.Label))
+				s, known := labelScores[l]
+				if !known {
+					labels["unknown"]++
+					continue
+				}
 				labels[l]++
-				if s, ok := labelScores[l]; ok && s == 0 {
+				if s == 0 {
 					notes = append(notes, fmt.Sprintf("%s: %q (%s)", l, v.Sentence, v.Rationale))
 				}
 			}

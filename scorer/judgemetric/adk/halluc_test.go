@@ -153,3 +153,18 @@ func TestHallucinationsParams(t *testing.T) {
 		}
 	}
 }
+
+func TestHallucinationsLabelCounts(t *testing.T) {
+	val := validatorTwo + "\n\nsentence: x\nlabel: Weird\nrationale: r\nsupporting_excerpt: null\ncontradicting_excerpt: null"
+	res, err := newEnv("<sentence>a</sentence>", val).score(t, MetricHallucinations, nil, fixedInstance())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"supported": 1, "not_applicable": 1, "unknown": 1}
+	if got := res.Details["labels"]; !reflect.DeepEqual(got, want) {
+		t.Fatalf("labels %v", got)
+	}
+	if res.Score != 1 || res.Details["sentences"] != 3 {
+		t.Fatalf("score %v details %v", res.Score, res.Details)
+	}
+}

@@ -2,6 +2,7 @@ package ragas
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
@@ -11,25 +12,21 @@ import (
 // objectSchema returns a structured-output schema of an object whose
 // properties are all required.
 func objectSchema(name string, props map[string]any) *judge.Schema {
-	req := make([]any, 0, len(props))
+	keys := make([]string, 0, len(props))
 	for k := range props {
-		req = append(req, k)
+		keys = append(keys, k)
 	}
-	sortAny(req)
+	slices.Sort(keys)
+	req := make([]any, len(keys))
+	for i, k := range keys {
+		req[i] = k
+	}
 	return &judge.Schema{Name: name, JSON: map[string]any{
 		"type":                 "object",
 		"properties":           props,
 		"required":             req,
 		"additionalProperties": false,
 	}}
-}
-
-func sortAny(xs []any) {
-	for i := 1; i < len(xs); i++ {
-		for j := i; j > 0 && xs[j].(string) < xs[j-1].(string); j-- {
-			xs[j], xs[j-1] = xs[j-1], xs[j]
-		}
-	}
 }
 
 // laxBool reads a boolean answer field as pydantic's lax bool does: JSON
