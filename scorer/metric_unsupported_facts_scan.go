@@ -92,11 +92,13 @@ func (sc *factScanner) scan(s string) {
 			r, size = utf8.DecodeRuneInString(s[i:])
 		}
 		if isFactRune(r) {
-			if n := urlLen(s[i:]); n > 0 {
-				sc.push(factToken{text: s[i : i+n], start: i, prev: prev, url: true})
-				i += n
-				prev, lineStart = '/', false
-				continue
+			if c := r | 0x20; c == 'h' || c == 'w' {
+				if n := urlLen(s[i:]); n > 0 {
+					sc.push(factToken{text: s[i : i+n], start: i, prev: prev, url: true})
+					i += n
+					prev, lineStart = '/', false
+					continue
+				}
 			}
 			j, mayHold := factTokenEnd(s, i)
 			tok := factToken{text: s[i:j], start: i, prev: prev, lineStart: lineStart, mayHoldFact: mayHold}
@@ -104,11 +106,7 @@ func (sc *factScanner) scan(s string) {
 				tok.next, _ = utf8.DecodeRuneInString(s[j:])
 			}
 			sc.push(tok)
-			lastSize := 1
-			if s[j-1] >= utf8.RuneSelf {
-				_, lastSize = utf8.DecodeLastRuneInString(s[:j])
-			}
-			prev, _ = utf8.DecodeRuneInString(s[j-lastSize:])
+			prev, _ = utf8.DecodeLastRuneInString(s[:j])
 			i, lineStart = j, false
 			continue
 		}
@@ -304,6 +302,51 @@ func isOrdinalSuffix(s string) bool {
 	return strings.EqualFold(s, "st") || strings.EqualFold(s, "nd") || strings.EqualFold(s, "rd") || strings.EqualFold(s, "th")
 }
 
+// monthOf returns the month (1-12) an English month name or its
+// abbreviation ("Mar", "Sept") names, case-insensitively, or 0.
+func monthOf(t string) int {
+	if len(t) < 3 || len(t) > len("september") {
+		return 0
+	}
+	m := 0
+	switch string([]byte{lowerASCII(t[0]), lowerASCII(t[1]), lowerASCII(t[2])}) {
+	case "jan":
+		m = 1
+	case "feb":
+		m = 2
+	case "mar":
+		m = 3
+	case "apr":
+		m = 4
+	case "may":
+		m = 5
+	case "jun":
+		m = 6
+	case "jul":
+		m = 7
+	case "aug":
+		m = 8
+	case "sep":
+		m = 9
+	case "oct":
+		m = 10
+	case "nov":
+		m = 11
+	case "dec":
+		m = 12
+	default:
+		return 0
+	}
+	name := monthNames[m-1]
+	switch {
+	case len(t) == 3,
+		len(t) == len(name) && strings.EqualFold(t[3:], name[3:]),
+		m == 9 && len(t) == 4 && lowerASCII(t[3]) == 't':
+		return m
+	}
+	return 0
+}
+
 var monthNames = [...]string{
 	"january", "february", "march", "april", "may", "june", "july",
 	"august", "september", "october", "november", "december",
@@ -330,15 +373,8 @@ func roleOf(tok factToken) dateRole {
 		}
 		return dateRole{}
 	}
-	if len(t) > len("september") || strings.IndexByte("jfmasondJFMASOND", t[0]) < 0 {
-		return dateRole{}
-	}
-	for m, name := range monthNames {
-		if len(t) == len(name) && strings.EqualFold(t, name) ||
-			len(t) == 3 && strings.EqualFold(t, name[:3]) ||
-			m == 8 && strings.EqualFold(t, "sept") {
-			return dateRole{month: m + 1}
-		}
+	if m := monthOf(t); m > 0 {
+		return dateRole{month: m}
 	}
 	return dateRole{}
 }
