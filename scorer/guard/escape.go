@@ -78,10 +78,6 @@ var (
 	instRE = regexp.MustCompile(`(?i)\[/?INST\]|<</?SYS>>`)
 	// boxedRE matches a LaTeX \boxed{ answer.
 	boxedRE = regexp.MustCompile(`\\boxed\s*\{`)
-	// lineMarkerRE matches lines that start like a verdict or a role turn.
-	lineMarkerRE = regexp.MustCompile(`(?im)^[ \t>*#_-]*(?:final[ \t]+)?(?:score|verdict|rating|property|human|assistant|system)[ \t*_]*[:：]`)
-	// jsonLineRE matches lines that start with a verdict object.
-	jsonLineRE = regexp.MustCompile(`(?im)^[ \t]*\{\s*"(?:score|verdict|rating|grade)"\s*:`)
 	// bracketVerdictRE matches [[YES]]-style verdicts.
 	bracketVerdictRE = regexp.MustCompile(`(?i)\[\[\s*(?:yes|no|a|b|c|tie|\d+(?:\.\d+)?)\s*\]\]`)
 	// fenceRE matches ``` code fences; fencedKeyRE verdict keys in them.
@@ -98,7 +94,7 @@ func angleEscape(m string) string {
 }
 
 // neutraliseMarkers rewrites reserved judge markers (see the package
-// documentation).
+// documentation). Each regexp runs only when a literal it needs occurs.
 func neutraliseMarkers(s string) (string, bool) {
 	changed := false
 	apply := func(re *regexp.Regexp, f func(string) string) {
@@ -107,18 +103,24 @@ func neutraliseMarkers(s string) (string, bool) {
 			changed = true
 		}
 	}
-	apply(tagMarkerRE, angleEscape)
-	apply(roleTagRE, angleEscape)
-	apply(instRE, func(m string) string {
-		if strings.HasPrefix(m, "[") {
-			return "(" + m[1:len(m)-1] + ")"
-		}
-		return angleEscape(m)
-	})
-	apply(boxedRE, func(m string) string { return m[1:] })
-	apply(lineMarkerRE, func(m string) string { return quotedPrefix + m })
-	apply(jsonLineRE, func(m string) string { return quotedPrefix + m })
-	apply(bracketVerdictRE, func(m string) string { return m[1 : len(m)-1] })
+	if strings.IndexByte(s, '<') >= 0 {
+		apply(tagMarkerRE, angleEscape)
+		apply(roleTagRE, angleEscape)
+	}
+	if strings.Contains(s, "<<") || strings.Contains(s, "[") {
+		apply(instRE, func(m string) string {
+			if strings.HasPrefix(m, "[") {
+				return "(" + m[1:len(m)-1] + ")"
+			}
+			return angleEscape(m)
+		})
+	}
+	if strings.Contains(s, `\boxed`) {
+		apply(boxedRE, func(m string) string { return m[1:] })
+	}
+	if strings.Contains(s, "[[") {
+		apply(bracketVerdictRE, func(m string) string { return m[1 : len(m)-1] })
+	}
 	if strings.Contains(s, "```") {
 		s = fenceRE.ReplaceAllStringFunc(s, func(f string) string {
 			if !fencedKeyRE.MatchString(f) {
@@ -128,7 +130,102 @@ func neutraliseMarkers(s string) (string, bool) {
 			return fencedKeyRE.ReplaceAllString(f, `'$1'$2`)
 		})
 	}
+	if out, ok := quoteMarkerLines(s); ok {
+		s, changed = out, true
+	}
 	return s, changed
+}
+
+// lineMarkerWords start lines that look like a verdict or a role turn.
+var lineMarkerWords = []string{"score", "verdict", "rating", "property", "human", "assistant", "system"}
+
+// jsonMarkerKeys are the keys of verdict objects.
+var jsonMarkerKeys = []string{"score", "verdict", "rating", "grade"}
+
+// quoteMarkerLines prefixes with quotedPrefix every line that starts (after
+// spaces and markdown decoration) with a marker word and a colon, or with
+// a {"score": ...} style object.
+func quoteMarkerLines(s string) (string, bool) {
+	var b strings.Builder
+	last := 0
+	for start := 0; start < len(s); {
+		end := strings.IndexByte(s[start:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
+		}
+		if isMarkerLine(s[start:end]) {
+			b.WriteString(s[last:start])
+			b.WriteString(quotedPrefix)
+			last = start
+		}
+		start = end + 1
+	}
+	if last == 0 && b.Len() == 0 {
+		return s, false
+	}
+	b.WriteString(s[last:])
+	return b.String(), true
+}
+
+// isMarkerLine reports whether line starts like a verdict, a role turn or
+// a verdict object.
+func isMarkerLine(line string) bool {
+	i := 0
+	for i < len(line) && line[i] == ' ' || i < len(line) && line[i] == '\t' {
+		i++
+	}
+	if i < len(line) && line[i] == '{' {
+		j := skipSpaces(line, i+1)
+		if j < len(line) && line[j] == '"' {
+			if k := matchWord(line, j+1, jsonMarkerKeys); k > 0 && k < len(line) && line[k] == '"' {
+				k = skipSpaces(line, k+1)
+				return k < len(line) && line[k] == ':'
+			}
+		}
+		return false
+	}
+	for i < len(line) && strings.IndexByte(" \t>*#_-", line[i]) >= 0 {
+		i++
+	}
+	if hasPrefixFold(line[i:], "final") {
+		if j := i + len("final"); j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+			i = skipSpaces(line, j)
+		}
+	}
+	k := matchWord(line, i, lineMarkerWords)
+	if k < 0 {
+		return false
+	}
+	for k < len(line) && strings.IndexByte(" \t*_", line[k]) >= 0 {
+		k++
+	}
+	return strings.HasPrefix(line[k:], ":") || strings.HasPrefix(line[k:], "：")
+}
+
+// matchWord returns the index after the word of words (ASCII case
+// ignored) that starts line[i:], or -1.
+func matchWord(line string, i int, words []string) int {
+	for _, w := range words {
+		if hasPrefixFold(line[i:], w) {
+			return i + len(w)
+		}
+	}
+	return -1
+}
+
+func skipSpaces(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// hasPrefixFold reports whether s starts with the lower-case ASCII word w,
+// ignoring case.
+func hasPrefixFold(s, w string) bool {
+	return len(s) >= len(w) && indexFold(s[:len(w)], w) == 0
 }
 
 // neutraliseEnvelope writes the '<' of anything shaped like an envelope

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -64,8 +65,10 @@ func normaliseForMatch(s string) string {
 			r -= 0xFEE0
 		}
 		r = unicode.ToLower(r)
-		if h, ok := homoglyphs[r]; ok {
-			r = h
+		if r >= 0x100 {
+			if h, ok := homoglyphs[r]; ok {
+				r = h
+			}
 		}
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(`{}":/'`, r):
@@ -83,50 +86,133 @@ func normaliseForMatch(s string) string {
 	return b.String()
 }
 
-// injectionPhrases are known prompt-injection phrasings aimed at a judge,
-// matched against normaliseForMatch output.
-var injectionPhrases = []*regexp.Regexp{
-	regexp.MustCompile(`\bignore (?:(?:all|any|every|the|your|my|of|these|those) )*(?:previous|prior|above|preceding|earlier|former|original|system|other|existing|given) (?:instructions?|prompts?|directions?|rules|guidelines|context|messages?|text|criteria|rubrics?|tasks?)`),
-	regexp.MustCompile(`\bignore (?:(?:all|any|the|your) )*(?:instructions?|rules|guidelines|rubrics?|criteria|evaluation criteria)\b`),
-	regexp.MustCompile(`\bdisregard (?:(?:all|any|of|the|your|everything) )*(?:above|previous|prior|preceding|earlier|instructions?|rules|rubrics?|criteria|guidelines)`),
-	regexp.MustCompile(`\bforget (?:(?:all|any|everything|of|the|your) )*(?:above|previous|prior|instructions?|rules|rubrics?|criteria|you were told)`),
-	regexp.MustCompile(`\byou are now\b`),
-	regexp.MustCompile(`\b(?:new|updated|revised|real|actual|true) (?:instructions?|rules|task|system prompt)\b`),
-	regexp.MustCompile(`\bas (?:the|an|a|this|my) (?:ai |llm |automated |impartial )?(?:evaluator|judge|grader|assessor|reviewer|rater|scorer)s? (?:you )?(?:must|should|will|need|are required|have to|shall)\b`),
-	regexp.MustCompile(`\b(?:note|message|instructions?|reminder) (?:to|for) (?:the |any )?(?:ai |llm |automated |language model )?(?:evaluators?|judges?|graders?|assessors?|reviewers?|raters?|models?|ai|llms?|assistants?)\b`),
-	regexp.MustCompile(`\b(?:dear|attention|hey|hello|hi) (?:ai |llm )?(?:evaluators?|judges?|graders?|assessors?|raters?|scorers?)\b`),
-	regexp.MustCompile(`\b(?:evaluators?|judges?|graders?|assessors?|raters?|scorers?|reviewers?) (?:must|should|shall|will|need to|have to|are instructed to|is instructed to) (?:give|assign|award|rate|score|output|return|mark|grade|pass|accept|approve)\b`),
-	regexp.MustCompile(`\bgive (?:this|me|it|us|the (?:answer|response|agent|output|model)) (?:a |an |the )?(?:(?:score|rating|grade|marks?) of|(?:perfect|full|maximum|max|top|highest) (?:score|rating|grade|marks?)|10|5)\b`),
-	regexp.MustCompile(`\brate (?:this|it|the (?:answer|response|agent|output)|me) (?:a |as |with )?(?:10|5|ten|five|perfect|highest|maximum|excellent|top)\b`),
-	regexp.MustCompile(`\b(?:score|grade|mark) (?:this|it|me) (?:as |a |with )?(?:10|5|ten|five|perfect|highest|maximum|full marks|excellent|correct)\b`),
-	regexp.MustCompile(`\b(?:assign|award|output|return|give|grant) (?:a |an |the )?(?:perfect|full|maximum|max|highest|top) (?:score|rating|grade|marks?)\b`),
-	regexp.MustCompile(`\b(?:deserves|merits|earns|warrants|should get|should receive|must get|must receive) (?:a |an |the )?(?:perfect|full|maximum|max|highest|top|10|5) (?:score|rating|grade|marks?|out of)`),
-	regexp.MustCompile(`\b(?:output|return|respond with|reply with|answer with|print|emit) (?:only |just |exactly )?(?:the |this |a )?(?:json )?(?:\{ ?"?|")(?:score|verdict|rating|grade|label)\b`),
-	regexp.MustCompile(`\b(?:output|return|respond with|reply with|answer with|print|emit) (?:only |just |exactly )?(?:score|verdict|rating|grade) ?: ?(?:10|5|pass|yes|correct|perfect)\b`),
-	regexp.MustCompile(`\bsystem prompt\b`),
-	regexp.MustCompile(`\b(?:developer|god|dan|jailbreak|admin|sudo) mode\b`),
-	regexp.MustCompile(`\b(?:override|bypass|overrule) (?:(?:the|your|all|any|previous) )*(?:scoring|evaluation|grading|rubrics?|instructions?|rules|guidelines|system|safety|criteria)\b`),
-	regexp.MustCompile(`\bdo not (?:penalize|penalise|deduct|mark down|lower the score|fail|flag)\b`),
-	regexp.MustCompile(`\bend of (?:the )?(?:untrusted |quoted |agent )?data\b`),
-	regexp.MustCompile(`\b(?:evaluation|grading|scoring|judging|assessment) (?:is )?(?:complete|completed|finished|done|over)\b`),
-	regexp.MustCompile(`\bfinal (?:score|rating|grade|verdict) (?:is |= |: |:)?(?:10|5|pass|passed|perfect|100|yes|correct)\b`),
-	regexp.MustCompile(`\bverdict (?:is |= |: |:)?(?:pass|passed|yes|correct|accepted|approved)\b`),
-	regexp.MustCompile(`\bpretend (?:to be|you are|that you are)\b`),
-	regexp.MustCompile(`\bact as (?:the |an |a )?(?:evaluator|judge|grader|system|administrator|developer)\b`),
-	regexp.MustCompile(`\b(?:ai|llm|language model|automated) (?:assistants?|models?|agents?|systems?|evaluators?|judges?|graders?)? ?(?:reading|processing|evaluating|summari[sz]ing|grading|reviewing) this\b`),
-	regexp.MustCompile(`\bif you are (?:an? )?(?:ai|llm|language model|evaluator|judge|grader|assistant)\b`),
-	regexp.MustCompile(`\b(?:reveal|print|repeat|show) (?:your|the) (?:instructions|system prompt|prompt|rubric)\b`),
-	regexp.MustCompile(`\b(?:10|5|ten|five) ?/ ?(?:10|5|ten|five) (?:is|would be) (?:the )?(?:correct|right|appropriate|only|fair) (?:score|rating|grade)\b`),
+// injectionPhrase is one known prompt-injection phrasing aimed at a judge.
+// Its regexp, anchored at the start, runs only where one of its trigger
+// words starts a word of the normalised text.
+type injectionPhrase struct {
+	triggers []string
+	re       *regexp.Regexp
 }
 
+// phrase compiles pattern anchored at the start.
+func phrase(pattern string, triggers ...string) injectionPhrase {
+	return injectionPhrase{triggers: triggers, re: regexp.MustCompile(`^(?:` + pattern + `)`)}
+}
+
+// injectionPhrases are known prompt-injection phrasings aimed at a judge,
+// matched against normaliseForMatch output.
+var injectionPhrases = []injectionPhrase{
+	phrase(`ignore (?:(?:all|any|every|the|your|my|of|these|those) )*(?:previous|prior|above|preceding|earlier|former|original|system|other|existing|given) (?:instructions?|prompts?|directions?|rules|guidelines|context|messages?|text|criteria|rubrics?|tasks?)`,
+		"ignore "),
+	phrase(`ignore (?:(?:all|any|the|your) )*(?:instructions?|rules|guidelines|rubrics?|criteria|evaluation criteria)\b`,
+		"ignore "),
+	phrase(`disregard (?:(?:all|any|of|the|your|everything) )*(?:above|previous|prior|preceding|earlier|instructions?|rules|rubrics?|criteria|guidelines)`,
+		"disregard "),
+	phrase(`forget (?:(?:all|any|everything|of|the|your) )*(?:above|previous|prior|instructions?|rules|rubrics?|criteria|you were told)`,
+		"forget "),
+	phrase(`you are now\b`,
+		"you are now"),
+	phrase(`(?:new|updated|revised|real|actual|true) (?:instructions?|rules|task|system prompt)\b`,
+		"new ", "updated ", "revised ", "real ", "actual ", "true "),
+	phrase(`as (?:the|an|a|this|my) (?:ai |llm |automated |impartial )?(?:evaluator|judge|grader|assessor|reviewer|rater|scorer)s? (?:you )?(?:must|should|will|need|are required|have to|shall)\b`,
+		"as "),
+	phrase(`(?:note|message|instructions?|reminder) (?:to|for) (?:the |any )?(?:ai |llm |automated |language model )?(?:evaluators?|judges?|graders?|assessors?|reviewers?|raters?|models?|ai|llms?|assistants?)\b`,
+		"note ", "message ", "instruction", "reminder "),
+	phrase(`(?:dear|attention|hey|hello|hi) (?:ai |llm )?(?:evaluators?|judges?|graders?|assessors?|raters?|scorers?)\b`,
+		"dear ", "attention ", "hey ", "hello ", "hi "),
+	phrase(`(?:evaluators?|judges?|graders?|assessors?|raters?|scorers?|reviewers?) (?:must|should|shall|will|need to|have to|are instructed to|is instructed to) (?:give|assign|award|rate|score|output|return|mark|grade|pass|accept|approve)\b`,
+		"evaluator", "judge", "grader", "assessor", "rater", "scorer", "reviewer"),
+	phrase(`give (?:this|me|it|us|the (?:answer|response|agent|output|model)) (?:a |an |the )?(?:(?:score|rating|grade|marks?) of|(?:perfect|full|maximum|max|top|highest) (?:score|rating|grade|marks?)|10|5)\b`,
+		"give "),
+	phrase(`rate (?:this|it|the (?:answer|response|agent|output)|me) (?:a |as |with )?(?:10|5|ten|five|perfect|highest|maximum|excellent|top)\b`,
+		"rate "),
+	phrase(`(?:score|grade|mark) (?:this|it|me) (?:as |a |with )?(?:10|5|ten|five|perfect|highest|maximum|full marks|excellent|correct)\b`,
+		"score ", "grade ", "mark "),
+	phrase(`(?:assign|award|output|return|give|grant) (?:a |an |the )?(?:perfect|full|maximum|max|highest|top) (?:score|rating|grade|marks?)\b`,
+		"assign ", "award ", "output ", "return ", "give ", "grant "),
+	phrase(`(?:deserves|merits|earns|warrants|should get|should receive|must get|must receive) (?:a |an |the )?(?:perfect|full|maximum|max|highest|top|10|5) (?:score|rating|grade|marks?|out of)`,
+		"deserves ", "merits ", "earns ", "warrants ", "should ", "must "),
+	phrase(`(?:output|return|respond with|reply with|answer with|print|emit) (?:only |just |exactly )?(?:the |this |a )?(?:json )?(?:\{ ?"?|")(?:score|verdict|rating|grade|label)\b`,
+		"output ", "return ", "respond with", "reply with", "answer with", "print ", "emit "),
+	phrase(`(?:output|return|respond with|reply with|answer with|print|emit) (?:only |just |exactly )?(?:score|verdict|rating|grade) ?: ?(?:10|5|pass|yes|correct|perfect)\b`,
+		"output ", "return ", "respond with", "reply with", "answer with", "print ", "emit "),
+	phrase(`system prompt\b`,
+		"system prompt"),
+	phrase(`(?:developer|god|dan|jailbreak|admin|sudo) mode\b`,
+		"developer ", "god ", "dan ", "jailbreak ", "admin ", "sudo "),
+	phrase(`(?:override|bypass|overrule) (?:(?:the|your|all|any|previous) )*(?:scoring|evaluation|grading|rubrics?|instructions?|rules|guidelines|system|safety|criteria)\b`,
+		"override ", "bypass ", "overrule "),
+	phrase(`do not (?:penalize|penalise|deduct|mark down|lower the score|fail|flag)\b`,
+		"do not "),
+	phrase(`end of (?:the )?(?:untrusted |quoted |agent )?data\b`,
+		"end of "),
+	phrase(`(?:evaluation|grading|scoring|judging|assessment) (?:is )?(?:complete|completed|finished|done|over)\b`,
+		"evaluation ", "grading ", "scoring ", "judging ", "assessment "),
+	phrase(`final (?:score|rating|grade|verdict) (?:is |= |: |:)?(?:10|5|pass|passed|perfect|100|yes|correct)\b`,
+		"final "),
+	phrase(`verdict (?:is |= |: |:)?(?:pass|passed|yes|correct|accepted|approved)\b`,
+		"verdict "),
+	phrase(`pretend (?:to be|you are|that you are)\b`,
+		"pretend "),
+	phrase(`act as (?:the |an |a )?(?:evaluator|judge|grader|system|administrator|developer)\b`,
+		"act as "),
+	phrase(`(?:ai|llm|language model|automated) (?:assistants?|models?|agents?|systems?|evaluators?|judges?|graders?)? ?(?:reading|processing|evaluating|summari[sz]ing|grading|reviewing) this\b`,
+		"ai ", "llm ", "language model", "automated "),
+	phrase(`if you are (?:an? )?(?:ai|llm|language model|evaluator|judge|grader|assistant)\b`,
+		"if you are "),
+	phrase(`(?:reveal|print|repeat|show) (?:your|the) (?:instructions|system prompt|prompt|rubric)\b`,
+		"reveal ", "print ", "repeat ", "show "),
+	phrase(`(?:10|5|ten|five) ?/ ?(?:10|5|ten|five) (?:is|would be) (?:the )?(?:correct|right|appropriate|only|fair) (?:score|rating|grade)\b`,
+		"10", "5", "ten", "five"),
+}
+
+// phraseWindow bounds the text one anchored phrase match may span.
+const phraseWindow = 256
+
+// phrasesByWord maps the first word of each trigger to the phrases it
+// triggers.
+var phrasesByWord = func() map[string][]int {
+	m := map[string][]int{}
+	for i, p := range injectionPhrases {
+		for _, t := range p.triggers {
+			w, _, _ := strings.Cut(t, " ")
+			if !slices.Contains(m[w], i) {
+				m[w] = append(m[w], i)
+			}
+		}
+	}
+	return m
+}()
+
+// isWordRune reports letters and digits of the normalised text.
+func isWordRune(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80 }
+
 // injectionSuspected reports whether s contains a known injection
-// phrasing.
+// phrasing. It looks at the start of every word of the normalised text
+// and runs the phrases that word can start.
 func injectionSuspected(s string) bool {
 	n := normaliseForMatch(s)
-	for _, re := range injectionPhrases {
-		if re.MatchString(n) {
-			return true
+	for i := 0; i < len(n); {
+		if !isWordRune(n[i]) {
+			i++
+			continue
 		}
+		j := i
+		for j < len(n) && isWordRune(n[j]) {
+			j++
+		}
+		w := n[i:j]
+		for _, key := range [2]string{w, strings.TrimSuffix(w, "s")} {
+			for _, k := range phrasesByWord[key] {
+				if injectionPhrases[k].re.MatchString(n[i:min(len(n), i+phraseWindow)]) {
+					return true
+				}
+			}
+			if len(key) == len(w) && !strings.HasSuffix(w, "s") {
+				break
+			}
+		}
+		i = j
 	}
 	return false
 }
