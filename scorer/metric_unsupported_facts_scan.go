@@ -35,6 +35,7 @@ type factToken struct {
 	// mayHoldFact is false for a word without a digit or an '@', which
 	// holds no fact on its own.
 	mayHoldFact bool
+	whole       bool // text is the word found at start, not a part of it
 }
 
 // dateRole is what a token can be in a month-name date.
@@ -101,7 +102,7 @@ func (sc *factScanner) scan(s string) {
 				}
 			}
 			j, mayHold := factTokenEnd(s, i)
-			tok := factToken{text: s[i:j], start: i, prev: prev, lineStart: lineStart, mayHoldFact: mayHold}
+			tok := factToken{text: s[i:j], start: i, prev: prev, lineStart: lineStart, mayHoldFact: mayHold, whole: true}
 			if j < len(s) {
 				tok.next, _ = utf8.DecodeRuneInString(s[j:])
 			}
@@ -431,6 +432,25 @@ func appendInt(b []byte, n, width int) []byte {
 	return append(b, tmp[i:]...)
 }
 
+// amountSurface returns how a number was written: t with the currency
+// symbol before it or the percent sign after it, when t is a whole word.
+func (sc *factScanner) amountSurface(tok factToken, t string) string {
+	if !tok.whole || t != tok.text {
+		return t
+	}
+	start, end := tok.start, tok.start+len(t)
+	if isAmountMark(tok.prev) && tok.prev != '%' && tok.prev != '‰' {
+		start -= utf8.RuneLen(tok.prev)
+	}
+	if tok.next == '%' || tok.next == '‰' {
+		end += utf8.RuneLen(tok.next)
+	}
+	if start < 0 || end > len(sc.text) {
+		return t
+	}
+	return sc.text[start:end]
+}
+
 // isAmountMark reports whether r marks the number next to it as an amount
 // or a percentage.
 func isAmountMark(r rune) bool {
@@ -509,12 +529,12 @@ func (sc *factScanner) classifyPart(tok factToken, t string, split bool) {
 			if tok.lineStart && (tok.next == '.' || tok.next == ')') && !other && !comma {
 				return // an ordered-list marker
 			}
-			sc.emit(factNumber, norm, nil, t)
+			sc.emit(factNumber, norm, nil, sc.amountSurface(tok, t))
 			return
 		}
 		if norm, ok := appendDecimalComma(sc.buf[:0], t); ok {
 			sc.buf = norm
-			sc.emit(factNumber, norm, nil, t)
+			sc.emit(factNumber, norm, nil, sc.amountSurface(tok, t))
 			return
 		}
 		if comma && split {
@@ -536,7 +556,7 @@ func (sc *factScanner) classifyPart(tok factToken, t string, split bool) {
 		if norm, ok := appendNumber(sc.buf[:0], t[:k]); ok {
 			sc.buf = norm
 			if len(norm) > 1 || isAmountMark(tok.prev) {
-				sc.emit(factNumber, norm, nil, t)
+				sc.emit(factNumber, norm, nil, sc.amountSurface(tok, t))
 			}
 			return
 		}
