@@ -517,7 +517,7 @@ func (sc *factScanner) classifyPart(tok factToken, t string, split bool) {
 		if sc.emitSlashDate(t) || !split {
 			return
 		}
-		sc.splitAt(tok, t, '/')
+		sc.splitAt(t, '/')
 		return
 	}
 	if letters == 0 {
@@ -538,18 +538,18 @@ func (sc *factScanner) classifyPart(tok factToken, t string, split bool) {
 			return
 		}
 		if comma && split {
-			sc.splitAt(tok, t, ',')
+			sc.splitAt(t, ',')
 			return
 		}
 		if digits >= 4 && !isRange(t) {
 			sc.emitIdentifier(t)
 			return
 		}
-		sc.splitDigits(tok, t)
+		sc.splitDigits(t)
 		return
 	}
 	if comma && split {
-		sc.splitAt(tok, t, ',')
+		sc.splitAt(t, ',')
 		return
 	}
 	if k := numberPrefix(t); k > 0 && !isHexID(t) {
@@ -579,7 +579,7 @@ func isRange(t string) bool {
 }
 
 // splitAt classifies the parts of t between seps.
-func (sc *factScanner) splitAt(tok factToken, t string, sep byte) {
+func (sc *factScanner) splitAt(t string, sep byte) {
 	for part := range strings.SplitSeq(t, string(sep)) {
 		part = strings.Trim(part, "-_.,/@+#")
 		if part != "" {
@@ -590,7 +590,7 @@ func (sc *factScanner) splitAt(tok factToken, t string, sep byte) {
 
 // splitDigits classifies the digit runs of a short digits-and-separators
 // word such as "1-2".
-func (sc *factScanner) splitDigits(tok factToken, t string) {
+func (sc *factScanner) splitDigits(t string) {
 	for i := 0; i < len(t); {
 		if t[i] < '0' || t[i] > '9' {
 			i++
