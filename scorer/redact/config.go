@@ -32,7 +32,8 @@ func Types() []string {
 
 // Config configures redaction.
 type Config struct {
-	// Enabled turns redaction on. DefaultConfig enables it.
+	// Enabled turns redaction on. DefaultConfig enables it; decode YAML
+	// over DefaultConfig() so that an absent key keeps it on.
 	Enabled bool `yaml:"enabled"`
 	// Types lists the built-in detectors to run; empty runs all of them.
 	Types []string `yaml:"types"`

@@ -17,7 +17,10 @@
 //     first group starts with the trunk prefix 0 (9 to 12 digits, at least two
 //     groups). A run of digits without separators is never a phone number,
 //     so order ids, prices, years and timestamps are kept; so are dates
-//     shaped 4-2-2 or 2-2-4.
+//     (year-month-day, day-month-year) and local numbers without an area
+//     code. The exception is the value of a key naming a phone number
+//     (phone, phone_number, tel, mobile, fax, ...), redacted when it is 7
+//     to 15 digits with or without separators.
 //   - card: 13 to 19 digits, plain or grouped with spaces or dashes, that
 //     start with 2 to 6 (the issuer ranges of the card networks, which
 //     leaves out epoch-millisecond timestamps) and pass the Luhn check.
@@ -39,7 +42,7 @@
 //     whose key ends in password, passwd, passphrase, secret, token,
 //     api_key, apikey, access_key, private_key or credentials (separators
 //     and case ignored), and the password of scheme://user:password@host
-//     URLs. Empty values, objects, arrays and true, false, null and none are
+//     URLs, and PEM private key blocks. Empty values, objects, arrays and true, false, null and none are
 //     kept.
 //
 // Counts of redactions per type go to the evalsidecar_judge_redactions_total

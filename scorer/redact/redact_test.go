@@ -60,6 +60,11 @@ func TestRedactCases(t *testing.T) {
 		{"kv kept", `{"max_tokens": 512, "is_secret": false, "token_type": "bearer"}`, `{"max_tokens": 512, "is_secret": false, "token_type": "bearer"}`},
 		{"url password", "postgres://admin:s3cr3t@db:5432/app", "postgres://admin:[REDACTED:secret]@db:5432/app"},
 		{"marker kept", "api_key=[REDACTED:api_key]", "api_key=[REDACTED:api_key]"},
+		{"keyed phone", `{"phone": "4155552671", "mobile_number": "07911 123456", "hotel_id": 1234567, "tel": "n/a"}`,
+			`{"phone": "[REDACTED:phone]", "mobile_number": "[REDACTED:phone]", "hotel_id": 1234567, "tel": "n/a"}`},
+		{"pem", "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow+IBAAKC/AQEA==\n-----END RSA PRIVATE KEY-----\nok",
+			"key:\n[REDACTED:secret]\nok"},
+		{"pem cut short", `"-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEF`, `"[REDACTED:secret]`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -97,8 +97,8 @@ func New(cfg Config, reg prometheus.Registerer) (*Redactor, error) {
 	if on(TypeCard) || on(TypePhone) {
 		add(numberDetector{cards: on(TypeCard), phones: on(TypePhone), prio: prio})
 	}
-	if on(TypeSecret) {
-		add(secretDetector{prio: prio})
+	if on(TypeSecret) || on(TypePhone) {
+		add(secretDetector{secrets: on(TypeSecret), phones: on(TypePhone), prio: prio})
 	}
 	for _, c := range customs {
 		c.prio = prio

@@ -6,8 +6,13 @@ import (
 )
 
 // secretDetector finds the values of key=value, key: value and
-// "key": "value" pairs whose key names a secret.
-type secretDetector struct{ prio int }
+// "key": "value" pairs whose key names a secret (type secret) or a phone
+// number (type phone, for values that look like one even without
+// separators), URL passwords and PEM private keys.
+type secretDetector struct {
+	secrets, phones bool
+	prio            int
+}
 
 // secretKeySuffixes are the normalised (lower case, no '_', '-' or '.')
 // key endings that name a secret.
@@ -16,8 +21,9 @@ var secretKeySuffixes = []string{
 	"accesskey", "privatekey", "credentials",
 }
 
-// secretKey reports whether key names a secret.
-func secretKey(key string) bool {
+// classifyKey reports whether key names a secret or a phone number (when
+// those types are enabled).
+func (d secretDetector) classifyKey(key string) (secret, phone bool) {
 	var buf [64]byte
 	n := 0
 	for i := 0; i < len(key) && n < len(buf); i++ {
@@ -29,12 +35,14 @@ func secretKey(key string) bool {
 		n++
 	}
 	k := buf[:n]
-	for _, suf := range secretKeySuffixes {
-		if len(k) >= len(suf) && string(k[len(k)-len(suf):]) == suf {
-			return true
+	if d.secrets {
+		for _, suf := range secretKeySuffixes {
+			if len(k) >= len(suf) && string(k[len(k)-len(suf):]) == suf {
+				return true, false
+			}
 		}
 	}
-	return false
+	return false, d.phones && phoneKey(k)
 }
 
 func isKeyByte(c byte) bool {
@@ -83,7 +91,11 @@ func (d secretDetector) find(s string, dst []match) []match {
 		for j > 0 && ke-j < 64 && isKeyByte(s[j-1]) {
 			j--
 		}
-		if j == ke || !secretKey(s[j:ke]) {
+		if j == ke {
+			continue
+		}
+		secret, phone := d.classifyKey(s[j:ke])
+		if !secret && !phone {
 			continue
 		}
 		// The value, after optional spaces and an opening quote.
@@ -128,13 +140,62 @@ func (d secretDetector) find(s string, dst []match) []match {
 			}
 		}
 		ve := min(p, len(s))
-		if keptValue(s[vs:ve]) {
+		v := s[vs:ve]
+		if keptValue(v) {
 			continue
 		}
-		dst = append(dst, match{start: vs, end: ve, typ: TypeSecret, prio: d.prio})
+		typ := TypeSecret
+		if phone {
+			if !d.phones || !phoneValue(v) {
+				continue
+			}
+			typ = TypePhone
+		}
+		dst = append(dst, match{start: vs, end: ve, typ: typ, prio: d.prio})
 		i = ve - 1
 	}
-	return urlPasswords.find(s, dst)
+	if !d.secrets {
+		return dst
+	}
+	dst = urlPasswords.find(s, dst)
+	return privateKeys.find(s, dst)
+}
+
+// phoneKey reports whether a normalised key names a phone number.
+func phoneKey(k []byte) bool {
+	switch string(k) {
+	case "tel", "mobile", "fax", "cell", "msisdn":
+		return true
+	}
+	for _, suf := range []string{"phone", "phonenumber", "telephone", "mobilenumber", "faxnumber"} {
+		if len(k) >= len(suf) && string(k[len(k)-len(suf):]) == suf {
+			return true
+		}
+	}
+	return false
+}
+
+// phoneValue reports a value made of 7 to 15 digits and phone
+// punctuation only.
+func phoneValue(v string) bool {
+	n := 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case isDigit(c):
+			n++
+		case c == ' ' || c == '-' || c == '.' || c == '(' || c == ')' || c == '+':
+		default:
+			return false
+		}
+	}
+	return n >= 7 && n <= 15
+}
+
+// privateKeys finds PEM private key blocks, whole or cut short.
+var privateKeys = regexDetector{
+	typ:      TypeSecret,
+	prefixes: []string{"-----BEGIN "},
+	re:       regexp.MustCompile(`(?s)^-----BEGIN [A-Z ]*PRIVATE KEY-----(?:.*?-----END [A-Z ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s\\]*)`),
 }
 
 // urlPasswords finds the password of user:password@host URLs.

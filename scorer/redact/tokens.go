@@ -22,7 +22,7 @@ type regexDetector struct {
 }
 
 // regexWindow bounds the text one anchored match may span.
-const regexWindow = 4096
+const regexWindow = 8192
 
 func (d regexDetector) find(s string, dst []match) []match {
 	for _, p := range d.prefixes {
