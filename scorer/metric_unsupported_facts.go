@@ -11,10 +11,13 @@ import (
 // MetricUnsupportedFacts is the id of the unsupported-facts metric.
 const MetricUnsupportedFacts = "unsupported_facts"
 
-// Limits on what an unsupported_facts result lists.
+// Limits of unsupported_facts: what a result lists, and the work one
+// response may cost.
 const (
-	unsupportedFactsExplained = 10 // facts named in the explanation
-	unsupportedFactsDetailed  = 50 // facts listed in Details
+	unsupportedFactsExplained = 10      // facts named in the explanation
+	unsupportedFactsDetailed  = 50      // facts listed in Details
+	unsupportedFactsMax       = 1000    // distinct response facts checked
+	unsupportedFactsScanBytes = 1 << 24 // source bytes read by substring lookups
 )
 
 // unsupportedFacts scores the share of checkable facts in the final
@@ -27,6 +30,11 @@ const (
 // errors of every tool call. A fact is supported when its normal form is
 // among the sources' facts; an identifier, e-mail address or URL is also
 // supported when its normal form occurs in a source's text, ignoring case.
+//
+// Bounds: only the first 1000 distinct facts of a response are checked,
+// and substring lookups stop after reading 16 MiB of source text in all
+// (the facts left then count as unsupported), so a huge response or
+// source costs milliseconds, not minutes.
 //
 // Formula: unsupported distinct facts / distinct facts. Label "supported"
 // when the score is 0, else "unsupported". A response without a
@@ -59,6 +67,9 @@ type factSet struct {
 
 // add records a response fact unless its normal form is already known.
 func (fs *factSet) add(kind factKind, norm, alt []byte, surface string) {
+	if len(fs.facts) >= unsupportedFactsMax {
+		return
+	}
 	if _, ok := fs.index[string(norm)]; ok {
 		return
 	}
@@ -112,12 +123,17 @@ func (unsupportedFacts) Score(_ context.Context, in *Instance) (Result, error) {
 		return fs.pending(false) > 0
 	})
 	if fs.pending(true) > 0 {
+		budget := unsupportedFactsScanBytes
 		eachFactSource(in, func(s string) bool {
 			for i := range fs.facts {
 				f := &fs.facts[i]
-				if !f.supported && f.kind.bySubstring() && containsFold(s, f.norm) {
-					f.supported = true
+				if f.supported || !f.kind.bySubstring() {
+					continue
 				}
+				if budget -= len(s); budget < 0 {
+					return false
+				}
+				f.supported = containsFold(s, f.norm)
 			}
 			return fs.pending(true) > 0
 		})

@@ -306,3 +306,25 @@ func BenchmarkUnsupportedFacts(b *testing.B) {
 		}
 	}
 }
+
+func TestUnsupportedFactsBounded(t *testing.T) {
+	var resp, src strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&resp, "ID-%05d ", i)
+	}
+	for src.Len() < 1<<20 {
+		src.WriteString("nothing to see here, no ids at all. ")
+	}
+	src.WriteString("ID-00001 ID-02999")
+	in := unsupportedFactsCase{Response: resp.String(), Prompt: "ID-00000"}.instance()
+	in.PredictedTrajectory = []extractor.ToolCall{{Name: "t", Result: src.String()}}
+	r, err := (unsupportedFacts{}).Score(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Facts beyond the first 1000 are not checked; ID-00000 is supported by
+	// the prompt and ID-00001 by a word of the tool result.
+	if r.Details["facts"] != unsupportedFactsMax || r.Details["unsupported"] != unsupportedFactsMax-2 {
+		t.Errorf("details = facts %v, unsupported %v; want %d and %d", r.Details["facts"], r.Details["unsupported"], unsupportedFactsMax, unsupportedFactsMax-2)
+	}
+}
