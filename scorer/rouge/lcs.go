@@ -1,5 +1,7 @@
 package rouge
 
+import "math/bits"
+
 // scoreLCS is rougeL: the longest common subsequence of the whole token
 // lists (newlines are ordinary separators). Either side empty gives 0.
 // P = LCS/len(pred), R = LCS/len(target).
@@ -11,22 +13,68 @@ func scoreLCS(target, pred []int32) Score {
 	return newScore(float64(l)/float64(len(pred)), float64(l)/float64(len(target)))
 }
 
-// lcsLength computes the LCS length with two rows of the DP table.
+// lcsLength computes the LCS length bit-parallel (Allison-Dix, in
+// Hyyrö's formulation): the shorter list's positions are bits of a vector
+// V, initially all ones; each token y of the longer list, with M the
+// positions holding y, steps V to (V + (V & M)) | (V &^ M), adding with
+// carry across 64-bit words. The LCS length is the number of zero bits
+// among the shorter list's positions. It costs len(b)·⌈len(a)/64⌉ word
+// steps instead of the DP's len(a)·len(b) cells, with the same result
+// (the DP, lcsLengthDP in the tests, is the oracle).
 func lcsLength(a, b []int32) int {
-	prev := make([]int32, len(b)+1)
-	cur := make([]int32, len(b)+1)
-	for i := range a {
-		ai := a[i]
-		for j := range b {
-			if ai == b[j] {
-				cur[j+1] = prev[j] + 1
-			} else {
-				cur[j+1] = max(prev[j+1], cur[j])
-			}
-		}
-		prev, cur = cur, prev
+	if len(a) > len(b) {
+		a, b = b, a
 	}
-	return int(prev[len(b)])
+	if len(a) == 0 {
+		return 0
+	}
+	words := (len(a) + 63) / 64
+	var maxID int32
+	for _, x := range a {
+		if x > maxID {
+			maxID = x
+		}
+	}
+	// row[id] is 1 + the index of id's match mask, or 0 when id is not in a.
+	row := make([]int32, int(maxID)+1)
+	rows := 0
+	for _, x := range a {
+		if x >= 0 && row[x] == 0 {
+			rows++
+			row[x] = int32(rows)
+		}
+	}
+	buf := make([]uint64, (rows+1)*words)
+	v, masks := buf[:words], buf[words:]
+	for i, x := range a {
+		if x >= 0 {
+			masks[int(row[x]-1)*words+i/64] |= 1 << (uint(i) % 64)
+		}
+	}
+	for k := range v {
+		v[k] = ^uint64(0)
+	}
+	for _, y := range b {
+		if y < 0 || y > maxID || row[y] == 0 {
+			continue // no match: V is unchanged
+		}
+		m := masks[int(row[y]-1)*words : int(row[y])*words]
+		var carry uint64
+		for k, vk := range v {
+			u := vk & m[k]
+			var sum uint64
+			sum, carry = bits.Add64(vk, u, carry)
+			v[k] = sum | (vk &^ u)
+		}
+	}
+	ones := 0
+	for k, vk := range v {
+		if k == words-1 && len(a)%64 != 0 {
+			vk &= 1<<(uint(len(a))%64) - 1
+		}
+		ones += bits.OnesCount64(vk)
+	}
+	return len(a) - ones
 }
 
 // lcsTable fills the full (len(a)+1)×(len(b)+1) LCS table into t (reused
