@@ -16,8 +16,9 @@ import "strings"
 //   - R = hits/m, P = hits/n.
 func (s *Scorer) scoreLsum(target, prediction string) Score {
 	v := newVocab()
-	ref := s.sentenceIDs(v, target)
-	can := s.sentenceIDs(v, prediction)
+	st := newStems(s.opts.UseStemmer)
+	ref := s.sentenceIDs(v, st, target)
+	can := s.sentenceIDs(v, st, prediction)
 	if len(ref) == 0 || len(can) == 0 {
 		return Score{}
 	}
@@ -73,7 +74,8 @@ func (s *Scorer) scoreLsum(target, prediction string) Score {
 }
 
 // sentenceIDs splits text into sentences and tokenizes each.
-func (s *Scorer) sentenceIDs(v *vocab, text string) [][]int32 {
+// st stems the tokens (nil: no stemming).
+func (s *Scorer) sentenceIDs(v *vocab, st stems, text string) [][]int32 {
 	var sents []string
 	if s.opts.SplitSummaries {
 		sents = SplitSentences(text)
@@ -86,7 +88,7 @@ func (s *Scorer) sentenceIDs(v *vocab, text string) [][]int32 {
 		if sent == "" {
 			continue
 		}
-		toks = appendTokens(toks[:0], sent, s.opts.UseStemmer)
+		toks = appendTokens(toks[:0], sent, st)
 		out = append(out, v.ids(toks))
 	}
 	return out

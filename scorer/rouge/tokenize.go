@@ -27,11 +27,39 @@ import (
 // U+212A KELVIN SIGN (-> "k"); both are handled. Invalid UTF-8 bytes are
 // separators.
 func Tokenize(text string, stem bool) []string {
-	return appendTokens(nil, text, stem)
+	return appendTokens(nil, text, newStems(stem))
 }
 
-// appendTokens appends the tokens of text to dst.
-func appendTokens(dst []string, text string, stem bool) []string {
+// stems caches the Porter stems of the tokens of one scoring call: texts
+// repeat their words, and a stem costs far more than a map lookup. A nil
+// stems does not stem.
+type stems map[string]string
+
+// newStems returns an empty cache when stem is set, else nil.
+func newStems(stem bool) stems {
+	if !stem {
+		return nil
+	}
+	return make(stems)
+}
+
+// of returns the stem of tok: NLTK's Porter stem for tokens longer than
+// three characters, tok itself otherwise.
+func (c stems) of(tok string) string {
+	if len(tok) <= 3 {
+		return tok
+	}
+	if s, ok := c[tok]; ok {
+		return s
+	}
+	s := porter.Stem(tok)
+	c[tok] = s
+	return s
+}
+
+// appendTokens appends the tokens of text to dst, stemmed with st when it
+// is not nil.
+func appendTokens(dst []string, text string, st stems) []string {
 	start := -1    // start of the current token in text, when it is a plain substring
 	var buf []byte // the current token when it had to be rewritten
 	rewrite := false
@@ -49,9 +77,8 @@ func appendTokens(dst []string, text string, stem bool) []string {
 		if tok == "" {
 			return
 		}
-		if stem && len(tok) > 3 {
-			tok = porter.Stem(tok)
-			if tok == "" {
+		if st != nil {
+			if tok = st.of(tok); tok == "" {
 				return
 			}
 		}

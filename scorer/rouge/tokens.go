@@ -13,8 +13,9 @@ type Tokens struct {
 // NewTokens tokenizes target and prediction, stemmed when stem is set.
 func NewTokens(target, prediction string, stem bool) *Tokens {
 	v := newVocab()
-	t := v.ids(Tokenize(target, stem))
-	p := v.ids(Tokenize(prediction, stem))
+	st := newStems(stem)
+	t := v.ids(appendTokens(nil, target, st))
+	p := v.ids(appendTokens(nil, prediction, st))
 	return &Tokens{targetText: target, predText: prediction, stem: stem, target: t, pred: p, vocab: len(v.m)}
 }
 
