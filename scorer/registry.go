@@ -96,7 +96,11 @@ func (r *Registry) Build(cfgs []MetricConfig) ([]Metric, error) {
 			return nil, fmt.Errorf("metric %q: factory returned no metric", c.Name)
 		}
 		if m.Name() != c.Name {
-			m = named{Metric: m, name: c.Name}
+			if j, ok := m.(Judged); ok {
+				m = namedJudged{named: named{Metric: m, name: c.Name}, judge: j.JudgeName()}
+			} else {
+				m = named{Metric: m, name: c.Name}
+			}
 		}
 		out = append(out, m)
 	}
@@ -122,3 +126,13 @@ func (n named) Score(ctx context.Context, in *Instance) (Result, error) {
 	}
 	return r, err
 }
+
+// namedJudged is a renamed judge metric: it stays a Judged, so the engine
+// still runs it in the judge stage.
+type namedJudged struct {
+	named
+	judge string
+}
+
+// JudgeName returns the underlying metric's judge.
+func (n namedJudged) JudgeName() string { return n.judge }

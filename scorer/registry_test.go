@@ -113,3 +113,32 @@ func TestRegistryRegister(t *testing.T) {
 		t.Errorf("Names = %v, want the %d catalog metrics and custom, sorted", names, len(catalog()))
 	}
 }
+
+// judgedConst is a constant metric that names a judge.
+type judgedConst struct{ constMetric }
+
+func (judgedConst) JudgeName() string { return "primary" }
+
+func TestRenamedJudgeMetricStaysJudged(t *testing.T) {
+	r := NewRegistry()
+	if err := r.Register("judged", func(map[string]any) (Metric, error) {
+		return judgedConst{constMetric{name: "judged", score: 1}}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := r.Build([]MetricConfig{{Name: "my_judged", Type: "judged"}, {Name: "my_latency", Type: "latency"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, ok := ms[0].(Judged)
+	if !ok || j.Name() != "my_judged" || j.JudgeName() != "primary" {
+		t.Errorf("renamed judge metric: Judged=%v name=%q", ok, ms[0].Name())
+	}
+	if _, ok := ms[1].(Judged); ok {
+		t.Error("a renamed deterministic metric became Judged")
+	}
+	res, err := ms[0].Score(t.Context(), &Instance{})
+	if err != nil || res.Metric != "my_judged" {
+		t.Errorf("Score = %+v, %v", res, err)
+	}
+}

@@ -78,8 +78,8 @@ type rowBuilder struct {
 func rowsOf(e *scorer.Evaluation) [numTables]int {
 	var n [numTables]int
 	n[tEvaluations] = len(e.Results)
-	n[tDecisions] = len(e.Results) + len(e.NotApplicable) + len(e.Errors)
-	if e.Trajectory != nil {
+	n[tDecisions] = len(e.Results) + len(e.NotApplicable) + len(e.Errors) + ledgerRows(e)
+	if e.Trajectory != nil && !e.FollowUp {
 		n[tTrajectories] = 1
 		n[tToolCalls] = len(e.Trajectory.ToolCalls)
 	}
@@ -153,19 +153,19 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 		w.u64(nonNegative(j.InputTokens))
 		w.u64(nonNegative(j.OutputTokens))
 		w.f64(j.LatencySeconds)
-		w.f64(0) // judge_cost_usd: priced by the judge once it records costs
+		w.f64(cost(res.Judge))
 		w.str(rb.sidecarVersion)
 		w.u64(rowKey(identity, run.spanID, s.Metric, strconv.Itoa(i)))
 		w.done()
 
 		d := bs[tDecisions].row()
-		rb.decision(&d, ts, &run, s.Metric, DecisionScored, "", j)
+		rb.decision(&d, ts, &run, s.Metric, DecisionScored, "", j, cost(res.Judge))
 		d.u64(rowKey(identity, run.spanID, s.Metric, DecisionScored, strconv.Itoa(i)))
 		d.done()
 	}
 	for i, m := range e.NotApplicable {
 		d := bs[tDecisions].row()
-		rb.decision(&d, ts, &run, m, DecisionNotApplicable, "inputs missing", record.JudgeRecord{})
+		rb.decision(&d, ts, &run, m, DecisionNotApplicable, "inputs missing", record.JudgeRecord{}, 0)
 		d.u64(rowKey(identity, run.spanID, m, DecisionNotApplicable, strconv.Itoa(i)))
 		d.done()
 	}
@@ -175,11 +175,20 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 			reason += ": " + me.Err.Error()
 		}
 		d := bs[tDecisions].row()
-		rb.decision(&d, ts, &run, me.Metric, DecisionError, reason, record.JudgeRecord{})
+		rb.decision(&d, ts, &run, me.Metric, DecisionError, reason, record.JudgeRecord{}, 0)
 		d.u64(rowKey(identity, run.spanID, me.Metric, DecisionError, strconv.Itoa(i)))
 		d.done()
 	}
-	if tr == nil {
+	for i, ld := range e.Decisions {
+		if !ledgerOnly(ld.Outcome) {
+			continue
+		}
+		d := bs[tDecisions].row()
+		rb.decision(&d, ts, &run, ld.Metric, ld.Outcome, ld.Reason, record.JudgeRecord{}, 0)
+		d.u64(rowKey(identity, run.spanID, ld.Metric, ld.Outcome, "ledger", strconv.Itoa(i)))
+		d.done()
+	}
+	if tr == nil || e.FollowUp {
 		return
 	}
 
@@ -269,7 +278,7 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 	}
 }
 
-func (rb rowBuilder) decision(d *rowWriter, ts time.Time, run *struct{ traceID, spanID, service, version, env, agent, session string }, metric, decision, reason string, j record.JudgeRecord) {
+func (rb rowBuilder) decision(d *rowWriter, ts time.Time, run *struct{ traceID, spanID, service, version, env, agent, session string }, metric, decision, reason string, j record.JudgeRecord, usd float64) {
 	d.time(ts)
 	d.str(run.traceID)
 	d.str(run.spanID)
@@ -283,8 +292,33 @@ func (rb rowBuilder) decision(d *rowWriter, ts time.Time, run *struct{ traceID, 
 	d.str(j.Model)
 	d.u64(nonNegative(j.InputTokens))
 	d.u64(nonNegative(j.OutputTokens))
-	d.f64(0)
+	d.f64(usd)
 	d.str(rb.sidecarVersion)
+}
+
+// ledgerRows counts the judge-ledger decisions that add a row of their
+// own (a scored result already has its decision row).
+func ledgerRows(e *scorer.Evaluation) int {
+	n := 0
+	for _, d := range e.Decisions {
+		if ledgerOnly(d.Outcome) {
+			n++
+		}
+	}
+	return n
+}
+
+// ledgerOnly reports whether a judge-ledger outcome has no result row.
+func ledgerOnly(outcome string) bool {
+	return outcome != scorer.OutcomeScored && outcome != scorer.OutcomeCached
+}
+
+// cost is the judge cost of a result, 0 without a judge.
+func cost(u *scorer.JudgeUsage) float64 {
+	if u == nil {
+		return 0
+	}
+	return u.CostUSD
 }
 
 func nonNegative(v int64) uint64 {

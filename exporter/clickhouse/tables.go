@@ -204,7 +204,9 @@ var tableDefs = [numTables]*tableDef{
 	tDecisions:    &decisionsDef,
 }
 
-// Decision values of the eval_decisions table.
+// Decision values of the eval_decisions table written for every metric;
+// judge-ledger outcomes (scorer.Outcome*: sampled_out, over_budget,
+// judge_error, ...) are written as they are.
 const (
 	DecisionScored        = "scored"
 	DecisionNotApplicable = "not_applicable"

@@ -11,12 +11,14 @@ import (
 )
 
 // batch is one evaluation encoded as JSON lines: at most one trajectory
-// line followed by score lines, all in buf. lineEnds[i] is the end offset
-// (after '\n') of line i; the first trajLines lines are trajectories.
+// line, then score lines, then judge-ledger decision lines, all in buf.
+// lineEnds[i] is the end offset (after '\n') of line i; the first
+// trajLines lines are trajectories and the last decLines are decisions.
 type batch struct {
 	buf       bytes.Buffer
 	lineEnds  []int
 	trajLines int
+	decLines  int
 	failed    int // records that could not be encoded
 }
 
@@ -35,6 +37,7 @@ func (b *batch) reset() {
 	b.buf.Reset()
 	b.lineEnds = b.lineEnds[:0]
 	b.trajLines = 0
+	b.decLines = 0
 	b.failed = 0
 }
 
@@ -58,8 +61,9 @@ func (p *batchPool) put(b *batch) {
 	p.p.Put(b)
 }
 
-// encode appends e's trajectory and scores (stamped at) to b as JSON lines.
-// A record that cannot be encoded is left out and counted in b.failed.
+// encode appends e's trajectory (unless e is a follow-up), scores and
+// decisions (stamped at) to b as JSON lines. A record that cannot be
+// encoded is left out and counted in b.failed.
 func encode(b *batch, e *scorer.Evaluation, at time.Time) {
 	enc := json.NewEncoder(&b.buf)
 	enc.SetEscapeHTML(false)
@@ -73,7 +77,7 @@ func encode(b *batch, e *scorer.Evaluation, at time.Time) {
 		b.lineEnds = append(b.lineEnds, b.buf.Len())
 		return true
 	}
-	if e.Trajectory != nil {
+	if e.Trajectory != nil && !e.FollowUp {
 		tr := record.Trajectory(e.Trajectory)
 		if add(&tr) {
 			b.trajLines = 1
@@ -81,5 +85,10 @@ func encode(b *batch, e *scorer.Evaluation, at time.Time) {
 	}
 	for _, s := range record.ScoresAt(e, at) {
 		add(&s)
+	}
+	for _, d := range record.DecisionsAt(e, at) {
+		if add(&d) {
+			b.decLines++
+		}
 	}
 }

@@ -41,7 +41,7 @@ type Exporter struct {
 	closed  bool
 	started bool
 
-	streams  [2]*stream // trajectories, scores
+	streams  [3]*stream // trajectories, scores, decisions
 	closeErr error      // set by the writer goroutine before done
 }
 
@@ -71,10 +71,13 @@ func New(cfg Config, logger *slog.Logger, reg prometheus.Registerer, drops *tele
 		return nil, err
 	}
 	x.m = m
-	for i, name := range []string{streamTrajectories, streamScores} {
+	for i, name := range []string{streamTrajectories, streamScores, streamDecisions} {
 		written := m.trajectories.Add
-		if name == streamScores {
+		switch name {
+		case streamScores:
 			written = m.scores.Add
+		case streamDecisions:
+			written = m.decisions.Add
 		}
 		x.streams[i] = &stream{
 			name:      name,
@@ -188,10 +191,14 @@ func (x *Exporter) run() {
 }
 
 func (x *Exporter) write(b *batch) {
-	for i := range b.records() {
+	n := b.records()
+	for i := range n {
 		s := x.streams[1]
-		if i < b.trajLines {
+		switch {
+		case i < b.trajLines:
 			s = x.streams[0]
+		case i >= n-b.decLines:
+			s = x.streams[2]
 		}
 		s.add(b.line(i))
 	}

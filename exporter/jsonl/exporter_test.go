@@ -78,8 +78,11 @@ func (h *harness) dropped(reason string) float64 {
 
 func (h *harness) written(stream string) float64 {
 	c := h.x.m.trajectories
-	if stream == streamScores {
+	switch stream {
+	case streamScores:
 		c = h.x.m.scores
+	case streamDecisions:
+		c = h.x.m.decisions
 	}
 	return testutil.ToFloat64(c)
 }
@@ -248,7 +251,7 @@ func TestRotationPrunesExistingFilesAtStart(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	want := []string{"scores-20250103T000000.000000000Z.jsonl", "scores-notatime.jsonl", "scores.jsonl", "trajectories.jsonl"}
+	want := []string{"decisions.jsonl", "scores-20250103T000000.000000000Z.jsonl", "scores-notatime.jsonl", "scores.jsonl", "trajectories.jsonl"}
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("files %v, want %v", names, want)
 	}
@@ -518,5 +521,50 @@ func TestMetricsLint(t *testing.T) {
 	}
 	for _, p := range problems {
 		t.Errorf("lint: %s: %s", p.Metric, p.Text)
+	}
+}
+
+func TestFollowUpWritesScoresAndDecisionsNotTheTrajectory(t *testing.T) {
+	h := newHarness(t, nil)
+	h.start(t)
+	first := numbered(1)
+	first.Decisions = []scorer.Decision{{Metric: "coherence", Judge: "primary", Outcome: scorer.OutcomeSampledOut}}
+	follow := numbered(1)
+	follow.FollowUp = true
+	follow.Results[0].Metric = "hallucination_v1"
+	follow.Decisions = []scorer.Decision{
+		{Metric: "hallucination_v1", Judge: "primary", Outcome: scorer.OutcomeScored},
+		{Metric: "safety", Judge: "primary", Outcome: scorer.OutcomeJudgeError, Reason: "rate_limited"},
+	}
+	for _, ev := range []*scorer.Evaluation{first, follow} {
+		if err := h.x.Export(t.Context(), ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.shutdown(t)
+	if got := traceIDs(t, filepath.Join(h.dir, "trajectories.jsonl")); len(got) != 1 {
+		t.Errorf("trajectories.jsonl has %d lines, want 1 (a follow-up does not repeat the run)", len(got))
+	}
+	if got := traceIDs(t, filepath.Join(h.dir, "scores.jsonl")); len(got) != 2 {
+		t.Errorf("scores.jsonl has %d lines, want 2", len(got))
+	}
+	dec := lines(t, filepath.Join(h.dir, "decisions.jsonl"))
+	if len(dec) != 3 {
+		t.Fatalf("decisions.jsonl has %d lines, want 3", len(dec))
+	}
+	var last struct {
+		TraceID string `json:"trace_id"`
+		Metric  string `json:"metric"`
+		Outcome string `json:"outcome"`
+		Reason  string `json:"reason"`
+	}
+	if err := json.Unmarshal([]byte(dec[2]), &last); err != nil {
+		t.Fatal(err)
+	}
+	if last.TraceID != "trace-00001" || last.Metric != "safety" || last.Outcome != "judge_error" || last.Reason != "rate_limited" {
+		t.Errorf("last decision = %+v", last)
+	}
+	if got := h.written("decisions"); got != 3 {
+		t.Errorf("records_total{stream=decisions} = %v, want 3", got)
 	}
 }

@@ -31,11 +31,13 @@ const (
 const (
 	streamTrajectories = "trajectories"
 	streamScores       = "scores"
+	streamDecisions    = "decisions"
 )
 
 type metrics struct {
 	trajectories prometheus.Counter
 	scores       prometheus.Counter
+	decisions    prometheus.Counter
 	queueLength  prometheus.GaugeFunc
 }
 
@@ -49,6 +51,7 @@ func newMetrics(reg prometheus.Registerer, queueLen func() float64) (*metrics, e
 	m := &metrics{
 		trajectories: records.WithLabelValues(streamTrajectories),
 		scores:       records.WithLabelValues(streamScores),
+		decisions:    records.WithLabelValues(streamDecisions),
 		queueLength: prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name:        MetricQueueLength,
 			Help:        HelpQueueLength,

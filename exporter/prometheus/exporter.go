@@ -80,7 +80,9 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 		if x.exemplars.allow(time.Now()) {
 			exemplar = exemplarLabels(traceID)
 		}
-		x.exportTrajectory(t, service, version, agent, exemplar)
+		if !e.FollowUp {
+			x.exportTrajectory(t, service, version, agent, exemplar)
+		}
 	}
 	invalid := 0
 	for i := range e.Results {

@@ -25,13 +25,18 @@ type ScoreRecord struct {
 	Judge       *JudgeRecord   `json:"judge"`
 }
 
-// JudgeRecord describes the LLM judge call behind a score.
+// JudgeRecord describes the LLM judge calls behind a score, summed over
+// the calls the metric made.
 type JudgeRecord struct {
+	Judge          string  `json:"judge"`
 	Provider       string  `json:"provider"`
 	Model          string  `json:"model"`
 	InputTokens    int64   `json:"input_tokens"`
 	OutputTokens   int64   `json:"output_tokens"`
+	CostUSD        float64 `json:"cost_usd"`
 	LatencySeconds float64 `json:"latency_seconds"`
+	Calls          int     `json:"calls"`
+	Attempts       int     `json:"attempts"`
 }
 
 // VerdictsKey is the Details key under which a rubric metric's verdicts
@@ -73,11 +78,15 @@ func ScoresAt(e *scorer.Evaluation, at time.Time) []ScoreRecord {
 		r.Details = details(res)
 		if j := res.Judge; j != nil {
 			r.Judge = &JudgeRecord{
+				Judge:          j.Judge,
 				Provider:       j.Provider,
 				Model:          j.Model,
 				InputTokens:    j.InputTokens,
 				OutputTokens:   j.OutputTokens,
+				CostUSD:        j.CostUSD,
 				LatencySeconds: j.Latency.Seconds(),
+				Calls:          j.Calls,
+				Attempts:       j.Attempts,
 			}
 		}
 		out[i] = r

@@ -45,9 +45,11 @@ func (s *Summary) Shutdown(context.Context) error { return nil }
 func (s *Summary) Export(_ context.Context, e *scorer.Evaluation) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.runs++
-	if e.Trajectory != nil && e.Trajectory.Failed {
-		s.failed++
+	if !e.FollowUp {
+		s.runs++
+		if e.Trajectory != nil && e.Trajectory.Failed {
+			s.failed++
+		}
 	}
 	for _, r := range e.Results {
 		st := s.get(r.Metric)
