@@ -47,8 +47,9 @@ type Config struct {
 	// AllMetrics also emits the scores of deterministic metrics; by
 	// default only scores an LLM judge produced are emitted.
 	AllMetrics bool `yaml:"all_metrics"`
-	// Errors emits an event with error.type for each metric that failed
-	// (deterministic metrics' failures only with AllMetrics).
+	// Errors emits an event with error.type (the failure reason: "error",
+	// "timeout", ...) and no score for each metric that failed; failures
+	// of the built-in default metrics only with AllMetrics.
 	Errors bool `yaml:"errors"`
 	// QueueSize is how many events may wait to be sent; when full, new
 	// events are dropped and counted.
