@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"sync"
 	"testing"
 	"time"
 
@@ -215,8 +216,8 @@ func TestQueueFullDropsAndCounts(t *testing.T) {
 	if exported != 3 || failed != 0 || droppedN != 3 {
 		t.Errorf("outcomes exported=%v failed=%v dropped=%v, want 3/0/3", exported, failed, droppedN)
 	}
-	if fake.exported != 3 {
-		t.Errorf("exporter got %d records, want 3", fake.exported)
+	if fake.count() != 3 {
+		t.Errorf("exporter got %d records, want 3", fake.count())
 	}
 }
 
@@ -295,8 +296,8 @@ func TestLifecycle(t *testing.T) {
 		t.Errorf("Export of deterministic results only = %v", err)
 	}
 	shutdown(t, x)
-	if fake.exported != 0 {
-		t.Errorf("deterministic results exported: %d records", fake.exported)
+	if fake.count() != 0 {
+		t.Errorf("deterministic results exported: %d records", fake.count())
 	}
 	if err := x.Start(context.Background()); err == nil {
 		t.Error("Start after Shutdown succeeded")
@@ -338,5 +339,49 @@ func TestMetricsRegistered(t *testing.T) {
 	bad.Protocol = "udp"
 	if _, err := New(bad, nil, nil, nil); err == nil {
 		t.Error("New accepted an invalid config")
+	}
+}
+
+// TestAccountingUnderConcurrency checks that every event is either
+// exported or dropped with a reason while exporters race with Shutdown.
+func TestAccountingUnderConcurrency(t *testing.T) {
+	fake := &fakeExporter{}
+	cfg := DefaultConfig()
+	cfg.QueueSize, cfg.BatchSize, cfg.ExportInterval = 64, 16, time.Millisecond
+	x, _, drops := newTestExporter(t, cfg, fake)
+	if err := x.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	const workers, each = 8, 200
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for range each {
+				_ = x.Export(context.Background(), evaluation())
+			}
+		})
+	}
+	shutdownErr := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		shutdownErr <- x.Shutdown(ctx)
+	}()
+	wg.Wait()
+	if err := <-shutdownErr; err != nil {
+		t.Fatal(err)
+	}
+	exported, failed, droppedN := outcomes(t, x)
+	if total := exported + failed + droppedN; total != workers*each*2 {
+		t.Errorf("exported %v + failed %v + dropped %v = %v, want %d", exported, failed, droppedN, total, workers*each*2)
+	}
+	if got := totalDrops(drops); got != droppedN {
+		t.Errorf("evalsidecar_dropped_total = %v, want %v", got, droppedN)
+	}
+	if float64(fake.count()) != exported {
+		t.Errorf("exporter got %d records, counted %v", fake.exported, exported)
+	}
+	if x.inflight.Load() != 0 {
+		t.Errorf("%d records still in flight after Shutdown", x.inflight.Load())
 	}
 }

@@ -148,6 +148,13 @@ func (f *fakeExporter) Export(_ context.Context, records []sdklog.Record) error 
 	return f.err
 }
 
+// count returns how many records were exported.
+func (f *fakeExporter) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.exported
+}
+
 func (*fakeExporter) Shutdown(context.Context) error   { return nil }
 func (*fakeExporter) ForceFlush(context.Context) error { return nil }
 
