@@ -379,7 +379,7 @@ func TestAccountingUnderConcurrency(t *testing.T) {
 		t.Errorf("evalsidecar_dropped_total = %v, want %v", got, droppedN)
 	}
 	if float64(fake.count()) != exported {
-		t.Errorf("exporter got %d records, counted %v", fake.exported, exported)
+		t.Errorf("exporter got %d records, counted %v", fake.count(), exported)
 	}
 	if x.inflight.Load() != 0 {
 		t.Errorf("%d records still in flight after Shutdown", x.inflight.Load())
