@@ -53,6 +53,9 @@ func indexFold(s, key string) int {
 // removeKey deletes every occurrence of key, including occurrences that
 // a deletion creates.
 func removeKey(s, key string) (string, bool) {
+	if key == "" {
+		return s, false
+	}
 	changed := false
 	for {
 		i := indexFold(s, key)

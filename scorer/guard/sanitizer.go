@@ -9,7 +9,8 @@ import (
 )
 
 // Sanitizer prepares the untrusted content of one judge request. It
-// implements judge.Sanitizer and is safe for concurrent use.
+// implements judge.Sanitizer and is safe for concurrent use. Make one with
+// Policy.New; the zero value is not usable.
 type Sanitizer struct {
 	policy *Policy
 	key    string
@@ -64,7 +65,8 @@ func (s *Sanitizer) Untrusted(field, text string) string {
 		body += fmt.Sprintf("\n[truncated: %d more bytes not shown]", omitted)
 	}
 	s.raise(raised...)
-	return "<data-" + s.key + ` field="` + attr(field) + `">` + "\n" + body + "\n</data-" + s.key + ">"
+	name, _ := removeKey(attr(field), s.key)
+	return "<data-" + s.key + ` field="` + name + `">` + "\n" + body + "\n</data-" + s.key + ">"
 }
 
 // redactMargin is how far past the field cap text is redacted before it
