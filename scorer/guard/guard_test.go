@@ -96,11 +96,17 @@ func TestTruncation(t *testing.T) {
 	s := newSan(t, &Policy{MaxFieldBytes: 100})
 	long := strings.Repeat("é", 200) // 400 bytes
 	b := body(t, s, "response", s.Untrusted("response", long))
-	if !strings.HasPrefix(b, strings.Repeat("é", 50)+"\n[truncated: 300 more bytes not shown]") {
+	if b != strings.Repeat("é", 50)+"\n[truncated: only the first 100 of 400 bytes are shown]" {
 		t.Errorf("bad truncation: %q", b)
 	}
 	if !slices.Contains(s.Flags(), FlagTruncatedInput) {
 		t.Errorf("flags %v lack %s", s.Flags(), FlagTruncatedInput)
+	}
+	// A field far over the cap is cut before redaction too.
+	big := newSan(t, nil)
+	bb := body(t, big, "response", big.Untrusted("response", strings.Repeat("word ", 40000)))
+	if want := "\n[truncated: only the first 16384 of 200000 bytes are shown]"; !strings.HasSuffix(bb, want) || len(bb) != DefaultMaxFieldBytes+len(want) {
+		t.Errorf("big field: %d bytes, ends %q", len(bb), bb[max(0, len(bb)-80):])
 	}
 	// A secret straddling the cut is redacted, never cut in half.
 	r, err := redact.New(redact.DefaultConfig(), nil)

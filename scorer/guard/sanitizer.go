@@ -42,16 +42,15 @@ func (s *Sanitizer) Untrusted(field, text string) string {
 	if injectionSuspected(text) || hidden != "" && injectionSuspected(hidden) {
 		raised = append(raised, FlagInjectionSuspected)
 	}
-	limit := s.policy.maxBytes()
+	limit, size := s.policy.maxBytes(), len(text)
 	if len(text) > limit+redactMargin {
 		text = text[:utf8Floor(text, limit+redactMargin)]
 	}
 	text = s.policy.Redactor.Redact(text)
-	omitted := 0
+	truncated := false
 	if len(text) > limit {
-		cut := truncateAt(text, limit)
-		omitted = len(text) - cut
-		text = text[:cut]
+		text = text[:truncateAt(text, limit)]
+		truncated = true
 		raised = append(raised, FlagTruncatedInput)
 	}
 	body, neutralised, ok := escape(text, s.key)
@@ -61,8 +60,8 @@ func (s *Sanitizer) Untrusted(field, text string) string {
 	if !ok {
 		body = "[withheld: content could not be isolated]"
 	}
-	if omitted > 0 {
-		body += fmt.Sprintf("\n[truncated: %d more bytes not shown]", omitted)
+	if truncated {
+		body += fmt.Sprintf("\n[truncated: only the first %d of %d bytes are shown]", limit, size)
 	}
 	s.raise(raised...)
 	name, _ := removeKey(attr(field), s.key)
