@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -186,7 +187,7 @@ func counterOf(t *testing.T, reg *prometheus.Registry, typ string) prometheus.Co
 	}, []string{"type"})
 	err := reg.Register(vec)
 	are := prometheus.AlreadyRegisteredError{}
-	if !errorsAs(err, &are) {
+	if !errors.As(err, &are) {
 		t.Fatalf("counter not registered: %v", err)
 	}
 	return are.ExistingCollector.(*prometheus.CounterVec).WithLabelValues(typ)

@@ -1,5 +1,0 @@
-package redact
-
-import "errors"
-
-func errorsAs(err error, target any) bool { return err != nil && errors.As(err, target) }
