@@ -158,6 +158,11 @@ func (f *fakeExporter) count() int {
 func (*fakeExporter) Shutdown(context.Context) error   { return nil }
 func (*fakeExporter) ForceFlush(context.Context) error { return nil }
 
+// fakeFactory builds f in place of the OTLP exporter.
+func fakeFactory(f *fakeExporter) func(context.Context, Config) (sdklog.Exporter, error) {
+	return func(context.Context, Config) (sdklog.Exporter, error) { return f, nil }
+}
+
 // newTestExporter builds an exporter with its own registry and drops.
 func newTestExporter(t *testing.T, cfg Config, fake *fakeExporter) (*Exporter, *prometheus.Registry, *telemetry.Drops) {
 	t.Helper()
@@ -169,7 +174,7 @@ func newTestExporter(t *testing.T, cfg Config, fake *fakeExporter) (*Exporter, *
 	}
 	x.now = func() time.Time { return testNow }
 	if fake != nil {
-		x.newExporter = func(context.Context, Config) (sdklog.Exporter, error) { return fake, nil }
+		x.newExporter = fakeFactory(fake)
 	}
 	return x, reg, drops
 }
