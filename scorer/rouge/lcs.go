@@ -14,13 +14,10 @@ func scoreLCS(target, pred []int32) Score {
 }
 
 // lcsLength computes the LCS length bit-parallel (Allison-Dix, in
-// Hyyrö's formulation): the shorter list's positions are bits of a vector
-// V, initially all ones; each token y of the longer list, with M the
-// positions holding y, steps V to (V + (V & M)) | (V &^ M), adding with
-// carry across 64-bit words. The LCS length is the number of zero bits
-// among the shorter list's positions. It costs len(b)·⌈len(a)/64⌉ word
-// steps instead of the DP's len(a)·len(b) cells, with the same result
-// (the DP, lcsLengthDP in the tests, is the oracle).
+// Hyyrö's formulation; see bitLCS), with the shorter list as the bit side.
+// It costs len(b)·⌈len(a)/64⌉ word steps instead of the DP's
+// len(a)·len(b) cells, with the same result (the DP, lcsLengthDP in the
+// tests, is the oracle).
 func lcsLength(a, b []int32) int {
 	if len(a) > len(b) {
 		a, b = b, a
@@ -28,99 +25,148 @@ func lcsLength(a, b []int32) int {
 	if len(a) == 0 {
 		return 0
 	}
-	words := (len(a) + 63) / 64
-	var maxID int32
-	for _, x := range a {
-		if x > maxID {
-			maxID = x
-		}
-	}
-	// row[id] is 1 + the index of id's match mask, or 0 when id is not in a.
-	row := make([]int32, int(maxID)+1)
-	rows := 0
-	for _, x := range a {
-		if x >= 0 && row[x] == 0 {
-			rows++
-			row[x] = int32(rows)
-		}
-	}
-	buf := make([]uint64, (rows+1)*words)
-	v, masks := buf[:words], buf[words:]
-	for i, x := range a {
-		if x >= 0 {
-			masks[int(row[x]-1)*words+i/64] |= 1 << (uint(i) % 64)
-		}
-	}
+	var l bitLCS
+	l.init(a)
+	v := make([]uint64, l.words)
 	for k := range v {
 		v[k] = ^uint64(0)
 	}
 	for _, y := range b {
-		if y < 0 || y > maxID || row[y] == 0 {
-			continue // no match: V is unchanged
-		}
-		m := masks[int(row[y]-1)*words : int(row[y])*words]
-		var carry uint64
-		for k, vk := range v {
-			u := vk & m[k]
-			var sum uint64
-			sum, carry = bits.Add64(vk, u, carry)
-			v[k] = sum | (vk &^ u)
-		}
+		l.step(v, v, y)
 	}
-	ones := 0
-	for k, vk := range v {
-		if k == words-1 && len(a)%64 != 0 {
-			vk &= 1<<(uint(len(a))%64) - 1
-		}
-		ones += bits.OnesCount64(vk)
-	}
-	return len(a) - ones
+	return len(a) - l.ones(v, len(a))
 }
 
-// lcsTable fills the full (len(a)+1)×(len(b)+1) LCS table into t (reused
-// when large enough) and returns it with its row width.
-func lcsTable(t []int32, a, b []int32) ([]int32, int) {
-	w := len(b) + 1
-	size := (len(a) + 1) * w
-	if cap(t) < size {
-		t = make([]int32, size)
+// bitLCS is the bit-parallel LCS of a sequence x (the bit side) against
+// the tokens y of another, one at a time: a vector V with one bit per
+// position of x starts all ones, and each y, with M the positions of x
+// holding y, steps V to (V + (V & M)) | (V &^ M), adding with carry across
+// 64-bit words. After the tokens y[:i], the DP cell of x[:j] against y[:i]
+// is j minus the ones among V's first j bits.
+type bitLCS struct {
+	words int
+	maxID int32
+	row   []int32  // id -> 1 + index of its match mask; 0 when id is not in x
+	masks []uint64 // words per mask
+}
+
+// init builds the match masks of x; it reuses l's storage.
+func (l *bitLCS) init(x []int32) {
+	l.words = (len(x) + 63) / 64
+	l.maxID = -1
+	for _, id := range x {
+		l.maxID = max(l.maxID, id)
 	}
-	t = t[:size]
-	for j := 0; j < w; j++ {
-		t[j] = 0
+	if cap(l.row) < int(l.maxID)+1 {
+		l.row = make([]int32, int(l.maxID)+1)
 	}
-	for i := 1; i <= len(a); i++ {
-		row, up := t[i*w:(i+1)*w], t[(i-1)*w:i*w]
-		row[0] = 0
-		ai := a[i-1]
-		for j := 1; j < w; j++ {
-			if ai == b[j-1] {
-				row[j] = up[j-1] + 1
-			} else {
-				row[j] = max(up[j], row[j-1])
-			}
+	l.row = l.row[:int(l.maxID)+1]
+	clear(l.row)
+	rows := 0
+	for _, id := range x {
+		if id >= 0 && l.row[id] == 0 {
+			rows++
+			l.row[id] = int32(rows)
 		}
 	}
-	return t, w
+	if n := rows * l.words; cap(l.masks) < n {
+		l.masks = make([]uint64, n)
+	} else {
+		l.masks = l.masks[:n]
+		clear(l.masks)
+	}
+	for i, id := range x {
+		if id >= 0 {
+			l.masks[int(l.row[id]-1)*l.words+i/64] |= 1 << (uint(i) % 64)
+		}
+	}
+}
+
+// step writes to dst the vector that follows v after token y; dst may be
+// v.
+func (l *bitLCS) step(dst, v []uint64, y int32) {
+	if y < 0 || y > l.maxID || l.row[y] == 0 {
+		copy(dst, v) // no match: V is unchanged
+		return
+	}
+	m := l.masks[int(l.row[y]-1)*l.words : int(l.row[y])*l.words]
+	var carry uint64
+	for k, vk := range v {
+		u := vk & m[k]
+		var sum uint64
+		sum, carry = bits.Add64(vk, u, carry)
+		dst[k] = sum | (vk &^ u)
+	}
+}
+
+// ones counts the ones among the first n bits of v.
+func (l *bitLCS) ones(v []uint64, n int) int {
+	c := 0
+	for k := 0; k < n/64; k++ {
+		c += bits.OnesCount64(v[k])
+	}
+	if r := n % 64; r != 0 {
+		c += bits.OnesCount64(v[n/64] & (1<<uint(r) - 1))
+	}
+	return c
+}
+
+// lcsTable holds every row of the LCS DP table of a against b, in bit
+// form: row i is the bitLCS vector over b's positions after the tokens
+// a[:i]. It is reused across calls.
+type lcsTable struct {
+	bitLCS
+	rows []uint64
+}
+
+// fill computes the rows of a against b.
+func (t *lcsTable) fill(a, b []int32) {
+	t.init(b)
+	w := t.words
+	n := (len(a) + 1) * w
+	if cap(t.rows) < n {
+		t.rows = make([]uint64, n)
+	}
+	t.rows = t.rows[:n]
+	for k := 0; k < w; k++ {
+		t.rows[k] = ^uint64(0)
+	}
+	for i, y := range a {
+		t.step(t.rows[(i+1)*w:(i+2)*w], t.rows[i*w:(i+1)*w], y)
+	}
+}
+
+// cell returns the DP cell: the LCS length of a[:i] and b[:j].
+func (t *lcsTable) cell(i, j int) int {
+	return j - t.ones(t.rows[i*t.words:(i+1)*t.words], j)
 }
 
 // lcsIndices marks in mark the indices of a that rouge-score's
-// _backtrack_norec picks for one LCS of a and b: walking back from the
-// bottom-right corner, a match is taken, otherwise it moves left only
-// when the left cell is strictly greater than the upper one (ties move
-// up).
-func lcsIndices(t []int32, w int, a, b []int32, mark []bool) {
+// _backtrack_norec picks for one LCS of a and b (t filled with a and b):
+// walking back from the bottom-right corner, a match is taken, otherwise
+// it moves left only when the left cell is strictly greater than the
+// upper one (ties move up).
+func lcsIndices(t *lcsTable, a, b []int32, mark []bool) {
 	i, j := len(a), len(b)
+	cur := t.cell(i, j) // the cell at (i, j), kept up to date
+	w := t.words
 	for i > 0 && j > 0 {
-		switch {
-		case a[i-1] == b[j-1]:
+		if a[i-1] == b[j-1] {
 			mark[i-1] = true
 			i--
 			j--
-		case t[i*w+j-1] > t[(i-1)*w+j]:
+			cur-- // a match cell is its upper-left neighbour plus one
+			continue
+		}
+		// the cell to the left is one less unless bit j-1 of row i is set
+		left := cur - 1 + int(t.rows[i*w+(j-1)/64]>>(uint(j-1)%64)&1)
+		up := t.cell(i-1, j)
+		if left > up {
 			j--
-		default:
+			cur = left
+		} else {
 			i--
+			cur = up
 		}
 	}
 }

@@ -96,3 +96,84 @@ func BenchmarkLCSLength(b *testing.B) {
 		}
 	})
 }
+
+// lcsIndicesDP is rouge-score's _backtrack_norec over the full DP table:
+// the oracle for lcsIndices over the bit-parallel rows.
+func lcsIndicesDP(a, b []int32, mark []bool) {
+	w := len(b) + 1
+	t := make([]int32, (len(a)+1)*w)
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j < w; j++ {
+			if a[i-1] == b[j-1] {
+				t[i*w+j] = t[(i-1)*w+j-1] + 1
+			} else {
+				t[i*w+j] = max(t[(i-1)*w+j], t[i*w+j-1])
+			}
+		}
+	}
+	i, j := len(a), len(b)
+	for i > 0 && j > 0 {
+		switch {
+		case a[i-1] == b[j-1]:
+			mark[i-1] = true
+			i--
+			j--
+		case t[i*w+j-1] > t[(i-1)*w+j]:
+			j--
+		default:
+			i--
+		}
+	}
+}
+
+// checkIndices compares the LCS index marks of the bit-parallel table
+// (reusing t) with the DP's on a and b.
+func checkIndices(t *testing.T, table *lcsTable, a, b []int32) {
+	t.Helper()
+	got, want := make([]bool, len(a)), make([]bool, len(a))
+	table.fill(a, b)
+	lcsIndices(table, a, b, got)
+	lcsIndicesDP(a, b, want)
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("lcsIndices(%v, %v) = %v, DP %v", a, b, got, want)
+		}
+	}
+	for i := 0; i <= len(a); i += max(1, len(a)/7) {
+		for j := 0; j <= len(b); j += max(1, len(b)/7) {
+			if got, want := table.cell(i, j), lcsLengthDP(a[:i], b[:j]); got != want {
+				t.Fatalf("cell(%d, %d) of %v, %v = %d, DP %d", i, j, a, b, got, want)
+			}
+		}
+	}
+}
+
+func TestLCSIndicesMatchDP(t *testing.T) {
+	var table lcsTable // reused, as rougeLsum does
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{1, 2, 5, 63, 64, 65, 130, 200} {
+		for _, alpha := range []int32{2, 5, 40, 300} {
+			for range 3 {
+				checkIndices(t, &table, randomIDs(r, n, alpha), randomIDs(r, r.IntN(2*n)+1, alpha))
+			}
+		}
+	}
+}
+
+// FuzzLCSIndices checks the bit-parallel table's LCS indices against the
+// DP's.
+func FuzzLCSIndices(f *testing.F) {
+	f.Add([]byte("abcbdab"), []byte("bdcaba"))
+	f.Add(make([]byte, 70), make([]byte, 130))
+	var table lcsTable
+	f.Fuzz(func(t *testing.T, x, y []byte) {
+		a, b := make([]int32, len(x)), make([]int32, len(y))
+		for i, c := range x {
+			a[i] = int32(c % 8)
+		}
+		for i, c := range y {
+			b[i] = int32(c % 8)
+		}
+		checkIndices(t, &table, a, b)
+	})
+}

@@ -45,7 +45,7 @@ func (s *Scorer) scoreLsum(target, prediction string) Score {
 			cntC[id]++
 		}
 	}
-	var table []int32
+	var table lcsTable
 	var mark []bool
 	hits := 0
 	for _, r := range ref {
@@ -55,9 +55,8 @@ func (s *Scorer) scoreLsum(target, prediction string) Score {
 		mark = mark[:len(r)]
 		clear(mark)
 		for _, c := range can {
-			var w int
-			table, w = lcsTable(table, r, c)
-			lcsIndices(table, w, r, c, mark)
+			table.fill(r, c)
+			lcsIndices(&table, r, c, mark)
 		}
 		for i, ok := range mark {
 			if !ok {
