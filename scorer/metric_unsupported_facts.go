@@ -25,9 +25,10 @@ const (
 //
 // Checkable facts are numbers and amounts, dates, identifiers, e-mail
 // addresses and URLs, normalised as factScanner documents. The sources
-// are the prompt, the context, the instruction, the conversation history,
-// the user turns of the invocations, and the arguments, results and
-// errors of every tool call. A fact is supported when its normal form is
+// are the prompt, the context, the instruction, the descriptions of the
+// declared tools, the conversation history, the user turns of the
+// invocations, and the arguments, results and errors of every tool call.
+// The reference answer is not a source: the metric is reference-free. A fact is supported when its normal form is
 // among the sources' facts; an identifier, e-mail address or URL is also
 // supported when its normal form occurs in a source's text, ignoring case.
 //
@@ -193,6 +194,11 @@ func explainUnsupported(listed []string, k, n int) string {
 func eachFactSource(in *Instance, fn func(string) bool) {
 	for _, s := range [...]string{in.Prompt, in.Context, in.Instruction} {
 		if s != "" && !fn(s) {
+			return
+		}
+	}
+	for _, d := range in.ToolDeclarations {
+		if d.Description != "" && !fn(d.Description) {
 			return
 		}
 	}

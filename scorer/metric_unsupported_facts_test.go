@@ -23,6 +23,8 @@ type unsupportedFactsCase struct {
 	Instruction string   `json:"instruction"`
 	Context     string   `json:"context"`
 	History     []string `json:"history"`
+	ToolDocs    []string `json:"tool_descriptions"`
+	Reference   string   `json:"reference"`
 	Tools       []struct {
 		Args   string `json:"args"`
 		Result string `json:"result"`
@@ -42,8 +44,14 @@ func (c unsupportedFactsCase) instance() *Instance {
 	for i, tc := range c.Tools {
 		t.ToolCalls = append(t.ToolCalls, extractor.ToolCall{Name: fmt.Sprint("tool", i), Arguments: tc.Args, Result: tc.Result, Error: tc.Error})
 	}
+	for i, d := range c.ToolDocs {
+		t.ToolDefs = append(t.ToolDefs, extractor.ToolDefinition{Name: fmt.Sprint("tool", i), Description: d})
+	}
 	in := FromTrajectory(t)
 	in.Context = c.Context
+	if c.Reference != "" {
+		in.Reference, in.Has = c.Reference, in.Has|InReference
+	}
 	return in
 }
 
