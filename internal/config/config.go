@@ -12,11 +12,13 @@ import (
 
 	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
 	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
+	"github.com/evalsidecar/evalsidecar/exporter/otelevents"
 	promexp "github.com/evalsidecar/evalsidecar/exporter/prometheus"
 	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/receiver"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/celmetric"
+	"github.com/evalsidecar/evalsidecar/scorer/judgestage"
 )
 
 // Config is the whole sidecar configuration.
@@ -24,9 +26,12 @@ type Config struct {
 	Receiver  receiver.Config  `yaml:"receiver"`
 	Extractor extractor.Config `yaml:"extractor"`
 	Scorer    scorer.Config    `yaml:"scorer"`
-	Exporters Exporters        `yaml:"exporters"`
-	Log       Log              `yaml:"log"`
-	Runtime   Runtime          `yaml:"runtime"`
+	// Judge configures the LLM judges and the judge metrics run on a
+	// sample of live runs; off until a judge metric is configured.
+	Judge     judgestage.Config `yaml:"judge"`
+	Exporters Exporters         `yaml:"exporters"`
+	Log       Log               `yaml:"log"`
+	Runtime   Runtime           `yaml:"runtime"`
 	// ShutdownTimeout bounds the drain on SIGTERM: refuse new data, flush
 	// the assembler, drain the scorer and the exporters. Keep it below the
 	// pod's terminationGracePeriodSeconds.
@@ -38,6 +43,9 @@ type Exporters struct {
 	Prometheus promexp.Config `yaml:"prometheus"`
 	JSONL      jsonl.Config   `yaml:"jsonl"`
 	ClickHouse chexp.Config   `yaml:"clickhouse"`
+	// OTelEvents writes judged results back into OTel as
+	// gen_ai.evaluation.result log events.
+	OTelEvents otelevents.Config `yaml:"otel_events"`
 }
 
 // Runtime tunes the Go runtime for a steady stream of decoded spans.
@@ -64,10 +72,12 @@ func Default() Config {
 		Receiver:  receiver.DefaultConfig(),
 		Extractor: extractor.DefaultConfig(),
 		Scorer:    scorer.DefaultConfig(),
+		Judge:     judgestage.DefaultConfig(),
 		Exporters: Exporters{
 			Prometheus: promexp.DefaultConfig(),
 			JSONL:      jsonl.DefaultConfig(),
 			ClickHouse: chexp.DefaultConfig(),
+			OTelEvents: otelevents.DefaultConfig(),
 		},
 		Log:             Log{Level: "info", Format: "auto"},
 		Runtime:         Runtime{GCPercent: 400},
@@ -89,9 +99,19 @@ func (c Config) Validate() error {
 	if _, err := NewMetricRegistry().Build(c.Scorer.Metrics); err != nil {
 		errs = append(errs, fmt.Errorf("scorer.metrics: %w", err))
 	}
+	if c.Judge.Enabled() {
+		// Builds the judges and judge metrics without sending anything, so
+		// that a bad metric parameter or judge setting fails at start.
+		if _, err := judgestage.BuildParts(c.Judge, judgestage.Settings{}); err != nil {
+			errs = append(errs, prefixed("judge", err))
+		}
+	} else {
+		add("judge", c.Judge.Validate())
+	}
 	add("exporters.prometheus", c.Exporters.Prometheus.Validate())
 	add("exporters.jsonl", c.Exporters.JSONL.Validate())
 	add("exporters.clickhouse", c.Exporters.ClickHouse.Validate())
+	add("exporters.otel_events", c.Exporters.OTelEvents.Validate())
 	switch strings.ToLower(c.Log.Level) {
 	case "debug", "info", "warn", "error":
 	default:

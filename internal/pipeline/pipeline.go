@@ -17,12 +17,14 @@ import (
 	"github.com/evalsidecar/evalsidecar/exporter"
 	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
 	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
+	"github.com/evalsidecar/evalsidecar/exporter/otelevents"
 	promexp "github.com/evalsidecar/evalsidecar/exporter/prometheus"
 	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/receiver"
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judgestage"
 	"github.com/evalsidecar/evalsidecar/scorer/reference"
 )
 
@@ -44,6 +46,9 @@ type Pipeline struct {
 	Metrics   *promexp.Server    // nil offline
 	Assembler *extractor.Assembler
 	Engine    *scorer.Engine
+	// Judge runs the judge metrics on sampled runs; nil when no judge
+	// metric is configured.
+	Judge     *judgestage.Stage
 	Exporters *exporter.Fanout
 	// References gives live runs their expected side; nil when no
 	// reference files are configured.
@@ -93,6 +98,13 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 		}
 		exps = append(exps, chx)
 	}
+	if cfg.Exporters.OTelEvents.Enabled {
+		oe, err := otelevents.New(cfg.Exporters.OTelEvents, logger.With("component", "exporter/otel_events"), reg, drops)
+		if err != nil {
+			return nil, fmt.Errorf("exporters.otel_events: %w", err)
+		}
+		exps = append(exps, oe)
+	}
 	exps = append(exps, opts.Extra...)
 	p.Exporters = exporter.NewFanout(exps...)
 
@@ -103,6 +115,15 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	p.Engine, err = scorer.NewEngine(cfg.Scorer, metrics, p.Exporters, logger.With("component", "scorer"), reg, drops)
 	if err != nil {
 		return nil, fmt.Errorf("scorer: %w", err)
+	}
+	p.Judge, err = judgestage.Build(cfg.Judge, p.Exporters, judgestage.Settings{
+		Registerer: reg, Logger: logger.With("component", "judge"),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("judge: %w", err)
+	}
+	if p.Judge != nil {
+		p.Engine.SetDeferred(p.Judge)
 	}
 	// Offline, the scorer queue pushes back instead of dropping: a replay
 	// releases every buffered trace at once.
@@ -147,6 +168,9 @@ func (p *Pipeline) Readiness() error {
 func (p *Pipeline) Start(ctx context.Context) error {
 	if err := p.Exporters.Start(ctx); err != nil {
 		return fmt.Errorf("start exporters: %w", err)
+	}
+	if p.Judge != nil {
+		p.Judge.Start(ctx)
 	}
 	p.Engine.Start(ctx)
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -200,6 +224,11 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 	}
 	if err := p.Engine.Shutdown(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("drain scorer: %w", err))
+	}
+	if p.Judge != nil {
+		if err := p.Judge.Shutdown(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("drain judge: %w", err))
+		}
 	}
 	if err := p.Exporters.Shutdown(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("flush exporters: %w", err))

@@ -147,7 +147,7 @@ func (c Config) Validate() error {
 		err = errors.Join(err, fmt.Errorf("metric_timeout: must be > 0, got %s", c.MetricTimeout))
 	}
 	add("cache.", c.Cache.Validate())
-	add("redaction.", c.Redaction.Validate())
+	err = errors.Join(err, c.Redaction.Validate()) // keys already start with "redaction."
 	if c.MaxFieldBytes <= 0 {
 		err = errors.Join(err, fmt.Errorf("max_field_bytes: must be > 0, got %d", c.MaxFieldBytes))
 	}

@@ -1,0 +1,184 @@
+package judgestage
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/guard"
+	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/provider"
+	"github.com/evalsidecar/evalsidecar/scorer/judgemetric"
+	"github.com/evalsidecar/evalsidecar/scorer/judgemetric/adk"
+	"github.com/evalsidecar/evalsidecar/scorer/judgemetric/ragas"
+	"github.com/evalsidecar/evalsidecar/scorer/judgemetric/vertex"
+	"github.com/evalsidecar/evalsidecar/scorer/redact"
+	"github.com/evalsidecar/evalsidecar/scorer/sampling"
+)
+
+// Settings are what Build needs besides the config.
+type Settings struct {
+	// Registerer receives the judge, redaction and stage metrics; nil
+	// registers none.
+	Registerer prometheus.Registerer
+	// Logger receives logs; nil discards them.
+	Logger *slog.Logger
+	// HTTPClient carries the judge requests (proxy, TLS); nil uses a
+	// default client.
+	HTTPClient *http.Client
+	// Now is the clock of budgets, rules and the cache; nil is time.Now.
+	Now func() time.Time
+}
+
+// Parts are the judge side of a configuration, built: the judges and the
+// judge metrics with their policies.
+type Parts struct {
+	Judges  *judge.Set
+	Metrics []Metric
+	Cache   *sampling.Cache[scorer.Result]
+	// Workers is the number of stage workers per judge: the judge's
+	// max_concurrency.
+	Workers map[string]int
+}
+
+// BuildParts builds the judges and judge metrics of cfg without starting
+// anything; no request is sent.
+func BuildParts(cfg Config, s Settings) (*Parts, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if s.Logger == nil {
+		s.Logger = slog.New(slog.DiscardHandler)
+	}
+	if s.Now == nil {
+		s.Now = time.Now
+	}
+	tel, err := judge.NewMetrics(s.Registerer)
+	if err != nil {
+		return nil, err
+	}
+	redactor, err := redact.New(cfg.Redaction, s.Registerer)
+	if err != nil {
+		return nil, fmt.Errorf("redaction: %w", err)
+	}
+	parts := &Parts{Workers: make(map[string]int, len(cfg.Judges))}
+	clients := make([]*judge.Client, 0, len(cfg.Judges))
+	for i, jc := range cfg.Judges {
+		p, err := provider.New(jc.Config, s.HTTPClient)
+		if err != nil {
+			return nil, fmt.Errorf("judges[%d]: %w", i, err)
+		}
+		est := jc.MaxOutputTokens
+		if est <= 0 {
+			est = provider.DefaultMaxOutputTokens
+		}
+		c, err := judge.NewClient(jc.ClientConfig, p, judge.Options{
+			Logger:                s.Logger.With("judge", jc.Name),
+			Metrics:               tel,
+			Now:                   s.Now,
+			EstimatedOutputTokens: est,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("judges[%d]: %w", i, err)
+		}
+		clients = append(clients, c)
+		parts.Workers[jc.Name] = jc.MaxConcurrency
+	}
+	if parts.Judges, err = judge.NewSet(clients...); err != nil {
+		return nil, err
+	}
+	judges := make(map[string]judge.Judge, len(clients))
+	for _, n := range parts.Judges.Names() {
+		judges[n], _ = parts.Judges.Judge(n)
+	}
+	def := cfg.DefaultJudge
+	if def == "" && len(cfg.Judges) > 0 {
+		def = cfg.Judges[0].Name
+	}
+	if parts.Cache, err = sampling.NewCache[scorer.Result](cfg.Cache, s.Now); err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	for i, mc := range cfg.Metrics {
+		m, err := buildMetric(mc, cfg.MaxFieldBytes, redactor, judges, def, s.Now)
+		if err != nil {
+			return nil, fmt.Errorf("metrics[%d]: %w", i, err)
+		}
+		parts.Metrics = append(parts.Metrics, m)
+	}
+	return parts, nil
+}
+
+// buildMetric builds one judge metric with its own sanitizer policy (the
+// metric's field allow-list), sampling policy and budget.
+func buildMetric(mc MetricConfig, maxField int, redactor *redact.Redactor, judges map[string]judge.Judge, def string, now func() time.Time) (Metric, error) {
+	var allowed []string
+	if len(mc.Fields) > 0 {
+		allowed = mc.Fields
+	}
+	pol := guard.NewPolicy(guard.Config{AllowedFields: allowed, MaxFieldBytes: maxField}, redactor)
+	deps := judgemetric.Deps{
+		Judges:       judges,
+		DefaultJudge: def,
+		Sanitizers:   func(string) func() judge.Sanitizer { return pol.New },
+	}
+	r, err := NewRegistry(deps)
+	if err != nil {
+		return Metric{}, err
+	}
+	ms, err := r.Build([]scorer.MetricConfig{mc.MetricConfig})
+	if err != nil {
+		return Metric{}, err
+	}
+	jm, ok := ms[0].(scorer.Judged)
+	if !ok {
+		return Metric{}, fmt.Errorf("metric %q: not a judge metric; deterministic metrics go under scorer.metrics", mc.Name)
+	}
+	sp, err := sampling.New(mc.Sampling, now)
+	if err != nil {
+		return Metric{}, fmt.Errorf("metric %q: sampling: %w", mc.Name, err)
+	}
+	m := Metric{Metric: jm, Policy: sp}
+	if mc.Budget != (judge.BudgetConfig{}) {
+		m.Budget = judge.NewBudget(mc.Name, mc.Budget, now)
+	}
+	return m, nil
+}
+
+// NewRegistry returns a metric registry with the deterministic metrics and
+// every judge metric (Vertex, ADK, Ragas) registered with deps.
+func NewRegistry(deps judgemetric.Deps) (*scorer.Registry, error) {
+	r := scorer.NewRegistry()
+	err := errors.Join(vertex.Register(r, deps), adk.Register(r, deps), ragas.Register(r, deps))
+	if err != nil {
+		return nil, fmt.Errorf("register judge metrics: %w", err)
+	}
+	return r, nil
+}
+
+// Build builds the judge stage of cfg, exporting to sink. It returns nil
+// and no error when no judge metric is configured.
+func Build(cfg Config, sink scorer.Sink, s Settings) (*Stage, error) {
+	if !cfg.Enabled() {
+		if err := cfg.Validate(); err != nil {
+			return nil, err
+		}
+		return nil, nil
+	}
+	parts, err := BuildParts(cfg, s)
+	if err != nil {
+		return nil, err
+	}
+	return New(parts.Metrics, sink, Options{
+		QueueSize:     cfg.QueueSize,
+		Workers:       parts.Workers,
+		MetricTimeout: cfg.MetricTimeout,
+		Cache:         parts.Cache,
+		Logger:        s.Logger,
+		Registerer:    s.Registerer,
+	})
+}
