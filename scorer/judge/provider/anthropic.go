@@ -132,10 +132,13 @@ func (p *anthropicProvider) Complete(ctx context.Context, req *judge.Request) (*
 	}
 	ctx, x := withExchange(ctx)
 	start := time.Now()
-	msg, err := p.svc.New(ctx, params)
+	msg, err := guard(func() (*anthropic.Message, error) { return p.svc.New(ctx, params) })
 	latency := time.Since(start)
 	if err != nil {
 		return nil, p.classify(ctx, err, x)
+	}
+	if e := p.unexpectedStatus(x); e != nil {
+		return nil, e
 	}
 	return p.answer(req, msg, latency)
 }
@@ -195,6 +198,9 @@ func (p *anthropicProvider) classify(ctx context.Context, err error, x *exchange
 
 // answer maps a message to a judge response.
 func (p *anthropicProvider) answer(req *judge.Request, msg *anthropic.Message, latency time.Duration) (*judge.Response, error) {
+	if msg == nil {
+		return nil, p.answerError(judge.ClassInvalidResponse, http.StatusOK, "empty response")
+	}
 	switch msg.StopReason {
 	case anthropic.StopReasonMaxTokens, anthropic.StopReasonModelContextWindowExceeded:
 		return nil, p.answerError(judge.ClassTruncated, http.StatusOK, "answer hit the output token cap (stop_reason %s)", msg.StopReason)

@@ -100,6 +100,8 @@ func (c *common) callError(ctx context.Context, err error, x *exchange) *judge.E
 	switch {
 	case tooLarge:
 		return wrap(judge.ClassInvalidResponse, errBodyTooLarge.Error())
+	case errors.Is(err, errSDKPanic):
+		return wrap(judge.ClassInvalidResponse, err.Error())
 	case errors.Is(ctx.Err(), context.Canceled):
 		return wrap(judge.ClassCanceled, "canceled")
 	case errors.Is(ctx.Err(), context.DeadlineExceeded), errors.Is(err, context.DeadlineExceeded):
@@ -136,4 +138,30 @@ func (c *common) answerError(class judge.Class, status int, format string, args 
 // requested but structured output is off.
 func schemaInstruction(schemaJSON []byte) string {
 	return "\n\nAnswer with exactly one JSON object that validates against this JSON Schema, with no other text:\n" + string(schemaJSON)
+}
+
+// errSDKPanic marks a response that crashed the SDK's decoder.
+var errSDKPanic = errors.New("response crashed the SDK decoder")
+
+// guard calls fn and turns a panic inside the SDK (a decoder meeting an
+// unexpected response shape) into errSDKPanic, so bad input never crashes
+// the process.
+func guard[T any](fn func() (T, error)) (out T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			var zero T
+			out, err = zero, fmt.Errorf("%w: %v", errSDKPanic, r)
+		}
+	}()
+	return fn()
+}
+
+// unexpectedStatus fails a call the SDK accepted although its HTTP status
+// is not 2xx (a 1xx or a 3xx that was not followed).
+func (c *common) unexpectedStatus(x *exchange) *judge.Error {
+	status, _, _ := x.snapshot()
+	if status == 0 || (status >= 200 && status < 300) {
+		return nil
+	}
+	return c.answerError(judge.ClassInvalidResponse, status, "unexpected HTTP status %d", status)
 }

@@ -130,10 +130,15 @@ func (p *geminiProvider) Complete(ctx context.Context, req *judge.Request) (*jud
 	}
 	ctx, x := withExchange(ctx)
 	start := time.Now()
-	resp, err := p.client.Models.GenerateContent(ctx, p.cfg.Model, genai.Text(req.Prompt), gc)
+	resp, err := guard(func() (*genai.GenerateContentResponse, error) {
+		return p.client.Models.GenerateContent(ctx, p.cfg.Model, genai.Text(req.Prompt), gc)
+	})
 	latency := time.Since(start)
 	if err != nil {
 		return nil, p.classify(ctx, err, x)
+	}
+	if e := p.unexpectedStatus(x); e != nil {
+		return nil, e
 	}
 	return p.answer(resp, latency)
 }
@@ -193,6 +198,9 @@ var contentFilterFinish = map[genai.FinishReason]bool{
 
 // answer maps a generateContent response to a judge response.
 func (p *geminiProvider) answer(resp *genai.GenerateContentResponse, latency time.Duration) (*judge.Response, error) {
+	if resp == nil {
+		return nil, p.answerError(judge.ClassInvalidResponse, http.StatusOK, "empty response")
+	}
 	if fb := resp.PromptFeedback; fb != nil && fb.BlockReason != "" && fb.BlockReason != genai.BlockedReasonUnspecified {
 		return nil, p.answerError(judge.ClassContentFilter, http.StatusOK, "prompt blocked (%s)", fb.BlockReason)
 	}

@@ -119,10 +119,13 @@ func (p *openAIProvider) Complete(ctx context.Context, req *judge.Request) (*jud
 	}
 	ctx, x := withExchange(ctx)
 	start := time.Now()
-	resp, err := p.svc.New(ctx, params)
+	resp, err := guard(func() (*openai.ChatCompletion, error) { return p.svc.New(ctx, params) })
 	latency := time.Since(start)
 	if err != nil {
 		return nil, p.classify(ctx, err, x)
+	}
+	if e := p.unexpectedStatus(x); e != nil {
+		return nil, e
 	}
 	return p.answer(resp, latency)
 }
@@ -155,7 +158,7 @@ func (p *openAIProvider) classify(ctx context.Context, err error, x *exchange) *
 
 // answer maps a chat completion to a judge response.
 func (p *openAIProvider) answer(resp *openai.ChatCompletion, latency time.Duration) (*judge.Response, error) {
-	if len(resp.Choices) == 0 {
+	if resp == nil || len(resp.Choices) == 0 {
 		return nil, p.answerError(judge.ClassInvalidResponse, http.StatusOK, "no choices in the response")
 	}
 	ch := resp.Choices[0]
