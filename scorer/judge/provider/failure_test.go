@@ -65,7 +65,9 @@ var failureCases = []failureCase{
 	{name: "502 html body", reply: always(judgetest.Reply{Status: 502, Body: "<html>bad gateway</html>", Header: header("Content-Type", "text/html")}), class: judge.ClassServerError, status: 502},
 	{name: "azure prompt content filter", reply: only(judgetest.OpenAI, judgetest.Reply{Status: 400, ErrorCode: "content_filter", ErrorMessage: "The response was filtered due to the prompt triggering Azure OpenAI's content management policy."}), class: judge.ClassContentFilter, status: 400},
 	{name: "refusal", reply: always(judgetest.Reply{Refusal: "I can't help with that."}), class: judge.ClassRefusal, status: 200},
-	{name: "content filter", reply: func(w string) (judgetest.Reply, bool) { return judgetest.Reply{Filtered: true}, w != judgetest.Anthropic }, class: judge.ClassContentFilter, status: 200},
+	{name: "content filter", reply: func(w string) (judgetest.Reply, bool) {
+		return judgetest.Reply{Filtered: true}, w != judgetest.Anthropic
+	}, class: judge.ClassContentFilter, status: 200},
 	{name: "gemini prompt blocked", reply: only(judgetest.Gemini, judgetest.Reply{PromptBlocked: "PROHIBITED_CONTENT"}), class: judge.ClassContentFilter, status: 200},
 	{name: "gemini blocklist", reply: only(judgetest.Gemini, judgetest.Reply{FinishReason: "BLOCKLIST"}), class: judge.ClassContentFilter, status: 200},
 	{name: "gemini spii", reply: only(judgetest.Gemini, judgetest.Reply{FinishReason: "SPII"}), class: judge.ClassContentFilter, status: 200},
