@@ -226,9 +226,12 @@ func anthropicAnswer(req *CapturedRequest, r Reply, model string) any {
 		}
 	case r.JSON != "" && req.SchemaName != "":
 		stop = "tool_use"
+		// tool_use input is always an object; a partial (truncated)
+		// answer arrives as an empty one.
 		input := json.RawMessage(r.JSON)
-		if !json.Valid(input) {
-			input = json.RawMessage(strconv.Quote(r.JSON))
+		var obj map[string]any
+		if json.Unmarshal(input, &obj) != nil || obj == nil {
+			input = json.RawMessage(`{}`)
 		}
 		content = append(content, map[string]any{
 			"type":  "tool_use",
@@ -265,6 +268,9 @@ func errorBody(wire string, r Reply) []byte {
 	msg := r.ErrorMessage
 	if msg == "" {
 		msg = http.StatusText(r.Status)
+	}
+	if msg == "" && r.Status == 529 {
+		msg = "Overloaded"
 	}
 	var v any
 	switch wire {
