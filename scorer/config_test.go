@@ -40,7 +40,7 @@ func TestDefaultConfig(t *testing.T) {
 	for _, m := range cfg.Metrics {
 		names = append(names, m.Name)
 	}
-	want := []string{"latency", "failure", "tool_call_count", "tool_error_rate", "repeated_tool_call_rate", "tool_args_valid"}
+	want := []string{"latency", "failure", "tool_call_count", "tool_error_rate", "repeated_tool_call_rate", "tool_args_valid", "unsupported_facts"}
 	if !reflect.DeepEqual(names, want) {
 		t.Errorf("default metrics = %v, want %v", names, want)
 	}

@@ -171,7 +171,7 @@ func TestEvaluateBuiltinsNotApplicable(t *testing.T) {
 	// No start/end time and no tool calls: latency lacks its input; the
 	// rates are undefined over zero calls.
 	ev := e.Evaluate(context.Background(), FromTrajectory(&extractor.Trajectory{TraceID: "x"}))
-	want := []string{MetricLatency, MetricToolErrorRate, MetricRepeatedToolCallRate, MetricToolArgsValid}
+	want := []string{MetricLatency, MetricToolErrorRate, MetricRepeatedToolCallRate, MetricToolArgsValid, MetricUnsupportedFacts}
 	if !slices.Equal(ev.NotApplicable, want) {
 		t.Errorf("NotApplicable = %v, want %v", ev.NotApplicable, want)
 	}

@@ -355,6 +355,11 @@ func (s *Stage) judge(ctx context.Context, in *scorer.Instance, it item, ev *sco
 		return
 	}
 	outcome, reason := classify(err)
+	if s.abandoned.Load() {
+		// Shutdown's deadline cancelled the call: the run was not judged
+		// because the sidecar stopped, whatever the error says.
+		outcome, reason = scorer.OutcomeShuttingDown, ""
+	}
 	s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: outcome, Reason: reason})
 	s.logger.Debug("judge metric not scored", "metric", name, "judge", jn, "outcome", outcome, "reason", reason)
 }
