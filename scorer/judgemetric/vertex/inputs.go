@@ -100,23 +100,25 @@ func toolDeclarationsText(decls []extractor.ToolDefinition) string {
 	return marshalIndent(views)
 }
 
-// conversationText renders the dialogue history one "role: content"
-// message per paragraph.
+// conversationText renders the dialogue history as a JSON list of
+// {role, content} turns.
 func conversationText(msgs []extractor.Message) string {
-	var b strings.Builder
+	// JSON, not "role: content" lines: a line starting with "assistant:"
+	// or "system:" is a reserved marker the sanitizer must defuse, and
+	// every conversation would be flagged.
+	type turn struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	}
+	turns := make([]turn, len(msgs))
 	for i, m := range msgs {
-		if i > 0 {
-			b.WriteString("\n\n")
-		}
 		role := m.Role
 		if role == "" {
 			role = "unknown"
 		}
-		b.WriteString(role)
-		b.WriteString(": ")
-		b.WriteString(m.Content)
+		turns[i] = turn{Role: role, Content: m.Content}
 	}
-	return b.String()
+	return marshalIndent(turns)
 }
 
 // marshalIndent is json.MarshalIndent without HTML escaping; values here
