@@ -352,3 +352,14 @@ func anthropicErrorType(status int) string {
 	}
 	return "api_error"
 }
+
+// WithHeader returns r with a response header added.
+func (r Reply) WithHeader(name, value string) Reply {
+	h := r.Header.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	h.Add(name, value)
+	r.Header = h
+	return r
+}

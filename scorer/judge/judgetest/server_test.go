@@ -199,7 +199,11 @@ func TestDelayEndsWithClient(t *testing.T) {
 
 func TestHeadersAndRawBody(t *testing.T) {
 	srv := New(t)
-	srv.Enqueue(OpenAI, Reply{Status: 429, Header: http.Header{"Retry-After": {"3"}, "X-Ratelimit-Reset-Tokens": {"6m0s"}}})
+	base := Status(429)
+	srv.Enqueue(OpenAI, base.WithHeader("Retry-After", "3").WithHeader("X-Ratelimit-Reset-Tokens", "6m0s"))
+	if base.Header != nil {
+		t.Error("WithHeader changed its receiver")
+	}
 	srv.Enqueue(Gemini, Reply{Status: 502, Body: "<html>bad gateway</html>", Header: http.Header{"Content-Type": {"text/html"}}})
 	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.OpenAIBaseURL()+"/chat/completions", bytes.NewBufferString(readFile(t, "openai_request.json")))
 	resp, err := srv.Client().Do(req)

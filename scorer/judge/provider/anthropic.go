@@ -18,7 +18,7 @@ import (
 // DefaultAnthropicBaseURL is the Anthropic API endpoint.
 const DefaultAnthropicBaseURL = "https://api.anthropic.com/"
 
-// defaultToolName names the forced answer tool when the schema has no name.
+// defaultToolName names the structured answer when the schema has no name.
 const defaultToolName = "judge_answer"
 
 // anthropicProvider speaks the Anthropic Messages API. Structured output
@@ -56,7 +56,8 @@ func newAnthropic(cfg Config, hc *http.Client) (*anthropicProvider, error) {
 	}, nil
 }
 
-// toolName returns the forced tool's name for schema s.
+// toolName returns the name the provider gets for schema s: the Anthropic
+// forced tool, the OpenAI json_schema name.
 func toolName(s *judge.Schema) string {
 	if s.Name != "" {
 		return s.Name

@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
@@ -66,6 +67,12 @@ func (s Secret) GoString() string { return fmt.Sprintf("%q", s.String()) }
 
 // LogValue returns the redacted form for log/slog.
 func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+// MarshalJSON writes the redacted form, so a config dump carries no key.
+func (s Secret) MarshalJSON() ([]byte, error) { return []byte(strconv.Quote(s.String())), nil }
+
+// MarshalYAML writes the redacted form, so a config dump carries no key.
+func (s Secret) MarshalYAML() (any, error) { return s.String(), nil }
 
 // Format writes the redacted form for every fmt verb.
 func (s Secret) Format(f fmt.State, verb rune) { _, _ = f.Write([]byte(s.String())) }

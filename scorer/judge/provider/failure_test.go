@@ -268,3 +268,22 @@ func TestRequestsWaitForNothing(t *testing.T) {
 	}
 	_ = http.StatusOK
 }
+
+func TestHTTPClientTimeout(t *testing.T) {
+	for _, tg := range targets {
+		t.Run(tg.name, func(t *testing.T) {
+			srv := judgetest.New(t)
+			srv.SetDefault(tg.wire, judgetest.Reply{Text: "late", Delay: time.Minute})
+			hc := srv.Client()
+			hc.Timeout = 50 * time.Millisecond
+			p, err := provider.New(tg.config(srv), hc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = p.Complete(t.Context(), &judge.Request{Prompt: "p"})
+			if je := asJudgeError(t, err); je.Class != judge.ClassTimeout {
+				t.Errorf("class %s, want timeout (%v)", je.Class, err)
+			}
+		})
+	}
+}

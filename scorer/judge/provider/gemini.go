@@ -239,6 +239,7 @@ func (p *geminiProvider) answer(resp *genai.GenerateContentResponse, latency tim
 	}
 	if u := resp.UsageMetadata; u != nil {
 		out.InputTokens = int64(u.PromptTokenCount)
+		// Thinking tokens are billed as output.
 		out.OutputTokens = int64(u.CandidatesTokenCount) + int64(u.ThoughtsTokenCount)
 	}
 	return out, nil

@@ -75,7 +75,7 @@ func (p *openAIProvider) params(req *judge.Request) (openai.ChatCompletionNewPar
 		if p.cfg.Structured() {
 			format.OfJSONSchema = &shared.ResponseFormatJSONSchemaParam{
 				JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
-					Name:   req.Schema.Name,
+					Name:   toolName(req.Schema),
 					Strict: param.NewOpt(true),
 					Schema: req.Schema.JSON,
 				},
