@@ -42,6 +42,10 @@ func newAnthropic(cfg Config, hc *http.Client) (*anthropicProvider, error) {
 		option.WithBaseURL(base),
 		option.WithHTTPClient(hc),
 		option.WithMaxRetries(0),
+		// The SDK's own spans and trace-context headers are off: judge
+		// telemetry belongs to judge.Client, and the sidecar must not
+		// trace its own judge calls through the global provider.
+		option.WithoutOpenTelemetry(),
 	}
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(string(cfg.APIKey)))

@@ -113,6 +113,11 @@ func (c *common) callError(ctx context.Context, err error, x *exchange) *judge.E
 	if errors.As(err, &ne) && ne.Timeout() {
 		return wrap(judge.ClassTimeout, err.Error())
 	}
+	if x.attempts() == 0 {
+		// The SDK refused to build or send the request: sending it
+		// again cannot help.
+		return wrap(judge.ClassBadRequest, "request not sent: "+err.Error())
+	}
 	if status >= 400 {
 		// An error status whose body the SDK could not read as an error.
 		return c.httpError(status, header, statusClass(status, false), "", err.Error())

@@ -287,3 +287,19 @@ func TestHTTPClientTimeout(t *testing.T) {
 		})
 	}
 }
+
+func TestRequestNotSentIsBadRequest(t *testing.T) {
+	// The Anthropic SDK refuses non-streaming calls whose output cap
+	// would take longer than ten minutes; nothing reaches the server and
+	// a retry cannot help.
+	srv := judgetest.New(t)
+	p := newProvider(t, srv, targets[4], nil)
+	_, err := p.Complete(t.Context(), &judge.Request{Prompt: "p", MaxOutputTokens: 64000})
+	je := asJudgeError(t, err)
+	if je.Class != judge.ClassBadRequest || je.Retryable() {
+		t.Errorf("class %s, want bad_request (%v)", je.Class, err)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests reached the server", n)
+	}
+}

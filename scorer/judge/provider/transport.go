@@ -26,10 +26,23 @@ type exchange struct {
 	tooLarge bool
 }
 
+// sent counts one request handed to the transport.
+func (x *exchange) sent() {
+	x.mu.Lock()
+	x.requests++
+	x.mu.Unlock()
+}
+
+// attempts returns how many requests were handed to the transport.
+func (x *exchange) attempts() int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.requests
+}
+
 func (x *exchange) record(resp *http.Response) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.requests++
 	x.status = resp.StatusCode
 	x.header = resp.Header.Clone()
 }
@@ -63,11 +76,14 @@ type cappedTransport struct {
 
 // RoundTrip implements http.RoundTripper.
 func (t *cappedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	x, _ := req.Context().Value(exchangeKey{}).(*exchange)
+	if x != nil {
+		x.sent()
+	}
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
 		return nil, err
 	}
-	x, _ := req.Context().Value(exchangeKey{}).(*exchange)
 	if x != nil {
 		x.record(resp)
 	}
