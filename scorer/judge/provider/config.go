@@ -124,7 +124,7 @@ func (c Config) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "provider=%s model=%s", c.Provider, c.Model)
 	if c.BaseURL != "" {
-		fmt.Fprintf(&b, " base_url=%s", c.BaseURL)
+		fmt.Fprintf(&b, " base_url=%s", safeURL(c.BaseURL))
 	}
 	if c.APIKey != "" {
 		b.WriteString(" api_key=" + redacted)
@@ -196,9 +196,12 @@ func (c Config) Validate() error {
 			bad("base_url", "must not carry credentials; use api_key or headers")
 		}
 	}
-	for k := range c.Headers {
+	for k, v := range c.Headers {
 		if !validHeaderName(k) {
 			bad("headers", "invalid header name %q", k)
+		}
+		if strings.ContainsAny(v, "\r\n\x00") {
+			bad("headers", "value of %q holds a line break or NUL", k)
 		}
 	}
 	if c.MaxOutputTokens < 0 {
@@ -270,6 +273,17 @@ func (c Config) hasHeader(name string) bool {
 	return false
 }
 
+// safeURL returns u without user info, query or fragment, which may hold
+// credentials.
+func safeURL(u string) string {
+	parsed, err := url.Parse(u)
+	if err != nil {
+		return "(invalid URL)"
+	}
+	parsed.User, parsed.RawQuery, parsed.Fragment = nil, "", ""
+	return parsed.String()
+}
+
 // validHeaderName reports whether s is an HTTP token.
 func validHeaderName(s string) bool {
 	if s == "" {
@@ -289,6 +303,16 @@ func (c Config) secrets() []string {
 	for _, s := range []Secret{c.APIKey, c.AccessToken} {
 		if s != "" {
 			out = append(out, string(s))
+		}
+	}
+	if u, err := url.Parse(c.BaseURL); err == nil {
+		// A query parameter may carry a key (some proxies take one).
+		for _, vs := range u.Query() {
+			for _, v := range vs {
+				if len(v) >= 8 {
+					out = append(out, v)
+				}
+			}
 		}
 	}
 	for k, v := range c.Headers {

@@ -36,6 +36,7 @@ func TestValidate(t *testing.T) {
 		{"temperature", Config{Provider: Gemini, Model: "m", APIKey: "k", Temperature: 2.5}, []string{"temperature: must be between 0 and 2"}},
 		{"max tokens field", Config{Provider: OpenAI, Model: "m", APIKey: "k", MaxTokensField: "tokens"}, []string{"max_tokens_field: must be"}},
 		{"bad header", Config{Provider: OpenAI, Model: "m", APIKey: "k", Headers: map[string]string{"Bad Header": "v"}}, []string{`headers: invalid header name "Bad Header"`}},
+		{"header value line break", Config{Provider: OpenAI, Model: "m", APIKey: "k", Headers: map[string]string{"X-A": "v\r\nX-B: w"}}, []string{`headers: value of "X-A"`}},
 		{"access token off vertex", Config{Provider: Anthropic, Model: "m", APIKey: "k", AccessToken: "t"}, []string{"access_token: only used by vertex"}},
 		{"api version off azure", Config{Provider: OpenAI, Model: "m", APIKey: "k", APIVersion: "v"}, []string{"api_version: only used by azure_openai"}},
 	}
@@ -90,5 +91,37 @@ func TestNewProviders(t *testing.T) {
 		if p.Kind() != want || p.Model() != "m" {
 			t.Errorf("%s: Kind %q Model %q", cfg.Provider, p.Kind(), p.Model())
 		}
+	}
+}
+
+func TestStringHidesURLCredentials(t *testing.T) {
+	c := Config{Provider: OpenAI, Model: "m", BaseURL: "https://u:pw@proxy.example/v1?key=qsecret#frag"}
+	got := c.String()
+	if strings.Contains(got, "qsecret") || strings.Contains(got, "pw") || !strings.Contains(got, "https://proxy.example/v1") {
+		t.Errorf("String() = %q", got)
+	}
+}
+
+func TestSecrets(t *testing.T) {
+	c := Config{
+		APIKey: "k1", AccessToken: "t1",
+		BaseURL: "https://proxy.example/v1?key=query-secret-1&v=1",
+		Headers: map[string]string{"Authorization": "Bearer h1", "X-Api-Key": "h2", "X-Team": "evals"},
+	}
+	got := strings.Join(c.secrets(), ",")
+	for _, want := range []string{"k1", "t1", "query-secret-1", "Bearer h1", "h2"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("secrets %q lack %q", got, want)
+		}
+	}
+	if strings.Contains(got, "evals") {
+		t.Errorf("secrets %q hold a plain header", got)
+	}
+	cm := common{secrets: c.secrets()}
+	if r := cm.redact("dial https://proxy.example/v1?key=query-secret-1: refused, key k1"); strings.Contains(r, "query-secret-1") || strings.Contains(r, "k1") {
+		t.Errorf("redact left a secret: %q", r)
+	}
+	if r := cm.redact(strings.Repeat("é", 400)); len(r) > maxDetail+len("…") || !strings.HasSuffix(r, "…") {
+		t.Errorf("redact did not cap: %d bytes", len(r))
 	}
 }
