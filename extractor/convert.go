@@ -190,7 +190,9 @@ func (c converter) attrs(m pcommon.Map, keep func(string) bool, arena *attrs) (a
 		return nil, false
 	}
 	n := m.Len()
-	if keep != nil {
+	if keep != nil && arena == nil {
+		// without an arena, allocate only what is kept; an arena was sized
+		// for every attribute, so n = m.Len() always fits it
 		n = 0
 		for k := range m.All() {
 			if keep(k) {
