@@ -91,11 +91,12 @@ func (c *common) httpError(status int, h http.Header, class judge.Class, code, m
 func (c *common) callError(ctx context.Context, err error, x *exchange) *judge.Error {
 	status, header, tooLarge := x.snapshot()
 	wrap := func(class judge.Class, msg string) *judge.Error {
-		e := &judge.Error{Class: class, Err: fmt.Errorf("%s %s: %s", c.kind, c.model, c.redact(msg))}
-		if status != 0 {
-			e.Status = status
-		}
-		return e
+		return &judge.Error{Class: class, Status: status, Err: fmt.Errorf("%s %s: %s", c.kind, c.model, c.redact(msg))}
+	}
+	// Context errors stay in the chain for errors.Is; SDK errors do not,
+	// as their text may quote credentials.
+	wrapCtx := func(class judge.Class, cause error) *judge.Error {
+		return &judge.Error{Class: class, Status: status, Err: fmt.Errorf("%s %s: %w", c.kind, c.model, cause)}
 	}
 	switch {
 	case tooLarge:
@@ -103,11 +104,11 @@ func (c *common) callError(ctx context.Context, err error, x *exchange) *judge.E
 	case errors.Is(err, errSDKPanic):
 		return wrap(judge.ClassInvalidResponse, err.Error())
 	case errors.Is(ctx.Err(), context.Canceled):
-		return wrap(judge.ClassCanceled, "canceled")
+		return wrapCtx(judge.ClassCanceled, context.Canceled)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded), errors.Is(err, context.DeadlineExceeded):
-		return wrap(judge.ClassTimeout, "deadline exceeded")
+		return wrapCtx(judge.ClassTimeout, context.DeadlineExceeded)
 	case errors.Is(err, context.Canceled):
-		return wrap(judge.ClassCanceled, "canceled")
+		return wrapCtx(judge.ClassCanceled, context.Canceled)
 	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {

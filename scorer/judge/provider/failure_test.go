@@ -153,6 +153,9 @@ func TestTimeoutAndCancel(t *testing.T) {
 			if je := asJudgeError(t, err); je.Class != judge.ClassTimeout || !je.Retryable() {
 				t.Errorf("deadline: class %s, want timeout (%v)", je.Class, err)
 			}
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("deadline error %v does not wrap context.DeadlineExceeded", err)
+			}
 
 			ctx, cancel = context.WithCancel(t.Context())
 			go func() {
@@ -162,11 +165,11 @@ func TestTimeoutAndCancel(t *testing.T) {
 				cancel()
 			}()
 			_, err = p.Complete(ctx, &judge.Request{Prompt: "p"})
-			if je := asJudgeError(t, err); je.Class != judge.ClassCanceled {
+			if je := asJudgeError(t, err); je.Class != judge.ClassCanceled || je.Retryable() {
 				t.Errorf("cancel: class %s, want canceled (%v)", je.Class, err)
 			}
-			if !errors.Is(ctx.Err(), context.Canceled) {
-				t.Error("context not canceled")
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("cancel error %v does not wrap context.Canceled", err)
 			}
 		})
 	}
