@@ -1,49 +1,88 @@
 package judgestage
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
-	"github.com/evalsidecar/evalsidecar/scorer/sampling"
 )
 
-// contentKey is the result-cache key of a judge metric on an instance:
-// the metric, the judge and every input field the metric reads, so a
-// duplicate delivery of the same run (or an identical run) is judged
-// once.
-func contentKey(metric, judgeName string, needs scorer.Inputs, in *scorer.Instance) sampling.Key {
-	parts := make([]string, 0, 16)
-	field := func(bit scorer.Inputs, vs ...string) {
-		if needs&bit != 0 || in.Has&bit != 0 {
-			parts = append(parts, vs...)
-		}
+// contentDigest hashes every input field of an instance a judge metric can
+// read. With the metric and judge names it keys the result cache, so a
+// duplicate delivery of the same run (or an identical run) is judged once.
+// One digest serves every judge metric of the run.
+func contentDigest(in *scorer.Instance) []byte {
+	bp := digestBufs.Get().(*[]byte)
+	buf := (*bp)[:0]
+	put := func(v string) {
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(len(v)))
+		buf = append(buf, v...)
 	}
-	field(scorer.InPrompt, "p", in.Prompt)
-	field(scorer.InResponse, "r", in.Response)
-	field(scorer.InReference, "ref", in.Reference)
-	field(scorer.InContext, "c", in.Context)
-	field(scorer.InInstruction, "i", in.Instruction)
-	if needs&scorer.InPredictedTrajectory != 0 || in.Has&scorer.InPredictedTrajectory != 0 {
-		parts = append(parts, "t", strconv.Itoa(len(in.PredictedTrajectory)))
-		for _, c := range in.PredictedTrajectory {
-			parts = append(parts, c.Name, c.Arguments, c.Result, c.Error)
-		}
+	put(strconv.FormatUint(uint64(in.Has), 16))
+	put(in.Prompt)
+	put(in.Response)
+	put(in.Reference)
+	put(in.Context)
+	put(in.Instruction)
+	put(in.Prediction)
+	put(strconv.Itoa(len(in.PredictedTrajectory)))
+	for _, c := range in.PredictedTrajectory {
+		put(c.Name)
+		put(c.Arguments)
+		put(c.Result)
+		put(c.Error)
 	}
-	if in.Has&scorer.InToolDeclarations != 0 {
-		parts = append(parts, "d", strconv.Itoa(len(in.ToolDeclarations)))
-		for _, d := range in.ToolDeclarations {
-			parts = append(parts, d.Name, d.Description, d.Parameters)
-		}
+	put(strconv.Itoa(len(in.ReferenceTrajectory)))
+	for _, c := range in.ReferenceTrajectory {
+		put(c.Name)
+		put(c.Arguments)
 	}
-	if in.Has&scorer.InConversation != 0 {
-		parts = append(parts, "h", strconv.Itoa(len(in.Conversation)))
-		for _, m := range in.Conversation {
-			parts = append(parts, m.Role, m.Content)
-		}
+	put(strconv.Itoa(len(in.ToolDeclarations)))
+	for _, d := range in.ToolDeclarations {
+		put(d.Name)
+		put(d.Description)
+		put(d.Parameters)
 	}
-	if in.Has&scorer.InReferenceTopics != 0 {
-		parts = append(parts, "topics", strconv.Itoa(len(in.ReferenceTopics)))
-		parts = append(parts, in.ReferenceTopics...)
+	put(strconv.Itoa(len(in.Conversation)))
+	for _, m := range in.Conversation {
+		put(m.Role)
+		put(m.Content)
 	}
-	return sampling.NewKey(metric, judgeName, parts...)
+	put(strconv.Itoa(len(in.ReferenceTopics)))
+	for _, t := range in.ReferenceTopics {
+		put(t)
+	}
+	put(strconv.Itoa(len(in.Invocations)))
+	for _, inv := range in.Invocations {
+		put(inv.UserContent)
+		put(inv.Response)
+		put(inv.Reference)
+	}
+	keys := make([]string, 0, len(in.Columns))
+	for k := range in.Columns {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		put(k)
+		put(fmt.Sprint(in.Columns[k]))
+	}
+	sum := sha256.Sum256(buf)
+	if cap(buf) <= maxPooledDigestBuf {
+		*bp = buf
+		digestBufs.Put(bp)
+	}
+	return sum[:]
 }
+
+// digestBufs recycles the buffers contentDigest hashes; SHA-256, not a
+// faster non-cryptographic hash, so that crafted content cannot collide
+// with another run's and take its cached score.
+var digestBufs = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
+
+// maxPooledDigestBuf keeps unusually large buffers out of the pool.
+const maxPooledDigestBuf = 1 << 20

@@ -171,8 +171,11 @@ func (s *Stage) Offer(_ context.Context, in *scorer.Instance, ev *scorer.Evaluat
 	run := runOf(in, ev)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	jobs := make(map[string]*job, len(s.queues))
-	var order []string
+	var (
+		jobs   map[string]*job
+		order  []string
+		digest []byte // content digest of in, computed at most once
+	)
 	for i := range s.metrics {
 		m := &s.metrics[i]
 		name, jn := m.Metric.Name(), m.Metric.JudgeName()
@@ -193,7 +196,16 @@ func (s *Stage) Offer(_ context.Context, in *scorer.Instance, ev *scorer.Evaluat
 			s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: string(d.Outcome), Reason: reason})
 			continue
 		}
-		key := contentKey(name, jn, m.Metric.Needs(), in)
+		if q := s.queues[jn]; len(q.ch) == cap(q.ch) {
+			// The judge is behind (or down): skip before hashing the
+			// content, so an outage costs ingestion next to nothing.
+			s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: scorer.OutcomeQueueFull, Reason: d.Rule})
+			continue
+		}
+		if digest == nil {
+			digest = contentDigest(in)
+		}
+		key := sampling.NewKey(name, jn, string(digest))
 		if s.opts.Cache != nil {
 			if r, ok := s.opts.Cache.Get(key); ok {
 				ev.Results = append(ev.Results, r)
@@ -203,6 +215,9 @@ func (s *Stage) Offer(_ context.Context, in *scorer.Instance, ev *scorer.Evaluat
 		}
 		j := jobs[jn]
 		if j == nil {
+			if jobs == nil {
+				jobs = make(map[string]*job, len(s.queues))
+			}
 			j = &job{in: in}
 			jobs[jn] = j
 			order = append(order, jn)
@@ -233,14 +248,18 @@ func (s *Stage) decide(ev *scorer.Evaluation, d scorer.Decision) {
 // runOf is what the sampling policies see of a run: its identity and
 // attributes, and the deterministic scores just computed.
 func runOf(in *scorer.Instance, ev *scorer.Evaluation) sampling.Run {
-	scores := make(map[string]float64, len(ev.Results))
-	for _, r := range ev.Results {
-		scores[r.Metric] = r.Score
+	score := func(metric string) (float64, bool) {
+		for i := range ev.Results {
+			if ev.Results[i].Metric == metric {
+				return ev.Results[i].Score, true
+			}
+		}
+		return 0, false
 	}
 	if in.Trajectory == nil {
-		return sampling.Run{TraceID: in.CaseID, Failed: in.Failure, Score: sampling.MapScores(scores)}
+		return sampling.Run{TraceID: in.CaseID, Failed: in.Failure, Score: score}
 	}
-	return sampling.RunOf(in.Trajectory, sampling.MapScores(scores))
+	return sampling.RunOf(in.Trajectory, score)
 }
 
 // Start starts the workers of every judge. Only ctx's values are used;
