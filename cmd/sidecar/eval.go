@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,6 +26,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/aggregate"
 	"github.com/evalsidecar/evalsidecar/scorer/dataset"
+	"github.com/evalsidecar/evalsidecar/scorer/judgestage"
 )
 
 // Exit codes of sidecar eval.
@@ -132,11 +134,23 @@ func runEval(ctx context.Context, o evalOptions, stdout, stderr io.Writer) (int,
 	if err != nil {
 		return evalExitBadInput, err
 	}
-	metrics, err := config.NewMetricRegistry().Build(metricCfgs)
+	reg, err := config.NewEvalRegistry(cfg, judgestage.Settings{Logger: logger})
 	if err != nil {
 		return evalExitBadInput, err
 	}
-	engine, err := scorer.NewEngine(cfg.Scorer, metrics, nil, logger, nil, nil)
+	metrics, err := reg.Build(metricCfgs)
+	if err != nil {
+		return evalExitBadInput, err
+	}
+	scfg := cfg.Scorer
+	for _, m := range metrics {
+		// Offline, judge metrics run inline: every row is judged, under
+		// the judge section's time limit.
+		if _, ok := m.(scorer.Judged); ok && cfg.Judge.MetricTimeout > scfg.MetricTimeout {
+			scfg.MetricTimeout = cfg.Judge.MetricTimeout
+		}
+	}
+	engine, err := scorer.NewEngine(scfg, metrics, nil, logger, nil, nil)
 	if err != nil {
 		return evalExitBadInput, err
 	}
@@ -274,7 +288,7 @@ func selectMetrics(o evalOptions, cfg config.Config, criteria []aggregate.Criter
 		case o.evalset != "":
 			criteria = adkDefaultCriteria
 		case o.configPath != "":
-			return cfg.Scorer.Metrics, nil, nil
+			return append(slices.Clone(cfg.Scorer.Metrics), judgeMetricConfigs(cfg)...), nil, nil
 		default:
 			return nil, nil, errors.New("no metrics: give --metrics, --criteria, or a --config with scorer.metrics")
 		}
@@ -285,7 +299,7 @@ func selectMetrics(o evalOptions, cfg config.Config, criteria []aggregate.Criter
 		}
 	}
 	defined := map[string]scorer.MetricConfig{}
-	for _, m := range cfg.Scorer.Metrics {
+	for _, m := range append(slices.Clone(cfg.Scorer.Metrics), judgeMetricConfigs(cfg)...) {
 		defined[m.Name] = m
 	}
 	out := make([]scorer.MetricConfig, 0, len(ids))
@@ -308,6 +322,16 @@ func selectMetrics(o evalOptions, cfg config.Config, criteria []aggregate.Criter
 		out = append(out, mc)
 	}
 	return out, criteria, nil
+}
+
+// judgeMetricConfigs returns the metric part of the config's judge
+// metrics (their sampling and budgets apply online only).
+func judgeMetricConfigs(cfg config.Config) []scorer.MetricConfig {
+	out := make([]scorer.MetricConfig, len(cfg.Judge.Metrics))
+	for i, m := range cfg.Judge.Metrics {
+		out[i] = m.MetricConfig
+	}
+	return out
 }
 
 func contains(list []string, s string) bool {

@@ -143,6 +143,23 @@ func NewMetricRegistry() *scorer.Registry {
 	return r
 }
 
+// NewEvalRegistry returns the registry of offline evaluation (sidecar
+// eval): NewMetricRegistry's metrics plus, when c configures judges, every
+// judge metric bound to them (see judgestage.OfflineRegistry).
+func NewEvalRegistry(c Config, s judgestage.Settings) (*scorer.Registry, error) {
+	if len(c.Judge.Judges) == 0 {
+		return NewMetricRegistry(), nil
+	}
+	r, err := judgestage.OfflineRegistry(c.Judge, s)
+	if err != nil {
+		return nil, fmt.Errorf("judge: %w", err)
+	}
+	if err := celmetric.Register(r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
 // prefixed puts prefix before every line of err, so "grpc.endpoint: ..."
 // from a component becomes "receiver.grpc.endpoint: ...".
 func prefixed(prefix string, err error) error {

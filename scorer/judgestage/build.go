@@ -52,21 +52,93 @@ func BuildParts(cfg Config, s Settings) (*Parts, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	s = s.withDefaults()
+	js, err := buildJudges(cfg, s)
+	if err != nil {
+		return nil, err
+	}
+	parts := &Parts{Judges: js.set, Workers: js.workers}
+	if parts.Cache, err = sampling.NewCache[scorer.Result](cfg.Cache, s.Now); err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	for i, mc := range cfg.Metrics {
+		m, err := buildMetric(mc, cfg.MaxFieldBytes, js.redactor, js.judges, js.def, s.Now)
+		if err != nil {
+			return nil, fmt.Errorf("metrics[%d]: %w", i, err)
+		}
+		parts.Metrics = append(parts.Metrics, m)
+	}
+	return parts, nil
+}
+
+// OfflineRegistry returns a metric registry for offline evaluation
+// (sidecar eval): the deterministic metrics and every judge metric, bound
+// to cfg's judges, redaction and field allow-lists. Offline there is no
+// sampling and no metric budget; the judges' own budgets, retries and
+// circuits apply.
+func OfflineRegistry(cfg Config, s Settings) (*scorer.Registry, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	s = s.withDefaults()
+	js, err := buildJudges(cfg, s)
+	if err != nil {
+		return nil, err
+	}
+	policies := map[string]*guard.Policy{}
+	all := guard.NewPolicy(guard.Config{MaxFieldBytes: cfg.MaxFieldBytes}, js.redactor)
+	for _, mc := range cfg.Metrics {
+		if len(mc.Fields) == 0 {
+			continue
+		}
+		pol := guard.NewPolicy(guard.Config{AllowedFields: mc.Fields, MaxFieldBytes: cfg.MaxFieldBytes}, js.redactor)
+		policies[mc.Name] = pol
+		if mc.Type != "" {
+			policies[mc.Type] = pol
+		}
+	}
+	return NewRegistry(judgemetric.Deps{
+		Judges:       js.judges,
+		DefaultJudge: js.def,
+		Sanitizers: func(metric string) func() judge.Sanitizer {
+			if p, ok := policies[metric]; ok {
+				return p.New
+			}
+			return all.New
+		},
+	})
+}
+
+// judges are the built judge clients of a config.
+type judges struct {
+	set      *judge.Set
+	judges   map[string]judge.Judge
+	workers  map[string]int
+	def      string
+	redactor *redact.Redactor
+}
+
+func (s Settings) withDefaults() Settings {
 	if s.Logger == nil {
 		s.Logger = slog.New(slog.DiscardHandler)
 	}
 	if s.Now == nil {
 		s.Now = time.Now
 	}
+	return s
+}
+
+// buildJudges builds the redactor and one client per configured judge,
+// with their fallbacks resolved.
+func buildJudges(cfg Config, s Settings) (*judges, error) {
 	tel, err := judge.NewMetrics(s.Registerer)
 	if err != nil {
 		return nil, err
 	}
-	redactor, err := redact.New(cfg.Redaction, s.Registerer)
-	if err != nil {
+	js := &judges{workers: make(map[string]int, len(cfg.Judges)), def: cfg.DefaultJudge}
+	if js.redactor, err = redact.New(cfg.Redaction, s.Registerer); err != nil {
 		return nil, fmt.Errorf("redaction: %w", err)
 	}
-	parts := &Parts{Workers: make(map[string]int, len(cfg.Judges))}
 	clients := make([]*judge.Client, 0, len(cfg.Judges))
 	for i, jc := range cfg.Judges {
 		p, err := provider.New(jc.Config, s.HTTPClient)
@@ -87,30 +159,19 @@ func BuildParts(cfg Config, s Settings) (*Parts, error) {
 			return nil, fmt.Errorf("judges[%d]: %w", i, err)
 		}
 		clients = append(clients, c)
-		parts.Workers[jc.Name] = jc.MaxConcurrency
+		js.workers[jc.Name] = jc.MaxConcurrency
 	}
-	if parts.Judges, err = judge.NewSet(clients...); err != nil {
+	if js.set, err = judge.NewSet(clients...); err != nil {
 		return nil, err
 	}
-	judges := make(map[string]judge.Judge, len(clients))
-	for _, n := range parts.Judges.Names() {
-		judges[n], _ = parts.Judges.Judge(n)
+	js.judges = make(map[string]judge.Judge, len(clients))
+	for _, n := range js.set.Names() {
+		js.judges[n], _ = js.set.Judge(n)
 	}
-	def := cfg.DefaultJudge
-	if def == "" && len(cfg.Judges) > 0 {
-		def = cfg.Judges[0].Name
+	if js.def == "" && len(cfg.Judges) > 0 {
+		js.def = cfg.Judges[0].Name
 	}
-	if parts.Cache, err = sampling.NewCache[scorer.Result](cfg.Cache, s.Now); err != nil {
-		return nil, fmt.Errorf("cache: %w", err)
-	}
-	for i, mc := range cfg.Metrics {
-		m, err := buildMetric(mc, cfg.MaxFieldBytes, redactor, judges, def, s.Now)
-		if err != nil {
-			return nil, fmt.Errorf("metrics[%d]: %w", i, err)
-		}
-		parts.Metrics = append(parts.Metrics, m)
-	}
-	return parts, nil
+	return js, nil
 }
 
 // buildMetric builds one judge metric with its own sanitizer policy (the
