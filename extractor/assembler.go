@@ -51,6 +51,8 @@ type Assembler struct {
 	// scratch holds *extraction working state for reuse by release, which
 	// may run on several goroutines at once.
 	scratch sync.Pool
+	// arenas holds the record storage of released traces for intake.
+	arenas *arenaPool
 }
 
 // released is a trace taken out of the buffer with the reason it was cut.
@@ -75,13 +77,15 @@ func NewAssembler(cfg Config, sink Sink, logger *slog.Logger, reg prometheus.Reg
 	if err != nil {
 		return nil, err
 	}
+	pool := new(arenaPool)
 	return &Assembler{
 		cfg:    cfg,
 		sink:   sink,
 		log:    logger,
 		m:      m,
 		drops:  drops,
-		conv:   converter{maxValue: cfg.MaxAttributeValueBytes, runKeys: newRunKeys(cfg.RunAttributes)},
+		conv:   converter{maxValue: cfg.MaxAttributeValueBytes, runKeys: newRunKeys(cfg.RunAttributes), pool: pool},
+		arenas: pool,
 		clock:  time.Now,
 		traces: make(map[[16]byte]*Trace),
 		recent: newRecentSet(max(cfg.MaxLiveTraces, 1024), cfg.MaxTraceAge),
@@ -199,6 +203,7 @@ func (a *Assembler) appendGroup(t *Trace, g *group) {
 		// the first share of a trace: move the records, do not copy them
 		// (t.spans never runs ahead of the span being read)
 		t.spans = g.spans[:0]
+		t.arena = g.attrArena
 	}
 	for i := range g.spans {
 		s := &g.spans[i]
@@ -329,6 +334,10 @@ func (a *Assembler) release(ctx context.Context, out []released) {
 				a.log.Debug("trajectory dropped", "trace_id", tr.TraceID, "err", err)
 			}
 		}
+		// trajectories hold strings and slices of their own, never the
+		// trace's records: its storage can serve the next requests
+		a.arenas.put(r.t.spans, r.t.arena)
+		r.t.spans, r.t.arena, r.t.seen = nil, nil, nil
 	}
 }
 

@@ -38,11 +38,12 @@ type group struct {
 	eventArena              []event
 }
 
-// reserve allocates the group's storage for the counted records.
-func (g *group) reserve() {
-	g.spans = make([]span, 0, g.nSpans)
+// reserve takes the group's storage for the counted records from pool
+// (nil: allocated).
+func (g *group) reserve(pool *arenaPool) {
+	g.spans = pool.getSpans(g.nSpans)
 	if g.nAttrs > 0 {
-		g.attrArena = make(attrs, 0, g.nAttrs)
+		g.attrArena = pool.getAttrs(g.nAttrs)
 	}
 	if g.nEvents > 0 {
 		g.eventArena = make([]event, 0, g.nEvents)
@@ -91,6 +92,9 @@ func (b *batch) group(id [16]byte) *group {
 type converter struct {
 	maxValue int
 	runKeys  runKeys
+	// pool supplies the span and attribute storage of trace shares; nil
+	// allocates it.
+	pool *arenaPool
 }
 
 // truncate cuts s to at most max bytes on a UTF-8 boundary.
@@ -275,7 +279,7 @@ func (c converter) traces(td ptrace.Traces) *batch {
 		}
 	}
 	for _, g := range b.groups {
-		g.reserve()
+		g.reserve(c.pool)
 	}
 	for _, rs := range td.ResourceSpans().All() {
 		ras, _ := c.attrs(rs.Resource().Attributes(), nil, nil)

@@ -82,6 +82,9 @@ type Trace struct {
 	id    [16]byte
 	spans []span
 	logs  []logRec
+	// arena is the attribute storage of the trace's first share, which
+	// the trace owns; released traces give it and spans back for reuse.
+	arena attrs
 	// seen indexes the span ids once a trace has more than
 	// seenLinearMax spans; below that a scan is cheaper.
 	seen map[[8]byte]struct{}
