@@ -192,3 +192,25 @@ func counterOf(t *testing.T, reg *prometheus.Registry, typ string) prometheus.Co
 	}
 	return are.ExistingCollector.(*prometheus.CounterVec).WithLabelValues(typ)
 }
+
+// TestSecretsInNestedJSONStrings: a key-value secret inside JSON that is
+// itself inside a JSON string (a tool call's arguments rendered into a
+// tool result, rendered again for the judge) is found at every level of
+// escaping.
+func TestSecretsInNestedJSONStrings(t *testing.T) {
+	r, err := New(DefaultConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []string{
+		`{"client_secret": "correct horse battery staple", "grant": "x"}`,
+		`"args": "{\"client_secret\": \"correct horse battery staple\", \"grant\": \"x\"}"`,
+		`"r": "f(args=\"{\\\"client_secret\\\": \\\"correct horse battery staple\\\", \\\"grant\\\": \\\"x\\\"}\")"`,
+	}
+	for _, c := range cases {
+		got := r.Redact(c)
+		if strings.Contains(got, "horse") || !strings.Contains(got, "[REDACTED:secret]") || !strings.Contains(got, "grant") {
+			t.Errorf("Redact(%s) = %s", c, got)
+		}
+	}
+}

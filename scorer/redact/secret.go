@@ -83,7 +83,7 @@ func (d secretDetector) find(s string, dst []match) []match {
 		}
 		if j > 0 && (s[j-1] == '"' || s[j-1] == '\'') {
 			j--
-			if j > 0 && s[j-1] == '\\' {
+			for j > 0 && s[j-1] == '\\' { // quotes escaped once or more (JSON in JSON)
 				j--
 			}
 		}
@@ -109,32 +109,39 @@ func (d secretDetector) find(s string, dst []match) []match {
 		for p < len(s) && (s[p] == ' ' || s[p] == '\t') {
 			p++
 		}
+		// An opening quote, escaped by nb backslashes (0 for plain text,
+		// 1 for JSON inside a JSON string, 3 for one level deeper, ...).
 		var q byte
-		escaped := false
-		switch {
-		case p+1 < len(s) && s[p] == '\\' && (s[p+1] == '"' || s[p+1] == '\''):
-			q, escaped = s[p+1], true
-			p += 2
-		case p < len(s) && (s[p] == '"' || s[p] == '\''):
-			q = s[p]
-			p++
+		nb := 0
+		for p+nb < len(s) && s[p+nb] == '\\' {
+			nb++
+		}
+		if p+nb < len(s) && (s[p+nb] == '"' || s[p+nb] == '\'') {
+			q = s[p+nb]
+			p += nb + 1
+		} else {
+			nb = 0
 		}
 		vs := p
-		if q != 0 {
+		switch {
+		case q != 0 && nb > 0:
+			// The value ends at the quote escaped exactly as the opening one.
 			for p < len(s) && s[p] != '\n' {
-				if s[p] == '\\' && p+1 < len(s) {
-					if escaped && s[p+1] == q {
-						break
-					}
-					p += 2
-					continue
-				}
-				if s[p] == q && !escaped {
+				if s[p] == q && backslashesBefore(s, vs, p) == nb {
+					p -= nb
 					break
 				}
 				p++
 			}
-		} else {
+		case q != 0:
+			for p < len(s) && s[p] != '\n' && s[p] != q {
+				if s[p] == '\\' && p+1 < len(s) {
+					p += 2
+					continue
+				}
+				p++
+			}
+		default:
 			for p < len(s) && !isValueEnd(s[p]) {
 				p++
 			}
@@ -159,6 +166,16 @@ func (d secretDetector) find(s string, dst []match) []match {
 	}
 	dst = urlPasswords.find(s, dst)
 	return privateKeys.find(s, dst)
+}
+
+// backslashesBefore counts the backslashes right before s[i], not looking
+// before from.
+func backslashesBefore(s string, from, i int) int {
+	n := 0
+	for i-n-1 >= from && s[i-n-1] == '\\' {
+		n++
+	}
+	return n
 }
 
 // phoneKey reports whether a normalised key names a phone number.
