@@ -236,6 +236,7 @@ func Build(cfg Config, sink scorer.Sink, s Settings) (*Stage, error) {
 	}
 	return New(parts.Metrics, sink, Options{
 		QueueSize:     cfg.QueueSize,
+		ShedOldest:    cfg.Shed == ShedOldest,
 		Workers:       parts.Workers,
 		MetricTimeout: cfg.MetricTimeout,
 		Cache:         parts.Cache,

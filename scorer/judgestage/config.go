@@ -26,8 +26,12 @@ type Config struct {
 	// Metrics are the judge metrics run on live runs.
 	Metrics []MetricConfig `yaml:"metrics"`
 	// QueueSize bounds the runs waiting for each judge; a full queue
-	// skips the run (queue_full) and never slows ingestion.
+	// skips a run (queue_full) and never slows ingestion.
 	QueueSize int `yaml:"queue_size"`
+	// Shed chooses the run skipped when a judge's queue is full:
+	// "newest" skips the arriving run, "oldest" evicts the run that waited
+	// longest so the judge keeps up with current traffic.
+	Shed string `yaml:"shed"`
 	// MetricTimeout bounds one judge metric on one run, every call and
 	// retry included.
 	MetricTimeout time.Duration `yaml:"metric_timeout"`
@@ -66,8 +70,15 @@ type MetricConfig struct {
 	Fields []string `yaml:"fields"`
 }
 
+// Shed policies of a full judge queue.
+const (
+	ShedNewest = "newest"
+	ShedOldest = "oldest"
+)
+
 // DefaultConfig returns the documented defaults: no judges and no judge
-// metrics (the judge is off), 256 runs queued per judge, 2 minutes per
+// metrics (the judge is off), 256 runs queued per judge shedding the
+// newest, 2 minutes per
 // metric and run, a 10000-entry result cache for 1h, redaction on, and
 // 16 KiB per field.
 func DefaultConfig() Config {
@@ -75,6 +86,7 @@ func DefaultConfig() Config {
 		Judges:        []JudgeConfig{},
 		Metrics:       []MetricConfig{},
 		QueueSize:     256,
+		Shed:          ShedNewest,
 		MetricTimeout: 2 * time.Minute,
 		Cache:         sampling.CacheConfig{Size: 10000, TTL: time.Hour},
 		Redaction:     redact.DefaultConfig(),
@@ -142,6 +154,9 @@ func (c Config) Validate() error {
 	}
 	if c.QueueSize <= 0 {
 		err = errors.Join(err, fmt.Errorf("queue_size: must be > 0, got %d", c.QueueSize))
+	}
+	if c.Shed != ShedNewest && c.Shed != ShedOldest {
+		err = errors.Join(err, fmt.Errorf("shed: must be %q or %q, got %q", ShedNewest, ShedOldest, c.Shed))
 	}
 	if c.MetricTimeout <= 0 {
 		err = errors.Join(err, fmt.Errorf("metric_timeout: must be > 0, got %s", c.MetricTimeout))

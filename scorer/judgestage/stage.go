@@ -31,6 +31,9 @@ type Metric struct {
 type Options struct {
 	// QueueSize bounds the runs waiting for each judge.
 	QueueSize int
+	// ShedOldest makes a full queue evict its oldest run for the new one
+	// instead of skipping the new one.
+	ShedOldest bool
 	// Workers is the number of workers per judge name; a judge not listed
 	// gets DefaultWorkers.
 	Workers map[string]int
@@ -196,7 +199,7 @@ func (s *Stage) Offer(_ context.Context, in *scorer.Instance, ev *scorer.Evaluat
 			s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: string(d.Outcome), Reason: reason})
 			continue
 		}
-		if q := s.queues[jn]; len(q.ch) == cap(q.ch) {
+		if q := s.queues[jn]; !s.opts.ShedOldest && len(q.ch) == cap(q.ch) {
 			// The judge is behind (or down): skip before hashing the
 			// content, so an outage costs ingestion next to nothing.
 			s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: scorer.OutcomeQueueFull, Reason: d.Rule})
@@ -227,15 +230,47 @@ func (s *Stage) Offer(_ context.Context, in *scorer.Instance, ev *scorer.Evaluat
 	for _, jn := range order {
 		j, q := jobs[jn], s.queues[jn]
 		outcome := scorer.OutcomeQueued
-		select {
-		case q.ch <- j:
-			q.length.Set(float64(len(q.ch)))
-		default:
+		if !s.enqueue(q, j) {
 			outcome = scorer.OutcomeQueueFull
 		}
 		for _, it := range j.items {
 			s.decide(ev, scorer.Decision{Metric: s.metrics[it.metric].Metric.Name(), Judge: jn, Outcome: outcome, Reason: it.rule})
 		}
+	}
+}
+
+// enqueue puts j on q without blocking. A full queue refuses j, or with
+// ShedOldest evicts its oldest job, whose metrics are recorded as
+// queue_full in a follow-up evaluation.
+func (s *Stage) enqueue(q *queue, j *job) bool {
+	defer func() { q.length.Set(float64(len(q.ch))) }()
+	for range 2 {
+		select {
+		case q.ch <- j:
+			return true
+		default:
+		}
+		if !s.opts.ShedOldest {
+			return false
+		}
+		select {
+		case old := <-q.ch:
+			s.shed(q, old)
+		default:
+		}
+	}
+	return false
+}
+
+// shed records an evicted job's metrics as queue_full.
+func (s *Stage) shed(q *queue, j *job) {
+	ev := &scorer.Evaluation{Trajectory: j.in.Trajectory, FollowUp: true}
+	for _, it := range j.items {
+		s.decide(ev, scorer.Decision{Metric: s.metrics[it.metric].Metric.Name(), Judge: q.judge,
+			Outcome: scorer.OutcomeQueueFull, Reason: "shed_oldest"})
+	}
+	if err := s.export(context.Background(), ev); err != nil {
+		s.logger.Debug("an exporter reported an error for shed runs", "judge", q.judge, "err", err)
 	}
 }
 

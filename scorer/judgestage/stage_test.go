@@ -335,3 +335,33 @@ func TestShutdownRecordsWhatIsLeft(t *testing.T) {
 		t.Errorf("%d decisions exported for 3 queued runs", n)
 	}
 }
+
+func TestShedOldestKeepsTheNewestRuns(t *testing.T) {
+	m := &fakeMetric{name: "m", judge: "j", needs: scorer.InResponse}
+	rec := &recorder{}
+	s, err := New([]Metric{{Metric: m, Policy: policy(t, 1)}}, rec, Options{QueueSize: 2, ShedOldest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Not started: nothing drains the queue.
+	for i := range 5 {
+		if got := outcomes(offer(s, instance(fmt.Sprint(i), "x")))["m"]; got != scorer.OutcomeQueued {
+			t.Errorf("run %d: %q, want queued", i, got)
+		}
+	}
+	var shed []string
+	for _, ev := range rec.all() {
+		for _, d := range ev.Decisions {
+			if d.Outcome != scorer.OutcomeQueueFull || d.Reason != "shed_oldest" {
+				t.Errorf("decision %+v", d)
+			}
+			shed = append(shed, ev.Trajectory.TraceID)
+		}
+	}
+	if fmt.Sprint(shed) != "[0 1 2]" {
+		t.Errorf("shed runs %v, want [0 1 2]", shed)
+	}
+	if n := testutil.ToFloat64(s.tel.skipped.WithLabelValues("m", scorer.OutcomeQueueFull)); n != 3 {
+		t.Errorf("skipped{queue_full} = %v, want 3", n)
+	}
+}
