@@ -1,0 +1,86 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestJudgeSectionErrorsNameTheKey(t *testing.T) {
+	cases := []struct {
+		name, doc string
+		want      []string
+	}{
+		{"metric without judge", `
+judge:
+  metrics: [{name: coherence}]`, []string{"judge.judges: judge metrics are configured but no judge is"}},
+		{"judge without model", `
+judge:
+  judges: [{name: primary, provider: openai}]
+  metrics: [{name: coherence}]`, []string{"judge.judges[0].model"}},
+		{"unknown provider", `
+judge:
+  judges: [{name: primary, provider: bard, model: m}]`, []string{"judge.judges[0].provider"}},
+		{"unknown judge metric", `
+judge:
+  judges: [{name: primary, provider: openai, model: m, api_key: k}]
+  metrics: [{name: coherense}]`, []string{"judge.metrics[0]", "coherense"}},
+		{"deterministic metric as judge metric", `
+judge:
+  judges: [{name: primary, provider: openai, model: m, api_key: k}]
+  metrics: [{name: latency}]`, []string{"judge.metrics[0]", "not a judge metric"}},
+		{"unknown judge name", `
+judge:
+  judges: [{name: primary, provider: openai, model: m, api_key: k}]
+  metrics: [{name: coherence, params: {judge: secondary}}]`, []string{"judge.metrics[0]", `unknown judge "secondary"`}},
+		{"bad sampling rate", `
+judge:
+  judges: [{name: primary, provider: openai, model: m, api_key: k}]
+  metrics: [{name: coherence, sampling: {rate: 1.5}}]`, []string{"judge.metrics[0].sampling.rate"}},
+		{"unknown field", `
+judge:
+  judges: [{name: primary, provider: openai, model: m, api_key: k}]
+  metrics: [{name: coherence, fields: [prompt, secrets]}]`, []string{"judge.metrics[0].fields[1]"}},
+		{"unknown fallback", `
+judge:
+  judges: [{name: primary, provider: openai, model: m, api_key: k, fallback: nope}]`, []string{"judge.judges[0].fallback"}},
+		{"unknown key", `
+judge:
+  judges: [{name: primary, provider: openai, model: m, api_key: k, temprature: 0}]`, []string{"judge.judges[0].temprature"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse([]byte(c.doc), func(string) (string, bool) { return "", false })
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error lacks %q:\n%v", w, err)
+				}
+			}
+		})
+	}
+}
+
+func TestJudgeSecretsComeFromTheEnvironment(t *testing.T) {
+	doc := `
+judge:
+  judges: [{name: primary, provider: anthropic, model: claude-sonnet-4-5, api_key: "${env:ANTHROPIC_API_KEY}"}]
+  metrics: [{name: hallucination_v1, sampling: {rate: 0.05}, budget: {tokens_per_day: 1000000}}]`
+	cfg, err := Parse([]byte(doc), func(k string) (string, bool) {
+		if k == "ANTHROPIC_API_KEY" {
+			return "sk-ant-test", true
+		}
+		return "", false
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := cfg.Judge.Judges[0]
+	if string(j.APIKey) != "sk-ant-test" || j.Timeout == 0 || j.MaxRetries != 3 || j.MaxConcurrency != 4 {
+		t.Errorf("judge = %+v", j.ClientConfig)
+	}
+	if r := cfg.Judge.Metrics[0].Sampling.EffectiveRate(); r != 0.05 {
+		t.Errorf("rate %v", r)
+	}
+}
