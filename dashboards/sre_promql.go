@@ -37,21 +37,47 @@ const (
 	mExporterRecords      = "evalsidecar_exporter_records_total"
 	mBuildInfo            = "evalsidecar_build_info"
 
-	// The LLM judge's metrics. The rules and panels over them stay quiet
-	// and empty until a judge exports them under these names.
-	mJudgeRequests      = "evalsidecar_judge_requests_total" // provider, model, outcome=ok|error|timeout|rate_limited|circuit_open
-	mJudgeCircuitOpen   = "evalsidecar_judge_circuit_open"   // provider, model; 1 while the breaker is open
-	mJudgeTokens        = "evalsidecar_judge_tokens_total"   // provider, model, type=input|output
-	mJudgeCost          = "evalsidecar_judge_cost_usd_total" // provider, model
-	mJudgeLatency       = "evalsidecar_judge_request_duration_seconds"
-	mExporterSpoolBytes = "evalsidecar_exporter_spool_bytes" // exporter; bytes waiting on disk
+	// The LLM judge's metrics (scorer/judge, scorer/judgestage,
+	// scorer/redact, exporter/otelevents). The rules and panels over them
+	// stay quiet and empty until a judge is configured.
+	mJudgeRequests      = "evalsidecar_judge_requests_total"           // judge, model, outcome=ok or a failure class; one per attempt
+	mJudgeLatency       = "evalsidecar_judge_request_duration_seconds" // judge, model (histogram)
+	mJudgeTokens        = "evalsidecar_judge_tokens_total"             // judge, model, type=input|output
+	mJudgeCost          = "evalsidecar_judge_cost_usd_total"           // judge, model
+	mJudgeCircuitOpen   = "evalsidecar_judge_circuit_open"             // judge; 1 while the breaker is open or half-open
+	mJudgeInFlight      = "evalsidecar_judge_in_flight"                // judge
+	mJudgeRetries       = "evalsidecar_judge_retries_total"            // judge, model, class
+	mJudgeQueue         = "evalsidecar_judge_queue_length"             // judge; runs waiting for the judge
+	mEvalSkipped        = "evalsidecar_eval_skipped_total"             // metric, reason (ledger outcomes that leave a run unjudged)
+	mJudgeRedactions    = "evalsidecar_judge_redactions_total"         // type
+	mOtelEventsRecords  = "evalsidecar_otelevents_records_total"       // outcome=exported|failed|dropped
+	mExporterSpoolBytes = "evalsidecar_exporter_spool_bytes"           // exporter; bytes waiting on disk
+)
+
+// Judge outcomes and skip reasons the rules and panels select.
+const (
+	// judgeNotFailures are the evalsidecar_judge_requests_total outcomes
+	// that say nothing about the judge's health: the attempt succeeded,
+	// a budget refused the call, or the caller gave up.
+	judgeNotFailures = "ok|over_budget|canceled"
+	// judgeNotAttempts are the outcomes of calls never sent.
+	judgeNotAttempts = "over_budget|canceled"
+	// skipOverBudget and skipQueueFull are evalsidecar_eval_skipped_total
+	// reasons: a judge or metric budget refused the call, and the judge's
+	// queue was full.
+	skipOverBudget = "over_budget"
+	skipQueueFull  = "queue_full"
+	// judgeErrorsMinAttempts is the number of attempts in the rate window
+	// below which EvalSidecarJudgeErrorsHigh stays quiet: two failures of
+	// a nearly idle judge are not an outage.
+	judgeErrorsMinAttempts = 10
+	// judgeErrorsRatio is the failing share of attempts that fires
+	// EvalSidecarJudgeErrorsHigh.
+	judgeErrorsRatio = 0.25
 )
 
 // Drop reasons the rules treat specially.
 const (
-	// reasonBudgetExhausted is the evalsidecar_dropped_total reason of
-	// judge evaluations skipped because the judge budget is spent.
-	reasonBudgetExhausted = "budget_exhausted"
 	// benignDropReasons are drops that lose nothing: duplicate spans from
 	// client retries and attribute values cut to the size limit.
 	benignDropReasons = "duplicate_span|attribute_truncated"

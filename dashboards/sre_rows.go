@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
+	"github.com/grafana/grafana-foundation-sdk/go/common"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 )
 
@@ -84,20 +85,33 @@ func qualityPanels(o Options) []cog.Builder[dashboard.Panel] {
 	}
 }
 
+// judgePanels are the LLM judge's health, spend and ledger: three rows,
+// the last of narrower panels.
 func judgePanels() []cog.Builder[dashboard.Panel] {
+	jm := "{{judge}}/{{model}}"
 	return []cog.Builder[dashboard.Panel]{
-		timeseriesPanel("Judge requests by outcome", "LLM judge requests per second by provider, model and outcome.", unitPerSec,
-			promQuery{expr: "sum by (provider, model, outcome) (" + rateOf(mJudgeRequests, inst) + ")", legend: "{{provider}}/{{model}} {{outcome}}"}),
-		timeseriesPanel("Judge latency p95", "95th percentile of judge request duration.", unitSeconds,
-			promQuery{expr: "histogram_quantile(0.95, sum by (le, model) (" + rateOf(mJudgeLatency+"_bucket", inst) + "))", legend: "{{model}}"}),
-		timeseriesPanel("Judge tokens per second", "Tokens sent to and received from the judge.", unitPerSec,
-			promQuery{expr: "sum by (model, type) (" + rateOf(mJudgeTokens, inst) + ")", legend: "{{model}} {{type}}"}),
-		timeseriesPanel("Judge cost per hour", "Judge spend in USD per hour.", "currencyUSD",
-			promQuery{expr: "3600 * sum by (model) (" + rateOf(mJudgeCost, inst) + ")", legend: "{{model}}"}),
-		timeseriesPanel("Judge circuit open", "1 while the judge's circuit breaker is open.", "none",
-			promQuery{expr: "max by (provider, model) (" + mJudgeCircuitOpen + sel(inst) + ")", legend: "{{provider}}/{{model}}"}),
-		timeseriesPanel("Judge budget skips", "Judge evaluations skipped because the budget is spent.", unitPerSec,
-			promQuery{expr: "sum by (stage) (" + rateOf(mDropped, inst, `reason="`+reasonBudgetExhausted+`"`) + ")", legend: "{{stage}}"}),
+		timeseriesPanel("Judge requests by outcome", "Judge HTTP attempts per second by judge, model and outcome: ok or a failure class (rate_limited, quota_exhausted, overloaded, server_error, timeout, transport, auth, bad_request, refusal, content_filter, truncated, invalid_response), and calls refused without an attempt (circuit_open, over_budget, canceled).", unitPerSec,
+			promQuery{expr: "sum by (judge, model, outcome) (" + rateOf(mJudgeRequests, inst) + ")", legend: jm + " {{outcome}}"}),
+		timeseriesPanel("Judge latency p95", "95th percentile of judge attempt duration, failed attempts included.", unitSeconds,
+			promQuery{expr: "histogram_quantile(0.95, sum by (le, judge, model) (" + rateOf(mJudgeLatency+"_bucket", inst) + "))", legend: jm}),
+		timeseriesPanel("Judge skipped by metric and reason", "Judge metric evaluations not made per second, by metric and reason (sampled_out, filtered, over_budget, queue_full, judge_error, not_applicable, shutting_down), stacked. The ledger in decisions.jsonl and eval_decisions has the run ids.", unitPerSec,
+			promQuery{expr: "sum by (metric, reason) (" + rateOf(mEvalSkipped, inst) + ")", legend: "{{metric}} {{reason}}"}).
+			Stacking(common.NewStackingConfigBuilder().Mode(common.StackingModeNormal)),
+		timeseriesPanel("Judge tokens per second", "Tokens sent to and received from each judge.", unitPerSec,
+			promQuery{expr: "sum by (judge, model, type) (" + rateOf(mJudgeTokens, inst) + ")", legend: jm + " {{type}}"}),
+		timeseriesPanel("Judge cost per hour", "Estimated judge spend in USD per hour, from the judges' configured prices.", "currencyUSD",
+			promQuery{expr: "3600 * sum by (judge, model) (" + rateOf(mJudgeCost, inst) + ")", legend: jm}),
+		timeseriesPanel("Judge budget skips", "Judge metric evaluations skipped per second because a judge or metric budget is spent (evalsidecar_eval_skipped_total{reason=\"over_budget\"}).", unitPerSec,
+			promQuery{expr: "sum by (metric) (" + rateOf(mEvalSkipped, inst, `reason="`+skipOverBudget+`"`) + ")", legend: "{{metric}}"}),
+		timeseriesPanel("Judge circuit open", "1 while the judge's circuit breaker is open or half-open.", "none",
+			promQuery{expr: "max by (judge) (" + mJudgeCircuitOpen + sel(inst) + ")", legend: "{{judge}}"}).Span(6),
+		timeseriesPanel("Judge queue and in flight", "Runs waiting for each judge, and calls holding one of its max_concurrency slots.", "none",
+			promQuery{expr: "sum by (judge) (" + mJudgeQueue + sel(inst) + ")", legend: "queued {{judge}}"},
+			promQuery{expr: "sum by (judge) (" + mJudgeInFlight + sel(inst) + ")", legend: "in flight {{judge}}"}).Span(6),
+		timeseriesPanel("Judge retries by class", "Judge retries per second, by the failure class that caused them.", unitPerSec,
+			promQuery{expr: "sum by (judge, class) (" + rateOf(mJudgeRetries, inst) + ")", legend: "{{judge}} {{class}}"}).Span(6),
+		timeseriesPanel("Judge redactions by type", "Values replaced before a judge request left the process, per second, by detector type.", unitPerSec,
+			promQuery{expr: "sum by (type) (" + rateOf(mJudgeRedactions, inst) + ")", legend: "{{type}}"}).Span(6),
 	}
 }
 
@@ -126,8 +140,9 @@ func healthPanels() []cog.Builder[dashboard.Panel] {
 			promQuery{expr: "sum by (exporter) (" + mExporterQueue + sel(inst) + ")", legend: "exporter {{exporter}}"}),
 		timeseriesPanel("Exporter spool", "Bytes waiting in exporter spools on disk.", unitBytes,
 			promQuery{expr: "sum by (exporter) (" + mExporterSpoolBytes + sel(inst) + ")", legend: "{{exporter}}"}),
-		timeseriesPanel("Exported records", "Records written per second, by exporter and stream.", unitPerSec,
-			promQuery{expr: "sum by (exporter, stream) (" + rateOf(mExporterRecords, inst) + ")", legend: "{{exporter}} {{stream}}"}),
+		timeseriesPanel("Exported records", "Records written per second, by exporter and stream; OpenTelemetry gen_ai.evaluation.result events by outcome.", unitPerSec,
+			promQuery{expr: "sum by (exporter, stream) (" + rateOf(mExporterRecords, inst) + ")", legend: "{{exporter}} {{stream}}"},
+			promQuery{expr: "sum by (outcome) (" + rateOf(mOtelEventsRecords, inst) + ")", legend: "otel_events {{outcome}}"}),
 		timeseriesPanel("Scoring time p95 by metric", "95th percentile of one metric call.", unitSeconds,
 			promQuery{expr: "histogram_quantile(0.95, sum by (le, metric) (" + rateOf(mScorerDuration+"_bucket", inst) + "))", legend: "{{metric}}"}),
 	}

@@ -88,7 +88,9 @@ type Threshold struct {
 // DefaultThresholds are the thresholds of the committed rules: zero-is-good
 // rates fail above 0; 0/1 matches fail at 0; tool_args_valid fails at or
 // below 0.9; hallucinations_v1 (ADK: passed when >= 0.8) fails at or below
-// 0.8, which also fails a score of exactly 0.8.
+// 0.8, which also fails a score of exactly 0.8; hallucination_v1 (Vertex:
+// the share of claims supported, a case passes at 1.0) fails at or below
+// 0.9, so one unsupported claim fails a response of up to ten claims.
 func DefaultThresholds() []Threshold {
 	return []Threshold{
 		{Metric: "failure", Bound: 0, Fail: FailAbove},
@@ -97,6 +99,7 @@ func DefaultThresholds() []Threshold {
 		{Metric: "tool_args_valid", Bound: 0.9, Fail: FailAtOrBelow},
 		{Metric: "unsupported_facts", Bound: 0, Fail: FailAbove},
 		{Metric: "hallucinations_v1", Bound: 0.8, Fail: FailAtOrBelow},
+		{Metric: "hallucination_v1", Bound: 0.9, Fail: FailAtOrBelow},
 		{Metric: "trajectory_exact_match", Bound: 0, Fail: FailAtOrBelow},
 		{Metric: "trajectory_in_order_match", Bound: 0, Fail: FailAtOrBelow},
 		{Metric: "trajectory_any_order_match", Bound: 0, Fail: FailAtOrBelow},
@@ -125,7 +128,7 @@ func DefaultRuleParams() RuleParams {
 		OpsFor:               10 * time.Minute,
 		SilenceWindow:        30 * time.Minute,
 		Thresholds:           DefaultThresholds(),
-		HallucinationMetrics: []string{"unsupported_facts", "hallucinations_v1"},
+		HallucinationMetrics: []string{"unsupported_facts", "hallucinations_v1", "hallucination_v1"},
 		RunbookURL:           DefaultRunbookURL,
 		UpSelector:           `job=~".*evalsidecar.*"`,
 	}

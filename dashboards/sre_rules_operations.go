@@ -23,7 +23,7 @@ func (g ruleGen) operations() []Rule {
 			pct+" of the spans sent to {{ $labels.instance }} over the last "+w+" were refused with reason {{ $labels.reason }}."),
 		g.alert("EvalSidecarDataDropped",
 			fmt.Sprintf("sum by (%s, stage, reason) (rate(%s{reason!~%q}[%s])) > 0",
-				inst, mDropped, benignDropReasons+"|"+reasonBudgetExhausted, w),
+				inst, mDropped, benignDropReasons, w),
 			forOps, severityWarning, categoryOperational,
 			"evalsidecar {{ $labels.instance }} drops data in {{ $labels.stage }} ({{ $labels.reason }})",
 			"{{ $labels.instance }} dropped {{ $value | humanize }} items/s of accepted data in stage {{ $labels.stage }} with reason {{ $labels.reason }} over the last "+w+"."),
@@ -33,22 +33,22 @@ func (g ruleGen) operations() []Rule {
 			forOps, severityWarning, categoryOperational,
 			"Metric {{ $labels.metric }} fails to score on {{ $labels.instance }}",
 			pct+" of the {{ $labels.metric }} evaluations on {{ $labels.instance }} ended in an error, timeout or panic over the last "+w+"; those runs get no {{ $labels.metric }} score."),
-		g.alert("EvalSidecarJudgeUnavailable",
-			fmt.Sprintf("sum by (%s, provider, model) (rate(%s{outcome!=\"ok\"}[%s]))\n/\nsum by (%s, provider, model) (rate(%s[%s]))\n> 0.25",
-				inst, mJudgeRequests, w, inst, mJudgeRequests, w),
-			forOps, severityWarning, categoryOperational,
-			"Judge {{ $labels.provider }}/{{ $labels.model }} fails for {{ $labels.instance }}",
-			pct+" of the judge requests to {{ $labels.provider }}/{{ $labels.model }} failed over the last "+w+"; judged metrics are missing for those runs."),
+		g.judgeErrorsHigh(),
 		g.alert("EvalSidecarJudgeCircuitOpen",
-			fmt.Sprintf("max by (%s, provider, model) (%s) > 0", inst, mJudgeCircuitOpen),
+			fmt.Sprintf("max by (%s, judge) (%s) > 0", inst, mJudgeCircuitOpen),
 			forOps, severityWarning, categoryOperational,
-			"Judge circuit breaker open for {{ $labels.provider }}/{{ $labels.model }}",
-			"{{ $labels.instance }} has stopped calling {{ $labels.provider }}/{{ $labels.model }} for "+forOps+" after repeated failures; judged metrics are not produced."),
+			"Judge {{ $labels.judge }} circuit breaker open on {{ $labels.instance }}",
+			"{{ $labels.instance }} has stopped calling judge {{ $labels.judge }} for "+forOps+" after repeated failures; its metrics go to the judge's fallback if one is configured, else they are skipped as judge_error (circuit_open)."),
 		g.alert("EvalSidecarJudgeBudgetExhausted",
-			fmt.Sprintf("sum by (%s, stage) (rate(%s{reason=%q}[%s])) > 0", inst, mDropped, reasonBudgetExhausted, w),
+			fmt.Sprintf("sum by (%s, metric) (rate(%s{reason=%q}[%s])) > 0", inst, mEvalSkipped, skipOverBudget, w),
 			forOps, severityInfo, categoryOperational,
-			"Judge budget exhausted on {{ $labels.instance }}",
-			"{{ $labels.instance }} skips {{ $value | humanize }} judge evaluations/s because the judge budget is spent; judged metrics cover fewer runs until the budget renews."),
+			"Judge budget spent for {{ $labels.metric }} on {{ $labels.instance }}",
+			"{{ $labels.instance }} skips {{ $value | humanize }} {{ $labels.metric }} evaluations/s as over_budget because a judge or metric budget is spent; {{ $labels.metric }} covers fewer runs until the budget renews."),
+		g.alert("EvalSidecarJudgeQueueFull",
+			fmt.Sprintf("sum by (%s, metric) (rate(%s{reason=%q}[%s])) > 0", inst, mEvalSkipped, skipQueueFull, w),
+			forOps, severityWarning, categoryOperational,
+			"Judge queue full for {{ $labels.metric }} on {{ $labels.instance }}",
+			"{{ $labels.instance }} skips {{ $value | humanize }} {{ $labels.metric }} evaluations/s as queue_full: runs arrive faster than the judge answers; sampled runs go unjudged."),
 		g.alert("EvalSidecarExporterBacklog",
 			fmt.Sprintf("min_over_time(%s[%s]) > 0\nand\nderiv(%s[%s]) > 0", mExporterQueue, long, mExporterQueue, long),
 			forOps, severityWarning, categoryOperational,
@@ -82,4 +82,23 @@ func (g ruleGen) operations() []Rule {
 			"Label {{ $labels.label }} reached its cardinality cap on {{ $labels.instance }}",
 			"New values of {{ $labels.label }} are reported as \"other\" on {{ $labels.instance }}; raise exporters.prometheus.max_label_values or reduce the distinct values."),
 	}
+}
+
+// judgeErrorsHigh fires when more than judgeErrorsRatio of the attempts
+// to a judge fail (calls refused by a budget or cancelled by the caller
+// are not counted), with at least judgeErrorsMinAttempts attempts in the
+// window. The description names the most frequent failure class.
+func (g ruleGen) judgeErrorsHigh() Rule {
+	w := dur(g.p.RateWindow)
+	by := "job, instance, judge, model"
+	attempts := fmt.Sprintf("%s{outcome!~%q}", mJudgeRequests, judgeNotAttempts)
+	failed := fmt.Sprintf("%s{outcome!~%q}", mJudgeRequests, judgeNotFailures)
+	expr := fmt.Sprintf("sum by (%s) (rate(%s[%s]))\n/\nsum by (%s) (rate(%s[%s]))\n> %g\nand on (%s)\nsum by (%s) (increase(%s[%s])) >= %d",
+		by, failed, w, by, attempts, w, judgeErrorsRatio, by, by, attempts, w, judgeErrorsMinAttempts)
+	top := fmt.Sprintf("topk(1, sum by (outcome) (rate(%s{job=%%q,instance=%%q,judge=%%q,model=%%q,outcome!~%q}[%s])))",
+		mJudgeRequests, judgeNotFailures, w)
+	class := "{{ with printf `" + top + "` $labels.job $labels.instance $labels.judge $labels.model | query }}{{ . | first | label \"outcome\" }}{{ end }}"
+	return g.alert("EvalSidecarJudgeErrorsHigh", expr, dur(g.p.OpsFor), severityWarning, categoryOperational,
+		"Judge {{ $labels.judge }} ({{ $labels.model }}) fails on {{ $labels.instance }}",
+		"{{ $value | humanizePercentage }} of the attempts to judge {{ $labels.judge }} ({{ $labels.model }}) on {{ $labels.instance }} failed over the last "+w+", most often "+class+"; runs whose calls fail after retries are skipped as judge_error.")
 }

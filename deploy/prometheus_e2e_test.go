@@ -57,17 +57,22 @@ func e2eRuleParams() dashboards.RuleParams {
 // Panels (or "panel refId") of the SRE dashboard that have no data while
 // the demo runs, and why. Every other query must return data.
 var emptyInDemo = map[string]string{
-	"Judge requests by outcome":   "the demo configures no LLM judge",
-	"Judge latency p95":           "the demo configures no LLM judge",
-	"Judge tokens per second":     "the demo configures no LLM judge",
-	"Judge cost per hour":         "the demo configures no LLM judge",
-	"Judge circuit open":          "the demo configures no LLM judge",
-	"Judge budget skips":          "the demo configures no LLM judge",
-	"Exporter spool":              "no spooling exporter runs in the demo",
-	"Refused":                     "the simulator sends only valid data",
-	"Dropped":                     "nothing is dropped at this load",
-	"Regression significance (z)": "its baseline starts 1h ago, before the test began",
-	"Received B":                  "the simulator sends messages as span attributes, not log records",
+	"Judge requests by outcome":          "the demo configures no LLM judge",
+	"Judge latency p95":                  "the demo configures no LLM judge",
+	"Judge tokens per second":            "the demo configures no LLM judge",
+	"Judge cost per hour":                "the demo configures no LLM judge",
+	"Judge circuit open":                 "the demo configures no LLM judge",
+	"Judge budget skips":                 "the demo configures no LLM judge",
+	"Judge skipped by metric and reason": "the demo configures no LLM judge",
+	"Judge queue and in flight":          "the demo configures no LLM judge",
+	"Judge retries by class":             "the demo configures no LLM judge",
+	"Judge redactions by type":           "the demo configures no LLM judge",
+	"Exported records B":                 "the demo exports no OpenTelemetry evaluation events",
+	"Exporter spool":                     "no spooling exporter runs in the demo",
+	"Refused":                            "the simulator sends only valid data",
+	"Dropped":                            "nothing is dropped at this load",
+	"Regression significance (z)":        "its baseline starts 1h ago, before the test began",
+	"Received B":                         "the simulator sends messages as span attributes, not log records",
 }
 
 // TestPrometheusEndToEnd runs a sidecar fed by the simulated agent, a real
