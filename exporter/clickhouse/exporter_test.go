@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
 func TestInsertAllTables(t *testing.T) {
@@ -65,5 +67,66 @@ func TestInsertAllTables(t *testing.T) {
 		if got := s.count(t, fmt.Sprintf("SELECT count() FROM %s.eval_decisions WHERE decision = '%s'", s.db, decision)); got != want {
 			t.Errorf("decision %s: %d rows, want %d", decision, got, want)
 		}
+	}
+}
+
+// TestJudgeFollowUpAndLedger: a judge follow-up evaluation adds its scores
+// (with the judge's cost) and its ledger decisions, but no second
+// trajectory or tool-call rows for the run.
+func TestJudgeFollowUpAndLedger(t *testing.T) {
+	s := newTestServer(t)
+	h := startExporter(t, s.config(t))
+	run := testEvaluation(0)
+	run.Decisions = []scorer.Decision{
+		{Metric: "coherence", Judge: "primary", Outcome: scorer.OutcomeQueued},
+		{Metric: "politeness", Judge: "primary", Outcome: scorer.OutcomeSampledOut},
+	}
+	follow := &scorer.Evaluation{
+		Trajectory: run.Trajectory,
+		FollowUp:   true,
+		Results: []scorer.Result{{Metric: "coherence", Score: 4, Label: "Mostly coherent",
+			Judge: &scorer.JudgeUsage{Judge: "primary", Provider: "openai", Model: "judge-1", InputTokens: 300, OutputTokens: 20, CostUSD: 0.00038, Calls: 1, Attempts: 2}}},
+		Decisions: []scorer.Decision{
+			{Metric: "coherence", Judge: "primary", Outcome: scorer.OutcomeScored},
+			{Metric: "safety", Judge: "primary", Outcome: scorer.OutcomeJudgeError, Reason: "rate_limited"},
+		},
+	}
+	for _, ev := range []*scorer.Evaluation{run, follow} {
+		if err := h.x.Export(context.Background(), ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.x.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	trace := run.Trajectory.TraceID
+	want := map[string]int{
+		"trajectories":   1,
+		"tool_calls":     3,
+		"evaluations":    3,         // two inline scores, one judge score
+		"eval_decisions": 4 + 3 + 1, // run: scored x2, n/a, error, queued, sampled_out; follow-up: scored, judge_error
+	}
+	for tb, n := range want {
+		q := fmt.Sprintf("SELECT count() FROM %s.%s WHERE trace_id = '%s'", s.db, tb, trace)
+		waitFor(t, 30*time.Second, tb, func() bool { return s.count(t, q) >= n })
+		if got := s.count(t, fmt.Sprintf("SELECT count() FROM %s.%s FINAL WHERE trace_id = '%s'", s.db, tb, trace)); got != n {
+			t.Errorf("%s: %d rows, want %d", tb, got, n)
+		}
+	}
+	var cost float64
+	if err := s.conn.QueryRow(context.Background(), fmt.Sprintf(
+		"SELECT judge_cost_usd FROM %s.evaluations WHERE trace_id = '%s' AND metric = 'coherence'", s.db, trace)).Scan(&cost); err != nil {
+		t.Fatal(err)
+	}
+	if cost != 0.00038 {
+		t.Errorf("judge_cost_usd = %v", cost)
+	}
+	var reason string
+	if err := s.conn.QueryRow(context.Background(), fmt.Sprintf(
+		"SELECT reason FROM %s.eval_decisions WHERE trace_id = '%s' AND metric = 'safety' AND decision = 'judge_error'", s.db, trace)).Scan(&reason); err != nil {
+		t.Fatal(err)
+	}
+	if reason != "rate_limited" {
+		t.Errorf("judge_error reason = %q", reason)
 	}
 }
