@@ -26,20 +26,27 @@ func DecisionsAt(e *scorer.Evaluation, at time.Time) []DecisionRecord {
 	if len(e.Decisions) == 0 {
 		return nil
 	}
-	var base DecisionRecord
-	base.Timestamp = NewTime(at)
-	if t := e.Trajectory; t != nil {
-		base.TraceID = t.TraceID
-		base.SpanID = t.RootSpanID
-		base.Service = t.Service
-		base.Agent = t.Agent
-		base.SessionID = t.SessionID
-	}
+	id := runOf(e)
 	out := make([]DecisionRecord, len(e.Decisions))
 	for i, d := range e.Decisions {
-		r := base
-		r.Metric, r.Judge, r.Outcome, r.Reason = d.Metric, d.Judge, d.Outcome, d.Reason
-		out[i] = r
+		out[i] = DecisionRecord{
+			Timestamp: NewTime(at), TraceID: id.traceID, SpanID: id.spanID, Service: id.service,
+			Agent: id.agent, SessionID: id.sessionID,
+			Metric: d.Metric, Judge: d.Judge, Outcome: d.Outcome, Reason: d.Reason,
+		}
 	}
 	return out
+}
+
+// runID is the identity of the run an evaluation belongs to, as score and
+// decision records carry it.
+type runID struct{ traceID, spanID, service, agent, sessionID string }
+
+// runOf returns e's run identity; empty without a trajectory.
+func runOf(e *scorer.Evaluation) runID {
+	t := e.Trajectory
+	if t == nil {
+		return runID{}
+	}
+	return runID{t.TraceID, t.RootSpanID, t.Service, t.Agent, t.SessionID}
 }

@@ -57,15 +57,9 @@ func ScoresAt(e *scorer.Evaluation, at time.Time) []ScoreRecord {
 	if len(e.Results) == 0 {
 		return []ScoreRecord{}
 	}
-	var base ScoreRecord
-	base.Timestamp = NewTime(at)
-	if t := e.Trajectory; t != nil {
-		base.TraceID = t.TraceID
-		base.SpanID = t.RootSpanID
-		base.Service = t.Service
-		base.Agent = t.Agent
-		base.SessionID = t.SessionID
-	}
+	id := runOf(e)
+	base := ScoreRecord{Timestamp: NewTime(at), TraceID: id.traceID, SpanID: id.spanID,
+		Service: id.service, Agent: id.agent, SessionID: id.sessionID}
 	out := make([]ScoreRecord, len(e.Results))
 	for i := range e.Results {
 		res := &e.Results[i]
