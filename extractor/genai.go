@@ -106,64 +106,65 @@ func (genaiDecoder) decode(s *span, evs []*event, f *spanFacts) bool {
 	if f.class == classNone {
 		f.class = class
 	}
-	a := s.attrs
-	setStr(&f.agent, a.str(keyAgentName))
+	var a genaiAttrs
+	a.read(s.attrs)
+	setStr(&f.agent, a.str(gaAgentName))
 	if f.agent == "" && class == classRun {
 		f.agent = nameSuffix(s.name, opInvokeAgent)
 	}
 	if class == classTool {
-		setStr(&f.toolName, a.str(keyToolName))
+		setStr(&f.toolName, a.str(gaToolName))
 		if f.toolName == "" {
 			f.toolName = firstWord(nameSuffix(s.name, opExecuteTool))
 		}
-		if id := strings.TrimSpace(a.str(keyToolCallID)); id != "<not specified>" {
+		if id := strings.TrimSpace(a.str(gaToolCallID)); id != "<not specified>" {
 			setStr(&f.toolCallID, id)
 		}
-		if v, ok := a.get(keyToolArguments); ok && !f.hasArgs {
+		if v, ok := a.get(gaToolArguments); ok && !f.hasArgs {
 			f.args, f.hasArgs = unwrapJSONString(v), true
 		}
-		setStr(&f.result, a.str(keyToolResult))
+		setStr(&f.result, a.str(gaToolResult))
 	}
-	setStr(&f.errorType, a.str(keyErrorType))
-	setStr(&f.model, a.str(keyResponseModel))
-	setStr(&f.model, a.str(keyRequestModel))
-	setStr(&f.provider, a.str(keyProvider))
-	setStr(&f.provider, a.str(keySystem))
-	setStr(&f.session, a.str(keyConversationID))
+	setStr(&f.errorType, a.str(gaErrorType))
+	setStr(&f.model, a.str(gaResponseModel))
+	setStr(&f.model, a.str(gaRequestModel))
+	setStr(&f.provider, a.str(gaProvider))
+	setStr(&f.provider, a.str(gaSystem))
+	setStr(&f.session, a.str(gaConversationID))
 	if f.inputTokens == 0 {
-		f.inputTokens = intAttr(a, keyInputTokens, keyPromptTokens)
+		f.inputTokens = a.int(gaInputTokens, gaPromptTokens)
 	}
 	if f.outputTokens == 0 {
-		f.outputTokens = intAttr(a, keyOutputTokens, keyCompletionTokens)
+		f.outputTokens = a.int(gaOutputTokens, gaCompletionTokens)
 	}
 	if f.finishReasons == nil {
-		f.finishReasons = stringList(a.str(keyFinishReasons))
+		f.finishReasons = stringList(a.str(gaFinishReasons))
 	}
 
 	details := operationDetails(evs)
 	if f.input == nil {
-		if v, ok := attrOr(a, details, keyInputMessages); ok {
+		if v, ok := a.or(details, gaInputMessages); ok {
 			f.input = f.newContent(content{kind: contentMessages, raw: v})
 		} else if msgEvents != nil {
 			f.input = f.newContent(content{kind: contentMessages, events: msgEvents})
 		}
 	}
 	if f.output == nil {
-		if v, ok := attrOr(a, details, keyOutputMessages); ok {
+		if v, ok := a.or(details, gaOutputMessages); ok {
 			f.output = f.newContent(content{kind: contentMessages, raw: v})
 		} else if hasEvent(msgEvents, evChoice) {
 			f.output = f.newContent(content{kind: contentMessages, events: msgEvents, output: true})
 		}
 	}
 	if f.instructions == nil {
-		if v, ok := attrOr(a, details, keySystemInstructions); ok {
+		if v, ok := a.or(details, gaSystemInstructions); ok {
 			f.instructions = f.newContent(content{kind: contentInstructions, raw: v})
 		} else if hasEvent(msgEvents, evSystemMessage) {
 			f.instructions = f.newContent(content{kind: contentInstructions, events: msgEvents})
 		}
 	}
 	if f.toolDefs == nil {
-		if v, ok := attrOr(a, details, keyToolDefinitions); ok {
+		if v, ok := a.or(details, gaToolDefinitions); ok {
 			f.toolDefs = f.newContent(content{kind: contentToolDefs, raw: v})
 		}
 	}
@@ -179,14 +180,6 @@ func operationDetails(evs []*event) attrs {
 		}
 	}
 	return nil
-}
-
-// attrOr looks key up on the span, then on the operation-details event.
-func attrOr(a, details attrs, key string) (string, bool) {
-	if v, ok := a.get(key); ok {
-		return v, true
-	}
-	return details.get(key)
 }
 
 func hasEvent(evs []*event, name string) bool {
@@ -223,15 +216,24 @@ func firstWord(s string) string {
 func intAttr(a attrs, keys ...string) int64 {
 	for _, k := range keys {
 		if v, ok := a.get(k); ok {
-			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
+			if n, ok := parseIntAttr(v); ok {
 				return n
-			}
-			if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && f >= 0 && f < 1e18 {
-				return int64(f)
 			}
 		}
 	}
 	return 0
+}
+
+// parseIntAttr reads an integer attribute: an integer, or a float in
+// [0, 1e18) truncated.
+func parseIntAttr(v string) (int64, bool) {
+	if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
+		return n, true
+	}
+	if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && f >= 0 && f < 1e18 {
+		return int64(f), true
+	}
+	return 0, false
 }
 
 // stringList reads a string array attribute (rendered as JSON), or a
