@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,6 +110,10 @@ func TestHelmLintRejectsBadValues(t *testing.T) {
 		{"unknownKey=1", "unknownKey"},
 		{"mode=sidecar,autoscaling.enabled=true", "autoscaling applies to mode \"deployment\" only"},
 		{"secretEnv.X.secretName=s", "key"},
+		{"judge.env[0].name=OPENAI_API_KEY,judge.env[0].key=openai", "judge.existingSecret is required"},
+		{"judge.existingSecret=k,judge.env[0].name=OPENAI-KEY,judge.env[0].key=openai", "/judge/env/0/name"},
+		{"judge.existingSecret=k,judge.env[0].name=OPENAI_API_KEY", "key"},
+		{"judge.secret=k", "secret"},
 	} {
 		out, err := exec.Command(helm, "template", "t", chartDir, "--set", c.set).CombinedOutput()
 		if err == nil || !strings.Contains(string(out), c.want) {
@@ -229,6 +234,7 @@ func TestHelmTemplateInvariants(t *testing.T) {
 			}
 			dep := byKind["Deployment"][0]
 			checkDeployment(t, dep, cfgText, cfg, get(values, "useGOMEMLIMIT") != false)
+			checkSecretEnv(t, dep, cfgText, values)
 			checkService(t, byKind["Service"][0], dep)
 			checkOptional(t, byKind, values)
 		})
@@ -372,6 +378,37 @@ func closeInt(a, b string) bool {
 	x, err1 := strconv.ParseInt(a, 10, 64)
 	y, err2 := strconv.ParseInt(b, 10, 64)
 	return err1 == nil && err2 == nil && x-y <= 1 && y-x <= 1
+}
+
+// envRef is a ${env:NAME} reference in the sidecar configuration.
+var envRef = regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// checkSecretEnv checks that every ${env:NAME} the configuration refers
+// to is set on the container, and that each judge.env entry comes from
+// its key of judge.existingSecret.
+func checkSecretEnv(t *testing.T, dep manifest, cfgText string, values map[string]any) {
+	t.Helper()
+	env := map[string]any{}
+	for _, e := range list(dep, "spec", "template", "spec", "containers", 0, "env") {
+		env[str(e, "name")] = e
+	}
+	for _, m := range envRef.FindAllStringSubmatch(cfgText, -1) {
+		if env[m[1]] == nil {
+			t.Errorf("the config refers to ${env:%s}, which no container env var sets", m[1])
+		}
+	}
+	secret := str(values, "judge", "existingSecret")
+	for _, e := range list(values, "judge", "env") {
+		name, key := str(e, "name"), str(e, "key")
+		got := env[name]
+		if got == nil {
+			t.Errorf("judge.env %s is not set on the container", name)
+			continue
+		}
+		if str(got, "valueFrom", "secretKeyRef", "name") != secret || str(got, "valueFrom", "secretKeyRef", "key") != key {
+			t.Errorf("env %s = %v, want key %q of Secret %q", name, got, key, secret)
+		}
+	}
 }
 
 func checkService(t *testing.T, svc, dep manifest) {

@@ -39,6 +39,16 @@ The agent then exports OTLP to localhost:4317 (gRPC) or localhost:4318 (HTTP).
           name: {{ required (printf "secretEnv.%s.secretName is required" $name) $ref.secretName }}
           key: {{ required (printf "secretEnv.%s.key is required" $name) $ref.key }}
     {{- end }}
+    {{- with .Values.judge }}
+    {{- $secret := .existingSecret }}
+    {{- range $i, $e := .env }}
+    - name: {{ required (printf "judge.env[%d].name is required" $i) $e.name }}
+      valueFrom:
+        secretKeyRef:
+          name: {{ required "judge.existingSecret is required when judge.env is set" $secret }}
+          key: {{ required (printf "judge.env[%d].key is required" $i) $e.key }}
+    {{- end }}
+    {{- end }}
     {{- with .Values.extraEnv }}
     {{- toYaml . | nindent 4 }}
     {{- end }}
