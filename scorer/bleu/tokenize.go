@@ -110,8 +110,37 @@ func TokenizeChar(line string) []string {
 // argument does (Go's strings.Fields does not treat U+001C–U+001F as
 // whitespace; Python does).
 func Fields(s string) []string {
-	return strings.FieldsFunc(s, isPySpace)
+	out := make([]string, 0, len(s)/5+1)
+	start := -1 // start of the current field, or -1 between fields
+	for i := 0; i < len(s); {
+		var sp bool
+		size := 1
+		if c := s[i]; c < utf8.RuneSelf {
+			sp = pySpaceASCII[c]
+		} else {
+			var r rune
+			r, size = utf8.DecodeRuneInString(s[i:])
+			sp = isPySpace(r) // an invalid byte is RuneError: not a space
+		}
+		switch {
+		case sp && start >= 0:
+			out = append(out, s[start:i])
+			start = -1
+		case !sp && start < 0:
+			start = i
+		}
+		i += size
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
 }
+
+// pySpaceASCII marks the ASCII bytes Python's str.isspace() holds for:
+// \t \n \v \f \r, U+001C–U+001F and the space.
+var pySpaceASCII = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true,
+	0x1c: true, 0x1d: true, 0x1e: true, 0x1f: true, ' ': true}
 
 // rstrip removes trailing whitespace as Python's str.rstrip() does.
 func rstrip(s string) string { return strings.TrimRightFunc(s, isPySpace) }
