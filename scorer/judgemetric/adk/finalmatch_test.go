@@ -25,21 +25,21 @@ func TestFinalMatchMajority(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(c.answers...)
-			res, err := e.score(t, MetricFinalResponseMatchV2, nil, fixedInstance())
+			res, err := e.Score(t, MetricFinalResponseMatchV2, nil, fixedInstance())
 			if err != nil {
 				t.Fatal(err)
 			}
 			if res.Score != c.score || res.Confidence != c.conf {
 				t.Fatalf("score %v confidence %v", res.Score, res.Confidence)
 			}
-			if len(e.j.reqs) != 5 || e.j.reqs[0].Schema == nil {
-				t.Fatalf("%d requests, schema %v", len(e.j.reqs), e.j.reqs[0].Schema)
+			if len(e.Requests()) != 5 || e.Requests()[0].Schema == nil {
+				t.Fatalf("%d requests, schema %v", len(e.Requests()), e.Requests()[0].Schema)
 			}
-			assertSanitized(t, e.j.reqs)
+			assertSanitized(t, e.Requests())
 		})
 	}
 	// a tie is invalid
-	res, err := newEnv(fm("valid"), fm("invalid")).score(t, MetricFinalResponseMatchV2, map[string]any{"num_samples": 2}, fixedInstance())
+	res, err := newEnv(fm("valid"), fm("invalid")).Score(t, MetricFinalResponseMatchV2, map[string]any{"num_samples": 2}, fixedInstance())
 	if err != nil || res.Score != 0 || res.Explanation != "r-invalid" {
 		t.Fatalf("tie: %v %v %q", res.Score, err, res.Explanation)
 	}
@@ -47,10 +47,10 @@ func TestFinalMatchMajority(t *testing.T) {
 
 func TestFinalMatchGolden(t *testing.T) {
 	e := newEnv(fm("valid"))
-	if _, err := e.score(t, MetricFinalResponseMatchV2, map[string]any{"num_samples": 1}, fixedInstance()); err != nil {
+	if _, err := e.Score(t, MetricFinalResponseMatchV2, map[string]any{"num_samples": 1}, fixedInstance()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, MetricFinalResponseMatchV2, e.j.reqs)
+	golden(t, MetricFinalResponseMatchV2, e.Requests())
 }
 
 func TestFinalMatchErrors(t *testing.T) {
@@ -61,12 +61,12 @@ func TestFinalMatchErrors(t *testing.T) {
 		"valid",
 		"",
 	} {
-		_, err := newEnv(a).score(t, MetricFinalResponseMatchV2, map[string]any{"num_samples": 1}, fixedInstance())
+		_, err := newEnv(a).Score(t, MetricFinalResponseMatchV2, map[string]any{"num_samples": 1}, fixedInstance())
 		wantInvalid(t, err)
 	}
 	in := fixedInstance()
 	in.Has &^= scorer.InReference
-	if _, err := newEnv().score(t, MetricFinalResponseMatchV2, nil, in); !errors.Is(err, scorer.ErrNotApplicable) {
+	if _, err := newEnv().Score(t, MetricFinalResponseMatchV2, nil, in); !errors.Is(err, scorer.ErrNotApplicable) {
 		t.Fatalf("no reference: %v", err)
 	}
 }

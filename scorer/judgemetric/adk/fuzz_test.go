@@ -46,7 +46,7 @@ func FuzzRubricScore(f *testing.F) {
 	f.Add("Verdict: yes Property: x Rationale: y")
 	f.Fuzz(func(t *testing.T, answer string) {
 		e := newEnv(answer, answer)
-		res, err := e.score(t, MetricRubricFinalResponse, map[string]any{"rubrics": twoRubrics, "num_samples": 2}, fixedInstance())
+		res, err := e.Score(t, MetricRubricFinalResponse, map[string]any{"rubrics": twoRubrics, "num_samples": 2}, fixedInstance())
 		if err != nil {
 			wantInvalid(t, err)
 			return
@@ -85,7 +85,7 @@ func FuzzHallucinationsScore(f *testing.F) {
 	f.Add("<sentence>a</sentence>", validatorTwo)
 	f.Add("", "")
 	f.Fuzz(func(t *testing.T, seg, val string) {
-		res, err := newEnv(seg, val).score(t, MetricHallucinations, nil, fixedInstance())
+		res, err := newEnv(seg, val).Score(t, MetricHallucinations, nil, fixedInstance())
 		if err != nil {
 			wantInvalid(t, err)
 			return

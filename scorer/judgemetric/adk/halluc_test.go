@@ -14,7 +14,7 @@ const validatorTwo = "sentence: It is sunny in Paris.\nlabel: supported\nrationa
 
 func TestHallucinationsSingleTurn(t *testing.T) {
 	e := newEnv("<sentence>It is sunny in Paris. RAWRESPONSE</sentence>\n<sentence>Enjoy!</sentence>", validatorTwo)
-	res, err := e.score(t, MetricHallucinations, nil, fixedInstance())
+	res, err := e.Score(t, MetricHallucinations, nil, fixedInstance())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,15 +24,15 @@ func TestHallucinationsSingleTurn(t *testing.T) {
 	if res.Judge == nil || res.Judge.Calls != 2 {
 		t.Fatalf("judge usage %+v, want 2 calls", res.Judge)
 	}
-	if len(e.j.reqs) != 2 {
-		t.Fatalf("requests = %d", len(e.j.reqs))
+	if len(e.Requests()) != 2 {
+		t.Fatalf("requests = %d", len(e.Requests()))
 	}
 	// the validator gets the segmented sentences re-wrapped
-	if !strings.Contains(e.j.reqs[1].Prompt, "<sentence>Enjoy!</sentence>") {
-		t.Fatalf("validator prompt lacks the sentences:\n%s", e.j.reqs[1].Prompt)
+	if !strings.Contains(e.Requests()[1].Prompt, "<sentence>Enjoy!</sentence>") {
+		t.Fatalf("validator prompt lacks the sentences:\n%s", e.Requests()[1].Prompt)
 	}
-	assertSanitized(t, e.j.reqs)
-	golden(t, MetricHallucinations, e.j.reqs)
+	assertSanitized(t, e.Requests())
+	golden(t, MetricHallucinations, e.Requests())
 }
 
 // Invocation scores are averaged; an invocation without a response is
@@ -51,7 +51,7 @@ func TestHallucinationsPerInvocationMean(t *testing.T) {
 		"<sentence>x</sentence><sentence>y</sentence>",
 		"sentence: x\nlabel: supported\nrationale: r\nsupporting_excerpt: e\ncontradicting_excerpt: null\nsentence: y\nlabel: contradictory\nrationale: r\nsupporting_excerpt: null\ncontradicting_excerpt: e",
 	)
-	res, err := e.score(t, MetricHallucinations, map[string]any{"threshold": 0.3}, in)
+	res, err := e.Score(t, MetricHallucinations, map[string]any{"threshold": 0.3}, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,12 +78,12 @@ func TestHallucinationsErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := newEnv(c.answers...).score(t, MetricHallucinations, nil, fixedInstance())
+			_, err := newEnv(c.answers...).Score(t, MetricHallucinations, nil, fixedInstance())
 			wantInvalid(t, err)
 		})
 	}
 	in := &scorer.Instance{Has: scorer.InResponse | scorer.InInvocations, Invocations: []scorer.Invocation{{UserContent: "q"}}}
-	if _, err := newEnv().score(t, MetricHallucinations, nil, in); !errors.Is(err, scorer.ErrNotApplicable) {
+	if _, err := newEnv().Score(t, MetricHallucinations, nil, in); !errors.Is(err, scorer.ErrNotApplicable) {
 		t.Fatalf("no response: err = %v, want ErrNotApplicable", err)
 	}
 }
@@ -139,7 +139,7 @@ func TestBuildContextLayout(t *testing.T) {
 func TestHallucinationsParams(t *testing.T) {
 	e := newEnv()
 	r := scorer.NewRegistry()
-	if err := Register(r, e.deps); err != nil {
+	if err := Register(r, e.Deps); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []map[string]any{
@@ -156,7 +156,7 @@ func TestHallucinationsParams(t *testing.T) {
 
 func TestHallucinationsLabelCounts(t *testing.T) {
 	val := validatorTwo + "\n\nsentence: x\nlabel: Weird\nrationale: r\nsupporting_excerpt: null\ncontradicting_excerpt: null"
-	res, err := newEnv("<sentence>a</sentence>", val).score(t, MetricHallucinations, nil, fixedInstance())
+	res, err := newEnv("<sentence>a</sentence>", val).Score(t, MetricHallucinations, nil, fixedInstance())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func TestRubricGoldenAndSanitized(t *testing.T) {
 		t.Run(id, func(t *testing.T) {
 			ans := block("The response is concise.", "yes") + block("the response answers the question. ", "no")
 			e := newEnv(ans, ans, ans)
-			res, err := e.score(t, id, map[string]any{"rubrics": twoRubrics, "num_samples": 3}, fixedInstance())
+			res, err := e.Score(t, id, map[string]any{"rubrics": twoRubrics, "num_samples": 3}, fixedInstance())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -43,15 +43,15 @@ func TestRubricGoldenAndSanitized(t *testing.T) {
 			if rs["concise"] != 1.0 || rs["rubric_2"] != 0.0 {
 				t.Fatalf("rubric_scores %v", rs)
 			}
-			p := e.j.reqs[0].Prompt
+			p := e.Requests()[0].Prompt
 			if hasFinal := strings.Contains(p, "<final_answer>"); hasFinal != (id == MetricRubricFinalResponse) {
 				t.Fatalf("final_answer section present = %v", hasFinal)
 			}
-			if !strings.Contains(e.j.reqs[0].System, "*  The response is concise.") {
-				t.Fatalf("system lacks the properties:\n%s", e.j.reqs[0].System)
+			if !strings.Contains(e.Requests()[0].System, "*  The response is concise.") {
+				t.Fatalf("system lacks the properties:\n%s", e.Requests()[0].System)
 			}
-			assertSanitized(t, e.j.reqs)
-			golden(t, id, e.j.reqs[:1])
+			assertSanitized(t, e.Requests())
+			golden(t, id, e.Requests()[:1])
 		})
 	}
 }
@@ -70,7 +70,7 @@ func TestRubricPooledMean(t *testing.T) {
 		block("The response is concise.", "yes")+block("The response answers the question.", "yes"),
 		block("The response is concise.", "no")+"Property: unknown rubric\nRationale: r\nVerdict: yes\n",
 	)
-	res, err := e.score(t, MetricRubricFinalResponse, map[string]any{"rubrics": twoRubrics, "num_samples": 1}, in)
+	res, err := e.Score(t, MetricRubricFinalResponse, map[string]any{"rubrics": twoRubrics, "num_samples": 1}, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestRubricMajorityVote(t *testing.T) {
 		block("The response is concise.", "No")+block("The response answers the question.", "unclear"),
 		block("The response is concise.", "yes."),
 	)
-	res, err := e.score(t, MetricRubricFinalResponse, map[string]any{"rubrics": twoRubrics, "num_samples": 3}, fixedInstance())
+	res, err := e.Score(t, MetricRubricFinalResponse, map[string]any{"rubrics": twoRubrics, "num_samples": 3}, fixedInstance())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestRubricErrors(t *testing.T) {
 		"only none verdicts":   block("The response is concise.", "unsure"),
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := newEnv(answer).score(t, MetricRubricFinalResponse, map[string]any{"rubrics": twoRubrics, "num_samples": 1}, fixedInstance())
+			_, err := newEnv(answer).Score(t, MetricRubricFinalResponse, map[string]any{"rubrics": twoRubrics, "num_samples": 1}, fixedInstance())
 			wantInvalid(t, err)
 		})
 	}
@@ -155,7 +155,7 @@ func TestParseRubricAnswer(t *testing.T) {
 func TestRubricParams(t *testing.T) {
 	e := newEnv()
 	r := scorer.NewRegistry()
-	if err := Register(r, e.deps); err != nil {
+	if err := Register(r, e.Deps); err != nil {
 		t.Fatal(err)
 	}
 	bad := []map[string]any{

@@ -52,7 +52,7 @@ func TestVectorsFinalMatchSample(t *testing.T) {
 				t.Fatal(err)
 			}
 			e := newEnv(in.JudgeOutput)
-			res, err := e.score(t, MetricFinalResponseMatchV2, map[string]any{"num_samples": 1}, fixedInstance())
+			res, err := e.Score(t, MetricFinalResponseMatchV2, map[string]any{"num_samples": 1}, fixedInstance())
 			if v.Expected == nil {
 				wantInvalid(t, err)
 				return
@@ -94,15 +94,15 @@ func TestVectorsFinalMatchOverall(t *testing.T) {
 		}
 	}
 	e := newEnv(answers...)
-	res, err := e.score(t, MetricFinalResponseMatchV2, map[string]any{"num_samples": 1}, inst)
+	res, err := e.Score(t, MetricFinalResponseMatchV2, map[string]any{"num_samples": 1}, inst)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Score != *v.Expected {
 		t.Fatalf("score = %v, want %v", res.Score, *v.Expected)
 	}
-	if len(e.j.reqs) != 4 {
-		t.Fatalf("calls = %d, want 4 (only invocations with a reference)", len(e.j.reqs))
+	if len(e.Requests()) != 4 {
+		t.Fatalf("calls = %d, want 4 (only invocations with a reference)", len(e.Requests()))
 	}
 }
 
@@ -116,7 +116,7 @@ func TestVectorsHallucinationStep(t *testing.T) {
 				t.Fatal(err)
 			}
 			e := newEnv("<sentence>Apples are red.</sentence>", in.ValidatorOutput)
-			res, err := e.score(t, MetricHallucinations, nil, fixedInstance())
+			res, err := e.Score(t, MetricHallucinations, nil, fixedInstance())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,7 +143,7 @@ func TestVectorsRubric(t *testing.T) {
 			}
 			for _, id := range []string{MetricRubricFinalResponse, MetricRubricToolUse} {
 				e := newEnv(in.JudgeSamples...)
-				res, err := e.score(t, id, map[string]any{"rubrics": rubrics, "num_samples": len(in.JudgeSamples)}, fixedInstance())
+				res, err := e.Score(t, id, map[string]any{"rubrics": rubrics, "num_samples": len(in.JudgeSamples)}, fixedInstance())
 				if err != nil {
 					t.Fatal(err)
 				}
