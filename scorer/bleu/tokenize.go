@@ -1,6 +1,7 @@
 package bleu
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -37,12 +38,14 @@ func Tokenize13a(line string) []string {
 	}
 	// The rules below only test ASCII bytes; a multi-byte character is
 	// "not a digit" in every byte, which makes byte-wise matching produce
-	// exactly what Python's code-point regexes produce.
-	a := make([]byte, 0, 2*len(line)+8)
+	// exactly what Python's code-point regexes produce. Each pass copies
+	// the stretches no rule can match at once: a rule's match holds a '.',
+	// ',' or '-', so only the bytes next to those are tested.
+	a := make([]byte, 0, 3*len(line)+2)
 	a = append(a, ' ')
 	for i := 0; i < len(line); i++ {
 		c := line[i]
-		if isSymbol13a(c) {
+		if symbol13a[c] {
 			a = append(a, ' ', c, ' ')
 		} else {
 			a = append(a, c)
@@ -50,10 +53,17 @@ func Tokenize13a(line string) []string {
 	}
 	a = append(a, ' ')
 
+	// ([^0-9])([.,]) -> "\1 \2 "
 	b := make([]byte, 0, len(a)+len(a)/2)
 	for i := 0; i < len(a); {
-		if i+1 < len(a) && !isDigit(a[i]) && (a[i+1] == '.' || a[i+1] == ',') {
-			b = append(b, a[i], ' ', a[i+1], ' ')
+		j := nextPunct(a, i+1, ".,")
+		if j < 0 {
+			b = append(b, a[i:]...)
+			break
+		}
+		b = append(b, a[i:j-1]...) // no match can start before j-1
+		if i = j - 1; !isDigit(a[i]) {
+			b = append(b, a[i], ' ', a[j], ' ')
 			i += 2
 			continue
 		}
@@ -61,9 +71,16 @@ func Tokenize13a(line string) []string {
 		i++
 	}
 
+	// ([.,])([^0-9]) -> " \1 \2"
 	a = a[:0]
 	for i := 0; i < len(b); {
-		if i+1 < len(b) && (b[i] == '.' || b[i] == ',') && !isDigit(b[i+1]) {
+		j := nextPunct(b, i, ".,")
+		if j < 0 {
+			a = append(a, b[i:]...)
+			break
+		}
+		a = append(a, b[i:j]...)
+		if i = j; i+1 < len(b) && !isDigit(b[i+1]) {
 			a = append(a, ' ', b[i], ' ', b[i+1])
 			i += 2
 			continue
@@ -72,9 +89,16 @@ func Tokenize13a(line string) []string {
 		i++
 	}
 
+	// ([0-9])(-) -> "\1 \2 "
 	b = b[:0]
 	for i := 0; i < len(a); {
-		if i+1 < len(a) && isDigit(a[i]) && a[i+1] == '-' {
+		j := nextPunct(a, i+1, "-")
+		if j < 0 {
+			b = append(b, a[i:]...)
+			break
+		}
+		b = append(b, a[i:j-1]...)
+		if i = j - 1; isDigit(a[i]) {
 			b = append(b, a[i], ' ', '-', ' ')
 			i += 2
 			continue
@@ -84,6 +108,32 @@ func Tokenize13a(line string) []string {
 	}
 	return Fields(string(b))
 }
+
+// nextPunct returns the index of the first byte of set in s at or after
+// from, or -1.
+func nextPunct(s []byte, from int, set string) int {
+	if from >= len(s) {
+		return -1
+	}
+	var j int
+	if len(set) == 1 {
+		j = bytes.IndexByte(s[from:], set[0])
+	} else {
+		j = bytes.IndexAny(s[from:], set)
+	}
+	if j < 0 {
+		return -1
+	}
+	return from + j
+}
+
+// symbol13a is isSymbol13a as a table.
+var symbol13a = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isSymbol13a(byte(c))
+	}
+	return t
+}()
 
 // isSymbol13a is the first 13a character class: space to '&', '(' to
 // '+', ':' to '@', '[' to '`', '{' to '~', and '/'.
