@@ -14,16 +14,16 @@ func FuzzTopicAnswers(f *testing.F) {
 	f.Add("```json\n{\"topics\": [\"a\"]}\n```", `{"refused_to_answer": "1"}`, `{"classifications": [1]}`)
 	f.Fuzz(func(t *testing.T, topics, ref, cls string) {
 		e := newEnv()
-		e.j.respond = func(r *judge.Request) string {
+		e.Judge.Respond = func(r *judge.Request) (string, error) {
 			switch r.Schema.Name {
 			case "topic_extraction":
-				return topics
+				return topics, nil
 			case "topic_refused":
-				return ref
+				return ref, nil
 			}
-			return cls
+			return cls, nil
 		}
-		res, err := e.score(t, MetricTopicAdherence, nil, fixedInstance())
+		res, err := e.Score(t, MetricTopicAdherence, nil, fixedInstance())
 		if err != nil {
 			wantInvalid(t, err)
 			return
@@ -56,7 +56,7 @@ func FuzzGoalAnswers(f *testing.F) {
 	f.Add(goalAnswer, `{"reason": "r", "verdict": "1"}`)
 	f.Add(`{"user_goal": "", "end_state": ""}`, `{"verdict": " 0 "}`)
 	f.Fuzz(func(t *testing.T, goal, cmp string) {
-		res, err := newEnv(goal, cmp).score(t, MetricAgentGoalAccuracy, nil, fixedInstance())
+		res, err := newEnv(goal, cmp).Score(t, MetricAgentGoalAccuracy, nil, fixedInstance())
 		if err != nil {
 			wantInvalid(t, err)
 			return

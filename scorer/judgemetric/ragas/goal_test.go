@@ -11,18 +11,18 @@ const goalAnswer = `{"user_goal": "Book a table RAWPROMPT", "end_state": "Table 
 
 func TestGoalAccuracyWithReference(t *testing.T) {
 	e := newEnv(goalAnswer, `{"reason": "same booking", "verdict": "1"}`)
-	res, err := e.score(t, MetricAgentGoalAccuracy, nil, fixedInstance())
+	res, err := e.Score(t, MetricAgentGoalAccuracy, nil, fixedInstance())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Score != 1 || res.Label != "achieved" || res.Explanation != "same booking" || res.Details["with_reference"] != true {
 		t.Fatalf("%+v", res)
 	}
-	if len(e.j.reqs) != 2 || !strings.Contains(e.j.reqs[1].Prompt, `"desired_outcome": "⟦reference:KEY⟧Table for two`) {
-		t.Fatalf("compare prompt does not use the reference:\n%s", e.j.reqs[1].Prompt)
+	if len(e.Requests()) != 2 || !strings.Contains(e.Requests()[1].Prompt, `"desired_outcome": "⟦reference:KEY⟧Table for two`) {
+		t.Fatalf("compare prompt does not use the reference:\n%s", e.Requests()[1].Prompt)
 	}
-	assertSanitized(t, e.j.reqs)
-	golden(t, MetricAgentGoalAccuracy, e.j.reqs)
+	assertSanitized(t, e.Requests())
+	golden(t, MetricAgentGoalAccuracy, e.Requests())
 }
 
 func TestGoalAccuracyWithoutReference(t *testing.T) {
@@ -32,17 +32,17 @@ func TestGoalAccuracyWithoutReference(t *testing.T) {
 			in.Has &^= scorer.InReference // default: infer when no reference
 		}
 		e := newEnv(goalAnswer, `{"reason": "not booked", "verdict": "0"}`)
-		res, err := e.score(t, MetricAgentGoalAccuracy, p, in)
+		res, err := e.Score(t, MetricAgentGoalAccuracy, p, in)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if res.Score != 0 || res.Label != "not_achieved" || res.Details["with_reference"] != false {
 			t.Fatalf("%+v", res)
 		}
-		if !strings.Contains(e.j.reqs[1].Prompt, `"desired_outcome": "⟦conversation:KEY⟧Book a table RAWPROMPT`) {
-			t.Fatalf("compare prompt does not use the inferred goal:\n%s", e.j.reqs[1].Prompt)
+		if !strings.Contains(e.Requests()[1].Prompt, `"desired_outcome": "⟦conversation:KEY⟧Book a table RAWPROMPT`) {
+			t.Fatalf("compare prompt does not use the inferred goal:\n%s", e.Requests()[1].Prompt)
 		}
-		assertSanitized(t, e.j.reqs)
+		assertSanitized(t, e.Requests())
 	}
 }
 
@@ -57,7 +57,7 @@ func TestGoalAccuracyErrors(t *testing.T) {
 		"compare not JSON": {goalAnswer, "1"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := newEnv(answers...).score(t, MetricAgentGoalAccuracy, nil, fixedInstance())
+			_, err := newEnv(answers...).Score(t, MetricAgentGoalAccuracy, nil, fixedInstance())
 			wantInvalid(t, err)
 		})
 	}
@@ -65,7 +65,7 @@ func TestGoalAccuracyErrors(t *testing.T) {
 
 func TestGoalAccuracyParams(t *testing.T) {
 	r := scorer.NewRegistry()
-	if err := Register(r, newEnv().deps); err != nil {
+	if err := Register(r, newEnv().Deps); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := r.Build([]scorer.MetricConfig{{Name: MetricAgentGoalAccuracy, Params: map[string]any{"with_reference": "yes"}}}); err == nil {

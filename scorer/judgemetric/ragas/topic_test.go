@@ -22,7 +22,7 @@ func TestTopicAdherenceGolden(t *testing.T) {
 		refused(false), refused(true),
 		`{"classifications": [true, false]}`,
 	)
-	res, err := e.score(t, MetricTopicAdherence, nil, fixedInstance())
+	res, err := e.Score(t, MetricTopicAdherence, nil, fixedInstance())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,19 +31,19 @@ func TestTopicAdherenceGolden(t *testing.T) {
 	if want := 2 * p * p / (p + p + 1e-10); res.Score != want {
 		t.Fatalf("score %v, want %v", res.Score, want)
 	}
-	if len(e.j.reqs) != 4 || res.Judge.Calls != 4 {
-		t.Fatalf("%d calls, want 1 + 2 + 1", len(e.j.reqs))
+	if len(e.Requests()) != 4 || res.Judge.Calls != 4 {
+		t.Fatalf("%d calls, want 1 + 2 + 1", len(e.Requests()))
 	}
-	for i, r := range e.j.reqs {
+	for i, r := range e.Requests() {
 		if r.Schema == nil {
 			t.Fatalf("request %d has no schema", i)
 		}
 	}
-	if !strings.Contains(e.j.reqs[0].Prompt, `Tools:\n  book_table: {'people': 2, 'time': '8pm', 'note': '`) {
-		t.Fatalf("workflow not rendered as pretty_repr:\n%s", e.j.reqs[0].Prompt)
+	if !strings.Contains(e.Requests()[0].Prompt, `Tools:\n  book_table: {'people': 2, 'time': '8pm', 'note': '`) {
+		t.Fatalf("workflow not rendered as pretty_repr:\n%s", e.Requests()[0].Prompt)
 	}
-	assertSanitized(t, e.j.reqs)
-	golden(t, MetricTopicAdherence, e.j.reqs)
+	assertSanitized(t, e.Requests())
+	golden(t, MetricTopicAdherence, e.Requests())
 }
 
 // The metrics.md vectors: per-topic refusals and classifications through
@@ -79,7 +79,7 @@ func TestTopicAdherenceVectors(t *testing.T) {
 		cb, _ := json.Marshal(map[string]any{"classifications": v.Input.InRef})
 		answers[0] = string(tb)
 		answers = append(answers, string(cb))
-		res, err := newEnv(answers...).score(t, MetricTopicAdherence, map[string]any{"mode": v.Input.Mode}, fixedInstance())
+		res, err := newEnv(answers...).Score(t, MetricTopicAdherence, map[string]any{"mode": v.Input.Mode}, fixedInstance())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +100,7 @@ func TestTopicAdherenceModes(t *testing.T) {
 	}
 	p := 1 / (2 + 1e-10)
 	for mode, want := range map[string]float64{"precision": p, "recall": p, "f1": 2 * p * p / (p + p + 1e-10)} {
-		res, err := newEnv(script()...).score(t, MetricTopicAdherence, map[string]any{"mode": mode}, fixedInstance())
+		res, err := newEnv(script()...).Score(t, MetricTopicAdherence, map[string]any{"mode": mode}, fixedInstance())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,9 +115,9 @@ func TestTopicAdherenceModes(t *testing.T) {
 
 func TestTopicAdherenceNoTopics(t *testing.T) {
 	e := newEnv(`{"topics": []}`)
-	res, err := e.score(t, MetricTopicAdherence, nil, fixedInstance())
-	if err != nil || res.Score != 0 || len(e.j.reqs) != 1 {
-		t.Fatalf("score %v err %v calls %d", res.Score, err, len(e.j.reqs))
+	res, err := e.Score(t, MetricTopicAdherence, nil, fixedInstance())
+	if err != nil || res.Score != 0 || len(e.Requests()) != 1 {
+		t.Fatalf("score %v err %v calls %d", res.Score, err, len(e.Requests()))
 	}
 }
 
@@ -132,7 +132,7 @@ func TestTopicAdherenceErrors(t *testing.T) {
 	}
 	for name, answers := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, err := newEnv(answers...).score(t, MetricTopicAdherence, nil, fixedInstance())
+			_, err := newEnv(answers...).Score(t, MetricTopicAdherence, nil, fixedInstance())
 			wantInvalid(t, err)
 		})
 	}
@@ -140,7 +140,7 @@ func TestTopicAdherenceErrors(t *testing.T) {
 
 func TestTopicAdherenceParams(t *testing.T) {
 	r := scorer.NewRegistry()
-	if err := Register(r, newEnv().deps); err != nil {
+	if err := Register(r, newEnv().Deps); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []map[string]any{{"mode": "F1"}, {"mode": 1}, {"threshold": 0.5}} {
