@@ -1,11 +1,39 @@
 package dashboards
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
 
-// judgeCost is the estimated cost of judge calls: the recorded cost when
-// the judge recorded one, else tokens at the dashboard's prices.
-const judgeCost = "if(sum(judge_cost_usd) > 0, sum(judge_cost_usd),\n" +
-	"    sum(judge_input_tokens) / 1000 * ${usd_per_1k_input} + sum(judge_output_tokens) / 1000 * ${usd_per_1k_output})"
+	"github.com/evalsidecar/evalsidecar/scorer"
+)
+
+// judgeCost is the estimated cost of judge calls, row by row: the cost
+// recorded from the judge's configured prices, else (a judge without
+// prices) its tokens at the dashboard's prices.
+const judgeCost = "sum(if(judge_cost_usd > 0, judge_cost_usd,\n" +
+	"    judge_input_tokens / 1000 * ${usd_per_1k_input} + judge_output_tokens / 1000 * ${usd_per_1k_output}))"
+
+// judgedDecisions are the eval_decisions values that are not a reason a
+// run went unjudged: the ledger's queued (followed by another decision),
+// scored and cached.
+var judgedDecisions = []string{scorer.OutcomeScored, scorer.OutcomeCached, scorer.OutcomeQueued}
+
+// ledgerOnlyDecisions are the decisions only the judge stage writes: a
+// metric with one of them in the time range (or a judge model) is a judge
+// metric.
+var ledgerOnlyDecisions = []string{scorer.OutcomeQueued, scorer.OutcomeSampledOut, scorer.OutcomeFiltered,
+	scorer.OutcomeOverBudget, scorer.OutcomeQueueFull, scorer.OutcomeJudgeError, scorer.OutcomeShuttingDown}
+
+// sqlStrings renders values as a ClickHouse list of string literals; the
+// values are identifiers without quotes.
+func sqlStrings(vs []string) string { return "'" + strings.Join(vs, "', '") + "'" }
+
+// judgeMetrics restricts eval_decisions rows to judge metrics, leaving out
+// deterministic metrics' not_applicable and error decisions.
+func judgeMetrics() string {
+	return "metric IN (\n    SELECT metric FROM " + tDecisions + "\n    WHERE $__timeFilter(timestamp)\n" +
+		"      AND (decision IN (" + sqlStrings(ledgerOnlyDecisions) + ") OR judge_model != ''))"
+}
 
 // judgeCostDashboard: judge calls, tokens and estimated cost per judge,
 // metric and agent; the ledger of why runs were or were not judged.
@@ -31,7 +59,7 @@ func judgeCostDashboard() analystDashboard {
 				},
 				{
 					title: "Estimated cost", kind: kindStat, width: 8, height: 4, unit: "currencyUSD",
-					description: "Recorded judge cost, or tokens at the prices set above.",
+					description: "Judge cost recorded from the judges' configured prices; for judges without prices, their tokens at the prices set above.",
 					sql:         "SELECT " + judgeCost + " AS cost_usd\nFROM " + tEvaluations + "\n" + where("timestamp", judged),
 					columns:     []string{"cost_usd"},
 				},
@@ -59,18 +87,19 @@ func judgeCostDashboard() analystDashboard {
 				},
 				{
 					title: "Decisions over time", kind: kindTimeSeries,
-					description: "The ledger: per run and metric, scored, not applicable, or failed.",
+					description: "The ledger, per run and metric: scored, not applicable or error for every metric; for judge metrics, queued (sampled for a judge, followed by its outcome), sampled_out, filtered, over_budget, queue_full, judge_error, not_applicable or shutting_down.",
 					sql: fmt.Sprintf("SELECT %s AS time, decision AS series, count() AS decisions\nFROM %s\n%s\nGROUP BY time, series\nORDER BY time",
 						bucket("timestamp"), tDecisions, where("timestamp")),
 					columns: []string{"time", "series", "decisions"},
 				},
 				{
-					title: "Why runs were not judged", kind: kindTable,
-					description: "Ledger decisions other than scored, by metric and reason.",
-					sql: "SELECT metric, decision, reason, count() AS decisions, uniqExact(trace_id) AS runs\nFROM " +
-						tDecisions + "\n" + where("timestamp", "decision != 'scored'") +
-						"\nGROUP BY metric, decision, reason\nORDER BY decisions DESC\nLIMIT 200",
-					columns: []string{"metric", "decision", "reason", "decisions", "runs"},
+					title: "Why runs were not judged", kind: kindTable, width: 24,
+					description: "Judge-metric decisions other than scored, cached and queued, by decision and reason: sampled_out (sampling rate), filtered (sampling filter), over_budget (reason: budget:limit), queue_full, judge_error (reason: the failure class, e.g. rate_limited, timeout, circuit_open), not_applicable, shutting_down.",
+					sql: "SELECT decision, reason, count() AS decisions, uniqExact(trace_id) AS runs,\n" +
+						"  arrayStringConcat(arraySort(groupUniqArray(metric)), ', ') AS metrics\nFROM " +
+						tDecisions + "\n" + where("timestamp", "decision NOT IN ("+sqlStrings(judgedDecisions)+")", judgeMetrics()) +
+						"\nGROUP BY decision, reason\nORDER BY decisions DESC\nLIMIT 200",
+					columns: []string{"decision", "reason", "decisions", "runs", "metrics"},
 				},
 			}
 		},

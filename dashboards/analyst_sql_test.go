@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"regexp"
 	"strconv"
@@ -45,16 +46,37 @@ func seedEvaluation(i int, at time.Time) *scorer.Evaluation {
 		},
 		LLMCalls: []extractor.LLMCall{{Model: "m", InputTokens: 300, OutputTokens: 40}},
 	}
+	// Every other judged score has a cost from the judge's prices; the
+	// rest come from a judge without prices.
+	usage := &scorer.JudgeUsage{Judge: "primary", Provider: "openai", Model: "judge-small", InputTokens: 800, OutputTokens: 60, Latency: time.Second}
+	if i%2 == 0 {
+		usage.CostUSD = 0.0005
+	}
 	return &scorer.Evaluation{
 		Trajectory: tr,
 		Results: []scorer.Result{
 			{Metric: "tool_error_rate", Score: float64(i%3) / 3},
-			{Metric: "hallucination_v1", Score: float64(i%10) / 10, Label: "graded", Explanation: fmt.Sprintf("claim %d unsupported", i),
-				Judge: &scorer.JudgeUsage{Provider: "openai", Model: "judge-small", InputTokens: 800, OutputTokens: 60, Latency: time.Second}},
+			{Metric: "hallucination_v1", Score: float64(i%10) / 10, Label: "graded", Explanation: fmt.Sprintf("claim %d unsupported", i), Judge: usage},
 		},
 		NotApplicable: []string{"trajectory_exact_match"},
 		Errors:        []scorer.MetricError{{Metric: "rouge_l_sum", Reason: "error", Err: errors.New("no reference")}},
+		Decisions: []scorer.Decision{
+			{Metric: "hallucination_v1", Judge: "primary", Outcome: scorer.OutcomeQueued},
+			{Metric: "hallucination_v1", Judge: "primary", Outcome: scorer.OutcomeScored},
+			seedSkips[i%len(seedSkips)],
+		},
 	}
+}
+
+// seedSkips are the ledger decisions of a second judge metric, one per
+// run in turn.
+var seedSkips = []scorer.Decision{
+	{Metric: "tool_use_quality_v1", Judge: "primary", Outcome: scorer.OutcomeSampledOut},
+	{Metric: "tool_use_quality_v1", Judge: "primary", Outcome: scorer.OutcomeOverBudget, Reason: "tool_use_quality_v1:tokens_per_day"},
+	{Metric: "tool_use_quality_v1", Judge: "primary", Outcome: scorer.OutcomeJudgeError, Reason: "rate_limited"},
+	{Metric: "tool_use_quality_v1", Judge: "primary", Outcome: scorer.OutcomeQueueFull},
+	{Metric: "tool_use_quality_v1", Judge: "primary", Outcome: scorer.OutcomeSampledOut},
+	{Metric: "tool_use_quality_v1", Judge: "primary", Outcome: scorer.OutcomeQueued},
 }
 
 type chTarget struct {
@@ -280,6 +302,51 @@ func TestAnalystPanelsRunOnClickHouse(t *testing.T) {
 			})
 		}
 	}
+	t.Run("why runs were not judged", func(t *testing.T) {
+		tg := renderedTargets(t, "evalsidecar-judge-cost")["Why runs were not judged"]
+		rows, err := conn.Query(context.Background(), env.expand(t, tg.RawSQL))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		got := map[string]uint64{}
+		for rows.Next() {
+			var (
+				decision, reason, metrics string
+				decisions, runs           uint64
+			)
+			if err := rows.Scan(&decision, &reason, &decisions, &runs, &metrics); err != nil {
+				t.Fatal(err)
+			}
+			if metrics != "tool_use_quality_v1" {
+				t.Errorf("%s %q lists metrics %q, want the judge metric only", decision, reason, metrics)
+			}
+			got[decision+" "+reason] = decisions
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		// n runs take the six seedSkips in turn: 10 each.
+		want := map[string]uint64{
+			"sampled_out ": 20, "over_budget tool_use_quality_v1:tokens_per_day": 10,
+			"judge_error rate_limited": 10, "queue_full ": 10,
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("decisions by decision and reason = %v, want %v (no scored, queued or deterministic rows)", got, want)
+		}
+	})
+	t.Run("recorded judge cost wins over token prices", func(t *testing.T) {
+		tg := renderedTargets(t, "evalsidecar-judge-cost")["Estimated cost"]
+		var cost float64
+		if err := conn.QueryRow(context.Background(), env.expand(t, tg.RawSQL)).Scan(&cost); err != nil {
+			t.Fatal(err)
+		}
+		// 30 priced scores at $0.0005, 30 unpriced at 800 input and 60
+		// output tokens: 0.8 * 0.0025 + 0.06 * 0.01 = $0.0026 each.
+		if want := 30*0.0005 + 30*0.0026; math.Abs(cost-want) > 1e-9 {
+			t.Errorf("estimated cost = %v, want %v", cost, want)
+		}
+	})
 	t.Run("worst runs are the lowest scores", func(t *testing.T) {
 		tg := renderedTargets(t, "evalsidecar-runs")["Worst runs per metric"]
 		rows, err := conn.Query(context.Background(), env.expand(t, tg.RawSQL))
