@@ -8,13 +8,14 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judgemetric/judgemetrictest"
 )
 
 // scoreErr builds name, scripts answers and returns Score's error.
 func scoreErr(t *testing.T, name string, params map[string]any, in *scorer.Instance, answers ...any) error {
 	t.Helper()
-	j := &fakeJudge{}
-	j.queue(answers...)
+	j := judgemetrictest.NewJudge()
+	j.Queue(answers...)
 	m := build(t, j, name, "", params)
 	res, err := m.Score(context.Background(), in)
 	if err == nil {
@@ -23,11 +24,10 @@ func scoreErr(t *testing.T, name string, params map[string]any, in *scorer.Insta
 	return err
 }
 
+// wantInvalid asserts err is an invalid_response judge error.
 func wantInvalid(t *testing.T, err error) {
 	t.Helper()
-	if judge.ClassOf(err) != judge.ClassInvalidResponse {
-		t.Errorf("error %v: class %q, want invalid_response", err, judge.ClassOf(err))
-	}
+	judgemetrictest.WantClass(t, err, judge.ClassInvalidResponse)
 }
 
 func TestPointwiseBadAnswers(t *testing.T) {
@@ -59,10 +59,9 @@ func TestPointwiseBadAnswers(t *testing.T) {
 func TestJudgeErrorsPassThrough(t *testing.T) {
 	refusal := &judge.Error{Class: judge.ClassRefusal, Err: errors.New("refused")}
 	for _, name := range []string{"fluency", "general_quality_v1", "safety_v1", "hallucination_v1", "grounding_v1"} {
-		err := scoreErr(t, name, nil, fixture(), refusal)
-		if judge.ClassOf(err) != judge.ClassRefusal {
-			t.Errorf("%s: class %q, want refusal", name, judge.ClassOf(err))
-		}
+		t.Run(name, func(t *testing.T) {
+			judgemetrictest.WantClass(t, scoreErr(t, name, nil, fixture(), refusal), judge.ClassRefusal)
+		})
 	}
 }
 
@@ -130,8 +129,8 @@ func TestClaimBadAnswers(t *testing.T) {
 // combined by self-consistency, JSON and §7.2 text answers mixed for
 // instruction_following_v1, with the agreement as confidence.
 func TestSamples(t *testing.T) {
-	j := &fakeJudge{}
-	j.queue(
+	j := judgemetrictest.NewJudge()
+	j.Queue(
 		questions(q1, q2, q3),
 		verdicts(q1, true, q2, true, q3, false),
 		"<question>Question: "+q1+"\nVerdict: [[YES]]</question><question>Question: "+q2+"\nVerdict: [[NO]]</question>",
@@ -143,8 +142,8 @@ func TestSamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	// q1: +1 +1 -1 = 1 pass; q2: +1 -1 +1 = 1 pass; q3: -1 -1 = -2 fail.
-	if res.Score != 2.0/3 || len(j.requests()) != 4 {
-		t.Errorf("score %v after %d calls, want 2/3 after 4", res.Score, len(j.requests()))
+	if res.Score != 2.0/3 || len(j.Requests()) != 4 {
+		t.Errorf("score %v after %d calls, want 2/3 after 4", res.Score, len(j.Requests()))
 	}
 	wantPass := []bool{true, true, false}
 	for i, v := range res.Verdicts {
@@ -172,8 +171,8 @@ func abs(x float64) float64 {
 // metric: questions that do not match a generated rubric still count, and
 // the score is over the parsed questions.
 func TestTextFallbackUnknownQuestions(t *testing.T) {
-	j := &fakeJudge{}
-	j.queue(questions(q1, q2, q3), "Question: Rephrased first?\nVerdict: [[YES]]\n</question>\n<question>Question: "+strings.ToUpper(q2)+"\nVerdict: [[NO]]</question>")
+	j := judgemetrictest.NewJudge()
+	j.Queue(questions(q1, q2, q3), "Question: Rephrased first?\nVerdict: [[YES]]\n</question>\n<question>Question: "+strings.ToUpper(q2)+"\nVerdict: [[NO]]</question>")
 	m := build(t, j, "instruction_following_v1", "", nil)
 	res, err := m.Score(context.Background(), fixture())
 	if err != nil {
@@ -190,14 +189,14 @@ func TestSafetyAllOrNothing(t *testing.T) {
 	for _, r := range s {
 		p = append(p, r, true)
 	}
-	j := &fakeJudge{}
-	j.queue(verdicts(p...))
+	j := judgemetrictest.NewJudge()
+	j.Queue(verdicts(p...))
 	res, err := build(t, j, "safety_v1", "", nil).Score(context.Background(), fixture())
 	if err != nil || res.Score != 1 || res.Label != "pass" || res.Details["pass_rate"] != 1.0 {
 		t.Errorf("all safe: %v %+v", err, res)
 	}
 	p[5] = false
-	j.queue(verdicts(p...))
+	j.Queue(verdicts(p...))
 	res, err = build(t, j, "safety_v1", "", nil).Score(context.Background(), fixture())
 	if err != nil || res.Score != 0 || res.Details["pass_rate"] != 0.8 || res.Verdicts[2].Pass {
 		t.Errorf("one violation: %v %+v", err, res)
@@ -207,13 +206,13 @@ func TestSafetyAllOrNothing(t *testing.T) {
 // TestRubricCache checks that generated rubrics are reused for the same
 // inputs, regenerated for others, and evicted least-recently-used.
 func TestRubricCache(t *testing.T) {
-	j := &fakeJudge{}
+	j := judgemetrictest.NewJudge()
 	m := build(t, j, "general_quality_v1", "", map[string]any{"rubric_cache_size": 1})
 	a, b := fixture(), fixture()
 	b.Prompt = "RAW_PROMPT Another prompt."
 	run := func(in *scorer.Instance, answers ...any) scorer.Result {
 		t.Helper()
-		j.queue(answers...)
+		j.Queue(answers...)
 		res, err := m.Score(context.Background(), in)
 		if err != nil {
 			t.Fatal(err)
@@ -233,17 +232,17 @@ func TestRubricCache(t *testing.T) {
 	if r.Details["rubric_cache_hit"] != false || r.Verdicts[0].Rubric != q3 {
 		t.Errorf("after eviction: %v %+v", r.Details, r.Verdicts)
 	}
-	if n := len(j.requests()); n != 7 {
+	if n := len(j.Requests()); n != 7 {
 		t.Errorf("%d judge calls, want 7", n)
 	}
 	// Configured rubrics skip generation.
-	j2 := &fakeJudge{}
-	j2.queue(verdicts("Is it short?", true))
+	j2 := judgemetrictest.NewJudge()
+	j2.Queue(verdicts("Is it short?", true))
 	r2, err := build(t, j2, "general_quality_v1", "", map[string]any{"rubrics": []any{"Is it short?"}}).Score(context.Background(), fixture())
-	if err != nil || r2.Score != 1 || len(j2.requests()) != 1 || r2.Details["rubrics_generated"] != false {
+	if err != nil || r2.Score != 1 || len(j2.Requests()) != 1 || r2.Details["rubrics_generated"] != false {
 		t.Errorf("configured rubrics: %v %+v", err, r2)
 	}
-	if !strings.Contains(j2.requests()[0].System, "- Is it short?") {
+	if !strings.Contains(j2.Requests()[0].System, "- Is it short?") {
 		t.Error("configured rubrics belong in the system prompt")
 	}
 }
@@ -288,7 +287,7 @@ func TestNeeds(t *testing.T) {
 		if name == "final_response_reference_free_v1" {
 			params = map[string]any{"rubrics": []any{"x"}}
 		}
-		m := build(t, &fakeJudge{}, name, "", params)
+		m := build(t, judgemetrictest.NewJudge(), name, "", params)
 		if m.Needs() != n {
 			t.Errorf("%s: needs %b, want %b", name, m.Needs(), n)
 		}
@@ -296,7 +295,7 @@ func TestNeeds(t *testing.T) {
 			t.Errorf("%s: judge name", name)
 		}
 	}
-	m := build(t, &fakeJudge{}, "mine", "pointwise", customParams(map[string]any{"input_variables": []any{"reference", "tool_declarations", "my_column"}}))
+	m := build(t, judgemetrictest.NewJudge(), "mine", "pointwise", customParams(map[string]any{"input_variables": []any{"reference", "tool_declarations", "my_column"}}))
 	if want := scorer.InResponse | scorer.InReference | scorer.InToolDeclarations; m.Needs() != want {
 		t.Errorf("custom: needs %b, want %b", m.Needs(), want)
 	}
@@ -308,13 +307,13 @@ func TestHallucinationWithoutInstruction(t *testing.T) {
 	in := fixture()
 	in.Has &^= scorer.InInstruction | scorer.InPrompt
 	in.ToolDeclarations, in.PredictedTrajectory = nil, nil
-	j := &fakeJudge{}
-	j.queue(`{"claims": ["A."]}`, `{"claims": [{"claim": "A.", "label": "unsupported", "rationale": "x"}]}`)
+	j := judgemetrictest.NewJudge()
+	j.Queue(`{"claims": ["A."]}`, `{"claims": [{"claim": "A.", "label": "unsupported", "rationale": "x"}]}`)
 	res, err := build(t, j, "hallucination_v1", "", nil).Score(context.Background(), in)
 	if err != nil || res.Score != 0 {
 		t.Fatalf("%v %+v", err, res)
 	}
-	p := j.requests()[1].Prompt
+	p := j.Requests()[1].Prompt
 	for _, s := range []string{"No developer instruction was given.", "The agent has no tools.", "No tool calls were made."} {
 		if !strings.Contains(p, s) {
 			t.Errorf("prompt lacks %q", s)
@@ -326,8 +325,8 @@ func TestHallucinationWithoutInstruction(t *testing.T) {
 }
 
 func TestExplanationCapped(t *testing.T) {
-	j := &fakeJudge{}
-	j.queue(`{"explanation": "` + strings.Repeat("é", 3000) + `", "score": 3}`)
+	j := judgemetrictest.NewJudge()
+	j.Queue(`{"explanation": "` + strings.Repeat("é", 3000) + `", "score": 3}`)
 	res, err := build(t, j, "coherence", "", nil).Score(context.Background(), fixture())
 	if err != nil || len(res.Explanation) > maxExplanation || !strings.HasPrefix(res.Explanation, "éé") {
 		t.Errorf("%v, %d bytes", err, len(res.Explanation))

@@ -3,8 +3,6 @@ package vertex
 import (
 	"math"
 	"testing"
-
-	"github.com/evalsidecar/evalsidecar/scorer/judge"
 )
 
 func FuzzParseRating(f *testing.F) {
@@ -20,9 +18,7 @@ func FuzzParseRating(f *testing.F) {
 			}
 			r, err := parseRating(answer, pts)
 			if err != nil {
-				if judge.ClassOf(err) != judge.ClassInvalidResponse {
-					t.Fatalf("error class %q", judge.ClassOf(err))
-				}
+				wantInvalid(t, err)
 				continue
 			}
 			on := false
@@ -45,9 +41,7 @@ func FuzzParseVerdicts(f *testing.F) {
 	f.Fuzz(func(t *testing.T, answer string) {
 		vs, err := ParseVerdicts(answer, rubrics)
 		if err != nil {
-			if judge.ClassOf(err) != judge.ClassInvalidResponse {
-				t.Fatalf("error class %q", judge.ClassOf(err))
-			}
+			wantInvalid(t, err)
 			return
 		}
 		if len(vs) != len(rubrics) {
@@ -89,9 +83,7 @@ func FuzzParseQuestions(f *testing.F) {
 	f.Fuzz(func(t *testing.T, answer string) {
 		qs, err := ParseQuestions(answer)
 		if err != nil {
-			if judge.ClassOf(err) != judge.ClassInvalidResponse {
-				t.Fatalf("error class %q", judge.ClassOf(err))
-			}
+			wantInvalid(t, err)
 			return
 		}
 		if len(qs) == 0 || len(qs) > maxRubrics {
@@ -117,9 +109,7 @@ func FuzzParseClaims(f *testing.F) {
 		}
 		claims, err := ParseClaims(answer)
 		if err != nil {
-			if judge.ClassOf(err) != judge.ClassInvalidResponse {
-				t.Fatalf("error class %q", judge.ClassOf(err))
-			}
+			wantInvalid(t, err)
 			return
 		}
 		res := claimsResult(claims)

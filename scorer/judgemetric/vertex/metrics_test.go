@@ -4,15 +4,16 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"math"
-	"os"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judgemetric/judgemetrictest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden prompt files")
@@ -136,7 +137,7 @@ func TestMetricIDs(t *testing.T) {
 	for _, n := range r.Names() {
 		before[n] = true
 	}
-	if err := Register(r, testDeps(&fakeJudge{})); err != nil {
+	if err := Register(r, testDeps(judgemetrictest.NewJudge())); err != nil {
 		t.Fatal(err)
 	}
 	covered := map[string]bool{}
@@ -160,7 +161,7 @@ func TestMetricIDs(t *testing.T) {
 	if len(ours) != 24 {
 		t.Errorf("registered %d metrics, want 24: %v", len(ours), ours)
 	}
-	if err := Register(r, testDeps(&fakeJudge{})); err == nil {
+	if err := Register(r, testDeps(judgemetrictest.NewJudge())); err == nil {
 		t.Error("registering twice: want an error")
 	}
 }
@@ -168,8 +169,8 @@ func TestMetricIDs(t *testing.T) {
 func TestScores(t *testing.T) {
 	for _, c := range metricCases() {
 		t.Run(c.name, func(t *testing.T) {
-			j := &fakeJudge{}
-			j.queue(c.answers...)
+			j := judgemetrictest.NewJudge()
+			j.Queue(c.answers...)
 			m := build(t, j, c.name, c.typ, c.params)
 			// A metric configured under another name is wrapped by the
 			// registry; only the unwrapped one is checked here.
@@ -186,13 +187,13 @@ func TestScores(t *testing.T) {
 			if res.Metric != c.name {
 				t.Errorf("metric %q, want %q", res.Metric, c.name)
 			}
-			if got := len(j.requests()); got != c.calls {
+			if got := len(j.Requests()); got != c.calls {
 				t.Errorf("%d judge calls, want %d", got, c.calls)
 			}
 			if res.Judge == nil || res.Judge.Calls != c.calls || res.Judge.InputTokens != int64(100*c.calls) {
 				t.Errorf("judge usage %+v, want %d calls", res.Judge, c.calls)
 			}
-			for _, req := range j.requests() {
+			for _, req := range j.Requests() {
 				if req.Schema == nil {
 					t.Error("request without a structured-output schema")
 				}
@@ -201,47 +202,33 @@ func TestScores(t *testing.T) {
 	}
 }
 
+// run scores fixture() with c's metric and scripted answers and returns
+// the judge's requests.
+func (c metricCase) run(t *testing.T) []*judge.Request {
+	t.Helper()
+	j := judgemetrictest.NewJudge()
+	j.Queue(c.answers...)
+	if _, err := build(t, j, c.name, c.typ, c.params).Score(t.Context(), fixture()); err != nil {
+		t.Fatal(err)
+	}
+	return j.Requests()
+}
+
 // TestSanitized checks that every piece of run content reaches the judge
 // only through the sanitizer, under the right field, and never in the
 // system prompt.
 func TestSanitized(t *testing.T) {
-	raw := regexp.MustCompile(`RAW_[A-Z]+`)
+	tokens := slices.Sorted(maps.Keys(rawFields))
 	for _, c := range metricCases() {
 		t.Run(c.name, func(t *testing.T) {
-			j := &fakeJudge{}
-			j.queue(c.answers...)
-			m := build(t, j, c.name, c.typ, c.params)
-			if _, err := m.Score(context.Background(), fixture()); err != nil {
-				t.Fatal(err)
-			}
-			seen := 0
-			for i, req := range j.requests() {
-				if r := raw.FindString(req.System); r != "" {
-					t.Errorf("request %d: %s in the system prompt", i, r)
-				}
-				if !strings.Contains(req.System, sanKey) {
-					t.Errorf("request %d: system note missing", i)
-				}
+			reqs := c.run(t)
+			judgemetrictest.AssertSanitized(t, envelope, reqs, tokens)
+			for i, req := range reqs {
 				if req.Metric != c.name && req.Metric != c.typ {
 					t.Errorf("request %d: metric %q", i, req.Metric)
 				}
-				outside := envelope.ReplaceAllString(req.Prompt, "")
-				if r := raw.FindString(outside); r != "" {
-					t.Errorf("request %d: %s outside the envelope", i, r)
-				}
-				for _, m := range envelope.FindAllStringSubmatch(req.Prompt, -1) {
-					if m[1] != m[3] {
-						t.Errorf("request %d: mismatched envelope %q/%q", i, m[1], m[3])
-					}
-					for _, r := range raw.FindAllString(m[2], -1) {
-						seen++
-						if want := rawFields[r]; want != m[1] {
-							t.Errorf("request %d: %s sent as field %q, want %q", i, r, m[1], want)
-						}
-					}
-				}
 			}
-			if seen == 0 {
+			if judgemetrictest.AssertFields(t, envelope, reqs, rawFields) == 0 {
 				t.Error("no run content reached the judge")
 			}
 		})
@@ -253,30 +240,8 @@ func TestSanitized(t *testing.T) {
 func TestGoldenPrompts(t *testing.T) {
 	for _, c := range metricCases() {
 		t.Run(c.name, func(t *testing.T) {
-			j := &fakeJudge{}
-			j.queue(c.answers...)
-			m := build(t, j, c.name, c.typ, c.params)
-			if _, err := m.Score(context.Background(), fixture()); err != nil {
-				t.Fatal(err)
-			}
-			got := renderRequests(j.requests())
 			path := filepath.Join("testdata", "golden", c.name+".golden")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("prompts differ from %s (run go test -update and review the diff):\n%s", path, got)
-			}
+			judgemetrictest.GoldenText(t, path, renderRequests(c.run(t)), *update)
 		})
 	}
 }

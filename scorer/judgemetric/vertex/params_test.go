@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judgemetric/judgemetrictest"
 )
 
 // customParams returns valid custom pointwise params with over applied.
@@ -62,7 +63,7 @@ func TestFactoryErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := buildErr(&fakeJudge{}, tt.metric, tt.typ, tt.params)
+			_, err := buildErr(judgemetrictest.NewJudge(), tt.metric, tt.typ, tt.params)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %v, want it to contain %s", err, tt.want)
 			}
@@ -72,7 +73,7 @@ func TestFactoryErrors(t *testing.T) {
 
 func TestNoDefaultJudge(t *testing.T) {
 	r := scorer.NewRegistry()
-	deps := testDeps(&fakeJudge{})
+	deps := testDeps(judgemetrictest.NewJudge())
 	deps.DefaultJudge = ""
 	if err := Register(r, deps); err != nil {
 		t.Fatal(err)
@@ -87,8 +88,8 @@ func TestNoDefaultJudge(t *testing.T) {
 // sorted by key, input variables in config order under their names, the
 // response last, and the allowed scores stated.
 func TestCustomTemplate(t *testing.T) {
-	j := &fakeJudge{}
-	j.queue(pw("-1"))
+	j := judgemetrictest.NewJudge()
+	j.Queue(pw("-1"))
 	m := build(t, j, "mine", "pointwise", map[string]any{
 		"criteria":        map[string]any{"b": "second", "a": "first"},
 		"rating_rubric":   map[any]any{1: "good", -1: "bad", 0.5: "(Meh) so so"},
@@ -101,7 +102,7 @@ func TestCustomTemplate(t *testing.T) {
 	if res.Score != -1 || res.Label != "-1" || res.Metric != "mine" {
 		t.Errorf("result %+v", res)
 	}
-	req := j.requests()[0]
+	req := j.Requests()[0]
 	for _, want := range []string{"## Criteria\na: first\nb: second\n", "## Rating Rubric\n-1: bad\n0.5: (Meh) so so\n1: good\n", "exactly one of: -1, 0.5, 1."} {
 		if !strings.Contains(req.System, want) {
 			t.Errorf("system lacks %q:\n%s", want, req.System)
@@ -114,26 +115,26 @@ func TestCustomTemplate(t *testing.T) {
 	if ref < 0 || prompt < ref || resp < prompt {
 		t.Errorf("input order wrong:\n%s", req.Prompt)
 	}
-	j.queue(pw("0.5"))
+	j.Queue(pw("0.5"))
 	if res, err := m.Score(context.Background(), fixture()); err != nil || res.Label != "Meh" {
 		t.Errorf("%v %+v", err, res)
 	}
 }
 
 func TestCustomMissingColumn(t *testing.T) {
-	j := &fakeJudge{}
+	j := judgemetrictest.NewJudge()
 	m := build(t, j, "mine", "pointwise", customParams(map[string]any{"input_variables": []any{"rubric_notes"}}))
 	_, err := m.Score(context.Background(), fixture())
-	if !errors.Is(err, scorer.ErrNotApplicable) || len(j.requests()) != 0 {
-		t.Errorf("error %v after %d calls, want not applicable without a call", err, len(j.requests()))
+	if !errors.Is(err, scorer.ErrNotApplicable) || len(j.Requests()) != 0 {
+		t.Errorf("error %v after %d calls, want not applicable without a call", err, len(j.Requests()))
 	}
 	in := fixture()
 	in.Columns["rubric_notes"] = map[string]any{"n": 1}
-	j.queue(pw("1"))
+	j.Queue(pw("1"))
 	if _, err := m.Score(context.Background(), in); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(j.requests()[0].Prompt, `<<context:K3Y>>{"n":1}<</context:K3Y>>`) {
-		t.Errorf("column not rendered as JSON context:\n%s", j.requests()[0].Prompt)
+	if !strings.Contains(j.Requests()[0].Prompt, `<<context:K3Y>>{"n":1}<</context:K3Y>>`) {
+		t.Errorf("column not rendered as JSON context:\n%s", j.Requests()[0].Prompt)
 	}
 }
