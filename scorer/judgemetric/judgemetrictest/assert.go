@@ -61,7 +61,9 @@ func AssertFields(t testing.TB, env Envelope, reqs []*judge.Request, fields map[
 	return seen
 }
 
-// WantClass fails the test unless err is a judge error of class.
+// WantClass fails the test unless err is an error of class as
+// judge.ClassOf sees it (an unclassified error counts as
+// invalid_response).
 func WantClass(t testing.TB, err error, class judge.Class) {
 	t.Helper()
 	if err == nil {
