@@ -106,6 +106,12 @@ func renumber(td ptrace.Traces, n uint64) {
 // protobuf bytes → decode → assemble → extract → deterministic scores →
 // exporter enqueue (the Prometheus exporter's synchronous updates plus a
 // queue send). Run it with -cpu 1 next to BenchmarkDecode.
+//
+// On a shared machine, compare instruction counts rather than wall time:
+// run the test binary under valgrind --tool=callgrind with
+// GODEBUG=asyncpreemptoff=1 at two -test.benchtime counts (say 5x and
+// 105x) and divide the difference of the totals by the difference of the
+// counts; a few dozen iterations are not enough to average out GC cycles.
 func BenchmarkHotPath(b *testing.B) {
 	raw, spans := mediumRequest(b)
 	ctx := context.Background()
