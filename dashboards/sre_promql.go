@@ -60,7 +60,9 @@ const (
 	// that say nothing about the judge's health: the attempt succeeded,
 	// a budget refused the call, or the caller gave up.
 	judgeNotFailures = "ok|over_budget|canceled"
-	// judgeNotAttempts are the outcomes of calls never sent.
+	// judgeNotAttempts are the outcomes of calls never sent that say
+	// nothing about the judge; calls refused by an open circuit count as
+	// failed attempts.
 	judgeNotAttempts = "over_budget|canceled"
 	// skipOverBudget and skipQueueFull are evalsidecar_eval_skipped_total
 	// reasons: a judge or metric budget refused the call, and the judge's
