@@ -73,3 +73,10 @@ func WantClass(t testing.TB, err error, class judge.Class) {
 		t.Fatalf("class = %q (%v), want %s", c, err, class)
 	}
 }
+
+// WantInvalid fails the test unless err is an invalid_response error:
+// the outcome of every judge answer that does not parse.
+func WantInvalid(t testing.TB, err error) {
+	t.Helper()
+	WantClass(t, err, judge.ClassInvalidResponse)
+}

@@ -86,3 +86,12 @@ func TestWantClass(t *testing.T) {
 		})
 	}
 }
+
+func TestWantInvalid(t *testing.T) {
+	if r := record(t, func(tb testing.TB) { WantInvalid(tb, &judge.Error{Class: judge.ClassInvalidResponse}) }); len(r.msgs) != 0 {
+		t.Errorf("invalid_response: %q", r.msgs)
+	}
+	if r := record(t, func(tb testing.TB) { WantInvalid(tb, &judge.Error{Class: judge.ClassTruncated}) }); !r.fatal {
+		t.Error("truncated: want a failure")
+	}
+}

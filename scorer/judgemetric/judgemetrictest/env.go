@@ -73,3 +73,17 @@ func (e *Env) Score(t testing.TB, name string, params map[string]any, in *scorer
 
 // Requests returns the requests the judge received.
 func (e *Env) Requests() []*judge.Request { return e.Judge.Requests() }
+
+// AssertSanitized checks the judge's requests with AssertSanitized and
+// the sanitizers' envelope.
+func (e *Env) AssertSanitized(t testing.TB, rawTokens []string) {
+	t.Helper()
+	AssertSanitized(t, e.Sanitizers.Envelope(), e.Requests(), rawTokens)
+}
+
+// Golden compares the judge's requests with GoldenFile(name); with
+// update it rewrites the file.
+func (e *Env) Golden(t testing.TB, name string, update bool) {
+	t.Helper()
+	Golden(t, GoldenFile(name), e.Requests(), update)
+}

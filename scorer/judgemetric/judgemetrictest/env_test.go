@@ -60,14 +60,22 @@ func TestEnv(t *testing.T) {
 	if len(reqs) != 2 || e.Sanitizers.Made() != 2 || len(e.Sanitizers.Fields()) != 2 {
 		t.Fatalf("%d requests, %d sanitizers, fields %v", len(reqs), e.Sanitizers.Made(), e.Sanitizers.Fields())
 	}
-	AssertSanitized(t, BracketEnvelope(), reqs, []string{"RAWPROMPT"})
+	e.AssertSanitized(t, []string{"RAWPROMPT"})
+	r := record(t, func(tb testing.TB) { e.AssertSanitized(tb, []string{"Prompt:"}) })
+	if !r.has("Prompt: outside the sanitizer markers") {
+		t.Errorf("Env.AssertSanitized: %q", r.msgs)
+	}
+	r = record(t, func(tb testing.TB) { e.Golden(tb, "no_such_metric", false) })
+	if !r.fatal || !r.has(GoldenFile("no_such_metric")) {
+		t.Errorf("Env.Golden on a missing file: %q", r.msgs)
+	}
 	if reqs[0].Prompt != "Prompt: ⟦prompt:KEY⟧RAWPROMPT⟦/prompt⟧" {
 		t.Errorf("prompt %q", reqs[0].Prompt)
 	}
 	if m := e.Build(t, scorer.MetricConfig{Name: "mine", Type: "echo"}); m == nil {
 		t.Fatal("no metric")
 	}
-	r := record(t, func(tb testing.TB) {
+	r = record(t, func(tb testing.TB) {
 		e.Build(tb, scorer.MetricConfig{Name: "echo", Params: map[string]any{"judge": "other"}})
 	})
 	if !r.fatal || !r.has(`unknown judge "other"`) {

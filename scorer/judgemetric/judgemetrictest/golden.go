@@ -26,6 +26,9 @@ func Render(reqs []*judge.Request) string {
 	return b.String()
 }
 
+// GoldenFile is the golden file of name: testdata/golden/<name>.txt.
+func GoldenFile(name string) string { return filepath.Join("testdata", "golden", name+".txt") }
+
 // Golden compares Render(reqs) with the file at path; with update it
 // rewrites the file instead.
 func Golden(t testing.TB, path string, reqs []*judge.Request, update bool) {

@@ -20,6 +20,12 @@ func TestRender(t *testing.T) {
 	}
 }
 
+func TestGoldenFile(t *testing.T) {
+	if got, want := GoldenFile("adk_hallucinations_v1"), filepath.Join("testdata", "golden", "adk_hallucinations_v1.txt"); got != want {
+		t.Errorf("GoldenFile = %q, want %q", got, want)
+	}
+}
+
 func TestGolden(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "golden", "m.txt")
 	reqs := []*judge.Request{{Metric: "m", Prompt: "p"}}
