@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judgemetric/judgemetrictest"
 )
 
 func fm(label string) string {
@@ -35,7 +36,7 @@ func TestFinalMatchMajority(t *testing.T) {
 			if len(e.Requests()) != 5 || e.Requests()[0].Schema == nil {
 				t.Fatalf("%d requests, schema %v", len(e.Requests()), e.Requests()[0].Schema)
 			}
-			assertSanitized(t, e.Requests())
+			e.AssertSanitized(t, rawTokens)
 		})
 	}
 	// a tie is invalid
@@ -50,7 +51,7 @@ func TestFinalMatchGolden(t *testing.T) {
 	if _, err := e.Score(t, MetricFinalResponseMatchV2, map[string]any{"num_samples": 1}, fixedInstance()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, MetricFinalResponseMatchV2, e.Requests())
+	e.Golden(t, MetricFinalResponseMatchV2, *update)
 }
 
 func TestFinalMatchErrors(t *testing.T) {
@@ -62,7 +63,7 @@ func TestFinalMatchErrors(t *testing.T) {
 		"",
 	} {
 		_, err := newEnv(a).Score(t, MetricFinalResponseMatchV2, map[string]any{"num_samples": 1}, fixedInstance())
-		wantInvalid(t, err)
+		judgemetrictest.WantInvalid(t, err)
 	}
 	in := fixedInstance()
 	in.Has &^= scorer.InReference

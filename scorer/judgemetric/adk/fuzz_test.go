@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/evalsidecar/evalsidecar/scorer/judgemetric/judgemetrictest"
 )
 
 func FuzzParseSentences(f *testing.F) {
@@ -48,7 +50,7 @@ func FuzzRubricScore(f *testing.F) {
 		e := newEnv(answer, answer)
 		res, err := e.Score(t, MetricRubricFinalResponse, map[string]any{"rubrics": twoRubrics, "num_samples": 2}, fixedInstance())
 		if err != nil {
-			wantInvalid(t, err)
+			judgemetrictest.WantInvalid(t, err)
 			return
 		}
 		if res.Score < 0 || res.Score > 1 || res.Confidence < 0.5 || res.Confidence > 1 {
@@ -70,7 +72,7 @@ func FuzzFinalMatch(f *testing.F) {
 	f.Fuzz(func(t *testing.T, answer string) {
 		sc, _, err := parseFinalMatch(answer)
 		if err != nil {
-			wantInvalid(t, err)
+			judgemetrictest.WantInvalid(t, err)
 			return
 		}
 		if sc != 0 && sc != 1 {
@@ -87,7 +89,7 @@ func FuzzHallucinationsScore(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seg, val string) {
 		res, err := newEnv(seg, val).Score(t, MetricHallucinations, nil, fixedInstance())
 		if err != nil {
-			wantInvalid(t, err)
+			judgemetrictest.WantInvalid(t, err)
 			return
 		}
 		if res.Score < 0 || res.Score > 1 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judgemetric/judgemetrictest"
 )
 
 const validatorTwo = "sentence: It is sunny in Paris.\nlabel: supported\nrationale: tool says sunny\nsupporting_excerpt: sunny\ncontradicting_excerpt: null\n\nsentence: Enjoy!\nlabel: not_applicable\nrationale: greeting\nsupporting_excerpt: null\ncontradicting_excerpt: null"
@@ -31,8 +32,8 @@ func TestHallucinationsSingleTurn(t *testing.T) {
 	if !strings.Contains(e.Requests()[1].Prompt, "<sentence>Enjoy!</sentence>") {
 		t.Fatalf("validator prompt lacks the sentences:\n%s", e.Requests()[1].Prompt)
 	}
-	assertSanitized(t, e.Requests())
-	golden(t, MetricHallucinations, e.Requests())
+	e.AssertSanitized(t, rawTokens)
+	e.Golden(t, MetricHallucinations, *update)
 }
 
 // Invocation scores are averaged; an invocation without a response is
@@ -79,7 +80,7 @@ func TestHallucinationsErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := newEnv(c.answers...).Score(t, MetricHallucinations, nil, fixedInstance())
-			wantInvalid(t, err)
+			judgemetrictest.WantInvalid(t, err)
 		})
 	}
 	in := &scorer.Instance{Has: scorer.InResponse | scorer.InInvocations, Invocations: []scorer.Invocation{{UserContent: "q"}}}

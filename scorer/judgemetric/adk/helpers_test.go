@@ -2,12 +2,9 @@ package adk
 
 import (
 	"flag"
-	"path/filepath"
-	"testing"
 
 	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/scorer"
-	"github.com/evalsidecar/evalsidecar/scorer/judge"
 	"github.com/evalsidecar/evalsidecar/scorer/judgemetric/judgemetrictest"
 )
 
@@ -40,25 +37,6 @@ func fixedInstance() *scorer.Instance {
 		Has: scorer.InPrompt | scorer.InResponse | scorer.InReference | scorer.InInstruction |
 			scorer.InPredictedTrajectory | scorer.InToolDeclarations,
 	}
-}
-
-// assertSanitized checks that the fixed instance's raw tokens reach the
-// judge only inside the sanitizer's markers.
-func assertSanitized(t *testing.T, reqs []*judge.Request) {
-	t.Helper()
-	judgemetrictest.AssertSanitized(t, judgemetrictest.BracketEnvelope(), reqs, rawTokens)
-}
-
-// golden compares the rendered requests with testdata/golden/<name>.txt.
-func golden(t *testing.T, name string, reqs []*judge.Request) {
-	t.Helper()
-	judgemetrictest.Golden(t, filepath.Join("testdata", "golden", name+".txt"), reqs, *update)
-}
-
-// wantInvalid asserts err is an invalid_response judge error.
-func wantInvalid(t *testing.T, err error) {
-	t.Helper()
-	judgemetrictest.WantClass(t, err, judge.ClassInvalidResponse)
 }
 
 func near(a, b, tol float64) bool { d := a - b; return d <= tol && -d <= tol }

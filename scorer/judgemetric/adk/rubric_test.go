@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judgemetric/judgemetrictest"
 )
 
 var twoRubrics = []any{
@@ -50,8 +51,8 @@ func TestRubricGoldenAndSanitized(t *testing.T) {
 			if !strings.Contains(e.Requests()[0].System, "*  The response is concise.") {
 				t.Fatalf("system lacks the properties:\n%s", e.Requests()[0].System)
 			}
-			assertSanitized(t, e.Requests())
-			golden(t, id, e.Requests()[:1])
+			e.AssertSanitized(t, rawTokens)
+			judgemetrictest.Golden(t, judgemetrictest.GoldenFile(id), e.Requests()[:1], *update)
 		})
 	}
 }
@@ -136,7 +137,7 @@ func TestRubricErrors(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := newEnv(answer).Score(t, MetricRubricFinalResponse, map[string]any{"rubrics": twoRubrics, "num_samples": 1}, fixedInstance())
-			wantInvalid(t, err)
+			judgemetrictest.WantInvalid(t, err)
 		})
 	}
 }

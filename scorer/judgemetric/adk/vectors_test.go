@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judgemetric/judgemetrictest"
 )
 
 // vector is one entry of testdata/vectors.json (metrics.md test vectors).
@@ -54,7 +55,7 @@ func TestVectorsFinalMatchSample(t *testing.T) {
 			e := newEnv(in.JudgeOutput)
 			res, err := e.Score(t, MetricFinalResponseMatchV2, map[string]any{"num_samples": 1}, fixedInstance())
 			if v.Expected == nil {
-				wantInvalid(t, err)
+				judgemetrictest.WantInvalid(t, err)
 				return
 			}
 			if err != nil {

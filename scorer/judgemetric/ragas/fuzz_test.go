@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judgemetric/judgemetrictest"
 )
 
 // FuzzTopicAnswers: fuzzed topic, refusal and classification answers
@@ -25,7 +26,7 @@ func FuzzTopicAnswers(f *testing.F) {
 		}
 		res, err := e.Score(t, MetricTopicAdherence, nil, fixedInstance())
 		if err != nil {
-			wantInvalid(t, err)
+			judgemetrictest.WantInvalid(t, err)
 			return
 		}
 		if res.Score < 0 || res.Score > 1 {
@@ -43,7 +44,7 @@ func FuzzParseClassifications(f *testing.F) {
 		}
 		cs, err := parseClassifications(answer, n)
 		if err != nil {
-			wantInvalid(t, err)
+			judgemetrictest.WantInvalid(t, err)
 			return
 		}
 		if len(cs) != n {
@@ -58,7 +59,7 @@ func FuzzGoalAnswers(f *testing.F) {
 	f.Fuzz(func(t *testing.T, goal, cmp string) {
 		res, err := newEnv(goal, cmp).Score(t, MetricAgentGoalAccuracy, nil, fixedInstance())
 		if err != nil {
-			wantInvalid(t, err)
+			judgemetrictest.WantInvalid(t, err)
 			return
 		}
 		if res.Score != 0 && res.Score != 1 {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judgemetric/judgemetrictest"
 )
 
 const goalAnswer = `{"user_goal": "Book a table RAWPROMPT", "end_state": "Table booked RAWRESPONSE"}`
@@ -21,8 +22,8 @@ func TestGoalAccuracyWithReference(t *testing.T) {
 	if len(e.Requests()) != 2 || !strings.Contains(e.Requests()[1].Prompt, `"desired_outcome": "⟦reference:KEY⟧Table for two`) {
 		t.Fatalf("compare prompt does not use the reference:\n%s", e.Requests()[1].Prompt)
 	}
-	assertSanitized(t, e.Requests())
-	golden(t, MetricAgentGoalAccuracy, e.Requests())
+	e.AssertSanitized(t, rawTokens)
+	e.Golden(t, MetricAgentGoalAccuracy, *update)
 }
 
 func TestGoalAccuracyWithoutReference(t *testing.T) {
@@ -42,7 +43,7 @@ func TestGoalAccuracyWithoutReference(t *testing.T) {
 		if !strings.Contains(e.Requests()[1].Prompt, `"desired_outcome": "⟦conversation:KEY⟧Book a table RAWPROMPT`) {
 			t.Fatalf("compare prompt does not use the inferred goal:\n%s", e.Requests()[1].Prompt)
 		}
-		assertSanitized(t, e.Requests())
+		e.AssertSanitized(t, rawTokens)
 	}
 }
 
@@ -58,7 +59,7 @@ func TestGoalAccuracyErrors(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := newEnv(answers...).Score(t, MetricAgentGoalAccuracy, nil, fixedInstance())
-			wantInvalid(t, err)
+			judgemetrictest.WantInvalid(t, err)
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judgemetric/judgemetrictest"
 )
 
 func refused(b bool) string {
@@ -42,8 +43,8 @@ func TestTopicAdherenceGolden(t *testing.T) {
 	if !strings.Contains(e.Requests()[0].Prompt, `Tools:\n  book_table: {'people': 2, 'time': '8pm', 'note': '`) {
 		t.Fatalf("workflow not rendered as pretty_repr:\n%s", e.Requests()[0].Prompt)
 	}
-	assertSanitized(t, e.Requests())
-	golden(t, MetricTopicAdherence, e.Requests())
+	e.AssertSanitized(t, rawTokens)
+	e.Golden(t, MetricTopicAdherence, *update)
 }
 
 // The metrics.md vectors: per-topic refusals and classifications through
@@ -133,7 +134,7 @@ func TestTopicAdherenceErrors(t *testing.T) {
 	for name, answers := range cases {
 		t.Run(name, func(t *testing.T) {
 			_, err := newEnv(answers...).Score(t, MetricTopicAdherence, nil, fixedInstance())
-			wantInvalid(t, err)
+			judgemetrictest.WantInvalid(t, err)
 		})
 	}
 }

@@ -48,11 +48,11 @@ func TestPointwiseBadAnswers(t *testing.T) {
 			if name == "binary scale" {
 				metric = "safety"
 			}
-			wantInvalid(t, scoreErr(t, metric, nil, fixture(), ans))
+			judgemetrictest.WantInvalid(t, scoreErr(t, metric, nil, fixture(), ans))
 		})
 	}
 	t.Run("verbosity rejects 3", func(t *testing.T) {
-		wantInvalid(t, scoreErr(t, "verbosity", nil, fixture(), pw("3")))
+		judgemetrictest.WantInvalid(t, scoreErr(t, "verbosity", nil, fixture(), pw("3")))
 	})
 }
 
@@ -97,7 +97,7 @@ func TestRubricBadAnswers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			wantInvalid(t, scoreErr(t, tt.metric, nil, fixture(), tt.answers...))
+			judgemetrictest.WantInvalid(t, scoreErr(t, tt.metric, nil, fixture(), tt.answers...))
 		})
 	}
 }
@@ -120,7 +120,7 @@ func TestClaimBadAnswers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			wantInvalid(t, scoreErr(t, tt.metric, nil, fixture(), tt.answers...))
+			judgemetrictest.WantInvalid(t, scoreErr(t, tt.metric, nil, fixture(), tt.answers...))
 		})
 	}
 }

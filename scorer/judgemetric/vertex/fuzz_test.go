@@ -3,6 +3,8 @@ package vertex
 import (
 	"math"
 	"testing"
+
+	"github.com/evalsidecar/evalsidecar/scorer/judgemetric/judgemetrictest"
 )
 
 func FuzzParseRating(f *testing.F) {
@@ -18,7 +20,7 @@ func FuzzParseRating(f *testing.F) {
 			}
 			r, err := parseRating(answer, pts)
 			if err != nil {
-				wantInvalid(t, err)
+				judgemetrictest.WantInvalid(t, err)
 				continue
 			}
 			on := false
@@ -41,7 +43,7 @@ func FuzzParseVerdicts(f *testing.F) {
 	f.Fuzz(func(t *testing.T, answer string) {
 		vs, err := ParseVerdicts(answer, rubrics)
 		if err != nil {
-			wantInvalid(t, err)
+			judgemetrictest.WantInvalid(t, err)
 			return
 		}
 		if len(vs) != len(rubrics) {
@@ -83,7 +85,7 @@ func FuzzParseQuestions(f *testing.F) {
 	f.Fuzz(func(t *testing.T, answer string) {
 		qs, err := ParseQuestions(answer)
 		if err != nil {
-			wantInvalid(t, err)
+			judgemetrictest.WantInvalid(t, err)
 			return
 		}
 		if len(qs) == 0 || len(qs) > maxRubrics {
@@ -109,7 +111,7 @@ func FuzzParseClaims(f *testing.F) {
 		}
 		claims, err := ParseClaims(answer)
 		if err != nil {
-			wantInvalid(t, err)
+			judgemetrictest.WantInvalid(t, err)
 			return
 		}
 		res := claimsResult(claims)
