@@ -39,10 +39,13 @@ func Build(register RegisterFunc, deps judgemetric.Deps, cfg scorer.MetricConfig
 // Env is a judge metric package wired to a scripted Judge and recording
 // Sanitizers.
 type Env struct {
-	Judge      *Judge
+	// Judge is the only judge, named JudgeName and the default.
+	Judge *Judge
+	// Sanitizers makes the sanitizer of every judge call.
 	Sanitizers *Sanitizers
-	Deps       judgemetric.Deps
-	register   RegisterFunc
+	// Deps are what the package's factories are built with.
+	Deps     judgemetric.Deps
+	register RegisterFunc
 }
 
 // NewEnv returns an Env for the package of register whose judge answers
