@@ -1,11 +1,8 @@
 package judgemetric
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
@@ -24,13 +21,24 @@ func Unparseable(format string, args ...any) error {
 func ExtractJSON(answer string) ([]byte, error) {
 	s := strings.TrimSpace(answer)
 	if i := strings.Index(s, "```json"); i >= 0 {
-		rest := s[i+len("```json"):]
-		end := strings.Index(rest, "```")
-		if end < 0 {
-			return nil, Unparseable("unterminated ```json block")
+		// The object is decoded first and the fence must follow it, so a
+		// string value holding ``` does not end the block.
+		rest := strings.TrimLeft(s[i+len("```json"):], " \t\r\n")
+		raw, n, err := oneObject(rest)
+		if err != nil {
+			return nil, err
 		}
-		s = strings.TrimSpace(rest[:end])
-	} else if strings.HasPrefix(s, "```") {
+		tail := strings.TrimLeft(rest[n:], " \t\r\n")
+		switch {
+		case strings.HasPrefix(tail, "```"):
+			return raw, nil
+		case tail == "":
+			return nil, Unparseable("unterminated ```json block")
+		default:
+			return nil, Unparseable("answer has content after the JSON object")
+		}
+	}
+	if strings.HasPrefix(s, "```") {
 		rest := s[3:]
 		if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
 			rest = rest[nl+1:]
@@ -41,19 +49,28 @@ func ExtractJSON(answer string) ([]byte, error) {
 		}
 		s = strings.TrimSpace(rest[:end])
 	}
-	b := []byte(s)
-	if len(b) == 0 || b[0] != '{' {
-		return nil, Unparseable("answer is not a JSON object")
+	raw, n, err := oneObject(s)
+	if err != nil {
+		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return nil, Unparseable("answer JSON: %v", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	if strings.TrimSpace(s[n:]) != "" {
 		return nil, Unparseable("answer has content after the JSON object")
 	}
 	return raw, nil
+}
+
+// oneObject decodes the JSON object at the start of s and returns it with
+// the number of bytes it took.
+func oneObject(s string) (json.RawMessage, int, error) {
+	if s == "" || s[0] != '{' {
+		return nil, 0, Unparseable("answer is not a JSON object")
+	}
+	dec := json.NewDecoder(strings.NewReader(s))
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return nil, 0, Unparseable("answer JSON: %v", err)
+	}
+	return raw, int(dec.InputOffset()), nil
 }
 
 // DecodeJSON extracts the answer's JSON object (see ExtractJSON) and

@@ -48,7 +48,7 @@ func TestExtractJSON(t *testing.T) {
 		{name: "trailing prose", answer: `{"score": 4} I hope that helps.`, err: "content after the JSON object"},
 		{name: "two objects", answer: `{"a": 1}{"a": 2}`, err: "content after the JSON object"},
 		{name: "trailing object in json fence", answer: "```json\n{\"a\": 1}\n{\"a\": 2}\n```", err: "content after the JSON object"},
-		{name: "inner fence ends a json fence early", answer: "```json\n{\"code\": \"```py\\nx\\n```\"}\n```", err: "answer JSON"},
+		{name: "inner fence inside a json fence string", answer: "```json\n{\"code\": \"```py\\nx\\n```\"}\n```", want: "{\"code\": \"```py\\nx\\n```\"}"},
 		{name: "json fence inside a json fence", answer: "```json\n```json\n{\"a\": 1}\n```\n```", err: "not a JSON object"},
 		{name: "unterminated json fence", answer: "```json\n{\"a\": 1}", err: "unterminated ```json block"},
 		{name: "unterminated plain fence", answer: "```\n{\"a\": 1}", err: "unterminated ``` block"},
