@@ -113,6 +113,13 @@ func renumber(td ptrace.Traces, n uint64) {
 // 105x) and divide the difference of the totals by the difference of the
 // counts; a few dozen iterations are not enough to average out GC cycles.
 func BenchmarkHotPath(b *testing.B) {
+	runHotPath(b, nil)
+}
+
+// runHotPath runs the hot path of BenchmarkHotPath. When stage builds a
+// judge stage on the exporters, every evaluated run is offered to it
+// before export, as the engine's workers do.
+func runHotPath(b *testing.B, stage func(sink scorer.Sink, reg prometheus.Registerer, logger *slog.Logger) scorer.Deferred) (runs int, decisions map[string]int) {
 	raw, spans := mediumRequest(b)
 	ctx := context.Background()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -130,6 +137,10 @@ func BenchmarkHotPath(b *testing.B) {
 	}()
 	defer close(queue.ch)
 	fan := exporter.NewFanout(prom, queue)
+	var deferred scorer.Deferred
+	if stage != nil {
+		deferred = stage(fan, reg, logger)
+	}
 
 	cfg := scorer.DefaultConfig()
 	metrics, err := scorer.NewRegistry().Build(cfg.Metrics)
@@ -140,10 +151,18 @@ func BenchmarkHotPath(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var runs int
+	decisions = map[string]int{}
 	score := extractor.SinkFunc(func(ctx context.Context, t *extractor.Trajectory) error {
 		runs++
-		return fan.Export(ctx, engine.Evaluate(ctx, scorer.FromTrajectory(t)))
+		in := scorer.FromTrajectory(t)
+		ev := engine.Evaluate(ctx, in)
+		if deferred != nil {
+			deferred.Offer(ctx, in, ev)
+			for _, d := range ev.Decisions {
+				decisions[d.Outcome]++
+			}
+		}
+		return fan.Export(ctx, ev)
 	})
 	asm, err := extractor.NewAssembler(extractor.DefaultConfig(), score, logger, reg, drops)
 	if err != nil {
@@ -170,4 +189,5 @@ func BenchmarkHotPath(b *testing.B) {
 	if want := b.N * tracesPerRequest; runs != want {
 		b.Fatalf("%d trajectories scored, want %d", runs, want)
 	}
+	return runs, decisions
 }

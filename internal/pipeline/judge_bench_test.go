@@ -3,19 +3,13 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"gopkg.in/yaml.v3"
 
-	"github.com/evalsidecar/evalsidecar/exporter"
-	promexp "github.com/evalsidecar/evalsidecar/exporter/prometheus"
-	"github.com/evalsidecar/evalsidecar/extractor"
-	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
 	"github.com/evalsidecar/evalsidecar/scorer/judgestage"
@@ -27,12 +21,6 @@ import (
 // full. Ingestion must go on at the hot path's rate: each run only gets
 // queue_full ledger decisions. Compare its spans/s with BenchmarkHotPath.
 func BenchmarkHotPathJudgeDown(b *testing.B) {
-	raw, spans := mediumRequest(b)
-	ctx := context.Background()
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	reg := prometheus.NewRegistry()
-	drops := telemetry.NewDrops(reg)
-
 	srv := judgetest.New(b)
 	down := judgetest.Status(503)
 	down.Delay = time.Minute
@@ -49,75 +37,21 @@ queue_size: 64
 	if err := yaml.Unmarshal([]byte(doc), &jcfg); err != nil {
 		b.Fatal(err)
 	}
-
-	prom, err := promexp.New(promexp.DefaultConfig(), reg, logger)
-	if err != nil {
-		b.Fatal(err)
-	}
-	queue := enqueueSink{ch: make(chan *scorer.Evaluation, 1024)}
-	go func() {
-		for range queue.ch {
-		}
-	}()
-	defer close(queue.ch)
-	fan := exporter.NewFanout(prom, queue)
-	stage, err := judgestage.Build(jcfg, fan, judgestage.Settings{Registerer: reg, Logger: logger})
-	if err != nil {
-		b.Fatal(err)
-	}
-	stage.Start(ctx)
+	var stage *judgestage.Stage
 	defer func() {
-		sctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
-		defer cancel()
-		_ = stage.Shutdown(sctx)
+		if stage != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			defer cancel()
+			_ = stage.Shutdown(ctx)
+		}
 	}()
-
-	cfg := scorer.DefaultConfig()
-	metrics, err := scorer.NewRegistry().Build(cfg.Metrics)
-	if err != nil {
-		b.Fatal(err)
-	}
-	engine, err := scorer.NewEngine(cfg, metrics, fan, logger, reg, drops)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var runs, full int
-	score := extractor.SinkFunc(func(ctx context.Context, t *extractor.Trajectory) error {
-		runs++
-		in := scorer.FromTrajectory(t)
-		ev := engine.Evaluate(ctx, in)
-		stage.Offer(ctx, in, ev)
-		for _, d := range ev.Decisions {
-			if d.Outcome == scorer.OutcomeQueueFull {
-				full++
-			}
+	runs, decisions := runHotPath(b, func(sink scorer.Sink, reg prometheus.Registerer, logger *slog.Logger) scorer.Deferred {
+		var err error
+		if stage, err = judgestage.Build(jcfg, sink, judgestage.Settings{Registerer: reg, Logger: logger}); err != nil {
+			b.Fatal(err)
 		}
-		return fan.Export(ctx, ev)
+		stage.Start(context.Background())
+		return stage
 	})
-	asm, err := extractor.NewAssembler(extractor.DefaultConfig(), score, logger, reg, drops)
-	if err != nil {
-		b.Fatal(err)
-	}
-
-	b.SetBytes(int64(len(raw)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := cpuClock()
-	for i := 0; i < b.N; i++ {
-		req := ptraceotlp.NewExportRequest()
-		if err := req.UnmarshalProto(raw); err != nil {
-			b.Fatal(err)
-		}
-		renumber(req.Traces(), uint64(i))
-		if err := asm.ConsumeTraces(ctx, req.Traces()); err != nil {
-			b.Fatal(err)
-		}
-		asm.Cut(time.Now(), true)
-	}
-	b.StopTimer()
-	reportSpans(b, spans, cpuClock()-cpu0)
-	if want := b.N * tracesPerRequest; runs != want {
-		b.Fatalf("%d trajectories scored, want %d", runs, want)
-	}
-	b.ReportMetric(float64(full)/float64(runs), "queue_full/run")
+	b.ReportMetric(float64(decisions[scorer.OutcomeQueueFull])/float64(runs), "queue_full/run")
 }
