@@ -102,7 +102,9 @@ func (m *toolArgsValid) Score(_ context.Context, in *Instance) (Result, error) {
 			}
 			unusable++
 		}
-		if !isJSONObject(c.Arguments) {
+		// ArgumentsValid is set only by a JSON-object check (the
+		// extractor's or the dataset reader's); without it, check here.
+		if !c.ArgumentsValid && !isJSONObject(c.Arguments) {
 			bad(c.Name, notObject)
 		}
 	}
