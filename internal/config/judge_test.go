@@ -1,6 +1,7 @@
 package config
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -82,5 +83,40 @@ judge:
 	}
 	if r := cfg.Judge.Metrics[0].Sampling.EffectiveRate(); r != 0.05 {
 		t.Errorf("rate %v", r)
+	}
+}
+
+// TestReadmeJudgeExample keeps the README's judge example valid: it must
+// parse, build every judge metric and sample 5 % of one agent's runs.
+func TestReadmeJudgeExample(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	i := strings.Index(text, "Hallucination and a custom rubric for one agent")
+	if i < 0 {
+		t.Fatal("README lost its judge example")
+	}
+	start := strings.Index(text[i:], "```yaml\n")
+	end := strings.Index(text[i+start+8:], "```")
+	if start < 0 || end < 0 {
+		t.Fatal("README judge example is not a yaml block")
+	}
+	doc := text[i+start+8 : i+start+8+end]
+	cfg, err := Parse([]byte(doc), func(k string) (string, bool) { return "test-key", k == "OPENAI_API_KEY" })
+	if err != nil {
+		t.Fatalf("README judge example: %v", err)
+	}
+	if len(cfg.Judge.Metrics) != 2 {
+		t.Fatalf("%d judge metrics", len(cfg.Judge.Metrics))
+	}
+	for _, m := range cfg.Judge.Metrics {
+		if r := m.Sampling.EffectiveRate(); r != 0.05 || len(m.Sampling.Filter.Agent) != 1 {
+			t.Errorf("%s: rate %v filter %v", m.Name, r, m.Sampling.Filter)
+		}
+	}
+	if cfg.Judge.Judges[0].Budget.TokensPerDay == 0 {
+		t.Error("no daily token budget in the example")
 	}
 }
