@@ -2,8 +2,7 @@ package scorer
 
 import (
 	"context"
-	"fmt"
-	"strings"
+	"strconv"
 
 	"github.com/evalsidecar/evalsidecar/extractor"
 )
@@ -51,141 +50,78 @@ func (unsupportedFacts) Needs() Inputs { return InResponse }
 
 func (unsupportedFacts) inline() {}
 
-// responseFact is one distinct fact of the response.
-type responseFact struct {
-	surface   string // as written in the response
-	norm      string
-	kind      factKind
-	supported bool
-}
-
-// factSet holds a response's distinct facts, keyed by normal form and
-// alternative reading.
-type factSet struct {
-	facts []responseFact
-	index map[string]int
-}
-
-// add records a response fact unless its normal form is already known.
-func (fs *factSet) add(kind factKind, norm, alt []byte, surface string) {
-	if len(fs.facts) >= unsupportedFactsMax {
-		return
-	}
-	if _, ok := fs.index[string(norm)]; ok {
-		return
-	}
-	i := len(fs.facts)
-	n := string(norm)
-	fs.facts = append(fs.facts, responseFact{surface: surface, norm: n, kind: kind})
-	fs.index[n] = i
-	if len(alt) > 0 {
-		if _, ok := fs.index[string(alt)]; !ok {
-			fs.index[string(alt)] = i
-		}
-	}
-}
-
-// support marks the response facts a source fact matches.
-func (fs *factSet) support(_ factKind, norm, alt []byte, _ string) {
-	if i, ok := fs.index[string(norm)]; ok {
-		fs.facts[i].supported = true
-	}
-	if len(alt) > 0 {
-		if i, ok := fs.index[string(alt)]; ok {
-			fs.facts[i].supported = true
-		}
-	}
-}
-
-// pending counts the facts not yet supported; with bySubstring, only those
-// a substring of a source can still support.
-func (fs *factSet) pending(bySubstring bool) int {
-	n := 0
-	for i := range fs.facts {
-		if !fs.facts[i].supported && (!bySubstring || fs.facts[i].kind.bySubstring()) {
-			n++
-		}
-	}
-	return n
-}
-
 // Score returns unsupported / checkable facts of the response.
+//
+// The response is tokenised first; without a fact the metric does not
+// apply. Sources are then read only where they can hold a fact (see
+// factScanner.scanHot), each source fact is looked up among the response's
+// facts without allocating, and reading stops as soon as every fact is
+// supported.
 func (unsupportedFacts) Score(_ context.Context, in *Instance) (Result, error) {
-	hint := min(len(in.Response)/24+1, 256) // about one fact per 24 bytes
-	fs := factSet{index: make(map[string]int, hint), facts: make([]responseFact, 0, hint)}
-	sc := factScanner{emit: fs.add}
-	sc.scan(in.Response)
+	fx := getFactScratch()
+	defer putFactScratch(fx)
+	fs, sc := &fx.set, &fx.scanner
+	sc.emit, sc.source = fx.add, false
+	sc.scanHot(in.Response)
 	if len(fs.facts) == 0 {
 		return Result{}, ErrNotApplicable
 	}
-	sc.emit, sc.source = fs.support, true
+	sc.emit, sc.source = fx.support, true
 	eachFactSource(in, func(s string) bool {
-		sc.scan(s)
-		return fs.pending(false) > 0
+		sc.scanHot(s)
+		return fs.left > 0
 	})
-	if fs.pending(true) > 0 {
-		budget := unsupportedFactsScanBytes
-		eachFactSource(in, func(s string) bool {
-			for i := range fs.facts {
-				f := &fs.facts[i]
-				if f.supported || !f.kind.bySubstring() {
-					continue
-				}
-				if budget -= len(s); budget < 0 {
-					return false
-				}
-				f.supported = containsFold(s, f.norm)
-			}
-			return fs.pending(true) > 0
-		})
+	if fs.leftBySubstring > 0 {
+		fs.supportBySubstring(in)
 	}
+	return fs.result(), nil
+}
 
-	var unsupported []string
-	k := 0
-	for _, f := range fs.facts {
-		if f.supported {
-			continue
-		}
-		k++
-		if len(unsupported) < unsupportedFactsDetailed {
+// result reports the facts of fs as the metric's Result.
+func (fs *factSet) result() Result {
+	n, k := len(fs.facts), fs.left
+	r := Result{
+		Metric: MetricUnsupportedFacts,
+		Score:  float64(k) / float64(n),
+		Label:  "supported",
+	}
+	if k == 0 {
+		r.Details = map[string]any{"facts": n, "unsupported": 0, "unsupported_facts": []string{}}
+		r.Explanation = "all " + strconv.Itoa(n) + " facts of the response appear in the run's inputs or tool results"
+		return r
+	}
+	unsupported := make([]string, 0, min(k, unsupportedFactsDetailed))
+	for i := range fs.facts {
+		if f := &fs.facts[i]; !f.supported && len(unsupported) < unsupportedFactsDetailed {
 			unsupported = append(unsupported, f.surface)
 		}
 	}
-	r := Result{
-		Metric: MetricUnsupportedFacts,
-		Score:  float64(k) / float64(len(fs.facts)),
-		Label:  "supported",
-		Details: map[string]any{
-			"facts":             len(fs.facts),
-			"unsupported":       k,
-			"unsupported_facts": unsupported,
-		},
-	}
-	if k == 0 {
-		r.Details["unsupported_facts"] = []string{}
-		r.Explanation = fmt.Sprintf("all %d facts of the response appear in the run's inputs or tool results", len(fs.facts))
-		return r, nil
-	}
 	r.Label = "unsupported"
-	r.Explanation = explainUnsupported(unsupported, k, len(fs.facts))
-	return r, nil
+	r.Details = map[string]any{"facts": n, "unsupported": k, "unsupported_facts": unsupported}
+	r.Explanation = explainUnsupported(unsupported, k, n)
+	return r
 }
 
 // explainUnsupported names the first unsupported facts and counts the rest.
 func explainUnsupported(listed []string, k, n int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d of %d facts of the response appear nowhere in the run's inputs or tool results: ", k, n)
 	shown := min(len(listed), unsupportedFactsExplained)
+	b := make([]byte, 0, 96+24*shown)
+	b = strconv.AppendInt(b, int64(k), 10)
+	b = append(b, " of "...)
+	b = strconv.AppendInt(b, int64(n), 10)
+	b = append(b, " facts of the response appear nowhere in the run's inputs or tool results: "...)
 	for i, s := range listed[:shown] {
 		if i > 0 {
-			b.WriteString(", ")
+			b = append(b, ", "...)
 		}
-		fmt.Fprintf(&b, "%q", s)
+		b = strconv.AppendQuote(b, s)
 	}
 	if k > shown {
-		fmt.Fprintf(&b, " and %d more", k-shown)
+		b = append(b, " and "...)
+		b = strconv.AppendInt(b, int64(k-shown), 10)
+		b = append(b, " more"...)
 	}
-	return b.String()
+	return string(b)
 }
 
 // eachFactSource calls fn with every text a response fact may come from,

@@ -80,13 +80,17 @@ type factScanner struct {
 	window   [3]factToken
 	roles    [3]dateRole
 	n        int
+	stop     bool // set by emit: the rest of the text is not needed
 }
 
 // scan feeds every fact of s to sc.emit.
-func (sc *factScanner) scan(s string) {
+func (sc *factScanner) scan(s string) { sc.scanSegment(s, 0, true) }
+
+// scanSegment feeds every fact of s to sc.emit, where s is part of a
+// longer text, prev the rune before it and lineStart tells whether only
+// blanks and list bullets precede it on its line.
+func (sc *factScanner) scanSegment(s string, prev rune, lineStart bool) {
 	sc.n, sc.text = 0, s
-	lineStart := true
-	var prev rune
 	for i := 0; i < len(s); {
 		r, size := rune(s[i]), 1
 		if r >= utf8.RuneSelf {
@@ -842,36 +846,4 @@ func appendLower(b []byte, s string) []byte {
 		i += size
 	}
 	return b
-}
-
-// containsFold reports whether s contains sub (already lower-cased by
-// appendLower), ignoring case.
-func containsFold(s, sub string) bool {
-	if sub == "" {
-		return true
-	}
-	ascii := true
-	for i := 0; i < len(sub); i++ {
-		if sub[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if !ascii {
-		return strings.Contains(string(appendLower(nil, s)), sub)
-	}
-	first := sub[0]
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if lowerASCII(s[i]) != first {
-			continue
-		}
-		j := 1
-		for j < len(sub) && lowerASCII(s[i+j]) == sub[j] {
-			j++
-		}
-		if j == len(sub) {
-			return true
-		}
-	}
-	return false
 }

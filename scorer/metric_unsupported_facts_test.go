@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"reflect"
 	"slices"
@@ -334,5 +335,164 @@ func TestUnsupportedFactsBounded(t *testing.T) {
 	// the prompt and ID-00001 by a word of the tool result.
 	if r.Details["facts"] != unsupportedFactsMax || r.Details["unsupported"] != unsupportedFactsMax-2 {
 		t.Errorf("details = facts %v, unsupported %v; want %d and %d", r.Details["facts"], r.Details["unsupported"], unsupportedFactsMax, unsupportedFactsMax-2)
+	}
+}
+
+// factPieces are the fragments random texts are made of: facts in every
+// form, month names, list markers, marks, blanks and non-ASCII text.
+var factPieces = [...]string{
+	"the", "order", "Order", "refund", "is", "due", "on", "www", "wwwx", "h", "w", "http", "ftp",
+	"March", "mar", "Sept", "may", "MAY", "june", "Dec.", "decimal", "Mayday",
+	"5", "05", "12", "31", "2026", "1999", "0", "007", "1,250.00", "1,250", "42,50", "0,5", "99.90", "3.", "10)",
+	"5th", "2nd", "20GB", "3pm", "1,2,3", "1-2", "100-200", "2024-2020", "4417-2290", "555-0134",
+	"2026-03-05", "2026/03/05", "03/05/2026", "13/05/2027", "2026-03-05T10:30:00Z", "2026-13-45",
+	"ORD-12345", "ord-12345", "tkt_889", "TKT_889", "A1B2C3", "deadbeef01", "DEADBEEF01", "H2O", "ORD-7", "top-3",
+	"550e8400-e29b-41d4-a716-446655440000", "user1@example.com", "User1@Example.COM", "a@b", "@", "x@y.co.",
+	"https://Shop.example.com/Orders/42/", "http://x.io/a.", "www.Example.com", "WWW.example.com/p?q=1", "https://", "www.",
+	"$", "$5", "5%", "€", "‰", "%", ".", ",", ";", ":", "://", "/", "-", "--", "*", "#", ">", "+", "(", ")", "'", "\"", "_",
+	" ", " ", " ", "  ", "\n", "\n", "\t", "\r\n", "\v", "\x00",
+	"订单", "已发货", "Б12", "ціна", "é", "\u00a0", "ＯＲＤ１２", "\xff", "k8s",
+}
+
+// randomFactText joins n random pieces, with or without blanks between.
+func randomFactText(r *rand.Rand, n int) string {
+	var b strings.Builder
+	for range n {
+		b.WriteString(factPieces[r.IntN(len(factPieces))])
+		if r.IntN(3) > 0 {
+			b.WriteByte(" \n"[r.IntN(5)/4])
+		}
+	}
+	return b.String()
+}
+
+// emitted is what a scanner feeds its emit function, in order.
+func emitted(scan func(*factScanner, string), source bool, s string) []string {
+	var out []string
+	sc := factScanner{source: source, emit: func(k factKind, norm, alt []byte, surface string) {
+		out = append(out, fmt.Sprintf("%d %q %q %q", k, norm, alt, surface))
+	}}
+	scan(&sc, s)
+	return out
+}
+
+// oracleEmitted is emitted for the first implementation's scanner.
+func oracleEmitted(source bool, s string) []string {
+	var out []string
+	sc := oracleFactScanner{source: source, emit: func(k factKind, norm, alt []byte, surface string) {
+		out = append(out, fmt.Sprintf("%d %q %q %q", k, norm, alt, surface))
+	}}
+	sc.scan(s)
+	return out
+}
+
+// checkScanHot fails t unless scanHot and scan feed the same facts, in the
+// same order, as the first implementation's scanner.
+func checkScanHot(t *testing.T, s string) {
+	t.Helper()
+	for _, source := range []bool{false, true} {
+		want := oracleEmitted(source, s)
+		if got := emitted((*factScanner).scan, source, s); !slices.Equal(got, want) {
+			t.Fatalf("scan(%q, source %v) = %q, want %q", s, source, got, want)
+		}
+		if got := emitted((*factScanner).scanHot, source, s); !slices.Equal(got, want) {
+			t.Fatalf("scanHot(%q, source %v) = %q, want %q", s, source, got, want)
+		}
+	}
+}
+
+// checkAgainstOracle fails t unless the metric and the first
+// implementation score in the same way.
+func checkAgainstOracle(t *testing.T, in *Instance) {
+	t.Helper()
+	got, err := (unsupportedFacts{}).Score(context.Background(), in)
+	want, wantErr := (oracleUnsupportedFacts{}).Score(context.Background(), in)
+	if !errors.Is(err, wantErr) || !reflect.DeepEqual(got, want) {
+		t.Fatalf("response %q:\ngot  (%+v, %v)\nwant (%+v, %v)", in.Response, got, err, want, wantErr)
+	}
+}
+
+func TestFactScannerScanHotMatchesScan(t *testing.T) {
+	fixed := []string{
+		"", " ", "5 March 2026", "5 March\n2026", "March 5, 2026", "5 the March 2026", "5 — March 2026",
+		"on 5 (March) 2026", "5 x-March 2026", "5 March-x 2026", "March\t5\r\n2026 and 12 May 1999.",
+		"order 1042 and then www.Example.com/x or http://a.b/c", "\n1. one\n 10. ten\n- 11) x\n* 12. y\nsee 13. z",
+		"item\n  10. next", "pay $5 or 5% of 1,250.00", "a@b.co x@y", "ww w. www.x", "订单 ORD-12345 已发货",
+		"é 12 é", "\u00a012\u00a0", "May 2026 5", "the 5th of Sept 2026", "ftp://x.y 12",
+	}
+	for _, s := range fixed {
+		checkScanHot(t, s)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 3000 {
+		checkScanHot(t, randomFactText(r, 1+r.IntN(40)))
+	}
+}
+
+func TestUnsupportedFactsMatchesOracle(t *testing.T) {
+	for _, c := range loadUnsupportedFactsCases(t) {
+		checkAgainstOracle(t, c.instance())
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		c := unsupportedFactsCase{Response: randomFactText(r, 1+r.IntN(30)), Prompt: randomFactText(r, r.IntN(20))}
+		for range r.IntN(4) {
+			c.History = append(c.History, randomFactText(r, r.IntN(30)))
+		}
+		for range r.IntN(4) {
+			c.Tools = append(c.Tools, struct {
+				Args   string `json:"args"`
+				Result string `json:"result"`
+				Error  string `json:"error"`
+			}{randomFactText(r, r.IntN(10)), randomFactText(r, r.IntN(40)), randomFactText(r, r.IntN(3))})
+		}
+		if r.IntN(4) == 0 {
+			c.History = append(c.History, c.Response)
+		}
+		checkAgainstOracle(t, c.instance())
+	}
+}
+
+func FuzzUnsupportedFactsOracle(f *testing.F) {
+	f.Add("Order ORD-12345 costs $1,250.00 on March 5, 2026; see https://x.io/a.", "{\"id\":\"ord-12345\",\"total\":1250}", "5 March 2026")
+	f.Add("1. a\n10) b 03/05/2026 42,50 a@b.co", "2026-05-03", "A@B.CO www.X.io")
+	f.Add("订单ORD-1已发货 Б12 www.", "б12", "")
+	f.Add("may 5 2026 5th Sept 2026 9999/99/99 0,000 ,,, ..", "\xff\xfe", "Sept")
+	f.Fuzz(func(t *testing.T, response, source, history string) {
+		checkScanHot(t, response)
+		in := unsupportedFactsCase{Response: response, History: []string{history}, Tools: []struct {
+			Args   string `json:"args"`
+			Result string `json:"result"`
+			Error  string `json:"error"`
+		}{{Result: source}}}.instance()
+		checkAgainstOracle(t, in)
+	})
+}
+
+// BenchmarkUnsupportedFactsProse scores a run shaped like most traffic: a
+// 1.7 KB answer in prose with one order number, a short question holding
+// it, a long history and four tool calls with 1 KB results.
+func BenchmarkUnsupportedFactsProse(b *testing.B) {
+	prose := strings.Repeat("the customer reports that the parcel was crushed and the item inside is broken so a refund is due ", 20)
+	t := &extractor.Trajectory{
+		Input:  "Order 1042 arrived damaged; please refund it and email me a confirmation.",
+		Output: "I refunded order 1042 and emailed you a confirmation. " + prose[:1700],
+	}
+	t.History = []extractor.Message{{Role: "user", Content: t.Input}, {Role: "assistant", Content: prose[:1800]}}
+	for k := range 4 {
+		t.ToolCalls = append(t.ToolCalls, extractor.ToolCall{
+			Name:      fmt.Sprint("tool", k),
+			Arguments: `{"order_id":"1042","reason":"damaged in transit","notify":true,"channel":"email","note":"` + prose[:100+k] + `"}`,
+			Result:    `{"ok":true,"order_id":"1042","detail":"` + prose[:960] + `"}`,
+		})
+	}
+	in := FromTrajectory(t)
+	m := unsupportedFacts{}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(t.Output)))
+	for b.Loop() {
+		if _, err := m.Score(context.Background(), in); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -1,0 +1,221 @@
+package scorer
+
+import (
+	"bytes"
+	"sync"
+)
+
+// responseFact is one distinct fact of the response.
+type responseFact struct {
+	surface   string // as written in the response
+	off, n    uint32 // the normal form, in factSet.keys
+	kind      factKind
+	supported bool
+}
+
+// factKey is a normal form or alternative reading that names a fact.
+type factKey struct {
+	off, n uint32 // the text, in factSet.keys
+	hash   uint32
+	fact   int32
+}
+
+// factSet holds a response's distinct facts and finds them by normal form
+// or alternative reading: an open-addressing hash table over the keys'
+// bytes, so that looking a source fact up allocates nothing.
+type factSet struct {
+	facts []responseFact
+	keys  []byte    // every key's text, back to back
+	index []factKey // keys, in the order they were added
+	slots []int32   // open addressing: 0 is empty, else index position + 1
+	// left counts the facts not yet supported, leftBySubstring those of
+	// them that a substring of a source can still support.
+	left, leftBySubstring int
+}
+
+// reset empties fs for another response.
+func (fs *factSet) reset() {
+	fs.facts, fs.keys, fs.index, fs.slots = fs.facts[:0], fs.keys[:0], fs.index[:0], fs.slots[:0]
+	fs.left, fs.leftBySubstring = 0, 0
+}
+
+// norm returns the normal form of fact i.
+func (fs *factSet) norm(i int) []byte {
+	f := &fs.facts[i]
+	return fs.keys[f.off : f.off+f.n]
+}
+
+// hashFactKey is FNV-1a over key.
+func hashFactKey(key []byte) uint32 {
+	h := uint32(2166136261)
+	for _, c := range key {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	return h
+}
+
+// lookup returns the fact key names, or -1.
+func (fs *factSet) lookup(key []byte) int {
+	if len(fs.slots) == 0 {
+		return -1
+	}
+	h := hashFactKey(key)
+	mask := uint32(len(fs.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := fs.slots[i]
+		if s == 0 {
+			return -1
+		}
+		k := &fs.index[s-1]
+		if k.hash == h && bytes.Equal(fs.keys[k.off:k.off+k.n], key) {
+			return int(k.fact)
+		}
+	}
+}
+
+// insert makes key name fact i; key is not in fs yet.
+func (fs *factSet) insert(key []byte, i int) {
+	if 2*(len(fs.index)+1) > len(fs.slots) {
+		fs.grow()
+	}
+	k := factKey{off: uint32(len(fs.keys)), n: uint32(len(key)), hash: hashFactKey(key), fact: int32(i)}
+	fs.keys = append(fs.keys, key...)
+	fs.index = append(fs.index, k)
+	fs.place(k.hash, int32(len(fs.index)))
+}
+
+// place puts index position s-1, of the given hash, in a free slot.
+func (fs *factSet) place(h uint32, s int32) {
+	mask := uint32(len(fs.slots) - 1)
+	i := h & mask
+	for fs.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	fs.slots[i] = s
+}
+
+// grow doubles the slots (at least 64) and places every key again.
+func (fs *factSet) grow() {
+	n := max(64, 2*len(fs.slots))
+	if cap(fs.slots) >= n {
+		fs.slots = fs.slots[:n]
+		clear(fs.slots)
+	} else {
+		fs.slots = make([]int32, n)
+	}
+	for j := range fs.index {
+		fs.place(fs.index[j].hash, int32(j+1))
+	}
+}
+
+// add records a response fact unless its normal form already names one.
+func (fs *factSet) add(kind factKind, norm, alt []byte, surface string) {
+	if len(fs.facts) >= unsupportedFactsMax || fs.lookup(norm) >= 0 {
+		return
+	}
+	i := len(fs.facts)
+	fs.facts = append(fs.facts, responseFact{surface: surface, off: uint32(len(fs.keys)), n: uint32(len(norm)), kind: kind})
+	fs.insert(norm, i)
+	if len(alt) > 0 && fs.lookup(alt) < 0 {
+		fs.insert(alt, i)
+	}
+	fs.left++
+	if kind.bySubstring() {
+		fs.leftBySubstring++
+	}
+}
+
+// support marks the response facts a source fact matches.
+func (fs *factSet) support(norm, alt []byte) {
+	if i := fs.lookup(norm); i >= 0 {
+		fs.markSupported(i)
+	}
+	if len(alt) > 0 {
+		if i := fs.lookup(alt); i >= 0 {
+			fs.markSupported(i)
+		}
+	}
+}
+
+// markSupported marks fact i supported.
+func (fs *factSet) markSupported(i int) {
+	f := &fs.facts[i]
+	if f.supported {
+		return
+	}
+	f.supported = true
+	fs.left--
+	if f.kind.bySubstring() {
+		fs.leftBySubstring--
+	}
+}
+
+// supportBySubstring marks the identifiers, e-mail addresses and URLs
+// whose normal form occurs in a source's text, ignoring case, reading at
+// most unsupportedFactsScanBytes of source text in all.
+func (fs *factSet) supportBySubstring(in *Instance) {
+	budget := unsupportedFactsScanBytes
+	var pending string // the normal forms of the facts looked up, from keys
+	eachFactSource(in, func(s string) bool {
+		for i := range fs.facts {
+			f := &fs.facts[i]
+			if f.supported || !f.kind.bySubstring() {
+				continue
+			}
+			if budget -= len(s); budget < 0 {
+				return false
+			}
+			if pending == "" {
+				pending = string(fs.keys)
+			}
+			if containsFold(s, pending[f.off:f.off+f.n]) {
+				fs.markSupported(i)
+			}
+		}
+		return fs.leftBySubstring > 0
+	})
+}
+
+// factScratch is what one Score call works in: the response's facts and a
+// scanner, reused across calls through factScratchPool.
+type factScratch struct {
+	set     factSet
+	scanner factScanner
+	// add and support are set.add and set.support as scanner emit
+	// functions, made once per scratch.
+	add, support func(kind factKind, norm, alt []byte, surface string)
+}
+
+// factScratchKeep is the size above which a scratch's buffers are dropped
+// rather than kept for the next call.
+const factScratchKeep = 64 << 10
+
+var factScratchPool = sync.Pool{New: func() any {
+	fx := new(factScratch)
+	fx.add = fx.set.add
+	fx.support = func(_ factKind, norm, alt []byte, _ string) {
+		fx.set.support(norm, alt)
+		fx.scanner.stop = fx.set.left == 0
+	}
+	return fx
+}}
+
+// getFactScratch returns an empty scratch.
+func getFactScratch() *factScratch {
+	fx := factScratchPool.Get().(*factScratch)
+	fx.set.reset()
+	fx.scanner.stop = false
+	return fx
+}
+
+// putFactScratch returns fx to the pool unless it grew large.
+func putFactScratch(fx *factScratch) {
+	if cap(fx.set.keys) > factScratchKeep || cap(fx.scanner.buf) > factScratchKeep || cap(fx.scanner.alt) > factScratchKeep {
+		return
+	}
+	fx.scanner.text = ""
+	for i := range fx.set.facts {
+		fx.set.facts[i].surface = ""
+	}
+	factScratchPool.Put(fx)
+}
