@@ -2,6 +2,7 @@ package scorer
 
 import (
 	"bytes"
+	"encoding/binary"
 	"sync"
 )
 
@@ -28,6 +29,8 @@ type factSet struct {
 	keys  []byte    // every key's text, back to back
 	index []factKey // keys, in the order they were added
 	slots []int32   // open addressing: 0 is empty, else index position + 1
+	// lengths has bit lengthBit(n) set when a key of n bytes is in fs.
+	lengths uint64
 	// left counts the facts not yet supported, leftBySubstring those of
 	// them that a substring of a source can still support.
 	left, leftBySubstring int
@@ -36,7 +39,7 @@ type factSet struct {
 // reset empties fs for another response.
 func (fs *factSet) reset() {
 	fs.facts, fs.keys, fs.index, fs.slots = fs.facts[:0], fs.keys[:0], fs.index[:0], fs.slots[:0]
-	fs.left, fs.leftBySubstring = 0, 0
+	fs.left, fs.leftBySubstring, fs.lengths = 0, 0, 0
 }
 
 // norm returns the normal form of fact i.
@@ -45,18 +48,29 @@ func (fs *factSet) norm(i int) []byte {
 	return fs.keys[f.off : f.off+f.n]
 }
 
-// hashFactKey is FNV-1a over key.
+// hashFactKey hashes key 8 bytes at a time (multiply and xor-shift).
 func hashFactKey(key []byte) uint32 {
-	h := uint32(2166136261)
-	for _, c := range key {
-		h = (h ^ uint32(c)) * 16777619
+	const m = 0xbf58476d1ce4e5b9
+	h := uint64(len(key)) * 0x9e3779b97f4a7c15
+	for len(key) >= 8 {
+		h = (h ^ binary.LittleEndian.Uint64(key)) * m
+		h ^= h >> 31
+		key = key[8:]
 	}
-	return h
+	var t uint64
+	for i, c := range key {
+		t |= uint64(c) << (8 * i)
+	}
+	h = (h ^ t) * m
+	return uint32(h ^ h>>32)
 }
+
+// lengthBit is the bit of factSet.lengths for a key of n bytes.
+func lengthBit(n int) uint64 { return 1 << min(n, 63) }
 
 // lookup returns the fact key names, or -1.
 func (fs *factSet) lookup(key []byte) int {
-	if len(fs.slots) == 0 {
+	if fs.lengths&lengthBit(len(key)) == 0 {
 		return -1
 	}
 	h := hashFactKey(key)
@@ -81,6 +95,7 @@ func (fs *factSet) insert(key []byte, i int) {
 	k := factKey{off: uint32(len(fs.keys)), n: uint32(len(key)), hash: hashFactKey(key), fact: int32(i)}
 	fs.keys = append(fs.keys, key...)
 	fs.index = append(fs.index, k)
+	fs.lengths |= lengthBit(len(key))
 	fs.place(k.hash, int32(len(fs.index)))
 }
 

@@ -108,10 +108,18 @@ func (sc *factScanner) scanSegment(s string, prev rune, lineStart bool) {
 			j, mayHold := factTokenEnd(s, i)
 			tok := factToken{text: s[i:j], start: i, prev: prev, lineStart: lineStart, mayHoldFact: mayHold, whole: true}
 			if j < len(s) {
-				tok.next, _ = utf8.DecodeRuneInString(s[j:])
+				if c := s[j]; c < utf8.RuneSelf {
+					tok.next = rune(c)
+				} else {
+					tok.next, _ = utf8.DecodeRuneInString(s[j:])
+				}
 			}
 			sc.push(tok)
-			prev, _ = utf8.DecodeLastRuneInString(s[:j])
+			if c := s[j-1]; c < utf8.RuneSelf {
+				prev = rune(c)
+			} else {
+				prev, _ = utf8.DecodeLastRuneInString(s[:j])
+			}
 			i, lineStart = j, false
 			continue
 		}
@@ -135,7 +143,7 @@ func (sc *factScanner) scanSegment(s string, prev rune, lineStart bool) {
 // spaces between words (Han, kana, Thai, ...), which separate words.
 func isFactRune(r rune) bool {
 	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+		return asciiClass[r]&classFactRune != 0
 	}
 	return isWideFactRune(r)
 }
@@ -148,55 +156,63 @@ func isWideFactRune(r rune) bool {
 	return !unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
 }
 
-// isConnector reports whether c may join two fact runes inside a word.
-func isConnector(c byte) bool {
-	switch c {
-	case '-', '_', '.', ',', '/', '@', '+', '#':
-		return true
-	}
-	return false
-}
+// isConnector reports whether c may join two fact runes inside a word:
+// one of - _ . , / @ + #.
+func isConnector(c byte) bool { return c < utf8.RuneSelf && asciiClass[c]&classConnector != 0 }
+
+// Class bits of ASCII bytes, in asciiClass.
+const (
+	classLetter    = 1 // A-Z, a-z
+	classDigit     = 2 // 0-9
+	classConnector = 4 // - _ . , / @ + #
+	classFactRune  = classLetter | classDigit
+)
+
+// asciiClass holds the class bits of every ASCII byte.
+const asciiClass = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00\x00\x04\x04\x04\x04\x04" +
+	"\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x00\x00\x00\x00\x00\x00" +
+	"\x04\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x00\x00\x00\x04" +
+	"\x00\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x00\x00\x00\x00"
 
 // factTokenEnd returns the end of the word starting at i: fact runes and
 // connectors that are followed by a fact rune. mayHold reports whether the
 // word has an ASCII digit or an '@'.
 func factTokenEnd(s string, i int) (end int, mayHold bool) {
+	hold := false
 	for i < len(s) {
 		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
-				i++
-				continue
-			case '0' <= c && c <= '9':
-				mayHold = true
-				i++
-				continue
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if !isWideFactRune(r) {
+				return i, hold
 			}
-			if isConnector(c) && i+1 < len(s) {
-				n := s[i+1]
-				if n < utf8.RuneSelf && isFactRune(rune(n)) {
-					mayHold = mayHold || c == '@'
-					i++
-					continue
-				}
-				if n >= utf8.RuneSelf {
-					if r, _ := utf8.DecodeRuneInString(s[i+1:]); isWideFactRune(r) {
-						mayHold = mayHold || c == '@'
-						i++
-						continue
-					}
-				}
+			i += size
+			continue
+		}
+		k := asciiClass[c]
+		if k&classFactRune != 0 {
+			hold = hold || k == classDigit
+			i++
+			continue
+		}
+		if k&classConnector == 0 || i+1 == len(s) {
+			return i, hold
+		}
+		if n := s[i+1]; n < utf8.RuneSelf {
+			if asciiClass[n]&classFactRune == 0 {
+				return i, hold
 			}
-			return i, mayHold
+		} else if r, _ := utf8.DecodeRuneInString(s[i+1:]); !isWideFactRune(r) {
+			return i, hold
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if !isWideFactRune(r) {
-			return i, mayHold
-		}
-		i += size
+		hold = hold || c == '@'
+		i++
 	}
-	return i, mayHold
+	return i, hold
 }
 
 // urlLen returns the length of the URL at the start of s, or 0: an
@@ -485,17 +501,18 @@ func (sc *factScanner) classifyPart(tok factToken, t string, split bool) {
 	var at, slash, comma, other bool
 	for i := 0; i < len(t); {
 		c := t[i]
-		switch {
-		case c >= '0' && c <= '9':
-			digits++
-		case c >= utf8.RuneSelf:
+		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(t[i:])
 			if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) {
 				letters++
 			}
 			i += size
 			continue
-		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		}
+		switch k := asciiClass[c]; {
+		case k == classDigit:
+			digits++
+		case k == classLetter:
 			letters++
 		case c == '@':
 			at = true
@@ -834,6 +851,22 @@ func (sc *factScanner) emitURL(t string) {
 
 // appendLower appends s lower-cased (Unicode simple folding to lower).
 func appendLower(b []byte, s string) []byte {
+	start := len(b)
+	b = append(b, s...)
+	for i := start; i < len(b); i++ {
+		c := b[i]
+		if c >= utf8.RuneSelf {
+			return appendLowerWide(b[:i], s[i-start:])
+		}
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return b
+}
+
+// appendLowerWide is appendLower for text that may not be ASCII.
+func appendLowerWide(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/evalsidecar/evalsidecar/extractor"
 )
@@ -493,6 +494,23 @@ func BenchmarkUnsupportedFactsProse(b *testing.B) {
 	for b.Loop() {
 		if _, err := m.Score(context.Background(), in); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+func TestASCIIClass(t *testing.T) {
+	for c := range utf8.RuneSelf {
+		want := 0
+		switch {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+			want = classLetter
+		case '0' <= c && c <= '9':
+			want = classDigit
+		case strings.ContainsRune("-_.,/@+#", rune(c)):
+			want = classConnector
+		}
+		if got := int(asciiClass[c]); got != want {
+			t.Errorf("asciiClass[%q] = %d, want %d", rune(c), got, want)
 		}
 	}
 }
