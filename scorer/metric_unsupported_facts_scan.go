@@ -126,6 +126,7 @@ func (sc *factScanner) scanSegment(s string, prev rune, lineStart bool) {
 		switch {
 		case r == '\n':
 			lineStart = true
+		case !lineStart:
 		case r == ' ' || r == '\t' || r == '\r' || r == '-' || r == '*' || r == '#' || r == '>' || r == '+':
 		default:
 			lineStart = false
@@ -428,12 +429,12 @@ func validDate(y, m, d int) bool {
 	return y >= 1 && y <= 9999 && m >= 1 && m <= 12 && d >= 1 && d <= 31
 }
 
+// appendDate appends YYYY-MM-DD; validDate(y, m, d) holds.
 func appendDate(b []byte, y, m, d int) []byte {
-	b = appendInt(b, y, 4)
-	b = append(b, '-')
-	b = appendInt(b, m, 2)
-	b = append(b, '-')
-	return appendInt(b, d, 2)
+	return append(b,
+		byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-',
+		byte('0'+m/10), byte('0'+m%10), '-',
+		byte('0'+d/10), byte('0'+d%10))
 }
 
 // appendInt appends n (>= 0) zero-padded to width digits.
