@@ -106,6 +106,18 @@ func (sc *factScanner) scanSegment(s string, prev rune, lineStart bool) {
 				}
 			}
 			j, mayHold := factTokenEnd(s, i)
+			if !mayHold && sc.n == 0 && monthOf(s[i:j]) == 0 {
+				// A plain word with nothing before it in the date window: it
+				// has no date role and holds no fact, so push would only
+				// classify it to nothing.
+				if c := s[j-1]; c < utf8.RuneSelf {
+					prev = rune(c)
+				} else {
+					prev, _ = utf8.DecodeLastRuneInString(s[:j])
+				}
+				i, lineStart = j, false
+				continue
+			}
 			tok := factToken{text: s[i:j], start: i, prev: prev, lineStart: lineStart, mayHoldFact: mayHold, whole: true}
 			if j < len(s) {
 				if c := s[j]; c < utf8.RuneSelf {
@@ -183,37 +195,38 @@ const asciiClass = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00
 // connectors that are followed by a fact rune. mayHold reports whether the
 // word has an ASCII digit or an '@'.
 func factTokenEnd(s string, i int) (end int, mayHold bool) {
-	hold := false
+	var seen byte // class bits of the ASCII fact runes read
+	at := false
 	for i < len(s) {
 		c := s[i]
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if !isWideFactRune(r) {
-				return i, hold
+				break
 			}
 			i += size
 			continue
 		}
 		k := asciiClass[c]
 		if k&classFactRune != 0 {
-			hold = hold || k == classDigit
+			seen |= k
 			i++
 			continue
 		}
 		if k&classConnector == 0 || i+1 == len(s) {
-			return i, hold
+			break
 		}
 		if n := s[i+1]; n < utf8.RuneSelf {
 			if asciiClass[n]&classFactRune == 0 {
-				return i, hold
+				break
 			}
 		} else if r, _ := utf8.DecodeRuneInString(s[i+1:]); !isWideFactRune(r) {
-			return i, hold
+			break
 		}
-		hold = hold || c == '@'
+		at = at || c == '@'
 		i++
 	}
-	return i, hold
+	return i, seen&classDigit != 0 || at
 }
 
 // urlLen returns the length of the URL at the start of s, or 0: an
