@@ -150,18 +150,27 @@ func load64(s string, i int) uint64 {
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
+// candidateBytes has the high bit of every byte of x from '.' to '@' set,
+// and no other bit (bit hacks' hasbetween, exact for each byte).
+func candidateBytes(x uint64) uint64 {
+	y := x & swar7F
+	return (swarLow*(127+0x41) - y) & ^x & (y + swarLow*(127-0x2d)) & swarHigh
+}
+
 // nextHotByte returns the index of the first byte at or after i that may
 // make a fact, or -1: an ASCII digit, an '@', the ':' of "://" or the '.'
 // of "www." (any case). It reads 8 bytes at a time, looking for bytes
 // from '.' to '@', and checks those one by one.
 func nextHotByte(s string, i int) int {
 	for i < len(s) {
+		if i+16 <= len(s) {
+			if candidateBytes(load64(s, i))|candidateBytes(load64(s, i+8)) == 0 {
+				i += 16
+				continue
+			}
+		}
 		if i+8 <= len(s) {
-			x := load64(s, i)
-			// Bytes strictly between 0x2d and 0x41 ('.' to '@'), exactly:
-			// the high bit of each such byte (bit hacks' hasbetween).
-			y := x & swar7F
-			m := (swarLow*(127+0x41) - y) & ^x & (y + swarLow*(127-0x2d)) & swarHigh
+			m := candidateBytes(load64(s, i))
 			if m == 0 {
 				i += 8
 				continue
