@@ -198,6 +198,10 @@ func factTokenEnd(s string, i int) (end int, mayHold bool) {
 	var seen byte // class bits of the ASCII fact runes read
 	at := false
 	for i < len(s) {
+		i, seen = asciiFactRunesEnd(s, i, seen)
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
@@ -207,13 +211,7 @@ func factTokenEnd(s string, i int) (end int, mayHold bool) {
 			i += size
 			continue
 		}
-		k := asciiClass[c]
-		if k&classFactRune != 0 {
-			seen |= k
-			i++
-			continue
-		}
-		if k&classConnector == 0 || i+1 == len(s) {
+		if asciiClass[c]&classConnector == 0 || i+1 == len(s) {
 			break
 		}
 		if n := s[i+1]; n < utf8.RuneSelf {
@@ -227,6 +225,23 @@ func factTokenEnd(s string, i int) (end int, mayHold bool) {
 		i++
 	}
 	return i, seen&classDigit != 0 || at
+}
+
+// asciiFactRunesEnd returns the end of the run of ASCII letters and digits
+// at s[i:], and seen with their class bits added.
+func asciiFactRunesEnd(s string, i int, seen byte) (int, byte) {
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			break
+		}
+		k := asciiClass[c]
+		if k&classFactRune == 0 {
+			break
+		}
+		seen |= k
+	}
+	return i, seen
 }
 
 // urlLen returns the length of the URL at the start of s, or 0: an
