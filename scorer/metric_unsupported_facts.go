@@ -67,6 +67,9 @@ func (unsupportedFacts) Score(_ context.Context, in *Instance) (Result, error) {
 		return Result{}, ErrNotApplicable
 	}
 	sc.emit, sc.source = fx.support, true
+	if fx.needs = fs.digitNeeds(); fx.needs.selective() {
+		sc.needs = &fx.needs
+	}
 	eachFactSource(in, func(s string) bool {
 		sc.scanHot(s)
 		return fs.left > 0

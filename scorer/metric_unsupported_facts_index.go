@@ -3,6 +3,7 @@ package scorer
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"sync"
 )
 
@@ -191,11 +192,106 @@ func (fs *factSet) supportBySubstring(in *Instance) {
 	})
 }
 
+// digitNeeds records the ASCII digits of a response's keys, so that a
+// source scan can skip a word that cannot hold any of them.
+//
+// The digits of every fact a word emits (a number, a date and its year,
+// an identifier, the parts of a word split at commas or slashes) are a
+// contiguous run of the word's digits, its other characters dropped,
+// except for dates written with slashes ("5/3/2026" is 2026-03-05); but a
+// date key starts with its year, which such a word holds as written. So
+// a word holds a key with digits only if the key's first one, two or
+// three digits (all of them when it has fewer) occur together among the
+// word's digits. Keys without a digit (e-mail addresses, URLs, and
+// identifiers with an '@') come only from words with an '@' and from
+// URLs, which are never skipped.
+type digitNeeds struct {
+	one   uint16     // bit d: a key with the single digit d
+	two   [2]uint64  // bit 10a+b: a key whose two digits are a, b
+	three [16]uint64 // bit 100a+10b+c: a key whose digits start a, b, c
+}
+
+// add records the digits of key.
+func (d *digitNeeds) add(key []byte) {
+	var first [3]int
+	n := 0
+	for _, c := range key {
+		if '0' <= c && c <= '9' {
+			if n < len(first) {
+				first[n] = int(c - '0')
+			}
+			n++
+		}
+	}
+	switch {
+	case n == 1:
+		d.one |= 1 << first[0]
+	case n == 2:
+		v := 10*first[0] + first[1]
+		d.two[v>>6] |= 1 << (v & 63)
+	case n >= 3:
+		v := 100*first[0] + 10*first[1] + first[2]
+		d.three[v>>6] |= 1 << (v & 63)
+	}
+}
+
+// mayMatter reports whether word t may hold a key: it has an '@', or its
+// digits hold the first digits of a key, together.
+func (d *digitNeeds) mayMatter(t string) bool {
+	a, b := -1, -1 // the two digits before, among t's digits
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if c < '0' || c > '9' {
+			if c == '@' {
+				return true
+			}
+			continue
+		}
+		x := int(c - '0')
+		if d.one&(1<<x) != 0 {
+			return true
+		}
+		if b >= 0 {
+			if v := 10*b + x; d.two[v>>6]&(1<<(v&63)) != 0 {
+				return true
+			}
+			if a >= 0 {
+				if v := 100*a + 10*b + x; d.three[v>>6]&(1<<(v&63)) != 0 {
+					return true
+				}
+			}
+		}
+		a, b = b, x
+	}
+	return false
+}
+
+// selective reports whether few digit triples match d: at most 300 of
+// the 1000. A filter that lets most words through costs more than it
+// saves.
+func (d *digitNeeds) selective() bool {
+	n := 100*bits.OnesCount16(d.one) + 10*(bits.OnesCount64(d.two[0])+bits.OnesCount64(d.two[1]))
+	for _, w := range d.three {
+		n += bits.OnesCount64(w)
+	}
+	return n <= 300
+}
+
+// digitNeeds returns the digits of every key of fs.
+func (fs *factSet) digitNeeds() digitNeeds {
+	var d digitNeeds
+	for _, k := range fs.index {
+		d.add(fs.keys[k.off : k.off+k.n])
+	}
+	return d
+}
+
 // factScratch is what one Score call works in: the response's facts and a
 // scanner, reused across calls through factScratchPool.
 type factScratch struct {
 	set     factSet
 	scanner factScanner
+	needs   digitNeeds
 	// add and support are set.add and set.support as scanner emit
 	// functions, made once per scratch.
 	add, support func(kind factKind, norm, alt []byte, surface string)
@@ -219,7 +315,7 @@ var factScratchPool = sync.Pool{New: func() any {
 func getFactScratch() *factScratch {
 	fx := factScratchPool.Get().(*factScratch)
 	fx.set.reset()
-	fx.scanner.stop = false
+	fx.scanner.stop, fx.scanner.needs = false, nil
 	return fx
 }
 

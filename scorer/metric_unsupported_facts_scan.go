@@ -81,6 +81,9 @@ type factScanner struct {
 	roles    [3]dateRole
 	n        int
 	stop     bool // set by emit: the rest of the text is not needed
+	// needs, when set, lets a source scan skip the words that cannot
+	// hold a fact the response needs.
+	needs *digitNeeds
 }
 
 // scan feeds every fact of s to sc.emit.
@@ -110,6 +113,21 @@ func (sc *factScanner) scanSegment(s string, prev rune, lineStart bool) {
 				// A plain word with nothing before it in the date window: it
 				// has no date role and holds no fact, so push would only
 				// classify it to nothing.
+				if c := s[j-1]; c < utf8.RuneSelf {
+					prev = rune(c)
+				} else {
+					prev, _ = utf8.DecodeLastRuneInString(s[:j])
+				}
+				i, lineStart = j, false
+				continue
+			}
+			if mayHold && sc.needs != nil && !sc.needs.mayMatter(s[i:j]) && roleOf(factToken{text: s[i:j]}) == (dateRole{}) {
+				// A word whose facts the response does not need and that
+				// has no date role: it ends the date window as push would,
+				// and its own facts would be looked up in vain.
+				for sc.n > 0 {
+					sc.shift()
+				}
 				if c := s[j-1]; c < utf8.RuneSelf {
 					prev = rune(c)
 				} else {

@@ -514,3 +514,101 @@ func TestASCIIClass(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkUnsupportedFactsLargeResults scores an answer with three facts,
+// one of them made up so that every source is read, against four 8 KB
+// JSON tool results full of numbers, ids and dates it does not mention.
+func BenchmarkUnsupportedFactsLargeResults(b *testing.B) {
+	t := &extractor.Trajectory{
+		Input:  "Which of my orders shipped last week?",
+		Output: "Order ORD-48213 shipped on 2026-03-04 and cost $129.90; order ORD-99999 is still open.",
+	}
+	for k := range 4 {
+		var res strings.Builder
+		res.WriteByte('[')
+		for i := 0; res.Len() < 8<<10; i++ {
+			n := k*1000 + i
+			fmt.Fprintf(&res, `{"id":"ORD-%05d","created":"2026-02-%02dT%02d:%02d:00Z","total":%d.%02d,"items":%d,"sku":"SKU-%06d"},`,
+				40000+n*37%9000, 1+n%28, n%24, n*7%60, 10+n*13%400, n*29%100, 1+n%9, n*7919%1000000)
+		}
+		if k == 2 {
+			res.WriteString(`{"id":"ORD-48213","created":"2026-03-04T10:00:00Z","total":129.90}`)
+		}
+		res.WriteByte(']')
+		t.ToolCalls = append(t.ToolCalls, extractor.ToolCall{Name: "orders", Arguments: fmt.Sprintf(`{"page":%d}`, k+1), Result: res.String()})
+	}
+	in := FromTrajectory(t)
+	m := unsupportedFacts{}
+	b.ReportAllocs()
+	b.SetBytes(4 * 8 << 10)
+	for b.Loop() {
+		r, err := m.Score(context.Background(), in)
+		if err != nil || r.Details["unsupported"] != 1 {
+			b.Fatalf("got (%v, %v), want one unsupported fact", r.Details, err)
+		}
+	}
+}
+
+// An e-mail address without a digit is supported by a word of a source
+// even when the substring lookups run out of budget before reaching it.
+func TestUnsupportedFactsEmailBeyondSubstringBudget(t *testing.T) {
+	var resp, src strings.Builder
+	for i := range unsupportedFactsMax - 1 {
+		fmt.Fprintf(&resp, "ID-%05d ", i)
+	}
+	resp.WriteString("mail a@b.co")
+	for src.Len() < 20<<10 {
+		src.WriteString("no ids here at all, just words and the odd 42. ")
+	}
+	src.WriteString("write to A@B.CO")
+	in := unsupportedFactsCase{Response: resp.String(), Tools: []struct {
+		Args   string `json:"args"`
+		Result string `json:"result"`
+		Error  string `json:"error"`
+	}{{Result: src.String()}}}.instance()
+	r, err := (unsupportedFacts{}).Score(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Details["facts"] != unsupportedFactsMax || r.Details["unsupported"] != unsupportedFactsMax-1 {
+		t.Errorf("details = facts %v, unsupported %v; want %d and %d", r.Details["facts"], r.Details["unsupported"], unsupportedFactsMax, unsupportedFactsMax-1)
+	}
+	checkAgainstOracle(t, in)
+}
+
+func TestDigitNeeds(t *testing.T) {
+	var d digitNeeds
+	for _, k := range []string{"ord-48213", "2026-03-04", "5", "42", "a@b.co"} {
+		d.add([]byte(k))
+	}
+	cases := []struct {
+		word string
+		want bool
+	}{
+		{"ORD-48213", true},
+		{"x9482130", true}, // the first three digits of ord-48213
+		{"4-8-2", true},    // digits together once the rest is dropped
+		{"48", false},
+		{"4x2", true},
+		{"1,250", true}, // holds a 5
+		{"2026-02-28T10", true},
+		{"1999-12-31", false},
+		{"777", false},
+		{"x@y", true},
+		{"", false},
+	}
+	for _, c := range cases {
+		if got := d.mayMatter(c.word); got != c.want {
+			t.Errorf("mayMatter(%q) = %v, want %v", c.word, got, c.want)
+		}
+	}
+	if !d.selective() {
+		t.Error("five keys are not selective")
+	}
+	for k := range 10 {
+		d.add([]byte{'0' + byte(k)})
+	}
+	if d.selective() {
+		t.Error("every single digit is selective")
+	}
+}
