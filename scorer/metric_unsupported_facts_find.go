@@ -46,10 +46,7 @@ func (sc *factScanner) scanHot(s string) {
 			}
 			a = ps
 		}
-		b := h
-		for b < len(s) && s[b] > ' ' {
-			b++
-		}
+		b := fieldEnd(s, h)
 		for b < len(s) { // extend forward over fields that are not cold
 			ns := b
 			for ns < len(s) && s[ns] <= ' ' {
@@ -58,10 +55,7 @@ func (sc *factScanner) scanHot(s string) {
 			if ns == len(s) {
 				break
 			}
-			ne := ns
-			for ne < len(s) && s[ne] > ' ' {
-				ne++
-			}
+			ne := fieldEnd(s, ns)
 			if coldField(s[ns:ne]) {
 				break
 			}
@@ -148,6 +142,23 @@ func load64(s string, i int) uint64 {
 	s = s[i : i+8]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// fieldEnd returns the index of the first blank or control byte (<= ' ')
+// at or after i, or len(s), reading 8 bytes at a time.
+func fieldEnd(s string, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		x := load64(s, i)
+		// The high bit of the lowest byte below 0x21 is the lowest bit set:
+		// a borrow only comes from a lower byte that is below 0x21 itself.
+		if m := (x - swarLow*0x21) & ^x & swarHigh; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for i < len(s) && s[i] > ' ' {
+		i++
+	}
+	return i
 }
 
 // candidateBytes has the high bit of every byte of x from '.' to '@' set,

@@ -157,6 +157,16 @@ func (sc *factScanner) scanSegment(s string, prev rune, lineStart bool) {
 		case r == '\n':
 			lineStart = true
 		case !lineStart:
+			// Inside a line: skip the ASCII bytes that neither start a
+			// word nor end the line.
+			for i+1 < len(s) {
+				c := s[i+1]
+				if c >= utf8.RuneSelf || c == '\n' || asciiClass[c]&classFactRune != 0 {
+					break
+				}
+				i++
+				r = rune(c)
+			}
 		case r == ' ' || r == '\t' || r == '\r' || r == '-' || r == '*' || r == '#' || r == '>' || r == '+':
 		default:
 			lineStart = false
