@@ -54,9 +54,10 @@ func (unsupportedFacts) inline() {}
 //
 // The response is tokenised first; without a fact the metric does not
 // apply. Sources are then read only where they can hold a fact (see
-// factScanner.scanHot), each source fact is looked up among the response's
-// facts without allocating, and reading stops as soon as every fact is
-// supported.
+// factScanner.scanHot), words whose digits cannot hold any of the
+// response's facts are not classified (see digitNeeds), each source fact
+// is looked up among the response's facts without allocating, and reading
+// stops as soon as every fact is supported.
 func (unsupportedFacts) Score(_ context.Context, in *Instance) (Result, error) {
 	fx := getFactScratch()
 	defer putFactScratch(fx)

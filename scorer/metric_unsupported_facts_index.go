@@ -301,6 +301,8 @@ type factScratch struct {
 // rather than kept for the next call.
 const factScratchKeep = 64 << 10
 
+// factScratchPool keeps scratches between Score calls, so that a call
+// allocates only its Result.
 var factScratchPool = sync.Pool{New: func() any {
 	fx := new(factScratch)
 	fx.add = fx.set.add
@@ -324,7 +326,7 @@ func putFactScratch(fx *factScratch) {
 	if cap(fx.set.keys) > factScratchKeep || cap(fx.scanner.buf) > factScratchKeep || cap(fx.scanner.alt) > factScratchKeep {
 		return
 	}
-	fx.scanner.text = ""
+	fx.scanner.text, fx.scanner.window = "", [3]factToken{}
 	for i := range fx.set.facts {
 		fx.set.facts[i].surface = ""
 	}
