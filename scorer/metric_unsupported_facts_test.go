@@ -291,9 +291,9 @@ func FuzzUnsupportedFacts(f *testing.F) {
 	})
 }
 
-// BenchmarkUnsupportedFacts scores a medium run: a 2 KB response and ten
-// tool results of 1 KB.
-func BenchmarkUnsupportedFacts(b *testing.B) {
+// denseFactsRun is a medium run dense with facts: a 2 KB response listing
+// orders and ten tool results of 1 KB holding them.
+func denseFactsRun() *Instance {
 	var resp strings.Builder
 	for i := 0; resp.Len() < 2048; i++ {
 		fmt.Fprintf(&resp, "Order ORD-%05d of %d March 2026 costs $%d,%03d.50 and ships to user%d@example.com; ", 10000+i*7, 1+i%28, 1+i%9, i*37%1000, i)
@@ -306,10 +306,16 @@ func BenchmarkUnsupportedFacts(b *testing.B) {
 		}
 		t.ToolCalls = append(t.ToolCalls, extractor.ToolCall{Name: "orders", Arguments: `{"page":1}`, Result: "[" + res.String() + "]"})
 	}
-	in := FromTrajectory(t)
+	return FromTrajectory(t)
+}
+
+// BenchmarkUnsupportedFacts scores a medium run: a 2 KB response and ten
+// tool results of 1 KB.
+func BenchmarkUnsupportedFacts(b *testing.B) {
+	in := denseFactsRun()
 	m := unsupportedFacts{}
 	b.ReportAllocs()
-	b.SetBytes(int64(len(resp.String()) + 10*1024))
+	b.SetBytes(int64(len(in.Response) + 10*1024))
 	for b.Loop() {
 		if _, err := m.Score(context.Background(), in); err != nil {
 			b.Fatal(err)
@@ -434,6 +440,9 @@ func TestUnsupportedFactsMatchesOracle(t *testing.T) {
 	for _, c := range loadUnsupportedFactsCases(t) {
 		checkAgainstOracle(t, c.instance())
 	}
+	for _, in := range []*Instance{denseFactsRun(), proseRun(), largeResultsRun()} {
+		checkAgainstOracle(t, in)
+	}
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 2000 {
 		c := unsupportedFactsCase{Response: randomFactText(r, 1+r.IntN(30)), Prompt: randomFactText(r, r.IntN(20))}
@@ -470,10 +479,10 @@ func FuzzUnsupportedFactsOracle(f *testing.F) {
 	})
 }
 
-// BenchmarkUnsupportedFactsProse scores a run shaped like most traffic: a
-// 1.7 KB answer in prose with one order number, a short question holding
-// it, a long history and four tool calls with 1 KB results.
-func BenchmarkUnsupportedFactsProse(b *testing.B) {
+// proseRun is a run shaped like most traffic: a 1.7 KB answer in prose
+// with one order number, a short question holding it, a long history and
+// four tool calls with 1 KB results.
+func proseRun() *Instance {
 	prose := strings.Repeat("the customer reports that the parcel was crushed and the item inside is broken so a refund is due ", 20)
 	t := &extractor.Trajectory{
 		Input:  "Order 1042 arrived damaged; please refund it and email me a confirmation.",
@@ -487,10 +496,15 @@ func BenchmarkUnsupportedFactsProse(b *testing.B) {
 			Result:    `{"ok":true,"order_id":"1042","detail":"` + prose[:960] + `"}`,
 		})
 	}
-	in := FromTrajectory(t)
+	return FromTrajectory(t)
+}
+
+// BenchmarkUnsupportedFactsProse scores proseRun.
+func BenchmarkUnsupportedFactsProse(b *testing.B) {
+	in := proseRun()
 	m := unsupportedFacts{}
 	b.ReportAllocs()
-	b.SetBytes(int64(len(t.Output)))
+	b.SetBytes(int64(len(in.Response)))
 	for b.Loop() {
 		if _, err := m.Score(context.Background(), in); err != nil {
 			b.Fatal(err)
@@ -515,10 +529,10 @@ func TestASCIIClass(t *testing.T) {
 	}
 }
 
-// BenchmarkUnsupportedFactsLargeResults scores an answer with three facts,
-// one of them made up so that every source is read, against four 8 KB
-// JSON tool results full of numbers, ids and dates it does not mention.
-func BenchmarkUnsupportedFactsLargeResults(b *testing.B) {
+// largeResultsRun is an answer with three facts, one of them made up so
+// that every source is read, and four 8 KB JSON tool results full of
+// numbers, ids and dates it does not mention.
+func largeResultsRun() *Instance {
 	t := &extractor.Trajectory{
 		Input:  "Which of my orders shipped last week?",
 		Output: "Order ORD-48213 shipped on 2026-03-04 and cost $129.90; order ORD-99999 is still open.",
@@ -537,7 +551,12 @@ func BenchmarkUnsupportedFactsLargeResults(b *testing.B) {
 		res.WriteByte(']')
 		t.ToolCalls = append(t.ToolCalls, extractor.ToolCall{Name: "orders", Arguments: fmt.Sprintf(`{"page":%d}`, k+1), Result: res.String()})
 	}
-	in := FromTrajectory(t)
+	return FromTrajectory(t)
+}
+
+// BenchmarkUnsupportedFactsLargeResults scores largeResultsRun.
+func BenchmarkUnsupportedFactsLargeResults(b *testing.B) {
+	in := largeResultsRun()
 	m := unsupportedFacts{}
 	b.ReportAllocs()
 	b.SetBytes(4 * 8 << 10)
