@@ -2,6 +2,7 @@ package scorer
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"testing"
 )
@@ -37,7 +38,7 @@ func BenchmarkDeterministic(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, m := range ms {
-					if _, err := m.Score(ctx, bc.in); err != nil {
+					if _, err := m.Score(ctx, bc.in); err != nil && !errors.Is(err, ErrNotApplicable) {
 						b.Fatal(err)
 					}
 				}
@@ -62,7 +63,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		ev := e.Evaluate(ctx, FromTrajectory(tr))
-		if len(ev.Results) != len(ms) {
+		if len(ev.Results)+len(ev.NotApplicable) != len(ms) || len(ev.Errors) > 0 {
 			b.Fatalf("evaluation %+v", ev)
 		}
 	}
