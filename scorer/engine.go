@@ -33,6 +33,9 @@ type Engine struct {
 	// deferred, when set, is offered every evaluated run before export
 	// (the judge stage).
 	deferred Deferred
+	// redactor, when set, redacts each trajectory before it is scored and
+	// stored (SetRedactor).
+	redactor Redactor
 	// blocking makes Submit wait for queue space (offline replay) instead
 	// of refusing when the queue is full.
 	blocking bool
@@ -219,6 +222,9 @@ func (e *Engine) work(ctx context.Context) {
 
 // process evaluates one trajectory and exports the evaluation.
 func (e *Engine) process(ctx context.Context, t *extractor.Trajectory) {
+	if e.redactor != nil {
+		redactTrajectory(t, e.redactor)
+	}
 	in := FromTrajectory(t)
 	if e.enricher != nil {
 		e.enricher.Enrich(ctx, in)

@@ -25,6 +25,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/receiver"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judgestage"
+	"github.com/evalsidecar/evalsidecar/scorer/redact"
 	"github.com/evalsidecar/evalsidecar/scorer/reference"
 )
 
@@ -124,6 +125,13 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	}
 	if p.Judge != nil {
 		p.Engine.SetDeferred(p.Judge)
+	}
+	if cfg.Judge.RedactStored && cfg.Judge.Redaction.Enabled {
+		r, err := redact.New(cfg.Judge.Redaction, reg)
+		if err != nil {
+			return nil, fmt.Errorf("judge.redaction: %w", err)
+		}
+		p.Engine.SetRedactor(r)
 	}
 	// Offline, the scorer queue pushes back instead of dropping: a replay
 	// releases every buffered trace at once.

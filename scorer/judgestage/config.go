@@ -41,6 +41,11 @@ type Config struct {
 	// Redaction removes personal data and secrets from everything sent to
 	// a judge.
 	Redaction redact.Config `yaml:"redaction"`
+	// RedactStored also redacts every run before it is scored and
+	// stored (trajectories, scores and judge requests alike). Off by
+	// default: runs are stored as received and redaction applies only to
+	// what is sent to a judge.
+	RedactStored bool `yaml:"redact_stored"`
 	// MaxFieldBytes truncates each piece of run content sent to a judge
 	// (the truncation is flagged on the score).
 	MaxFieldBytes int `yaml:"max_field_bytes"`

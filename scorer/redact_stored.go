@@ -1,0 +1,39 @@
+package scorer
+
+import "github.com/evalsidecar/evalsidecar/extractor"
+
+// Redactor replaces personal data and secrets in text.
+type Redactor interface {
+	Redact(s string) string
+}
+
+// SetRedactor makes the engine redact every trajectory's content (input,
+// output, instructions, history, tool arguments, results and errors,
+// attribute values) before any metric or exporter sees it, so nothing
+// unredacted is stored. Call it before Start. Without it, runs are stored
+// as received and redaction applies only to judge requests.
+func (e *Engine) SetRedactor(r Redactor) { e.redactor = r }
+
+// redactTrajectory redacts t's content in place. Tool arguments whose
+// redaction broke their JSON (a number replaced by a marker) are flagged
+// invalid again.
+func redactTrajectory(t *extractor.Trajectory, r Redactor) {
+	t.Input = r.Redact(t.Input)
+	t.Output = r.Redact(t.Output)
+	t.Instructions = r.Redact(t.Instructions)
+	for i := range t.History {
+		t.History[i].Content = r.Redact(t.History[i].Content)
+	}
+	for i := range t.ToolCalls {
+		c := &t.ToolCalls[i]
+		if args := r.Redact(c.Arguments); args != c.Arguments {
+			c.Arguments = args
+			c.ArgumentsValid = c.ArgumentsValid && isJSONObject(args)
+		}
+		c.Result = r.Redact(c.Result)
+		c.Error = r.Redact(c.Error)
+	}
+	for k, v := range t.Attributes {
+		t.Attributes[k] = r.Redact(v)
+	}
+}

@@ -1,0 +1,66 @@
+package scorer
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/evalsidecar/evalsidecar/extractor"
+)
+
+// replacer is a Redactor replacing one planted value.
+type replacer struct{ secret, marker string }
+
+func (r replacer) Redact(s string) string { return strings.ReplaceAll(s, r.secret, r.marker) }
+
+func TestRedactorCleansRunsBeforeScoringAndExport(t *testing.T) {
+	const secret = "4155550134"
+	for _, redactOn := range []bool{false, true} {
+		sink := &collectSink{}
+		ms, err := NewRegistry().Build([]MetricConfig{{Name: MetricToolArgsValid}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, _, _ := testEngine(t, DefaultConfig(), ms, sink)
+		if redactOn {
+			e.SetRedactor(replacer{secret, "[REDACTED:phone]"})
+		}
+		tr := &extractor.Trajectory{
+			TraceID: "t", Input: "call me at " + secret, Output: "calling " + secret,
+			Instructions: "never share " + secret,
+			History:      []extractor.Message{{Role: "user", Content: secret}},
+			ToolCalls: []extractor.ToolCall{
+				{Name: "dial", Arguments: `{"number": ` + secret + `}`, ArgumentsValid: true, Result: "dialled " + secret},
+				{Name: "sms", Arguments: `{"to": "` + secret + `"}`, ArgumentsValid: true, Error: "blocked " + secret},
+			},
+			Attributes: map[string]string{"user.phone": secret},
+		}
+		e.Start(context.Background())
+		if err := e.Submit(context.Background(), tr); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Shutdown(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		got := sink.evs[0]
+		text := got.Trajectory.Input + got.Trajectory.Output + got.Trajectory.Instructions +
+			got.Trajectory.History[0].Content + got.Trajectory.Attributes["user.phone"]
+		for _, c := range got.Trajectory.ToolCalls {
+			text += c.Arguments + c.Result + c.Error
+		}
+		if leaked := strings.Contains(text, secret); leaked == redactOn {
+			t.Errorf("redactor on=%v: secret stored=%v", redactOn, leaked)
+		}
+		// Redacting a JSON number breaks the arguments: the metric sees it.
+		wantScore := 1.0
+		if redactOn {
+			wantScore = 0.5
+			if got.Trajectory.ToolCalls[0].ArgumentsValid || !got.Trajectory.ToolCalls[1].ArgumentsValid {
+				t.Errorf("ArgumentsValid after redaction: %v, %v", got.Trajectory.ToolCalls[0].ArgumentsValid, got.Trajectory.ToolCalls[1].ArgumentsValid)
+			}
+		}
+		if s := got.Results[0].Score; s != wantScore {
+			t.Errorf("redactor on=%v: tool_args_valid = %v, want %v", redactOn, s, wantScore)
+		}
+	}
+}
