@@ -40,7 +40,14 @@ const (
 // when the score is 0, else "unsupported". A response without a
 // checkable fact is not applicable. Details: "facts", "unsupported",
 // "unsupported_facts" (the facts as written, first 50).
-type unsupportedFacts struct{}
+type unsupportedFacts struct {
+	scratches factScratches
+}
+
+// newUnsupportedFacts returns the metric with its scratch pool.
+func newUnsupportedFacts() unsupportedFacts {
+	return unsupportedFacts{scratches: newFactScratches()}
+}
 
 // Name returns "unsupported_facts".
 func (unsupportedFacts) Name() string { return MetricUnsupportedFacts }
@@ -58,9 +65,9 @@ func (unsupportedFacts) inline() {}
 // response's facts are not classified (see digitNeeds), each source fact
 // is looked up among the response's facts without allocating, and reading
 // stops as soon as every fact is supported.
-func (unsupportedFacts) Score(_ context.Context, in *Instance) (Result, error) {
-	fx := getFactScratch()
-	defer putFactScratch(fx)
+func (m unsupportedFacts) Score(_ context.Context, in *Instance) (Result, error) {
+	fx := m.scratches.get()
+	defer m.scratches.put(fx)
 	fs, sc := &fx.set, &fx.scanner
 	sc.emit, sc.source = fx.add, false
 	sc.scanHot(in.Response)

@@ -287,7 +287,7 @@ func (fs *factSet) digitNeeds() digitNeeds {
 }
 
 // factScratch is what one Score call works in: the response's facts and a
-// scanner, reused across calls through factScratchPool.
+// scanner, reused across calls through factScratches.
 type factScratch struct {
 	set     factSet
 	scanner factScanner
@@ -301,9 +301,20 @@ type factScratch struct {
 // rather than kept for the next call.
 const factScratchKeep = 64 << 10
 
-// factScratchPool keeps scratches between Score calls, so that a call
-// allocates only its Result.
-var factScratchPool = sync.Pool{New: func() any {
+// factScratches keeps scratches between Score calls, so that a call
+// allocates only its Result. The zero value does not pool: every get makes
+// a new scratch.
+type factScratches struct {
+	pool *sync.Pool
+}
+
+// newFactScratches returns a pooling factScratches.
+func newFactScratches() factScratches {
+	return factScratches{pool: &sync.Pool{New: func() any { return newFactScratch() }}}
+}
+
+// newFactScratch returns an empty scratch with its emit functions.
+func newFactScratch() *factScratch {
 	fx := new(factScratch)
 	fx.add = fx.set.add
 	fx.support = func(_ factKind, norm, alt []byte, _ string) {
@@ -311,24 +322,27 @@ var factScratchPool = sync.Pool{New: func() any {
 		fx.scanner.stop = fx.set.left == 0
 	}
 	return fx
-}}
+}
 
-// getFactScratch returns an empty scratch.
-func getFactScratch() *factScratch {
-	fx := factScratchPool.Get().(*factScratch)
+// get returns an empty scratch.
+func (p factScratches) get() *factScratch {
+	if p.pool == nil {
+		return newFactScratch()
+	}
+	fx := p.pool.Get().(*factScratch)
 	fx.set.reset()
 	fx.scanner.stop, fx.scanner.needs = false, nil
 	return fx
 }
 
-// putFactScratch returns fx to the pool unless it grew large.
-func putFactScratch(fx *factScratch) {
-	if cap(fx.set.keys) > factScratchKeep || cap(fx.scanner.buf) > factScratchKeep || cap(fx.scanner.alt) > factScratchKeep {
+// put returns fx to the pool unless it grew large.
+func (p factScratches) put(fx *factScratch) {
+	if p.pool == nil || cap(fx.set.keys) > factScratchKeep || cap(fx.scanner.buf) > factScratchKeep || cap(fx.scanner.alt) > factScratchKeep {
 		return
 	}
 	fx.scanner.text, fx.scanner.window = "", [3]factToken{}
 	for i := range fx.set.facts {
 		fx.set.facts[i].surface = ""
 	}
-	factScratchPool.Put(fx)
+	p.pool.Put(fx)
 }

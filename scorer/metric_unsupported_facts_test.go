@@ -123,7 +123,7 @@ func TestUnsupportedFactsExplanationCapped(t *testing.T) {
 		fmt.Fprintf(&b, "ID-%04d ", i)
 	}
 	in := unsupportedFactsCase{Response: b.String(), Prompt: "ID-0003"}.instance()
-	r, err := (unsupportedFacts{}).Score(context.Background(), in)
+	r, err := newUnsupportedFacts().Score(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestUnsupportedFactsDetailsCapped(t *testing.T) {
 	for i := range 80 {
 		fmt.Fprintf(&b, "X%dY ", 100+i)
 	}
-	r, err := (unsupportedFacts{}).Score(context.Background(), unsupportedFactsCase{Response: b.String()}.instance())
+	r, err := newUnsupportedFacts().Score(context.Background(), unsupportedFactsCase{Response: b.String()}.instance())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func FuzzUnsupportedFacts(f *testing.F) {
 	f.Add("1. a\n10) b 03/05/2026 42,50 a@b.co", "2026-05-03")
 	f.Add("订单ORD-1已发货 Б12 www.", "")
 	f.Add("may 5 2026 5th Sept 2026 9999/99/99 0,000 ,,, ..", "\xff\xfe")
-	m := unsupportedFacts{}
+	m := newUnsupportedFacts()
 	f.Fuzz(func(t *testing.T, response, source string) {
 		in := unsupportedFactsCase{Response: response, Tools: []struct {
 			Args   string `json:"args"`
@@ -313,7 +313,7 @@ func denseFactsRun() *Instance {
 // tool results of 1 KB.
 func BenchmarkUnsupportedFacts(b *testing.B) {
 	in := denseFactsRun()
-	m := unsupportedFacts{}
+	m := newUnsupportedFacts()
 	b.ReportAllocs()
 	b.SetBytes(int64(len(in.Response) + 10*1024))
 	for b.Loop() {
@@ -334,7 +334,7 @@ func TestUnsupportedFactsBounded(t *testing.T) {
 	src.WriteString("ID-00001 ID-02999")
 	in := unsupportedFactsCase{Response: resp.String(), Prompt: "ID-00000"}.instance()
 	in.PredictedTrajectory = []extractor.ToolCall{{Name: "t", Result: src.String()}}
-	r, err := (unsupportedFacts{}).Score(context.Background(), in)
+	r, err := newUnsupportedFacts().Score(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -412,7 +412,7 @@ func checkScanHot(t *testing.T, s string) {
 // implementation score in the same way.
 func checkAgainstOracle(t *testing.T, in *Instance) {
 	t.Helper()
-	got, err := (unsupportedFacts{}).Score(context.Background(), in)
+	got, err := newUnsupportedFacts().Score(context.Background(), in)
 	want, wantErr := (oracleUnsupportedFacts{}).Score(context.Background(), in)
 	if !errors.Is(err, wantErr) || !reflect.DeepEqual(got, want) {
 		t.Fatalf("response %q:\ngot  (%+v, %v)\nwant (%+v, %v)", in.Response, got, err, want, wantErr)
@@ -502,7 +502,7 @@ func proseRun() *Instance {
 // BenchmarkUnsupportedFactsProse scores proseRun.
 func BenchmarkUnsupportedFactsProse(b *testing.B) {
 	in := proseRun()
-	m := unsupportedFacts{}
+	m := newUnsupportedFacts()
 	b.ReportAllocs()
 	b.SetBytes(int64(len(in.Response)))
 	for b.Loop() {
@@ -557,7 +557,7 @@ func largeResultsRun() *Instance {
 // BenchmarkUnsupportedFactsLargeResults scores largeResultsRun.
 func BenchmarkUnsupportedFactsLargeResults(b *testing.B) {
 	in := largeResultsRun()
-	m := unsupportedFacts{}
+	m := newUnsupportedFacts()
 	b.ReportAllocs()
 	b.SetBytes(4 * 8 << 10)
 	for b.Loop() {
@@ -585,7 +585,7 @@ func TestUnsupportedFactsEmailBeyondSubstringBudget(t *testing.T) {
 		Result string `json:"result"`
 		Error  string `json:"error"`
 	}{{Result: src.String()}}}.instance()
-	r, err := (unsupportedFacts{}).Score(context.Background(), in)
+	r, err := newUnsupportedFacts().Score(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,8 +15,8 @@ import (
 // read. With the metric and judge names it keys the result cache, so a
 // duplicate delivery of the same run (or an identical run) is judged once.
 // One digest serves every judge metric of the run.
-func contentDigest(in *scorer.Instance) []byte {
-	bp := digestBufs.Get().(*[]byte)
+func contentDigest(bufs *sync.Pool, in *scorer.Instance) []byte {
+	bp := bufs.Get().(*[]byte)
 	buf := (*bp)[:0]
 	put := func(v string) {
 		buf = binary.LittleEndian.AppendUint64(buf, uint64(len(v)))
@@ -74,15 +74,18 @@ func contentDigest(in *scorer.Instance) []byte {
 	sum := sha256.Sum256(buf)
 	if cap(buf) <= maxPooledDigestBuf {
 		*bp = buf
-		digestBufs.Put(bp)
+		bufs.Put(bp)
 	}
 	return sum[:]
 }
 
-// digestBufs recycles the buffers contentDigest hashes; SHA-256, not a
-// faster non-cryptographic hash, so that crafted content cannot collide
-// with another run's and take its cached score.
-var digestBufs = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
+// newDigestBufs returns the pool of the buffers contentDigest hashes.
+// The digest is SHA-256, not a faster non-cryptographic hash, so that
+// crafted content cannot collide with another run's and take its cached
+// score.
+func newDigestBufs() *sync.Pool {
+	return &sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
+}
 
 // maxPooledDigestBuf keeps unusually large buffers out of the pool.
 const maxPooledDigestBuf = 1 << 20

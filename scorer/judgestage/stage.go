@@ -58,6 +58,7 @@ type Stage struct {
 	logger  *slog.Logger
 	tel     *stageMetrics
 	queues  map[string]*queue // by judge name
+	digests *sync.Pool        // contentDigest buffers
 
 	mu     sync.RWMutex // guards closed against the queues' close
 	closed bool
@@ -114,6 +115,7 @@ func New(metrics []Metric, sink scorer.Sink, opts Options) (*Stage, error) {
 		opts:    opts,
 		logger:  opts.Logger,
 		queues:  make(map[string]*queue),
+		digests: newDigestBufs(),
 		done:    make(chan struct{}),
 	}
 	ids := make([]string, 0, len(metrics))
@@ -206,7 +208,7 @@ func (s *Stage) Offer(_ context.Context, in *scorer.Instance, ev *scorer.Evaluat
 			continue
 		}
 		if digest == nil {
-			digest = contentDigest(in)
+			digest = contentDigest(s.digests, in)
 		}
 		key := sampling.NewKey(name, jn, string(digest))
 		if s.opts.Cache != nil {
