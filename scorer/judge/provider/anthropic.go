@@ -103,10 +103,12 @@ func (p *anthropicProvider) params(req *judge.Request) (anthropic.MessageNewPara
 		limit = int64(req.MaxOutputTokens)
 	}
 	params := anthropic.MessageNewParams{
-		Model:       anthropic.Model(p.cfg.Model),
-		MaxTokens:   limit,
-		Messages:    []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(req.Prompt))},
-		Temperature: param.NewOpt(p.cfg.Temperature),
+		Model:     anthropic.Model(p.cfg.Model),
+		MaxTokens: limit,
+		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(req.Prompt))},
+	}
+	if !p.cfg.OmitTemperature {
+		params.Temperature = param.NewOpt(p.cfg.Temperature)
 	}
 	if req.Schema != nil {
 		if p.cfg.Structured() {

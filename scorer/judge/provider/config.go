@@ -108,6 +108,9 @@ type Config struct {
 	MaxOutputTokens int `yaml:"max_output_tokens"`
 	// Temperature is the sampling temperature; default 0.
 	Temperature float64 `yaml:"temperature"`
+	// OmitTemperature leaves the temperature out of requests, for models
+	// that accept only their default (OpenAI reasoning models).
+	OmitTemperature bool `yaml:"omit_temperature"`
 	// StructuredOutput asks the provider for schema-constrained output
 	// when a request has a schema; default true. Set it to false for
 	// OpenAI-compatible servers without response_format json_schema: the

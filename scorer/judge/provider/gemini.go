@@ -90,9 +90,11 @@ func (p *geminiProvider) config(req *judge.Request) (*genai.GenerateContentConfi
 	}
 	off := false
 	gc := &genai.GenerateContentConfig{
-		Temperature:           &temp,
 		MaxOutputTokens:       int32(min(limit, 1<<31-1)),
 		AutomaticContinuation: &off,
+	}
+	if !p.cfg.OmitTemperature {
+		gc.Temperature = &temp
 	}
 	if req.Schema != nil {
 		if p.cfg.Structured() {

@@ -96,8 +96,10 @@ func (p *openAIProvider) params(req *judge.Request) (openai.ChatCompletionNewPar
 	params := openai.ChatCompletionNewParams{
 		Model:          p.cfg.Model,
 		Messages:       msgs,
-		Temperature:    param.NewOpt(p.cfg.Temperature),
 		ResponseFormat: format,
+	}
+	if !p.cfg.OmitTemperature {
+		params.Temperature = param.NewOpt(p.cfg.Temperature)
 	}
 	limit := int64(p.cfg.MaxOutputTokens)
 	if req.MaxOutputTokens > 0 {

@@ -220,3 +220,21 @@ func TestOpenAICompatibleWithoutKey(t *testing.T) {
 		t.Errorf("Authorization %q sent without a key", got)
 	}
 }
+
+// TestOmitTemperature: with omit_temperature no provider sends a
+// temperature (reasoning models accept only their default).
+func TestOmitTemperature(t *testing.T) {
+	for _, tg := range targets {
+		t.Run(tg.name, func(t *testing.T) {
+			srv := judgetest.New(t)
+			srv.Enqueue(tg.wire, judgetest.Text("ok"))
+			p := newProvider(t, srv, tg, func(c *provider.Config) { c.OmitTemperature = true })
+			if _, err := p.Complete(t.Context(), &judge.Request{Prompt: "x"}); err != nil {
+				t.Fatal(err)
+			}
+			if r := srv.Requests()[0]; r.Temperature != nil {
+				t.Errorf("temperature %v sent", *r.Temperature)
+			}
+		})
+	}
+}
