@@ -119,6 +119,7 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	}
 	p.Judge, err = judgestage.Build(cfg.Judge, p.Exporters, judgestage.Settings{
 		Registerer: reg, Logger: logger.With("component", "judge"),
+		Blocking: !opts.Online, // replay judges every sampled run
 	})
 	if err != nil {
 		return nil, fmt.Errorf("judge: %w", err)

@@ -33,6 +33,9 @@ type Settings struct {
 	HTTPClient *http.Client
 	// Now is the clock of budgets, rules and the cache; nil is time.Now.
 	Now func() time.Time
+	// Blocking makes the stage wait for queue space instead of skipping
+	// runs (offline replay).
+	Blocking bool
 }
 
 // Parts are the judge side of a configuration, built: the judges and the
@@ -237,6 +240,7 @@ func Build(cfg Config, sink scorer.Sink, s Settings) (*Stage, error) {
 	return New(parts.Metrics, sink, Options{
 		QueueSize:     cfg.QueueSize,
 		ShedOldest:    cfg.Shed == ShedOldest,
+		Blocking:      s.Blocking,
 		Workers:       parts.Workers,
 		MetricTimeout: cfg.MetricTimeout,
 		Cache:         parts.Cache,

@@ -34,6 +34,10 @@ type Options struct {
 	// ShedOldest makes a full queue evict its oldest run for the new one
 	// instead of skipping the new one.
 	ShedOldest bool
+	// Blocking makes Offer wait for queue space (offline replay, where
+	// backpressure is wanted) instead of skipping; it gives up when the
+	// caller's context ends.
+	Blocking bool
 	// Workers is the number of workers per judge name; a judge not listed
 	// gets DefaultWorkers.
 	Workers map[string]int
@@ -170,9 +174,9 @@ func (s *Stage) QueueLen(name string) int {
 
 // Offer decides, for every judge metric, what to do with an evaluated
 // run, adds the ledger decisions (and any cached result) to ev, and queues
-// the run for its judges. It never blocks: a full queue is a queue_full
-// decision.
-func (s *Stage) Offer(_ context.Context, in *scorer.Instance, ev *scorer.Evaluation) {
+// the run for its judges. Online it never blocks: a full queue is a
+// queue_full decision. A Blocking stage waits for queue space.
+func (s *Stage) Offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evaluation) {
 	run := runOf(in, ev)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -201,7 +205,7 @@ func (s *Stage) Offer(_ context.Context, in *scorer.Instance, ev *scorer.Evaluat
 			s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: string(d.Outcome), Reason: reason})
 			continue
 		}
-		if q := s.queues[jn]; !s.opts.ShedOldest && len(q.ch) == cap(q.ch) {
+		if q := s.queues[jn]; !s.opts.ShedOldest && !s.opts.Blocking && len(q.ch) == cap(q.ch) {
 			// The judge is behind (or down): skip before hashing the
 			// content, so an outage costs ingestion next to nothing.
 			s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: scorer.OutcomeQueueFull, Reason: d.Rule})
@@ -232,7 +236,7 @@ func (s *Stage) Offer(_ context.Context, in *scorer.Instance, ev *scorer.Evaluat
 	for _, jn := range order {
 		j, q := jobs[jn], s.queues[jn]
 		outcome := scorer.OutcomeQueued
-		if !s.enqueue(q, j) {
+		if !s.enqueue(ctx, q, j) {
 			outcome = scorer.OutcomeQueueFull
 		}
 		for _, it := range j.items {
@@ -241,11 +245,19 @@ func (s *Stage) Offer(_ context.Context, in *scorer.Instance, ev *scorer.Evaluat
 	}
 }
 
-// enqueue puts j on q without blocking. A full queue refuses j, or with
-// ShedOldest evicts its oldest job, whose metrics are recorded as
-// queue_full in a follow-up evaluation.
-func (s *Stage) enqueue(q *queue, j *job) bool {
+// enqueue puts j on q. A full queue refuses j, or with ShedOldest evicts
+// its oldest job, whose metrics are recorded as queue_full in a follow-up
+// evaluation; with Blocking it waits for space until ctx ends.
+func (s *Stage) enqueue(ctx context.Context, q *queue, j *job) bool {
 	defer func() { q.length.Set(float64(len(q.ch))) }()
+	if s.opts.Blocking {
+		select {
+		case q.ch <- j:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
 	for range 2 {
 		select {
 		case q.ch <- j:

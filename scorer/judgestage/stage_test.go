@@ -365,3 +365,28 @@ func TestShedOldestKeepsTheNewestRuns(t *testing.T) {
 		t.Errorf("skipped{queue_full} = %v, want 3", n)
 	}
 }
+
+func TestBlockingStageWaitsInsteadOfSkipping(t *testing.T) {
+	m := &fakeMetric{name: "m", judge: "j", needs: scorer.InResponse,
+		score: func(context.Context, *scorer.Instance) (scorer.Result, error) {
+			time.Sleep(time.Millisecond)
+			return scorer.Result{Score: 1}, nil
+		}}
+	rec := &recorder{}
+	s, err := New([]Metric{{Metric: m, Policy: policy(t, 1)}}, rec, Options{QueueSize: 1, Blocking: true, Workers: map[string]int{"j": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start(t.Context())
+	for i := range 20 {
+		if got := outcomes(offer(s, instance(fmt.Sprint(i), fmt.Sprint(i))))["m"]; got != scorer.OutcomeQueued {
+			t.Fatalf("run %d: %q, want queued", i, got)
+		}
+	}
+	if err := s.Shutdown(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if n := m.calls.Load(); n != 20 {
+		t.Errorf("%d runs judged, want 20", n)
+	}
+}
