@@ -2,6 +2,7 @@ package judgestage
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -25,6 +26,16 @@ type stageMetrics struct {
 	skipped   *prometheus.CounterVec
 	decisions *prometheus.CounterVec
 	queueLen  *prometheus.GaugeVec
+
+	// series holds the children of every configured metric and outcome,
+	// resolved once so that Offer does no label lookups.
+	series map[string]map[string]outcomeSeries
+}
+
+// outcomeSeries are the counters one (metric, outcome) decision adds to;
+// skipped is nil for the outcomes that are not skips.
+type outcomeSeries struct {
+	decisions, skipped prometheus.Counter
 }
 
 func newStageMetrics(reg prometheus.Registerer, metricIDs, judges []string) (*stageMetrics, error) {
@@ -42,13 +53,18 @@ func newStageMetrics(reg prometheus.Registerer, metricIDs, judges []string) (*st
 			Help: "Runs waiting for a judge, by judge.",
 		}, []string{"judge"}),
 	}
+	m.series = make(map[string]map[string]outcomeSeries, len(metricIDs))
 	for _, id := range metricIDs {
-		for _, r := range skipReasons {
-			m.skipped.WithLabelValues(id, r)
-		}
+		byOutcome := make(map[string]outcomeSeries, len(ledgerOutcomes))
 		for _, o := range ledgerOutcomes {
-			m.decisions.WithLabelValues(id, o)
+			byOutcome[o] = outcomeSeries{decisions: m.decisions.WithLabelValues(id, o)}
 		}
+		for _, r := range skipReasons {
+			os := byOutcome[r]
+			os.skipped = m.skipped.WithLabelValues(id, r)
+			byOutcome[r] = os
+		}
+		m.series[id] = byOutcome
 	}
 	for _, j := range judges {
 		m.queueLen.WithLabelValues(j)
@@ -66,10 +82,15 @@ func newStageMetrics(reg prometheus.Registerer, metricIDs, judges []string) (*st
 
 // count records one ledger decision.
 func (m *stageMetrics) count(d scorer.Decision) {
-	m.decisions.WithLabelValues(d.Metric, d.Outcome).Inc()
-	switch d.Outcome {
-	case scorer.OutcomeScored, scorer.OutcomeCached, scorer.OutcomeQueued:
-	default:
-		m.skipped.WithLabelValues(d.Metric, d.Outcome).Inc()
+	os, ok := m.series[d.Metric][d.Outcome]
+	if !ok { // a metric or outcome not known at construction
+		os.decisions = m.decisions.WithLabelValues(d.Metric, d.Outcome)
+		if slices.Contains(skipReasons, d.Outcome) {
+			os.skipped = m.skipped.WithLabelValues(d.Metric, d.Outcome)
+		}
+	}
+	os.decisions.Inc()
+	if os.skipped != nil {
+		os.skipped.Inc()
 	}
 }
