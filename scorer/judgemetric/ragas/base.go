@@ -35,19 +35,8 @@ func (b *judgeBase) caller() *judgemetric.Caller {
 // metric's judge from its "judge" parameter (or deps' default judge) and
 // rejects unknown parameters.
 func Register(r *scorer.Registry, deps judgemetric.Deps) error {
-	for _, f := range []struct {
-		id  string
-		new func(scorer.Params, judgemetric.Deps) (scorer.Metric, error)
-	}{
-		{MetricTopicAdherence, newTopicAdherence},
-		{MetricAgentGoalAccuracy, newGoalAccuracy},
-	} {
-		build := f.new
-		if err := r.Register(f.id, func(params map[string]any) (scorer.Metric, error) {
-			return build(scorer.Params(params), deps)
-		}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return judgemetric.RegisterAll(r, deps,
+		judgemetric.Entry{ID: MetricTopicAdherence, New: newTopicAdherence},
+		judgemetric.Entry{ID: MetricAgentGoalAccuracy, New: newGoalAccuracy},
+	)
 }
