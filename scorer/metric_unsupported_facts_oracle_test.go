@@ -3,7 +3,8 @@ package scorer
 // This file keeps the first implementation of unsupported_facts, which
 // tokenises the response and every source in full, as the oracle the
 // differential tests compare the metric with. It is deliberately left as
-// it was: simple and slow.
+// it was: simple and slow. Which texts are sources is not under test; the
+// oracle reads them with the metric's own eachFactSource.
 
 import (
 	"context"
@@ -11,8 +12,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/evalsidecar/evalsidecar/extractor"
 )
 
 // oracleUnsupportedFacts is unsupported_facts as first written: every
@@ -88,13 +87,13 @@ func (oracleUnsupportedFacts) Score(_ context.Context, in *Instance) (Result, er
 		return Result{}, ErrNotApplicable
 	}
 	sc.emit, sc.source = fs.support, true
-	oracleEachFactSource(in, func(s string) bool {
+	eachFactSource(in, func(s string) bool {
 		sc.scan(s)
 		return fs.pending(false) > 0
 	})
 	if fs.pending(true) > 0 {
 		budget := unsupportedFactsScanBytes
-		oracleEachFactSource(in, func(s string) bool {
+		eachFactSource(in, func(s string) bool {
 			for i := range fs.facts {
 				f := &fs.facts[i]
 				if f.supported || !f.kind.bySubstring() {
@@ -155,50 +154,6 @@ func oracleExplainUnsupported(listed []string, k, n int) string {
 		fmt.Fprintf(&b, " and %d more", k-shown)
 	}
 	return b.String()
-}
-
-// oracleEachFactSource calls fn with every text a response fact may come from,
-// until fn returns false. A conversation message equal to the response
-// itself is skipped.
-func oracleEachFactSource(in *Instance, fn func(string) bool) {
-	for _, s := range [...]string{in.Prompt, in.Context, in.Instruction} {
-		if s != "" && !fn(s) {
-			return
-		}
-	}
-	for _, d := range in.ToolDeclarations {
-		if d.Description != "" && !fn(d.Description) {
-			return
-		}
-	}
-	for _, m := range in.Conversation {
-		if m.Content != "" && m.Content != in.Response && !fn(m.Content) {
-			return
-		}
-	}
-	for _, inv := range in.Invocations {
-		if inv.UserContent != "" && !fn(inv.UserContent) {
-			return
-		}
-		if !oracleEachToolText(inv.PredictedToolCalls, fn) {
-			return
-		}
-	}
-	oracleEachToolText(in.PredictedTrajectory, fn)
-}
-
-// oracleEachToolText calls fn with the arguments, result and error of every call
-// until fn returns false, and reports whether it never did.
-func oracleEachToolText(calls []extractor.ToolCall, fn func(string) bool) bool {
-	for i := range calls {
-		c := &calls[i]
-		for _, s := range [...]string{c.Arguments, c.Result, c.Error} {
-			if s != "" && !fn(s) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // oracleFactToken is one candidate fact word of a text: a run of letters and
