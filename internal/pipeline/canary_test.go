@@ -1,17 +1,11 @@
 package pipeline
 
 import (
-	"context"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
-	sdkresource "go.opentelemetry.io/otel/sdk/resource"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/evalsidecar/evalsidecar/exporter"
 	"github.com/evalsidecar/evalsidecar/scorer"
@@ -33,21 +27,8 @@ func TestCanaryReferenceEndToEnd(t *testing.T) {
 	cfg.Scorer.Metrics = []scorer.MetricConfig{{Name: scorer.MetricExactMatch}, {Name: scorer.MetricTrajectoryExactMatch}}
 	cfg.Scorer.References.Files = []string{refs}
 	c := &capture{}
-	p, err := New(cfg, slog.New(slog.DiscardHandler), Options{Online: true, Extra: []exporter.Exporter{c}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := p.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	exp, err := otlptracegrpc.New(ctx, otlptracegrpc.WithEndpoint(p.Receiver.GRPCAddr()), otlptracegrpc.WithInsecure())
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := sdkresource.NewSchemaless(attribute.String("service.name", "weather-agent"))
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp), sdktrace.WithResource(res))
+	p, ctx := startOnline(t, cfg, Options{Extra: []exporter.Exporter{c}})
+	tp := sdkTracerProvider(t, ctx, p, "weather-agent")
 	tracer := tp.Tracer("canary-test")
 	run := func(caseID string) string {
 		attrs := []attribute.KeyValue{

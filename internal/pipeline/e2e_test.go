@@ -3,10 +3,7 @@ package pipeline
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -56,15 +53,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			const runs = 12
 			dir := t.TempDir()
-			p, err := New(testConfig(dir), slog.New(slog.NewTextHandler(io.Discard, nil)), Options{Online: true, Version: "test"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			if err := p.Start(ctx); err != nil {
-				t.Fatal(err)
-			}
+			p, ctx := startOnline(t, testConfig(dir), Options{Version: "test"})
 			shutdown := func() {
 				if err := p.Shutdown(ctx); err != nil {
 					t.Errorf("shutdown: %v", err)

@@ -1,18 +1,12 @@
 package pipeline
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
-	sdkresource "go.opentelemetry.io/otel/sdk/resource"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/scorer"
@@ -81,21 +75,8 @@ func TestJudgeEndToEnd(t *testing.T) {
 	}
 	def := testConfig(dir)
 	cfg.Receiver, cfg.Exporters, cfg.Extractor = def.Receiver, def.Exporters, def.Extractor
-	p, err := New(cfg, slog.New(slog.DiscardHandler), Options{Online: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := p.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	exp, err := otlptracegrpc.New(ctx, otlptracegrpc.WithEndpoint(p.Receiver.GRPCAddr()), otlptracegrpc.WithInsecure())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp),
-		sdktrace.WithResource(sdkresource.NewSchemaless(attribute.String("service.name", "support-agent"))))
+	p, ctx := startOnline(t, cfg, Options{})
+	tp := sdkTracerProvider(t, ctx, p, "support-agent")
 	tracer := tp.Tracer("judge-test")
 	secrets := strings.Join(plantedSecrets, ", ")
 	const runs = 24

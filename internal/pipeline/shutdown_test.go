@@ -2,9 +2,6 @@ package pipeline
 
 import (
 	"bytes"
-	"context"
-	"io"
-	"log/slog"
 	"net/http"
 	"path/filepath"
 	"testing"
@@ -23,15 +20,7 @@ func TestShutdownDrainsEverything(t *testing.T) {
 	cfg := testConfig(dir)
 	cfg.Extractor.QuietPeriod = time.Hour // nothing is released on its own
 	cfg.Extractor.MaxTraceAge = 2 * time.Hour
-	p, err := New(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), Options{Online: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := p.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	p, ctx := startOnline(t, cfg, Options{})
 
 	simCfg := simulator.DefaultConfig()
 	simCfg.Protocol = simulator.ProtocolHTTP
