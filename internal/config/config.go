@@ -99,15 +99,7 @@ func (c Config) Validate() error {
 	if _, err := NewMetricRegistry().Build(c.Scorer.Metrics); err != nil {
 		errs = append(errs, fmt.Errorf("scorer.metrics: %w", err))
 	}
-	if c.Judge.Enabled() {
-		// Builds the judges and judge metrics without sending anything, so
-		// that a bad metric parameter or judge setting fails at start.
-		if _, err := judgestage.BuildParts(c.Judge, judgestage.Settings{}); err != nil {
-			errs = append(errs, prefixed("judge", err))
-		}
-	} else {
-		add("judge", c.Judge.Validate())
-	}
+	add("judge", judgestage.Check(c.Judge))
 	add("exporters.prometheus", c.Exporters.Prometheus.Validate())
 	add("exporters.jsonl", c.Exporters.JSONL.Validate())
 	add("exporters.clickhouse", c.Exporters.ClickHouse.Validate())

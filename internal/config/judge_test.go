@@ -120,3 +120,15 @@ func TestReadmeJudgeExample(t *testing.T) {
 		t.Error("no daily token budget in the example")
 	}
 }
+
+func TestJudgeFallbackCycleIsAConfigError(t *testing.T) {
+	doc := `
+judge:
+  judges:
+    - {name: a, provider: openai, model: m, api_key: k, fallback: b}
+    - {name: b, provider: openai, model: m, api_key: k, fallback: a}`
+	_, err := Parse([]byte(doc), func(string) (string, bool) { return "", false })
+	if err == nil || !strings.Contains(err.Error(), `judge.judges: judge "a": fallback cycle a -> b -> a`) {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package judgestage
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -72,6 +73,54 @@ func BuildParts(cfg Config, s Settings) (*Parts, error) {
 		parts.Metrics = append(parts.Metrics, m)
 	}
 	return parts, nil
+}
+
+// Check validates cfg and builds its judges (fallback chains included)
+// and judge metrics over stand-in providers, so that a bad metric
+// parameter, judge name or sampling rule is reported with its key at
+// start. Unlike BuildParts it creates no provider: no SDK client and no
+// credential lookup.
+func Check(cfg Config) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	clients := make([]*judge.Client, 0, len(cfg.Judges))
+	for i, jc := range cfg.Judges {
+		c, err := judge.NewClient(jc.ClientConfig, unsentProvider{model: jc.Model}, judge.Options{})
+		if err != nil {
+			return fmt.Errorf("judges[%d]: %w", i, err)
+		}
+		clients = append(clients, c)
+	}
+	set, err := judge.NewSet(clients...)
+	if err != nil {
+		return err
+	}
+	judges := make(map[string]judge.Judge, len(clients))
+	for _, n := range set.Names() {
+		judges[n], _ = set.Judge(n)
+	}
+	def := cfg.DefaultJudge
+	if def == "" && len(cfg.Judges) > 0 {
+		def = cfg.Judges[0].Name
+	}
+	for i, mc := range cfg.Metrics {
+		if _, err := buildMetric(mc, cfg.MaxFieldBytes, nil, judges, def, time.Now); err != nil {
+			return fmt.Errorf("metrics[%d]: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// unsentProvider stands for a judge's provider while a config is checked;
+// it never sends a request.
+type unsentProvider struct{ model string }
+
+func (unsentProvider) Kind() string    { return "unsent" }
+func (p unsentProvider) Model() string { return p.model }
+
+func (unsentProvider) Complete(context.Context, *judge.Request) (*judge.Response, error) {
+	return nil, &judge.Error{Class: judge.ClassCanceled, Err: errors.New("config check only")}
 }
 
 // OfflineRegistry returns a metric registry for offline evaluation
