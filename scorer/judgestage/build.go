@@ -100,12 +100,8 @@ func Check(cfg Config) error {
 	for _, n := range set.Names() {
 		judges[n], _ = set.Judge(n)
 	}
-	def := cfg.DefaultJudge
-	if def == "" && len(cfg.Judges) > 0 {
-		def = cfg.Judges[0].Name
-	}
 	for i, mc := range cfg.Metrics {
-		if _, err := buildMetric(mc, cfg.MaxFieldBytes, nil, judges, def, time.Now); err != nil {
+		if _, err := buildMetric(mc, cfg.MaxFieldBytes, nil, judges, cfg.defaultJudge(), time.Now); err != nil {
 			return fmt.Errorf("metrics[%d]: %w", i, err)
 		}
 	}
@@ -187,7 +183,7 @@ func buildJudges(cfg Config, s Settings) (*judges, error) {
 	if err != nil {
 		return nil, err
 	}
-	js := &judges{workers: make(map[string]int, len(cfg.Judges)), def: cfg.DefaultJudge}
+	js := &judges{workers: make(map[string]int, len(cfg.Judges)), def: cfg.defaultJudge()}
 	if js.redactor, err = redact.New(cfg.Redaction, s.Registerer); err != nil {
 		return nil, fmt.Errorf("redaction: %w", err)
 	}
@@ -219,9 +215,6 @@ func buildJudges(cfg Config, s Settings) (*judges, error) {
 	js.judges = make(map[string]judge.Judge, len(clients))
 	for _, n := range js.set.Names() {
 		js.judges[n], _ = js.set.Judge(n)
-	}
-	if js.def == "" && len(cfg.Judges) > 0 {
-		js.def = cfg.Judges[0].Name
 	}
 	return js, nil
 }

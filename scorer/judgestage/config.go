@@ -3,6 +3,7 @@ package judgestage
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
@@ -104,6 +105,15 @@ func DefaultJudgeConfig() JudgeConfig {
 	return JudgeConfig{ClientConfig: judge.DefaultClientConfig()}
 }
 
+// defaultJudge is the judge of a metric whose params name none:
+// DefaultJudge, else the first judge.
+func (c Config) defaultJudge() string {
+	if c.DefaultJudge == "" && len(c.Judges) > 0 {
+		return c.Judges[0].Name
+	}
+	return c.DefaultJudge
+}
+
 // Enabled reports whether any judge metric is configured.
 func (c Config) Enabled() bool { return len(c.Metrics) > 0 }
 
@@ -181,14 +191,7 @@ func Fields() []string {
 		"tool_declarations", "tool_calls", "conversation", "rubrics", "topics"}
 }
 
-func knownField(f string) bool {
-	for _, k := range Fields() {
-		if k == f {
-			return true
-		}
-	}
-	return false
-}
+func knownField(f string) bool { return slices.Contains(Fields(), f) }
 
 // prefixed prefixes every error of a (possibly joined) error with p.
 func prefixed(p string, err error) error {
