@@ -83,20 +83,34 @@ func (in *Instance) toolCallOutput(text string) *memoOutput {
 	return o
 }
 
-// rougeTokens returns rouge.NewTokens(target, prediction, stem), built on
+// rougeTokens returns the tokens of target and prediction for s, built
+// on first use: the unstemmed tokens are shared by every scorer of the
+// pair, and stemmed ones derived from them.
+func (in *Instance) rougeTokens(target, prediction string, s *rouge.Scorer) *rouge.Tokens {
+	base := in.memoTokens(tokensID{target: target, prediction: prediction}, func() *rouge.Tokens {
+		return rouge.NewTokens(target, prediction)
+	})
+	if !s.Stems() {
+		return base
+	}
+	return in.memoTokens(tokensID{target: target, prediction: prediction, stem: true}, func() *rouge.Tokens {
+		return s.StemTokens(base)
+	})
+}
+
+// memoTokens returns the tokens memoized under id, built by build on
 // first use.
-func (in *Instance) rougeTokens(target, prediction string, stem bool) *rouge.Tokens {
+func (in *Instance) memoTokens(id tokensID, build func() *rouge.Tokens) *rouge.Tokens {
 	m := &in.memo
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	id := tokensID{target: target, prediction: prediction, stem: stem}
 	if t, ok := m.tokens[id]; ok {
 		return t
 	}
 	if m.tokens == nil {
 		m.tokens = make(map[tokensID]*rouge.Tokens, 2)
 	}
-	t := rouge.NewTokens(target, prediction, stem)
+	t := build()
 	m.tokens[id] = t
 	return t
 }
@@ -107,5 +121,5 @@ func (in *Instance) rougeScore(s *rouge.Scorer, target, prediction string) rouge
 	if !s.UsesTokens() {
 		return s.Score(target, prediction)
 	}
-	return s.ScoreTokens(in.rougeTokens(target, prediction, s.Stems()))
+	return s.ScoreTokens(in.rougeTokens(target, prediction, s))
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 )
 
 // MaxOrder is the n-gram order (sacrebleu's max_ngram_order).
@@ -84,7 +85,8 @@ type Score struct {
 // concurrent use.
 type BLEU struct {
 	opts     Options
-	tokenize func(string) []string
+	tokenize func(dst []string, line string) []string // appends line's tokens
+	scratch  *sync.Pool                               // of *segment
 }
 
 // New checks the options and returns a scorer.
@@ -95,14 +97,14 @@ func New(opts Options) (*BLEU, error) {
 	if opts.Smooth == "" {
 		opts.Smooth = SmoothExp
 	}
-	b := &BLEU{opts: opts}
+	b := &BLEU{opts: opts, scratch: new(sync.Pool)}
 	switch opts.Tokenizer {
 	case Tokenizer13a:
-		b.tokenize = Tokenize13a
+		b.tokenize = append13a
 	case TokenizerChar:
-		b.tokenize = TokenizeChar
+		b.tokenize = appendChar
 	case TokenizerNone:
-		b.tokenize = Fields
+		b.tokenize = appendFields
 	default:
 		return nil, fmt.Errorf("bleu: unknown tokenizer %q (want 13a, char or none)", opts.Tokenizer)
 	}
@@ -159,130 +161,26 @@ func (b *BLEU) Corpus(hyps []string, streams [][]string) (Score, error) {
 // right-stripped of whitespace and tokenized; empty references are
 // skipped, and a segment with none left is ErrEmptyReference.
 func (b *BLEU) SegmentStats(hyp string, refs []string) (Stats, error) {
-	ids := make(map[string]int32)
-	intern := func(toks []string) []int32 {
-		out := make([]int32, len(toks))
-		for i, t := range toks {
-			id, ok := ids[t]
-			if !ok {
-				id = int32(len(ids))
-				ids[t] = id
-			}
-			out[i] = id
-		}
-		return out
+	sc, _ := b.scratch.Get().(*segment)
+	if sc == nil {
+		sc = new(segment)
 	}
-	var refToks [][]int32
+	defer b.scratch.Put(sc)
+	sc.reset(len(hyp))
 	for _, r := range refs {
-		if r == "" {
-			continue
+		if r != "" {
+			sc.toks = b.tokenize(sc.toks[:0], rstrip(r))
+			sc.addRef(sc.toks)
 		}
-		refToks = append(refToks, intern(b.tokenize(rstrip(r))))
 	}
-	if len(refToks) == 0 {
+	if len(sc.refLens) == 0 {
 		return Stats{}, ErrEmptyReference
 	}
-	h := intern(b.tokenize(rstrip(hyp)))
-	refLens := make([]int, len(refToks))
-	for i, t := range refToks {
-		refLens[i] = len(t)
-	}
-	st := Stats{SysLen: len(h), RefLen: closestRefLen(len(h), refLens)}
-	if len(ids) < maxPackedID {
-		packedCounts(&st, h, refToks)
-		return st, nil
-	}
-	refMax := make(map[gram]int)
-	for _, toks := range refToks {
-		for g, c := range ngrams(toks) {
-			if c > refMax[g] {
-				refMax[g] = c
-			}
-		}
-	}
-	for g, c := range ngrams(h) {
-		n := g.n - 1
-		st.Total[n] += c
-		st.Correct[n] += min(c, refMax[g])
-	}
+	sc.toks = b.tokenize(sc.toks[:0], rstrip(hyp))
+	h := sc.words(sc.toks)
+	st := Stats{SysLen: len(h), RefLen: closestRefLen(len(h), sc.refLens)}
+	sc.countHyp(&st, h)
 	return st, nil
-}
-
-// maxPackedID bounds the token ids packedCounts handles: an n-gram of up
-// to four ids below it packs into a uint64, 16 bits per id plus one.
-const maxPackedID = 1<<16 - 1
-
-// packedCounts adds the n-gram totals and clipped matches of h against
-// refs to st, with each n-gram packed into a uint64 (every id + 1 in its
-// own 16 bits, so n-grams of different orders differ). It is the same
-// count as the gram maps: a hypothesis n-gram's k-th occurrence matches
-// while k <= its highest count in one reference.
-func packedCounts(st *Stats, h []int32, refs [][]int32) {
-	type count struct{ ref, hyp int32 }
-	counts := make(map[uint64]count, MaxOrder*(len(h)+len(refs[0])))
-	var one map[uint64]int32
-	if len(refs) > 1 {
-		one = make(map[uint64]int32, MaxOrder*len(refs[0]))
-	}
-	for _, toks := range refs {
-		if one == nil {
-			forNgrams(toks, func(_ int, g uint64) {
-				c := counts[g]
-				c.ref++
-				counts[g] = c
-			})
-			continue
-		}
-		clear(one)
-		forNgrams(toks, func(_ int, g uint64) { one[g]++ })
-		for g, n := range one {
-			if c := counts[g]; n > c.ref {
-				c.ref = n
-				counts[g] = c
-			}
-		}
-	}
-	forNgrams(h, func(n int, g uint64) {
-		c := counts[g]
-		st.Total[n]++
-		if c.hyp < c.ref {
-			st.Correct[n]++
-		}
-		c.hyp++
-		counts[g] = c
-	})
-}
-
-// forNgrams calls f with the order index (0 for unigrams) and the packed
-// key of every 1- to 4-gram of ids.
-func forNgrams(ids []int32, f func(n int, g uint64)) {
-	for i := range ids {
-		var g uint64
-		for n := 0; n < MaxOrder && i+n < len(ids); n++ {
-			g |= uint64(ids[i+n]+1) << (16 * n)
-			f(n, g)
-		}
-	}
-}
-
-// gram is an n-gram of token ids, n <= MaxOrder; unused slots are 0.
-type gram struct {
-	ids [MaxOrder]int32
-	n   int
-}
-
-// ngrams counts the 1- to 4-grams of ids.
-func ngrams(ids []int32) map[gram]int {
-	m := make(map[gram]int, MaxOrder*len(ids))
-	for i := range ids {
-		var g gram
-		for n := 0; n < MaxOrder && i+n < len(ids); n++ {
-			g.ids[n] = ids[i+n]
-			g.n = n + 1
-			m[g]++
-		}
-	}
-	return m
 }
 
 // closestRefLen is the reference length closest to hypLen, the shorter

@@ -1,7 +1,6 @@
 package bleu
 
 import (
-	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -27,60 +26,105 @@ const (
 // ("1,000.50"); apostrophes, hyphens between letters and letters of any
 // script are kept.
 func Tokenize13a(line string) []string {
-	line = strings.ReplaceAll(line, "<skipped>", "")
-	line = strings.ReplaceAll(line, "-\n", "")
-	line = strings.ReplaceAll(line, "\n", " ")
+	return append13a(make([]string, 0, len(line)/5+1), line)
+}
+
+// append13a appends the 13a tokens of line to dst. Every token is a
+// substring of line after step 2, since the substitutions only insert
+// spaces. The rules only test ASCII bytes, and a multi-byte character is
+// "not a digit" in every byte, so byte-wise matching gives what Python's
+// code-point regexes give; whitespace of any kind, like the space, is
+// neither a digit nor '.', ',' or '-'. A rule's match therefore never
+// spans two pre-tokens, the runs between whitespace and padded symbols:
+// each pre-token can be rewritten on its own, and one without '.', ','
+// or '-' is a token as it stands.
+func append13a(dst []string, line string) []string {
+	line = clean13a(line)
+	start := -1 // start of the current pre-token, or -1 between pre-tokens
+	punct := false
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		if punct {
+			dst = splitPreToken13a(dst, line[start:end])
+		} else {
+			dst = append(dst, line[start:end])
+		}
+		start, punct = -1, false
+	}
+	for i := 0; i < len(line); {
+		c := line[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case pySpaceASCII[c]:
+				flush(i)
+			case symbol13a[c]:
+				flush(i)
+				dst = append(dst, line[i:i+1])
+			default:
+				if start < 0 {
+					start = i
+				}
+				punct = punct || c == '.' || c == ',' || c == '-'
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(line[i:])
+		if isPySpace(r) {
+			flush(i)
+		} else if start < 0 {
+			start = i
+		}
+		i += size
+	}
+	flush(len(line))
+	return dst
+}
+
+// clean13a is steps 1 and 2. A newline is kept: like a space it is
+// whitespace and matches none of the later rules.
+func clean13a(line string) string {
+	if strings.Contains(line, "<skipped>") {
+		line = strings.ReplaceAll(line, "<skipped>", "")
+	}
+	if strings.Contains(line, "-\n") {
+		line = strings.ReplaceAll(line, "-\n", "")
+	}
 	if strings.IndexByte(line, '&') >= 0 {
 		line = strings.ReplaceAll(line, "&quot;", "\"")
 		line = strings.ReplaceAll(line, "&amp;", "&")
 		line = strings.ReplaceAll(line, "&lt;", "<")
 		line = strings.ReplaceAll(line, "&gt;", ">")
 	}
-	// The rules below only test ASCII bytes; a multi-byte character is
-	// "not a digit" in every byte, which makes byte-wise matching produce
-	// exactly what Python's code-point regexes produce. Each pass copies
-	// the stretches no rule can match at once: a rule's match holds a '.',
-	// ',' or '-', so only the bytes next to those are tested.
-	a := make([]byte, 0, 3*len(line)+2)
-	a = append(a, ' ')
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		if symbol13a[c] {
-			a = append(a, ' ', c, ' ')
-		} else {
-			a = append(a, c)
-		}
-	}
+	return line
+}
+
+// splitPreToken13a applies the '.', ',' and '-' rules to one pre-token
+// tok, padded with a space on each side as the symbol pass leaves it, and
+// appends the resulting tokens as substrings of tok.
+func splitPreToken13a(dst []string, tok string) []string {
+	var bufA, bufB [96]byte
+	a := append(bufA[:0], ' ')
+	a = append(a, tok...)
 	a = append(a, ' ')
 
 	// ([^0-9])([.,]) -> "\1 \2 "
-	b := make([]byte, 0, len(a)+len(a)/2)
+	b := bufB[:0]
 	for i := 0; i < len(a); {
-		j := nextPunct(a, i+1, ".,")
-		if j < 0 {
-			b = append(b, a[i:]...)
-			break
-		}
-		b = append(b, a[i:j-1]...) // no match can start before j-1
-		if i = j - 1; !isDigit(a[i]) {
-			b = append(b, a[i], ' ', a[j], ' ')
+		if i+1 < len(a) && !isDigit(a[i]) && (a[i+1] == '.' || a[i+1] == ',') {
+			b = append(b, a[i], ' ', a[i+1], ' ')
 			i += 2
 			continue
 		}
 		b = append(b, a[i])
 		i++
 	}
-
 	// ([.,])([^0-9]) -> " \1 \2"
 	a = a[:0]
 	for i := 0; i < len(b); {
-		j := nextPunct(b, i, ".,")
-		if j < 0 {
-			a = append(a, b[i:]...)
-			break
-		}
-		a = append(a, b[i:j]...)
-		if i = j; i+1 < len(b) && !isDigit(b[i+1]) {
+		if i+1 < len(b) && (b[i] == '.' || b[i] == ',') && !isDigit(b[i+1]) {
 			a = append(a, ' ', b[i], ' ', b[i+1])
 			i += 2
 			continue
@@ -88,17 +132,10 @@ func Tokenize13a(line string) []string {
 		a = append(a, b[i])
 		i++
 	}
-
 	// ([0-9])(-) -> "\1 \2 "
 	b = b[:0]
 	for i := 0; i < len(a); {
-		j := nextPunct(a, i+1, "-")
-		if j < 0 {
-			b = append(b, a[i:]...)
-			break
-		}
-		b = append(b, a[i:j-1]...)
-		if i = j - 1; isDigit(a[i]) {
+		if i+1 < len(a) && isDigit(a[i]) && a[i+1] == '-' {
 			b = append(b, a[i], ' ', '-', ' ')
 			i += 2
 			continue
@@ -106,25 +143,26 @@ func Tokenize13a(line string) []string {
 		b = append(b, a[i])
 		i++
 	}
-	return Fields(string(b))
-}
-
-// nextPunct returns the index of the first byte of set in s at or after
-// from, or -1.
-func nextPunct(s []byte, from int, set string) int {
-	if from >= len(s) {
-		return -1
+	// b is tok with spaces inserted: its runs of other bytes are the
+	// tokens, in tok's order.
+	pos, start := 0, -1
+	for _, c := range b {
+		if c == ' ' {
+			if start >= 0 {
+				dst = append(dst, tok[start:pos])
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = pos
+		}
+		pos++
 	}
-	var j int
-	if len(set) == 1 {
-		j = bytes.IndexByte(s[from:], set[0])
-	} else {
-		j = bytes.IndexAny(s[from:], set)
+	if start >= 0 {
+		dst = append(dst, tok[start:pos])
 	}
-	if j < 0 {
-		return -1
-	}
-	return from + j
+	return dst
 }
 
 // symbol13a is isSymbol13a as a table.
@@ -146,21 +184,25 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // TokenizeChar is sacrebleu's "char" tokenizer: every character that is
 // not whitespace is a token.
-func TokenizeChar(line string) []string {
-	var out []string
+func TokenizeChar(line string) []string { return appendChar(nil, line) }
+
+// appendChar appends the char tokens of line to dst.
+func appendChar(dst []string, line string) []string {
 	for i, r := range line {
 		if !isPySpace(r) {
-			out = append(out, line[i:i+utf8.RuneLen(r)])
+			dst = append(dst, line[i:i+utf8.RuneLen(r)])
 		}
 	}
-	return out
+	return dst
 }
 
 // Fields splits s on runs of whitespace as Python's str.split() with no
 // argument does (Go's strings.Fields does not treat U+001C–U+001F as
 // whitespace; Python does).
-func Fields(s string) []string {
-	out := make([]string, 0, len(s)/5+1)
+func Fields(s string) []string { return appendFields(make([]string, 0, len(s)/5+1), s) }
+
+// appendFields appends the fields of s to out.
+func appendFields(out []string, s string) []string {
 	start := -1 // start of the current field, or -1 between fields
 	for i := 0; i < len(s); {
 		var sp bool

@@ -71,6 +71,7 @@ func tokenize13aRef(line string) []string {
 var tokenizeCases = []string{
 	"", "Hello, world!", "1,000.50-2", "a.b,c", "x.", ".x", "5.", ",5", "1-2-3", "a-b", "-1", "1-",
 	"..,,..", "9.,9", "é.ü,", "&amp;&lt;", "-\n<skipped>", "\xff\xfe.", "The U.S. costs $1,000.00 - 20% (est.).",
+	"a\u00a0.b", "x\n.y", "1\n-2", "tab\t,5", "\x01.\x01", "3\u2003-4", "..\u3000,,", "a-\n.b", "<skip&amp;ped>.",
 }
 
 func TestTokenize13aMatchesPlainPasses(t *testing.T) {

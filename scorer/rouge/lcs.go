@@ -115,14 +115,22 @@ func (l *bitLCS) ones(v []uint64, n int) int {
 // form: row i is the bitLCS vector over b's positions after the tokens
 // a[:i]. It is reused across calls.
 type lcsTable struct {
-	bitLCS
+	l    *bitLCS // b's match masks
+	own  bitLCS  // the masks fill builds
 	rows []uint64
 }
 
 // fill computes the rows of a against b.
 func (t *lcsTable) fill(a, b []int32) {
-	t.init(b)
-	w := t.words
+	t.own.init(b)
+	t.fillWith(a, &t.own)
+}
+
+// fillWith computes the rows of a against the sequence whose match masks
+// are l.
+func (t *lcsTable) fillWith(a []int32, l *bitLCS) {
+	t.l = l
+	w := l.words
 	n := (len(a) + 1) * w
 	if cap(t.rows) < n {
 		t.rows = make([]uint64, n)
@@ -132,13 +140,14 @@ func (t *lcsTable) fill(a, b []int32) {
 		t.rows[k] = ^uint64(0)
 	}
 	for i, y := range a {
-		t.step(t.rows[(i+1)*w:(i+2)*w], t.rows[i*w:(i+1)*w], y)
+		l.step(t.rows[(i+1)*w:(i+2)*w], t.rows[i*w:(i+1)*w], y)
 	}
 }
 
 // cell returns the DP cell: the LCS length of a[:i] and b[:j].
 func (t *lcsTable) cell(i, j int) int {
-	return j - t.ones(t.rows[i*t.words:(i+1)*t.words], j)
+	w := t.l.words
+	return j - t.l.ones(t.rows[i*w:(i+1)*w], j)
 }
 
 // lcsIndices marks in mark the indices of a that rouge-score's
@@ -149,7 +158,10 @@ func (t *lcsTable) cell(i, j int) int {
 func lcsIndices(t *lcsTable, a, b []int32, mark []bool) {
 	i, j := len(a), len(b)
 	cur := t.cell(i, j) // the cell at (i, j), kept up to date
-	w := t.words
+	if cur == 0 {
+		return // no common token
+	}
+	w := t.l.words
 	for i > 0 && j > 0 {
 		if a[i-1] == b[j-1] {
 			mark[i-1] = true
@@ -163,6 +175,48 @@ func lcsIndices(t *lcsTable, a, b []int32, mark []bool) {
 		up := t.cell(i-1, j)
 		if left > up {
 			j--
+			cur = left
+		} else {
+			i--
+			cur = up
+		}
+	}
+}
+
+// lcsIndices64 is lcsIndices for a b of at most 64 tokens, whose rows are
+// single words: it fills rows (len(a)+1 words) from b's match masks l
+// and marks a's indices of the LCS that rouge-score's backtrack picks.
+func lcsIndices64(a, b []int32, l *bitLCS, rows []uint64, mark []bool) {
+	v := ^uint64(0)
+	rows[0] = v
+	for i, y := range a {
+		if y <= l.maxID && l.row[y] != 0 {
+			u := v & l.masks[l.row[y]-1]
+			v = (v + u) | (v &^ u)
+		}
+		rows[i+1] = v
+	}
+	// cell(i, j) is j minus the ones among the first j bits of row i
+	i, j := len(a), len(b)
+	lowJ := ^uint64(0) >> uint(64-j) // the first j bits
+	cur := j - bits.OnesCount64(rows[i]&lowJ)
+	if cur == 0 {
+		return // no common token
+	}
+	for i > 0 && j > 0 {
+		if a[i-1] == b[j-1] {
+			mark[i-1] = true
+			i--
+			j--
+			cur--
+			lowJ >>= 1
+			continue
+		}
+		left := cur - 1 + int(rows[i]>>uint(j-1)&1)
+		up := j - bits.OnesCount64(rows[i-1]&lowJ)
+		if left > up {
+			j--
+			lowJ >>= 1
 			cur = left
 		} else {
 			i--

@@ -139,6 +139,17 @@ func checkIndices(t *testing.T, table *lcsTable, a, b []int32) {
 			t.Fatalf("lcsIndices(%v, %v) = %v, DP %v", a, b, got, want)
 		}
 	}
+	if len(b) <= 64 {
+		var l bitLCS
+		l.init(b)
+		got64 := make([]bool, len(a))
+		lcsIndices64(a, b, &l, make([]uint64, len(a)+1), got64)
+		for i := range got64 {
+			if got64[i] != want[i] {
+				t.Fatalf("lcsIndices64(%v, %v) = %v, DP %v", a, b, got64, want)
+			}
+		}
+	}
 	for i := 0; i <= len(a); i += max(1, len(a)/7) {
 		for j := 0; j <= len(b); j += max(1, len(b)/7) {
 			if got, want := table.cell(i, j), lcsLengthDP(a[:i], b[:j]); got != want {

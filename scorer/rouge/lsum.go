@@ -1,27 +1,24 @@
 package rouge
 
-import "strings"
+import "github.com/evalsidecar/evalsidecar/internal/intern"
 
-// scoreLsum is rougeLsum, rouge-score's summary-level LCS:
+// scoreLsum is rougeLsum, rouge-score's summary-level LCS, over the
+// token lists of the sentences of both texts (numbered below vocab):
 //
-//   - both texts are split into sentences: on "\n" (empty pieces dropped),
-//     or with SplitSentences when SplitSummaries is set;
-//   - each sentence is tokenized on its own; m and n are the total token
-//     counts of target and prediction; no sentences or m = 0 or n = 0
-//     gives 0;
+//   - the texts are split into sentences: on "\n" (empty pieces dropped),
+//     or with SplitSentences when SplitSummaries is set; each sentence is
+//     tokenized on its own;
+//   - m and n are the total token counts of target and prediction; no
+//     sentences or m = 0 or n = 0 gives 0;
 //   - every token has a budget: its count on each side;
 //   - for each target sentence r, the union of one LCS index set of r
 //     against every prediction sentence is taken in index order, and each
 //     of those tokens scores a hit while both budgets allow it;
 //   - R = hits/m, P = hits/n.
-func (s *Scorer) scoreLsum(target, prediction string) Score {
-	v := newVocab()
-	st := newStems(s.opts.UseStemmer)
-	ref := s.sentenceIDs(v, st, target)
-	can := s.sentenceIDs(v, st, prediction)
-	if len(ref) == 0 || len(can) == 0 {
-		return Score{}
-	}
+//
+// A sentence without tokens adds nothing to any of these, so the lists
+// may leave such sentences out.
+func scoreLsum(ref, can [][]int32, vocab int) Score {
 	m, n := 0, 0
 	for _, r := range ref {
 		m += len(r)
@@ -32,9 +29,8 @@ func (s *Scorer) scoreLsum(target, prediction string) Score {
 	if m == 0 || n == 0 {
 		return Score{}
 	}
-	size := len(v.m)
-	budgets := make([]int32, 2*size)
-	cntR, cntC := budgets[:size], budgets[size:]
+	budgets := make([]int32, 2*vocab)
+	cntR, cntC := budgets[:vocab], budgets[vocab:]
 	for _, r := range ref {
 		for _, id := range r {
 			cntR[id]++
@@ -45,17 +41,29 @@ func (s *Scorer) scoreLsum(target, prediction string) Score {
 			cntC[id]++
 		}
 	}
+	// the match masks of each prediction sentence serve every target
+	// sentence
+	masks := make([]bitLCS, len(can))
+	for k, c := range can {
+		masks[k].init(c)
+	}
 	var table lcsTable
 	var mark []bool
+	var rows []uint64
 	hits := 0
 	for _, r := range ref {
 		if cap(mark) < len(r) {
 			mark = make([]bool, len(r))
+			rows = make([]uint64, len(r)+1)
 		}
 		mark = mark[:len(r)]
 		clear(mark)
-		for _, c := range can {
-			table.fill(r, c)
+		for k, c := range can {
+			if len(c) <= 64 {
+				lcsIndices64(r, c, &masks[k], rows, mark)
+				continue
+			}
+			table.fillWith(r, &masks[k])
 			lcsIndices(&table, r, c, mark)
 		}
 		for i, ok := range mark {
@@ -72,23 +80,57 @@ func (s *Scorer) scoreLsum(target, prediction string) Score {
 	return newScore(float64(hits)/float64(n), float64(hits)/float64(m))
 }
 
-// sentenceIDs splits text into sentences and tokenizes each.
-// st stems the tokens (nil: no stemming).
-func (s *Scorer) sentenceIDs(v *vocab, st stems, text string) [][]int32 {
-	var sents []string
-	if s.opts.SplitSummaries {
-		sents = SplitSentences(text)
-	} else {
-		sents = strings.Split(text, "\n")
+// scoreLsumSplit is rougeLsum with SplitSummaries: sentences from
+// SplitSentences, each tokenized (and stemmed) on its own.
+func (s *Scorer) scoreLsumSplit(target, prediction string) Score {
+	var v intern.Strings
+	v.Reset((len(target) + len(prediction)) / 8)
+	ref := s.sentenceIDs(&v, target)
+	can := s.sentenceIDs(&v, prediction)
+	vocab := v.Len()
+	if s.opts.UseStemmer {
+		words := make([]string, vocab)
+		for id := range words {
+			words[id] = v.String(int32(id))
+		}
+		var sv intern.Strings
+		sv.Reset(vocab)
+		remap := make([]int32, vocab)
+		for u, st := range s.stems.stemAll(words) {
+			remap[u] = -1
+			if st != "" {
+				remap[u] = sv.ID(st)
+			}
+		}
+		for _, sents := range [][][]int32{ref, can} {
+			for k, sent := range sents {
+				out := sent[:0]
+				for _, id := range sent {
+					if r := remap[id]; r >= 0 {
+						out = append(out, r)
+					}
+				}
+				sents[k] = out
+			}
+		}
+		vocab = sv.Len()
 	}
+	return scoreLsum(ref, can, vocab)
+}
+
+// sentenceIDs splits text with SplitSentences and numbers each sentence's
+// unstemmed tokens in v.
+func (s *Scorer) sentenceIDs(v *intern.Strings, text string) [][]int32 {
+	sents := SplitSentences(text)
 	out := make([][]int32, 0, len(sents))
 	var toks []string
 	for _, sent := range sents {
-		if sent == "" {
-			continue
+		toks = appendTokens(toks[:0], sent, nil)
+		ids := make([]int32, len(toks))
+		for i, t := range toks {
+			ids[i] = v.ID(t)
 		}
-		toks = appendTokens(toks[:0], sent, st)
-		out = append(out, v.ids(toks))
+		out = append(out, ids)
 	}
 	return out
 }

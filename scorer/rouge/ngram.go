@@ -1,5 +1,7 @@
 package rouge
 
+import "github.com/evalsidecar/evalsidecar/internal/intern"
+
 // scoreUnigrams is rouge1: clipped unigram overlap over the counts of both
 // sides. P = overlap/max(#pred, 1), R = overlap/max(#target, 1).
 func scoreUnigrams(target, pred []int32, vocabSize int) Score {
@@ -21,35 +23,51 @@ func scoreUnigrams(target, pred []int32, vocabSize int) Score {
 // scoreNgrams is rougeN for n >= 2: clipped n-gram overlap. A side with
 // fewer than n tokens has no n-grams, so its precision or recall is 0.
 func scoreNgrams(target, pred []int32, n int) Score {
-	tc := ngramCounts(target, n)
-	pc := ngramCounts(pred, n)
-	overlap := 0
-	for g, c := range tc {
-		overlap += min(c, pc[g])
+	var grams intern.Keys
+	grams.Reset(n * (len(target) + len(pred)))
+	tg := gramNumbers(&grams, target, n)
+	pg := gramNumbers(&grams, pred, n)
+	counts := make([]int32, 2*grams.Len())
+	tc, pc := counts[:grams.Len()], counts[grams.Len():]
+	for _, g := range tg {
+		tc[g]++
 	}
-	return ngramScore(overlap, max(len(target)-n+1, 0), max(len(pred)-n+1, 0))
+	for _, g := range pg {
+		pc[g]++
+	}
+	overlap := 0
+	for _, g := range tg {
+		if tc[g] > 0 { // each distinct n-gram once
+			overlap += int(min(tc[g], pc[g]))
+			tc[g] = 0
+		}
+	}
+	return ngramScore(overlap, len(tg), len(pg))
+}
+
+// gramNumbers numbers the n-grams of ids in grams, order by order: the
+// key of an n-gram is the key of its first n-1 tokens and its last token,
+// where a token's key is its number and a longer n-gram's is its number
+// bit-inverted (negative), so keys of different orders never meet.
+func gramNumbers(grams *intern.Keys, ids []int32, n int) []int32 {
+	if len(ids) < n {
+		return nil
+	}
+	keys := append([]int32(nil), ids...)
+	for k := 1; k < n; k++ {
+		keys = keys[:len(ids)-k]
+		for i := range keys {
+			keys[i] = ^grams.ID(intern.Pair(keys[i], ids[i+k]))
+		}
+	}
+	for i, k := range keys {
+		keys[i] = ^k
+	}
+	return keys
 }
 
 func ngramScore(overlap, targetCount, predCount int) Score {
 	p := float64(overlap) / float64(max(predCount, 1))
 	r := float64(overlap) / float64(max(targetCount, 1))
 	return newScore(p, r)
-}
-
-// ngram is an n-gram of token ids (n <= 9); unused slots are 0, and all
-// n-grams of one map have the same n.
-type ngram [9]int32
-
-// ngramCounts counts the n-grams of ids.
-func ngramCounts(ids []int32, n int) map[ngram]int {
-	if len(ids) < n {
-		return map[ngram]int{}
-	}
-	m := make(map[ngram]int, len(ids)-n+1)
-	for i := 0; i+n <= len(ids); i++ {
-		var g ngram
-		copy(g[:], ids[i:i+n])
-		m[g]++
-	}
-	return m
 }

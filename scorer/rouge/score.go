@@ -74,9 +74,10 @@ func (t Type) N() int {
 // Scorer computes one ROUGE type. It is immutable and safe for concurrent
 // use.
 type Scorer struct {
-	typ  Type
-	n    int
-	opts Options
+	typ   Type
+	n     int
+	opts  Options
+	stems *stemCache // when UseStemmer
 }
 
 // NewScorer returns a scorer for the type named t.
@@ -85,7 +86,11 @@ func NewScorer(t string, opts Options) (*Scorer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Scorer{typ: typ, n: typ.N(), opts: opts}, nil
+	s := &Scorer{typ: typ, n: typ.N(), opts: opts}
+	if opts.UseStemmer {
+		s.stems = newStemCache()
+	}
+	return s, nil
 }
 
 // Type returns the scorer's ROUGE type.
@@ -94,27 +99,8 @@ func (s *Scorer) Type() Type { return s.typ }
 // Score compares prediction with target (the reference), in
 // rouge-score's argument order: score(target, prediction).
 func (s *Scorer) Score(target, prediction string) Score {
-	if s.typ == TypeLsum {
-		return s.scoreLsum(target, prediction)
+	if !s.UsesTokens() {
+		return s.scoreLsumSplit(target, prediction)
 	}
-	return s.ScoreTokens(NewTokens(target, prediction, s.opts.UseStemmer))
-}
-
-// vocab interns tokens as small integers so that n-grams and LCS compare
-// integers, not strings.
-type vocab struct{ m map[string]int32 }
-
-func newVocab() *vocab { return &vocab{m: make(map[string]int32)} }
-
-func (v *vocab) ids(toks []string) []int32 {
-	out := make([]int32, len(toks))
-	for i, t := range toks {
-		id, ok := v.m[t]
-		if !ok {
-			id = int32(len(v.m))
-			v.m[t] = id
-		}
-		out[i] = id
-	}
-	return out
+	return s.ScoreTokens(s.Tokens(target, prediction))
 }

@@ -1,42 +1,235 @@
 package rouge
 
-// Tokens is a target and a prediction tokenized once for every ROUGE-N
-// and ROUGE-L scorer with the same stemming, their tokens interned as
-// integers over both texts. It is immutable once built.
+import (
+	"sync"
+	"unicode/utf8"
+
+	"github.com/evalsidecar/evalsidecar/internal/intern"
+)
+
+// Tokens is a target and a prediction tokenized once for every ROUGE
+// scorer of the pair (rougeN, rougeL and the newline-split rougeLsum)
+// with the same stemming, their tokens numbered over both texts. It is
+// immutable once built and safe for concurrent use.
 type Tokens struct {
 	targetText, predText string
-	stem                 bool
+	stemmed              bool
 	target, pred         []int32
-	vocab                int
+	// targetLines and predLines end each newline-separated line that has
+	// tokens: line k is target[targetLines[k-1]:targetLines[k]].
+	targetLines, predLines []int32
+	words                  []string // token by number; nil once stemmed
+	vocab                  int
+
+	lcsOnce sync.Once
+	lcs     int
 }
 
-// NewTokens tokenizes target and prediction, stemmed when stem is set.
-func NewTokens(target, prediction string, stem bool) *Tokens {
-	v := newVocab()
-	st := newStems(stem)
-	t := v.ids(appendTokens(nil, target, st))
-	p := v.ids(appendTokens(nil, prediction, st))
-	return &Tokens{targetText: target, predText: prediction, stem: stem, target: t, pred: p, vocab: len(v.m)}
+// NewTokens tokenizes target and prediction without stemming.
+func NewTokens(target, prediction string) *Tokens {
+	var v intern.Strings
+	v.Reset((len(target) + len(prediction)) / 8)
+	var scratch []byte
+	t := &Tokens{targetText: target, predText: prediction}
+	t.target, t.targetLines, scratch = tokenizeLines(&v, target, scratch)
+	t.pred, t.predLines, _ = tokenizeLines(&v, prediction, scratch)
+	t.vocab = v.Len()
+	t.words = make([]string, t.vocab)
+	for id := range t.words {
+		t.words[id] = v.String(int32(id))
+	}
+	return t
 }
 
-// Stems reports whether the scorer stems tokens: the stem argument of
-// the Tokens it scores without tokenizing again.
+// tokenizeLines numbers the tokens of text in v (Tokenize's tokens,
+// unstemmed) and ends every line that has tokens. A token of lowercase
+// ASCII letters and digits is numbered as the substring of text it is;
+// one with other letters is rewritten in buf.
+func tokenizeLines(v *intern.Strings, text string, buf []byte) (ids, lines []int32, _ []byte) {
+	ids = make([]int32, 0, len(text)/5+1)
+	start := -1      // start of the current token while it is a plain substring
+	rewrite := false // the current token is in buf
+	lineStart := 0   // index in ids of the current line's first token
+	for i := 0; i <= len(text); {
+		c := byte('\n') // the end of the text ends the last line
+		if i < len(text) {
+			c = text[i]
+		}
+		size := 1
+		switch {
+		case plainByte[c]:
+			if rewrite {
+				buf = append(buf, c)
+				i++
+				continue
+			}
+			if start < 0 {
+				start = i
+			}
+			for i++; i < len(text) && plainByte[text[i]]; i++ {
+			}
+			continue
+		case c >= 'A' && c <= 'Z':
+			if !rewrite {
+				buf = toBuf(buf, text, start, i)
+				rewrite = true
+			}
+			buf = append(buf, c+'a'-'A')
+			i++
+			continue
+		case c >= utf8.RuneSelf:
+			var r rune
+			r, size = utf8.DecodeRuneInString(text[i:])
+			switch r {
+			case '\u212a': // KELVIN SIGN lowercases to ASCII 'k'
+				if !rewrite {
+					buf = toBuf(buf, text, start, i)
+					rewrite = true
+				}
+				buf = append(buf, 'k')
+				i += size
+				continue
+			case '\u0130': // İ lowercases to "i" + U+0307, which separates
+				if !rewrite {
+					buf = toBuf(buf, text, start, i)
+					rewrite = true
+				}
+				buf = append(buf, 'i')
+			}
+		}
+		// a separator (or the "i" of İ) ends the current token
+		switch {
+		case rewrite:
+			ids = append(ids, v.IDBytes(buf))
+			rewrite = false
+		case start >= 0:
+			ids = append(ids, v.ID(text[start:i]))
+		}
+		start = -1
+		if c == '\n' && len(ids) > lineStart {
+			lines = append(lines, int32(len(ids)))
+			lineStart = len(ids)
+		}
+		i += size
+	}
+	return ids, lines, buf
+}
+
+// plainByte marks the bytes a token keeps as they are: [a-z0-9].
+var plainByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+	}
+	return t
+}()
+
+// toBuf starts a rewritten token in buf with text[start:i], the plain
+// part read so far (none when start < 0).
+func toBuf(buf []byte, text string, start, i int) []byte {
+	buf = buf[:0]
+	if start >= 0 {
+		buf = append(buf, text[start:i]...)
+	}
+	return buf
+}
+
+// Stemmed returns the tokens with every token longer than three
+// characters replaced by its Porter stem (found in c, which may be nil),
+// numbered again. t must not be stemmed already.
+func (t *Tokens) Stemmed(c *stemCache) *Tokens {
+	stems := c.stemAll(t.words)
+	var v intern.Strings
+	v.Reset(len(stems))
+	remap := make([]int32, len(stems))
+	for u, s := range stems {
+		remap[u] = -1
+		if s != "" {
+			remap[u] = v.ID(s)
+		}
+	}
+	out := &Tokens{targetText: t.targetText, predText: t.predText, stemmed: true}
+	out.target, out.targetLines = remapLines(t.target, t.targetLines, remap)
+	out.pred, out.predLines = remapLines(t.pred, t.predLines, remap)
+	out.vocab = v.Len()
+	return out
+}
+
+// remapLines renumbers ids, dropping those mapped to -1, and ends the
+// lines again, dropping those left without tokens.
+func remapLines(ids, lines []int32, remap []int32) (out, outLines []int32) {
+	out = make([]int32, 0, len(ids))
+	start := int32(0)
+	for _, end := range lines {
+		before := len(out)
+		for _, id := range ids[start:end] {
+			if r := remap[id]; r >= 0 {
+				out = append(out, r)
+			}
+		}
+		if len(out) > before {
+			outLines = append(outLines, int32(len(out)))
+		}
+		start = end
+	}
+	return out, outLines
+}
+
+// lines returns the token lists of ids' lines.
+func lines(ids, ends []int32) [][]int32 {
+	out := make([][]int32, len(ends))
+	start := int32(0)
+	for k, end := range ends {
+		out[k] = ids[start:end]
+		start = end
+	}
+	return out
+}
+
+// lcsLength is the LCS length of target and prediction, computed once.
+func (t *Tokens) lcsLength() int {
+	t.lcsOnce.Do(func() { t.lcs = lcsLength(t.target, t.pred) })
+	return t.lcs
+}
+
+// Tokens tokenizes target and prediction with the scorer's stemming.
+func (s *Scorer) Tokens(target, prediction string) *Tokens {
+	t := NewTokens(target, prediction)
+	if s.opts.UseStemmer {
+		t = s.StemTokens(t)
+	}
+	return t
+}
+
+// Stems reports whether the scorer stems tokens: whether ScoreTokens
+// wants stemmed Tokens.
 func (s *Scorer) Stems() bool { return s.opts.UseStemmer }
 
-// UsesTokens reports whether ScoreTokens scores from the tokens (every
-// type but rougeLsum, whose sentences are tokenized on their own).
-func (s *Scorer) UsesTokens() bool { return s.typ != TypeLsum }
+// StemTokens returns t stemmed with the scorer's cache of stems, so that
+// unstemmed Tokens shared with other scorers are tokenized only once. t
+// must not be stemmed already.
+func (s *Scorer) StemTokens(t *Tokens) *Tokens { return t.Stemmed(s.stems) }
+
+// UsesTokens reports whether ScoreTokens scores from the tokens: every
+// type but rougeLsum with SplitSummaries, whose sentences are split and
+// tokenized on their own.
+func (s *Scorer) UsesTokens() bool { return s.typ != TypeLsum || !s.opts.SplitSummaries }
 
 // ScoreTokens returns Score(target, prediction) of the texts t was built
-// from. It tokenizes again only when the scorer is rougeLsum or stems
-// differently from t.
+// from. It tokenizes again only when the scorer does not use tokens or
+// stems differently from t.
 func (s *Scorer) ScoreTokens(t *Tokens) Score {
-	if !s.UsesTokens() || t.stem != s.opts.UseStemmer {
+	if !s.UsesTokens() || t.stemmed != s.opts.UseStemmer {
 		return s.Score(t.targetText, t.predText)
 	}
 	switch {
+	case s.typ == TypeLsum:
+		return scoreLsum(lines(t.target, t.targetLines), lines(t.pred, t.predLines), t.vocab)
 	case s.typ == TypeL:
-		return scoreLCS(t.target, t.pred)
+		if len(t.target) == 0 || len(t.pred) == 0 {
+			return Score{}
+		}
+		l := t.lcsLength()
+		return newScore(float64(l)/float64(len(t.pred)), float64(l)/float64(len(t.target)))
 	case s.n == 1:
 		return scoreUnigrams(t.target, t.pred, t.vocab)
 	}

@@ -1,0 +1,79 @@
+package bleu
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// gram is an n-gram of token ids, n <= MaxOrder; unused slots are 0.
+type gram struct {
+	ids [MaxOrder]int32
+	n   int
+}
+
+// ngrams counts the 1- to 4-grams of ids with a map: the oracle of the
+// segment's numbered n-gram counts.
+func ngrams(ids []int32) map[gram]int {
+	m := make(map[gram]int, MaxOrder*len(ids))
+	for i := range ids {
+		var g gram
+		for n := 0; n < MaxOrder && i+n < len(ids); n++ {
+			g.ids[n] = ids[i+n]
+			g.n = n + 1
+			m[g]++
+		}
+	}
+	return m
+}
+
+// words writes ids as tokens.
+func words(ids []int32) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = fmt.Sprint(id)
+	}
+	return out
+}
+
+// TestSegmentCountsMatchGrams checks the segment's n-gram counts against
+// the gram maps on random segments with one to three references.
+func TestSegmentCountsMatchGrams(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	seq := func(n, vocab int) []int32 {
+		s := make([]int32, n)
+		for i := range s {
+			s[i] = int32(r.IntN(vocab))
+		}
+		return s
+	}
+	for i := 0; i < 300; i++ {
+		vocab := 1 + r.IntN(12)
+		h := seq(r.IntN(30), vocab)
+		refs := make([][]int32, 1+r.IntN(3))
+		for k := range refs {
+			refs[k] = seq(r.IntN(30), vocab)
+		}
+		var got Stats
+		var sc segment
+		sc.reset(0)
+		for _, r := range refs {
+			sc.addRef(words(r))
+		}
+		sc.countHyp(&got, sc.words(words(h)))
+		var want Stats
+		refMax := make(map[gram]int)
+		for _, toks := range refs {
+			for g, c := range ngrams(toks) {
+				refMax[g] = max(refMax[g], c)
+			}
+		}
+		for g, c := range ngrams(h) {
+			want.Total[g.n-1] += c
+			want.Correct[g.n-1] += min(c, refMax[g])
+		}
+		if got != want {
+			t.Fatalf("h %v refs %v: packed %+v, grams %+v", h, refs, got, want)
+		}
+	}
+}
