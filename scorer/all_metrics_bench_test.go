@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"testing"
 
+	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+
 	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/internal/testpayload"
 )
 
 // benchTrajectories returns a 10-call run and its 10-call reference: the
@@ -102,4 +106,78 @@ func BenchmarkAllReferenceMetrics(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(scored), "metrics/op")
+}
+
+// benchCaseTrace returns the OTLP request of the agent run
+// BenchmarkAllReferenceMetrics scores: the bench's 10-call trajectory and
+// 200-word response in a trace shaped as the medium profile's.
+func benchCaseTrace(tb testing.TB) []byte {
+	tb.Helper()
+	pred, _ := benchTrajectories()
+	calls := make([]testpayload.CaseCall, len(pred))
+	for i, c := range pred {
+		calls[i] = testpayload.CaseCall{Name: c.Name, Arguments: c.Arguments}
+	}
+	raw, err := ptraceotlp.NewExportRequestFromTraces(testpayload.Case(benchText(200, 0), calls)).MarshalProto()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return raw
+}
+
+// TestBenchCaseTrace checks that the trace of BenchmarkDecodeCase holds
+// the case BenchmarkAllReferenceMetrics scores, so that the two compare
+// scoring a run with decoding it.
+func TestBenchCaseTrace(t *testing.T) {
+	req := ptraceotlp.NewExportRequest()
+	if err := req.UnmarshalProto(benchCaseTrace(t)); err != nil {
+		t.Fatal(err)
+	}
+	var got []*extractor.Trajectory
+	sink := extractor.SinkFunc(func(_ context.Context, tr *extractor.Trajectory) error {
+		got = append(got, tr)
+		return nil
+	})
+	a, err := extractor.NewAssembler(extractor.DefaultConfig(), sink, slog.New(slog.DiscardHandler), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := a.ConsumeTraces(ctx, req.Traces()); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 {
+		t.Fatalf("%d trajectories, want 1", len(got))
+	}
+	in := FromTrajectory(got[0])
+	if in.Response != benchText(200, 0) {
+		t.Errorf("response = %q", in.Response)
+	}
+	pred, _ := benchTrajectories()
+	if len(in.PredictedTrajectory) != len(pred) {
+		t.Fatalf("%d calls, want %d", len(in.PredictedTrajectory), len(pred))
+	}
+	for i, c := range in.PredictedTrajectory {
+		if c.Name != pred[i].Name || c.Arguments != pred[i].Arguments {
+			t.Errorf("call %d = %s %s, want %s %s", i, c.Name, c.Arguments, pred[i].Name, pred[i].Arguments)
+		}
+	}
+}
+
+// BenchmarkDecodeCase is protobuf decode of the trace of the case that
+// BenchmarkAllReferenceMetrics scores (17 spans, ~34 KB): the cost every
+// deterministic metric together is measured against.
+func BenchmarkDecodeCase(b *testing.B) {
+	raw := benchCaseTrace(b)
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		req := ptraceotlp.NewExportRequest()
+		if err := req.UnmarshalProto(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

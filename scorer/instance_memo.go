@@ -77,7 +77,7 @@ func (in *Instance) toolCallOutput(text string) *memoOutput {
 	o := &memoOutput{}
 	o.out, o.err = trajectory.ParseToolCallOutput(text)
 	if o.err == nil {
-		o.calls = trajectory.Prepare(trajOutputCalls(o.out))
+		o.calls = trajectory.PrepareOutput(&o.out)
 	}
 	m.outputs[text] = o
 	return o

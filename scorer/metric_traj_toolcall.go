@@ -142,15 +142,6 @@ func (m vertexToolCall) Score(_ context.Context, in *Instance) (Result, error) {
 	return Result{Metric: m.id, Score: score, Details: details}, nil
 }
 
-// trajOutputCalls returns the calls of a parsed output.
-func trajOutputCalls(o trajectory.ToolCallOutput) []trajectory.Call {
-	out := make([]trajectory.Call, len(o.Calls))
-	for i := range o.Calls {
-		out[i] = o.Calls[i].Call
-	}
-	return out
-}
-
 // trajNamesMatch reports whether both lists have the same names in order.
 func trajNamesMatch(pred, ref []trajectory.Call) bool {
 	if len(pred) != len(ref) {

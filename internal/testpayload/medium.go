@@ -128,22 +128,28 @@ func addTrace(agentSpans, llmSpans ptrace.SpanSlice, n int) {
 }
 
 func addTool(spans ptrace.SpanSlice, tid pcommon.TraceID, id, parent pcommon.SpanID, start, end pcommon.Timestamp, n, k int) {
+	addToolCall(spans, tid, id, parent, start, end, tools[k], callID(n, k), toolArgs(n, k),
+		`{"ok":true,"order_id":"`+fmt.Sprint(1000+n)+`","detail":"`+filler(960)+`"}`)
+}
+
+// addToolCall appends an execute_tool span.
+func addToolCall(spans ptrace.SpanSlice, tid pcommon.TraceID, id, parent pcommon.SpanID, start, end pcommon.Timestamp, name, callID, args, result string) {
 	s := spans.AppendEmpty()
 	s.SetTraceID(tid)
 	s.SetSpanID(id)
 	s.SetParentSpanID(parent)
-	s.SetName("execute_tool " + tools[k])
+	s.SetName("execute_tool " + name)
 	s.SetKind(ptrace.SpanKindInternal)
 	s.SetStartTimestamp(start)
 	s.SetEndTimestamp(end)
 	a := s.Attributes()
 	a.PutStr("gen_ai.operation.name", "execute_tool")
-	a.PutStr("gen_ai.tool.name", tools[k])
-	a.PutStr("gen_ai.tool.call.id", callID(n, k))
+	a.PutStr("gen_ai.tool.name", name)
+	a.PutStr("gen_ai.tool.call.id", callID)
 	a.PutStr("gen_ai.tool.type", "function")
-	a.PutStr("gen_ai.tool.description", "Support back-office operation "+tools[k]+".")
-	a.PutStr("gen_ai.tool.call.arguments", toolArgs(n, k))
-	a.PutStr("gen_ai.tool.call.result", `{"ok":true,"order_id":"`+fmt.Sprint(1000+n)+`","detail":"`+filler(960)+`"}`)
+	a.PutStr("gen_ai.tool.description", "Support back-office operation "+name+".")
+	a.PutStr("gen_ai.tool.call.arguments", args)
+	a.PutStr("gen_ai.tool.call.result", result)
 }
 
 func callID(n, k int) string { return fmt.Sprintf("call_%d_%d", n, k) }

@@ -39,6 +39,27 @@ func Prepare(calls []Call) *Prepared {
 	return p
 }
 
+// PrepareOutput is Prepare of the calls of o, reusing the arguments the
+// parse of o decoded.
+func PrepareOutput(o *ToolCallOutput) *Prepared {
+	calls := make([]Call, len(o.Calls))
+	p := &Prepared{Calls: calls, args: make([]preparedArgs, len(calls))}
+	for i := range o.Calls {
+		c := &o.Calls[i]
+		calls[i] = c.Call
+		a := &p.args[i]
+		a.text = strings.TrimSpace(c.Args)
+		switch {
+		case a.text == "":
+		case c.args != nil:
+			a.v = *c.args
+		default:
+			a.v, a.err = Parse(a.text)
+		}
+	}
+	return p
+}
+
 // Len returns the number of calls.
 func (p *Prepared) Len() int { return len(p.Calls) }
 

@@ -74,3 +74,39 @@ func TestPrepared(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { checkPrepared(t, tc.calls) })
 	}
 }
+
+// TestPrepareOutputMatchesPrepare checks that reusing an output's parsed
+// arguments gives what parsing the calls' argument texts gives.
+func TestPrepareOutputMatchesPrepare(t *testing.T) {
+	for _, doc := range []string{
+		`{"tool_calls": []}`,
+		`{"content": "", "tool_calls": [{"name": "a", "arguments": {"q": "x\"y\u00e9", "n": 1.0, "d": {"b": [1, null], "a": true}}}]}`,
+		`{"tool_calls": [{"name": "a", "arguments": {"k": 1, "k": 2, "j": 3}}, {"name": "b", "arguments": " {\"z\": 1} "}]}`,
+		`{"tool_calls": [{"name": "a", "arguments": "not json"}, {"name": "b", "arguments": [1]}, {"name": "c"}, {"name": "d", "arguments": null}, 7]}`,
+	} {
+		o, err := ParseToolCallOutput(doc)
+		if err != nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		calls := make([]Call, len(o.Calls))
+		for i := range o.Calls {
+			calls[i] = o.Calls[i].Call
+		}
+		got, want := PrepareOutput(&o), Prepare(calls)
+		for _, eq := range []Equality{JSONEqual, PythonEqual, NameOnly} {
+			if g, w := got.Keys(eq), want.Keys(eq); !slices.Equal(g, w) {
+				t.Fatalf("%s: Keys(%d) = %q, want %q", doc, eq, g, w)
+			}
+		}
+		if g, w := got.f1Keys(), want.f1Keys(); !slices.Equal(g, w) {
+			t.Fatalf("%s: f1 keys = %q, want %q", doc, g, w)
+		}
+		for i := range calls {
+			gm, gok := got.Object(i)
+			wm, wok := want.Object(i)
+			if gok != wok || !slices.EqualFunc(gm, wm, func(a, b Member) bool { return a.Key == b.Key }) {
+				t.Fatalf("%s: Object(%d) = %v %v, want %v %v", doc, i, gm, gok, wm, wok)
+			}
+		}
+	}
+}

@@ -22,6 +22,8 @@ type ParsedCall struct {
 	// Problem says why the element is not a valid tool call; empty when
 	// it is valid.
 	Problem string
+	// args is the parse of Args when Args is a JSON object.
+	args *Value
 }
 
 // Valid reports whether the output holds at least one tool call and every
@@ -113,6 +115,7 @@ func parseCallElem(e *Value) ParsedCall {
 			return pc
 		}
 		pc.Args = strings.TrimSpace(a.Text)
+		pc.args = &inner
 		return pc
 	}
 	if a.Kind != Object {
@@ -121,7 +124,8 @@ func parseCallElem(e *Value) ParsedCall {
 		}
 		return pc
 	}
-	pc.Args = string(AppendJSON(nil, a))
+	pc.Args = string(AppendJSON(nil, a)) // parses back to a
+	pc.args = a
 	return pc
 }
 
