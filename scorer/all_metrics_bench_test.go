@@ -45,17 +45,19 @@ func benchToolCallOutput(cs []extractor.ToolCall) string {
 // catalog once on one realistic case, on a new Instance per iteration, so
 // ns/op is the total deterministic cost per case: a 200-word response
 // against a 200-word reference, a 10-call run against a 10-call reference
-// trajectory, latency and failure. Vertex's tool-call metrics read the
-// reference as tool-call JSON, so they score a second Instance of the same
-// case whose Prediction and Reference are the run and the reference
-// trajectory written as tool-call outputs. A metric whose inputs are
-// missing is skipped, as the engine does.
+// trajectory, latency and failure. A metric whose inputs are missing is
+// skipped, as the engine does.
+//
+//   - traced_run: the Instance a traced run gives (BenchmarkDecodeCase
+//     decodes its trace) with a canary reference: every metric but
+//     Vertex's tool-call ones, which read tool-call JSON that traces do
+//     not carry (on a traced run they are not applicable);
+//   - tool_call_json: Vertex's tool-call metrics on a dataset row whose
+//     prediction and reference are the run and the reference trajectory
+//     written as tool-call outputs;
+//   - all: both, the cost of a dataset row with every column.
 func BenchmarkAllReferenceMetrics(b *testing.B) {
-	type entry struct {
-		m        Metric
-		toolCall bool
-	}
-	var ms []entry
+	var traced, toolCall []Metric
 	for _, c := range catalog() {
 		var params map[string]any
 		if c.name == MetricTrajectorySingleToolUse {
@@ -65,44 +67,61 @@ func BenchmarkAllReferenceMetrics(b *testing.B) {
 		if err != nil {
 			b.Fatalf("%s: %v", c.name, err)
 		}
-		_, tc := m.(vertexToolCall)
-		ms = append(ms, entry{m: m, toolCall: tc})
+		if _, tc := m.(vertexToolCall); tc {
+			toolCall = append(toolCall, m)
+		} else {
+			traced = append(traced, m)
+		}
 	}
 	pred, ref := benchTrajectories()
 	resp, refText := benchText(200, 0), benchText(200, 3)
 	predOut, refOut := benchToolCallOutput(pred), benchToolCallOutput(ref)
-	ctx := context.Background()
-	scored := 0
-	b.ReportAllocs()
-	for b.Loop() {
-		text := &Instance{
+	run := func() *Instance {
+		return &Instance{
 			Response: resp, Reference: refText,
 			PredictedTrajectory: pred, ReferenceTrajectory: ref,
 			Latency: 1500e6,
 			Has: InResponse | InReference | InPredictedTrajectory | InReferenceTrajectory |
 				InIntermediateEvents | InLatency | InFailure,
 		}
-		calls := &Instance{
+	}
+	row := func() *Instance {
+		return &Instance{
 			Prediction: predOut, Reference: refOut,
 			PredictedTrajectory: pred, ReferenceTrajectory: ref,
 			Has: InPrediction | InReference | InPredictedTrajectory | InReferenceTrajectory,
 		}
-		scored = 0
-		for _, e := range ms {
-			in := text
-			if e.toolCall {
-				in = calls
-			}
-			if in.Missing(e.m.Needs()) != 0 {
+	}
+	b.Run("traced_run", func(b *testing.B) { benchMetrics(b, traced, nil, run, nil) })
+	b.Run("tool_call_json", func(b *testing.B) { benchMetrics(b, toolCall, nil, row, nil) })
+	b.Run("all", func(b *testing.B) { benchMetrics(b, traced, toolCall, run, row) })
+}
+
+// benchMetrics scores ms on a new Instance from newA and more on one from
+// newB per iteration.
+func benchMetrics(b *testing.B, ms, more []Metric, newA, newB func() *Instance) {
+	ctx := context.Background()
+	scored := 0
+	score := func(ms []Metric, in *Instance) {
+		for _, m := range ms {
+			if in.Missing(m.Needs()) != 0 {
 				continue
 			}
-			if _, err := e.m.Score(ctx, in); err != nil {
+			if _, err := m.Score(ctx, in); err != nil {
 				if errors.Is(err, ErrNotApplicable) {
 					continue
 				}
-				b.Fatalf("%s: %v", e.m.Name(), err)
+				b.Fatalf("%s: %v", m.Name(), err)
 			}
 			scored++
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		scored = 0
+		score(ms, newA())
+		if newB != nil {
+			score(more, newB())
 		}
 	}
 	b.ReportMetric(float64(scored), "metrics/op")

@@ -88,7 +88,7 @@ func (in *Instance) toolCallOutput(text string) *memoOutput {
 // pair, and stemmed ones derived from them.
 func (in *Instance) rougeTokens(target, prediction string, s *rouge.Scorer) *rouge.Tokens {
 	base := in.memoTokens(tokensID{target: target, prediction: prediction}, func() *rouge.Tokens {
-		return rouge.NewTokens(target, prediction)
+		return s.UnstemmedTokens(target, prediction)
 	})
 	if !s.Stems() {
 		return base

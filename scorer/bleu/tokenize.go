@@ -40,48 +40,75 @@ func Tokenize13a(line string) []string {
 // or '-' is a token as it stands.
 func append13a(dst []string, line string) []string {
 	line = clean13a(line)
-	start := -1 // start of the current pre-token, or -1 between pre-tokens
-	punct := false
-	flush := func(end int) {
-		if start < 0 {
-			return
-		}
-		if punct {
-			dst = splitPreToken13a(dst, line[start:end])
-		} else {
-			dst = append(dst, line[start:end])
-		}
-		start, punct = -1, false
-	}
 	for i := 0; i < len(line); {
-		c := line[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case pySpaceASCII[c]:
-				flush(i)
-			case symbol13a[c]:
-				flush(i)
-				dst = append(dst, line[i:i+1])
-			default:
-				if start < 0 {
-					start = i
-				}
-				punct = punct || c == '.' || c == ',' || c == '-'
-			}
+		switch class13a[line[i]] {
+		case cSpace:
 			i++
 			continue
+		case cSymbol:
+			dst = append(dst, line[i:i+1])
+			i++
+			continue
+		case cMultiByte:
+			if r, size := utf8.DecodeRuneInString(line[i:]); isPySpace(r) {
+				i += size
+				continue
+			}
 		}
-		r, size := utf8.DecodeRuneInString(line[i:])
-		if isPySpace(r) {
-			flush(i)
-		} else if start < 0 {
-			start = i
+		// a pre-token: up to whitespace, a symbol or the end
+		start, punct := i, false
+	scan:
+		for i < len(line) {
+			switch class13a[line[i]] {
+			case cPlain:
+				i++
+			case cPunct:
+				punct = true
+				i++
+			case cMultiByte:
+				r, size := utf8.DecodeRuneInString(line[i:])
+				if isPySpace(r) {
+					break scan
+				}
+				i += size
+			default:
+				break scan
+			}
 		}
-		i += size
+		if punct {
+			dst = splitPreToken13a(dst, line[start:i])
+		} else {
+			dst = append(dst, line[start:i])
+		}
 	}
-	flush(len(line))
 	return dst
 }
+
+// Byte classes of the 13a scan.
+const (
+	cPlain     = iota // part of a pre-token, matched by no rule
+	cPunct            // '.', ',' or '-'
+	cSpace            // ASCII whitespace
+	cSymbol           // a symbol the first rule pads
+	cMultiByte        // starts or continues a multi-byte character
+)
+
+// class13a classifies bytes for the 13a scan.
+var class13a = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c >= utf8.RuneSelf:
+			t[c] = cMultiByte
+		case pySpaceASCII[c]:
+			t[c] = cSpace
+		case symbol13a[c]:
+			t[c] = cSymbol
+		case c == '.' || c == ',' || c == '-':
+			t[c] = cPunct
+		}
+	}
+	return t
+}()
 
 // clean13a is steps 1 and 2. A newline is kept: like a space it is
 // whitespace and matches none of the later rules.
@@ -105,6 +132,12 @@ func clean13a(line string) string {
 // tok, padded with a space on each side as the symbol pass leaves it, and
 // appends the resulting tokens as substrings of tok.
 func splitPreToken13a(dst []string, tok string) []string {
+	// Most often the one rule character ends the word ("days.", "it,"):
+	// the first rule splits it off, the others change nothing.
+	if n := len(tok); n >= 2 && (tok[n-1] == '.' || tok[n-1] == ',') && !isDigit(tok[n-2]) &&
+		strings.IndexAny(tok[:n-1], ".,-") < 0 {
+		return append(dst, tok[:n-1], tok[n-1:])
+	}
 	var bufA, bufB [96]byte
 	a := append(bufA[:0], ' ')
 	a = append(a, tok...)

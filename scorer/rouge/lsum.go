@@ -18,7 +18,8 @@ import "github.com/evalsidecar/evalsidecar/internal/intern"
 //
 // A sentence without tokens adds nothing to any of these, so the lists
 // may leave such sentences out.
-func scoreLsum(ref, can [][]int32, vocab int) Score {
+// sc is scratch space.
+func scoreLsum(sc *scratch, ref, can [][]int32, vocab int) Score {
 	m, n := 0, 0
 	for _, r := range ref {
 		m += len(r)
@@ -43,11 +44,14 @@ func scoreLsum(ref, can [][]int32, vocab int) Score {
 	}
 	// the match masks of each prediction sentence serve every target
 	// sentence
-	masks := make([]bitLCS, len(can))
+	if cap(sc.masks) < len(can) {
+		sc.masks = make([]bitLCS, len(can))
+	}
+	masks := sc.masks[:len(can)]
 	for k, c := range can {
 		masks[k].init(c)
 	}
-	var table lcsTable
+	table := &sc.table
 	var mark []bool
 	var rows []uint64
 	hits := 0
@@ -64,7 +68,7 @@ func scoreLsum(ref, can [][]int32, vocab int) Score {
 				continue
 			}
 			table.fillWith(r, &masks[k])
-			lcsIndices(&table, r, c, mark)
+			lcsIndices(table, r, c, mark)
 		}
 		for i, ok := range mark {
 			if !ok {
@@ -83,10 +87,12 @@ func scoreLsum(ref, can [][]int32, vocab int) Score {
 // scoreLsumSplit is rougeLsum with SplitSummaries: sentences from
 // SplitSentences, each tokenized (and stemmed) on its own.
 func (s *Scorer) scoreLsumSplit(target, prediction string) Score {
-	var v intern.Strings
-	v.Reset((len(target) + len(prediction)) / 8)
-	ref := s.sentenceIDs(&v, target)
-	can := s.sentenceIDs(&v, prediction)
+	sc := s.pool.get()
+	defer s.pool.put(sc)
+	v := &sc.words
+	v.Reset((len(target) + len(prediction)) / 12)
+	ref := s.sentenceIDs(v, target)
+	can := s.sentenceIDs(v, prediction)
 	vocab := v.Len()
 	if s.opts.UseStemmer {
 		words := make([]string, vocab)
@@ -115,7 +121,7 @@ func (s *Scorer) scoreLsumSplit(target, prediction string) Score {
 		}
 		vocab = sv.Len()
 	}
-	return scoreLsum(ref, can, vocab)
+	return scoreLsum(sc, ref, can, vocab)
 }
 
 // sentenceIDs splits text with SplitSentences and numbers each sentence's

@@ -22,11 +22,11 @@ func scoreUnigrams(target, pred []int32, vocabSize int) Score {
 
 // scoreNgrams is rougeN for n >= 2: clipped n-gram overlap. A side with
 // fewer than n tokens has no n-grams, so its precision or recall is 0.
-func scoreNgrams(target, pred []int32, n int) Score {
-	var grams intern.Keys
-	grams.Reset(n * (len(target) + len(pred)))
-	tg := gramNumbers(&grams, target, n)
-	pg := gramNumbers(&grams, pred, n)
+// grams is scratch space.
+func scoreNgrams(grams *intern.Keys, target, pred []int32, n int) Score {
+	grams.Reset((n - 1) * (len(target) + len(pred)))
+	tg := gramNumbers(grams, target, n)
+	pg := gramNumbers(grams, pred, n)
 	counts := make([]int32, 2*grams.Len())
 	tc, pc := counts[:grams.Len()], counts[grams.Len():]
 	for _, g := range tg {

@@ -78,6 +78,7 @@ type Scorer struct {
 	n     int
 	opts  Options
 	stems *stemCache // when UseStemmer
+	pool  *scratchPool
 }
 
 // NewScorer returns a scorer for the type named t.
@@ -86,7 +87,7 @@ func NewScorer(t string, opts Options) (*Scorer, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Scorer{typ: typ, n: typ.N(), opts: opts}
+	s := &Scorer{typ: typ, n: typ.N(), opts: opts, pool: new(scratchPool)}
 	if opts.UseStemmer {
 		s.stems = newStemCache()
 	}

@@ -27,12 +27,24 @@ type Tokens struct {
 
 // NewTokens tokenizes target and prediction without stemming.
 func NewTokens(target, prediction string) *Tokens {
-	var v intern.Strings
-	v.Reset((len(target) + len(prediction)) / 8)
-	var scratch []byte
+	var sc scratch
+	return newTokens(&sc, target, prediction)
+}
+
+// UnstemmedTokens is NewTokens with the scorer's scratch space: the
+// tokens every scorer of the pair can share, stemming or not.
+func (s *Scorer) UnstemmedTokens(target, prediction string) *Tokens {
+	sc := s.pool.get()
+	defer s.pool.put(sc)
+	return newTokens(sc, target, prediction)
+}
+
+func newTokens(sc *scratch, target, prediction string) *Tokens {
+	v := &sc.words
+	v.Reset((len(target) + len(prediction)) / 12)
 	t := &Tokens{targetText: target, predText: prediction}
-	t.target, t.targetLines, scratch = tokenizeLines(&v, target, scratch)
-	t.pred, t.predLines, _ = tokenizeLines(&v, prediction, scratch)
+	t.target, t.targetLines, sc.buf = tokenizeLines(v, target, sc.buf)
+	t.pred, t.predLines, sc.buf = tokenizeLines(v, prediction, sc.buf)
 	t.vocab = v.Len()
 	t.words = make([]string, t.vocab)
 	for id := range t.words {
@@ -193,7 +205,7 @@ func (t *Tokens) lcsLength() int {
 
 // Tokens tokenizes target and prediction with the scorer's stemming.
 func (s *Scorer) Tokens(target, prediction string) *Tokens {
-	t := NewTokens(target, prediction)
+	t := s.UnstemmedTokens(target, prediction)
 	if s.opts.UseStemmer {
 		t = s.StemTokens(t)
 	}
@@ -223,7 +235,9 @@ func (s *Scorer) ScoreTokens(t *Tokens) Score {
 	}
 	switch {
 	case s.typ == TypeLsum:
-		return scoreLsum(lines(t.target, t.targetLines), lines(t.pred, t.predLines), t.vocab)
+		sc := s.pool.get()
+		defer s.pool.put(sc)
+		return scoreLsum(sc, lines(t.target, t.targetLines), lines(t.pred, t.predLines), t.vocab)
 	case s.typ == TypeL:
 		if len(t.target) == 0 || len(t.pred) == 0 {
 			return Score{}
@@ -233,5 +247,7 @@ func (s *Scorer) ScoreTokens(t *Tokens) Score {
 	case s.n == 1:
 		return scoreUnigrams(t.target, t.pred, t.vocab)
 	}
-	return scoreNgrams(t.target, t.pred, s.n)
+	sc := s.pool.get()
+	defer s.pool.put(sc)
+	return scoreNgrams(&sc.grams, t.target, t.pred, s.n)
 }

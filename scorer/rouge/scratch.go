@@ -1,0 +1,32 @@
+package rouge
+
+import (
+	"sync"
+
+	"github.com/evalsidecar/evalsidecar/internal/intern"
+)
+
+// scratch is the working storage of one scoring call, reused across calls
+// through a scorer's pool.
+type scratch struct {
+	words intern.Strings
+	grams intern.Keys
+	masks []bitLCS
+	table lcsTable
+	buf   []byte
+}
+
+// scratchPool hands out scratch; the zero value is ready to use.
+type scratchPool struct{ p sync.Pool }
+
+func (p *scratchPool) get() *scratch {
+	if s, ok := p.p.Get().(*scratch); ok {
+		return s
+	}
+	return new(scratch)
+}
+
+func (p *scratchPool) put(s *scratch) {
+	s.words.Reset(0) // drop the strings of the last texts
+	p.p.Put(s)
+}
