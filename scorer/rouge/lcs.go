@@ -184,43 +184,45 @@ func lcsIndices(t *lcsTable, a, b []int32, mark []bool) {
 }
 
 // lcsIndices64 is lcsIndices for a b of at most 64 tokens, whose rows are
-// single words: it fills rows (len(a)+1 words) from b's match masks l
-// and marks a's indices of the LCS that rouge-score's backtrack picks.
+// single words: it fills rows (2·(len(a)+1) words: row i's vector, then
+// the match mask of a[i-1] against b) from b's match masks l and marks
+// a's indices of the LCS that rouge-score's backtrack picks.
 func lcsIndices64(a, b []int32, l *bitLCS, rows []uint64, mark []bool) {
 	v := ^uint64(0)
-	rows[0] = v
+	rows[0], rows[1] = v, 0
 	for i, y := range a {
+		var m uint64
 		if y <= l.maxID && l.row[y] != 0 {
-			u := v & l.masks[l.row[y]-1]
+			m = l.masks[l.row[y]-1]
+			u := v & m
 			v = (v + u) | (v &^ u)
 		}
-		rows[i+1] = v
+		rows[2*i+2], rows[2*i+3] = v, m
 	}
-	// cell(i, j) is j minus the ones among the first j bits of row i
+	// cell(i, j) is j minus the ones among the first j bits of row i.
+	// Off a match, a cell is the larger of its upper and left neighbours,
+	// which differ from it by at most one: the backtrack moves up (ties
+	// move up) exactly when the upper cell equals it, else left, to a cell
+	// equal to it. Moving left, the upper cells only shrink, so the moves
+	// left go on to the next match of a[i-1] in b, found at once from the
+	// match mask. Once the cell is 0 no match is left.
 	i, j := len(a), len(b)
 	lowJ := ^uint64(0) >> uint(64-j) // the first j bits
-	cur := j - bits.OnesCount64(rows[i]&lowJ)
-	if cur == 0 {
-		return // no common token
-	}
-	for i > 0 && j > 0 {
-		if a[i-1] == b[j-1] {
+	cur := j - bits.OnesCount64(rows[2*i]&lowJ)
+	for cur > 0 {
+		m := rows[2*i+1]
+		switch {
+		case m>>uint(j-1)&1 != 0: // a[i-1] == b[j-1]
 			mark[i-1] = true
 			i--
 			j--
 			cur--
 			lowJ >>= 1
-			continue
-		}
-		left := cur - 1 + int(rows[i]>>uint(j-1)&1)
-		up := j - bits.OnesCount64(rows[i-1]&lowJ)
-		if left > up {
-			j--
-			lowJ >>= 1
-			cur = left
-		} else {
+		case j-bits.OnesCount64(rows[2*i-2]&lowJ) == cur:
 			i--
-			cur = up
+		default:
+			j = bits.Len64(m & lowJ)
+			lowJ = ^uint64(0) >> uint(64-j)
 		}
 	}
 }

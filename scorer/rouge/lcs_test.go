@@ -143,7 +143,7 @@ func checkIndices(t *testing.T, table *lcsTable, a, b []int32) {
 		var l bitLCS
 		l.init(b)
 		got64 := make([]bool, len(a))
-		lcsIndices64(a, b, &l, make([]uint64, len(a)+1), got64)
+		lcsIndices64(a, b, &l, make([]uint64, 2*(len(a)+1)), got64)
 		for i := range got64 {
 			if got64[i] != want[i] {
 				t.Fatalf("lcsIndices64(%v, %v) = %v, DP %v", a, b, got64, want)

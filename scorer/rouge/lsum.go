@@ -58,7 +58,7 @@ func scoreLsum(sc *scratch, ref, can [][]int32, vocab int) Score {
 	for _, r := range ref {
 		if cap(mark) < len(r) {
 			mark = make([]bool, len(r))
-			rows = make([]uint64, len(r)+1)
+			rows = make([]uint64, 2*(len(r)+1))
 		}
 		mark = mark[:len(r)]
 		clear(mark)
