@@ -18,6 +18,7 @@ import (
 // gives no result.
 func (e *Engine) Evaluate(ctx context.Context, in *Instance) *Evaluation {
 	ev := &Evaluation{Trajectory: in.Trajectory, Results: make([]Result, 0, len(e.metrics))}
+	clock := stopwatch{t0: time.Now()}
 	for i, m := range e.metrics {
 		s := &e.tel.perMetric[i]
 		if in.Missing(m.Needs()) != 0 {
@@ -25,9 +26,8 @@ func (e *Engine) Evaluate(ctx context.Context, in *Instance) *Evaluation {
 			s.notApplicable.Inc()
 			continue
 		}
-		start := time.Now()
-		r, reason, err := RunMetric(ctx, m, in, e.cfg.MetricTimeout, e.logger)
-		s.duration.Observe(time.Since(start).Seconds())
+		r, took, reason, err := runMetric(ctx, m, in, e.cfg.MetricTimeout, e.logger, clock)
+		s.duration.Observe(took.Seconds())
 		switch {
 		case err == nil:
 			if r.Metric == "" {
@@ -65,29 +65,47 @@ var errInvalidScore = errors.New("metric returned a NaN or infinite score")
 // otherwise it is one of the Reason constants. A call that returns after
 // its deadline is a timeout even when it produced a score.
 func RunMetric(ctx context.Context, m Metric, in *Instance, timeout time.Duration, logger *slog.Logger) (r Result, reason string, err error) {
+	r, _, reason, err = runMetric(ctx, m, in, timeout, logger, stopwatch{t0: time.Now()})
+	return r, reason, err
+}
+
+// stopwatch reads the monotonic clock as the time elapsed since t0, one
+// clock read per call (time.Now reads the wall clock as well).
+type stopwatch struct{ t0 time.Time }
+
+func (w stopwatch) elapsed() time.Duration { return time.Since(w.t0) }
+
+// runMetric is RunMetric timed on clock: took is the time the call took,
+// recovery and classification included.
+func runMetric(ctx context.Context, m Metric, in *Instance, timeout time.Duration, logger *slog.Logger, clock stopwatch) (r Result, took time.Duration, reason string, err error) {
+	start := clock.elapsed()
 	defer func() {
 		if p := recover(); p != nil {
 			r, reason, err = Result{}, ReasonPanic, fmt.Errorf("panic: %v", p)
 			logger.Warn("metric panicked", "metric", m.Name(), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			took = clock.elapsed() - start
 		}
 	}()
 	if _, ok := m.(inlineMetric); ok {
-		start := time.Now()
 		r, err = m.Score(ctx, in)
-		if d := time.Since(start); d > timeout && err == nil {
-			return Result{}, ReasonTimeout, fmt.Errorf("metric call took %s, more than %s", d, timeout)
+		took = clock.elapsed() - start
+		if took > timeout && err == nil {
+			return Result{}, took, ReasonTimeout, fmt.Errorf("metric call took %s, more than %s", took, timeout)
 		}
-		return classify(r, err)
+		r, reason, err = classify(r, err)
+		return r, took, reason, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	r, err = m.Score(ctx, in)
+	took = clock.elapsed() - start
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		if err == nil || !errors.Is(err, ErrNotApplicable) {
-			return Result{}, ReasonTimeout, fmt.Errorf("metric call exceeded %s: %w", timeout, errors.Join(ctxErr, err))
+			return Result{}, took, ReasonTimeout, fmt.Errorf("metric call exceeded %s: %w", timeout, errors.Join(ctxErr, err))
 		}
 	}
-	return classify(r, err)
+	r, reason, err = classify(r, err)
+	return r, took, reason, err
 }
 
 // classify sorts a metric's return into success, not applicable, error or
