@@ -63,8 +63,19 @@ func sized[T any](s []T, n int) []T {
 	return s
 }
 
+// zeroed returns s with length n, its elements zero, for storage that
+// is zero already: reset clears what extract used, so the facts and event
+// lists of a reused extraction need no second clearing.
+func zeroed[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
 // reset drops every reference to the last trace so that a pooled
-// extraction keeps nothing alive.
+// extraction keeps nothing alive. It leaves the facts and event lists
+// zero, as extract expects them (zeroed).
 func (x *extraction) reset() {
 	x.t = nil
 	x.idx.release()
@@ -86,7 +97,7 @@ func (x *extraction) extract(t *Trace) []*Trajectory {
 		x.ds = decoders()
 	}
 	x.idx.reset(t.spans)
-	x.facts = sized(x.facts, n)
+	x.facts = zeroed(x.facts, n)
 
 	// events of each span: its own, then the log records joined to it
 	x.evOff = sized(x.evOff, n+1)
@@ -111,7 +122,7 @@ func (x *extraction) extract(t *Trace) []*Trajectory {
 	for i := 0; i < n; i++ {
 		x.evOff[i+1] += x.evOff[i]
 	}
-	x.evList = sized(x.evList, int(x.evOff[n]))
+	x.evList = zeroed(x.evList, int(x.evOff[n]))
 	x.cursor = sized(x.cursor, n)
 	for i := range t.spans {
 		k := x.evOff[i]
