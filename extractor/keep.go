@@ -65,38 +65,69 @@ func keepLog(eventName string) bool {
 	return strings.HasPrefix(eventName, "gen_ai.")
 }
 
-// knownKeys maps attribute keys that appear on nearly every GenAI span to
-// one shared string, so buffered spans do not each hold a copy of the key.
-// It is read-only.
-var knownKeys = func() map[string]string {
-	keys := []string{
-		keyOperation, keyProvider, keySystem, keyRequestModel, keyResponseModel,
-		keyResponseID, keyFinishReasons, keyInputTokens, keyOutputTokens,
-		keyPromptTokens, keyCompletionTokens, keyInputMessages, keyOutputMessages,
-		keySystemInstructions, keyToolDefinitions, keyToolName, keyToolCallID,
-		keyToolType, keyToolDescription, keyToolArguments, keyToolResult,
-		keyAgentName, keyAgentID, keyAgentDescription, keyConversationID,
-		keyErrorType, "server.address", "server.port", "event.name",
-		"service.name", "service.version", "service.namespace", "service.instance.id",
-		"deployment.environment.name", "deployment.environment",
-		"telemetry.sdk.name", "telemetry.sdk.language", "telemetry.sdk.version",
-		"host.name", "process.pid", "k8s.pod.name", "k8s.namespace.name",
-		"exception.type", "exception.message", "exception.stacktrace",
-		"content", "role", "id", "index", "finish_reason", "message", "tool_calls",
-		"gen_ai.request.max_tokens", "gen_ai.request.temperature", "gen_ai.request.top_p",
-		"gen_ai.output.type", "gen_ai.agent.version", "gen_ai.data_source.id",
+// knownKeys are attribute keys that appear on nearly every GenAI span;
+// internKey maps each to one shared string, so buffered spans do not each
+// hold a copy of the key.
+var knownKeys = []string{
+	keyOperation, keyProvider, keySystem, keyRequestModel, keyResponseModel,
+	keyResponseID, keyFinishReasons, keyInputTokens, keyOutputTokens,
+	keyPromptTokens, keyCompletionTokens, keyInputMessages, keyOutputMessages,
+	keySystemInstructions, keyToolDefinitions, keyToolName, keyToolCallID,
+	keyToolType, keyToolDescription, keyToolArguments, keyToolResult,
+	keyAgentName, keyAgentID, keyAgentDescription, keyConversationID,
+	keyErrorType, "server.address", "server.port", "event.name",
+	"service.name", "service.version", "service.namespace", "service.instance.id",
+	"deployment.environment.name", "deployment.environment",
+	"telemetry.sdk.name", "telemetry.sdk.language", "telemetry.sdk.version",
+	"host.name", "process.pid", "k8s.pod.name", "k8s.namespace.name",
+	"exception.type", "exception.message", "exception.stacktrace",
+	"content", "role", "id", "index", "finish_reason", "message", "tool_calls",
+	"gen_ai.request.max_tokens", "gen_ai.request.temperature", "gen_ai.request.top_p",
+	"gen_ai.output.type", "gen_ai.agent.version", "gen_ai.data_source.id",
+}
+
+// internBits sizes the intern table: 256 slots for the known keys keep
+// probe sequences short.
+const internBits = 8
+
+// internTable holds knownKeys in open addressing by internHash, so that
+// interning costs a few byte loads and one string comparison instead of a
+// map lookup. It is read-only.
+var internTable = func() *[1 << internBits]string {
+	var t [1 << internBits]string
+	for _, k := range knownKeys {
+		for h := internHash(k); ; h = (h + 1) & (len(t) - 1) {
+			if t[h] == "" {
+				t[h] = k
+				break
+			}
+			if t[h] == k {
+				break
+			}
+		}
 	}
-	m := make(map[string]string, len(keys))
-	for _, k := range keys {
-		m[k] = k
-	}
-	return m
+	return &t
 }()
+
+// internHash hashes a non-empty key by its length and three of its bytes.
+func internHash(k string) int {
+	n := len(k)
+	h := uint64(n) | uint64(k[n-1])<<8 | uint64(k[n/2])<<16 | uint64(k[n/3])<<24
+	return int((h * 0x9e3779b97f4a7c15) >> (64 - internBits))
+}
 
 // internKey returns the shared copy of a well-known key, else key itself.
 func internKey(key string) string {
-	if k, ok := knownKeys[key]; ok {
-		return k
+	if key == "" {
+		return key
 	}
-	return key
+	t := internTable
+	for h := internHash(key); ; h = (h + 1) & (len(t) - 1) {
+		switch k := t[h]; k {
+		case key:
+			return k
+		case "":
+			return key
+		}
+	}
 }
