@@ -27,47 +27,73 @@ type Capper struct {
 	max        int
 	onOverflow func() // called once per value mapped to ValueOther; may be nil
 
-	mu   sync.RWMutex
-	seen map[string]struct{}
+	mu sync.RWMutex
+	// seen holds the admitted values with their ids (lookup).
+	seen map[string]uint32
 }
+
+// Ids of label values (Capper.lookup): ValueUnknown and ValueOther have
+// fixed ids, admitted values are numbered from firstValueID in the order
+// they were admitted. Within one Capper, equal ids are equal values.
+const (
+	idUnknown uint32 = iota
+	idOther
+	firstValueID
+)
 
 // NewCapper returns a Capper that admits max distinct values and calls
 // onOverflow (when not nil) every time a value is replaced by ValueOther.
 func NewCapper(max int, onOverflow func()) *Capper {
-	return &Capper{max: max, onOverflow: onOverflow, seen: make(map[string]struct{})}
+	return &Capper{max: max, onOverflow: onOverflow, seen: make(map[string]uint32)}
 }
 
 // Value returns the label value to use for v.
 func (c *Capper) Value(v string) string {
+	s, _ := c.lookup(v)
+	return s
+}
+
+// lookup returns the label value to use for v and its id.
+func (c *Capper) lookup(v string) (string, uint32) {
 	if v == "" {
-		return ValueUnknown
+		return ValueUnknown, idUnknown
 	}
-	if v == ValueOther || v == ValueUnknown {
-		return v
+	switch v {
+	case ValueOther:
+		return v, idOther
+	case ValueUnknown:
+		return v, idUnknown
 	}
 	c.mu.RLock()
-	_, ok := c.seen[v]
+	id, ok := c.seen[v]
 	c.mu.RUnlock()
 	if ok {
-		return v
+		return v, id
 	}
 	v = clean(v)
 	c.mu.Lock()
-	if _, ok := c.seen[v]; ok {
+	if id, ok := c.seen[v]; ok {
 		c.mu.Unlock()
-		return v
+		return v, id
 	}
 	if len(c.seen) >= c.max {
 		c.mu.Unlock()
 		if c.onOverflow != nil {
 			c.onOverflow()
 		}
-		return ValueOther
+		return ValueOther, idOther
 	}
 	v = strings.Clone(v) // do not pin a larger string the value was cut from
-	c.seen[v] = struct{}{}
+	id = firstValueID + uint32(len(c.seen))
+	c.seen[v] = id
 	c.mu.Unlock()
-	return v
+	return v, id
+}
+
+// label returns the label value to use for v with its id.
+func (c *Capper) label(v string) label {
+	s, id := c.lookup(v)
+	return label{s, id}
 }
 
 // Len returns the number of distinct values admitted so far.

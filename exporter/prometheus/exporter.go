@@ -71,11 +71,12 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 	if e == nil {
 		return nil
 	}
-	service, version, agent, traceID := ValueUnknown, ValueUnknown, ValueUnknown, ""
+	unknown := label{ValueUnknown, idUnknown}
+	service, version, agent, traceID := unknown, unknown, unknown, ""
 	var exemplar prometheus.Labels
 	if t := e.Trajectory; t != nil {
-		service, agent = x.services.Value(t.Service), x.agents.Value(t.Agent)
-		version = x.versions.Value(t.ServiceVersion)
+		service, agent = x.services.label(t.Service), x.agents.label(t.Agent)
+		version = x.versions.label(t.ServiceVersion)
 		traceID = t.TraceID
 		if x.exemplars.allow(time.Now()) {
 			exemplar = exemplarLabels(traceID)
@@ -91,7 +92,7 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 			invalid++
 			continue
 		}
-		observe(x.series.observer(seriesEvalScore, service, version, agent, x.metricIDs.Value(r.Metric)), r.Score, exemplar)
+		observe(x.series.observer(seriesEvalScore, service, version, agent, x.metricIDs.label(r.Metric)), r.Score, exemplar)
 	}
 	if invalid > 0 {
 		x.m.invalidScores.Add(float64(invalid))
@@ -100,29 +101,29 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 	return nil
 }
 
-func (x *Exporter) exportTrajectory(t *extractor.Trajectory, service, version, agent string, exemplar prometheus.Labels) {
-	outcome := outcomeOK
+func (x *Exporter) exportTrajectory(t *extractor.Trajectory, service, version, agent label, exemplar prometheus.Labels) {
+	outcome := label{outcomeOK, idOutcomeOK}
 	if t.Failed {
-		outcome = outcomeFailed
+		outcome = label{outcomeFailed, idOutcomeFailed}
 	}
 	x.series.counter(seriesTrajectories, service, version, agent, outcome).Inc()
 	if d, ok := duration(t.Start, t.End); ok {
-		observe(x.series.observer(seriesTrajectoryDuration, service, version, agent, ""), d, exemplar)
+		observe(x.series.observer(seriesTrajectoryDuration, service, version, agent, label{}), d, exemplar)
 	}
 	for i := range t.ToolCalls {
 		tc := &t.ToolCalls[i]
 		callAgent := agent
 		if tc.Agent != "" && tc.Agent != t.Agent {
-			callAgent = x.agents.Value(tc.Agent)
+			callAgent = x.agents.label(tc.Agent)
 		}
-		tool := x.tools.Value(tc.Name)
-		outcome := outcomeOK
+		tool := x.tools.label(tc.Name)
+		outcome := label{outcomeOK, idOutcomeOK}
 		if tc.Error != "" {
-			outcome = outcomeError
+			outcome = label{outcomeError, idOutcomeError}
 		}
 		x.series.counter(seriesToolCalls, service, callAgent, tool, outcome).Inc()
 		if d, ok := duration(tc.Start, tc.End); ok {
-			x.series.observer(seriesToolCallDuration, service, callAgent, tool, "").Observe(d)
+			x.series.observer(seriesToolCallDuration, service, callAgent, tool, label{}).Observe(d)
 		}
 	}
 	for i := range t.LLMCalls {
@@ -130,12 +131,12 @@ func (x *Exporter) exportTrajectory(t *extractor.Trajectory, service, version, a
 		if lc.InputTokens <= 0 && lc.OutputTokens <= 0 {
 			continue
 		}
-		model := x.models.Value(lc.Model)
+		model := x.models.label(lc.Model)
 		if lc.InputTokens > 0 {
-			x.series.counter(seriesLLMTokens, service, agent, model, tokenInput).Add(float64(lc.InputTokens))
+			x.series.counter(seriesLLMTokens, service, agent, model, label{tokenInput, idTokenInput}).Add(float64(lc.InputTokens))
 		}
 		if lc.OutputTokens > 0 {
-			x.series.counter(seriesLLMTokens, service, agent, model, tokenOutput).Add(float64(lc.OutputTokens))
+			x.series.counter(seriesLLMTokens, service, agent, model, label{tokenOutput, idTokenOutput}).Add(float64(lc.OutputTokens))
 		}
 	}
 }
