@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/evalsidecar/evalsidecar/internal/jsonobj"
 )
 
 // scanCases are JSON texts, valid and not, on which the scanner must agree
@@ -71,4 +73,17 @@ func FuzzScanValid(f *testing.F) {
 		}
 		t.Errorf("scanValid(%q) = %v, gjson.Valid %v", s, got, want)
 	})
+}
+
+// TestIsJSONObjectMatchesJSONObj checks the scanner's fast path of
+// isJSONObject against jsonobj.Valid, nesting past the scanner's bound
+// included.
+func TestIsJSONObjectMatchesJSONObj(t *testing.T) {
+	deep := `{"a":` + strings.Repeat("[", maxScanDepth+8) + strings.Repeat("]", maxScanDepth+8) + `}`
+	cases := append([]string{deep, " \n{\"a\":1}\t", `{"a":1}{}`, `{`, `x{}`, ` {"a":"\u00e9"} `}, scanCases...)
+	for _, s := range cases {
+		if got, want := isJSONObject(s), jsonobj.Valid(s); got != want {
+			t.Errorf("isJSONObject(%.40q) = %v, jsonobj.Valid %v", s, got, want)
+		}
+	}
 }

@@ -385,5 +385,13 @@ func parseToolDefs(raw string) []ToolDefinition {
 	return out
 }
 
-// isJSONObject reports whether s is one valid JSON object.
-func isJSONObject(s string) bool { return jsonobj.Valid(s) }
+// isJSONObject reports whether s is one valid JSON object. The scanner
+// accepts what jsonobj.Valid accepts up to its nesting bound, so only what
+// it declines is checked again there.
+func isJSONObject(s string) bool {
+	t := strings.TrimLeft(s, " \t\r\n")
+	if len(t) > 1 && t[0] == '{' && scanValid(t) {
+		return true
+	}
+	return jsonobj.Valid(s)
+}
