@@ -36,6 +36,9 @@ func isADK(s *span) bool {
 	if s.scope == adkScope {
 		return true
 	}
+	if s.genaiOnly {
+		return false // no gcp.vertex.agent.* key
+	}
 	for i := range s.attrs {
 		if k := s.attrs[i].key; len(k) > len(adkPrefix) && k[0] == 'g' && k[1] == 'c' && strings.HasPrefix(k, adkPrefix) {
 			return true

@@ -185,40 +185,45 @@ func (c converter) cut(v pcommon.Value) bool {
 	return cut
 }
 
-// attrs copies the attributes of m that keep accepts. Attributes keep
+// attrs copies the attributes of m: all of them, or for span attributes
+// (spanKeys set) those the span policy (runKeys.keep) keeps. Attributes it
 // rejects are not copied, but one that would have been truncated still
-// marks the result truncated.
+// marks the result truncated. For span attributes, genaiOnly reports that
+// every copied key is one genaiOnlyKey accepts.
 // The result is carved from arena when it has room; arena may be nil.
-func (c converter) attrs(m pcommon.Map, keep func(string) bool, arena *attrs) (attrs, bool) {
+func (c converter) attrs(m pcommon.Map, spanKeys bool, arena *attrs) (out attrs, truncated, genaiOnly bool) {
 	if m.Len() == 0 {
-		return nil, false
+		return nil, false, true
 	}
 	n := m.Len()
-	if keep != nil && arena == nil {
+	if spanKeys && arena == nil {
 		// without an arena, allocate only what is kept; an arena was sized
 		// for every attribute, so n = m.Len() always fits it
 		n = 0
 		for k := range m.All() {
-			if keep(k) {
+			if keep, _ := c.runKeys.keep(k); keep {
 				n++
 			}
 		}
 	}
-	var out attrs
 	if n > 0 {
 		out = take((*[]attr)(arena), n)
 	}
-	truncated := false
+	genaiOnly = true
 	for k, v := range m.All() {
-		if keep != nil && !keep(k) {
-			truncated = truncated || c.cut(v)
-			continue
+		if spanKeys {
+			keep, genai := c.runKeys.keep(k)
+			if !keep {
+				truncated = truncated || c.cut(v)
+				continue
+			}
+			genaiOnly = genaiOnly && genai
 		}
 		s, cut := c.value(v)
 		truncated = truncated || cut
 		out = append(out, attr{key: internKey(k), value: s})
 	}
-	return out, truncated
+	return out, truncated, genaiOnly
 }
 
 // span converts s, taking attribute and event storage from g's arenas
@@ -229,7 +234,7 @@ func (c converter) span(s ptrace.Span, res *resource, scope string, g *group) (s
 	if g != nil {
 		attrArena, eventArena = &g.attrArena, &g.eventArena
 	}
-	as, truncated := c.attrs(s.Attributes(), c.runKeys.keep, attrArena)
+	as, truncated, genaiOnly := c.attrs(s.Attributes(), true, attrArena)
 	msg, cut := truncate(s.Status().Message(), c.maxValue)
 	truncated = truncated || cut
 	rec := span{
@@ -244,11 +249,12 @@ func (c converter) span(s ptrace.Span, res *resource, scope string, g *group) (s
 		end:        int64(s.EndTimestamp()),
 		attrs:      as,
 		res:        res,
+		genaiOnly:  genaiOnly,
 	}
 	if n := s.Events().Len(); n > 0 {
 		rec.events = take(eventArena, n)
 		for _, e := range s.Events().All() {
-			eas, cut := c.attrs(e.Attributes(), nil, attrArena)
+			eas, cut, _ := c.attrs(e.Attributes(), false, attrArena)
 			truncated = truncated || cut
 			rec.events = append(rec.events, event{name: e.Name(), time: int64(e.Timestamp()), attrs: eas})
 		}
@@ -282,7 +288,7 @@ func (c converter) traces(td ptrace.Traces) *batch {
 		g.reserve(c.pool)
 	}
 	for _, rs := range td.ResourceSpans().All() {
-		ras, _ := c.attrs(rs.Resource().Attributes(), nil, nil)
+		ras, _, _ := c.attrs(rs.Resource().Attributes(), false, nil)
 		res := &resource{attrs: ras}
 		for _, ss := range rs.ScopeSpans().All() {
 			scope := ss.Scope().Name()
@@ -332,7 +338,7 @@ func (c converter) logs(ld plog.Logs) *batch {
 					b.drop(reasonLogNoTraceID, 1)
 					continue
 				}
-				as, truncated := c.attrs(lr.Attributes(), nil, nil)
+				as, truncated, _ := c.attrs(lr.Attributes(), false, nil)
 				body, cut := c.value(lr.Body())
 				ts := lr.Timestamp()
 				if ts == 0 {

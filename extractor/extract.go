@@ -686,6 +686,9 @@ func systemText(msgs []message) string {
 // spans only fill keys still missing, earliest first.
 func (x *extraction) copyRunAttributes(tr *Trajectory, r int, ms []member) {
 	take := func(i int, override bool) {
+		if x.t.spans[i].genaiOnly {
+			return // no key outside the decoders' namespace
+		}
 		for _, a := range x.t.spans[i].attrs {
 			if keepSpanAttr(a.key) {
 				continue

@@ -2,6 +2,12 @@ package extractor
 
 import "strings"
 
+// genaiOnlyKey reports whether key is in the gen_ai namespace or is
+// error.type: the keys the GenAI decoder reads, and no other convention's.
+func genaiOnlyKey(key string) bool {
+	return strings.HasPrefix(key, "gen_ai.") || key == keyErrorType
+}
+
 // keepSpanAttr is the kept-key policy: which span attributes the assembler
 // copies into its records. Decoders can only read what is kept here. The
 // readers of span attributes are the genai decoder (gen_ai.* keys and
@@ -10,9 +16,12 @@ import "strings"
 // are kept whole. A convention that reads other span keys widens this in
 // one place.
 func keepSpanAttr(key string) bool {
-	if strings.HasPrefix(key, "gen_ai.") || key == keyErrorType {
-		return true
-	}
+	return genaiOnlyKey(key) || keepOtherAttr(key)
+}
+
+// keepOtherAttr is keepSpanAttr for the keys outside the gen_ai namespace
+// and error.type.
+func keepOtherAttr(key string) bool {
 	return keepConventionAttr(key) || keepOpenInferenceAttr(key) || keepOpenLLMetryAttr(key)
 }
 
@@ -57,7 +66,13 @@ func newRunKeys(keys []string) runKeys {
 }
 
 // keep is the span attribute policy: the decoders' keys plus run keys.
-func (rk runKeys) keep(key string) bool { return keepSpanAttr(key) || rk[key] }
+// genai reports a kept key that genaiOnlyKey accepts.
+func (rk runKeys) keep(key string) (keep, genai bool) {
+	if genaiOnlyKey(key) {
+		return true, true
+	}
+	return keepOtherAttr(key) || rk[key], false
+}
 
 // keepLog reports whether a log record is a GenAI event the decoders read:
 // its event name is in the gen_ai namespace.

@@ -28,6 +28,9 @@ type langsmithDecoder struct{}
 func (langsmithDecoder) name() string { return "langsmith" }
 
 func (langsmithDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
+	if s.genaiOnly {
+		return false // no langsmith.span.kind
+	}
 	kind, ok := langsmithKind(s.attrs)
 	if !ok {
 		return false

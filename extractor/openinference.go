@@ -57,6 +57,9 @@ func keepOpenInferenceAttr(key string) bool {
 }
 
 func (openinferenceDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
+	if s.genaiOnly {
+		return false // no openinference.span.kind
+	}
 	a := s.attrs
 	kind := a.str(keyOISpanKind)
 	if kind == "" {

@@ -40,9 +40,15 @@ var tlSessionKeys = [...]string{
 
 func (openllmetryDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 	a := s.attrs
-	kind := a.str(keyTLSpanKind)
+	kind := ""
+	if !s.genaiOnly { // else no traceloop.span.kind and no llm.request.type
+		kind = a.str(keyTLSpanKind)
+	}
 	legacy := kind == "" && (hasFlat(a, keyTLPrompt) || hasFlat(a, keyTLCompletion))
 	if kind == "" && !legacy {
+		if s.genaiOnly {
+			return false
+		}
 		if _, ok := a.get(keyTLRequestType); !ok {
 			return false
 		}

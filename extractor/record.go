@@ -61,6 +61,11 @@ type span struct {
 	scope      string // instrumentation scope name
 	kind       int8
 	statusCode int8
+	// genaiOnly is set by the converter when every kept attribute key is
+	// in the gen_ai namespace or error.type (genaiOnlyKey): no other
+	// convention's keys and no run attributes. Unset means not known, so
+	// readers that use it to skip work still look at spans built otherwise.
+	genaiOnly  bool
 	statusMsg  string
 	start, end int64 // unix nanoseconds
 	attrs      attrs
