@@ -22,13 +22,7 @@ type keySlot struct {
 func (t *Keys) Reset(n int) {
 	t.seed = rand.Uint64()
 	t.n = 0
-	size := tableSize(n)
-	if cap(t.slots) >= size {
-		t.slots = t.slots[:size]
-		clear(t.slots)
-		return
-	}
-	t.slots = make([]keySlot, size)
+	t.slots = emptySlots(t.slots, n)
 }
 
 // Len returns the number of distinct keys seen.

@@ -26,13 +26,7 @@ func (t *Strings) Reset(n int) {
 	t.seed = maphash.MakeSeed()
 	clear(t.strs) // drop references to the old strings
 	t.strs = t.strs[:0]
-	size := tableSize(n)
-	if cap(t.slots) >= size {
-		t.slots = t.slots[:size]
-		clear(t.slots)
-		return
-	}
-	t.slots = make([]strSlot, size)
+	t.slots = emptySlots(t.slots, n)
 }
 
 // Len returns the number of distinct strings seen.
@@ -114,6 +108,18 @@ func (t *Strings) grow() {
 	for id, s := range t.strs {
 		t.place(maphash.String(t.seed, s), int32(id))
 	}
+}
+
+// emptySlots returns a table of empty slots for about n keys, reusing
+// slots' storage when it is large enough.
+func emptySlots[T any](slots []T, n int) []T {
+	size := tableSize(n)
+	if cap(slots) < size {
+		return make([]T, size)
+	}
+	slots = slots[:size]
+	clear(slots)
+	return slots
 }
 
 // tableSize is the smallest power of two, at least 16, that holds n keys

@@ -25,16 +25,7 @@ type CaseCall struct {
 // per call with a ~1 KB result. It is the trace a deterministic metric's
 // inputs come from, so that scoring can be compared with decoding it.
 func Case(answer string, calls []CaseCall) ptrace.Traces {
-	td := ptrace.NewTraces()
-	rs := td.ResourceSpans().AppendEmpty()
-	ra := rs.Resource().Attributes()
-	ra.PutStr("service.name", "support-bot")
-	ra.PutStr("service.version", "2.3.1")
-	ra.PutStr("deployment.environment.name", "prod")
-	agentSpans := rs.ScopeSpans().AppendEmpty()
-	agentSpans.Scope().SetName("agent.framework")
-	llmSpans := rs.ScopeSpans().AppendEmpty()
-	llmSpans.Scope().SetName("llm.client")
+	td, agentSpans, llmSpans := newRequest()
 
 	var tid pcommon.TraceID
 	binary.BigEndian.PutUint64(tid[:8], 0xca5e000000000000)
@@ -53,7 +44,7 @@ func Case(answer string, calls []CaseCall) ptrace.Traces {
 
 	turns := (len(calls) + 1) / 2
 	end := 1300*(turns+1) + 100
-	root := agentSpans.Spans().AppendEmpty()
+	root := agentSpans.AppendEmpty()
 	root.SetTraceID(tid)
 	root.SetSpanID(sid(0))
 	root.SetName("invoke_agent support-bot")
@@ -71,19 +62,7 @@ func Case(answer string, calls []CaseCall) ptrace.Traces {
 	next := 1 + turns + 1 // span numbers of the tool spans follow the chat spans
 	for c := 0; c <= turns; c++ {
 		start := c * 1300
-		ch := llmSpans.Spans().AppendEmpty()
-		ch.SetTraceID(tid)
-		ch.SetSpanID(sid(1 + c))
-		ch.SetParentSpanID(sid(0))
-		ch.SetName("chat gpt-4o")
-		ch.SetKind(ptrace.SpanKindClient)
-		ch.SetStartTimestamp(ts(start + 1))
-		ch.SetEndTimestamp(ts(start + 900))
-		ca := ch.Attributes()
-		ca.PutStr("gen_ai.operation.name", "chat")
-		ca.PutStr("gen_ai.provider.name", "openai")
-		ca.PutStr("gen_ai.request.model", "gpt-4o")
-		ca.PutStr("gen_ai.response.model", "gpt-4o-2024-08-06")
+		ca := addChat(llmSpans, tid, sid(1+c), sid(0), ts(start+1), ts(start+900))
 		ca.PutInt("gen_ai.usage.input_tokens", int64(900+100*c))
 		ca.PutInt("gen_ai.usage.output_tokens", int64(150+10*c))
 		ca.PutStr("gen_ai.input.messages", inputMessages(question, c%3))
@@ -105,7 +84,7 @@ func Case(answer string, calls []CaseCall) ptrace.Traces {
 		b.WriteString(`],"finish_reason":"tool_call"}]`)
 		ca.PutStr("gen_ai.output.messages", b.String())
 		for k, tc := range turn {
-			addToolCall(agentSpans.Spans(), tid, sid(next), sid(0), ts(start+900+k*200), ts(start+1100+k*200),
+			addToolCall(agentSpans, tid, sid(next), sid(0), ts(start+900+k*200), ts(start+1100+k*200),
 				tc.Name, fmt.Sprintf("call_case_%d", 2*c+k), tc.Arguments, `{"ok":true,"detail":"`+filler(960)+`"}`)
 			next++
 		}

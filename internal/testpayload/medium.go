@@ -29,7 +29,17 @@ func Medium(traces int) ptrace.Traces {
 // MediumRange is Medium for the traces numbered first to first+traces-1, so
 // that successive requests carry distinct trace ids.
 func MediumRange(first, traces int) ptrace.Traces {
-	td := ptrace.NewTraces()
+	td, agentSpans, llmSpans := newRequest()
+	for i := range traces {
+		addTrace(agentSpans, llmSpans, first+i)
+	}
+	return td
+}
+
+// newRequest returns a request with one resource (7 attributes) and its
+// two scopes' span lists: the agent framework's and the model client's.
+func newRequest() (td ptrace.Traces, agentSpans, llmSpans ptrace.SpanSlice) {
+	td = ptrace.NewTraces()
 	rs := td.ResourceSpans().AppendEmpty()
 	ra := rs.Resource().Attributes()
 	ra.PutStr("service.name", "support-bot")
@@ -43,10 +53,7 @@ func MediumRange(first, traces int) ptrace.Traces {
 	agentScope.Scope().SetName("agent.framework")
 	llmScope := rs.ScopeSpans().AppendEmpty()
 	llmScope.Scope().SetName("llm.client")
-	for i := range traces {
-		addTrace(agentScope.Spans(), llmScope.Spans(), first+i)
-	}
-	return td
+	return td, agentScope.Spans(), llmScope.Spans()
 }
 
 var tools = [4]string{"search_orders", "get_order", "refund_order", "send_email"}
@@ -87,19 +94,7 @@ func addTrace(agentSpans, llmSpans ptrace.SpanSlice, n int) {
 	calls := 0
 	for c := range 3 {
 		start := c * 1300
-		ch := llmSpans.AppendEmpty()
-		ch.SetTraceID(tid)
-		ch.SetSpanID(sid(1 + c))
-		ch.SetParentSpanID(sid(0))
-		ch.SetName("chat gpt-4o")
-		ch.SetKind(ptrace.SpanKindClient)
-		ch.SetStartTimestamp(ts(start + 1))
-		ch.SetEndTimestamp(ts(start + 900))
-		ca := ch.Attributes()
-		ca.PutStr("gen_ai.operation.name", "chat")
-		ca.PutStr("gen_ai.provider.name", "openai")
-		ca.PutStr("gen_ai.request.model", "gpt-4o")
-		ca.PutStr("gen_ai.response.model", "gpt-4o-2024-08-06")
+		ca := addChat(llmSpans, tid, sid(1+c), sid(0), ts(start+1), ts(start+900))
 		ca.PutStr("gen_ai.response.id", fmt.Sprintf("chatcmpl-%d-%d", n, c))
 		ca.PutStr("server.address", "api.openai.com")
 		ca.PutInt("server.port", 443)
@@ -125,6 +120,25 @@ func addTrace(agentSpans, llmSpans ptrace.SpanSlice, n int) {
 	}
 	root.Attributes().PutStr("gen_ai.input.messages", `[{"role":"user","parts":[{"type":"text","content":"`+question+`"}]}]`)
 	root.Attributes().PutStr("gen_ai.output.messages", `[{"role":"assistant","parts":[{"type":"text","content":"`+answer+`"}],"finish_reason":"stop"}]`)
+}
+
+// addChat appends a chat span with the attributes every chat span of the
+// payloads has, and returns its attributes.
+func addChat(spans ptrace.SpanSlice, tid pcommon.TraceID, id, parent pcommon.SpanID, start, end pcommon.Timestamp) pcommon.Map {
+	ch := spans.AppendEmpty()
+	ch.SetTraceID(tid)
+	ch.SetSpanID(id)
+	ch.SetParentSpanID(parent)
+	ch.SetName("chat gpt-4o")
+	ch.SetKind(ptrace.SpanKindClient)
+	ch.SetStartTimestamp(start)
+	ch.SetEndTimestamp(end)
+	ca := ch.Attributes()
+	ca.PutStr("gen_ai.operation.name", "chat")
+	ca.PutStr("gen_ai.provider.name", "openai")
+	ca.PutStr("gen_ai.request.model", "gpt-4o")
+	ca.PutStr("gen_ai.response.model", "gpt-4o-2024-08-06")
+	return ca
 }
 
 func addTool(spans ptrace.SpanSlice, tid pcommon.TraceID, id, parent pcommon.SpanID, start, end pcommon.Timestamp, n, k int) {
