@@ -165,7 +165,10 @@ func (b *BLEU) SegmentStats(hyp string, refs []string) (Stats, error) {
 	if sc == nil {
 		sc = new(segment)
 	}
-	defer b.scratch.Put(sc)
+	defer func() {
+		sc.release()
+		b.scratch.Put(sc)
+	}()
 	sc.reset(len(hyp))
 	for _, r := range refs {
 		if r != "" {

@@ -26,14 +26,19 @@ type gramCount struct {
 }
 
 func (s *segment) reset(hypBytes int) {
-	clear(s.toks) // drop references to the last segment's text
-	s.toks = s.toks[:0]
 	s.vocab.Reset(hypBytes / 8)
 	s.grams.Reset(hypBytes / 2)
 	s.refLens = s.refLens[:0]
 	s.unigrams = s.unigrams[:0]
 	s.counts = s.counts[:0]
 	s.refs = 0
+}
+
+// release drops the segment's references to the texts it read.
+func (s *segment) release() {
+	clear(s.toks)
+	s.toks = s.toks[:0]
+	s.vocab.Reset(0)
 }
 
 // words numbers toks in the segment's vocabulary.

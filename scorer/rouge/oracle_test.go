@@ -175,7 +175,7 @@ func checkOracle(t *testing.T, s *Scorer, target, prediction string) {
 	}
 	if s.opts.UseStemmer {
 		// stemmed tokens derived from shared unstemmed ones
-		if got := s.ScoreTokens(NewTokens(target, prediction).Stemmed(s.stems)); !sameScore(got, want) {
+		if got := s.ScoreTokens(NewTokens(target, prediction).withStems(s.stems)); !sameScore(got, want) {
 			t.Fatalf("%s %+v on derived stems (%q, %q) = %+v, oracle %+v", s.typ, s.opts, target, prediction, got, want)
 		}
 	}

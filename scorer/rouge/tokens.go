@@ -145,10 +145,10 @@ func toBuf(buf []byte, text string, start, i int) []byte {
 	return buf
 }
 
-// Stemmed returns the tokens with every token longer than three
+// withStems returns the tokens with every token longer than three
 // characters replaced by its Porter stem (found in c, which may be nil),
 // numbered again. t must not be stemmed already.
-func (t *Tokens) Stemmed(c *stemCache) *Tokens {
+func (t *Tokens) withStems(c *stemCache) *Tokens {
 	stems := c.stemAll(t.words)
 	var v intern.Strings
 	v.Reset(len(stems))
@@ -219,7 +219,7 @@ func (s *Scorer) Stems() bool { return s.opts.UseStemmer }
 // StemTokens returns t stemmed with the scorer's cache of stems, so that
 // unstemmed Tokens shared with other scorers are tokenized only once. t
 // must not be stemmed already.
-func (s *Scorer) StemTokens(t *Tokens) *Tokens { return t.Stemmed(s.stems) }
+func (s *Scorer) StemTokens(t *Tokens) *Tokens { return t.withStems(s.stems) }
 
 // UsesTokens reports whether ScoreTokens scores from the tokens: every
 // type but rougeLsum with SplitSummaries, whose sentences are split and
