@@ -216,7 +216,11 @@ func (a *Assembler) appendGroup(t *Trace, g *group) {
 			t.tooLarge = true
 			continue
 		}
-		t.spans = append(t.spans, *s)
+		if n := len(t.spans); n < cap(t.spans) && &t.spans[:n+1][n] == s {
+			t.spans = t.spans[:n+1] // moved records stay in place
+		} else {
+			t.spans = append(t.spans, *s)
+		}
 		t.noteSpan()
 		sz := s.size()
 		t.bytes += sz
