@@ -13,6 +13,23 @@ const (
 // spanFacts holds what the decoders read from one span, normalised. Empty
 // fields are unknown.
 type spanFacts struct {
+	factFields
+
+	// slots back the contents of factFields; used counts the slots taken. Only
+	// slots[:used] are ever written.
+	slots [4]content
+	used  int8
+}
+
+// reset zeroes f, clearing only the content slots taken.
+func (f *spanFacts) reset() {
+	f.factFields = factFields{}
+	clear(f.slots[:f.used])
+	f.used = 0
+}
+
+// factFields are the fields of spanFacts other than its content storage.
+type factFields struct {
 	class spanClass
 	// genai is set when any decoder recognised the span as GenAI telemetry.
 	genai      bool
@@ -33,10 +50,6 @@ type spanFacts struct {
 
 	// Message content, decoded lazily and at most once per trace.
 	input, output, instructions, toolDefs *content
-
-	// slots back the contents above; used counts the slots taken.
-	slots [4]content
-	used  int8
 }
 
 // newContent returns c stored in one of f's slots, or on the heap when

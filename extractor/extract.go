@@ -79,7 +79,9 @@ func zeroed[T any](s []T, n int) []T {
 func (x *extraction) reset() {
 	x.t = nil
 	x.idx.release()
-	clear(x.facts)
+	for i := range x.facts {
+		x.facts[i].reset()
+	}
 	clear(x.evList)
 	clear(x.memberBuf[:cap(x.memberBuf)])
 	clear(x.llms[:cap(x.llms)])
