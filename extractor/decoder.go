@@ -66,6 +66,19 @@ func (f *spanFacts) newContent(c content) *content {
 	return p
 }
 
+// rawContent is newContent(content{kind: kind, raw: raw}) for the common
+// GenAI forms. A free slot is zero, so only the two fields are written
+// into it instead of a whole content value.
+func (f *spanFacts) rawContent(kind contentKind, raw string) *content {
+	if int(f.used) < len(f.slots) {
+		p := &f.slots[f.used]
+		f.used++
+		p.kind, p.raw = kind, raw
+		return p
+	}
+	return &content{kind: kind, raw: raw}
+}
+
 // decoder reads one instrumentation convention. Each convention lives in
 // one file (genai.go, ...). Decoders run in precedence order on every span
 // and fill only the facts that are still empty, so a span carrying several

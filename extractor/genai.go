@@ -144,28 +144,28 @@ func (genaiDecoder) decode(s *span, evs []*event, f *spanFacts) bool {
 	details := operationDetails(evs)
 	if f.input == nil {
 		if v, ok := a.or(details, gaInputMessages); ok {
-			f.input = f.newContent(content{kind: contentMessages, raw: v})
+			f.input = f.rawContent(contentMessages, v)
 		} else if msgEvents != nil {
 			f.input = f.newContent(content{kind: contentMessages, events: msgEvents})
 		}
 	}
 	if f.output == nil {
 		if v, ok := a.or(details, gaOutputMessages); ok {
-			f.output = f.newContent(content{kind: contentMessages, raw: v})
+			f.output = f.rawContent(contentMessages, v)
 		} else if hasEvent(msgEvents, evChoice) {
 			f.output = f.newContent(content{kind: contentMessages, events: msgEvents, output: true})
 		}
 	}
 	if f.instructions == nil {
 		if v, ok := a.or(details, gaSystemInstructions); ok {
-			f.instructions = f.newContent(content{kind: contentInstructions, raw: v})
+			f.instructions = f.rawContent(contentInstructions, v)
 		} else if hasEvent(msgEvents, evSystemMessage) {
 			f.instructions = f.newContent(content{kind: contentInstructions, events: msgEvents})
 		}
 	}
 	if f.toolDefs == nil {
 		if v, ok := a.or(details, gaToolDefinitions); ok {
-			f.toolDefs = f.newContent(content{kind: contentToolDefs, raw: v})
+			f.toolDefs = f.rawContent(contentToolDefs, v)
 		}
 	}
 	return true
