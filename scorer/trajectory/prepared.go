@@ -29,11 +29,12 @@ type preparedArgs struct {
 // Prepare parses the arguments of every call.
 func Prepare(calls []Call) *Prepared {
 	p := &Prepared{Calls: calls, args: make([]preparedArgs, len(calls))}
+	ps := parser{shared: true} // the calls' values share slabs
 	for i := range calls {
 		a := &p.args[i]
 		a.text = strings.TrimSpace(calls[i].Args)
 		if a.text != "" {
-			a.v, a.err = Parse(a.text)
+			a.v, a.err = ps.parse(a.text)
 		}
 	}
 	return p

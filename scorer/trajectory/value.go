@@ -89,9 +89,17 @@ const maxDepth = 10000
 // accepts. A repeated object key keeps its first position and its last
 // value, as a Python dict built by json.loads does.
 func Parse(s string) (Value, error) {
+	var p parser
+	return p.parse(s)
+}
+
+// parse decodes the document s. Slabs left from an earlier document are
+// used first.
+func (p *parser) parse(s string) (Value, error) {
 	var mbuf [scratchLen]Member
 	var ebuf [scratchLen]Value
-	p := parser{s: s}
+	p.s, p.i = s, 0
+	p.counted, p.mleft, p.eleft = false, 0, 0
 	p.space()
 	v, _, err := p.value(0, stacks{ms: mbuf[:0], es: ebuf[:0]})
 	if err != nil {
@@ -121,7 +129,15 @@ type parser struct {
 	// members and elements still to be moved to slabs.
 	counted      bool
 	mleft, eleft int
+
+	// shared makes slabs serve several documents (see Prepare): a new
+	// slab has room for at least sharedSlab items and the document is not
+	// counted.
+	shared bool
 }
+
+// sharedSlab is the least room of a slab shared by several documents.
+const sharedSlab = 64
 
 // stacks are the scratch stacks of open containers. They are passed
 // along rather than kept in the parser so that Parse's initial room can
@@ -188,6 +204,9 @@ func (p *parser) newSlabs() bool {
 // items of the slab's kind still to come.
 func take[T any](p *parser, stack, slab *[]T, left *int, base int) []T {
 	n := len(*stack) - base
+	if cap(*slab)-len(*slab) < n && p.shared {
+		*slab = make([]T, 0, max(n, sharedSlab))
+	}
 	if cap(*slab)-len(*slab) < n {
 		if !p.counted {
 			p.count()
