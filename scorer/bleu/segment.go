@@ -14,7 +14,7 @@ type segment struct {
 	gramIDs  []int32     // numberGrams' result
 	unigrams []gramCount // by token number
 	counts   []gramCount // by n-gram number, for orders 2 and up
-	touched  []int32     // entries of the current reference's first n-grams, with more than one reference
+	touched  []int32     // with several references: where in gramIDs each n-gram of the one being read first occurs
 	refs     int
 }
 
