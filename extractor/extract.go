@@ -2,6 +2,7 @@ package extractor
 
 import (
 	"encoding/hex"
+	"strings"
 	"time"
 )
 
@@ -42,6 +43,10 @@ type extraction struct {
 	// requestOrdered is set when pairTools put the run's tool calls in
 	// the model's request order; steps then follow it.
 	requestOrdered bool
+	// idHex holds the hex span ids of the run's members, 16 bytes each;
+	// idAt[i]-1 is the position of span i's (0: not encoded).
+	idHex string
+	idAt  []int32
 }
 
 // Extract rebuilds the agent runs of a trace: one Trajectory per top-level
@@ -88,6 +93,7 @@ func (x *extraction) reset() {
 	clear(x.tools[:cap(x.tools)])
 	clear(x.agents[:cap(x.agents)])
 	clear(x.stack[:cap(x.stack)])
+	x.idHex = ""
 	x.unjoinedLogs = 0
 }
 
@@ -317,6 +323,33 @@ func (x *extraction) members(root int, whole bool) []member {
 
 func spanIDHex(id [8]byte) string { return hex.EncodeToString(id[:]) }
 
+// encodeIDs renders the span ids of the run's members in one allocation:
+// a run's trajectory names most of its spans (root, model and tool calls,
+// steps), and the ids share the trajectory's lifetime.
+func (x *extraction) encodeIDs(ms []member) {
+	x.idAt = sized(x.idAt, len(x.t.spans))
+	var b strings.Builder
+	b.Grow(2 * 8 * len(ms))
+	var buf [16]byte
+	for k, m := range ms {
+		hex.Encode(buf[:], x.t.spans[m.i].id[:])
+		b.Write(buf[:])
+		x.idAt[m.i] = int32(k + 1)
+	}
+	x.idHex = b.String()
+}
+
+// spanID returns the hex id of span i, from encodeIDs when it is a member
+// of the run.
+func (x *extraction) spanID(i int) string {
+	if i < len(x.idAt) {
+		if k := int(x.idAt[i]); k > 0 {
+			return x.idHex[16*(k-1) : 16*k]
+		}
+	}
+	return spanIDHex(x.t.spans[i].id)
+}
+
 func unixTime(ns int64) time.Time {
 	if ns <= 0 {
 		return time.Time{}
@@ -330,12 +363,11 @@ func (x *extraction) build(r int, whole bool) *Trajectory {
 	rs := &t.spans[r]
 	rf := &x.facts[r]
 	tr := &Trajectory{
-		TraceID:    t.TraceID(),
-		RootSpanID: spanIDHex(rs.id),
-		Agent:      rf.agent,
-		Start:      unixTime(rs.start),
-		End:        unixTime(rs.end),
-		Truncated:  t.truncated || t.tooLarge,
+		TraceID:   t.TraceID(),
+		Agent:     rf.agent,
+		Start:     unixTime(rs.start),
+		End:       unixTime(rs.end),
+		Truncated: t.truncated || t.tooLarge,
 	}
 	extra := [...]string{keyAgentID, "gen_ai.agent.version"}
 	var extraVals [len(extra)]string
@@ -369,6 +401,8 @@ func (x *extraction) build(r int, whole bool) *Trajectory {
 	}
 
 	ms := x.members(r, whole)
+	x.encodeIDs(ms)
+	tr.RootSpanID = x.spanID(r)
 	for _, c := range x.cont {
 		if e := unixTime(t.spans[c].end); x.facts[c].class == classRun && e.After(tr.End) {
 			tr.End = e
@@ -476,7 +510,7 @@ func (x *extraction) fillLLMCalls(tr *Trajectory, llms []member) {
 			Start:         unixTime(s.start),
 			End:           unixTime(s.end),
 			FinishReasons: reasons,
-			SpanID:        spanIDHex(s.id),
+			SpanID:        x.spanID(m.i),
 		})
 	}
 }
@@ -499,7 +533,7 @@ func (x *extraction) fillToolCalls(tr *Trajectory, tools, llms []member) {
 			Result: f.result,
 			Start:  unixTime(s.start),
 			End:    unixTime(s.end),
-			SpanID: spanIDHex(s.id),
+			SpanID: x.spanID(m.i),
 		}
 		if f.hasArgs {
 			tc.Arguments = f.args
@@ -624,7 +658,7 @@ func (x *extraction) fillSteps(tr *Trajectory, agents []member) {
 		default:
 			m := agents[k.index]
 			s := &x.t.spans[m.i]
-			steps = append(steps, Step{Kind: StepAgent, Name: x.facts[m.i].agent, SpanID: spanIDHex(s.id), Start: unixTime(s.start), End: unixTime(s.end), Index: -1})
+			steps = append(steps, Step{Kind: StepAgent, Name: x.facts[m.i].agent, SpanID: x.spanID(m.i), Start: unixTime(s.start), End: unixTime(s.end), Index: -1})
 		}
 	}
 	tr.Steps = steps
