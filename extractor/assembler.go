@@ -328,7 +328,7 @@ func (a *Assembler) release(ctx context.Context, out []released) {
 		case r.t.tooLarge:
 			outcome = OutcomeTooLarge
 		}
-		a.m.traces.WithLabelValues(outcome).Inc()
+		a.m.released(outcome)
 		if outcome == OutcomeEvicted {
 			a.log.Debug("trace released before it was complete", "trace_id", r.t.TraceID(), "spans", len(r.t.spans))
 		}

@@ -34,6 +34,29 @@ type metrics struct {
 	live   prometheus.Gauge
 	traces *prometheus.CounterVec
 	late   prometheus.Counter
+	// byOutcome are the traces counter's children, resolved once (the
+	// series are initialised at start) so a release does no label lookup;
+	// indexed like traceOutcomes.
+	byOutcome [numOutcomes]prometheus.Counter
+}
+
+// numOutcomes is the number of trace outcomes.
+const numOutcomes = 5
+
+// traceOutcomes lists the trace outcomes.
+func traceOutcomes() [numOutcomes]string {
+	return [numOutcomes]string{OutcomeComplete, OutcomeMaxAge, OutcomeEvicted, OutcomeTooLarge, OutcomeNoGenAI}
+}
+
+// released counts one trace released with outcome.
+func (m *metrics) released(outcome string) {
+	for i, o := range traceOutcomes() {
+		if o == outcome {
+			m.byOutcome[i].Inc()
+			return
+		}
+	}
+	m.traces.WithLabelValues(outcome).Inc()
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -51,8 +74,8 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Help: "Spans that arrived after their trace had been released; they are dropped.",
 		}),
 	}
-	for _, o := range []string{OutcomeComplete, OutcomeMaxAge, OutcomeEvicted, OutcomeTooLarge, OutcomeNoGenAI} {
-		m.traces.WithLabelValues(o)
+	for i, o := range traceOutcomes() {
+		m.byOutcome[i] = m.traces.WithLabelValues(o)
 	}
 	if reg == nil {
 		return m, nil
