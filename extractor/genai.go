@@ -260,6 +260,9 @@ func stringList(v string) []string {
 // substrings of t. ok is false for anything else, which the caller hands to
 // the decoder.
 func plainStringList(t string) ([]string, bool) {
+	if out, ok := compactASCIIList(t); ok {
+		return out, true
+	}
 	if !gjson.Valid(t) {
 		return nil, false
 	}
@@ -278,6 +281,50 @@ func plainStringList(t string) ([]string, bool) {
 		out = append(out, v.Str)
 		return true
 	})
+	return out, true
+}
+
+// compactASCIIList is plainStringList for the form the converter renders a
+// slice of plain strings in (plainStringsJSON): ["a","b"] with no
+// whitespace and only printable ASCII other than quote and backslash in
+// the strings. ok is false for any other text.
+func compactASCIIList(t string) ([]string, bool) {
+	if len(t) < 2 || t[0] != '[' || t[len(t)-1] != ']' {
+		return nil, false
+	}
+	n := 0
+	if len(t) > 2 {
+		for i := 1; ; {
+			if t[i] != '"' {
+				return nil, false
+			}
+			i++
+			for i < len(t) && t[i] != '"' {
+				if b := t[i]; b < 0x20 || b >= 0x7f || b == '\\' {
+					return nil, false
+				}
+				i++
+			}
+			if i >= len(t)-1 { // no closing quote before the ']'
+				return nil, false
+			}
+			i++
+			n++
+			if i == len(t)-1 {
+				break
+			}
+			if t[i] != ',' {
+				return nil, false
+			}
+			i++
+		}
+	}
+	out := make([]string, 0, n)
+	for i := 1; i < len(t)-1; {
+		j := i + 1 + strings.IndexByte(t[i+1:], '"')
+		out = append(out, t[i+1:j])
+		i = j + 2 // past the quote and the comma (or onto the ']')
+	}
 	return out, true
 }
 
