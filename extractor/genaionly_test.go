@@ -1,8 +1,6 @@
 package extractor
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -21,15 +19,7 @@ func TestGenAIOnlyIsAHint(t *testing.T) {
 	conv := converter{maxValue: DefaultConfig().MaxAttributeValueBytes, runKeys: newRunKeys([]string{"eval.case_id", "http.route"})}
 	flagged := 0
 	for _, path := range paths {
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var in goldenInput
-		if err := json.Unmarshal(raw, &in); err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range in.Requests {
+		for _, r := range readGoldenInput(t, path).Requests {
 			if r.Traces == nil {
 				continue
 			}

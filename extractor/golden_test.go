@@ -34,8 +34,8 @@ type goldenOutput struct {
 	Extra        map[string]string `json:"extra,omitempty"`
 }
 
-// replay feeds a golden input file to a fresh assembler and flushes it.
-func replay(t *testing.T, path string) (*testAssembler, goldenOutput) {
+// readGoldenInput reads a golden input file.
+func readGoldenInput(t *testing.T, path string) goldenInput {
 	t.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -45,6 +45,13 @@ func replay(t *testing.T, path string) (*testAssembler, goldenOutput) {
 	if err := json.Unmarshal(raw, &in); err != nil {
 		t.Fatal(err)
 	}
+	return in
+}
+
+// replay feeds a golden input file to a fresh assembler and flushes it.
+func replay(t *testing.T, path string) (*testAssembler, goldenOutput) {
+	t.Helper()
+	in := readGoldenInput(t, path)
 	ta := newTestAssembler(t, DefaultConfig())
 	ctx := context.Background()
 	for i, r := range in.Requests {
