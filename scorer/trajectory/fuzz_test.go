@@ -3,6 +3,7 @@ package trajectory
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -49,6 +50,12 @@ func FuzzParseToolCallOutput(f *testing.F) {
 		pc := make([]Call, len(out.Calls))
 		for i := range out.Calls {
 			pc[i] = out.Calls[i].Call
+		}
+		// the parsed arguments reused by PrepareOutput are those of Args
+		for _, eq := range []Equality{JSONEqual, PythonEqual} {
+			if got, want := PrepareOutput(&out).Keys(eq), Keys(pc, eq); !slices.Equal(got, want) {
+				t.Fatalf("PrepareOutput keys %q, Keys of Args %q", got, want)
+			}
 		}
 		for _, sc := range []float64{
 			PairScores(pc, pc, KeyMatch),

@@ -81,16 +81,30 @@ func ParseToolCallOutput(s string) (ToolCallOutput, error) {
 		return ToolCallOutput{}, errors.New(`"tool_calls" is not an array`)
 	}
 	out.Calls = make([]ParsedCall, len(tc.Elems))
+	// Object arguments are written as JSON one after the other into one
+	// buffer, which becomes one string their Args are cut from.
+	var buf []byte
+	ends := make([]int, len(tc.Elems))
 	for i := range tc.Elems {
-		out.Calls[i] = parseCallElem(&tc.Elems[i])
+		out.Calls[i], buf = parseCallElem(&tc.Elems[i], buf)
+		ends[i] = len(buf)
+	}
+	all := string(buf)
+	start := 0
+	for i := range out.Calls {
+		if ends[i] > start {
+			out.Calls[i].Args = all[start:ends[i]]
+		}
+		start = ends[i]
 	}
 	return out, nil
 }
 
-// parseCallElem decodes one element of tool_calls.
-func parseCallElem(e *Value) ParsedCall {
+// parseCallElem decodes one element of tool_calls. Object arguments are
+// appended to buf as JSON, for the caller to set as Args.
+func parseCallElem(e *Value, buf []byte) (ParsedCall, []byte) {
 	if e.Kind != Object {
-		return ParsedCall{Problem: "not an object"}
+		return ParsedCall{Problem: "not an object"}, buf
 	}
 	var pc ParsedCall
 	switch n, ok := e.Get("name"); {
@@ -103,7 +117,7 @@ func parseCallElem(e *Value) ParsedCall {
 	}
 	a, ok := e.Get("arguments")
 	if !ok || a.Kind == Null {
-		return pc
+		return pc, buf
 	}
 	if a.Kind == String {
 		inner, err := Parse(strings.TrimSpace(a.Text))
@@ -112,21 +126,20 @@ func parseCallElem(e *Value) ParsedCall {
 			if pc.Problem == "" {
 				pc.Problem = `"arguments" string is not a JSON object`
 			}
-			return pc
+			return pc, buf
 		}
 		pc.Args = strings.TrimSpace(a.Text)
 		pc.args = &inner
-		return pc
+		return pc, buf
 	}
 	if a.Kind != Object {
 		if pc.Problem == "" {
 			pc.Problem = `"arguments" is not an object`
 		}
-		return pc
+		return pc, buf
 	}
-	pc.Args = string(AppendJSON(nil, a)) // parses back to a
-	pc.args = a
-	return pc
+	pc.args = a // Args, set by the caller, parses back to a
+	return pc, AppendJSON(buf, a)
 }
 
 // AppendJSON writes v as compact JSON, members in document order and
