@@ -17,8 +17,7 @@ import "github.com/evalsidecar/evalsidecar/internal/intern"
 //   - R = hits/m, P = hits/n.
 //
 // A sentence without tokens adds nothing to any of these, so the lists
-// may leave such sentences out.
-// sc is scratch space.
+// may leave such sentences out. sc is scratch space.
 func scoreLsum(sc *scratch, ref, can [][]int32, vocab int) Score {
 	m, n := 0, 0
 	for _, r := range ref {

@@ -23,6 +23,9 @@ func scoreUnigrams(target, pred []int32, vocabSize int) Score {
 // scoreNgrams is rougeN for n >= 2: clipped n-gram overlap. A side with
 // fewer than n tokens has no n-grams, so its precision or recall is 0.
 // grams is scratch space.
+//
+// The n-grams are numbered in grams (see gramNumbers) and counted in
+// slices.
 func scoreNgrams(grams *intern.Keys, target, pred []int32, n int) Score {
 	grams.Reset((n - 1) * (len(target) + len(pred)))
 	tg := gramNumbers(grams, target, n)
