@@ -1,0 +1,179 @@
+package extractor
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// recentModel is the plain-map statement of recentSet's behaviour.
+type recentModel struct {
+	window time.Duration
+	base   time.Time
+	set    bool
+	ring   []recentEntry
+	cap    int
+	next   int
+	ids    map[[16]byte]time.Duration
+}
+
+func (m *recentModel) add(id [16]byte, now time.Time) {
+	if m.cap == 0 {
+		return
+	}
+	if !m.set {
+		m.base, m.set = now, true
+	}
+	at := now.Sub(m.base)
+	if len(m.ring) < m.cap {
+		m.ring = append(m.ring, recentEntry{id: id, at: at})
+	} else {
+		old := m.ring[m.next]
+		if was, ok := m.ids[old.id]; ok && was == old.at {
+			delete(m.ids, old.id)
+		}
+		m.ring[m.next] = recentEntry{id: id, at: at}
+		m.next = (m.next + 1) % len(m.ring)
+	}
+	m.ids[id] = at
+}
+
+func (m *recentModel) contains(id [16]byte, now time.Time) bool {
+	at, ok := m.ids[id]
+	return ok && now.Sub(m.base)-at < m.window
+}
+
+func recentID(n uint64) [16]byte {
+	var id [16]byte
+	for i := range 8 {
+		id[15-i] = byte(n >> (8 * i))
+	}
+	return id
+}
+
+// TestRecentSetMatchesModel drives recentSet and the map model with the same
+// adds and lookups: re-released ids, ids added twice at one instant, and
+// low-entropy ids (which collide in the table), over several capacities.
+func TestRecentSetMatchesModel(t *testing.T) {
+	for _, capacity := range []int{0, 1, 2, 3, 7, 16, 100, 1024} {
+		for _, pool := range []int{1, 3, capacity + 1, 4 * capacity, 1 << 20} {
+			if pool <= 0 {
+				continue
+			}
+			rng := rand.New(rand.NewPCG(uint64(capacity), uint64(pool)))
+			window := 50 * time.Millisecond
+			r := newRecentSet(capacity, window)
+			m := &recentModel{window: window, cap: capacity, ids: map[[16]byte]time.Duration{}}
+			now := time.Unix(1700000000, 0)
+			id := func() [16]byte {
+				n := rng.Uint64N(uint64(pool))
+				if rng.IntN(2) == 0 {
+					return recentID(n) // sequential: low entropy
+				}
+				var id [16]byte
+				id[0], id[7], id[8] = byte(n), byte(n>>8), byte(n>>16)
+				return id
+			}
+			for step := range 20 * (capacity + 10) {
+				if rng.IntN(3) != 0 {
+					now = now.Add(time.Duration(rng.IntN(3)) * time.Millisecond)
+				}
+				switch rng.IntN(3) {
+				case 0:
+					x := id()
+					r.add(x, now)
+					m.add(x, now)
+				default:
+					x := id()
+					if got, want := r.contains(x, now), m.contains(x, now); got != want {
+						t.Fatalf("cap %d pool %d step %d: contains(%x) = %v, want %v", capacity, pool, step, x, got, want)
+					}
+				}
+				if r.len() != len(m.ids) {
+					t.Fatalf("cap %d pool %d step %d: len %d, want %d", capacity, pool, step, r.len(), len(m.ids))
+				}
+			}
+			// every remembered id is found, nothing else is
+			for x := range m.ids {
+				if r.contains(x, now) != m.contains(x, now) {
+					t.Fatalf("cap %d pool %d: contains(%x) differs from the model", capacity, pool, x)
+				}
+			}
+			used := 0
+			for _, s := range r.slots {
+				if s.used {
+					used++
+					if _, ok := m.ids[s.id]; !ok {
+						t.Fatalf("cap %d pool %d: stale %x in the index", capacity, pool, s.id)
+					}
+				}
+			}
+			if used != len(m.ids) {
+				t.Fatalf("cap %d pool %d: %d slots used, want %d", capacity, pool, used, len(m.ids))
+			}
+		}
+	}
+}
+
+// TestRecentSetEviction checks the ring order and the window on a small set.
+func TestRecentSetEviction(t *testing.T) {
+	now := time.Unix(1700000000, 0)
+	r := newRecentSet(3, time.Minute)
+	for n := range uint64(3) {
+		r.add(recentID(n), now)
+	}
+	// re-released: the newer release survives the eviction of the older one
+	r.add(recentID(0), now.Add(time.Second))
+	if !r.contains(recentID(0), now.Add(time.Second)) {
+		t.Fatal("re-released id forgotten with its older release")
+	}
+	if !r.contains(recentID(1), now) || r.len() != 3 {
+		t.Fatalf("len %d", r.len())
+	}
+	r.add(recentID(3), now.Add(time.Second))
+	if r.contains(recentID(1), now.Add(time.Second)) {
+		t.Fatal("oldest id not evicted")
+	}
+	if !r.contains(recentID(2), now.Add(time.Second)) || !r.contains(recentID(3), now.Add(time.Second)) {
+		t.Fatal("newer ids evicted")
+	}
+	if r.contains(recentID(3), now.Add(time.Second+time.Minute)) {
+		t.Fatal("id outside the window still contained")
+	}
+	if r.ringCap() != 3 {
+		t.Fatalf("ringCap %d", r.ringCap())
+	}
+	// a zero-capacity set remembers nothing
+	z := newRecentSet(0, time.Minute)
+	z.add(recentID(1), now)
+	if z.contains(recentID(1), now) || z.len() != 0 {
+		t.Fatal("zero-capacity set remembered an id")
+	}
+}
+
+// BenchmarkRecentSet releases a stream of random ids through a full set and
+// looks up as many unknown ones.
+func BenchmarkRecentSet(b *testing.B) {
+	const capacity = 10000
+	r := newRecentSet(capacity, time.Hour)
+	rng := rand.New(rand.NewPCG(1, 2))
+	ids := make([][16]byte, 1<<16)
+	for i := range ids {
+		for j := range ids[i] {
+			ids[i][j] = byte(rng.Uint32())
+		}
+	}
+	now := time.Unix(1700000000, 0)
+	for i := range capacity {
+		r.add(ids[i%len(ids)], now)
+	}
+	found, i := 0, 0
+	for b.Loop() {
+		r.add(ids[i&(len(ids)-1)], now)
+		if r.contains(ids[(i+7919)&(len(ids)-1)], now) {
+			found++
+		}
+		i++
+	}
+	b.ReportMetric(float64(found)/float64(b.N), "found/op")
+}
