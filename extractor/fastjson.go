@@ -46,6 +46,49 @@ func rawStr(raw string) string {
 	return raw
 }
 
+// tokStr is rawStr for a token the scanner read: it has no surrounding
+// whitespace, and esc reports whether it is a string holding escapes, so a
+// string without them is cut out without looking at its bytes again.
+func tokStr(raw string, esc bool) string {
+	if raw == "" {
+		return ""
+	}
+	if raw[0] == '"' {
+		if !esc {
+			return raw[1 : len(raw)-1]
+		}
+		var s string
+		if json.Unmarshal([]byte(raw), &s) == nil {
+			return s
+		}
+		return raw
+	}
+	if raw == "null" {
+		return ""
+	}
+	return raw
+}
+
+// fieldStr is tokStr for field f of v, with esc its escaped-string bits as
+// scanner.fields sets them.
+func fieldStr(v []string, esc uint, f int) string { return tokStr(v[f], esc&(1<<f) != 0) }
+
+// contentTok is contentStr for a token the scanner read (see tokStr).
+func contentTok(raw string, esc bool) string {
+	if raw == "" {
+		return ""
+	}
+	switch raw[0] {
+	case '"':
+		return tokStr(raw, esc)
+	case '[', '{':
+		return contentText(json.RawMessage(raw))
+	case 'n':
+		return ""
+	}
+	return raw
+}
+
 // contentStr is contentText for a JSON token given as a string.
 func contentStr(raw string) string {
 	raw = strings.TrimSpace(raw)
@@ -88,22 +131,23 @@ const (
 
 var messageNames = [...]string{"role", "parts", "finish_reason", "content", "tool_calls", "tool_call_id"}
 
-// partFrom is convertPart for the raw fields of a part object.
-func partFrom(v []string) part {
-	p := part{Type: rawStr(v[pType]), ID: strings.TrimSpace(rawStr(v[pID])), Name: rawStr(v[pName])}
+// partFrom is convertPart for the raw fields of a part object as the
+// scanner read them; bit i of esc marks v[i] as a string with escapes.
+func partFrom(v []string, esc uint) part {
+	p := part{Type: fieldStr(v, esc, pType), ID: strings.TrimSpace(fieldStr(v, esc, pID)), Name: fieldStr(v, esc, pName)}
 	switch p.Type {
 	case partToolCall:
-		p.Arguments = rawStr(v[pArguments])
+		p.Arguments = fieldStr(v, esc, pArguments)
 	case partToolCallResponse:
-		resp := v[pResponse]
-		if resp == "" {
-			resp = v[pResult]
+		f := pResponse
+		if v[f] == "" {
+			f = pResult
 		}
-		p.Response = rawStr(resp)
+		p.Response = fieldStr(v, esc, f)
 	case partText, "reasoning", "":
-		p.Content = contentStr(v[pContent])
+		p.Content = contentTok(v[pContent], esc&(1<<pContent) != 0)
 		if p.Content == "" {
-			p.Content = rawStr(v[pText])
+			p.Content = fieldStr(v, esc, pText)
 		}
 		if p.Type == "" {
 			p.Type = partText
@@ -131,13 +175,14 @@ func fastMessages(t string) (out []message, ok bool) {
 		return nil, false
 	}
 	for !empty {
-		if parts, ok = p.message(mv[:], &pv, parts); !ok {
+		var esc uint
+		if parts, esc, ok = p.message(mv[:], &pv, parts); !ok {
 			return nil, false
 		}
 		if mv[mParts] == "" || (mv[mToolCalls] != "" && mv[mToolCalls] != "null") {
 			return nil, false
 		}
-		msgs = append(msgs, message{Role: rawStr(mv[mRole]), FinishReason: rawStr(mv[mFinishReason])})
+		msgs = append(msgs, message{Role: tokStr(mv[mRole], esc&(1<<mRole) != 0), FinishReason: tokStr(mv[mFinishReason], esc&(1<<mFinishReason) != 0)})
 		ends = append(ends, len(parts))
 		more, ok := p.next(']')
 		if !ok {
@@ -193,15 +238,17 @@ func fastInstructions(t string) (string, bool) {
 		switch {
 		case p.at('"'):
 			start := p.i
-			if _, ok := p.str(); !ok {
+			esc, ok := p.str()
+			if !ok {
 				return "", false
 			}
-			s = rawStr(t[start:p.i])
+			s = tokStr(t[start:p.i], esc)
 		case p.at('{'):
-			if !p.fields(partNames[:], pv[:]) {
+			esc, ok := p.fields(partNames[:], pv[:])
+			if !ok {
 				return "", false
 			}
-			pt := partFrom(pv[:])
+			pt := partFrom(pv[:], esc)
 			if pt.Type != partText || pt.Content == "" {
 				return "", false // possibly a message with parts: the general reader decides
 			}

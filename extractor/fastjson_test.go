@@ -48,6 +48,11 @@ var fastCases = []string{
 	`[{"type":"text","content":"one"},"two",{"type":"text","content":""},""]`,
 	`[{"role":"system","parts":[{"type":"text","content":"as message"}]}]`,
 	`[{"type":"text","content":"x"},5]`,
+	`[{"role":"us\u0065r","parts":[{"type":"t\u0065xt","content":"a\\b"}],"finish_reason":"st\/op"}]`,
+	`[{"role":"assistant","parts":[{"type":"tool_call","id":" c\t1 ","name":"f\"n","arguments":"{\"a\":\"\\u00e9\"}"}]}]`,
+	`[{"role":"tool","parts":[{"type":"tool_call_response","id":"c1","response":"line\nbreak"},{"type":"tool_call_response","id":"c2","result":"\u2028"}]}]`,
+	`[{"role":"user","parts":[{"type":"text","content":"","text":"via \"text\""},{"type":"reasoning","content":"\ud83d\ude00"}]}]`,
+	`["plain","esc\"aped",{"type":"text","content":"\u0041"},{"type":"text","text":"t\\"}]`,
 	`[` + strings.Repeat(`{"role":"user","parts":[{"type":"text","content":"n"}]},`, 3) + `{"role":"user","parts":[{"type":"text","content":"last"}]}]`,
 }
 
@@ -116,5 +121,68 @@ func FuzzFastReaders(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		checkFast(t, s)
+	})
+}
+
+// checkTokStr compares tokStr and contentTok on every token the scanner
+// reads at the top of s (a value or an array's elements) with rawStr and
+// contentStr.
+func checkTokStr(t *testing.T, s string) {
+	t.Helper()
+	p := scanner{s: s}
+	p.ws()
+	one := func() bool {
+		start := p.i
+		esc, ok := p.token()
+		if !ok {
+			return false
+		}
+		tok := s[start:p.i]
+		if got, want := tokStr(tok, esc), rawStr(tok); got != want {
+			t.Errorf("tokStr(%q, %v) = %q, rawStr %q", tok, esc, got, want)
+		}
+		if got, want := contentTok(tok, esc), contentStr(tok); got != want {
+			t.Errorf("contentTok(%q, %v) = %q, contentStr %q", tok, esc, got, want)
+		}
+		return true
+	}
+	if !p.at('[') {
+		one()
+		return
+	}
+	empty, ok := p.open(']')
+	for ok && !empty {
+		if !one() {
+			return
+		}
+		var more bool
+		more, ok = p.next(']')
+		empty = !more
+	}
+}
+
+var tokCases = []string{
+	`"plain"`, `""`, `"a\"b"`, `"\u00e9\n"`, `null`, `5`, `-1.5e3`, `true`, `false`,
+	`["x","y\\",null,{"type":"text","text":"in"},[1,"two"],"\ud83d\ude00",""]`,
+	"\"bad \xff utf8\"", `"\ud800"`,
+}
+
+func TestTokStrMatchesRawStr(t *testing.T) {
+	for _, s := range tokCases {
+		checkTokStr(t, s)
+	}
+	for _, s := range fastCases {
+		checkTokStr(t, s)
+	}
+}
+
+// FuzzTokStr checks tokStr and contentTok against rawStr and contentStr on
+// the tokens the scanner reads.
+func FuzzTokStr(f *testing.F) {
+	for _, s := range tokCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkTokStr(t, s)
 	})
 }

@@ -312,33 +312,47 @@ func fieldIndex(names []string, k string) (int, bool) {
 	return -1, true
 }
 
+// token reads any value at p.i, like value; esc reports a string holding
+// escapes.
+func (p *scanner) token() (esc, ok bool) {
+	if p.at('"') {
+		return p.str()
+	}
+	return false, p.value()
+}
+
 // fields reads the object at p.i, setting vals[i] to the raw token of the
-// member named names[i] ("" when absent). It declines (ok false) escaped,
+// member named names[i] ("" when absent); bit i of esc is set when that
+// token is a string holding escapes. It declines (ok false) escaped,
 // repeated and case-variant keys: the struct decoder folds case and keeps
 // the last of repeated keys.
-func (p *scanner) fields(names, vals []string) bool {
+func (p *scanner) fields(names, vals []string) (esc uint, ok bool) {
 	for i := range vals {
 		vals[i] = ""
 	}
 	if !p.at('{') {
-		return false
+		return 0, false
 	}
 	empty, ok := p.open('}')
 	if !ok || empty {
-		return ok
+		return 0, ok
 	}
 	for {
 		f, ok := p.member(names)
 		if !ok {
-			return false
+			return 0, false
 		}
 		start := p.i
-		if !p.value() || !setField(vals, f, p.s[start:p.i]) {
-			return false
+		e, ok := p.token()
+		if !ok || !setField(vals, f, p.s[start:p.i]) {
+			return 0, false
+		}
+		if e && f >= 0 {
+			esc |= 1 << f
 		}
 		more, ok := p.next('}')
 		if !ok || !more {
-			return ok
+			return esc, ok
 		}
 	}
 }
@@ -369,35 +383,41 @@ func setField(vals []string, f int, raw string) bool {
 // message is fields for a message object (messageNames): its parts member
 // must be a non-empty array of part objects, which are read (with pv as
 // scratch) and appended to parts in the same pass. The result is parts
-// with those appended.
-func (p *scanner) message(vals []string, pv *[len(partNames)]string, parts []part) ([]part, bool) {
+// with those appended, and the escaped-string bits of vals as fields sets
+// them.
+func (p *scanner) message(vals []string, pv *[len(partNames)]string, parts []part) ([]part, uint, bool) {
 	for i := range vals {
 		vals[i] = ""
 	}
 	if !p.at('{') {
-		return parts, false
+		return parts, 0, false
 	}
 	empty, ok := p.open('}')
 	if !ok || empty {
-		return parts, ok
+		return parts, 0, ok
 	}
+	var esc uint
 	for {
 		f, ok := p.member(messageNames[:])
 		if !ok {
-			return parts, false
+			return parts, 0, false
 		}
 		start := p.i
+		e := false
 		if f == mParts {
 			parts, ok = p.parts(pv, parts)
 		} else {
-			ok = p.value()
+			e, ok = p.token()
 		}
 		if !ok || !setField(vals, f, p.s[start:p.i]) {
-			return parts, false
+			return parts, 0, false
+		}
+		if e && f >= 0 {
+			esc |= 1 << f
 		}
 		more, ok := p.next('}')
 		if !ok || !more {
-			return parts, ok
+			return parts, esc, ok
 		}
 	}
 }
@@ -414,10 +434,11 @@ func (p *scanner) parts(pv *[len(partNames)]string, parts []part) ([]part, bool)
 		return parts, false
 	}
 	for {
-		if !p.fields(partNames[:], pv[:]) {
+		esc, ok := p.fields(partNames[:], pv[:])
+		if !ok {
 			return parts, false
 		}
-		parts = append(parts, partFrom(pv[:]))
+		parts = append(parts, partFrom(pv[:], esc))
 		more, ok := p.next(']')
 		if !ok {
 			return parts, false
