@@ -26,6 +26,7 @@ type Exporter struct {
 	overflow                                             map[string]prometheus.Counter
 	exemplars                                            *exemplarBudget
 	series                                               seriesCaches
+	rows                                                 *seriesRows
 }
 
 var _ exporter.Exporter = (*Exporter)(nil)
@@ -43,7 +44,7 @@ func New(cfg Config, reg prometheus.Registerer, logger *slog.Logger) (*Exporter,
 	if err != nil {
 		return nil, err
 	}
-	x := &Exporter{logger: logger, m: m, exemplars: newExemplarBudget(cfg.ExemplarsPerSecond), series: newSeriesCaches(m)}
+	x := &Exporter{logger: logger, m: m, exemplars: newExemplarBudget(cfg.ExemplarsPerSecond), series: newSeriesCaches(m), rows: newSeriesRows()}
 	capper := func(label string) *Capper {
 		c := m.labelOverflow.WithLabelValues(label)
 		return NewCapper(cfg.MaxLabelValues, c.Inc)
@@ -81,9 +82,10 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 		if x.exemplars.allow(time.Now()) {
 			exemplar = exemplarLabels(traceID)
 		}
-		if !e.FollowUp {
-			x.exportTrajectory(t, service, version, agent, exemplar)
-		}
+	}
+	row := x.rows.run(service, version, agent)
+	if t := e.Trajectory; t != nil && !e.FollowUp {
+		x.exportTrajectory(t, row, exemplar)
 	}
 	invalid := 0
 	for i := range e.Results {
@@ -92,7 +94,7 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 			invalid++
 			continue
 		}
-		observe(x.series.observer(seriesEvalScore, service, version, agent, x.metricIDs.label(r.Metric)), r.Score, exemplar)
+		observe(x.series.score(row, x.metricIDs.label(r.Metric)), r.Score, exemplar)
 	}
 	if invalid > 0 {
 		x.m.invalidScores.Add(float64(invalid))
@@ -101,29 +103,31 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 	return nil
 }
 
-func (x *Exporter) exportTrajectory(t *extractor.Trajectory, service, version, agent label, exemplar prometheus.Labels) {
+// exportTrajectory records the run's own series through row, the series
+// of its (service, service_version, agent).
+func (x *Exporter) exportTrajectory(t *extractor.Trajectory, row *runSeries, exemplar prometheus.Labels) {
 	outcome := label{outcomeOK, idOutcomeOK}
 	if t.Failed {
 		outcome = label{outcomeFailed, idOutcomeFailed}
 	}
-	x.series.counter(seriesTrajectories, service, version, agent, outcome).Inc()
+	x.series.trajectories(row, outcome).Inc()
 	if d, ok := duration(t.Start, t.End); ok {
-		observe(x.series.observer(seriesTrajectoryDuration, service, version, agent, label{}), d, exemplar)
+		observe(x.series.trajectoryDuration(row), d, exemplar)
 	}
 	for i := range t.ToolCalls {
 		tc := &t.ToolCalls[i]
-		callAgent := agent
+		calls := row.calls
 		if tc.Agent != "" && tc.Agent != t.Agent {
-			callAgent = x.agents.label(tc.Agent)
+			calls = x.rows.agent(row.service, x.agents.label(tc.Agent))
 		}
 		tool := x.tools.label(tc.Name)
 		outcome := label{outcomeOK, idOutcomeOK}
 		if tc.Error != "" {
 			outcome = label{outcomeError, idOutcomeError}
 		}
-		x.series.counter(seriesToolCalls, service, callAgent, tool, outcome).Inc()
+		x.series.toolCalls(calls, tool, outcome).Inc()
 		if d, ok := duration(tc.Start, tc.End); ok {
-			x.series.observer(seriesToolCallDuration, service, callAgent, tool, label{}).Observe(d)
+			x.series.toolDuration(calls, tool).Observe(d)
 		}
 	}
 	for i := range t.LLMCalls {
@@ -133,10 +137,10 @@ func (x *Exporter) exportTrajectory(t *extractor.Trajectory, service, version, a
 		}
 		model := x.models.label(lc.Model)
 		if lc.InputTokens > 0 {
-			x.series.counter(seriesLLMTokens, service, agent, model, label{tokenInput, idTokenInput}).Add(float64(lc.InputTokens))
+			x.series.tokens(row.calls, model, label{tokenInput, idTokenInput}).Add(float64(lc.InputTokens))
 		}
 		if lc.OutputTokens > 0 {
-			x.series.counter(seriesLLMTokens, service, agent, model, label{tokenOutput, idTokenOutput}).Add(float64(lc.OutputTokens))
+			x.series.tokens(row.calls, model, label{tokenOutput, idTokenOutput}).Add(float64(lc.OutputTokens))
 		}
 	}
 }

@@ -1,0 +1,201 @@
+package prometheus
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// maxCachedRows bounds the run and agent rows each kept by the exporter.
+// Past it, a run gets a fresh row that is not remembered: its series are
+// still found, through the children caches, just not kept for the next run.
+const maxCachedRows = 4096
+
+// runSeries are the series of one (service, service_version, agent)
+// triple. Export resolves the row once per evaluation and reaches every
+// series of the run through it by label id, without hashing or locking;
+// a series not reached yet is taken from the children caches (and so
+// created on first use, as before) and remembered in the row.
+type runSeries struct {
+	service, version, agent label
+	// calls holds the tool-call and token series of (service, agent).
+	calls        *agentSeries
+	trajectories [2]atomic.Pointer[prometheus.Counter] // by outcome id (ok, failed)
+	duration     atomic.Pointer[prometheus.Observer]
+	scores       childTable[prometheus.Observer] // by metric id
+}
+
+// agentSeries are the tool-call and token series of one (service, agent)
+// pair.
+type agentSeries struct {
+	service, agent label
+	toolCalls      childTable[prometheus.Counter]  // by 2*tool id + (0 ok, 1 error)
+	toolDurations  childTable[prometheus.Observer] // by tool id
+	tokens         childTable[prometheus.Counter]  // by 2*model id + token type id
+}
+
+// childTable is a growable table of series indexed by a label id. Reads
+// take no lock; stores, on a series' first use in a row, take mu.
+type childTable[V any] struct {
+	mu  sync.Mutex
+	tab atomic.Pointer[[]atomic.Pointer[V]]
+}
+
+// load returns the series at i, or nil when there is none yet.
+func (t *childTable[V]) load(i uint32) *V {
+	if tab := t.tab.Load(); tab != nil && uint64(i) < uint64(len(*tab)) {
+		return (*tab)[i].Load()
+	}
+	return nil
+}
+
+// store sets the series at i, growing the table as needed.
+func (t *childTable[V]) store(i uint32, v V) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var cur []atomic.Pointer[V]
+	if tab := t.tab.Load(); tab != nil {
+		cur = *tab
+	}
+	if uint64(i) >= uint64(len(cur)) {
+		next := make([]atomic.Pointer[V], max(2*len(cur), int(i)+1, 8))
+		for j := range cur {
+			next[j].Store(cur[j].Load())
+		}
+		t.tab.Store(&next)
+		cur = next
+	}
+	cur[i].Store(&v)
+}
+
+type runKey struct{ service, version, agent uint32 }
+
+type agentKey struct{ service, agent uint32 }
+
+// seriesRows caches the run and agent rows by their label ids.
+type seriesRows struct {
+	mu     sync.RWMutex
+	runs   map[runKey]*runSeries
+	agents map[agentKey]*agentSeries
+}
+
+func newSeriesRows() *seriesRows {
+	return &seriesRows{runs: make(map[runKey]*runSeries), agents: make(map[agentKey]*agentSeries)}
+}
+
+// run returns the row of (service, version, agent).
+func (s *seriesRows) run(service, version, agent label) *runSeries {
+	k := runKey{service.id, version.id, agent.id}
+	s.mu.RLock()
+	r := s.runs[k]
+	s.mu.RUnlock()
+	if r != nil {
+		return r
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r = s.runs[k]; r != nil {
+		return r
+	}
+	r = &runSeries{service: service, version: version, agent: agent, calls: s.agentLocked(service, agent)}
+	if len(s.runs) < maxCachedRows {
+		s.runs[k] = r
+	}
+	return r
+}
+
+// agent returns the row of (service, agent).
+func (s *seriesRows) agent(service, agent label) *agentSeries {
+	k := agentKey{service.id, agent.id}
+	s.mu.RLock()
+	a := s.agents[k]
+	s.mu.RUnlock()
+	if a != nil {
+		return a
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.agentLocked(service, agent)
+}
+
+// agentLocked is agent with s.mu held for writing.
+func (s *seriesRows) agentLocked(service, agent label) *agentSeries {
+	k := agentKey{service.id, agent.id}
+	if a := s.agents[k]; a != nil {
+		return a
+	}
+	a := &agentSeries{service: service, agent: agent}
+	if len(s.agents) < maxCachedRows {
+		s.agents[k] = a
+	}
+	return a
+}
+
+// trajectories returns the run's trajectory counter for outcome (ok or
+// failed).
+func (c seriesCaches) trajectories(r *runSeries, outcome label) prometheus.Counter {
+	slot := &r.trajectories[outcome.id&1]
+	if p := slot.Load(); p != nil {
+		return *p
+	}
+	v := c.counter(seriesTrajectories, r.service, r.version, r.agent, outcome)
+	slot.Store(&v)
+	return v
+}
+
+// trajectoryDuration returns the run's duration histogram.
+func (c seriesCaches) trajectoryDuration(r *runSeries) prometheus.Observer {
+	if p := r.duration.Load(); p != nil {
+		return *p
+	}
+	v := c.observer(seriesTrajectoryDuration, r.service, r.version, r.agent, label{})
+	r.duration.Store(&v)
+	return v
+}
+
+// score returns the run's score histogram for metric.
+func (c seriesCaches) score(r *runSeries, metric label) prometheus.Observer {
+	if p := r.scores.load(metric.id); p != nil {
+		return *p
+	}
+	v := c.observer(seriesEvalScore, r.service, r.version, r.agent, metric)
+	r.scores.store(metric.id, v)
+	return v
+}
+
+// toolCalls returns the agent's tool-call counter for tool and outcome (ok
+// or error).
+func (c seriesCaches) toolCalls(a *agentSeries, tool, outcome label) prometheus.Counter {
+	i := 2 * tool.id
+	if outcome.id != idOutcomeOK {
+		i++
+	}
+	if p := a.toolCalls.load(i); p != nil {
+		return *p
+	}
+	v := c.counter(seriesToolCalls, a.service, a.agent, tool, outcome)
+	a.toolCalls.store(i, v)
+	return v
+}
+
+// toolDuration returns the agent's tool-call duration histogram for tool.
+func (c seriesCaches) toolDuration(a *agentSeries, tool label) prometheus.Observer {
+	if p := a.toolDurations.load(tool.id); p != nil {
+		return *p
+	}
+	v := c.observer(seriesToolCallDuration, a.service, a.agent, tool, label{})
+	a.toolDurations.store(tool.id, v)
+	return v
+}
+
+// tokens returns the agent's token counter for model and token type.
+func (c seriesCaches) tokens(a *agentSeries, model, typ label) prometheus.Counter {
+	i := 2*model.id + typ.id&1
+	if p := a.tokens.load(i); p != nil {
+		return *p
+	}
+	v := c.counter(seriesLLMTokens, a.service, a.agent, model, typ)
+	a.tokens.store(i, v)
+	return v
+}
