@@ -189,11 +189,15 @@ func (c converter) cut(v pcommon.Value) bool {
 // (spanKeys set) those the span policy (runKeys.keep) keeps. Attributes it
 // rejects are not copied, but one that would have been truncated still
 // marks the result truncated. For span attributes, genaiOnly reports that
-// every copied key is one genaiOnlyKey accepts.
+// every copied key is one genaiOnlyKey accepts, and absent the keys of
+// absentAll none of the copied ones is (for other attributes, absent is 0).
 // The result is carved from arena when it has room; arena may be nil.
-func (c converter) attrs(m pcommon.Map, spanKeys bool, arena *attrs) (out attrs, truncated, genaiOnly bool) {
+func (c converter) attrs(m pcommon.Map, spanKeys bool, arena *attrs) (out attrs, truncated, genaiOnly bool, absent genaiAbsent) {
+	if spanKeys {
+		absent = absentAll
+	}
 	if m.Len() == 0 {
-		return nil, false, true
+		return nil, false, true, absent
 	}
 	n := m.Len()
 	if spanKeys && arena == nil {
@@ -218,12 +222,21 @@ func (c converter) attrs(m pcommon.Map, spanKeys bool, arena *attrs) (out attrs,
 				continue
 			}
 			genaiOnly = genaiOnly && genai
+			s, cut := c.value(v)
+			truncated = truncated || cut
+			ik, known := internedKey(k)
+			// a well-known key is in absentAll only with the one value
+			if genai && (!known || len(s) == len(strandsProvider)) {
+				absent &^= genaiPresentKnown(ik, s, known)
+			}
+			out = append(out, attr{key: ik, value: s})
+			continue
 		}
 		s, cut := c.value(v)
 		truncated = truncated || cut
 		out = append(out, attr{key: internKey(k), value: s})
 	}
-	return out, truncated, genaiOnly
+	return out, truncated, genaiOnly, absent
 }
 
 // span converts s, taking attribute and event storage from g's arenas
@@ -234,7 +247,7 @@ func (c converter) span(s ptrace.Span, res *resource, scope string, g *group) (s
 	if g != nil {
 		attrArena, eventArena = &g.attrArena, &g.eventArena
 	}
-	as, truncated, genaiOnly := c.attrs(s.Attributes(), true, attrArena)
+	as, truncated, genaiOnly, absent := c.attrs(s.Attributes(), true, attrArena)
 	msg, cut := truncate(s.Status().Message(), c.maxValue)
 	truncated = truncated || cut
 	rec := span{
@@ -250,11 +263,12 @@ func (c converter) span(s ptrace.Span, res *resource, scope string, g *group) (s
 		attrs:      as,
 		res:        res,
 		genaiOnly:  genaiOnly,
+		absent:     absent,
 	}
 	if n := s.Events().Len(); n > 0 {
 		rec.events = take(eventArena, n)
 		for _, e := range s.Events().All() {
-			eas, cut, _ := c.attrs(e.Attributes(), false, attrArena)
+			eas, cut, _, _ := c.attrs(e.Attributes(), false, attrArena)
 			truncated = truncated || cut
 			rec.events = append(rec.events, event{name: e.Name(), time: int64(e.Timestamp()), attrs: eas})
 		}
@@ -288,7 +302,7 @@ func (c converter) traces(td ptrace.Traces) *batch {
 		g.reserve(c.pool)
 	}
 	for _, rs := range td.ResourceSpans().All() {
-		ras, _, _ := c.attrs(rs.Resource().Attributes(), false, nil)
+		ras, _, _, _ := c.attrs(rs.Resource().Attributes(), false, nil)
 		res := &resource{attrs: ras}
 		for _, ss := range rs.ScopeSpans().All() {
 			scope := ss.Scope().Name()
@@ -338,7 +352,7 @@ func (c converter) logs(ld plog.Logs) *batch {
 					b.drop(reasonLogNoTraceID, 1)
 					continue
 				}
-				as, truncated, _ := c.attrs(lr.Attributes(), false, nil)
+				as, truncated, _, _ := c.attrs(lr.Attributes(), false, nil)
 				body, cut := c.value(lr.Body())
 				ts := lr.Timestamp()
 				if ts == 0 {

@@ -8,6 +8,68 @@ func genaiOnlyKey(key string) bool {
 	return strings.HasPrefix(key, "gen_ai.") || key == keyErrorType
 }
 
+// genaiAbsent is a set of the gen_ai keys that conventions other than OTel
+// GenAI look for, found absent from a span's attributes: the detectors that
+// scan every key for them skip the scan when the converter found none.
+type genaiAbsent uint8
+
+const (
+	// absentTLFlat: no OpenLLMetry legacy flat message key
+	// (gen_ai.prompt.* or gen_ai.completion.*).
+	absentTLFlat genaiAbsent = 1 << iota
+	// absentAggregatedUsage: no Pydantic AI gen_ai.aggregated_usage.* key.
+	absentAggregatedUsage
+	// absentStrandsProvider: no gen_ai.system or gen_ai.provider.name
+	// of value strands-agents.
+	absentStrandsProvider
+
+	// absentAll is every key set absent: the converter's start.
+	absentAll = absentTLFlat | absentAggregatedUsage | absentStrandsProvider
+)
+
+// genaiPresentKnown is genaiPresent for a gen_ai key; known reports a
+// well-known key (internedKey), which can only be gen_ai.system or
+// gen_ai.provider.name of the set: the prefix tests are left for the rest.
+func genaiPresentKnown(key, value string, known bool) genaiAbsent {
+	if !known {
+		return genaiPresent(key, value)
+	}
+	if value == strandsProvider && (key == keySystem || key == keyProvider) {
+		return absentStrandsProvider
+	}
+	return 0
+}
+
+// genaiPresent returns the keys of absentAll that the gen_ai attribute
+// key with value is.
+func genaiPresent(key, value string) genaiAbsent {
+	if len(key) <= len("gen_ai.") {
+		return 0
+	}
+	switch key[len("gen_ai.")] {
+	case 'p':
+		switch {
+		case strings.HasPrefix(key, keyTLPrompt+"."):
+			return absentTLFlat
+		case key == keyProvider && value == strandsProvider:
+			return absentStrandsProvider
+		}
+	case 'c':
+		if strings.HasPrefix(key, keyTLCompletion+".") {
+			return absentTLFlat
+		}
+	case 'a':
+		if strings.HasPrefix(key, keyAggregatedUsage) {
+			return absentAggregatedUsage
+		}
+	case 's':
+		if key == keySystem && value == strandsProvider {
+			return absentStrandsProvider
+		}
+	}
+	return 0
+}
+
 // keepSpanAttr is the kept-key policy: which span attributes the assembler
 // copies into its records. Decoders can only read what is kept here. The
 // readers of span attributes are the genai decoder (gen_ai.* keys and
@@ -133,16 +195,22 @@ func internHash(k string) int {
 
 // internKey returns the shared copy of a well-known key, else key itself.
 func internKey(key string) string {
+	k, _ := internedKey(key)
+	return k
+}
+
+// internedKey is internKey; known reports a well-known key.
+func internedKey(key string) (k string, known bool) {
 	if key == "" {
-		return key
+		return key, false
 	}
 	t := internTable
 	for h := internHash(key); ; h = (h + 1) & (len(t) - 1) {
 		switch k := t[h]; k {
 		case key:
-			return k
+			return k, true
 		case "":
-			return key
+			return key, false
 		}
 	}
 }

@@ -44,7 +44,7 @@ func (openllmetryDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 	if !s.genaiOnly { // else no traceloop.span.kind and no llm.request.type
 		kind = a.str(keyTLSpanKind)
 	}
-	legacy := kind == "" && (hasFlat(a, keyTLPrompt) || hasFlat(a, keyTLCompletion))
+	legacy := kind == "" && s.absent&absentTLFlat == 0 && (hasFlat(a, keyTLPrompt) || hasFlat(a, keyTLCompletion))
 	if kind == "" && !legacy {
 		if s.genaiOnly {
 			return false

@@ -38,6 +38,9 @@ func isPydantic(s *span) bool {
 	case "agent run", "running tool", "running output function":
 		return true
 	}
+	if s.genaiOnly && s.absent&absentAggregatedUsage != 0 {
+		return false // no key but gen_ai.*, and none of gen_ai.aggregated_usage.*
+	}
 	for i := range s.attrs {
 		k := s.attrs[i].key
 		if k == "" {

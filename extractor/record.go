@@ -65,7 +65,10 @@ type span struct {
 	// in the gen_ai namespace or error.type (genaiOnlyKey): no other
 	// convention's keys and no run attributes. Unset means not known, so
 	// readers that use it to skip work still look at spans built otherwise.
-	genaiOnly  bool
+	genaiOnly bool
+	// absent is set by the converter: the conventions' gen_ai keys it
+	// found none of. Zero means not known, as for genaiOnly.
+	absent     genaiAbsent
 	statusMsg  string
 	start, end int64 // unix nanoseconds
 	attrs      attrs

@@ -33,6 +33,9 @@ func isStrands(s *span) bool {
 	if s.name == strandsCycle || strings.HasPrefix(s.scope, strandsScopeStart) {
 		return true
 	}
+	if s.absent&absentStrandsProvider != 0 {
+		return false
+	}
 	for i := range s.attrs {
 		if k := s.attrs[i].key; k == keySystem || k == keyProvider {
 			if s.attrs[i].value == strandsProvider {
