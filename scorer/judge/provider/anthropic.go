@@ -137,15 +137,11 @@ func (p *anthropicProvider) Complete(ctx context.Context, req *judge.Request) (*
 	if err != nil {
 		return nil, p.answerError(judge.ClassBadRequest, 0, "schema does not encode: %v", err)
 	}
-	ctx, x := withExchange(ctx)
-	start := time.Now()
-	msg, err := guard(func() (*anthropic.Message, error) { return p.svc.New(ctx, params) })
-	latency := time.Since(start)
-	if err != nil {
-		return nil, p.classify(ctx, err, x)
-	}
-	if e := p.unexpectedStatus(x); e != nil {
-		return nil, e
+	msg, latency, jerr := exchangeCall(ctx, &p.common, p.classify, func(ctx context.Context) (*anthropic.Message, error) {
+		return p.svc.New(ctx, params)
+	})
+	if jerr != nil {
+		return nil, jerr
 	}
 	return p.answer(req, msg, latency)
 }

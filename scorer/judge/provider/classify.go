@@ -162,6 +162,22 @@ func guard[T any](fn func() (T, error)) (out T, err error) {
 	return fn()
 }
 
+// exchangeCall runs one SDK call under guard with an exchange recorder on its
+// context and times it. A failure comes back as a *judge.Error: classify
+// reads an SDK error, and a call the SDK accepted with a status that is
+// not 2xx fails through unexpectedStatus.
+func exchangeCall[T any](ctx context.Context, c *common, classify func(context.Context, error, *exchange) *judge.Error,
+	call func(context.Context) (T, error)) (out T, latency time.Duration, jerr *judge.Error) {
+	ctx, x := withExchange(ctx)
+	start := time.Now()
+	out, err := guard(func() (T, error) { return call(ctx) })
+	latency = time.Since(start)
+	if err != nil {
+		return out, latency, classify(ctx, err, x)
+	}
+	return out, latency, c.unexpectedStatus(x)
+}
+
 // unexpectedStatus fails a call the SDK accepted although its HTTP status
 // is not 2xx (a 1xx or a 3xx that was not followed).
 func (c *common) unexpectedStatus(x *exchange) *judge.Error {

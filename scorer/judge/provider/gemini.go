@@ -130,17 +130,11 @@ func (p *geminiProvider) Complete(ctx context.Context, req *judge.Request) (*jud
 		}
 		gc.HTTPOptions = &genai.HTTPOptions{Headers: http.Header{"Authorization": {"Bearer " + tok.Value}}}
 	}
-	ctx, x := withExchange(ctx)
-	start := time.Now()
-	resp, err := guard(func() (*genai.GenerateContentResponse, error) {
+	resp, latency, jerr := exchangeCall(ctx, &p.common, p.classify, func(ctx context.Context) (*genai.GenerateContentResponse, error) {
 		return p.client.Models.GenerateContent(ctx, p.cfg.Model, genai.Text(req.Prompt), gc)
 	})
-	latency := time.Since(start)
-	if err != nil {
-		return nil, p.classify(ctx, err, x)
-	}
-	if e := p.unexpectedStatus(x); e != nil {
-		return nil, e
+	if jerr != nil {
+		return nil, jerr
 	}
 	return p.answer(resp, latency)
 }

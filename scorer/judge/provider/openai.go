@@ -119,15 +119,11 @@ func (p *openAIProvider) Complete(ctx context.Context, req *judge.Request) (*jud
 	if err != nil {
 		return nil, p.answerError(judge.ClassBadRequest, 0, "schema does not encode: %v", err)
 	}
-	ctx, x := withExchange(ctx)
-	start := time.Now()
-	resp, err := guard(func() (*openai.ChatCompletion, error) { return p.svc.New(ctx, params) })
-	latency := time.Since(start)
-	if err != nil {
-		return nil, p.classify(ctx, err, x)
-	}
-	if e := p.unexpectedStatus(x); e != nil {
-		return nil, e
+	resp, latency, jerr := exchangeCall(ctx, &p.common, p.classify, func(ctx context.Context) (*openai.ChatCompletion, error) {
+		return p.svc.New(ctx, params)
+	})
+	if jerr != nil {
+		return nil, jerr
 	}
 	return p.answer(resp, latency)
 }
