@@ -104,8 +104,9 @@ func (w *window[T]) at(start time.Time) {
 	}
 }
 
-// give takes back v from the window that started at start, if it is
-// still the current one, without going below zero.
+// give takes back v (adds -v when v is negative) from the window that
+// started at start, if it is still the current one, without going below
+// zero.
 func (w *window[T]) give(start time.Time, v T) {
 	if w.start.Equal(start) {
 		w.used = max(w.used-v, 0)
@@ -222,35 +223,30 @@ type Reservation struct {
 // call itself stays counted. Windows that ended since the reservation
 // keep the estimate. Only the first Commit or Release has an effect.
 func (r *Reservation) Commit(tokens int64, usd float64) {
-	if r == nil {
-		return
-	}
-	b := r.b
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if r.done {
-		return
-	}
-	r.done = true
-	tokens, usd = max(tokens, 0), max(usd, 0)
-	b.roll()
-	// Taking back the estimate then adding the actual use keeps the
-	// windows that ended untouched.
-	if b.hourTokens.start.Equal(r.hour) {
-		b.hourTokens.used = max(b.hourTokens.used-r.tokens+tokens, 0)
-	}
-	if b.dayTokens.start.Equal(r.day) {
-		b.dayTokens.used = max(b.dayTokens.used-r.tokens+tokens, 0)
-	}
-	if b.dayUSD.start.Equal(r.day) {
-		b.dayUSD.used = max(b.dayUSD.used-r.usd+usd, 0)
-	}
+	r.settle(func(b *Budget) {
+		// Taking back the estimate less the actual use keeps the windows
+		// that ended untouched.
+		b.hourTokens.give(r.hour, r.tokens-max(tokens, 0))
+		b.dayTokens.give(r.day, r.tokens-max(tokens, 0))
+		b.dayUSD.give(r.day, r.usd-max(usd, 0))
+	})
 }
 
 // Release gives the whole reservation back, the call included: use it
 // when the call was not sent. Only the first Commit or Release has an
 // effect.
 func (r *Reservation) Release() {
+	r.settle(func(b *Budget) {
+		b.calls.give(r.minute, 1)
+		b.hourTokens.give(r.hour, r.tokens)
+		b.dayTokens.give(r.day, r.tokens)
+		b.dayUSD.give(r.day, r.usd)
+	})
+}
+
+// settle runs f on the budget, under its lock and with its windows
+// rolled to now, unless the reservation is nil or already settled.
+func (r *Reservation) settle(f func(b *Budget)) {
 	if r == nil {
 		return
 	}
@@ -262,10 +258,7 @@ func (r *Reservation) Release() {
 	}
 	r.done = true
 	b.roll()
-	b.calls.give(r.minute, 1)
-	b.hourTokens.give(r.hour, r.tokens)
-	b.dayTokens.give(r.day, r.tokens)
-	b.dayUSD.give(r.day, r.usd)
+	f(b)
 }
 
 // budgetKey is the context key of a metric budget.
