@@ -142,40 +142,7 @@ func splitPreToken13a(dst []string, tok string) []string {
 	a := append(bufA[:0], ' ')
 	a = append(a, tok...)
 	a = append(a, ' ')
-
-	// ([^0-9])([.,]) -> "\1 \2 "
-	b := bufB[:0]
-	for i := 0; i < len(a); {
-		if i+1 < len(a) && !isDigit(a[i]) && (a[i+1] == '.' || a[i+1] == ',') {
-			b = append(b, a[i], ' ', a[i+1], ' ')
-			i += 2
-			continue
-		}
-		b = append(b, a[i])
-		i++
-	}
-	// ([.,])([^0-9]) -> " \1 \2"
-	a = a[:0]
-	for i := 0; i < len(b); {
-		if i+1 < len(b) && (b[i] == '.' || b[i] == ',') && !isDigit(b[i+1]) {
-			a = append(a, ' ', b[i], ' ', b[i+1])
-			i += 2
-			continue
-		}
-		a = append(a, b[i])
-		i++
-	}
-	// ([0-9])(-) -> "\1 \2 "
-	b = b[:0]
-	for i := 0; i < len(a); {
-		if i+1 < len(a) && isDigit(a[i]) && a[i+1] == '-' {
-			b = append(b, a[i], ' ', '-', ' ')
-			i += 2
-			continue
-		}
-		b = append(b, a[i])
-		i++
-	}
+	b := apply13aRules(a, bufB[:0])
 	// b is tok with spaces inserted: its runs of other bytes are the
 	// tokens, in tok's order.
 	pos, start := 0, -1
@@ -196,6 +163,44 @@ func splitPreToken13a(dst []string, tok string) []string {
 		dst = append(dst, tok[start:pos])
 	}
 	return dst
+}
+
+// apply13aRules applies, in order, the substitutions ([^0-9])([.,]) ->
+// "\1 \2 ", ([.,])([^0-9]) -> " \1 \2" and ([0-9])(-) -> "\1 \2 " to a,
+// byte by byte and left to right as Python's re.sub does, and returns the
+// result in b's storage (a's is used in between).
+func apply13aRules(a, b []byte) []byte {
+	b = b[:0]
+	for i := 0; i < len(a); {
+		if i+1 < len(a) && !isDigit(a[i]) && (a[i+1] == '.' || a[i+1] == ',') {
+			b = append(b, a[i], ' ', a[i+1], ' ')
+			i += 2
+			continue
+		}
+		b = append(b, a[i])
+		i++
+	}
+	a = a[:0]
+	for i := 0; i < len(b); {
+		if i+1 < len(b) && (b[i] == '.' || b[i] == ',') && !isDigit(b[i+1]) {
+			a = append(a, ' ', b[i], ' ', b[i+1])
+			i += 2
+			continue
+		}
+		a = append(a, b[i])
+		i++
+	}
+	b = b[:0]
+	for i := 0; i < len(a); {
+		if i+1 < len(a) && isDigit(a[i]) && a[i+1] == '-' {
+			b = append(b, a[i], ' ', '-', ' ')
+			i += 2
+			continue
+		}
+		b = append(b, a[i])
+		i++
+	}
+	return b
 }
 
 // symbol13a is isSymbol13a as a table.

@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// tokenize13aRef is Tokenize13a written as four plain byte-by-byte passes,
-// one per regex substitution: the oracle for the chunked passes.
+// tokenize13aRef is Tokenize13a written as plain passes over the whole
+// line, one per regex substitution: the oracle for Tokenize13a's scan,
+// which applies the '.', ',' and '-' rules to each pre-token on its own.
 func tokenize13aRef(line string) []string {
 	line = strings.ReplaceAll(line, "<skipped>", "")
 	line = strings.ReplaceAll(line, "-\n", "")
@@ -32,40 +33,7 @@ func tokenize13aRef(line string) []string {
 		}
 	}
 	a = append(a, ' ')
-
-	b := make([]byte, 0, len(a)+len(a)/2)
-	for i := 0; i < len(a); {
-		if i+1 < len(a) && !isDigit(a[i]) && (a[i+1] == '.' || a[i+1] == ',') {
-			b = append(b, a[i], ' ', a[i+1], ' ')
-			i += 2
-			continue
-		}
-		b = append(b, a[i])
-		i++
-	}
-
-	a = a[:0]
-	for i := 0; i < len(b); {
-		if i+1 < len(b) && (b[i] == '.' || b[i] == ',') && !isDigit(b[i+1]) {
-			a = append(a, ' ', b[i], ' ', b[i+1])
-			i += 2
-			continue
-		}
-		a = append(a, b[i])
-		i++
-	}
-
-	b = b[:0]
-	for i := 0; i < len(a); {
-		if i+1 < len(a) && isDigit(a[i]) && a[i+1] == '-' {
-			b = append(b, a[i], ' ', '-', ' ')
-			i += 2
-			continue
-		}
-		b = append(b, a[i])
-		i++
-	}
-	return Fields(string(b))
+	return Fields(string(apply13aRules(a, nil)))
 }
 
 var tokenizeCases = []string{
