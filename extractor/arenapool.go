@@ -30,17 +30,11 @@ func fits(c, n int) bool { return c >= n && c <= 2*n+16 }
 func (p *arenaPool) getSpans(n int) []span {
 	if p != nil && n > 0 {
 		p.mu.Lock()
-		for i := len(p.spans) - 1; i >= 0 && i >= len(p.spans)-arenaPoolProbe; i-- {
-			if s := p.spans[i]; fits(cap(s), n) {
-				last := len(p.spans) - 1
-				p.spans[i] = p.spans[last]
-				p.spans[last] = nil
-				p.spans = p.spans[:last]
-				p.mu.Unlock()
-				return s[:0]
-			}
-		}
+		s, ok := takeFit(&p.spans, n)
 		p.mu.Unlock()
+		if ok {
+			return s
+		}
 	}
 	return make([]span, 0, n)
 }
@@ -49,19 +43,29 @@ func (p *arenaPool) getSpans(n int) []span {
 func (p *arenaPool) getAttrs(n int) attrs {
 	if p != nil && n > 0 {
 		p.mu.Lock()
-		for i := len(p.attrs) - 1; i >= 0 && i >= len(p.attrs)-arenaPoolProbe; i-- {
-			if a := p.attrs[i]; fits(cap(a), n) {
-				last := len(p.attrs) - 1
-				p.attrs[i] = p.attrs[last]
-				p.attrs[last] = nil
-				p.attrs = p.attrs[:last]
-				p.mu.Unlock()
-				return a[:0]
-			}
-		}
+		a, ok := takeFit(&p.attrs, n)
 		p.mu.Unlock()
+		if ok {
+			return a
+		}
 	}
 	return make(attrs, 0, n)
+}
+
+// takeFit removes from list the first of its arenaPoolProbe newest slices
+// that fits n and returns it emptied. The caller holds the pool's lock.
+func takeFit[S ~[]E, E any](list *[]S, n int) (S, bool) {
+	l := *list
+	for i := len(l) - 1; i >= 0 && i >= len(l)-arenaPoolProbe; i-- {
+		if s := l[i]; fits(cap(s), n) {
+			last := len(l) - 1
+			l[i] = l[last]
+			l[last] = nil
+			*list = l[:last]
+			return s[:0], true
+		}
+	}
+	return nil, false
 }
 
 // put takes back the storage of a released trace. Nothing may use it
