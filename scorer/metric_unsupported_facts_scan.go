@@ -113,11 +113,7 @@ func (sc *factScanner) scanSegment(s string, prev rune, lineStart bool) {
 				// A plain word with nothing before it in the date window: it
 				// has no date role and holds no fact, so push would only
 				// classify it to nothing.
-				if c := s[j-1]; c < utf8.RuneSelf {
-					prev = rune(c)
-				} else {
-					prev, _ = utf8.DecodeLastRuneInString(s[:j])
-				}
+				prev = lastRune(s[:j])
 				i, lineStart = j, false
 				continue
 			}
@@ -128,11 +124,7 @@ func (sc *factScanner) scanSegment(s string, prev rune, lineStart bool) {
 				for sc.n > 0 {
 					sc.shift()
 				}
-				if c := s[j-1]; c < utf8.RuneSelf {
-					prev = rune(c)
-				} else {
-					prev, _ = utf8.DecodeLastRuneInString(s[:j])
-				}
+				prev = lastRune(s[:j])
 				i, lineStart = j, false
 				continue
 			}
@@ -145,11 +137,7 @@ func (sc *factScanner) scanSegment(s string, prev rune, lineStart bool) {
 				}
 			}
 			sc.push(tok)
-			if c := s[j-1]; c < utf8.RuneSelf {
-				prev = rune(c)
-			} else {
-				prev, _ = utf8.DecodeLastRuneInString(s[:j])
-			}
+			prev = lastRune(s[:j])
 			i, lineStart = j, false
 			continue
 		}
@@ -936,4 +924,13 @@ func appendLowerWide(b []byte, s string) []byte {
 		i += size
 	}
 	return b
+}
+
+// lastRune returns the last character of the non-empty s.
+func lastRune(s string) rune {
+	if c := s[len(s)-1]; c < utf8.RuneSelf {
+		return rune(c)
+	}
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
 }
