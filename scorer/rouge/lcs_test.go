@@ -63,19 +63,22 @@ func randomIDs(r *rand.Rand, n int, alpha int32) []int32 {
 	return out
 }
 
+// fuzzIDs turns a fuzzer's bytes into token ids below alpha.
+func fuzzIDs(x []byte, alpha byte) []int32 {
+	ids := make([]int32, len(x))
+	for i, c := range x {
+		ids[i] = int32(c % alpha)
+	}
+	return ids
+}
+
 // FuzzLCSLength checks the bit-parallel LCS against the DP on token lists
 // drawn from the fuzzer's bytes (a small alphabet, so matches are many).
 func FuzzLCSLength(f *testing.F) {
 	f.Add([]byte("abcbdab"), []byte("bdcaba"))
 	f.Add(make([]byte, 70), make([]byte, 130))
 	f.Fuzz(func(t *testing.T, x, y []byte) {
-		a, b := make([]int32, len(x)), make([]int32, len(y))
-		for i, c := range x {
-			a[i] = int32(c % 16)
-		}
-		for i, c := range y {
-			b[i] = int32(c % 16)
-		}
+		a, b := fuzzIDs(x, 16), fuzzIDs(y, 16)
 		if got, want := lcsLength(a, b), lcsLengthDP(a, b); got != want {
 			t.Fatalf("lcsLength(%v, %v) = %d, DP %d", a, b, got, want)
 		}
@@ -178,13 +181,6 @@ func FuzzLCSIndices(f *testing.F) {
 	f.Add(make([]byte, 70), make([]byte, 130))
 	var table lcsTable
 	f.Fuzz(func(t *testing.T, x, y []byte) {
-		a, b := make([]int32, len(x)), make([]int32, len(y))
-		for i, c := range x {
-			a[i] = int32(c % 8)
-		}
-		for i, c := range y {
-			b[i] = int32(c % 8)
-		}
-		checkIndices(t, &table, a, b)
+		checkIndices(t, &table, fuzzIDs(x, 8), fuzzIDs(y, 8))
 	})
 }
