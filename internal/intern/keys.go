@@ -79,7 +79,7 @@ func mix(x uint64) uint64 {
 	x ^= x >> 33
 	x *= 0xff51afd7ed558ccd
 	x ^= x >> 33
-	x *= 0xc4ceb93e63fe53
+	x *= 0xc4ceb9fe1a85ec53
 	x ^= x >> 33
 	return x
 }
