@@ -150,3 +150,71 @@ func BenchmarkKeys(b *testing.B) {
 		}
 	}
 }
+
+// TestLookupFindsOnlyNumbered checks Lookup against the ids ID gave, on
+// zero, reset and grown tables, and that it never adds: a missed word
+// stays unnumbered. Readers run at once to let the race detector check
+// that a lookup only reads.
+func TestLookupFindsOnlyNumbered(t *testing.T) {
+	var zs Strings
+	if _, ok := zs.Lookup("a"); ok {
+		t.Fatal("zero Strings found a word")
+	}
+	if _, ok := zs.LookupBytes(nil); ok {
+		t.Fatal("zero Strings found the empty word")
+	}
+	var zk Keys
+	if _, ok := zk.Lookup(0); ok {
+		t.Fatal("zero Keys found a key")
+	}
+	words := manyWords(3000, 700)
+	var s Strings
+	s.Reset(4)
+	var k Keys
+	k.Reset(4)
+	for _, w := range words[:300] {
+		s.ID(w)
+		k.ID(uint64(len(w))<<32 | uint64(w[0]))
+	}
+	numbered := s.Len()
+	done := make(chan struct{})
+	for range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for _, w := range words {
+				id, ok := s.Lookup(w)
+				bid, bok := s.LookupBytes([]byte(w))
+				if ok != bok || id != bid {
+					t.Errorf("Lookup(%q) = %d %v, LookupBytes = %d %v", w, id, ok, bid, bok)
+					return
+				}
+				if ok && s.String(id) != w {
+					t.Errorf("Lookup(%q) = %d, which is %q", w, id, s.String(id))
+					return
+				}
+				if _, kok := k.Lookup(uint64(len(w))<<32 | uint64(w[0])); ok && !kok {
+					t.Errorf("key of numbered word %q not found", w)
+					return
+				}
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	if s.Len() != numbered {
+		t.Fatalf("Len = %d after lookups, want %d", s.Len(), numbered)
+	}
+	seen := map[string]bool{}
+	for _, w := range words[:300] {
+		seen[w] = true
+	}
+	for _, w := range words {
+		if _, ok := s.Lookup(w); ok != seen[w] {
+			t.Fatalf("Lookup(%q) ok = %v, want %v", w, ok, seen[w])
+		}
+	}
+	if _, ok := k.Lookup(1 << 62); ok {
+		t.Fatal("Keys found a key never numbered")
+	}
+}

@@ -56,6 +56,25 @@ func (t *Keys) ID(key uint64) int32 {
 	return t.n - 1
 }
 
+// Lookup returns the number of key without adding it: ok is false when
+// key was never numbered. It does not change the table, so any number of
+// goroutines may call it at once as long as none numbers keys.
+func (t *Keys) Lookup(key uint64) (id int32, ok bool) {
+	if t.n == 0 {
+		return 0, false
+	}
+	mask := uint64(len(t.slots) - 1)
+	for i := mix(key^t.seed) & mask; ; i = (i + 1) & mask {
+		s := t.slots[i]
+		if s.id == 0 {
+			return 0, false
+		}
+		if s.key == key {
+			return s.id - 1, true
+		}
+	}
+}
+
 // grow doubles the table and places every key again.
 func (t *Keys) grow() {
 	old := t.slots

@@ -59,6 +59,24 @@ func (t *Strings) IDBytes(b []byte) int32 {
 	return t.insert(h, string(b))
 }
 
+// Lookup returns the number of s without adding it: ok is false when s
+// was never numbered. It does not change the table, so any number of
+// goroutines may call it at once as long as none numbers strings.
+func (t *Strings) Lookup(s string) (id int32, ok bool) {
+	if len(t.strs) == 0 {
+		return 0, false
+	}
+	return t.find(maphash.String(t.seed, s), s)
+}
+
+// LookupBytes is Lookup for a string held in b.
+func (t *Strings) LookupBytes(b []byte) (id int32, ok bool) {
+	if len(b) == 0 {
+		return t.Lookup("")
+	}
+	return t.Lookup(unsafe.String(&b[0], len(b))) // only compared, never kept
+}
+
 // seedOf makes a zero-value table usable.
 func (t *Strings) seedOf() maphash.Seed {
 	if t.slots == nil {
