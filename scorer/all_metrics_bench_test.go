@@ -48,14 +48,19 @@ func benchToolCallOutput(cs []extractor.ToolCall) string {
 // trajectory, latency and failure. A metric whose inputs are missing is
 // skipped, as the engine does.
 //
-//   - traced_run: the Instance a traced run gives (BenchmarkDecodeCase
-//     decodes its trace) with a canary reference: every metric but
-//     Vertex's tool-call ones, which read tool-call JSON that traces do
-//     not carry (on a traced run they are not applicable);
+//   - canary_run: the Instance a traced canary run gets from the reference
+//     store (BenchmarkDecodeCase decodes its trace): the reference side is
+//     the case's PreparedReference, prepared once and shared by every run
+//     of the case, so each run pays for its own side only. Every metric
+//     but Vertex's tool-call ones, which read tool-call JSON that traces
+//     do not carry (on a traced run they are not applicable);
+//   - unprepared_run: the same metrics with nothing prepared, the cost of
+//     a dataset row whose reference is its own;
 //   - tool_call_json: Vertex's tool-call metrics on a dataset row whose
 //     prediction and reference are the run and the reference trajectory
 //     written as tool-call outputs;
-//   - all: both, the cost of a dataset row with every column.
+//   - all: unprepared_run and tool_call_json, the cost of a dataset row
+//     with every column.
 func BenchmarkAllReferenceMetrics(b *testing.B) {
 	var traced, toolCall []Metric
 	for _, c := range catalog() {
@@ -76,13 +81,25 @@ func BenchmarkAllReferenceMetrics(b *testing.B) {
 	pred, ref := benchTrajectories()
 	resp, refText := benchText(200, 0), benchText(200, 3)
 	predOut, refOut := benchToolCallOutput(pred), benchToolCallOutput(ref)
-	run := func() *Instance {
-		return &Instance{
-			Response: resp, Reference: refText,
-			PredictedTrajectory: pred, ReferenceTrajectory: ref,
-			Latency: 1500e6,
-			Has: InResponse | InReference | InPredictedTrajectory | InReferenceTrajectory |
-				InIntermediateEvents | InLatency | InFailure,
+	prep := NewPreparedReference(refText, ref)
+	run := func(p *PreparedReference) func() *Instance {
+		return func() *Instance {
+			in := &Instance{
+				Response: resp, Reference: refText,
+				PredictedTrajectory: pred, ReferenceTrajectory: ref,
+				Latency: 1500e6,
+				Has: InResponse | InReference | InPredictedTrajectory | InReferenceTrajectory |
+					InIntermediateEvents | InLatency | InFailure,
+				PreparedReference: p,
+			}
+			// the reference store pairs the run with its turn, as it does
+			// for a turn with a response and tool calls
+			in.Invocations = []Invocation{{
+				Response: resp, Reference: refText,
+				PredictedToolCalls: pred, ReferenceToolCalls: ref, HasReference: true,
+			}}
+			in.Has |= InInvocations
+			return in
 		}
 	}
 	row := func() *Instance {
@@ -92,9 +109,13 @@ func BenchmarkAllReferenceMetrics(b *testing.B) {
 			Has: InPrediction | InReference | InPredictedTrajectory | InReferenceTrajectory,
 		}
 	}
-	b.Run("traced_run", func(b *testing.B) { benchMetrics(b, traced, nil, run, nil) })
+	b.Run("canary_run", func(b *testing.B) {
+		scoreAll(traced, run(prep)()) // the case's first run prepares its reference side
+		benchMetrics(b, traced, nil, run(prep), nil)
+	})
+	b.Run("unprepared_run", func(b *testing.B) { benchMetrics(b, traced, nil, run(nil), nil) })
 	b.Run("tool_call_json", func(b *testing.B) { benchMetrics(b, toolCall, nil, row, nil) })
-	b.Run("all", func(b *testing.B) { benchMetrics(b, traced, toolCall, run, row) })
+	b.Run("all", func(b *testing.B) { benchMetrics(b, traced, toolCall, run(nil), row) })
 }
 
 // benchMetrics scores ms on a new Instance from newA and more on one from

@@ -42,8 +42,12 @@ type memoOutput struct {
 	calls *trajectory.Prepared
 }
 
-// preparedCalls returns calls converted and prepared, built on first use.
+// preparedCalls returns calls converted and prepared, built on first use,
+// or taken from the instance's prepared reference when calls is its list.
 func (in *Instance) preparedCalls(calls []extractor.ToolCall) *trajectory.Prepared {
+	if p := in.PreparedReference.preparedCalls(calls); p != nil {
+		return p
+	}
 	m := &in.memo
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -150,6 +150,54 @@ func TestReloadOnChange(t *testing.T) {
 	}
 }
 
+// TestPreparedReferencePerTurn checks that the runs of one case share the
+// prepared expected side of their turn, that other turns and cases have
+// their own, and that a reloaded file gets new ones while a file left
+// unchanged keeps its.
+func TestPreparedReferencePerTurn(t *testing.T) {
+	dir := t.TempDir()
+	changing := filepath.Join(dir, "refs.jsonl")
+	if err := os.WriteFile(changing, []byte(`{"case_id": "a", "prompt": "p", "reference": "old"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(config(filepath.Join("testdata", "lights.evalset.json"), changing), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enrich := func(in *scorer.Instance) *scorer.PreparedReference {
+		t.Helper()
+		if !s.Enrich(context.Background(), in) || in.PreparedReference == nil {
+			t.Fatalf("no prepared reference for %q", in.CaseID)
+		}
+		return in.PreparedReference
+	}
+	first := enrich(run("case_dice", "Roll a 10-sided die twice.", "4, 7"))
+	if again := enrich(run("case_dice", "Roll a 10-sided die twice.", "5")); again != first {
+		t.Error("two runs of one turn got different prepared references")
+	}
+	if other := enrich(run("case_off", "switch it off", "off")); other == first {
+		t.Error("two cases share a prepared reference")
+	}
+	a := enrich(run("a", "p", "x"))
+	later := time.Now().Add(time.Minute)
+	if err := os.WriteFile(changing, []byte(`{"case_id": "a", "prompt": "p", "reference": "new one"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(changing, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	in := run("a", "p", "x")
+	if enrich(in) == a || in.Reference != "new one" {
+		t.Errorf("after reload: reference %q, prepared reference kept: %v", in.Reference, in.PreparedReference == a)
+	}
+	if kept := enrich(run("case_dice", "Roll a 10-sided die twice.", "4, 7")); kept != first {
+		t.Error("an unchanged file's prepared references were replaced")
+	}
+}
+
 func TestRunReloads(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "refs.jsonl")
