@@ -2,6 +2,7 @@ package scorer
 
 import (
 	"sync"
+	"unsafe"
 
 	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/scorer/rouge"
@@ -11,21 +12,33 @@ import (
 // instanceMemo keeps what the metrics of one Instance derive from the
 // same inputs (parsed tool calls and their keys, parsed tool-call
 // outputs, ROUGE tokens of a text pair), so that each is computed once however many metrics use it.
-// Entries are found by their inputs: a tool-call list by the identity of
-// its backing array and its length, a text by its value; a field that is
+// Entries are found by the identity of their inputs: a tool-call list by
+// its backing array and length, a text by its bytes' address and length
+// (so that a long text is not hashed on every lookup); a field that is
 // set to another list or text therefore gets a new entry, while changing
 // the elements of a list in place after scoring started is not seen. An
 // Instance must not be copied once scored. It is safe for concurrent use.
 type instanceMemo struct {
 	mu      sync.Mutex
 	calls   map[callsID]*trajectory.Prepared
-	outputs map[string]*memoOutput
+	outputs map[textID]*memoOutput
 	tokens  map[tokensID]*rouge.Tokens
 }
 
+// textID identifies a string by its bytes' address and its length. Equal
+// texts held in different strings get different ids, which costs a
+// second computation, never a wrong result.
+type textID struct {
+	data *byte
+	n    int
+}
+
+// idOf returns the textID of s.
+func idOf(s string) textID { return textID{data: unsafe.StringData(s), n: len(s)} }
+
 // tokensID identifies a ROUGE tokenization: the texts and the stemming.
 type tokensID struct {
-	target, prediction string
+	target, prediction textID
 	stem               bool
 }
 
@@ -72,18 +85,18 @@ func (in *Instance) toolCallOutput(text string) *memoOutput {
 	m := &in.memo
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if o, ok := m.outputs[text]; ok {
+	if o, ok := m.outputs[idOf(text)]; ok {
 		return o
 	}
 	if m.outputs == nil {
-		m.outputs = make(map[string]*memoOutput, 2)
+		m.outputs = make(map[textID]*memoOutput, 2)
 	}
 	o := &memoOutput{}
 	o.out, o.err = trajectory.ParseToolCallOutput(text)
 	if o.err == nil {
 		o.calls = trajectory.PrepareOutput(&o.out)
 	}
-	m.outputs[text] = o
+	m.outputs[idOf(text)] = o
 	return o
 }
 
@@ -91,13 +104,13 @@ func (in *Instance) toolCallOutput(text string) *memoOutput {
 // on first use: the unstemmed tokens are shared by every scorer of the
 // pair, and stemmed ones derived from them.
 func (in *Instance) rougeTokens(target, prediction string, s *rouge.Scorer) *rouge.Tokens {
-	base := in.memoTokens(tokensID{target: target, prediction: prediction}, func() *rouge.Tokens {
+	base := in.memoTokens(tokensID{target: idOf(target), prediction: idOf(prediction)}, func() *rouge.Tokens {
 		return s.UnstemmedTokens(target, prediction)
 	})
 	if !s.Stems() {
 		return base
 	}
-	return in.memoTokens(tokensID{target: target, prediction: prediction, stem: true}, func() *rouge.Tokens {
+	return in.memoTokens(tokensID{target: idOf(target), prediction: idOf(prediction), stem: true}, func() *rouge.Tokens {
 		return s.StemTokens(base)
 	})
 }
