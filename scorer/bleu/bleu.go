@@ -86,7 +86,9 @@ type Score struct {
 type BLEU struct {
 	opts     Options
 	tokenize func(dst []string, line string) []string // appends line's tokens
-	scratch  *sync.Pool                               // of *segment
+	builders *sync.Pool                               // of *builder
+	hyps     *sync.Pool                               // of *hypScratch
+	refs     *sync.Pool                               // of *Reference, for SegmentStats
 }
 
 // New checks the options and returns a scorer.
@@ -97,7 +99,7 @@ func New(opts Options) (*BLEU, error) {
 	if opts.Smooth == "" {
 		opts.Smooth = SmoothExp
 	}
-	b := &BLEU{opts: opts, scratch: new(sync.Pool)}
+	b := &BLEU{opts: opts, builders: new(sync.Pool), hyps: new(sync.Pool), refs: new(sync.Pool)}
 	switch opts.Tokenizer {
 	case Tokenizer13a:
 		b.tokenize = append13a
@@ -161,28 +163,25 @@ func (b *BLEU) Corpus(hyps []string, streams [][]string) (Score, error) {
 // right-stripped of whitespace and tokenized; empty references are
 // skipped, and a segment with none left is ErrEmptyReference.
 func (b *BLEU) SegmentStats(hyp string, refs []string) (Stats, error) {
-	sc, _ := b.scratch.Get().(*segment)
-	if sc == nil {
-		sc = new(segment)
+	r, _ := b.refs.Get().(*Reference)
+	if r == nil {
+		r = new(Reference)
 	}
-	defer func() {
-		sc.release()
-		b.scratch.Put(sc)
-	}()
-	sc.reset(len(hyp))
-	for _, r := range refs {
-		if r != "" {
-			sc.toks = b.tokenize(sc.toks[:0], rstrip(r))
-			sc.addRef(sc.toks)
-		}
+	bd := b.builder()
+	ok := bd.build(r, b, refs)
+	b.putBuilder(bd)
+	var st Stats
+	if ok {
+		sc := b.hypScratch()
+		sc.toks = b.tokenize(sc.toks[:0], rstrip(hyp))
+		st = r.count(sc, sc.toks)
+		b.putHypScratch(sc)
 	}
-	if len(sc.refLens) == 0 {
+	r.vocab.Reset(0) // drop the reference texts
+	b.refs.Put(r)
+	if !ok {
 		return Stats{}, ErrEmptyReference
 	}
-	sc.toks = b.tokenize(sc.toks[:0], rstrip(hyp))
-	h := sc.words(sc.toks)
-	st := Stats{SysLen: len(h), RefLen: closestRefLen(len(h), sc.refLens)}
-	sc.countHyp(&st, h)
 	return st, nil
 }
 

@@ -40,7 +40,8 @@ func Tokenize13a(line string) []string {
 // or '-' is a token as it stands.
 func append13a(dst []string, line string) []string {
 	line = clean13a(line)
-	for i := 0; i < len(line); {
+	n := len(line)
+	for i := 0; i < n; {
 		switch class13a[line[i]] {
 		case cSpace:
 			i++
@@ -49,25 +50,32 @@ func append13a(dst []string, line string) []string {
 			dst = append(dst, line[i:i+1])
 			i++
 			continue
-		case cMultiByte:
-			if r, size := utf8.DecodeRuneInString(line[i:]); isPySpace(r) {
-				i += size
-				continue
-			}
 		}
 		// a pre-token: up to whitespace, a symbol or the end
-		start, punct := i, false
+		start := i
+		dots := 0            // '.' and ',' bytes
+		digitHyphen := false // a '-' right after a digit
+		skip := 0            // bytes of the multi-byte whitespace ending the pre-token
 	scan:
-		for i < len(line) {
-			switch class13a[line[i]] {
-			case cPlain:
+		for {
+			for i < n && class13a[line[i]] == cPlain {
 				i++
+			}
+			if i == n {
+				break
+			}
+			switch c := line[i]; class13a[c] {
 			case cPunct:
-				punct = true
+				if c != '-' {
+					dots++
+				} else if i > start && isDigit(line[i-1]) {
+					digitHyphen = true
+				}
 				i++
 			case cMultiByte:
 				r, size := utf8.DecodeRuneInString(line[i:])
 				if isPySpace(r) {
+					skip = size
 					break scan
 				}
 				i += size
@@ -75,10 +83,20 @@ func append13a(dst []string, line string) []string {
 				break scan
 			}
 		}
-		if punct {
-			dst = splitPreToken13a(dst, line[start:i])
-		} else {
-			dst = append(dst, line[start:i])
+		tok := line[start:i]
+		i += skip
+		switch {
+		case tok == "":
+		case dots == 0 && !digitHyphen:
+			// no rule matches
+			dst = append(dst, tok)
+		case dots == 1 && !digitHyphen && (tok[len(tok)-1] == '.' || tok[len(tok)-1] == ',') &&
+			len(tok) >= 2 && !isDigit(tok[len(tok)-2]):
+			// The one '.' or ',' ends the word ("days.", "it,"): the
+			// first rule splits it off, the others change nothing.
+			dst = append(dst, tok[:len(tok)-1], tok[len(tok)-1:])
+		default:
+			dst = splitPreToken13a(dst, tok)
 		}
 	}
 	return dst
@@ -132,12 +150,6 @@ func clean13a(line string) string {
 // tok, padded with a space on each side as the symbol pass leaves it, and
 // appends the resulting tokens as substrings of tok.
 func splitPreToken13a(dst []string, tok string) []string {
-	// Most often the one rule character ends the word ("days.", "it,"):
-	// the first rule splits it off, the others change nothing.
-	if n := len(tok); n >= 2 && (tok[n-1] == '.' || tok[n-1] == ',') && !isDigit(tok[n-2]) &&
-		strings.IndexAny(tok[:n-1], ".,-") < 0 {
-		return append(dst, tok[:n-1], tok[n-1:])
-	}
 	var bufA, bufB [96]byte
 	a := append(bufA[:0], ' ')
 	a = append(a, tok...)
