@@ -84,11 +84,13 @@ type Score struct {
 // BLEU scores hypotheses with fixed options. It is immutable and safe for
 // concurrent use.
 type BLEU struct {
-	opts     Options
-	tokenize func(dst []string, line string) []string // appends line's tokens
-	builders *sync.Pool                               // of *builder
-	hyps     *sync.Pool                               // of *hypScratch
-	refs     *sync.Pool                               // of *Reference, for SegmentStats
+	opts Options
+	// tokenize appends the tokens of line to dst as spans of the text it
+	// returns.
+	tokenize func(dst []span, line string) ([]span, string)
+	builders *sync.Pool // of *builder
+	hyps     *sync.Pool // of *hypScratch
+	refs     *sync.Pool // of *Reference, for SegmentStats
 }
 
 // New checks the options and returns a scorer.
@@ -102,11 +104,11 @@ func New(opts Options) (*BLEU, error) {
 	b := &BLEU{opts: opts, builders: new(sync.Pool), hyps: new(sync.Pool), refs: new(sync.Pool)}
 	switch opts.Tokenizer {
 	case Tokenizer13a:
-		b.tokenize = append13a
+		b.tokenize = spans13a
 	case TokenizerChar:
-		b.tokenize = appendChar
+		b.tokenize = spansChar
 	case TokenizerNone:
-		b.tokenize = appendFields
+		b.tokenize = spansFields
 	default:
 		return nil, fmt.Errorf("bleu: unknown tokenizer %q (want 13a, char or none)", opts.Tokenizer)
 	}
@@ -173,11 +175,12 @@ func (b *BLEU) SegmentStats(hyp string, refs []string) (Stats, error) {
 	var st Stats
 	if ok {
 		sc := b.hypScratch()
-		sc.toks = b.tokenize(sc.toks[:0], rstrip(hyp))
-		st = r.count(sc, sc.toks)
+		var text string
+		sc.spans, text = b.tokenize(sc.spans[:0], rstrip(hyp))
+		st = r.count(sc, sc.spans, text)
 		b.putHypScratch(sc)
 	}
-	r.vocab.Reset(0) // drop the reference texts
+	r.vocab.reset(0) // drop the reference texts
 	b.refs.Put(r)
 	if !ok {
 		return Stats{}, ErrEmptyReference

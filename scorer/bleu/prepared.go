@@ -35,16 +35,17 @@ func (b *BLEU) SegmentStatsPrepared(hyp string, r *Reference) (Stats, error) {
 	}
 	sc := b.hypScratch()
 	defer b.putHypScratch(sc)
-	sc.toks = b.tokenize(sc.toks[:0], rstrip(hyp))
-	return r.count(sc, sc.toks), nil
+	var text string
+	sc.spans, text = b.tokenize(sc.spans[:0], rstrip(hyp))
+	return r.count(sc, sc.spans, text), nil
 }
 
 // hypScratch is the per-call storage of scoring a hypothesis against a
-// Reference. It is pooled; its counts are all zero between calls.
+// Reference. It is pooled; what it holds between calls is not used.
 type hypScratch struct {
-	toks   []string
-	counts []int32 // by node: occurrences in the hypothesis so far
-	ends   []int32 // node of the longest matched n-gram ending at each matched token
+	spans []span
+	ends  []int32 // node of the longest n-gram found in the reference ending at each token found there
+	avail []int32 // by node: occurrences left to match
 }
 
 // hypScratch returns a scratch from b's pool.
@@ -56,81 +57,129 @@ func (b *BLEU) hypScratch() *hypScratch {
 	return sc
 }
 
-// putHypScratch drops sc's references to the texts it read and returns it
-// to b's pool.
-func (b *BLEU) putHypScratch(sc *hypScratch) {
-	clear(sc.toks)
-	sc.toks = sc.toks[:0]
-	b.hyps.Put(sc)
-}
+// putHypScratch returns sc to b's pool.
+func (b *BLEU) putHypScratch(sc *hypScratch) { b.hyps.Put(sc) }
 
-// count returns the statistics of the hypothesis tokens toks against r.
+// count returns the statistics of the hypothesis tokens toks, spans of
+// text, against r.
 //
 // A hypothesis n-gram that occurs in a reference has all its suffixes in
 // the reference too, so the n-grams of the hypothesis found in r and
 // ending at one token are the suffixes of the longest one, of order at
 // most one more than that of the token before. That one is found by
 // extending the longest suffix of the n-gram before, or failing that the
-// shorter ones, by the token, with one lookup each in r's trie; its
-// suffixes are then read from its node. A hypothesis n-gram's k-th
-// occurrence matches while k is at most its highest count in one
-// reference.
-func (r *Reference) count(sc *hypScratch, toks []string) Stats {
+// shorter ones, by the token, through r's trie; its suffixes are then
+// read from its node. A hypothesis n-gram's k-th occurrence matches
+// while k is at most its highest count in one reference.
+func (r *Reference) count(sc *hypScratch, toks []span, text string) Stats {
 	l := len(toks)
 	st := Stats{SysLen: l, RefLen: closestRefLen(l, r.refLens)}
 	for n := range MaxOrder {
 		st.Total[n] = max(l-n, 0)
 	}
-	if need := len(r.nodes); len(sc.counts) < need {
-		sc.counts = make([]int32, need)
-	}
-	counts := sc.counts
+	ends := r.walk(sc.ends[:0], toks, text)
+	sc.ends = ends[:0]
 	nodes := r.nodes
-	v := int32(r.vocab.Len())
-	ends := sc.ends[:0]
-	var correct [MaxOrder]int
-	last := int32(-1) // node of the longest n-gram matched ending at the token before
-	for _, tok := range toks {
-		t, ok := r.vocab.Lookup(tok)
-		if !ok {
+	if len(sc.avail) < len(nodes) {
+		sc.avail = make([]int32, len(nodes))
+	}
+	avail := sc.avail[:len(nodes)]
+	if len(nodes) <= 16*len(ends) {
+		copy(avail, r.refMax)
+	} else {
+		for _, x := range ends {
+			e := &nodes[x]
+			for n := range e.order {
+				y := e.sfx[n&(MaxOrder-1)]
+				avail[y] = r.refMax[y]
+			}
+		}
+	}
+	var c1, c2, c3, c4 int
+	for _, x := range ends {
+		e := &nodes[x]
+		switch e.order {
+		case 4:
+			if y := e.sfx[3]; avail[y] > 0 {
+				avail[y]--
+				c4++
+			}
+			fallthrough
+		case 3:
+			if y := e.sfx[2]; avail[y] > 0 {
+				avail[y]--
+				c3++
+			}
+			fallthrough
+		case 2:
+			if y := e.sfx[1]; avail[y] > 0 {
+				avail[y]--
+				c2++
+			}
+			fallthrough
+		default:
+			if y := e.sfx[0]; avail[y] > 0 {
+				avail[y]--
+				c1++
+			}
+		}
+	}
+	st.Correct = [MaxOrder]int{c1, c2, c3, c4}
+	return st
+}
+
+// walk sets ends to, for each token of toks (spans of text) found in r,
+// the node of the longest n-gram of r ending at it (see count), and
+// returns it.
+func (r *Reference) walk(ends []int32, toks []span, text string) []int32 {
+	if cap(ends) < len(toks) {
+		ends = make([]int32, len(toks))
+	}
+	ids := ends[:len(toks)]
+	r.vocab.lookupAll(ids, toks, text)
+	nodes := r.nodes
+	last := int32(-1) // the node for the token before, or -1
+	k := 0
+	for _, t := range ids {
+		if t < 0 {
 			last = -1
 			continue
 		}
 		x := t
 		if last >= 0 {
-			p := &nodes[last]
-			for o := min(p.order, MaxOrder-1); o > 0; o-- {
-				base := p.sfx[o-1]
-				key := base
-				if base >= v {
-					key = ^(base - v)
-				}
-				if g, ok := r.grams.Lookup(intern.Pair(key, t)); ok {
-					x = v + g
-					break
-				}
+			if b := &nodes[nodes[last].ext]; b.succTok == t {
+				x = b.succ
+			} else {
+				x = r.extend(last, t)
 			}
 		}
 		last = x
-		ends = append(ends, x)
-		e := &nodes[x]
-		for n, y := range e.sfx[:e.order] {
-			c := counts[y]
-			if c < nodes[y].refMax {
-				correct[n]++
+		ids[k] = x // k is at most the index of t
+		k++
+	}
+	return ids[:k]
+}
+
+// extend returns the node of the longest n-gram of r that is a suffix of
+// the n-gram of node p extended by token t, when the first node walk tries
+// does not have it.
+func (r *Reference) extend(p, t int32) int32 {
+	v := int32(r.vocab.len())
+	sfx := &r.nodes[p].sfx
+	for o := r.nodes[r.nodes[p].ext].order; o > 0; o-- {
+		b := sfx[o-1]
+		switch r.nodes[b].succTok {
+		case t:
+			return r.nodes[b].succ
+		case manySucc:
+			key := b
+			if b >= v {
+				key = ^(b - v)
 			}
-			counts[y] = c + 1
+			if g, ok := r.grams.Lookup(intern.Pair(key, t)); ok {
+				return v + g
+			}
 		}
 	}
-	for n := range MaxOrder {
-		st.Correct[n] = correct[n]
-	}
-	for _, x := range ends {
-		e := &nodes[x]
-		for _, y := range e.sfx[:e.order] {
-			counts[y] = 0
-		}
-	}
-	sc.ends = ends[:0]
-	return st
+	return t
 }

@@ -15,21 +15,38 @@ type Reference struct {
 	refLens   []int
 	// vocab numbers the reference tokens, grams their n-grams of orders 2
 	// and up (see build).
-	vocab intern.Strings
+	vocab vocab
 	grams intern.Keys
 	// nodes holds one entry per distinct reference n-gram: the unigram of
-	// token t at t, the n-gram numbered g in grams at vocab.Len()+g.
+	// token t at t, the n-gram numbered g in grams at vocab.len()+g.
 	nodes []node
+	// refMax holds, by node, the n-gram's highest count in one reference.
+	refMax []int32
 }
 
 // node is one reference n-gram.
 type node struct {
 	// sfx holds the nodes of the n-gram's suffixes of orders 1 to order:
 	// sfx[order-1] is the n-gram itself.
-	sfx    [MaxOrder]int32
-	order  int32
-	refMax int32 // highest count in one reference
+	sfx   [MaxOrder]int32
+	order int32
+	// ext is the node whose extensions are tried first when this one
+	// ends at the token before: itself, or for an n-gram of order
+	// MaxOrder its suffix one shorter.
+	ext int32
+	// The n-grams one token longer that extend this one: when there is
+	// one, succTok is its last token and succ its node; succTok is
+	// noSucc when there is none and manySucc when there are several,
+	// which are then found in grams.
+	succTok int32
+	succ    int32
 }
+
+// Values of node.succTok other than a token.
+const (
+	noSucc   = -1
+	manySucc = -2
+)
 
 // Prepare tokenizes refs with b's tokenizer and computes their n-gram
 // statistics once. Each reference is right-stripped of whitespace; empty
@@ -52,7 +69,7 @@ func (r *Reference) Tokenizer() string { return r.tokenizer }
 // token number, or a longer n-gram's number bit-inverted (negative), so
 // that keys of different orders never meet.
 func (r *Reference) key(x int32) int32 {
-	if v := int32(r.vocab.Len()); x >= v {
+	if v := int32(r.vocab.len()); x >= v {
 		return ^(x - v)
 	}
 	return x
@@ -60,7 +77,7 @@ func (r *Reference) key(x int32) int32 {
 
 // builder is the scratch storage of building a Reference. It is reused.
 type builder struct {
-	toks    []string
+	spans   []span
 	ids     []int32 // the token numbers of every reference, one after another
 	cur     []int32 // by node: count in the reference being read
 	touched []int32 // nodes counted in the reference being read
@@ -75,13 +92,8 @@ func (b *BLEU) builder() *builder {
 	return bd
 }
 
-// putBuilder drops bd's references to the texts it read and returns it to
-// b's pool.
-func (b *BLEU) putBuilder(bd *builder) {
-	clear(bd.toks)
-	bd.toks = bd.toks[:0]
-	b.builders.Put(bd)
-}
+// putBuilder returns bd to b's pool.
+func (b *BLEU) putBuilder(bd *builder) { b.builders.Put(bd) }
 
 // build fills r (whose storage it reuses) with the references refs as b
 // tokenizes them, and reports whether any was non-empty.
@@ -98,27 +110,30 @@ func (bd *builder) build(r *Reference, b *BLEU, refs []string) bool {
 	for _, s := range refs {
 		bytes += len(s)
 	}
-	r.vocab.Reset(bytes / 8)
+	r.vocab.reset(bytes / 8)
 	bd.ids = bd.ids[:0]
 	for _, s := range refs {
 		if s == "" {
 			continue
 		}
-		bd.toks = b.tokenize(bd.toks[:0], rstrip(s))
-		for _, t := range bd.toks {
-			bd.ids = append(bd.ids, r.vocab.ID(t))
+		var text string
+		bd.spans, text = b.tokenize(bd.spans[:0], rstrip(s))
+		for _, sp := range bd.spans {
+			bd.ids = append(bd.ids, r.vocab.id(text, sp))
 		}
-		r.refLens = append(r.refLens, len(bd.toks))
+		r.refLens = append(r.refLens, len(bd.spans))
 	}
 	if len(r.refLens) == 0 {
-		r.vocab.Reset(0)
+		r.vocab.reset(0)
 		return false
 	}
-	v := int32(r.vocab.Len())
+	v := int32(r.vocab.len())
 	r.grams.Reset((MaxOrder - 1) * len(bd.ids))
 	r.nodes = r.nodes[:0]
+	r.refMax = r.refMax[:0]
 	for t := range v {
-		r.nodes = append(r.nodes, node{sfx: [MaxOrder]int32{t}, order: 1})
+		r.nodes = append(r.nodes, node{sfx: [MaxOrder]int32{t}, order: 1, ext: t, succTok: noSucc})
+		r.refMax = append(r.refMax, 0)
 	}
 	ids := bd.ids
 	for k, l := range r.refLens {
@@ -130,16 +145,27 @@ func (bd *builder) build(r *Reference, b *BLEU, refs []string) bool {
 			e := [MaxOrder]int32{t}
 			m := int32(min(j+1, MaxOrder)) // order of the longest n-gram ending at t
 			for n := int32(1); n < m; n++ {
-				g := v + r.grams.ID(intern.Pair(r.key(ends[n-1]), t))
+				p := ends[n-1]
+				g := v + r.grams.ID(intern.Pair(r.key(p), t))
 				e[n] = g
 				if int(g) == len(r.nodes) {
-					r.nodes = append(r.nodes, node{sfx: e, order: n + 1})
+					x := node{sfx: e, order: n + 1, ext: g, succTok: noSucc}
+					if x.order == MaxOrder {
+						x.ext = e[MaxOrder-2]
+					}
+					r.nodes = append(r.nodes, x)
+					r.refMax = append(r.refMax, 0)
+					if pn := &r.nodes[p]; pn.succTok == noSucc {
+						pn.succTok, pn.succ = t, g
+					} else {
+						pn.succTok = manySucc
+					}
 				}
 			}
 			ends = e
 			if k == 0 {
 				for _, x := range e[:m] {
-					r.nodes[x].refMax++
+					r.refMax[x]++
 				}
 				continue
 			}
@@ -154,7 +180,7 @@ func (bd *builder) build(r *Reference, b *BLEU, refs []string) bool {
 			}
 		}
 		for _, x := range bd.touched {
-			r.nodes[x].refMax = max(r.nodes[x].refMax, bd.cur[x])
+			r.refMax[x] = max(r.refMax[x], bd.cur[x])
 			bd.cur[x] = 0
 		}
 		bd.touched = bd.touched[:0]
