@@ -77,8 +77,10 @@ func (r *Reference) count(sc *hypScratch, toks []span, text string) Stats {
 	for n := range MaxOrder {
 		st.Total[n] = max(l-n, 0)
 	}
-	ends := r.walk(sc.ends[:0], toks, text)
-	sc.ends = ends[:0]
+	if cap(sc.ends) < len(toks) {
+		sc.ends = make([]int32, len(toks))
+	}
+	ends := r.walk(sc.ends, toks, text)
 	nodes := r.nodes
 	if len(sc.avail) < len(nodes) {
 		sc.avail = make([]int32, len(nodes))
@@ -128,41 +130,75 @@ func (r *Reference) count(sc *hypScratch, toks []span, text string) Stats {
 	return st
 }
 
-// walk sets ends to, for each token of toks (spans of text) found in r,
-// the node of the longest n-gram of r ending at it (see count), and
-// returns it.
+// walk sets ends, at least as long as toks, to, for each token of toks
+// (spans of text) found in r, the node of the longest n-gram of r ending
+// at it (see count), and returns it.
 func (r *Reference) walk(ends []int32, toks []span, text string) []int32 {
-	if cap(ends) < len(toks) {
-		ends = make([]int32, len(toks))
-	}
-	ids := ends[:len(toks)]
-	r.vocab.lookupAll(ids, toks, text)
-	nodes := r.nodes
+	ends = ends[:len(toks)]
+	j := 0            // tokens found
 	last := int32(-1) // the node for the token before, or -1
-	k := 0
-	for _, t := range ids {
+	for k := 0; k < len(toks); k++ {
+		if last >= 0 {
+			if k, j, last = r.follow(ends, toks, text, k, j, last); k == len(toks) {
+				break
+			}
+		}
+		sp := toks[k]
+		lo, hi, mid := keyWords(text, sp)
+		t := r.vocab.find(lo, hi, r.vocab.hash(lo, hi, mid, sp.end-sp.start), text[sp.start:sp.end])
 		if t < 0 {
 			last = -1
 			continue
 		}
-		x := t
 		if last >= 0 {
-			if b := &nodes[nodes[last].ext]; b.succTok == t {
-				x = b.succ
-			} else {
-				x = r.extend(last, t)
-			}
+			t = r.extend(last, t)
 		}
-		last = x
-		ids[k] = x // k is at most the index of t
-		k++
+		last = t
+		ends[j] = t
+		j++
 	}
-	return ids[:k]
+	return ends[:j]
+}
+
+// follow is walk's fast path. A text that follows a reference goes on as
+// the n-gram before does there, so follow, from token k on, while each
+// token is the only successor of the node before (last), sets ends[j] to
+// that successor's node. It returns the first token it did not handle,
+// the next j and the node for the token before.
+func (r *Reference) follow(ends []int32, toks []span, text string, k, j int, last int32) (int, int, int32) {
+	nodes := r.nodes
+	keys := r.vocab.keys
+	for ; k < len(toks); k++ {
+		sp := toks[k]
+		n := sp.end - sp.start
+		var lo, hi uint64 // keyWords, written out
+		switch {
+		case n > 16:
+			return k, j, last
+		case n > 8:
+			lo, hi = le64at(text, sp.start), le64at(text, sp.end-8)
+		case sp.start+8 <= len(text):
+			lo = le64at(text, sp.start) & (^uint64(0) >> (64 - 8*uint(n)))
+		default:
+			return k, j, last
+		}
+		b := &nodes[nodes[last].ext]
+		t := b.succTok
+		if t < 0 {
+			return k, j, last
+		}
+		if key := &keys[t]; key.lo != lo || key.hi != hi || key.n != n {
+			return k, j, last
+		}
+		last = b.succ
+		ends[j] = last
+		j++
+	}
+	return k, j, last
 }
 
 // extend returns the node of the longest n-gram of r that is a suffix of
-// the n-gram of node p extended by token t, when the first node walk tries
-// does not have it.
+// the n-gram of node p extended by token t.
 func (r *Reference) extend(p, t int32) int32 {
 	v := int32(r.vocab.len())
 	sfx := &r.nodes[p].sfx

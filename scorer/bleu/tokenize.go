@@ -44,75 +44,98 @@ func spanStrings(sp []span, text string) []string {
 
 // spans13a appends the 13a tokens of line to dst as spans of line after
 // steps 1 and 2, which it returns. Every token is a substring of that
-// text, since the substitutions only insert spaces. The rules only test ASCII bytes, and a multi-byte character is
-// "not a digit" in every byte, so byte-wise matching gives what Python's
-// code-point regexes give; whitespace of any kind, like the space, is
-// neither a digit nor '.', ',' or '-'. A rule's match therefore never
-// spans two pre-tokens, the runs between whitespace and padded symbols:
-// each pre-token can be rewritten on its own, and one without '.', ','
-// or '-' is a token as it stands.
+// text, since the substitutions only insert spaces. The rules only test
+// ASCII bytes, and a multi-byte character is "not a digit" in every byte,
+// so byte-wise matching gives what Python's code-point regexes give;
+// whitespace of any kind, like the space, is neither a digit nor '.', ','
+// or '-'. A rule's match therefore never spans two pre-tokens, the runs
+// between whitespace and padded symbols: each pre-token can be rewritten
+// on its own, and one without '.', ',' or '-' is a token as it stands.
 func spans13a(dst []span, line string) ([]span, string) {
 	line = clean13a(line)
 	n := len(line)
 	for i := 0; i < n; {
-		switch class13a[line[i]] {
+		c := class13a[line[i]]
+		if c == cPlain {
+			// Most often a pre-token is a run of cPlain bytes ended by
+			// an ASCII space, a symbol or the end.
+			start := i
+			for i++; i < n; i++ {
+				if c = class13a[line[i]]; c != cPlain {
+					break
+				}
+			}
+			if i == n || c == cSpace || c == cSymbol {
+				dst = append(dst, span{start, i})
+				continue
+			}
+			dst, i = preToken13a(dst, line, start, i)
+			continue
+		}
+		switch c {
 		case cSpace:
 			i++
-			continue
 		case cSymbol:
 			dst = append(dst, span{i, i + 1})
 			i++
-			continue
-		}
-		// a pre-token: up to whitespace, a symbol or the end
-		start := i
-		dots := 0            // '.' and ',' bytes
-		digitHyphen := false // a '-' right after a digit
-		skip := 0            // bytes of the multi-byte whitespace ending the pre-token
-	scan:
-		for {
-			for i < n && class13a[line[i]] == cPlain {
-				i++
-			}
-			if i == n {
-				break
-			}
-			switch c := line[i]; class13a[c] {
-			case cPunct:
-				if c != '-' {
-					dots++
-				} else if i > start && isDigit(line[i-1]) {
-					digitHyphen = true
-				}
-				i++
-			case cMultiByte:
-				r, size := utf8.DecodeRuneInString(line[i:])
-				if isPySpace(r) {
-					skip = size
-					break scan
-				}
-				i += size
-			default:
-				break scan
-			}
-		}
-		end := i
-		i += skip
-		switch {
-		case end == start:
-		case dots == 0 && !digitHyphen:
-			// no rule matches
-			dst = append(dst, span{start, end})
-		case dots == 1 && !digitHyphen && (line[end-1] == '.' || line[end-1] == ',') &&
-			end-start >= 2 && !isDigit(line[end-2]):
-			// The one '.' or ',' ends the word ("days.", "it,"): the
-			// first rule splits it off, the others change nothing.
-			dst = append(dst, span{start, end - 1}, span{end - 1, end})
 		default:
-			dst = splitPreToken13a(dst, line[start:end], start)
+			dst, i = preToken13a(dst, line, i, i)
 		}
 	}
 	return dst, line
+}
+
+// preToken13a appends the tokens of the pre-token of line starting at
+// start, whose bytes before i are cPlain, to dst and returns the index
+// past it and the whitespace that ends it when that is a multi-byte
+// character.
+func preToken13a(dst []span, line string, start, i int) ([]span, int) {
+	n := len(line)
+	dots := 0            // '.' and ',' bytes
+	digitHyphen := false // a '-' right after a digit
+	skip := 0            // bytes of the multi-byte whitespace ending the pre-token
+scan:
+	for {
+		for i < n && class13a[line[i]] == cPlain {
+			i++
+		}
+		if i == n {
+			break
+		}
+		switch c := line[i]; class13a[c] {
+		case cPunct:
+			if c != '-' {
+				dots++
+			} else if i > start && isDigit(line[i-1]) {
+				digitHyphen = true
+			}
+			i++
+		case cMultiByte:
+			r, size := utf8.DecodeRuneInString(line[i:])
+			if isPySpace(r) {
+				skip = size
+				break scan
+			}
+			i += size
+		default:
+			break scan
+		}
+	}
+	end := i
+	switch {
+	case end == start:
+	case dots == 0 && !digitHyphen:
+		// no rule matches
+		dst = append(dst, span{start, end})
+	case dots == 1 && !digitHyphen && (line[end-1] == '.' || line[end-1] == ',') &&
+		end-start >= 2 && !isDigit(line[end-2]):
+		// The one '.' or ',' ends the word ("days.", "it,"): the first
+		// rule splits it off, the others change nothing.
+		dst = append(dst, span{start, end - 1}, span{end - 1, end})
+	default:
+		dst = splitPreToken13a(dst, line[start:end], start)
+	}
+	return dst, end + skip
 }
 
 // Byte classes of the 13a scan.

@@ -9,15 +9,22 @@ import (
 // with an open-addressing table. A token of up to 16 bytes is held in a
 // slot as its length and two words that together cover its bytes, so
 // finding it takes a few integer operations and no string comparison.
-// lookupAll only reads, so any number of goroutines may call it at once
-// as long as none calls id. The zero value is empty.
+// find only reads, so any number of goroutines may call it at once as
+// long as none calls id. The zero value is empty.
 type vocab struct {
 	seed  uint64
 	slots []vocabSlot // len is zero or a power of two
 	toks  []string    // by number
+	keys  []tokenKey  // by number
 }
 
-// vocabSlot is one table slot: a token's words (see key), its length and
+// tokenKey is a token's words (see keyWords) and length.
+type tokenKey struct {
+	lo, hi uint64
+	n      int
+}
+
+// vocabSlot is one table slot: a token's words (see keyWords), its length and
 // its number plus one (0 marks an empty slot).
 type vocabSlot struct {
 	lo, hi uint64
@@ -31,6 +38,7 @@ func (v *vocab) reset(n int) {
 	v.seed = rand.Uint64()
 	clear(v.toks) // drop references to the old tokens
 	v.toks = v.toks[:0]
+	v.keys = v.keys[:0]
 	size := 16
 	for size < 2*n {
 		size *= 2
@@ -46,39 +54,21 @@ func (v *vocab) reset(n int) {
 // len returns the number of distinct tokens numbered.
 func (v *vocab) len() int { return len(v.toks) }
 
-// lookupAll sets ids[i] to the number of toks[i], a span of text, or to
-// -1 when that token was never numbered. ids must be as long as toks.
-func (v *vocab) lookupAll(ids []int32, toks []span, text string) {
-	ids = ids[:len(toks)]
+// find returns the number of tok, whose words are lo and hi (see keyWords)
+// and hash h, or -1 when it was never numbered.
+func (v *vocab) find(lo, hi, h uint64, tok string) int32 {
 	if len(v.toks) == 0 {
-		for i := range ids {
-			ids[i] = -1
-		}
-		return
+		return -1
 	}
 	mask := uint64(len(v.slots) - 1)
-	for k, sp := range toks {
-		// key, written out
-		var lo, hi, mid uint64
-		if sp.end-sp.start <= 8 && sp.start+8 <= len(text) {
-			lo = le64at(text, sp.start) & (^uint64(0) >> (64 - 8*uint(sp.end-sp.start)))
-		} else {
-			lo, hi, mid = tokenWords(text[sp.start:sp.end])
+	for i := h & mask; ; i = (i + 1) & mask {
+		sl := &v.slots[i]
+		if sl.id == 0 {
+			return -1
 		}
-		h := mix(lo ^ v.seed ^ (bits.RotateLeft64(hi, 31)+uint64(sp.end-sp.start))*keyMul ^ mid)
-		n := int32(sp.end - sp.start)
-		id := int32(-1)
-		for i := h & mask; ; i = (i + 1) & mask {
-			sl := &v.slots[i]
-			if sl.id == 0 {
-				break
-			}
-			if sl.lo == lo && sl.hi == hi && sl.n == n && (n <= 16 || v.toks[sl.id-1] == text[sp.start:sp.end]) {
-				id = sl.id - 1
-				break
-			}
+		if sl.lo == lo && sl.hi == hi && sl.n == int32(len(tok)) && (len(tok) <= 16 || v.toks[sl.id-1] == tok) {
+			return sl.id - 1
 		}
-		ids[k] = id
 	}
 }
 
@@ -88,71 +78,67 @@ func (v *vocab) id(text string, sp span) int32 {
 	if v.slots == nil {
 		v.reset(0)
 	}
-	lo, hi, h := v.key(text, sp)
+	lo, hi, mid := keyWords(text, sp)
 	tok := text[sp.start:sp.end]
-	mask := uint64(len(v.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		sl := &v.slots[i]
-		if sl.id == 0 {
-			break
-		}
-		if sl.lo == lo && sl.hi == hi && sl.n == int32(len(tok)) && (len(tok) <= 16 || v.toks[sl.id-1] == tok) {
-			return sl.id - 1
-		}
+	if id := v.find(lo, hi, v.hash(lo, hi, mid, len(tok)), tok); id >= 0 {
+		return id
 	}
 	if 2*(len(v.toks)+1) > len(v.slots) {
 		v.grow()
 	}
 	id := int32(len(v.toks))
 	v.toks = append(v.toks, tok)
-	v.place(tok, id)
+	v.keys = append(v.keys, tokenKey{lo, hi, len(tok)})
+	v.place(id, v.hash(lo, hi, mid, len(tok)))
 	return id
 }
 
-// place puts tok, numbered id, in the first free slot of its probe
-// sequence.
-func (v *vocab) place(tok string, id int32) {
-	lo, hi, h := v.key(tok, span{0, len(tok)})
+// place puts token id, whose hash is h, in the first free slot of its
+// probe sequence.
+func (v *vocab) place(id int32, h uint64) {
 	mask := uint64(len(v.slots) - 1)
 	i := h & mask
 	for v.slots[i].id != 0 {
 		i = (i + 1) & mask
 	}
-	v.slots[i] = vocabSlot{lo: lo, hi: hi, n: int32(len(tok)), id: id + 1}
+	k := &v.keys[id]
+	v.slots[i] = vocabSlot{lo: k.lo, hi: k.hi, n: int32(k.n), id: id + 1}
 }
 
 // grow doubles the table and places every token again.
 func (v *vocab) grow() {
 	v.slots = make([]vocabSlot, 2*len(v.slots))
 	for id, tok := range v.toks {
-		v.place(tok, int32(id))
+		lo, hi, mid := keyWords(tok, span{0, len(tok)})
+		v.place(int32(id), v.hash(lo, hi, mid, len(tok)))
 	}
 }
 
-// key returns two words that, with its length, determine the token sp of
-// text when it has at most 16 bytes, and its hash with the table's seed.
-// A token of at most eight bytes is in lo, the first in the low byte, and
-// hi is 0; a longer one has its first eight bytes in lo and its last
-// eight in hi, overlapping when it is shorter than 16 bytes. The words
-// and the hash depend on the token's bytes only, not on where in text it
-// is.
-func (v *vocab) key(text string, sp span) (lo, hi, h uint64) {
-	n := sp.end - sp.start
-	var mid uint64
-	if n <= 8 && sp.start+8 <= len(text) {
+// keyWords returns two words that, with its length, determine the token sp
+// of text when it has at most 16 bytes, and for a longer token a hash of
+// the bytes between them (else 0). A token of at most eight bytes is in
+// lo, the first in the low byte, and hi is 0; a longer one has its first
+// eight bytes in lo and its last eight in hi, overlapping when it is
+// shorter than 16 bytes. They depend on the token's bytes only, not on
+// where in text it is.
+func keyWords(text string, sp span) (lo, hi, mid uint64) {
+	if sp.end-sp.start <= 8 && sp.start+8 <= len(text) {
 		// read eight bytes and keep the token's
-		lo = le64at(text, sp.start) & (^uint64(0) >> (64 - 8*uint(n)))
-	} else {
-		lo, hi, mid = tokenWords(text[sp.start:sp.end])
+		return le64at(text, sp.start) & (^uint64(0) >> (64 - 8*uint(sp.end-sp.start))), 0, 0
 	}
-	return lo, hi, mix(lo ^ v.seed ^ (bits.RotateLeft64(hi, 31)+uint64(n))*keyMul ^ mid)
+	return tokenWords(text[sp.start:sp.end])
+}
+
+// hash is the hash of a token of n bytes whose words are lo, hi and mid
+// (see keyWords), with the table's seed.
+func (v *vocab) hash(lo, hi, mid uint64, n int) uint64 {
+	return mix(lo ^ v.seed ^ (bits.RotateLeft64(hi, 31)+uint64(n))*keyMul ^ mid)
 }
 
 // keyMul is the multiplier of the hashes: 2^64 over the golden ratio.
 const keyMul = 0x9e3779b97f4a7c15
 
-// tokenWords returns the words of tok as key does, and for a token longer than
-// 16 bytes a hash of the bytes between them (else 0).
+// tokenWords returns what keyWords returns for the token tok.
 func tokenWords(tok string) (lo, hi, mid uint64) {
 	n := len(tok)
 	switch {
