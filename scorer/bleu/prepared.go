@@ -80,7 +80,8 @@ func (r *Reference) count(sc *hypScratch, toks []span, text string) Stats {
 	if cap(sc.ends) < len(toks) {
 		sc.ends = make([]int32, len(toks))
 	}
-	ends := r.walk(sc.ends, toks, text)
+	ends := sc.ends[:len(toks)]
+	r.walk(ends, toks, text)
 	nodes := r.nodes
 	if len(sc.avail) < len(nodes) {
 		sc.avail = make([]int32, len(nodes))
@@ -90,6 +91,9 @@ func (r *Reference) count(sc *hypScratch, toks []span, text string) Stats {
 		copy(avail, r.refMax)
 	} else {
 		for _, x := range ends {
+			if x < 0 {
+				continue
+			}
 			e := &nodes[x]
 			for n := range e.order {
 				y := e.sfx[n&(MaxOrder-1)]
@@ -99,6 +103,9 @@ func (r *Reference) count(sc *hypScratch, toks []span, text string) Stats {
 	}
 	var c1, c2, c3, c4 int
 	for _, x := range ends {
+		if x < 0 {
+			continue
+		}
 		e := &nodes[x]
 		switch e.order {
 		case 4:
@@ -130,71 +137,58 @@ func (r *Reference) count(sc *hypScratch, toks []span, text string) Stats {
 	return st
 }
 
-// walk sets ends, at least as long as toks, to, for each token of toks
-// (spans of text) found in r, the node of the longest n-gram of r ending
-// at it (see count), and returns it.
-func (r *Reference) walk(ends []int32, toks []span, text string) []int32 {
-	ends = ends[:len(toks)]
-	j := 0            // tokens found
+// walk sets ends[k], for each token k of toks (spans of text), to the
+// node of the longest n-gram of r ending at it (see count), or to -1 when
+// the token is not in r. ends is as long as toks.
+func (r *Reference) walk(ends []int32, toks []span, text string) {
 	last := int32(-1) // the node for the token before, or -1
 	for k := 0; k < len(toks); k++ {
 		if last >= 0 {
-			if k, j, last = r.follow(ends, toks, text, k, j, last); k == len(toks) {
+			if k, last = r.follow(ends, toks, text, k, last); k == len(toks) {
 				break
 			}
 		}
 		sp := toks[k]
 		lo, hi, mid := keyWords(text, sp)
 		t := r.vocab.find(lo, hi, r.vocab.hash(lo, hi, mid, sp.end-sp.start), text[sp.start:sp.end])
-		if t < 0 {
-			last = -1
-			continue
-		}
-		if last >= 0 {
+		if t >= 0 && last >= 0 {
 			t = r.extend(last, t)
 		}
 		last = t
-		ends[j] = t
-		j++
+		ends[k] = t
 	}
-	return ends[:j]
 }
 
 // follow is walk's fast path. A text that follows a reference goes on as
 // the n-gram before does there, so follow, from token k on, while each
-// token is the only successor of the node before (last), sets ends[j] to
-// that successor's node. It returns the first token it did not handle,
-// the next j and the node for the token before.
-func (r *Reference) follow(ends []int32, toks []span, text string, k, j int, last int32) (int, int, int32) {
+// token is the only successor of the node before (last), sets ends[k] to
+// that successor's node. It returns the first token it did not handle
+// and the node for the token before.
+func (r *Reference) follow(ends []int32, toks []span, text string, k int, last int32) (int, int32) {
 	nodes := r.nodes
-	keys := r.vocab.keys
+	ends = ends[:len(toks)]
 	for ; k < len(toks); k++ {
 		sp := toks[k]
 		n := sp.end - sp.start
 		var lo, hi uint64 // keyWords, written out
 		switch {
 		case n > 16:
-			return k, j, last
+			return k, last
 		case n > 8:
 			lo, hi = le64at(text, sp.start), le64at(text, sp.end-8)
 		case sp.start+8 <= len(text):
-			lo = le64at(text, sp.start) & (^uint64(0) >> (64 - 8*uint(n)))
+			lo = le64at(text, sp.start) & lowBytes[n&15]
 		default:
-			return k, j, last
+			return k, last
 		}
-		b := &nodes[nodes[last].ext]
-		t := b.succTok
-		if t < 0 {
-			return k, j, last
-		}
-		if key := &keys[t]; key.lo != lo || key.hi != hi || key.n != n {
-			return k, j, last
+		b := &nodes[last]
+		if b.succLo != lo || b.succHi != hi || int(b.succN) != n {
+			return k, last
 		}
 		last = b.succ
-		ends[j] = last
-		j++
+		ends[k] = last
 	}
-	return k, j, last
+	return k, last
 }
 
 // extend returns the node of the longest n-gram of r that is a suffix of
@@ -202,7 +196,7 @@ func (r *Reference) follow(ends []int32, toks []span, text string, k, j int, las
 func (r *Reference) extend(p, t int32) int32 {
 	v := int32(r.vocab.len())
 	sfx := &r.nodes[p].sfx
-	for o := r.nodes[r.nodes[p].ext].order; o > 0; o-- {
+	for o := min(r.nodes[p].order, MaxOrder-1); o > 0; o-- {
 		b := sfx[o-1]
 		switch r.nodes[b].succTok {
 		case t:

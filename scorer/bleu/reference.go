@@ -30,16 +30,20 @@ type node struct {
 	// sfx[order-1] is the n-gram itself.
 	sfx   [MaxOrder]int32
 	order int32
-	// ext is the node whose extensions are tried first when this one
-	// ends at the token before: itself, or for an n-gram of order
-	// MaxOrder its suffix one shorter.
-	ext int32
 	// The n-grams one token longer that extend this one: when there is
 	// one, succTok is its last token and succ its node; succTok is
 	// noSucc when there is none and manySucc when there are several,
-	// which are then found in grams.
+	// which are then found in grams. An n-gram of order MaxOrder, which
+	// nothing extends, has those of its suffix one shorter, the one a
+	// hypothesis goes on from after it.
 	succTok int32
 	succ    int32
+	// succLo, succHi and succN are the words and the length of token
+	// succTok when it has at most 16 bytes (see keyWords), so that a
+	// hypothesis token is compared with it without being looked up;
+	// else succN is -1.
+	succN          int32
+	succLo, succHi uint64
 }
 
 // Values of node.succTok other than a token.
@@ -132,7 +136,7 @@ func (bd *builder) build(r *Reference, b *BLEU, refs []string) bool {
 	r.nodes = r.nodes[:0]
 	r.refMax = r.refMax[:0]
 	for t := range v {
-		r.nodes = append(r.nodes, node{sfx: [MaxOrder]int32{t}, order: 1, ext: t, succTok: noSucc})
+		r.nodes = append(r.nodes, node{sfx: [MaxOrder]int32{t}, order: 1, succTok: noSucc})
 		r.refMax = append(r.refMax, 0)
 	}
 	ids := bd.ids
@@ -149,11 +153,7 @@ func (bd *builder) build(r *Reference, b *BLEU, refs []string) bool {
 				g := v + r.grams.ID(intern.Pair(r.key(p), t))
 				e[n] = g
 				if int(g) == len(r.nodes) {
-					x := node{sfx: e, order: n + 1, ext: g, succTok: noSucc}
-					if x.order == MaxOrder {
-						x.ext = e[MaxOrder-2]
-					}
-					r.nodes = append(r.nodes, x)
+					r.nodes = append(r.nodes, node{sfx: e, order: n + 1, succTok: noSucc})
 					r.refMax = append(r.refMax, 0)
 					if pn := &r.nodes[p]; pn.succTok == noSucc {
 						pn.succTok, pn.succ = t, g
@@ -185,6 +185,19 @@ func (bd *builder) build(r *Reference, b *BLEU, refs []string) bool {
 		}
 		bd.touched = bd.touched[:0]
 		ids = ids[l:]
+	}
+	for i := range r.nodes {
+		x := &r.nodes[i]
+		if x.order == MaxOrder {
+			b := &r.nodes[x.sfx[MaxOrder-2]]
+			x.succTok, x.succ = b.succTok, b.succ
+		}
+		x.succN = -1
+		if x.succTok >= 0 {
+			if k := &r.vocab.keys[x.succTok]; k.n <= 16 {
+				x.succLo, x.succHi, x.succN = k.lo, k.hi, int32(k.n)
+			}
+		}
 	}
 	return true
 }

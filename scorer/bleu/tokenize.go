@@ -67,6 +67,9 @@ func spans13a(dst []span, line string) ([]span, string) {
 			}
 			if i == n || c == cSpace || c == cSymbol {
 				dst = append(dst, span{start, i})
+				if i < n && c == cSpace {
+					i++
+				}
 				continue
 			}
 			dst, i = preToken13a(dst, line, start, i)

@@ -124,10 +124,13 @@ func (v *vocab) grow() {
 func keyWords(text string, sp span) (lo, hi, mid uint64) {
 	if sp.end-sp.start <= 8 && sp.start+8 <= len(text) {
 		// read eight bytes and keep the token's
-		return le64at(text, sp.start) & (^uint64(0) >> (64 - 8*uint(sp.end-sp.start))), 0, 0
+		return le64at(text, sp.start) & lowBytes[sp.end-sp.start], 0, 0
 	}
 	return tokenWords(text[sp.start:sp.end])
 }
+
+// lowBytes[n] keeps the low n bytes of a word, for n up to 8.
+var lowBytes = [16]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff}
 
 // hash is the hash of a token of n bytes whose words are lo, hi and mid
 // (see keyWords), with the table's seed.
