@@ -194,7 +194,6 @@ func (r *Reference) follow(ends []int32, toks []span, text string, k int, last i
 // extend returns the node of the longest n-gram of r that is a suffix of
 // the n-gram of node p extended by token t.
 func (r *Reference) extend(p, t int32) int32 {
-	v := int32(r.vocab.len())
 	sfx := &r.nodes[p].sfx
 	for o := min(r.nodes[p].order, MaxOrder-1); o > 0; o-- {
 		b := sfx[o-1]
@@ -202,12 +201,8 @@ func (r *Reference) extend(p, t int32) int32 {
 		case t:
 			return r.nodes[b].succ
 		case manySucc:
-			key := b
-			if b >= v {
-				key = ^(b - v)
-			}
-			if g, ok := r.grams.Lookup(intern.Pair(key, t)); ok {
-				return v + g
+			if id, ok := r.grams.Lookup(intern.Pair(b, t)); ok {
+				return r.gramNode[id]
 			}
 		}
 	}

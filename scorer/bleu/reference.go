@@ -13,13 +13,16 @@ import "github.com/evalsidecar/evalsidecar/internal/intern"
 type Reference struct {
 	tokenizer string
 	refLens   []int
-	// vocab numbers the reference tokens, grams their n-grams of orders 2
-	// and up (see build).
+	// vocab numbers the reference tokens.
 	vocab vocab
-	grams intern.Keys
 	// nodes holds one entry per distinct reference n-gram: the unigram of
-	// token t at t, the n-gram numbered g in grams at vocab.len()+g.
+	// token t at t, then the longer ones in first-seen order.
 	nodes []node
+	// grams numbers the pairs (node, token) that extend a node with
+	// several successors (see node.succTok); gramNode holds, by that
+	// number, the node of the extension.
+	grams    intern.Keys
+	gramNode []int32
 	// refMax holds, by node, the n-gram's highest count in one reference.
 	refMax []int32
 }
@@ -69,14 +72,43 @@ func (b *BLEU) Prepare(refs ...string) (*Reference, error) {
 // Tokenizer returns the name of the tokenizer r was made with.
 func (r *Reference) Tokenizer() string { return r.tokenizer }
 
-// key is the key under which node x is extended in grams: a unigram's
-// token number, or a longer n-gram's number bit-inverted (negative), so
-// that keys of different orders never meet.
-func (r *Reference) key(x int32) int32 {
-	if v := int32(r.vocab.len()); x >= v {
-		return ^(x - v)
+// child returns the node of node p extended by token t, the n-gram of
+// order n whose suffixes of the orders below are sfx, adding it when it
+// is new. The first extension of a node is kept in the node; when a
+// second one comes, both are numbered in grams.
+func (r *Reference) child(p, t int32, sfx *[MaxOrder]int32, n int32) int32 {
+	switch pt := r.nodes[p].succTok; pt {
+	case t:
+		return r.nodes[p].succ
+	case noSucc:
+		g := r.addNode(sfx, n)
+		r.nodes[p].succTok, r.nodes[p].succ = t, g
+		return g
+	case manySucc:
+		if id := r.grams.ID(intern.Pair(p, t)); int(id) < len(r.gramNode) {
+			return r.gramNode[id]
+		}
+	default:
+		// one other successor so far
+		r.grams.ID(intern.Pair(p, pt))
+		r.gramNode = append(r.gramNode, r.nodes[p].succ)
+		r.nodes[p].succTok = manySucc
+		r.grams.ID(intern.Pair(p, t))
 	}
-	return x
+	g := r.addNode(sfx, n)
+	r.gramNode = append(r.gramNode, g)
+	return g
+}
+
+// addNode adds the n-gram of order n whose suffixes of the orders below
+// are sfx and returns its node.
+func (r *Reference) addNode(sfx *[MaxOrder]int32, n int32) int32 {
+	g := int32(len(r.nodes))
+	x := node{sfx: *sfx, order: n, succTok: noSucc}
+	x.sfx[n-1] = g
+	r.nodes = append(r.nodes, x)
+	r.refMax = append(r.refMax, 0)
+	return g
 }
 
 // builder is the scratch storage of building a Reference. It is reused.
@@ -103,10 +135,9 @@ func (b *BLEU) putBuilder(bd *builder) { b.builders.Put(bd) }
 // tokenizes them, and reports whether any was non-empty.
 //
 // Every n-gram is a node. The n-grams ending at one token are found from
-// those ending at the token before: the (n+1)-gram is numbered in grams
-// under the pair (key of the n-gram before, token), so the numbering is
-// a trie of the reference n-grams that a hypothesis can walk with
-// lookups only.
+// those ending at the token before, extended by the token (see child):
+// the nodes form a trie of the reference n-grams that a hypothesis can
+// walk with lookups only.
 func (bd *builder) build(r *Reference, b *BLEU, refs []string) bool {
 	r.tokenizer = b.opts.Tokenizer
 	r.refLens = r.refLens[:0]
@@ -132,7 +163,13 @@ func (bd *builder) build(r *Reference, b *BLEU, refs []string) bool {
 		return false
 	}
 	v := int32(r.vocab.len())
-	r.grams.Reset((MaxOrder - 1) * len(bd.ids))
+	r.grams.Reset(len(bd.ids) / 2)
+	r.gramNode = r.gramNode[:0]
+	// at most one n-gram of each order ends at each token
+	if most := int(v) + (MaxOrder-1)*len(bd.ids); cap(r.nodes) < most {
+		r.nodes = make([]node, 0, most)
+		r.refMax = make([]int32, 0, most)
+	}
 	r.nodes = r.nodes[:0]
 	r.refMax = r.refMax[:0]
 	for t := range v {
@@ -149,18 +186,7 @@ func (bd *builder) build(r *Reference, b *BLEU, refs []string) bool {
 			e := [MaxOrder]int32{t}
 			m := int32(min(j+1, MaxOrder)) // order of the longest n-gram ending at t
 			for n := int32(1); n < m; n++ {
-				p := ends[n-1]
-				g := v + r.grams.ID(intern.Pair(r.key(p), t))
-				e[n] = g
-				if int(g) == len(r.nodes) {
-					r.nodes = append(r.nodes, node{sfx: e, order: n + 1, succTok: noSucc})
-					r.refMax = append(r.refMax, 0)
-					if pn := &r.nodes[p]; pn.succTok == noSucc {
-						pn.succTok, pn.succ = t, g
-					} else {
-						pn.succTok = manySucc
-					}
-				}
+				e[n] = r.child(ends[n-1], t, &e, n+1)
 			}
 			ends = e
 			if k == 0 {

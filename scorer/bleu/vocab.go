@@ -80,16 +80,22 @@ func (v *vocab) id(text string, sp span) int32 {
 	}
 	lo, hi, mid := keyWords(text, sp)
 	tok := text[sp.start:sp.end]
-	if id := v.find(lo, hi, v.hash(lo, hi, mid, len(tok)), tok); id >= 0 {
-		return id
-	}
-	if 2*(len(v.toks)+1) > len(v.slots) {
-		v.grow()
+	h := v.hash(lo, hi, mid, len(tok))
+	mask := uint64(len(v.slots) - 1)
+	i := h & mask
+	for ; v.slots[i].id != 0; i = (i + 1) & mask {
+		if sl := &v.slots[i]; sl.lo == lo && sl.hi == hi && sl.n == int32(len(tok)) && (len(tok) <= 16 || v.toks[sl.id-1] == tok) {
+			return sl.id - 1
+		}
 	}
 	id := int32(len(v.toks))
 	v.toks = append(v.toks, tok)
 	v.keys = append(v.keys, tokenKey{lo, hi, len(tok)})
-	v.place(id, v.hash(lo, hi, mid, len(tok)))
+	if 2*len(v.toks) > len(v.slots) {
+		v.grow()
+		return id
+	}
+	v.slots[i] = vocabSlot{lo: lo, hi: hi, n: int32(len(tok)), id: id + 1}
 	return id
 }
 
