@@ -4,6 +4,10 @@
 // count over the references, the closest reference length (shorter on a
 // tie), the brevity penalty, and the exp, floor, add-k and none smoothing
 // methods. Scores are on sacrebleu's 0–100 scale.
+//
+// References scored against many hypotheses can be prepared once
+// (BLEU.Prepare): the hypotheses are then only tokenized and looked up in
+// the prepared Reference, which any number of goroutines may share.
 package bleu
 
 import (
@@ -174,11 +178,7 @@ func (b *BLEU) SegmentStats(hyp string, refs []string) (Stats, error) {
 	b.putBuilder(bd)
 	var st Stats
 	if ok {
-		sc := b.hypScratch()
-		var text string
-		sc.spans, text = b.tokenize(sc.spans[:0], rstrip(hyp))
-		st = r.count(sc, sc.spans, text)
-		b.putHypScratch(sc)
+		st = b.hypStats(hyp, r)
 	}
 	r.vocab.reset(0) // drop the reference texts
 	b.refs.Put(r)

@@ -33,18 +33,24 @@ func (b *BLEU) SegmentStatsPrepared(hyp string, r *Reference) (Stats, error) {
 	if r.tokenizer != b.opts.Tokenizer {
 		return Stats{}, fmt.Errorf("%w: %q, scorer uses %q", ErrTokenizerMismatch, r.tokenizer, b.opts.Tokenizer)
 	}
+	return b.hypStats(hyp, r), nil
+}
+
+// hypStats returns the statistics of hyp, right-stripped and tokenized,
+// against r.
+func (b *BLEU) hypStats(hyp string, r *Reference) Stats {
 	sc := b.hypScratch()
 	defer b.putHypScratch(sc)
 	var text string
 	sc.spans, text = b.tokenize(sc.spans[:0], rstrip(hyp))
-	return r.count(sc, sc.spans, text), nil
+	return r.count(sc, sc.spans, text)
 }
 
 // hypScratch is the per-call storage of scoring a hypothesis against a
 // Reference. It is pooled; what it holds between calls is not used.
 type hypScratch struct {
 	spans []span
-	ends  []int32 // node of the longest n-gram found in the reference ending at each token found there
+	ends  []int32 // by hypothesis token: node of the longest reference n-gram ending there, or -1
 	avail []int32 // by node: occurrences left to match
 }
 

@@ -9,7 +9,8 @@ import "github.com/evalsidecar/evalsidecar/internal/intern"
 // SentencePrepared. It records the tokenizer it was made with.
 //
 // A Reference is immutable once Prepare returns it and safe for
-// concurrent use by any number of goroutines.
+// concurrent use by any number of goroutines. It keeps the reference
+// texts.
 type Reference struct {
 	tokenizer string
 	refLens   []int
@@ -115,7 +116,7 @@ func (r *Reference) addNode(sfx *[MaxOrder]int32, n int32) int32 {
 type builder struct {
 	spans   []span
 	ids     []int32 // the token numbers of every reference, one after another
-	cur     []int32 // by node: count in the reference being read
+	cur     []int32 // by node: count in the reference being read; all 0 between references
 	touched []int32 // nodes counted in the reference being read
 }
 
@@ -176,11 +177,11 @@ func (bd *builder) build(r *Reference, b *BLEU, refs []string) bool {
 		r.nodes = append(r.nodes, node{sfx: [MaxOrder]int32{t}, order: 1, succTok: noSucc})
 		r.refMax = append(r.refMax, 0)
 	}
+	if most := cap(r.nodes); len(r.refLens) > 1 && len(bd.cur) < most {
+		bd.cur = make([]int32, most)
+	}
 	ids := bd.ids
 	for k, l := range r.refLens {
-		if k > 0 && len(bd.cur) < len(r.nodes) {
-			bd.cur = append(bd.cur, make([]int32, len(r.nodes)-len(bd.cur))...)
-		}
 		var ends [MaxOrder]int32 // nodes of the n-grams ending at the token before
 		for j, t := range ids[:l] {
 			e := [MaxOrder]int32{t}
@@ -194,9 +195,6 @@ func (bd *builder) build(r *Reference, b *BLEU, refs []string) bool {
 					r.refMax[x]++
 				}
 				continue
-			}
-			if len(bd.cur) < len(r.nodes) {
-				bd.cur = append(bd.cur, make([]int32, len(r.nodes)-len(bd.cur))...)
 			}
 			for _, x := range e[:m] {
 				if bd.cur[x] == 0 {

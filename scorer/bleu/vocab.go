@@ -24,8 +24,8 @@ type tokenKey struct {
 	n      int
 }
 
-// vocabSlot is one table slot: a token's words (see keyWords), its length and
-// its number plus one (0 marks an empty slot).
+// vocabSlot is one table slot: a token's words (see keyWords), its
+// length and its number plus one (0 marks an empty slot).
 type vocabSlot struct {
 	lo, hi uint64
 	n      int32
