@@ -149,7 +149,7 @@ func (r *Reference) count(sc *hypScratch, toks []span, text string) Stats {
 func (r *Reference) walk(ends []int32, toks []span, text string) {
 	last := int32(-1) // the node for the token before, or -1
 	for k := 0; k < len(toks); k++ {
-		if last >= 0 {
+		if last >= 0 && r.nodes[last].succN >= 0 {
 			if k, last = r.follow(ends, toks, text, k, last); k == len(toks) {
 				break
 			}

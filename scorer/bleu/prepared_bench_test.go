@@ -1,6 +1,7 @@
 package bleu
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -50,6 +51,30 @@ func BenchmarkSentence(b *testing.B) {
 // against its reference prepared once.
 func BenchmarkSentencePrepared(b *testing.B) {
 	hyp, ref := benchText(200, 0), benchText(200, 3)
+	s, err := New(SentenceOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := s.Prepare(ref)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.SentencePrepared(hyp, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSentencePreparedReversed scores the hypothesis of
+// BenchmarkSentence against its reference with the words in reverse
+// order, prepared once: the same words, few shared longer n-grams, so
+// most tokens are looked up rather than followed.
+func BenchmarkSentencePreparedReversed(b *testing.B) {
+	words := strings.Fields(benchText(200, 3))
+	slices.Reverse(words)
+	hyp, ref := benchText(200, 0), strings.Join(words, " ")
 	s, err := New(SentenceOptions())
 	if err != nil {
 		b.Fatal(err)
