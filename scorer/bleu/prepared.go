@@ -93,6 +93,8 @@ func (r *Reference) count(sc *hypScratch, toks []span, text string) Stats {
 		sc.avail = make([]int32, len(nodes))
 	}
 	avail := sc.avail[:len(nodes)]
+	// Set the counts of every node when that is cheap next to the walk,
+	// else only those of the nodes the hypothesis reaches.
 	if len(nodes) <= 16*len(ends) {
 		copy(avail, r.refMax)
 	} else {

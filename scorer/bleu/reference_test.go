@@ -14,7 +14,7 @@ type gram struct {
 }
 
 // ngrams counts the 1- to 4-grams of ids with a map: the oracle of the
-// segment's numbered n-gram counts.
+// counts kept in a Reference's n-gram trie.
 func ngrams(ids []int32) map[gram]int {
 	m := make(map[gram]int, MaxOrder*len(ids))
 	for i := range ids {
