@@ -4,6 +4,10 @@
 // count over the references, the closest reference length (shorter on a
 // tie), the brevity penalty, and the exp, floor, add-k and none smoothing
 // methods. Scores are on sacrebleu's 0–100 scale.
+//
+// References scored against many hypotheses can be prepared once
+// (BLEU.Prepare): the hypotheses are then only tokenized and looked up in
+// the prepared Reference, which any number of goroutines may share.
 package bleu
 
 import (
@@ -84,9 +88,13 @@ type Score struct {
 // BLEU scores hypotheses with fixed options. It is immutable and safe for
 // concurrent use.
 type BLEU struct {
-	opts     Options
-	tokenize func(dst []string, line string) []string // appends line's tokens
-	scratch  *sync.Pool                               // of *segment
+	opts Options
+	// tokenize appends the tokens of line to dst as spans of the text it
+	// returns.
+	tokenize func(dst []span, line string) ([]span, string)
+	builders *sync.Pool // of *builder
+	hyps     *sync.Pool // of *hypScratch
+	refs     *sync.Pool // of *Reference, for SegmentStats
 }
 
 // New checks the options and returns a scorer.
@@ -97,14 +105,14 @@ func New(opts Options) (*BLEU, error) {
 	if opts.Smooth == "" {
 		opts.Smooth = SmoothExp
 	}
-	b := &BLEU{opts: opts, scratch: new(sync.Pool)}
+	b := &BLEU{opts: opts, builders: new(sync.Pool), hyps: new(sync.Pool), refs: new(sync.Pool)}
 	switch opts.Tokenizer {
 	case Tokenizer13a:
-		b.tokenize = append13a
+		b.tokenize = spans13a
 	case TokenizerChar:
-		b.tokenize = appendChar
+		b.tokenize = spansChar
 	case TokenizerNone:
-		b.tokenize = appendFields
+		b.tokenize = spansFields
 	default:
 		return nil, fmt.Errorf("bleu: unknown tokenizer %q (want 13a, char or none)", opts.Tokenizer)
 	}
@@ -161,28 +169,22 @@ func (b *BLEU) Corpus(hyps []string, streams [][]string) (Score, error) {
 // right-stripped of whitespace and tokenized; empty references are
 // skipped, and a segment with none left is ErrEmptyReference.
 func (b *BLEU) SegmentStats(hyp string, refs []string) (Stats, error) {
-	sc, _ := b.scratch.Get().(*segment)
-	if sc == nil {
-		sc = new(segment)
+	r, _ := b.refs.Get().(*Reference)
+	if r == nil {
+		r = new(Reference)
 	}
-	defer func() {
-		sc.release()
-		b.scratch.Put(sc)
-	}()
-	sc.reset(len(hyp))
-	for _, r := range refs {
-		if r != "" {
-			sc.toks = b.tokenize(sc.toks[:0], rstrip(r))
-			sc.addRef(sc.toks)
-		}
+	bd := b.builder()
+	ok := bd.build(r, b, refs)
+	b.putBuilder(bd)
+	var st Stats
+	if ok {
+		st = b.hypStats(hyp, r)
 	}
-	if len(sc.refLens) == 0 {
+	r.vocab.reset(0) // drop the reference texts
+	b.refs.Put(r)
+	if !ok {
 		return Stats{}, ErrEmptyReference
 	}
-	sc.toks = b.tokenize(sc.toks[:0], rstrip(hyp))
-	h := sc.words(sc.toks)
-	st := Stats{SysLen: len(h), RefLen: closestRefLen(len(h), sc.refLens)}
-	sc.countHyp(&st, h)
 	return st, nil
 }
 

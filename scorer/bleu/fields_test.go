@@ -11,7 +11,7 @@ var fieldsCases = []string{
 	"trailing ", "  leading", "é ü", "a\vb\fc\rd",
 }
 
-// TestFieldsMatchesFieldsFunc checks the one-allocation splitter against
+// TestFieldsMatchesFieldsFunc checks the splitter against
 // strings.FieldsFunc with Python's whitespace.
 func TestFieldsMatchesFieldsFunc(t *testing.T) {
 	for _, s := range fieldsCases {

@@ -26,62 +26,119 @@ const (
 // ("1,000.50"); apostrophes, hyphens between letters and letters of any
 // script are kept.
 func Tokenize13a(line string) []string {
-	return append13a(make([]string, 0, len(line)/5+1), line)
+	return spanStrings(spans13a(make([]span, 0, len(line)/5+1), line))
 }
 
-// append13a appends the 13a tokens of line to dst. Every token is a
-// substring of line after step 2, since the substitutions only insert
-// spaces. The rules only test ASCII bytes, and a multi-byte character is
-// "not a digit" in every byte, so byte-wise matching gives what Python's
-// code-point regexes give; whitespace of any kind, like the space, is
-// neither a digit nor '.', ',' or '-'. A rule's match therefore never
-// spans two pre-tokens, the runs between whitespace and padded symbols:
-// each pre-token can be rewritten on its own, and one without '.', ','
-// or '-' is a token as it stands.
-func append13a(dst []string, line string) []string {
+// span is a token: the bytes from start to end of the text it was read
+// from.
+type span struct{ start, end int }
+
+// spanStrings returns the tokens sp of text as strings.
+func spanStrings(sp []span, text string) []string {
+	out := make([]string, len(sp))
+	for i, s := range sp {
+		out[i] = text[s.start:s.end]
+	}
+	return out
+}
+
+// spans13a appends the 13a tokens of line to dst as spans of line after
+// steps 1 and 2, which it returns. Every token is a substring of that
+// text, since the substitutions only insert spaces. The rules only test
+// ASCII bytes, and a multi-byte character is "not a digit" in every byte,
+// so byte-wise matching gives what Python's code-point regexes give;
+// whitespace of any kind, like the space, is neither a digit nor '.', ','
+// or '-'. A rule's match therefore never spans two pre-tokens, the runs
+// between whitespace and padded symbols: each pre-token can be rewritten
+// on its own, and one without '.', ',' or '-' is a token as it stands.
+func spans13a(dst []span, line string) ([]span, string) {
 	line = clean13a(line)
-	for i := 0; i < len(line); {
-		switch class13a[line[i]] {
-		case cSpace:
-			i++
-			continue
-		case cSymbol:
-			dst = append(dst, line[i:i+1])
-			i++
-			continue
-		case cMultiByte:
-			if r, size := utf8.DecodeRuneInString(line[i:]); isPySpace(r) {
-				i += size
+	n := len(line)
+	for i := 0; i < n; {
+		c := class13a[line[i]]
+		if c == cPlain {
+			// Most often a pre-token is a run of cPlain bytes ended by
+			// an ASCII space, a symbol or the end.
+			start := i
+			for i++; i < n; i++ {
+				if c = class13a[line[i]]; c != cPlain {
+					break
+				}
+			}
+			if i == n || c == cSpace || c == cSymbol {
+				dst = append(dst, span{start, i})
+				if i < n && c == cSpace {
+					i++
+				}
 				continue
 			}
+			dst, i = preToken13a(dst, line, start, i)
+			continue
 		}
-		// a pre-token: up to whitespace, a symbol or the end
-		start, punct := i, false
-	scan:
-		for i < len(line) {
-			switch class13a[line[i]] {
-			case cPlain:
-				i++
-			case cPunct:
-				punct = true
-				i++
-			case cMultiByte:
-				r, size := utf8.DecodeRuneInString(line[i:])
-				if isPySpace(r) {
-					break scan
-				}
-				i += size
-			default:
-				break scan
-			}
-		}
-		if punct {
-			dst = splitPreToken13a(dst, line[start:i])
-		} else {
-			dst = append(dst, line[start:i])
+		switch c {
+		case cSpace:
+			i++
+		case cSymbol:
+			dst = append(dst, span{i, i + 1})
+			i++
+		default:
+			dst, i = preToken13a(dst, line, i, i)
 		}
 	}
-	return dst
+	return dst, line
+}
+
+// preToken13a appends the tokens of the pre-token of line starting at
+// start, whose bytes before i are cPlain, to dst and returns the index
+// past it and the whitespace that ends it when that is a multi-byte
+// character.
+func preToken13a(dst []span, line string, start, i int) ([]span, int) {
+	n := len(line)
+	dots := 0            // '.' and ',' bytes
+	digitHyphen := false // a '-' right after a digit
+	skip := 0            // bytes of the multi-byte whitespace ending the pre-token
+scan:
+	for {
+		for i < n && class13a[line[i]] == cPlain {
+			i++
+		}
+		if i == n {
+			break
+		}
+		switch c := line[i]; class13a[c] {
+		case cPunct:
+			if c != '-' {
+				dots++
+			} else if i > start && isDigit(line[i-1]) {
+				digitHyphen = true
+			}
+			i++
+		case cMultiByte:
+			r, size := utf8.DecodeRuneInString(line[i:])
+			if isPySpace(r) {
+				skip = size
+				break scan
+			}
+			i += size
+		default:
+			break scan
+		}
+	}
+	end := i
+	switch {
+	case end == start:
+	case dots == 0 && !digitHyphen:
+		// no rule matches
+		dst = append(dst, span{start, end})
+	case dots == 1 && !digitHyphen && (line[end-1] == '.' || line[end-1] == ',') &&
+		end-start >= 2 && !isDigit(line[end-2]):
+		// The one '.' or ',' ends the word ("days.", "it,"): the first
+		// rule splits it off, the others change nothing.
+		dst = append(dst, span{start, end - 1}, span{end - 1, end})
+	default:
+		dst = splitPreToken13a(dst, line[start:end], start)
+	}
+	return dst, end + skip
 }
 
 // Byte classes of the 13a scan.
@@ -130,14 +187,8 @@ func clean13a(line string) string {
 
 // splitPreToken13a applies the '.', ',' and '-' rules to one pre-token
 // tok, padded with a space on each side as the symbol pass leaves it, and
-// appends the resulting tokens as substrings of tok.
-func splitPreToken13a(dst []string, tok string) []string {
-	// Most often the one rule character ends the word ("days.", "it,"):
-	// the first rule splits it off, the others change nothing.
-	if n := len(tok); n >= 2 && (tok[n-1] == '.' || tok[n-1] == ',') && !isDigit(tok[n-2]) &&
-		strings.IndexAny(tok[:n-1], ".,-") < 0 {
-		return append(dst, tok[:n-1], tok[n-1:])
-	}
+// appends the resulting tokens as spans of tok shifted by off.
+func splitPreToken13a(dst []span, tok string, off int) []span {
 	var bufA, bufB [96]byte
 	a := append(bufA[:0], ' ')
 	a = append(a, tok...)
@@ -149,7 +200,7 @@ func splitPreToken13a(dst []string, tok string) []string {
 	for _, c := range b {
 		if c == ' ' {
 			if start >= 0 {
-				dst = append(dst, tok[start:pos])
+				dst = append(dst, span{off + start, off + pos})
 				start = -1
 			}
 			continue
@@ -160,7 +211,7 @@ func splitPreToken13a(dst []string, tok string) []string {
 		pos++
 	}
 	if start >= 0 {
-		dst = append(dst, tok[start:pos])
+		dst = append(dst, span{off + start, off + pos})
 	}
 	return dst
 }
@@ -222,25 +273,38 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // TokenizeChar is sacrebleu's "char" tokenizer: every character that is
 // not whitespace is a token.
-func TokenizeChar(line string) []string { return appendChar(nil, line) }
-
-// appendChar appends the char tokens of line to dst.
-func appendChar(dst []string, line string) []string {
-	for i, r := range line {
-		if !isPySpace(r) {
-			dst = append(dst, line[i:i+utf8.RuneLen(r)])
-		}
+func TokenizeChar(line string) []string {
+	if sp, text := spansChar(nil, line); len(sp) > 0 {
+		return spanStrings(sp, text)
 	}
-	return dst
+	return nil
+}
+
+// spansChar appends the char tokens of line to dst as spans of line,
+// which it returns. A byte that is not part of valid UTF-8 is a token of
+// its own.
+func spansChar(dst []span, line string) ([]span, string) {
+	for i := 0; i < len(line); {
+		r, size := rune(line[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(line[i:])
+		}
+		if !isPySpace(r) {
+			dst = append(dst, span{i, i + size})
+		}
+		i += size
+	}
+	return dst, line
 }
 
 // Fields splits s on runs of whitespace as Python's str.split() with no
 // argument does (Go's strings.Fields does not treat U+001C–U+001F as
 // whitespace; Python does).
-func Fields(s string) []string { return appendFields(make([]string, 0, len(s)/5+1), s) }
+func Fields(s string) []string { return spanStrings(spansFields(make([]span, 0, len(s)/5+1), s)) }
 
-// appendFields appends the fields of s to out.
-func appendFields(out []string, s string) []string {
+// spansFields appends the fields of s to out as spans of s, which it
+// returns.
+func spansFields(out []span, s string) ([]span, string) {
 	start := -1 // start of the current field, or -1 between fields
 	for i := 0; i < len(s); {
 		var sp bool
@@ -254,7 +318,7 @@ func appendFields(out []string, s string) []string {
 		}
 		switch {
 		case sp && start >= 0:
-			out = append(out, s[start:i])
+			out = append(out, span{start, i})
 			start = -1
 		case !sp && start < 0:
 			start = i
@@ -262,9 +326,9 @@ func appendFields(out []string, s string) []string {
 		i += size
 	}
 	if start >= 0 {
-		out = append(out, s[start:])
+		out = append(out, span{start, len(s)})
 	}
-	return out
+	return out, s
 }
 
 // pySpaceASCII marks the ASCII bytes Python's str.isspace() holds for:

@@ -3,6 +3,7 @@ package bleu
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -13,7 +14,7 @@ type gram struct {
 }
 
 // ngrams counts the 1- to 4-grams of ids with a map: the oracle of the
-// segment's numbered n-gram counts.
+// counts kept in a Reference's n-gram trie.
 func ngrams(ids []int32) map[gram]int {
 	m := make(map[gram]int, MaxOrder*len(ids))
 	for i := range ids {
@@ -36,8 +37,9 @@ func words(ids []int32) []string {
 	return out
 }
 
-// TestSegmentCountsMatchGrams checks the segment's n-gram counts against
-// the gram maps on random segments with one to three references.
+// TestSegmentCountsMatchGrams checks the n-gram counts of SegmentStats
+// and SegmentStatsPrepared against the gram maps on random segments with
+// one to three references.
 func TestSegmentCountsMatchGrams(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	seq := func(n, vocab int) []int32 {
@@ -47,20 +49,20 @@ func TestSegmentCountsMatchGrams(t *testing.T) {
 		}
 		return s
 	}
+	b, err := New(Options{Tokenizer: TokenizerNone})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := 0; i < 300; i++ {
 		vocab := 1 + r.IntN(12)
 		h := seq(r.IntN(30), vocab)
 		refs := make([][]int32, 1+r.IntN(3))
+		texts := make([]string, len(refs))
 		for k := range refs {
 			refs[k] = seq(r.IntN(30), vocab)
+			texts[k] = strings.Join(words(refs[k]), " ") + " " // blank when empty: a reference of no tokens
 		}
-		var got Stats
-		var sc segment
-		sc.reset(0)
-		for _, r := range refs {
-			sc.addRef(words(r))
-		}
-		sc.countHyp(&got, sc.words(words(h)))
+		hyp := strings.Join(words(h), " ")
 		var want Stats
 		refMax := make(map[gram]int)
 		for _, toks := range refs {
@@ -72,8 +74,22 @@ func TestSegmentCountsMatchGrams(t *testing.T) {
 			want.Total[g.n-1] += c
 			want.Correct[g.n-1] += min(c, refMax[g])
 		}
-		if got != want {
-			t.Fatalf("h %v refs %v: packed %+v, grams %+v", h, refs, got, want)
+		got, err := b.SegmentStats(hyp, texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := b.Prepare(texts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prep, err := b.SegmentStatsPrepared(hyp, ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range []Stats{got, prep} {
+			if st.Correct != want.Correct || st.Total != want.Total {
+				t.Fatalf("h %v refs %v: counted %+v, grams %+v", h, refs, st, want)
+			}
 		}
 	}
 }
