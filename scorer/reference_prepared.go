@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/scorer/bleu"
 	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
 )
 
@@ -25,6 +26,16 @@ type PreparedReference struct {
 
 	callsOnce sync.Once
 	prepared  *trajectory.Prepared
+
+	mu   sync.Mutex
+	bleu map[string]preparedBLEU // by tokenizer
+}
+
+// preparedBLEU is the text prepared for one BLEU tokenizer, or the error
+// preparing it gave.
+type preparedBLEU struct {
+	ref *bleu.Reference
+	err error
 }
 
 // NewPreparedReference returns the prepared reference side of a turn
@@ -43,6 +54,27 @@ func (p *PreparedReference) preparedCalls(calls []extractor.ToolCall) *trajector
 	}
 	p.callsOnce.Do(func() { p.prepared = trajectory.Prepare(trajCalls(p.calls)) })
 	return p.prepared
+}
+
+// bleuReference returns the reference text prepared for b's tokenizer
+// when text is that text, built on first use, and ok false otherwise. An
+// empty reference gives bleu.ErrEmptyReference.
+func (p *PreparedReference) bleuReference(b *bleu.BLEU, text string) (ref *bleu.Reference, ok bool, err error) {
+	if !p.hasText(text) {
+		return nil, false, nil
+	}
+	tok := b.Options().Tokenizer
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pb, done := p.bleu[tok]
+	if !done {
+		pb.ref, pb.err = b.Prepare(p.text)
+		if p.bleu == nil {
+			p.bleu = make(map[string]preparedBLEU, 1)
+		}
+		p.bleu[tok] = pb
+	}
+	return pb.ref, true, pb.err
 }
 
 // hasText reports whether text is the reference response p was made
