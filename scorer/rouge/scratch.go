@@ -14,6 +14,17 @@ type scratch struct {
 	masks []bitLCS
 	table lcsTable
 	buf   []byte
+
+	// against a Target
+	counts       []int32
+	cur          []uint64
+	marks        []uint64
+	vs           []uint64
+	events       []lsumEvent
+	narrowEvents []narrowEvent
+	narrow       []narrowState
+	last         []int32
+	touched      []int32
 }
 
 // scratchPool hands out scratch; the zero value is ready to use.
@@ -27,6 +38,8 @@ func (p *scratchPool) get() *scratch {
 }
 
 func (p *scratchPool) put(s *scratch) {
-	s.words.Reset(0) // drop the strings of the last texts
+	if s.words.Len() > 0 {
+		s.words.Reset(0) // drop the strings of the last texts
+	}
 	p.p.Put(s)
 }

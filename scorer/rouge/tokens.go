@@ -18,8 +18,16 @@ type Tokens struct {
 	// targetLines and predLines end each newline-separated line that has
 	// tokens: line k is target[targetLines[k-1]:targetLines[k]].
 	targetLines, predLines []int32
-	words                  []string // token by number; nil once stemmed
+	words                  []string // token by number; nil once stemmed or against a Target
 	vocab                  int
+
+	// Against a Target (see Scorer.TargetTokens): the target's tokens in
+	// form, whose numbers the prediction shares; a prediction word the
+	// target lacks is numbered form.vocab+k, its text unknown[k] (kept
+	// until stemmed).
+	tgt     *Target
+	form    *targetForm
+	unknown []string
 
 	lcsOnce sync.Once
 	lcs     int
@@ -43,8 +51,9 @@ func newTokens(sc *scratch, target, prediction string) *Tokens {
 	v := &sc.words
 	v.Reset((len(target) + len(prediction)) / 12)
 	t := &Tokens{targetText: target, predText: prediction}
-	t.target, t.targetLines, sc.buf = tokenizeLines(v, target, sc.buf)
-	t.pred, t.predLines, sc.buf = tokenizeLines(v, prediction, sc.buf)
+	num := numbering{v: v}
+	t.target, t.targetLines, sc.buf = tokenizeLines(&num, target, sc.buf)
+	t.pred, t.predLines, sc.buf = tokenizeLines(&num, prediction, sc.buf)
 	t.vocab = v.Len()
 	t.words = make([]string, t.vocab)
 	for id := range t.words {
@@ -53,11 +62,11 @@ func newTokens(sc *scratch, target, prediction string) *Tokens {
 	return t
 }
 
-// tokenizeLines numbers the tokens of text in v (Tokenize's tokens,
+// tokenizeLines numbers the tokens of text with v (Tokenize's tokens,
 // unstemmed) and ends every line that has tokens. A token of lowercase
 // ASCII letters and digits is numbered as the substring of text it is;
 // one with other letters is rewritten in buf.
-func tokenizeLines(v *intern.Strings, text string, buf []byte) (ids, lines []int32, _ []byte) {
+func tokenizeLines(v *numbering, text string, buf []byte) (ids, lines []int32, _ []byte) {
 	ids = make([]int32, 0, len(text)/5+1)
 	start := -1      // start of the current token while it is a plain substring
 	rewrite := false // the current token is in buf
@@ -112,10 +121,10 @@ func tokenizeLines(v *intern.Strings, text string, buf []byte) (ids, lines []int
 		// a separator (or the "i" of İ) ends the current token
 		switch {
 		case rewrite:
-			ids = append(ids, v.IDBytes(buf))
+			ids = append(ids, v.idBytes(buf))
 			rewrite = false
 		case start >= 0:
-			ids = append(ids, v.ID(text[start:i]))
+			ids = append(ids, v.id(text[start:i]))
 		}
 		start = -1
 		if c == '\n' && len(ids) > lineStart {
@@ -219,7 +228,12 @@ func (s *Scorer) Stems() bool { return s.opts.UseStemmer }
 // StemTokens returns t stemmed with the scorer's cache of stems, so that
 // unstemmed Tokens shared with other scorers are tokenized only once. t
 // must not be stemmed already.
-func (s *Scorer) StemTokens(t *Tokens) *Tokens { return t.withStems(s.stems) }
+func (s *Scorer) StemTokens(t *Tokens) *Tokens {
+	if t.tgt != nil {
+		return t.tgt.stemTokens(t, s.stems)
+	}
+	return t.withStems(s.stems)
+}
 
 // UsesTokens reports whether ScoreTokens scores from the tokens: every
 // type but rougeLsum with SplitSummaries, whose sentences are split and
@@ -232,6 +246,9 @@ func (s *Scorer) UsesTokens() bool { return s.typ != TypeLsum || !s.opts.SplitSu
 func (s *Scorer) ScoreTokens(t *Tokens) Score {
 	if !s.UsesTokens() || t.stemmed != s.opts.UseStemmer {
 		return s.Score(t.targetText, t.predText)
+	}
+	if t.form != nil {
+		return s.scoreTarget(t)
 	}
 	switch {
 	case s.typ == TypeLsum:

@@ -1,0 +1,158 @@
+package rouge
+
+// TargetTokens returns the unstemmed Tokens of (t.Text(), prediction), as
+// UnstemmedTokens(t.Text(), prediction) does, tokenizing only the
+// prediction: its words are looked up in the target's numbering, which
+// is only read, and the words the target lacks are numbered after the
+// target's. The result is shared by every scorer of the pair like
+// UnstemmedTokens' (StemTokens derives the stemmed tokens from it, with
+// the target's stems built once), and ScoreTokens gives exactly
+// Score(t.Text(), prediction) from it, scoring against the data t keeps.
+// It is safe for concurrent use, with one Target shared by any number of
+// goroutines.
+func (s *Scorer) TargetTokens(t *Target, prediction string) *Tokens {
+	sc := s.pool.get()
+	defer s.pool.put(sc)
+	num := numbering{v: &t.words, frozen: true, base: t.plain.vocab}
+	out := &Tokens{targetText: t.text, predText: prediction, tgt: t, form: &t.plain, target: t.plain.ids, targetLines: t.plain.lines}
+	out.pred, out.predLines, sc.buf = tokenizeLines(&num, prediction, sc.buf)
+	out.unknown = num.unknown
+	out.vocab = int(t.plain.vocab) + len(num.unknown)
+	return out
+}
+
+// stemTokens is StemTokens of u, unstemmed tokens against t, with the
+// stems of the words t lacks from c (which may be nil): the target's
+// stemmed form is t's, and a prediction word is numbered as its stem is
+// in it, or after its numbers when t has no such stem.
+func (t *Target) stemTokens(u *Tokens, c *stemCache) *Tokens {
+	f := t.stemmedForm()
+	var unknown []int32 // unknown[k]: the number of the stem of u.unknown[k], or -1 to drop it
+	if len(u.unknown) > 0 {
+		unknown = make([]int32, len(u.unknown))
+		for k, st := range c.stemAll(u.unknown) {
+			id, ok := t.stems.Lookup(st)
+			switch {
+			case st == "":
+				id = -1
+			case !ok:
+				id = f.vocab
+			}
+			unknown[k] = id
+		}
+	}
+	out := &Tokens{targetText: u.targetText, predText: u.predText, stemmed: true, tgt: t, form: f, target: f.ids, targetLines: f.lines, vocab: int(f.vocab) + 1}
+	out.pred = make([]int32, 0, len(u.pred))
+	start := int32(0)
+	for _, end := range u.predLines {
+		before := len(out.pred)
+		for _, id := range u.pred[start:end] {
+			if id < t.plain.vocab {
+				id = t.stemOf[id]
+			} else {
+				id = unknown[id-t.plain.vocab]
+			}
+			if id >= 0 {
+				out.pred = append(out.pred, id)
+			}
+		}
+		if len(out.pred) > before {
+			out.predLines = append(out.predLines, int32(len(out.pred)))
+		}
+		start = end
+	}
+	return out
+}
+
+// scoreTarget is ScoreTokens of tokens against a Target, in the scorer's
+// stemming.
+func (s *Scorer) scoreTarget(t *Tokens) Score {
+	f := t.form
+	switch {
+	case s.typ == TypeLsum:
+		sc := s.pool.get()
+		defer s.pool.put(sc)
+		return f.lsumData().score(sc, f.ids, t.pred, t.predLines, f.vocab)
+	case s.typ == TypeL:
+		if len(t.target) == 0 || len(t.pred) == 0 {
+			return Score{}
+		}
+		t.lcsOnce.Do(func() {
+			sc := s.pool.get()
+			defer s.pool.put(sc)
+			t.lcs = f.lcsLength(sc, t.pred)
+		})
+		l := t.lcs
+		return newScore(float64(l)/float64(len(t.pred)), float64(l)/float64(len(t.target)))
+	}
+	sc := s.pool.get()
+	defer s.pool.put(sc)
+	if s.n == 1 {
+		return f.unigrams(sc, t.pred)
+	}
+	return f.ngrams(sc, t.pred, s.n)
+}
+
+// unigrams is rouge1 of pred against the target (see scoreUnigrams).
+func (f *targetForm) unigrams(sc *scratch, pred []int32) Score {
+	tc := f.unigramCounts()
+	pc := resize(sc.counts, len(tc))
+	sc.counts = pc
+	clear(pc)
+	overlap := 0
+	for _, id := range pred {
+		if id < f.vocab {
+			if pc[id] < tc[id] {
+				overlap++
+			}
+			pc[id]++
+		}
+	}
+	return ngramScore(overlap, len(f.ids), len(pred))
+}
+
+// ngrams is rougeN, n >= 2, of pred against the target (see scoreNgrams).
+func (f *targetForm) ngrams(sc *scratch, pred []int32, n int) Score {
+	g := f.gramTable(n)
+	pc := resize(sc.counts, len(g.counts))
+	sc.counts = pc
+	clear(pc)
+	overlap := 0
+	for i := 0; i+n <= len(pred); i++ {
+		if id := g.lookup(pred[i:i+n], f.vocab); id >= 0 {
+			if pc[id] < g.counts[id] {
+				overlap++
+			}
+			pc[id]++
+		}
+	}
+	return ngramScore(overlap, g.total, max(len(pred)-n+1, 0))
+}
+
+// lcsLength is the LCS length of the target and pred, with the target as
+// the bit side (see lcsLength).
+func (f *targetForm) lcsLength(sc *scratch, pred []int32) int {
+	l := f.lcsMasks()
+	v := resize(sc.cur, l.words)
+	sc.cur = v
+	for k := range v {
+		v[k] = ^uint64(0)
+	}
+	if l.words == 1 {
+		x := v[0]
+		for _, y := range pred {
+			if y < f.vocab {
+				u := x & l.masks[l.row[y]-1]
+				x = (x + u) | (x &^ u)
+			}
+		}
+		v[0] = x
+	} else {
+		for _, y := range pred {
+			if y < f.vocab {
+				l.step(v, v, y)
+			}
+		}
+	}
+	return len(f.ids) - l.ones(v, len(f.ids))
+}
