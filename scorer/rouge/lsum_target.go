@@ -39,17 +39,18 @@ type narrowOcc struct {
 	line int32
 }
 
+// narrowEvent is a lsumEvent in a line of at most 64 tokens: the
+// prediction token at position j has the occurrence occ, in line, whose
+// mask it matched, leaving the vector v.
+type narrowEvent struct {
+	v, mask            uint64
+	j, occ, line, prev int32
+}
+
 // narrowState is a target line's vector and last step in unionNarrow.
 type narrowState struct {
 	v    uint64
 	last int32
-}
-
-// narrowEvent is a lsumEvent in a line of at most 64 tokens, with its
-// mask and vector.
-type narrowEvent struct {
-	v, mask       uint64
-	j, prev, line int32
 }
 
 // lsumEvent is one step of a target line's LCS against a prediction line:
@@ -135,6 +136,7 @@ func (l *lsumTarget) score(sc *scratch, ids, pred, predLines []int32, vocab int3
 	if l.narrow != nil {
 		sc.marks = resize(sc.marks, len(l.lines))
 		clear(sc.marks)
+		sc.firsts = resize(sc.firsts, len(l.lines))
 		sc.narrow = resize(sc.narrow, len(l.lines))
 		for k := range sc.narrow {
 			sc.narrow[k] = narrowState{v: ^uint64(0), last: -1}
@@ -226,27 +228,19 @@ func (l *lsumTarget) unionLine(sc *scratch, c []int32, vocab int32) {
 }
 
 // unionNarrow is unionLine when every target line has at most 64
-// tokens: each line's vector is one word, and backtrack's walk works on
-// single words. sc.narrow holds each line's vector (all ones) and last
-// step (-1) between calls.
+// tokens, so that each line's vector is one word. sc.narrow holds each
+// line's vector (all ones) and last step (-1) between calls.
 func (l *lsumTarget) unionNarrow(sc *scratch, c []int32, vocab int32) {
-	n := 0
-	for _, y := range c {
-		if y < vocab {
-			n += int(l.occStart[y+1] - l.occStart[y])
-		}
+	n := listNarrow(c, vocab, l.occStart, sc.narrowEvents[:cap(sc.narrowEvents)])
+	if n > cap(sc.narrowEvents) {
+		sc.narrowEvents = make([]narrowEvent, n)
+		listNarrow(c, vocab, l.occStart, sc.narrowEvents)
 	}
-	events := resize(sc.narrowEvents, n)
-	sc.narrowEvents = events
+	events := sc.narrowEvents[:n]
 	state := sc.narrow[:len(l.lines)]
-	stepNarrow(c, vocab, l.occStart, l.narrow, state, events)
+	firsts := sc.firsts[:len(l.lines)]
 	marks := sc.marks[:len(l.lines)]
-	for _, ev := range events {
-		if ev.prev >= 0 {
-			continue
-		}
-		// the line's first step: walk back from its last one
-		k := ev.line
+	for _, k := range firsts[:stepNarrow(events, l.narrow, state, firsts)] {
 		st := &state[k]
 		low := ^uint64(0) >> (64 - uint(l.lines[k].n)) // the bits below the line's length
 		marks[k] |= walkNarrow(events, st.last, low, int32(len(c)))
@@ -254,29 +248,53 @@ func (l *lsumTarget) unionNarrow(sc *scratch, c []int32, vocab int32) {
 	}
 }
 
-// stepNarrow steps the vectors in state of the target lines holding the
-// tokens of the prediction line c, writing each step to events.
-func stepNarrow(c []int32, vocab int32, occStart []int32, occ []narrowOcc, state []narrowState, events []narrowEvent) {
+// listNarrow writes to events, in order, the position j and occurrence
+// occ of each step of a target line's vector against the prediction line
+// c: one for each occurrence in the target of each token of c. It returns
+// their count; those past len(events) are left out.
+func listNarrow(c []int32, vocab int32, occStart []int32, events []narrowEvent) int {
 	e := 0
 	for j, y := range c {
 		if y >= vocab {
 			continue
 		}
-		for _, o := range occ[occStart[y]:occStart[y+1]] {
-			st := &state[o.line]
-			v := st.v
-			u := v & o.mask
-			v = (v + u) | (v &^ u)
-			events[e] = narrowEvent{v: v, mask: o.mask, j: int32(j), prev: st.last, line: o.line}
-			st.v, st.last = v, int32(e)
+		for o, hi := occStart[y], occStart[y+1]; o < hi; o++ {
+			if e < len(events) {
+				ev := &events[e]
+				ev.j, ev.occ = int32(j), o
+			}
 			e++
 		}
 	}
+	return e
+}
+
+// stepNarrow steps, in order, the vectors in state of the target lines
+// of events, filling in the rest of each step, and writes to firsts the
+// lines in the order of their first steps, returning their count. Its
+// loop makes no calls.
+func stepNarrow(events []narrowEvent, occ []narrowOcc, state []narrowState, firsts []int32) int {
+	nFirsts := 0
+	for e := range events {
+		ev := &events[e]
+		o := &occ[ev.occ]
+		st := &state[o.line]
+		if st.last < 0 {
+			firsts[nFirsts] = o.line
+			nFirsts++
+		}
+		v := st.v
+		u := v & o.mask
+		v = (v + u) | (v &^ u)
+		ev.v, ev.mask, ev.line, ev.prev = v, o.mask, o.line, st.last
+		st.v, st.last = v, int32(e)
+	}
+	return nFirsts
 }
 
 // walkNarrow is backtrack's walk for a line of at most 64 tokens, from
-// its last step e in a prediction line of n tokens; low has the bits
-// below the line's length. It returns the marked positions.
+// its last step e against a prediction line of n tokens; low has the
+// bits below the line's length. It returns the marked positions.
 func walkNarrow(events []narrowEvent, e int32, low uint64, n int32) uint64 {
 	var mark uint64
 	j := n

@@ -14,6 +14,8 @@ type scratch struct {
 	masks []bitLCS
 	table lcsTable
 	buf   []byte
+	spans []tokenSpan
+	ends  []int32
 
 	// against a Target
 	counts       []int32
@@ -23,6 +25,7 @@ type scratch struct {
 	events       []lsumEvent
 	narrowEvents []narrowEvent
 	narrow       []narrowState
+	firsts       []int32
 	last         []int32
 	touched      []int32
 }

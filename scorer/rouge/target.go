@@ -17,8 +17,8 @@ import (
 // use by any number of goroutines and scorers.
 type Target struct {
 	text  string
-	words intern.Strings // the target's words; only read once built
-	plain targetForm     // the unstemmed tokens, numbered in words
+	words wordTable  // the target's words
+	plain targetForm // the unstemmed tokens, numbered in words
 
 	stemOnce sync.Once
 	stems    intern.Strings // the stems of the target's words; only read once built
@@ -30,10 +30,16 @@ type Target struct {
 // score(target, prediction)) for scoring predictions against it.
 func NewTarget(text string) *Target {
 	t := &Target{text: text}
-	t.words.Reset(len(text) / 12)
-	num := numbering{v: &t.words}
-	t.plain.ids, t.plain.lines, _ = tokenizeLines(&num, text, nil)
-	t.plain.vocab = int32(t.words.Len())
+	var v intern.Strings
+	v.Reset(len(text) / 12)
+	num := numbering{v: &v}
+	t.plain.ids, t.plain.lines = tokenizeLines(&num, text, new(scratch))
+	words := make([]string, v.Len())
+	for id := range words {
+		words[id] = v.String(int32(id))
+	}
+	t.words.build(words)
+	t.plain.vocab = int32(len(words))
 	return t
 }
 
@@ -44,11 +50,9 @@ func (t *Target) Text() string { return t.text }
 // three characters replaced by its Porter stem, built on first use.
 func (t *Target) stemmedForm() *targetForm {
 	t.stemOnce.Do(func() {
-		n := t.words.Len()
-		t.stems.Reset(n)
-		t.stemOf = make([]int32, n)
-		for id := range n {
-			w := t.words.String(int32(id))
+		t.stems.Reset(len(t.words.words))
+		t.stemOf = make([]int32, len(t.words.words))
+		for id, w := range t.words.words {
 			if len(w) > 3 {
 				w = porter.Stem(w)
 			}
@@ -79,7 +83,7 @@ type targetForm struct {
 	grams     [8]gramTable // rouge2 … rouge9
 
 	lcsOnce sync.Once
-	lcs     bitLCS // the match masks of ids
+	lcs     lcsMasks
 
 	lsumOnce sync.Once
 	lsum     lsumTarget
@@ -102,9 +106,10 @@ func (f *targetForm) gramTable(n int) *gramTable {
 	return &f.grams[n-2]
 }
 
-// lcsMasks returns the bit-parallel LCS match masks of the target.
-func (f *targetForm) lcsMasks() *bitLCS {
-	f.lcsOnce.Do(func() { f.lcs.init(f.ids) })
+// lcsMasks returns the bit-parallel LCS match masks of the target (see
+// lcsMasks).
+func (f *targetForm) lcsMasks() *lcsMasks {
+	f.lcsOnce.Do(func() { f.lcs.build(f.ids, f.vocab) })
 	return &f.lcs
 }
 

@@ -1,55 +1,109 @@
 package rouge
 
-import "github.com/evalsidecar/evalsidecar/internal/intern"
+import (
+	"math/rand/v2"
+
+	"github.com/evalsidecar/evalsidecar/internal/intern"
+)
 
 // gramTable numbers the n-grams of a target for one n >= 2, chained as
 // gramNumbers chains them: the key of an n-gram pairs the number of its
 // first n-1 tokens' key (a token's own number for one token, a longer
 // prefix's number bit-inverted) with its last token. Every prefix of a
 // target n-gram is in the table, so a prediction n-gram is looked up one
-// token at a time and missed at the first prefix the target lacks. It is
-// only read once built, so concurrent lookups are safe.
+// token at a time and missed at the first prefix the target lacks. The
+// keys are in an open-addressing table with linear probing at a load of
+// at most one half, hashed with a random seed. It is only read once
+// built, so concurrent lookups are safe.
 type gramTable struct {
-	keys   intern.Keys
-	counts []int32 // target occurrences by key number; 0 for shorter prefixes
-	total  int     // the target's n-gram count
+	seed   uint64
+	slots  []gramSlot // len is a power of two, with one empty slot at least
+	counts []int32    // target occurrences by key number; 0 for shorter prefixes
+	total  int        // the target's n-gram count
+}
+
+// gramSlot is one slot: a key and its number plus one (0 marks an empty
+// slot).
+type gramSlot struct {
+	key uint64
+	id  int32
 }
 
 // build numbers the n-grams of ids.
 func (g *gramTable) build(ids []int32, n int) {
 	g.total = max(len(ids)-n+1, 0)
-	g.keys.Reset((n - 1) * g.total)
+	size := 16
+	for size < 2*(n-1)*g.total {
+		size *= 2
+	}
+	g.seed = rand.Uint64()
+	g.slots = make([]gramSlot, size)
+	keys := 0
 	grams := make([]int32, g.total)
 	for i := range grams {
 		k := ids[i]
 		for d := 1; d < n; d++ {
-			k = ^g.keys.ID(intern.Pair(k, ids[i+d]))
+			k = ^g.add(intern.Pair(k, ids[i+d]), &keys)
 		}
 		grams[i] = ^k
 	}
-	g.counts = make([]int32, g.keys.Len())
+	g.counts = make([]int32, keys)
 	for _, id := range grams {
 		g.counts[id]++
 	}
 }
 
-// lookup returns the number of the n-gram gram (n tokens), or -1 when the
-// target does not have it; tokens numbered vocab or above are in no target
-// n-gram.
-func (g *gramTable) lookup(gram []int32, vocab int32) int32 {
-	k := gram[0]
-	if k >= vocab {
-		return -1
-	}
-	for _, y := range gram[1:] {
-		if y >= vocab {
-			return -1
+// add returns the number of key, numbering it *keys when it is new.
+func (g *gramTable) add(key uint64, keys *int) int32 {
+	mask := uint64(len(g.slots) - 1)
+	i := mixWord(key^g.seed) & mask
+	for ; g.slots[i].id != 0; i = (i + 1) & mask {
+		if g.slots[i].key == key {
+			return g.slots[i].id - 1
 		}
-		id, ok := g.keys.Lookup(intern.Pair(k, y))
-		if !ok {
-			return -1
-		}
-		k = ^id
 	}
-	return ^k
+	*keys++
+	g.slots[i] = gramSlot{key: key, id: int32(*keys)}
+	return int32(*keys - 1)
+}
+
+// overlap returns the clipped overlap of the n-grams of pred with the
+// target's: each prediction n-gram the target has counts while the
+// target's count of it lasts. Tokens numbered vocab or above are in no
+// target n-gram. pc is scratch space for one count per key. The lookups
+// are written out in the loop, which makes no calls.
+func (g *gramTable) overlap(pred []int32, n int, vocab int32, pc []int32) int {
+	slots, seed, counts := g.slots, g.seed, g.counts
+	mask := uint64(len(slots) - 1)
+	overlap := 0
+grams:
+	for i := 0; i+n <= len(pred); i++ {
+		k := pred[i]
+		if k >= vocab {
+			continue
+		}
+		for _, y := range pred[i+1 : i+n] {
+			if y >= vocab {
+				continue grams
+			}
+			key := intern.Pair(k, y)
+			j := mixWord(key^seed) & mask
+			for {
+				sl := &slots[j]
+				if sl.id == 0 {
+					continue grams
+				}
+				if sl.key == key {
+					k = ^(sl.id - 1)
+					break
+				}
+				j = (j + 1) & mask
+			}
+		}
+		if id := ^k; pc[id] < counts[id] {
+			overlap++
+			pc[id]++
+		}
+	}
+	return overlap
 }

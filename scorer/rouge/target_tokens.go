@@ -13,9 +13,9 @@ package rouge
 func (s *Scorer) TargetTokens(t *Target, prediction string) *Tokens {
 	sc := s.pool.get()
 	defer s.pool.put(sc)
-	num := numbering{v: &t.words, frozen: true, base: t.plain.vocab}
+	num := numbering{table: &t.words, base: t.plain.vocab}
 	out := &Tokens{targetText: t.text, predText: prediction, tgt: t, form: &t.plain, target: t.plain.ids, targetLines: t.plain.lines}
-	out.pred, out.predLines, sc.buf = tokenizeLines(&num, prediction, sc.buf)
+	out.pred, out.predLines = tokenizeLines(&num, prediction, sc)
 	out.unknown = num.unknown
 	out.vocab = int(t.plain.vocab) + len(num.unknown)
 	return out
@@ -117,42 +117,12 @@ func (f *targetForm) ngrams(sc *scratch, pred []int32, n int) Score {
 	pc := resize(sc.counts, len(g.counts))
 	sc.counts = pc
 	clear(pc)
-	overlap := 0
-	for i := 0; i+n <= len(pred); i++ {
-		if id := g.lookup(pred[i:i+n], f.vocab); id >= 0 {
-			if pc[id] < g.counts[id] {
-				overlap++
-			}
-			pc[id]++
-		}
-	}
-	return ngramScore(overlap, g.total, max(len(pred)-n+1, 0))
+	return ngramScore(g.overlap(pred, n, f.vocab, pc), g.total, max(len(pred)-n+1, 0))
 }
 
-// lcsLength is the LCS length of the target and pred, with the target as
-// the bit side (see lcsLength).
+// lcsLength is the LCS length of the target and pred (see lcsMasks).
 func (f *targetForm) lcsLength(sc *scratch, pred []int32) int {
-	l := f.lcsMasks()
-	v := resize(sc.cur, l.words)
-	sc.cur = v
-	for k := range v {
-		v[k] = ^uint64(0)
-	}
-	if l.words == 1 {
-		x := v[0]
-		for _, y := range pred {
-			if y < f.vocab {
-				u := x & l.masks[l.row[y]-1]
-				x = (x + u) | (x &^ u)
-			}
-		}
-		v[0] = x
-	} else {
-		for _, y := range pred {
-			if y < f.vocab {
-				l.step(v, v, y)
-			}
-		}
-	}
-	return len(f.ids) - l.ones(v, len(f.ids))
+	var l int
+	l, sc.cur = f.lcsMasks().lcsLength(pred, f.vocab, sc.cur)
+	return l
 }

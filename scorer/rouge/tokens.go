@@ -2,7 +2,6 @@ package rouge
 
 import (
 	"sync"
-	"unicode/utf8"
 
 	"github.com/evalsidecar/evalsidecar/internal/intern"
 )
@@ -52,106 +51,14 @@ func newTokens(sc *scratch, target, prediction string) *Tokens {
 	v.Reset((len(target) + len(prediction)) / 12)
 	t := &Tokens{targetText: target, predText: prediction}
 	num := numbering{v: v}
-	t.target, t.targetLines, sc.buf = tokenizeLines(&num, target, sc.buf)
-	t.pred, t.predLines, sc.buf = tokenizeLines(&num, prediction, sc.buf)
+	t.target, t.targetLines = tokenizeLines(&num, target, sc)
+	t.pred, t.predLines = tokenizeLines(&num, prediction, sc)
 	t.vocab = v.Len()
 	t.words = make([]string, t.vocab)
 	for id := range t.words {
 		t.words[id] = v.String(int32(id))
 	}
 	return t
-}
-
-// tokenizeLines numbers the tokens of text with v (Tokenize's tokens,
-// unstemmed) and ends every line that has tokens. A token of lowercase
-// ASCII letters and digits is numbered as the substring of text it is;
-// one with other letters is rewritten in buf.
-func tokenizeLines(v *numbering, text string, buf []byte) (ids, lines []int32, _ []byte) {
-	ids = make([]int32, 0, len(text)/5+1)
-	start := -1      // start of the current token while it is a plain substring
-	rewrite := false // the current token is in buf
-	lineStart := 0   // index in ids of the current line's first token
-	for i := 0; i <= len(text); {
-		c := byte('\n') // the end of the text ends the last line
-		if i < len(text) {
-			c = text[i]
-		}
-		size := 1
-		switch {
-		case plainByte[c]:
-			if rewrite {
-				buf = append(buf, c)
-				i++
-				continue
-			}
-			if start < 0 {
-				start = i
-			}
-			for i++; i < len(text) && plainByte[text[i]]; i++ {
-			}
-			continue
-		case c >= 'A' && c <= 'Z':
-			if !rewrite {
-				buf = toBuf(buf, text, start, i)
-				rewrite = true
-			}
-			buf = append(buf, c+'a'-'A')
-			i++
-			continue
-		case c >= utf8.RuneSelf:
-			var r rune
-			r, size = utf8.DecodeRuneInString(text[i:])
-			switch r {
-			case '\u212a': // KELVIN SIGN lowercases to ASCII 'k'
-				if !rewrite {
-					buf = toBuf(buf, text, start, i)
-					rewrite = true
-				}
-				buf = append(buf, 'k')
-				i += size
-				continue
-			case '\u0130': // İ lowercases to "i" + U+0307, which separates
-				if !rewrite {
-					buf = toBuf(buf, text, start, i)
-					rewrite = true
-				}
-				buf = append(buf, 'i')
-			}
-		}
-		// a separator (or the "i" of İ) ends the current token
-		switch {
-		case rewrite:
-			ids = append(ids, v.idBytes(buf))
-			rewrite = false
-		case start >= 0:
-			ids = append(ids, v.id(text[start:i]))
-		}
-		start = -1
-		if c == '\n' && len(ids) > lineStart {
-			lines = append(lines, int32(len(ids)))
-			lineStart = len(ids)
-		}
-		i += size
-	}
-	return ids, lines, buf
-}
-
-// plainByte marks the bytes a token keeps as they are: [a-z0-9].
-var plainByte = func() (t [256]bool) {
-	for c := range 256 {
-		t[c] = c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
-	}
-	return t
-}()
-
-// toBuf starts a rewritten token in buf with text[start:i], the plain
-// part read so far (none when start < 0).
-func toBuf(buf []byte, text string, start, i int) []byte {
-	buf = buf[:0]
-	if start >= 0 {
-		buf = append(buf, text[start:i]...)
-	}
-	return buf
 }
 
 // withStems returns the tokens with every token longer than three

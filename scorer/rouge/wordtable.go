@@ -1,0 +1,148 @@
+package rouge
+
+import "math/rand/v2"
+
+// wordTable numbers a target's words for the lookups of its predictions'
+// tokens: open addressing with linear probing at a load of at most one
+// half, hashed with a random seed per table. A slot keeps a word's first
+// eight bytes and its length, so the usual short word is found without a
+// string comparison. It is only read once built, so any number of
+// goroutines may look words up at once.
+type wordTable struct {
+	seed  uint64
+	slots []wordSlot // len is a power of two
+	words []string   // the words, by number
+}
+
+// wordSlot is one slot: a word's first eight bytes (little-endian, zero
+// padded), its length and its number plus one (0 marks an empty slot).
+type wordSlot struct {
+	head uint64
+	n    int32
+	id   int32
+}
+
+// build numbers words, which are distinct and not empty, in order. The
+// table has at least one empty slot.
+func (t *wordTable) build(words []string) {
+	size := 16
+	for size < 2*len(words) {
+		size *= 2
+	}
+	t.seed = rand.Uint64()
+	t.slots = make([]wordSlot, size)
+	t.words = words
+	mask := uint64(size - 1)
+	for id, w := range words {
+		head, h := wordHash(w, t.seed)
+		i := h & mask
+		for t.slots[i].id != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = wordSlot{head: head, n: int32(len(w)), id: int32(id) + 1}
+	}
+}
+
+// lookup returns the number of the word s, or false when the table does
+// not hold it.
+func (t *wordTable) lookup(s string) (int32, bool) {
+	head, h := wordHash(s, t.seed)
+	return t.find(s, head, h)
+}
+
+// The numbers lookupSpans writes for the spans it does not number.
+const (
+	spanUnknown = -1 // a plain word the table does not hold
+	spanOther   = -2 // a word to look up otherwise
+)
+
+// lookupSpans writes to ids the numbers of the plain words of at most
+// eight bytes among spans (see tokenSpan) that the table holds, found
+// from their heads, spanUnknown for those it does not hold, and spanOther
+// for the other spans. It makes no calls, so its loop keeps its
+// variables in registers.
+func (t *wordTable) lookupSpans(spans []tokenSpan, ids []int32) {
+	slots, seed := t.slots, t.seed
+	mask := uint64(len(slots) - 1)
+	ids = ids[:len(spans)]
+	for k := range spans {
+		sp := &spans[k]
+		n := sp.end - sp.start
+		if sp.head == 0 || n > 8 || sp.end < 0 {
+			ids[k] = spanOther
+			continue
+		}
+		id := int32(spanUnknown)
+		for i := mixWord(seed^uint64(n)*hashLen^sp.head) & mask; ; i = (i + 1) & mask {
+			sl := &slots[i]
+			if sl.id == 0 {
+				break
+			}
+			if sl.head == sp.head && sl.n == n {
+				id = sl.id - 1
+				break
+			}
+		}
+		ids[k] = id
+	}
+}
+
+// lookupBytes is lookup for a word held in b.
+func (t *wordTable) lookupBytes(b []byte) (int32, bool) {
+	head, h := wordHash(b, t.seed)
+	return t.find(string(b), head, h)
+}
+
+// find returns the number of s, whose first eight bytes are head and
+// hash is h.
+func (t *wordTable) find(s string, head, h uint64) (int32, bool) {
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		if sl.id == 0 {
+			return 0, false
+		}
+		if sl.head == head && int(sl.n) == len(s) && (len(s) <= 8 || t.words[sl.id-1][8:] == s[8:]) {
+			return sl.id - 1, true
+		}
+	}
+}
+
+// wordHash returns the first eight bytes of s (little-endian, zero
+// padded) and the hash of s under seed.
+func wordHash[T string | []byte](s T, seed uint64) (head, h uint64) {
+	n := len(s)
+	h = seed ^ uint64(n)*hashLen
+	for k := 0; ; k += 8 {
+		var x uint64
+		if k+8 <= n {
+			x = uint64(s[k]) | uint64(s[k+1])<<8 | uint64(s[k+2])<<16 | uint64(s[k+3])<<24 |
+				uint64(s[k+4])<<32 | uint64(s[k+5])<<40 | uint64(s[k+6])<<48 | uint64(s[k+7])<<56
+		} else {
+			for b := n - 1; b >= k; b-- {
+				x = x<<8 | uint64(s[b])
+			}
+		}
+		if k == 0 {
+			head = x
+		}
+		h = mixWord(h ^ x)
+		if k+8 >= n {
+			return head, h
+		}
+	}
+}
+
+// hashLen spreads a word's length in wordHash.
+const hashLen = 0x9e3779b97f4a7c15
+
+// mixWord is the 64-bit finalizer of MurmurHash3: every input bit
+// affects every output bit.
+func mixWord(x uint64) uint64 {
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	return x
+}
