@@ -46,3 +46,12 @@ func (p *scratchPool) put(s *scratch) {
 	}
 	p.p.Put(s)
 }
+
+// resize returns s with length n, reusing its storage when it is large
+// enough; the contents are not cleared.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}

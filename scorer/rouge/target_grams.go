@@ -13,11 +13,12 @@ import (
 // target n-gram is in the table, so a prediction n-gram is looked up one
 // token at a time and missed at the first prefix the target lacks. The
 // keys are in an open-addressing table with linear probing at a load of
-// at most one half, hashed with a random seed. It is only read once
+// at most one half, hashed with a random seed (see hashMul). It is only read once
 // built, so concurrent lookups are safe.
 type gramTable struct {
 	seed   uint64
 	slots  []gramSlot // len is a power of two, with one empty slot at least
+	shift  uint       // a key's first slot is ((key ^ seed) * hashMul) >> shift
 	counts []int32    // target occurrences by key number; 0 for shorter prefixes
 	total  int        // the target's n-gram count
 }
@@ -38,6 +39,7 @@ func (g *gramTable) build(ids []int32, n int) {
 	}
 	g.seed = rand.Uint64()
 	g.slots = make([]gramSlot, size)
+	g.shift = slotShift(size)
 	keys := 0
 	grams := make([]int32, g.total)
 	for i := range grams {
@@ -56,7 +58,7 @@ func (g *gramTable) build(ids []int32, n int) {
 // add returns the number of key, numbering it *keys when it is new.
 func (g *gramTable) add(key uint64, keys *int) int32 {
 	mask := uint64(len(g.slots) - 1)
-	i := mixWord(key^g.seed) & mask
+	i := ((key ^ g.seed) * hashMul) >> g.shift
 	for ; g.slots[i].id != 0; i = (i + 1) & mask {
 		if g.slots[i].key == key {
 			return g.slots[i].id - 1
@@ -73,7 +75,10 @@ func (g *gramTable) add(key uint64, keys *int) int32 {
 // target n-gram. pc is scratch space for one count per key. The lookups
 // are written out in the loop, which makes no calls.
 func (g *gramTable) overlap(pred []int32, n int, vocab int32, pc []int32) int {
-	slots, seed, counts := g.slots, g.seed, g.counts
+	if n == 2 {
+		return g.overlap2(pred, vocab, pc)
+	}
+	slots, seed, shift, counts := g.slots, g.seed, g.shift, g.counts
 	mask := uint64(len(slots) - 1)
 	overlap := 0
 grams:
@@ -87,7 +92,7 @@ grams:
 				continue grams
 			}
 			key := intern.Pair(k, y)
-			j := mixWord(key^seed) & mask
+			j := ((key ^ seed) * hashMul) >> shift
 			for {
 				sl := &slots[j]
 				if sl.id == 0 {
@@ -103,6 +108,34 @@ grams:
 		if id := ^k; pc[id] < counts[id] {
 			overlap++
 			pc[id]++
+		}
+	}
+	return overlap
+}
+
+// overlap2 is overlap for bigrams, whose key is a pair of tokens.
+func (g *gramTable) overlap2(pred []int32, vocab int32, pc []int32) int {
+	slots, seed, shift, counts := g.slots, g.seed, g.shift, g.counts
+	mask := uint64(len(slots) - 1)
+	overlap := 0
+	for i := 1; i < len(pred); i++ {
+		a, b := pred[i-1], pred[i]
+		if a >= vocab || b >= vocab {
+			continue
+		}
+		key := intern.Pair(a, b)
+		for j := ((key ^ seed) * hashMul) >> shift; ; j = (j + 1) & mask {
+			sl := &slots[j]
+			if sl.id == 0 {
+				break
+			}
+			if sl.key == key {
+				if id := sl.id - 1; pc[id] < counts[id] {
+					overlap++
+					pc[id]++
+				}
+				break
+			}
 		}
 	}
 	return overlap

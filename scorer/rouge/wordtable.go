@@ -1,6 +1,9 @@
 package rouge
 
-import "math/rand/v2"
+import (
+	"math/bits"
+	"math/rand/v2"
+)
 
 // wordTable numbers a target's words for the lookups of its predictions'
 // tokens: open addressing with linear probing at a load of at most one
@@ -11,6 +14,7 @@ import "math/rand/v2"
 type wordTable struct {
 	seed  uint64
 	slots []wordSlot // len is a power of two
+	shift uint       // a hash's slot is its top bits: hash >> shift
 	words []string   // the words, by number
 }
 
@@ -31,11 +35,12 @@ func (t *wordTable) build(words []string) {
 	}
 	t.seed = rand.Uint64()
 	t.slots = make([]wordSlot, size)
+	t.shift = slotShift(size)
 	t.words = words
 	mask := uint64(size - 1)
 	for id, w := range words {
 		head, h := wordHash(w, t.seed)
-		i := h & mask
+		i := h >> t.shift
 		for t.slots[i].id != 0 {
 			i = (i + 1) & mask
 		}
@@ -62,7 +67,7 @@ const (
 // for the other spans. It makes no calls, so its loop keeps its
 // variables in registers.
 func (t *wordTable) lookupSpans(spans []tokenSpan, ids []int32) {
-	slots, seed := t.slots, t.seed
+	slots, seed, shift := t.slots, t.seed, t.shift
 	mask := uint64(len(slots) - 1)
 	ids = ids[:len(spans)]
 	for k := range spans {
@@ -73,7 +78,7 @@ func (t *wordTable) lookupSpans(spans []tokenSpan, ids []int32) {
 			continue
 		}
 		id := int32(spanUnknown)
-		for i := mixWord(seed^uint64(n)*hashLen^sp.head) & mask; ; i = (i + 1) & mask {
+		for i := ((seed ^ uint64(n)*hashLen ^ sp.head) * hashMul) >> shift; ; i = (i + 1) & mask {
 			sl := &slots[i]
 			if sl.id == 0 {
 				break
@@ -97,7 +102,7 @@ func (t *wordTable) lookupBytes(b []byte) (int32, bool) {
 // hash is h.
 func (t *wordTable) find(s string, head, h uint64) (int32, bool) {
 	mask := uint64(len(t.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
+	for i := h >> t.shift; ; i = (i + 1) & mask {
 		sl := &t.slots[i]
 		if sl.id == 0 {
 			return 0, false
@@ -109,7 +114,7 @@ func (t *wordTable) find(s string, head, h uint64) (int32, bool) {
 }
 
 // wordHash returns the first eight bytes of s (little-endian, zero
-// padded) and the hash of s under seed.
+// padded) and the hash of s under seed, whose top bits number its slot.
 func wordHash[T string | []byte](s T, seed uint64) (head, h uint64) {
 	n := len(s)
 	h = seed ^ uint64(n)*hashLen
@@ -126,7 +131,7 @@ func wordHash[T string | []byte](s T, seed uint64) (head, h uint64) {
 		if k == 0 {
 			head = x
 		}
-		h = mixWord(h ^ x)
+		h = (h ^ x) * hashMul
 		if k+8 >= n {
 			return head, h
 		}
@@ -134,15 +139,14 @@ func wordHash[T string | []byte](s T, seed uint64) (head, h uint64) {
 }
 
 // hashLen spreads a word's length in wordHash.
-const hashLen = 0x9e3779b97f4a7c15
+const hashLen = 0xc2b2ae3d27d4eb4f
 
-// mixWord is the 64-bit finalizer of MurmurHash3: every input bit
-// affects every output bit.
-func mixWord(x uint64) uint64 {
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	x *= 0xc4ceb9fe1a85ec53
-	x ^= x >> 33
-	return x
-}
+// hashMul is 2^64 divided by the golden ratio, made odd: in a product
+// with it, the top bits depend on every bit of the other factor, so a
+// table of 2^k slots hashes with the top k bits of the product (Fibonacci
+// hashing).
+const hashMul = 0x9e3779b97f4a7c15
+
+// slotShift returns the shift that leaves the top bits of a hash that
+// number the slots of a table of size slots, a power of two.
+func slotShift(size int) uint { return uint(64 - bits.TrailingZeros64(uint64(size))) }
