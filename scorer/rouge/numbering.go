@@ -14,24 +14,36 @@ type numbering struct {
 	unknown []string
 }
 
-// number writes to ids the numbers of the tokens spans of text; buf is
-// scratch space for rewritten tokens.
-func (n *numbering) number(text string, spans []tokenSpan, ids []int32, buf []byte) []byte {
-	if n.v == nil {
-		n.table.lookupSpans(spans, ids)
-	}
-	for k, sp := range spans {
+// number numbers the tokens spans of text that wordTable.lookupSpans
+// left in ids (the negative numbers); buf is scratch space for rewritten
+// tokens.
+func (n *numbering) number(text string, ids []int32, spans []tokenSpan, buf []byte) []byte {
+	for k, id := range ids {
+		if id >= 0 {
+			continue
+		}
+		sp := spans[k]
+		var s string
+		if sp.end < 0 || hasUpper(text[sp.start:sp.end]) {
+			end := sp.end
+			if end < 0 {
+				end = ^end
+			}
+			buf = lowerToken(buf[:0], text[sp.start:end])
+			if id == spanOther {
+				ids[k] = n.bytes(buf)
+				continue
+			}
+			s = string(buf)
+		} else {
+			s = text[sp.start:sp.end]
+		}
 		switch {
-		case n.v == nil && ids[k] >= 0:
-		case n.v == nil && ids[k] == spanUnknown:
-			ids[k] = n.unknownWord(text[sp.start:sp.end])
-		case sp.end < 0:
-			buf = lowerToken(buf[:0], text[sp.start:^sp.end])
-			ids[k] = n.bytes(buf)
 		case n.v != nil:
-			ids[k] = n.v.ID(text[sp.start:sp.end])
+			ids[k] = n.v.ID(s)
+		case id == spanUnknown:
+			ids[k] = n.unknownWord(s)
 		default:
-			s := text[sp.start:sp.end]
 			id, ok := n.table.lookup(s)
 			if !ok {
 				id = n.unknownWord(s)
@@ -40,6 +52,16 @@ func (n *numbering) number(text string, spans []tokenSpan, ids []int32, buf []by
 		}
 	}
 	return buf
+}
+
+// hasUpper reports whether s holds an ASCII capital.
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if byteClass[s[i]] == classUpper {
+			return true
+		}
+	}
+	return false
 }
 
 // bytes returns the number of the token held in b, copying b only for a

@@ -1,41 +1,61 @@
 package rouge
 
 import (
-	"math/bits"
+	"strings"
 	"unicode/utf8"
 )
 
 // tokenizeLines numbers the tokens of text with v (Tokenize's tokens,
 // unstemmed) and ends every line that has tokens: it finds the tokens
-// (see scanTokens), then numbers them (see numbering.number). sc is
+// (see bitmapTokens, or scanTokens for a text holding KELVIN SIGN or İ),
+// numbers those of at most eight bytes that the table of v holds (see
+// wordTable.lookupSpans), then the others (see numbering.number). sc is
 // scratch space.
 func tokenizeLines(v *numbering, text string, sc *scratch) (ids, lines []int32) {
 	// a token and the separator after it take two bytes at least
 	most := len(text)/2 + 1
 	sc.spans = resize(sc.spans, most)
 	sc.ends = resize(sc.ends, most)
-	n, nEnds := scanTokens(text, sc.spans, sc.ends)
+	var n, nEnds int
+	if strings.Contains(text, "\u212a") || strings.Contains(text, "\u0130") {
+		n, nEnds = scanTokens(text, sc.spans, sc.ends)
+	} else {
+		n, nEnds = bitmapTokens(text, sc)
+	}
 	// one allocation for the numbers and the line ends
 	out := make([]int32, n+nEnds)
 	ids, lines = out[:n:n], out[n:]
 	copy(lines, sc.ends[:nEnds])
-	sc.buf = v.number(text, sc.spans[:n], ids, sc.buf)
+	spans := sc.spans[:n]
+	if v.table != nil {
+		v.table.lookupSpans(text, spans, ids)
+	} else {
+		for k := range ids {
+			ids[k] = spanOther
+		}
+	}
+	sc.buf = v.number(text, ids, spans, sc.buf)
 	return ids, lines
 }
 
-// tokenSpan is a token of a text: text[start:end] when end >= 0, with
-// head its first eight bytes (see wordHash) when they were read whole,
-// else 0; when end < 0, a token to rewrite (see lowerToken), text[start:^end].
+// The numbers wordTable.lookupSpans gives the tokens it leaves to
+// numbering.number.
+const (
+	spanUnknown = -1 // a word the table does not hold
+	spanOther   = -2 // a word to look up otherwise
+)
+
+// tokenSpan is a token of a text: text[start:end], which may hold ASCII
+// capitals, when end >= 0; when end < 0, text[start:^end], which holds
+// KELVIN SIGN or İ (see lowerToken).
 type tokenSpan struct {
 	start, end int32
-	head       uint64
 }
 
 // scanTokens writes the tokens of text to spans and the end of every
 // line that has tokens, as a count of tokens, to ends, and returns their
-// counts; spans and ends must hold len(text)/2+1 each. A token of
-// lowercase ASCII letters and digits, the usual one, is found eight bytes
-// at a time.
+// counts; spans and ends must hold len(text)/2+1 each. It reads the text
+// a byte at a time.
 func scanTokens(text string, spans []tokenSpan, ends []int32) (n, nEnds int) {
 	lineStart := 0
 	for i := 0; i < len(text); {
@@ -50,45 +70,22 @@ func scanTokens(text string, spans []tokenSpan, ends []int32) (n, nEnds int) {
 			}
 			i++
 			continue
-		case classPlain:
-			var head uint64
-			if i+8 <= len(text) {
-				x := load64(text, i)
-				if other := ^plainBytes(x) & highBits; other != 0 {
-					k := bits.TrailingZeros64(other) / 8
-					head = x & (1<<(8*uint(k)) - 1)
-					i += k
-				} else {
-					head = x
-					for i += 8; i < len(text) && byteClass[text[i]] == classPlain; i++ {
-					}
-				}
-			} else {
-				for i++; i < len(text) && byteClass[text[i]] == classPlain; i++ {
-				}
-			}
-			span := tokenSpan{start: int32(start), end: int32(i), head: head}
-			if i < len(text) && byteClass[text[i]] != classSep {
-				if end := tokenEnd(text, i); end > i {
-					span = tokenSpan{start: int32(start), end: ^int32(end)}
-					i = end
-				} // else a non-ASCII separator follows
-			}
-			spans[n] = span
-			n++
-		case classUpper:
-			i = tokenEnd(text, i)
-			spans[n] = tokenSpan{start: int32(start), end: ^int32(i)}
-			n++
-		default:
-			if i = tokenEnd(text, i); i > start {
-				spans[n] = tokenSpan{start: int32(start), end: ^int32(i)}
-				n++
-			} else { // any other non-ASCII character separates
-				_, size := utf8.DecodeRuneInString(text[i:])
-				i += size
+		case classPlain, classUpper:
+			for i++; i < len(text) && byteClass[text[i]]&(classPlain|classUpper) != 0; i++ {
 			}
 		}
+		end := int32(i)
+		if i < len(text) && byteClass[text[i]] == classHigh {
+			if i = tokenEnd(text, i); int32(i) > end { // KELVIN SIGN or İ goes on or starts a token
+				end = ^int32(i)
+			} else if i == start { // any other non-ASCII character separates
+				_, size := utf8.DecodeRuneInString(text[i:])
+				i += size
+				continue
+			}
+		}
+		spans[n] = tokenSpan{start: int32(start), end: end}
+		n++
 	}
 	if n > lineStart { // the end of the text ends the last line
 		ends[nEnds] = int32(n)
@@ -148,10 +145,10 @@ func lowerToken(dst []byte, s string) []byte {
 
 // The classes of bytes for tokenizing.
 const (
-	classSep   = iota // an ASCII byte outside [a-zA-Z0-9]
-	classPlain        // [a-z0-9], kept as it is
-	classUpper        // [A-Z], lowercased
-	classHigh         // a byte of a non-ASCII character
+	classSep   = 0 // an ASCII byte outside [a-zA-Z0-9]
+	classPlain = 1 // [a-z0-9], kept as it is
+	classUpper = 2 // [A-Z], lowercased
+	classHigh  = 4 // a byte of a non-ASCII character
 )
 
 // byteClass is the class of every byte.
@@ -169,23 +166,21 @@ var byteClass = func() (t [256]uint8) {
 	return t
 }()
 
-// Byte-wise constants for plainBytes.
+// Byte-wise constants for upperBytes.
 const (
 	lowBits  = 0x0101010101010101
 	highBits = 0x8080808080808080
 )
 
-// plainBytes returns the high bit of each byte of x (eight bytes of
-// text) that is in [a-z0-9]: with the high bit cleared, adding 0x80-lo
-// to a byte sets its high bit exactly when it is at least lo, without a
-// carry into the next byte.
-func plainBytes(x uint64) uint64 {
+// upperBytes returns the high bit of each byte of x (eight bytes of
+// text) that is in [A-Z]: with the high bit cleared, adding 0x80-lo to a
+// byte sets its high bit exactly when it is at least lo, without a carry
+// into the next byte.
+func upperBytes(x uint64) uint64 {
 	y := x &^ highBits
-	atLeastA := y + lowBits*(0x80-'a')
-	pastZ := y + lowBits*(0x80-'z'-1)
-	atLeast0 := y + lowBits*(0x80-'0')
-	past9 := y + lowBits*(0x80-'9'-1)
-	return (atLeastA&^pastZ | atLeast0&^past9) &^ x & highBits
+	atLeastA := y + lowBits*(0x80-'A')
+	pastZ := y + lowBits*(0x80-'Z'-1)
+	return atLeastA &^ pastZ &^ x & highBits
 }
 
 // load64 returns the eight bytes of s at i, little-endian.

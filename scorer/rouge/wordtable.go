@@ -55,35 +55,29 @@ func (t *wordTable) lookup(s string) (int32, bool) {
 	return t.find(s, head, h)
 }
 
-// The numbers lookupSpans writes for the spans it does not number.
-const (
-	spanUnknown = -1 // a plain word the table does not hold
-	spanOther   = -2 // a word to look up otherwise
-)
-
-// lookupSpans writes to ids the numbers of the plain words of at most
-// eight bytes among spans (see tokenSpan) that the table holds, found
-// from their heads, spanUnknown for those it does not hold, and spanOther
-// for the other spans. It makes no calls, so its loop keeps its
-// variables in registers.
-func (t *wordTable) lookupSpans(spans []tokenSpan, ids []int32) {
+// lookupSpans writes to ids the numbers of the words spans of text (see
+// tokenSpan) that have at most eight bytes, all ASCII, found from their
+// first eight bytes lowercased, or spanUnknown for those the table does
+// not hold; the other spans get spanOther. Its loop makes no calls.
+func (t *wordTable) lookupSpans(text string, spans []tokenSpan, ids []int32) {
 	slots, seed, shift := t.slots, t.seed, t.shift
 	mask := uint64(len(slots) - 1)
 	ids = ids[:len(spans)]
-	for k := range spans {
-		sp := &spans[k]
-		n := sp.end - sp.start
-		if sp.head == 0 || n > 8 || sp.end < 0 {
+	for k, sp := range spans {
+		size := int(sp.end - sp.start)
+		if sp.end < 0 || size > 8 || int(sp.start)+8 > len(text) {
 			ids[k] = spanOther
 			continue
 		}
+		head := load64(text, int(sp.start)) & (^uint64(0) >> (64 - 8*uint(size)))
+		head |= upperBytes(head) >> 2 // 'A'…'Z' | 0x20 is 'a'…'z'
 		id := int32(spanUnknown)
-		for i := ((seed ^ uint64(n)*hashLen ^ sp.head) * hashMul) >> shift; ; i = (i + 1) & mask {
-			sl := &slots[i]
+		for h := ((seed ^ uint64(size)*hashLen ^ head) * hashMul) >> shift; ; h = (h + 1) & mask {
+			sl := &slots[h]
 			if sl.id == 0 {
 				break
 			}
-			if sl.head == sp.head && sl.n == n {
+			if sl.head == head && int(sl.n) == size {
 				id = sl.id - 1
 				break
 			}

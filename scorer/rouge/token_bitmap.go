@@ -1,0 +1,97 @@
+package rouge
+
+import "math/bits"
+
+// bitmapTokens is scanTokens for a text that holds neither KELVIN SIGN
+// nor İ, where a token is a run of ASCII letters and digits and every
+// other byte separates. It reads the text eight bytes at a time into
+// bitmaps of its letters and digits and of its newlines (one bit a
+// byte), and takes the tokens from the edges of the runs of ones, with
+// loops that make no calls. It returns the counts of tokens and line
+// ends written to sc.spans and sc.ends, which must hold len(text)/2+1
+// each.
+func bitmapTokens(text string, sc *scratch) (n, nEnds int) {
+	words := len(text)/64 + 1 // a bit past the text, which separates
+	sc.alnum = resize(sc.alnum, words)
+	sc.newlines = resize(sc.newlines, words)
+	alnum, newlines := sc.alnum, sc.newlines[:len(sc.alnum)]
+	for w := range alnum {
+		var a, nl uint64
+		for k := 0; k < 8; k++ {
+			at := 64*w + 8*k
+			var x uint64
+			switch {
+			case at+8 <= len(text):
+				x = load64(text, at)
+			case at < len(text):
+				for b := len(text) - 1; b >= at; b-- {
+					x = x<<8 | uint64(text[b])
+				}
+			}
+			a |= packHighBits(alnumBytes(x)) << (8 * k)
+			nl |= packHighBits(byteIs(x, '\n')) << (8 * k)
+		}
+		alnum[w], newlines[w] = a, nl
+	}
+	spans := sc.spans
+	var prev uint64 // whether the byte before the word is a letter or digit
+	nStarts, nStops := 0, 0
+	for w, a := range alnum {
+		shifted := a<<1 | prev
+		prev = a >> 63
+		for starts := a &^ shifted; starts != 0; starts &= starts - 1 {
+			spans[nStarts].start = int32(64*w + bits.TrailingZeros64(starts))
+			nStarts++
+		}
+		for stops := shifted &^ a; stops != 0; stops &= stops - 1 {
+			spans[nStops].end = int32(64*w + bits.TrailingZeros64(stops))
+			nStops++
+		}
+	}
+	n = nStarts
+	// a line ends at a newline after the tokens before it, when it has any
+	ends := sc.ends
+	lineStart, before := 0, 0
+	for w, nl := range newlines {
+		for ; nl != 0; nl &= nl - 1 {
+			at := int32(64*w + bits.TrailingZeros64(nl))
+			for before < n && spans[before].start < at {
+				before++
+			}
+			if before > lineStart {
+				ends[nEnds] = int32(before)
+				nEnds++
+				lineStart = before
+			}
+		}
+	}
+	if n > lineStart { // the end of the text ends the last line
+		ends[nEnds] = int32(n)
+		nEnds++
+	}
+	return n, nEnds
+}
+
+// packHighBits gathers the high bits of the eight bytes of h into the
+// eight low bits of the result, byte k's into bit k: the multiplier moves
+// bit 8k to bit 56+k, each product term landing on a bit of its own.
+func packHighBits(h uint64) uint64 {
+	return (h >> 7 & lowBits) * 0x0102040810204080 >> 56
+}
+
+// alnumBytes returns the high bit of each byte of x that is an ASCII
+// letter or digit (see upperBytes).
+func alnumBytes(x uint64) uint64 {
+	y := x &^ highBits
+	lower := (y + lowBits*(0x80-'a')) &^ (y + lowBits*(0x80-'z'-1))
+	upper := (y + lowBits*(0x80-'A')) &^ (y + lowBits*(0x80-'Z'-1))
+	digit := (y + lowBits*(0x80-'0')) &^ (y + lowBits*(0x80-'9'-1))
+	return (lower | upper | digit) &^ x & highBits
+}
+
+// byteIs returns the high bit of each byte of x that is c, an ASCII byte
+// (see upperBytes).
+func byteIs(x uint64, c byte) uint64 {
+	y := x &^ highBits
+	return (y + lowBits*uint64(0x80-c)) &^ (y + lowBits*uint64(0x80-c-1)) &^ x & highBits
+}
