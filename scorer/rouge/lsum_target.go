@@ -91,27 +91,25 @@ func (l *lsumTarget) build(ids, lineEnds []int32, vocab int32) {
 }
 
 // score is rougeLsum of the prediction pred (lines ending at predLines)
-// against the target ids the lines were built from. Prediction tokens
-// numbered vocab or above match no target token.
+// against the target ids the lines were built from; predCounts are the
+// prediction's counts of the target's words, numbered below
+// len(predCounts). Prediction tokens numbered above match no target
+// token.
 //
 // The hits are the same as scoreLsum's: a marked target position of word
 // id scores while the prediction's budget of id lasts, and the target's
 // budget of id never runs out first, since each target position is
 // marked once at most. So the order in which marked positions are counted
 // does not matter.
-func (l *lsumTarget) score(sc *scratch, ids, pred, predLines []int32, vocab int32) Score {
+func (l *lsumTarget) score(sc *scratch, ids, pred, predLines, predCounts []int32) Score {
 	m, n := len(ids), len(pred)
 	if m == 0 || n == 0 {
 		return Score{}
 	}
-	budget := resize(sc.counts, int(vocab))
+	vocab := int32(len(predCounts))
+	budget := resize(sc.counts, len(predCounts))
 	sc.counts = budget
-	clear(budget)
-	for _, y := range pred {
-		if y < vocab {
-			budget[y]++
-		}
-	}
+	copy(budget, predCounts)
 	if l.narrow != nil {
 		sc.marks = resize(sc.marks, len(l.lines))
 		clear(sc.marks)

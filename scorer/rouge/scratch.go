@@ -9,15 +9,14 @@ import (
 // scratch is the working storage of one scoring call, reused across calls
 // through a scorer's pool.
 type scratch struct {
-	words    intern.Strings
-	grams    intern.Keys
-	masks    []bitLCS
-	table    lcsTable
-	buf      []byte
-	spans    []tokenSpan
-	alnum    []uint64
-	newlines []uint64
-	ends     []int32
+	words intern.Strings
+	grams intern.Keys
+	masks []bitLCS
+	table lcsTable
+	buf   []byte
+	spans []tokenSpan
+	alnum []uint64
+	ends  []int32
 
 	// against a Target
 	counts       []int32

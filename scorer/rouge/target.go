@@ -33,7 +33,7 @@ func NewTarget(text string) *Target {
 	var v intern.Strings
 	v.Reset(len(text) / 12)
 	num := numbering{v: &v}
-	t.plain.ids, t.plain.lines = tokenizeLines(&num, text, new(scratch))
+	t.plain.ids, t.plain.lines, _ = tokenizeLines(&num, text, new(scratch), 0)
 	words := make([]string, v.Len())
 	for id := range words {
 		words[id] = v.String(int32(id))

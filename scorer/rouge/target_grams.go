@@ -18,7 +18,7 @@ import (
 type gramTable struct {
 	seed   uint64
 	slots  []gramSlot // len is a power of two, with one empty slot at least
-	shift  uint       // a key's first slot is ((key ^ seed) * hashMul) >> shift
+	shift  uint       // a key's first slot is ((key ^ seed) * hashMul) >> (shift & 63)
 	counts []int32    // target occurrences by key number; 0 for shorter prefixes
 	total  int        // the target's n-gram count
 }
@@ -58,7 +58,7 @@ func (g *gramTable) build(ids []int32, n int) {
 // add returns the number of key, numbering it *keys when it is new.
 func (g *gramTable) add(key uint64, keys *int) int32 {
 	mask := uint64(len(g.slots) - 1)
-	i := ((key ^ g.seed) * hashMul) >> g.shift
+	i := ((key ^ g.seed) * hashMul) >> (g.shift & 63)
 	for ; g.slots[i].id != 0; i = (i + 1) & mask {
 		if g.slots[i].key == key {
 			return g.slots[i].id - 1
@@ -92,7 +92,7 @@ grams:
 				continue grams
 			}
 			key := intern.Pair(k, y)
-			j := ((key ^ seed) * hashMul) >> shift
+			j := ((key ^ seed) * hashMul) >> (shift & 63)
 			for {
 				sl := &slots[j]
 				if sl.id == 0 {
@@ -124,7 +124,7 @@ func (g *gramTable) overlap2(pred []int32, vocab int32, pc []int32) int {
 			continue
 		}
 		key := intern.Pair(a, b)
-		for j := ((key ^ seed) * hashMul) >> shift; ; j = (j + 1) & mask {
+		for j := ((key ^ seed) * hashMul) >> (shift & 63); ; j = (j + 1) & mask {
 			sl := &slots[j]
 			if sl.id == 0 {
 				break

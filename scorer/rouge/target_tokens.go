@@ -15,7 +15,12 @@ func (s *Scorer) TargetTokens(t *Target, prediction string) *Tokens {
 	defer s.pool.put(sc)
 	num := numbering{table: &t.words, base: t.plain.vocab}
 	out := &Tokens{targetText: t.text, predText: prediction, tgt: t, form: &t.plain, target: t.plain.ids, targetLines: t.plain.lines}
-	out.pred, out.predLines = tokenizeLines(&num, prediction, sc)
+	out.pred, out.predLines, out.predCounts = tokenizeLines(&num, prediction, sc, int(t.plain.vocab))
+	for _, id := range out.pred {
+		if id < t.plain.vocab {
+			out.predCounts[id]++
+		}
+	}
 	out.unknown = num.unknown
 	out.vocab = int(t.plain.vocab) + len(num.unknown)
 	return out
@@ -42,25 +47,32 @@ func (t *Target) stemTokens(u *Tokens, c *stemCache) *Tokens {
 		}
 	}
 	out := &Tokens{targetText: u.targetText, predText: u.predText, stemmed: true, tgt: t, form: f, target: f.ids, targetLines: f.lines, vocab: int(f.vocab) + 1}
-	out.pred = make([]int32, 0, len(u.pred))
+	// one allocation for the numbers, the line ends and the counts
+	buf := make([]int32, len(u.pred)+len(u.predLines)+int(f.vocab))
+	pred, lines, counts := buf[:0:len(u.pred)], buf[len(u.pred):len(u.pred):len(u.pred)+len(u.predLines)], buf[len(u.pred)+len(u.predLines):]
+	stemOf, words := t.stemOf, t.plain.vocab
 	start := int32(0)
 	for _, end := range u.predLines {
-		before := len(out.pred)
+		before := len(pred)
 		for _, id := range u.pred[start:end] {
-			if id < t.plain.vocab {
-				id = t.stemOf[id]
+			if id < words {
+				id = stemOf[id]
 			} else {
-				id = unknown[id-t.plain.vocab]
+				id = unknown[id-words]
 			}
 			if id >= 0 {
-				out.pred = append(out.pred, id)
+				pred = append(pred, id)
+				if id < f.vocab {
+					counts[id]++
+				}
 			}
 		}
-		if len(out.pred) > before {
-			out.predLines = append(out.predLines, int32(len(out.pred)))
+		if len(pred) > before {
+			lines = append(lines, int32(len(pred)))
 		}
 		start = end
 	}
+	out.pred, out.predLines, out.predCounts = pred, lines, counts
 	return out
 }
 
@@ -72,7 +84,7 @@ func (s *Scorer) scoreTarget(t *Tokens) Score {
 	case s.typ == TypeLsum:
 		sc := s.pool.get()
 		defer s.pool.put(sc)
-		return f.lsumData().score(sc, f.ids, t.pred, t.predLines, f.vocab)
+		return f.lsumData().score(sc, f.ids, t.pred, t.predLines, t.predCounts)
 	case s.typ == TypeL:
 		if len(t.target) == 0 || len(t.pred) == 0 {
 			return Score{}
@@ -85,30 +97,23 @@ func (s *Scorer) scoreTarget(t *Tokens) Score {
 		l := t.lcs
 		return newScore(float64(l)/float64(len(t.pred)), float64(l)/float64(len(t.target)))
 	}
+	if s.n == 1 {
+		return f.unigrams(t.predCounts, len(t.pred))
+	}
 	sc := s.pool.get()
 	defer s.pool.put(sc)
-	if s.n == 1 {
-		return f.unigrams(sc, t.pred)
-	}
 	return f.ngrams(sc, t.pred, s.n)
 }
 
-// unigrams is rouge1 of pred against the target (see scoreUnigrams).
-func (f *targetForm) unigrams(sc *scratch, pred []int32) Score {
+// unigrams is rouge1 of a prediction of n tokens, pc of each target
+// word, against the target (see scoreUnigrams).
+func (f *targetForm) unigrams(pc []int32, n int) Score {
 	tc := f.unigramCounts()
-	pc := resize(sc.counts, len(tc))
-	sc.counts = pc
-	clear(pc)
 	overlap := 0
-	for _, id := range pred {
-		if id < f.vocab {
-			if pc[id] < tc[id] {
-				overlap++
-			}
-			pc[id]++
-		}
+	for id, c := range tc[:len(pc)] {
+		overlap += int(min(c, pc[id]))
 	}
-	return ngramScore(overlap, len(f.ids), len(pred))
+	return ngramScore(overlap, len(f.ids), n)
 }
 
 // ngrams is rougeN, n >= 2, of pred against the target (see scoreNgrams).

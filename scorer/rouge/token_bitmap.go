@@ -1,6 +1,9 @@
 package rouge
 
-import "math/bits"
+import (
+	"math/bits"
+	"strings"
+)
 
 // bitmapTokens is scanTokens for a text that holds neither KELVIN SIGN
 // nor İ, where a token is a run of ASCII letters and digits and every
@@ -13,26 +16,28 @@ import "math/bits"
 func bitmapTokens(text string, sc *scratch) (n, nEnds int) {
 	words := len(text)/64 + 1 // a bit past the text, which separates
 	sc.alnum = resize(sc.alnum, words)
-	sc.newlines = resize(sc.newlines, words)
-	alnum, newlines := sc.alnum, sc.newlines[:len(sc.alnum)]
-	for w := range alnum {
-		var a, nl uint64
-		for k := 0; k < 8; k++ {
-			at := 64*w + 8*k
-			var x uint64
-			switch {
-			case at+8 <= len(text):
-				x = load64(text, at)
-			case at < len(text):
-				for b := len(text) - 1; b >= at; b-- {
-					x = x<<8 | uint64(text[b])
-				}
-			}
-			a |= packHighBits(alnumBytes(x)) << (8 * k)
-			nl |= packHighBits(byteIs(x, '\n')) << (8 * k)
+	alnum := sc.alnum
+	full := len(text) / 64 // the words read from whole eight-byte loads
+	for w := range alnum[:full] {
+		var a uint64
+		for k := range 8 {
+			a |= packHighBits(alnumBytes(load64(text, 64*w+8*k))) << (8 * k)
 		}
-		alnum[w], newlines[w] = a, nl
+		alnum[w] = a
 	}
+	var a uint64
+	for k, at := 0, 64*full; at < len(text); k, at = k+1, at+8 {
+		var x uint64
+		if at+8 <= len(text) {
+			x = load64(text, at)
+		} else {
+			for b := len(text) - 1; b >= at; b-- {
+				x = x<<8 | uint64(text[b])
+			}
+		}
+		a |= packHighBits(alnumBytes(x)) << (8 * k)
+	}
+	alnum[full] = a
 	spans := sc.spans
 	var prev uint64 // whether the byte before the word is a letter or digit
 	nStarts, nStops := 0, 0
@@ -52,17 +57,19 @@ func bitmapTokens(text string, sc *scratch) (n, nEnds int) {
 	// a line ends at a newline after the tokens before it, when it has any
 	ends := sc.ends
 	lineStart, before := 0, 0
-	for w, nl := range newlines {
-		for ; nl != 0; nl &= nl - 1 {
-			at := int32(64*w + bits.TrailingZeros64(nl))
-			for before < n && spans[before].start < at {
-				before++
-			}
-			if before > lineStart {
-				ends[nEnds] = int32(before)
-				nEnds++
-				lineStart = before
-			}
+	for at := 0; ; at++ {
+		nl := strings.IndexByte(text[at:], '\n')
+		if nl < 0 {
+			break
+		}
+		at += nl
+		for before < n && spans[before].start < int32(at) {
+			before++
+		}
+		if before > lineStart {
+			ends[nEnds] = int32(before)
+			nEnds++
+			lineStart = before
 		}
 	}
 	if n > lineStart { // the end of the text ends the last line
@@ -87,11 +94,4 @@ func alnumBytes(x uint64) uint64 {
 	upper := (y + lowBits*(0x80-'A')) &^ (y + lowBits*(0x80-'Z'-1))
 	digit := (y + lowBits*(0x80-'0')) &^ (y + lowBits*(0x80-'9'-1))
 	return (lower | upper | digit) &^ x & highBits
-}
-
-// byteIs returns the high bit of each byte of x that is c, an ASCII byte
-// (see upperBytes).
-func byteIs(x uint64, c byte) uint64 {
-	y := x &^ highBits
-	return (y + lowBits*uint64(0x80-c)) &^ (y + lowBits*uint64(0x80-c-1)) &^ x & highBits
 }

@@ -9,9 +9,10 @@ import (
 // unstemmed) and ends every line that has tokens: it finds the tokens
 // (see bitmapTokens, or scanTokens for a text holding KELVIN SIGN or İ),
 // numbers those of at most eight bytes that the table of v holds (see
-// wordTable.lookupSpans), then the others (see numbering.number). sc is
-// scratch space.
-func tokenizeLines(v *numbering, text string, sc *scratch) (ids, lines []int32) {
+// wordTable.lookupSpans), then the others (see numbering.number). It
+// also returns extra zeros, allocated with the numbers. sc is scratch
+// space.
+func tokenizeLines(v *numbering, text string, sc *scratch, extra int) (ids, lines, zeros []int32) {
 	// a token and the separator after it take two bytes at least
 	most := len(text)/2 + 1
 	sc.spans = resize(sc.spans, most)
@@ -22,9 +23,9 @@ func tokenizeLines(v *numbering, text string, sc *scratch) (ids, lines []int32) 
 	} else {
 		n, nEnds = bitmapTokens(text, sc)
 	}
-	// one allocation for the numbers and the line ends
-	out := make([]int32, n+nEnds)
-	ids, lines = out[:n:n], out[n:]
+	// one allocation for the numbers, the line ends and the zeros
+	out := make([]int32, n+nEnds+extra)
+	ids, lines, zeros = out[:n:n], out[n:n+nEnds:n+nEnds], out[n+nEnds:]
 	copy(lines, sc.ends[:nEnds])
 	spans := sc.spans[:n]
 	if v.table != nil {
@@ -35,7 +36,7 @@ func tokenizeLines(v *numbering, text string, sc *scratch) (ids, lines []int32) 
 		}
 	}
 	sc.buf = v.number(text, ids, spans, sc.buf)
-	return ids, lines
+	return ids, lines, zeros
 }
 
 // The numbers wordTable.lookupSpans gives the tokens it leaves to

@@ -24,9 +24,10 @@ type Tokens struct {
 	// form, whose numbers the prediction shares; a prediction word the
 	// target lacks is numbered form.vocab+k, its text unknown[k] (kept
 	// until stemmed).
-	tgt     *Target
-	form    *targetForm
-	unknown []string
+	tgt        *Target
+	form       *targetForm
+	unknown    []string
+	predCounts []int32 // the prediction's count of each number below form.vocab
 
 	lcsOnce sync.Once
 	lcs     int
@@ -51,8 +52,8 @@ func newTokens(sc *scratch, target, prediction string) *Tokens {
 	v.Reset((len(target) + len(prediction)) / 12)
 	t := &Tokens{targetText: target, predText: prediction}
 	num := numbering{v: v}
-	t.target, t.targetLines = tokenizeLines(&num, target, sc)
-	t.pred, t.predLines = tokenizeLines(&num, prediction, sc)
+	t.target, t.targetLines, _ = tokenizeLines(&num, target, sc, 0)
+	t.pred, t.predLines, _ = tokenizeLines(&num, prediction, sc, 0)
 	t.vocab = v.Len()
 	t.words = make([]string, t.vocab)
 	for id := range t.words {

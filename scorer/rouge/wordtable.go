@@ -40,7 +40,7 @@ func (t *wordTable) build(words []string) {
 	mask := uint64(size - 1)
 	for id, w := range words {
 		head, h := wordHash(w, t.seed)
-		i := h >> t.shift
+		i := h >> (t.shift & 63)
 		for t.slots[i].id != 0 {
 			i = (i + 1) & mask
 		}
@@ -64,20 +64,20 @@ func (t *wordTable) lookupSpans(text string, spans []tokenSpan, ids []int32) {
 	mask := uint64(len(slots) - 1)
 	ids = ids[:len(spans)]
 	for k, sp := range spans {
-		size := int(sp.end - sp.start)
+		size := uint(sp.end - sp.start)
 		if sp.end < 0 || size > 8 || int(sp.start)+8 > len(text) {
 			ids[k] = spanOther
 			continue
 		}
-		head := load64(text, int(sp.start)) & (^uint64(0) >> (64 - 8*uint(size)))
+		head := load64(text, int(sp.start)) & headMasks[size]
 		head |= upperBytes(head) >> 2 // 'A'…'Z' | 0x20 is 'a'…'z'
 		id := int32(spanUnknown)
-		for h := ((seed ^ uint64(size)*hashLen ^ head) * hashMul) >> shift; ; h = (h + 1) & mask {
+		for h := ((seed ^ uint64(size)*hashLen ^ head) * hashMul) >> (shift & 63); ; h = (h + 1) & mask {
 			sl := &slots[h]
 			if sl.id == 0 {
 				break
 			}
-			if sl.head == head && int(sl.n) == size {
+			if sl.head == head && uint(sl.n) == size {
 				id = sl.id - 1
 				break
 			}
@@ -85,6 +85,9 @@ func (t *wordTable) lookupSpans(text string, spans []tokenSpan, ids []int32) {
 		ids[k] = id
 	}
 }
+
+// headMasks keeps the first n bytes of eight, for n from 0 to 8.
+var headMasks = [9]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff}
 
 // lookupBytes is lookup for a word held in b.
 func (t *wordTable) lookupBytes(b []byte) (int32, bool) {
@@ -96,7 +99,7 @@ func (t *wordTable) lookupBytes(b []byte) (int32, bool) {
 // hash is h.
 func (t *wordTable) find(s string, head, h uint64) (int32, bool) {
 	mask := uint64(len(t.slots) - 1)
-	for i := h >> t.shift; ; i = (i + 1) & mask {
+	for i := h >> (t.shift & 63); ; i = (i + 1) & mask {
 		sl := &t.slots[i]
 		if sl.id == 0 {
 			return 0, false
