@@ -57,20 +57,23 @@ func (t *Target) stemTokens(u *Tokens, c *stemCache) *Tokens {
 		for _, id := range u.pred[start:end] {
 			if id < words {
 				id = stemOf[id]
-			} else {
-				id = unknown[id-words]
+			} else if id = unknown[id-words]; id >= 0 && id < f.vocab {
+				counts[id]++
 			}
 			if id >= 0 {
 				pred = append(pred, id)
-				if id < f.vocab {
-					counts[id]++
-				}
 			}
 		}
 		if len(pred) > before {
 			lines = append(lines, int32(len(pred)))
 		}
 		start = end
+	}
+	// the target words' counts go to their stems
+	for w, n := range u.predCounts {
+		if st := stemOf[w]; st >= 0 {
+			counts[st] += n
+		}
 	}
 	out.pred, out.predLines, out.predCounts = pred, lines, counts
 	return out
@@ -119,7 +122,7 @@ func (f *targetForm) unigrams(pc []int32, n int) Score {
 // ngrams is rougeN, n >= 2, of pred against the target (see scoreNgrams).
 func (f *targetForm) ngrams(sc *scratch, pred []int32, n int) Score {
 	g := f.gramTable(n)
-	pc := resize(sc.counts, len(g.counts))
+	pc := resize(sc.counts, len(g.slots))
 	sc.counts = pc
 	clear(pc)
 	return ngramScore(g.overlap(pred, n, f.vocab, pc), g.total, max(len(pred)-n+1, 0))
