@@ -7,10 +7,9 @@ import (
 
 // bitmapTokens is scanTokens for a text that holds neither KELVIN SIGN
 // nor İ, where a token is a run of ASCII letters and digits and every
-// other byte separates. It reads the text eight bytes at a time into
-// bitmaps of its letters and digits and of its newlines (one bit a
-// byte), and takes the tokens from the edges of the runs of ones, with
-// loops that make no calls. It returns the counts of tokens and line
+// other byte separates. It reads the text eight bytes at a time into a
+// bitmap of its letters and digits (one bit a byte) and takes the tokens
+// from the edges of the runs of ones, with loops that make no calls. It returns the counts of tokens and line
 // ends written to sc.spans and sc.ends, which must hold len(text)/2+1
 // each.
 func bitmapTokens(text string, sc *scratch) (n, nEnds int) {
@@ -44,32 +43,35 @@ func bitmapTokens(text string, sc *scratch) (n, nEnds int) {
 	for w, a := range alnum {
 		shifted := a<<1 | prev
 		prev = a >> 63
-		for starts := a &^ shifted; starts != 0; starts &= starts - 1 {
-			spans[nStarts].start = int32(64*w + bits.TrailingZeros64(starts))
+		starts := a &^ shifted
+		alnum[w] = starts // the bitmap of token starts from here on
+		for base := int32(64 * w); starts != 0; starts &= starts - 1 {
+			spans[nStarts].start = base + int32(bits.TrailingZeros64(starts))
 			nStarts++
 		}
-		for stops := shifted &^ a; stops != 0; stops &= stops - 1 {
-			spans[nStops].end = int32(64*w + bits.TrailingZeros64(stops))
+		for base, stops := int32(64*w), shifted&^a; stops != 0; stops &= stops - 1 {
+			spans[nStops].end = base + int32(bits.TrailingZeros64(stops))
 			nStops++
 		}
 	}
 	n = nStarts
-	// a line ends at a newline after the tokens before it, when it has any
+	// a line ends at a newline after the tokens before it, when it has
+	// any; the tokens before a byte are the starts before it
 	ends := sc.ends
-	lineStart, before := 0, 0
+	lineStart, before, counted := 0, 0, 0 // counted: the words of starts in before
 	for at := 0; ; at++ {
 		nl := strings.IndexByte(text[at:], '\n')
 		if nl < 0 {
 			break
 		}
 		at += nl
-		for before < n && spans[before].start < int32(at) {
-			before++
+		for ; counted < at/64; counted++ {
+			before += bits.OnesCount64(alnum[counted])
 		}
-		if before > lineStart {
-			ends[nEnds] = int32(before)
+		if now := before + bits.OnesCount64(alnum[counted]&(1<<uint(at%64)-1)); now > lineStart {
+			ends[nEnds] = int32(now)
 			nEnds++
-			lineStart = before
+			lineStart = now
 		}
 	}
 	if n > lineStart { // the end of the text ends the last line
@@ -86,12 +88,21 @@ func packHighBits(h uint64) uint64 {
 	return (h >> 7 & lowBits) * 0x0102040810204080 >> 56
 }
 
-// alnumBytes returns the high bit of each byte of x that is an ASCII
-// letter or digit (see upperBytes).
+// Byte-wise constants for alnumBytes.
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// alnumBytes returns the high bit of each byte of x (eight bytes of
+// text) that is an ASCII letter or digit. With the high bit cleared,
+// adding 0x80-lo to a byte sets its high bit exactly when it is at least
+// lo, without a carry into the next byte; setting 0x20 maps the capitals
+// onto the small letters and nothing else onto them.
 func alnumBytes(x uint64) uint64 {
 	y := x &^ highBits
-	lower := (y + lowBits*(0x80-'a')) &^ (y + lowBits*(0x80-'z'-1))
-	upper := (y + lowBits*(0x80-'A')) &^ (y + lowBits*(0x80-'Z'-1))
+	z := y | lowBits*0x20
+	letter := (z + lowBits*(0x80-'a')) &^ (z + lowBits*(0x80-'z'-1))
 	digit := (y + lowBits*(0x80-'0')) &^ (y + lowBits*(0x80-'9'-1))
-	return (lower | upper | digit) &^ x & highBits
+	return (letter | digit) &^ x & highBits
 }

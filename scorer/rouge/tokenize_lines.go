@@ -167,23 +167,6 @@ var byteClass = func() (t [256]uint8) {
 	return t
 }()
 
-// Byte-wise constants for upperBytes.
-const (
-	lowBits  = 0x0101010101010101
-	highBits = 0x8080808080808080
-)
-
-// upperBytes returns the high bit of each byte of x (eight bytes of
-// text) that is in [A-Z]: with the high bit cleared, adding 0x80-lo to a
-// byte sets its high bit exactly when it is at least lo, without a carry
-// into the next byte.
-func upperBytes(x uint64) uint64 {
-	y := x &^ highBits
-	atLeastA := y + lowBits*(0x80-'A')
-	pastZ := y + lowBits*(0x80-'Z'-1)
-	return atLeastA &^ pastZ &^ x & highBits
-}
-
 // load64 returns the eight bytes of s at i, little-endian.
 func load64(s string, i int) uint64 {
 	s = s[i : i+8]

@@ -56,8 +56,8 @@ func (t *wordTable) lookup(s string) (int32, bool) {
 }
 
 // lookupSpans writes to ids the numbers of the words spans of text (see
-// tokenSpan) that have at most eight bytes, all ASCII, found from their
-// first eight bytes lowercased, or spanUnknown for those the table does
+// tokenSpan) that have at most eight bytes, all ASCII letters and digits,
+// found from their bytes lowercased, or spanUnknown for those the table does
 // not hold; the other spans get spanOther. Its loop makes no calls.
 func (t *wordTable) lookupSpans(text string, spans []tokenSpan, ids []int32) {
 	slots, seed, shift := t.slots, t.seed, t.shift
@@ -69,8 +69,9 @@ func (t *wordTable) lookupSpans(text string, spans []tokenSpan, ids []int32) {
 			ids[k] = spanOther
 			continue
 		}
-		head := load64(text, int(sp.start)) & headMasks[size]
-		head |= upperBytes(head) >> 2 // 'A'…'Z' | 0x20 is 'a'…'z'
+		// the bytes are ASCII letters and digits: setting 0x20 lowercases
+		// the capitals and keeps the others
+		head := (load64(text, int(sp.start)) | lowBits*0x20) & headMasks[size]
 		id := int32(spanUnknown)
 		for h := ((seed ^ uint64(size)*hashLen ^ head) * hashMul) >> (shift & 63); ; h = (h + 1) & mask {
 			sl := &slots[h]
