@@ -23,33 +23,29 @@ func (n *numbering) number(text string, ids []int32, spans []tokenSpan, buf []by
 			continue
 		}
 		sp := spans[k]
-		var s string
-		if sp.end < 0 || hasUpper(text[sp.start:sp.end]) {
-			end := sp.end
-			if end < 0 {
-				end = ^end
-			}
-			buf = lowerToken(buf[:0], text[sp.start:end])
+		if n.v != nil && sp.end >= 0 && !hasUpper(text[sp.start:sp.end]) {
+			ids[k] = n.v.ID(text[sp.start:sp.end])
+			continue
+		}
+		if n.v == nil && sp.end >= 0 {
 			if id == spanOther {
-				ids[k] = n.bytes(buf)
+				var ok bool
+				if id, ok = n.table.lookupText(text, int(sp.start), int(sp.end)); ok {
+					ids[k] = id
+					continue
+				}
+			}
+			if s := text[sp.start:sp.end]; !hasUpper(s) {
+				ids[k] = n.unknownWord(s)
 				continue
 			}
-			s = string(buf)
-		} else {
-			s = text[sp.start:sp.end]
 		}
-		switch {
-		case n.v != nil:
-			ids[k] = n.v.ID(s)
-		case id == spanUnknown:
-			ids[k] = n.unknownWord(s)
-		default:
-			id, ok := n.table.lookup(s)
-			if !ok {
-				id = n.unknownWord(s)
-			}
-			ids[k] = id
+		end := sp.end
+		if end < 0 {
+			end = ^end
 		}
+		buf = lowerToken(buf[:0], text[sp.start:end])
+		ids[k] = n.bytes(buf)
 	}
 	return buf
 }

@@ -28,14 +28,17 @@ func tokenizeLines(v *numbering, text string, sc *scratch, extra int) (ids, line
 	ids, lines, zeros = out[:n:n], out[n:n+nEnds:n+nEnds], out[n+nEnds:]
 	copy(lines, sc.ends[:nEnds])
 	spans := sc.spans[:n]
+	left := n
 	if v.table != nil {
-		v.table.lookupSpans(text, spans, ids)
+		left = v.table.lookupSpans(text, spans, ids)
 	} else {
 		for k := range ids {
 			ids[k] = spanOther
 		}
 	}
-	sc.buf = v.number(text, ids, spans, sc.buf)
+	if left > 0 {
+		sc.buf = v.number(text, ids, spans, sc.buf)
+	}
 	return ids, lines, zeros
 }
 

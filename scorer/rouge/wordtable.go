@@ -57,25 +57,28 @@ func (t *wordTable) lookup(s string) (int32, bool) {
 
 // lookupSpans writes to ids the numbers of the words spans of text (see
 // tokenSpan) that have at most eight bytes, all ASCII letters and digits,
-// found from their bytes lowercased, or spanUnknown for those the table does
-// not hold; the other spans get spanOther. Its loop makes no calls.
-func (t *wordTable) lookupSpans(text string, spans []tokenSpan, ids []int32) {
+// found from their bytes lowercased, or spanUnknown for those the table
+// does not hold; the other spans get spanOther. It returns the count of
+// spans left unnumbered. Its loop makes no calls.
+func (t *wordTable) lookupSpans(text string, spans []tokenSpan, ids []int32) (left int) {
 	slots, seed, shift := t.slots, t.seed, t.shift
 	mask := uint64(len(slots) - 1)
 	ids = ids[:len(spans)]
 	for k, sp := range spans {
-		size := uint(sp.end - sp.start)
-		if sp.end < 0 || size > 8 || int(sp.start)+8 > len(text) {
+		start, size := int(sp.start), uint(sp.end-sp.start)
+		if sp.end < 0 || size > 8 || start+8 > len(text) {
 			ids[k] = spanOther
+			left++
 			continue
 		}
 		// the bytes are ASCII letters and digits: setting 0x20 lowercases
 		// the capitals and keeps the others
-		head := (load64(text, int(sp.start)) | lowBits*0x20) & headMasks[size]
+		head := (load64(text, start) | lowBits*0x20) & headMasks[size]
 		id := int32(spanUnknown)
 		for h := ((seed ^ uint64(size)*hashLen ^ head) * hashMul) >> (shift & 63); ; h = (h + 1) & mask {
 			sl := &slots[h]
 			if sl.id == 0 {
+				left++
 				break
 			}
 			if sl.head == head && uint(sl.n) == size {
@@ -85,6 +88,47 @@ func (t *wordTable) lookupSpans(text string, spans []tokenSpan, ids []int32) {
 		}
 		ids[k] = id
 	}
+	return left
+}
+
+// lookupText returns the number of the word text[start:end], of ASCII
+// letters and digits, lowercased, or false when the table does not hold
+// it, reading the text eight bytes at a time where it can.
+func (t *wordTable) lookupText(text string, start, end int) (int32, bool) {
+	if start+(end-start+7)&^7 > len(text) {
+		var buf [32]byte
+		return t.lookupBytes(lowerToken(buf[:0], text[start:end]))
+	}
+	size := end - start
+	head := (load64(text, start) | lowBits*0x20) & headMasks[min(size, 8)]
+	h := (t.seed ^ uint64(size)*hashLen ^ head) * hashMul
+	for at := start + 8; at < end; at += 8 {
+		h = (h ^ (load64(text, at)|lowBits*0x20)&headMasks[min(end-at, 8)]) * hashMul
+	}
+	mask := uint64(len(t.slots) - 1)
+	for i := h >> (t.shift & 63); ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		if sl.id == 0 {
+			return 0, false
+		}
+		if sl.head == head && int(sl.n) == size && (size <= 8 || sameLower(text[start+8:end], t.words[sl.id-1][8:])) {
+			return sl.id - 1, true
+		}
+	}
+}
+
+// sameLower reports whether s, of ASCII letters and digits, lowercased
+// is w.
+func sameLower(s, w string) bool {
+	if len(s) != len(w) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i]|0x20 != w[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // headMasks keeps the first n bytes of eight, for n from 0 to 8.
