@@ -20,10 +20,11 @@ type Target struct {
 	words wordTable  // the target's words
 	plain targetForm // the unstemmed tokens, numbered in words
 
-	stemOnce sync.Once
-	stems    intern.Strings // the stems of the target's words; only read once built
-	stemOf   []int32        // word number -> stem number, or -1 for an empty stem
-	stemmed  targetForm     // the stemmed tokens, numbered in stems
+	stemOnce   sync.Once
+	stems      intern.Strings // the stems of the target's words; only read once built
+	stemOf     []int32        // word number -> stem number, or -1 for an empty stem
+	emptyStems bool           // some word has an empty stem
+	stemmed    targetForm     // the stemmed tokens, numbered in stems
 }
 
 // NewTarget tokenizes text (the reference of rouge-score's
@@ -59,6 +60,8 @@ func (t *Target) stemmedForm() *targetForm {
 			t.stemOf[id] = -1
 			if w != "" {
 				t.stemOf[id] = t.stems.ID(w)
+			} else {
+				t.emptyStems = true
 			}
 		}
 		t.stemmed.ids, t.stemmed.lines = remapLines(t.plain.ids, t.plain.lines, t.stemOf)

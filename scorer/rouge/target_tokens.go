@@ -33,13 +33,14 @@ func (s *Scorer) TargetTokens(t *Target, prediction string) *Tokens {
 func (t *Target) stemTokens(u *Tokens, c *stemCache) *Tokens {
 	f := t.stemmedForm()
 	var unknown []int32 // unknown[k]: the number of the stem of u.unknown[k], or -1 to drop it
+	drops := t.emptyStems
 	if len(u.unknown) > 0 {
 		unknown = make([]int32, len(u.unknown))
 		for k, st := range c.stemAll(u.unknown) {
 			id, ok := t.stems.Lookup(st)
 			switch {
 			case st == "":
-				id = -1
+				id, drops = -1, true
 			case !ok:
 				id = f.vocab
 			}
@@ -51,23 +52,35 @@ func (t *Target) stemTokens(u *Tokens, c *stemCache) *Tokens {
 	buf := make([]int32, len(u.pred)+len(u.predLines)+int(f.vocab))
 	pred, lines, counts := buf[:0:len(u.pred)], buf[len(u.pred):len(u.pred):len(u.pred)+len(u.predLines)], buf[len(u.pred)+len(u.predLines):]
 	stemOf, words := t.stemOf, t.plain.vocab
-	start := int32(0)
-	for _, end := range u.predLines {
-		before := len(pred)
-		for _, id := range u.pred[start:end] {
+	if !drops { // every token keeps its place
+		pred, lines = pred[:len(u.pred)], append(lines, u.predLines...)
+		for i, id := range u.pred {
 			if id < words {
 				id = stemOf[id]
-			} else if id = unknown[id-words]; id >= 0 && id < f.vocab {
+			} else if id = unknown[id-words]; id < f.vocab {
 				counts[id]++
 			}
-			if id >= 0 {
-				pred = append(pred, id)
+			pred[i] = id
+		}
+	} else {
+		start := int32(0)
+		for _, end := range u.predLines {
+			before := len(pred)
+			for _, id := range u.pred[start:end] {
+				if id < words {
+					id = stemOf[id]
+				} else if id = unknown[id-words]; id >= 0 && id < f.vocab {
+					counts[id]++
+				}
+				if id >= 0 {
+					pred = append(pred, id)
+				}
 			}
+			if len(pred) > before {
+				lines = append(lines, int32(len(pred)))
+			}
+			start = end
 		}
-		if len(pred) > before {
-			lines = append(lines, int32(len(pred)))
-		}
-		start = end
 	}
 	// the target words' counts go to their stems
 	for w, n := range u.predCounts {
