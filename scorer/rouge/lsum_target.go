@@ -138,10 +138,10 @@ func (l *lsumTarget) score(sc *scratch, ids, pred, predLines, predCounts []int32
 	}
 	hits := 0
 	for _, ln := range l.lines {
+		line := ids[ln.start : ln.start+ln.n]
 		for x, b := range sc.marks[ln.off : ln.off+ln.words] {
-			for ; b != 0; b &= b - 1 {
-				id := ids[int(ln.start)+64*x+bits.TrailingZeros64(b)]
-				if budget[id] > 0 {
+			for at := line[64*x:]; b != 0; b &= b - 1 {
+				if id := at[bits.TrailingZeros64(b)]; budget[id] > 0 {
 					hits++
 					budget[id]--
 				}
