@@ -30,7 +30,7 @@ func (n *numbering) number(text string, ids []int32, spans []tokenSpan, buf []by
 		if n.v == nil && sp.end >= 0 {
 			if id == spanOther {
 				var ok bool
-				if id, ok = n.table.lookupText(text, int(sp.start), int(sp.end)); ok {
+				if id, ok = n.table.lookupText(text, sp.start, sp.end); ok {
 					ids[k] = id
 					continue
 				}

@@ -98,6 +98,12 @@ func TestTargetTokensScoreAsScore(t *testing.T) {
 		{"long prediction lines", longText(r, 200, 15, small), longText(r, 400, 150, small)},
 		{"exactly 64 and 65", longText(r, 129, 64, small), longText(r, 130, 65, small)},
 		{"bench texts", benchText(200, 3), benchText(200, 0)},
+		{"long words and capitals", "Confirmation REPLACEMENT warehouse packaging", "CONFIRMATION replacement Warehouses unpackaged confirmations"},
+		{"eight-byte words", "shipping delivery", "SHIPPING Delivery shipping deliverY"},
+		{"words at the end of the text", "to be or not to be", "be"},
+		{"only unknown words", "alpha", "beta gamma delta epsilon zetazetazeta Unknownlongword"},
+		{"quotes and dashes", "“Refunds” — processed", "refunds—processed “quickly”"},
+		{"KELVIN SIGN and İ in the prediction only", "kelvin istanbul", "\u212aELVIN İstanbul \u212a"},
 	}
 	scorers := targetScorers(t)
 	for _, tt := range tests {
@@ -206,6 +212,7 @@ func FuzzTargetTokens(f *testing.F) {
 	}
 	f.Add("running runs\nran", "run RUNS\n\nrunner")
 	f.Add(benchText(90, 3), benchText(70, 0))
+	f.Add("Confirmation \u212aelvin İstanbul", "CONFIRMATIONS kelvin istanbul\n\u212a")
 	scorers := targetScorers(f)
 	f.Fuzz(func(t *testing.T, a, b string) {
 		if len(a) > 4000 || len(b) > 4000 {

@@ -9,9 +9,9 @@ import (
 // nor İ, where a token is a run of ASCII letters and digits and every
 // other byte separates. It reads the text eight bytes at a time into a
 // bitmap of its letters and digits (one bit a byte) and takes the tokens
-// from the edges of the runs of ones, with loops that make no calls. It returns the counts of tokens and line
-// ends written to sc.spans and sc.ends, which must hold len(text)/2+1
-// each.
+// from the edges of the runs of ones, with loops that make no calls. It
+// returns the counts of tokens and line ends written to sc.spans and
+// sc.ends, which must hold len(text)/2+1 each.
 func bitmapTokens(text string, sc *scratch) (n, nEnds int) {
 	words := len(text)/64 + 1 // a bit past the text, which separates
 	sc.alnum = resize(sc.alnum, words)
@@ -45,12 +45,12 @@ func bitmapTokens(text string, sc *scratch) (n, nEnds int) {
 		prev = a >> 63
 		starts := a &^ shifted
 		alnum[w] = starts // the bitmap of token starts from here on
-		for base := int32(64 * w); starts != 0; starts &= starts - 1 {
-			spans[nStarts].start = base + int32(bits.TrailingZeros64(starts))
+		for base := 64 * w; starts != 0; starts &= starts - 1 {
+			spans[nStarts].start = base + bits.TrailingZeros64(starts)
 			nStarts++
 		}
-		for base, stops := int32(64*w), shifted&^a; stops != 0; stops &= stops - 1 {
-			spans[nStops].end = base + int32(bits.TrailingZeros64(stops))
+		for base, stops := 64*w, shifted&^a; stops != 0; stops &= stops - 1 {
+			spans[nStops].end = base + bits.TrailingZeros64(stops)
 			nStops++
 		}
 	}

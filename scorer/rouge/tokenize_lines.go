@@ -53,7 +53,7 @@ const (
 // capitals, when end >= 0; when end < 0, text[start:^end], which holds
 // KELVIN SIGN or İ (see lowerToken).
 type tokenSpan struct {
-	start, end int32
+	start, end int
 }
 
 // scanTokens writes the tokens of text to spans and the end of every
@@ -78,17 +78,17 @@ func scanTokens(text string, spans []tokenSpan, ends []int32) (n, nEnds int) {
 			for i++; i < len(text) && byteClass[text[i]]&(classPlain|classUpper) != 0; i++ {
 			}
 		}
-		end := int32(i)
+		end := i
 		if i < len(text) && byteClass[text[i]] == classHigh {
-			if i = tokenEnd(text, i); int32(i) > end { // KELVIN SIGN or İ goes on or starts a token
-				end = ^int32(i)
+			if i = tokenEnd(text, i); i > end { // KELVIN SIGN or İ goes on or starts a token
+				end = ^i
 			} else if i == start { // any other non-ASCII character separates
 				_, size := utf8.DecodeRuneInString(text[i:])
 				i += size
 				continue
 			}
 		}
-		spans[n] = tokenSpan{start: int32(start), end: end}
+		spans[n] = tokenSpan{start: start, end: end}
 		n++
 	}
 	if n > lineStart { // the end of the text ends the last line

@@ -48,13 +48,6 @@ func (t *wordTable) build(words []string) {
 	}
 }
 
-// lookup returns the number of the word s, or false when the table does
-// not hold it.
-func (t *wordTable) lookup(s string) (int32, bool) {
-	head, h := wordHash(s, t.seed)
-	return t.find(s, head, h)
-}
-
 // lookupSpans writes to ids the numbers of the words spans of text (see
 // tokenSpan) that have at most eight bytes, all ASCII letters and digits,
 // found from their bytes lowercased, or spanUnknown for those the table
@@ -65,7 +58,7 @@ func (t *wordTable) lookupSpans(text string, spans []tokenSpan, ids []int32) (le
 	mask := uint64(len(slots) - 1)
 	ids = ids[:len(spans)]
 	for k, sp := range spans {
-		start, size := int(sp.start), uint(sp.end-sp.start)
+		start, size := sp.start, uint(sp.end-sp.start)
 		if sp.end < 0 || size > 8 || start+8 > len(text) {
 			ids[k] = spanOther
 			left++
@@ -134,7 +127,8 @@ func sameLower(s, w string) bool {
 // headMasks keeps the first n bytes of eight, for n from 0 to 8.
 var headMasks = [9]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff}
 
-// lookupBytes is lookup for a word held in b.
+// lookupBytes returns the number of the word held in b, or false when the
+// table does not hold it.
 func (t *wordTable) lookupBytes(b []byte) (int32, bool) {
 	head, h := wordHash(b, t.seed)
 	return t.find(string(b), head, h)
