@@ -48,23 +48,27 @@ func benchScorers(b *testing.B) []*Scorer {
 	return out
 }
 
+// scoreRun scores one run with the six scorers, from the unstemmed
+// tokens base, stemmed by the last scorer.
+func scoreRun(scorers []*Scorer, base *Tokens) {
+	stemmed := scorers[len(scorers)-1].StemTokens(base)
+	for _, s := range scorers {
+		t := base
+		if s.Stems() {
+			t = stemmed
+		}
+		s.ScoreTokens(t)
+	}
+}
+
 // BenchmarkRunUnprepared scores one run of the six scorers from
 // UnstemmedTokens of both texts.
 func BenchmarkRunUnprepared(b *testing.B) {
 	pred, target := benchText(200, 0), benchText(200, 3)
 	scorers := benchScorers(b)
-	stemmer := scorers[len(scorers)-1]
 	b.ReportAllocs()
 	for b.Loop() {
-		base := scorers[0].UnstemmedTokens(target, pred)
-		stemmed := stemmer.StemTokens(base)
-		for _, s := range scorers {
-			t := base
-			if s.Stems() {
-				t = stemmed
-			}
-			s.ScoreTokens(t)
-		}
+		scoreRun(scorers, scorers[0].UnstemmedTokens(target, pred))
 	}
 }
 
@@ -74,21 +78,9 @@ func BenchmarkRunAgainstTarget(b *testing.B) {
 	pred := benchText(200, 0)
 	tgt := NewTarget(benchText(200, 3))
 	scorers := benchScorers(b)
-	stemmer := scorers[len(scorers)-1]
-	for _, s := range scorers { // build the target's data
-		s.ScoreTokens(s.StemTokens(scorers[0].TargetTokens(tgt, pred)))
-		s.ScoreTokens(scorers[0].TargetTokens(tgt, pred))
-	}
+	scoreRun(scorers, scorers[0].TargetTokens(tgt, pred)) // builds the target's data
 	b.ReportAllocs()
 	for b.Loop() {
-		base := scorers[0].TargetTokens(tgt, pred)
-		stemmed := stemmer.StemTokens(base)
-		for _, s := range scorers {
-			t := base
-			if s.Stems() {
-				t = stemmed
-			}
-			s.ScoreTokens(t)
-		}
+		scoreRun(scorers, scorers[0].TargetTokens(tgt, pred))
 	}
 }

@@ -23,7 +23,7 @@ func (n *numbering) number(text string, ids []int32, spans []tokenSpan, buf []by
 			continue
 		}
 		sp := spans[k]
-		if n.v != nil && sp.end >= 0 && !hasUpper(text[sp.start:sp.end]) {
+		if n.v != nil && sp.end >= 0 && !hasUpper(text, sp.start, sp.end) {
 			ids[k] = n.v.ID(text[sp.start:sp.end])
 			continue
 		}
@@ -35,7 +35,7 @@ func (n *numbering) number(text string, ids []int32, spans []tokenSpan, buf []by
 					continue
 				}
 			}
-			if s := text[sp.start:sp.end]; !hasUpper(s) {
+			if s := text[sp.start:sp.end]; !hasUpper(text, sp.start, sp.end) {
 				ids[k] = n.unknownWord(s)
 				continue
 			}
@@ -50,10 +50,20 @@ func (n *numbering) number(text string, ids []int32, spans []tokenSpan, buf []by
 	return buf
 }
 
-// hasUpper reports whether s holds an ASCII capital.
-func hasUpper(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if byteClass[s[i]] == classUpper {
+// hasUpper reports whether the token text[start:end], of ASCII letters
+// and digits, holds a capital: a byte without 0x20, read eight at a time
+// where the text allows.
+func hasUpper(text string, start, end int) bool {
+	for at := start; at < end; at += 8 {
+		if at+8 > len(text) {
+			for ; at < end; at++ {
+				if text[at]&0x20 == 0 {
+					return true
+				}
+			}
+			return false
+		}
+		if ^load64(text, at)&(lowBits*0x20)&headMasks[min(end-at, 8)] != 0 {
 			return true
 		}
 	}
