@@ -14,11 +14,13 @@ type scratch struct {
 	masks []bitLCS
 	table lcsTable
 	buf   []byte
+
+	// tokenizing
 	spans []tokenSpan
 	alnum []uint64
 	ends  []int32
 
-	// against a Target
+	// scoring against a Target
 	counts       []int32
 	cur          []uint64
 	marks        []uint64

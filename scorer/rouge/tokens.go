@@ -135,7 +135,10 @@ func (s *Scorer) Stems() bool { return s.opts.UseStemmer }
 
 // StemTokens returns t stemmed with the scorer's cache of stems, so that
 // unstemmed Tokens shared with other scorers are tokenized only once. t
-// must not be stemmed already.
+// must not be stemmed already. For Tokens from TargetTokens, the target's
+// stemmed form is the Target's, built once, and only the prediction's
+// words the target lacks are stemmed here, each numbered as the target's
+// word of the same stem when there is one.
 func (s *Scorer) StemTokens(t *Tokens) *Tokens {
 	if t.tgt != nil {
 		return t.tgt.stemTokens(t, s.stems)
@@ -150,7 +153,8 @@ func (s *Scorer) UsesTokens() bool { return s.typ != TypeLsum || !s.opts.SplitSu
 
 // ScoreTokens returns Score(target, prediction) of the texts t was built
 // from. It tokenizes again only when the scorer does not use tokens or
-// stems differently from t.
+// stems differently from t. For Tokens from TargetTokens it scores the
+// prediction against the data the Target keeps.
 func (s *Scorer) ScoreTokens(t *Tokens) Score {
 	if !s.UsesTokens() || t.stemmed != s.opts.UseStemmer {
 		return s.Score(t.targetText, t.predText)
