@@ -14,6 +14,23 @@ type scratch struct {
 	masks []bitLCS
 	table lcsTable
 	buf   []byte
+
+	// tokenizing
+	spans []tokenSpan
+	alnum []uint64
+	ends  []int32
+
+	// scoring against a Target
+	counts       []int32
+	cur          []uint64
+	marks        []uint64
+	vs           []uint64
+	events       []lsumEvent
+	narrowEvents []narrowEvent
+	narrow       []narrowState
+	firsts       []int32
+	last         []int32
+	touched      []int32
 }
 
 // scratchPool hands out scratch; the zero value is ready to use.
@@ -27,6 +44,17 @@ func (p *scratchPool) get() *scratch {
 }
 
 func (p *scratchPool) put(s *scratch) {
-	s.words.Reset(0) // drop the strings of the last texts
+	if s.words.Len() > 0 {
+		s.words.Reset(0) // drop the strings of the last texts
+	}
 	p.p.Put(s)
+}
+
+// resize returns s with length n, reusing its storage when it is large
+// enough; the contents are not cleared.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }

@@ -2,7 +2,6 @@ package rouge
 
 import (
 	"sync"
-	"unicode/utf8"
 
 	"github.com/evalsidecar/evalsidecar/internal/intern"
 )
@@ -18,8 +17,17 @@ type Tokens struct {
 	// targetLines and predLines end each newline-separated line that has
 	// tokens: line k is target[targetLines[k-1]:targetLines[k]].
 	targetLines, predLines []int32
-	words                  []string // token by number; nil once stemmed
+	words                  []string // token by number; nil once stemmed or against a Target
 	vocab                  int
+
+	// Against a Target (see Scorer.TargetTokens): the target's tokens in
+	// form, whose numbers the prediction shares; a prediction word the
+	// target lacks is numbered form.vocab+k, its text unknown[k] (kept
+	// until stemmed).
+	tgt        *Target
+	form       *targetForm
+	unknown    []string
+	predCounts []int32 // the prediction's count of each number below form.vocab
 
 	lcsOnce sync.Once
 	lcs     int
@@ -43,106 +51,15 @@ func newTokens(sc *scratch, target, prediction string) *Tokens {
 	v := &sc.words
 	v.Reset((len(target) + len(prediction)) / 12)
 	t := &Tokens{targetText: target, predText: prediction}
-	t.target, t.targetLines, sc.buf = tokenizeLines(v, target, sc.buf)
-	t.pred, t.predLines, sc.buf = tokenizeLines(v, prediction, sc.buf)
+	num := numbering{v: v}
+	t.target, t.targetLines, _ = tokenizeLines(&num, target, sc, 0)
+	t.pred, t.predLines, _ = tokenizeLines(&num, prediction, sc, 0)
 	t.vocab = v.Len()
 	t.words = make([]string, t.vocab)
 	for id := range t.words {
 		t.words[id] = v.String(int32(id))
 	}
 	return t
-}
-
-// tokenizeLines numbers the tokens of text in v (Tokenize's tokens,
-// unstemmed) and ends every line that has tokens. A token of lowercase
-// ASCII letters and digits is numbered as the substring of text it is;
-// one with other letters is rewritten in buf.
-func tokenizeLines(v *intern.Strings, text string, buf []byte) (ids, lines []int32, _ []byte) {
-	ids = make([]int32, 0, len(text)/5+1)
-	start := -1      // start of the current token while it is a plain substring
-	rewrite := false // the current token is in buf
-	lineStart := 0   // index in ids of the current line's first token
-	for i := 0; i <= len(text); {
-		c := byte('\n') // the end of the text ends the last line
-		if i < len(text) {
-			c = text[i]
-		}
-		size := 1
-		switch {
-		case plainByte[c]:
-			if rewrite {
-				buf = append(buf, c)
-				i++
-				continue
-			}
-			if start < 0 {
-				start = i
-			}
-			for i++; i < len(text) && plainByte[text[i]]; i++ {
-			}
-			continue
-		case c >= 'A' && c <= 'Z':
-			if !rewrite {
-				buf = toBuf(buf, text, start, i)
-				rewrite = true
-			}
-			buf = append(buf, c+'a'-'A')
-			i++
-			continue
-		case c >= utf8.RuneSelf:
-			var r rune
-			r, size = utf8.DecodeRuneInString(text[i:])
-			switch r {
-			case '\u212a': // KELVIN SIGN lowercases to ASCII 'k'
-				if !rewrite {
-					buf = toBuf(buf, text, start, i)
-					rewrite = true
-				}
-				buf = append(buf, 'k')
-				i += size
-				continue
-			case '\u0130': // İ lowercases to "i" + U+0307, which separates
-				if !rewrite {
-					buf = toBuf(buf, text, start, i)
-					rewrite = true
-				}
-				buf = append(buf, 'i')
-			}
-		}
-		// a separator (or the "i" of İ) ends the current token
-		switch {
-		case rewrite:
-			ids = append(ids, v.IDBytes(buf))
-			rewrite = false
-		case start >= 0:
-			ids = append(ids, v.ID(text[start:i]))
-		}
-		start = -1
-		if c == '\n' && len(ids) > lineStart {
-			lines = append(lines, int32(len(ids)))
-			lineStart = len(ids)
-		}
-		i += size
-	}
-	return ids, lines, buf
-}
-
-// plainByte marks the bytes a token keeps as they are: [a-z0-9].
-var plainByte = func() (t [256]bool) {
-	for c := range 256 {
-		t[c] = c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
-	}
-	return t
-}()
-
-// toBuf starts a rewritten token in buf with text[start:i], the plain
-// part read so far (none when start < 0).
-func toBuf(buf []byte, text string, start, i int) []byte {
-	buf = buf[:0]
-	if start >= 0 {
-		buf = append(buf, text[start:i]...)
-	}
-	return buf
 }
 
 // withStems returns the tokens with every token longer than three
@@ -218,8 +135,16 @@ func (s *Scorer) Stems() bool { return s.opts.UseStemmer }
 
 // StemTokens returns t stemmed with the scorer's cache of stems, so that
 // unstemmed Tokens shared with other scorers are tokenized only once. t
-// must not be stemmed already.
-func (s *Scorer) StemTokens(t *Tokens) *Tokens { return t.withStems(s.stems) }
+// must not be stemmed already. For Tokens from TargetTokens, the target's
+// stemmed form is the Target's, built once, and only the prediction's
+// words the target lacks are stemmed here, each numbered as the target's
+// word of the same stem when there is one.
+func (s *Scorer) StemTokens(t *Tokens) *Tokens {
+	if t.tgt != nil {
+		return t.tgt.stemTokens(t, s.stems)
+	}
+	return t.withStems(s.stems)
+}
 
 // UsesTokens reports whether ScoreTokens scores from the tokens: every
 // type but rougeLsum with SplitSummaries, whose sentences are split and
@@ -228,10 +153,14 @@ func (s *Scorer) UsesTokens() bool { return s.typ != TypeLsum || !s.opts.SplitSu
 
 // ScoreTokens returns Score(target, prediction) of the texts t was built
 // from. It tokenizes again only when the scorer does not use tokens or
-// stems differently from t.
+// stems differently from t. For Tokens from TargetTokens it scores the
+// prediction against the data the Target keeps.
 func (s *Scorer) ScoreTokens(t *Tokens) Score {
 	if !s.UsesTokens() || t.stemmed != s.opts.UseStemmer {
 		return s.Score(t.targetText, t.predText)
+	}
+	if t.form != nil {
+		return s.scoreTarget(t)
 	}
 	switch {
 	case s.typ == TypeLsum:
