@@ -102,9 +102,14 @@ func (in *Instance) toolCallOutput(text string) *memoOutput {
 
 // rougeTokens returns the tokens of target and prediction for s, built
 // on first use: the unstemmed tokens are shared by every scorer of the
-// pair, and stemmed ones derived from them.
+// pair, and stemmed ones derived from them. A target that is the
+// instance's prepared reference is not tokenized again: only the
+// prediction is, against it.
 func (in *Instance) rougeTokens(target, prediction string, s *rouge.Scorer) *rouge.Tokens {
 	base := in.memoTokens(tokensID{target: idOf(target), prediction: idOf(prediction)}, func() *rouge.Tokens {
+		if t := in.PreparedReference.rougeTarget(target); t != nil {
+			return s.TargetTokens(t, prediction)
+		}
 		return s.UnstemmedTokens(target, prediction)
 	})
 	if !s.Stems() {

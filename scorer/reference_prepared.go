@@ -5,6 +5,7 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/scorer/bleu"
+	"github.com/evalsidecar/evalsidecar/scorer/rouge"
 	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
 )
 
@@ -26,6 +27,9 @@ type PreparedReference struct {
 
 	callsOnce sync.Once
 	prepared  *trajectory.Prepared
+
+	targetOnce sync.Once
+	target     *rouge.Target
 
 	mu   sync.Mutex
 	bleu map[string]preparedBLEU // by tokenizer
@@ -54,6 +58,16 @@ func (p *PreparedReference) preparedCalls(calls []extractor.ToolCall) *trajector
 	}
 	p.callsOnce.Do(func() { p.prepared = trajectory.Prepare(trajCalls(p.calls)) })
 	return p.prepared
+}
+
+// rougeTarget returns the reference text as a ROUGE target when text is
+// that text, built on first use, else nil.
+func (p *PreparedReference) rougeTarget(text string) *rouge.Target {
+	if !p.hasText(text) {
+		return nil
+	}
+	p.targetOnce.Do(func() { p.target = rouge.NewTarget(p.text) })
+	return p.target
 }
 
 // bleuReference returns the reference text prepared for b's tokenizer
