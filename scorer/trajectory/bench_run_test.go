@@ -66,3 +66,16 @@ func benchPrepareKeys(b *testing.B, exact func(p *Prepared, i int) string) {
 func BenchmarkPrepareKeysBaseline(b *testing.B) {
 	benchPrepareKeys(b, func(p *Prepared, i int) string { return ExactArgsKey(p.Calls[i].Args) })
 }
+
+// BenchmarkPreparedRun is the per-run work of the trajectory metrics
+// against a shared prepared reference, with exact keys from
+// Prepared.ExactArgsKey.
+func BenchmarkPreparedRun(b *testing.B) {
+	benchPreparedRun(b, (*Prepared).ExactArgsKey)
+}
+
+// BenchmarkPrepareKeys is preparing the predicted calls and building
+// all their keys, exact keys from Prepared.ExactArgsKey.
+func BenchmarkPrepareKeys(b *testing.B) {
+	benchPrepareKeys(b, (*Prepared).ExactArgsKey)
+}

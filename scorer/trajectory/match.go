@@ -47,7 +47,13 @@ func Matched(pred, ref []string) int {
 	if len(pred) == 0 || len(ref) == 0 {
 		return 0
 	}
-	used := make([]bool, len(pred))
+	var small [smallMatch]bool
+	used := small[:0]
+	if len(pred) <= smallMatch {
+		used = small[:len(pred)]
+	} else {
+		used = make([]bool, len(pred))
+	}
 	n := 0
 	for _, r := range ref {
 		for i, p := range pred {
@@ -60,6 +66,10 @@ func Matched(pred, ref []string) int {
 	}
 	return n
 }
+
+// smallMatch is the predicted call count up to which Matched keeps its
+// work space on the stack.
+const smallMatch = 64
 
 // Precision is Matched / len(pred). With no predicted calls it is 1 when
 // ref is empty too and 0 otherwise (doing nothing is not precise when
