@@ -35,9 +35,8 @@ const maxMarks = 8
 // integer literal.
 const maxIntDigits = 32
 
-// canon appends canonical encodings to b under eq.
+// canon appends canonical encodings under eq.
 type canon struct {
-	b  []byte
 	eq Equality
 	// marks are the offsets in b of the first nmarks boolean tags
 	// written; nmarks counts them all.
@@ -48,19 +47,19 @@ type canon struct {
 	inexact bool
 }
 
-// reset prepares w for another value, keeping b.
+// reset prepares w for another value.
 func (w *canon) reset(eq Equality) {
 	w.eq, w.nmarks, w.inexact = eq, 0, false
 }
 
-// value appends the encoding of v.
-func (w *canon) value(v *Value) {
+// value appends the encoding of v to b.
+func (w *canon) value(b []byte, v *Value) []byte {
 	switch v.Kind {
 	case Null:
-		w.b = append(w.b, 'n')
+		b = append(b, 'n')
 	case Bool:
 		if w.nmarks < maxMarks {
-			w.marks[w.nmarks] = len(w.b)
+			w.marks[w.nmarks] = len(b)
 		}
 		w.nmarks++
 		tag := byte('b')
@@ -68,56 +67,56 @@ func (w *canon) value(v *Value) {
 			tag = 'd'
 		}
 		if v.Bool {
-			w.b = append(w.b, tag, '1', ';')
+			b = append(b, tag, '1', ';')
 		} else {
-			w.b = append(w.b, tag, '0', ';')
+			b = append(b, tag, '0', ';')
 		}
 	case Number:
-		w.b = append(w.b, 'd')
+		b = append(b, 'd')
 		if w.eq == exactEqual {
-			w.b = appendExactNumber(w.b, v.Text)
+			b = appendExactNumber(b, v.Text)
 		} else {
-			w.number(v.Text)
+			b = w.number(b, v.Text)
 		}
-		w.b = append(w.b, ';')
+		b = append(b, ';')
 	case String:
-		w.b = appendString(w.b, v.Text)
+		b = appendString(b, v.Text)
 	case Array:
-		w.b = append(w.b, '[')
+		b = append(b, '[')
 		for i := range v.Elems {
-			w.value(&v.Elems[i])
+			b = w.value(b, &v.Elems[i])
 		}
-		w.b = append(w.b, ']')
+		b = append(b, ']')
 	default: // Object
-		w.b = append(w.b, '{')
+		b = append(b, '{')
 		ms := v.Members
 		if len(ms) <= smallObject {
 			var ord [smallObject]uint8
 			for _, i := range sortSmall(ms, &ord) {
-				w.b = appendString(w.b, ms[i].Key)
-				w.value(&ms[i].Value)
+				b = appendString(b, ms[i].Key)
+				b = w.value(b, &ms[i].Value)
 			}
 		} else {
 			for _, i := range sortLarge(ms) {
-				w.b = appendString(w.b, ms[i].Key)
-				w.value(&ms[i].Value)
+				b = appendString(b, ms[i].Key)
+				b = w.value(b, &ms[i].Value)
 			}
 		}
-		w.b = append(w.b, '}')
+		b = append(b, '}')
 	}
+	return b
 }
 
-// number appends the JSONEqual (and PythonEqual) encoding of the number
+// number appends to b the JSONEqual (and PythonEqual) encoding of the number
 // literal t, so that equal values give equal text as Python compares a
 // json.loads int or float: an integer literal is an exact integer; any
 // other literal is the double it rounds to (see appendFloatKey). It notes
 // whether the exact encoding differs.
-func (w *canon) number(t string) {
+func (w *canon) number(b []byte, t string) []byte {
 	for i := 0; i < len(t); i++ {
 		if c := t[i]; c == '.' || c == 'e' || c == 'E' {
 			w.inexact = true
-			w.b = appendFloatKey(w.b, t)
-			return
+			return appendFloatKey(b, t)
 		}
 	}
 	if t == "-0" {
@@ -126,7 +125,7 @@ func (w *canon) number(t string) {
 	if n := len(t); n > maxIntDigits && (n > maxIntDigits+1 || t[0] != '-') {
 		w.inexact = true
 	}
-	w.b = append(w.b, t...)
+	return append(b, t...)
 }
 
 // smallObject is the member count up to which objects are sorted on the
@@ -134,27 +133,34 @@ func (w *canon) number(t string) {
 const smallObject = 16
 
 // sortSmall returns the positions of ms, at most smallObject members with
-// distinct keys, in the order of their keys, stored in ord.
+// distinct keys, in the order of their keys, stored in ord. Keys are
+// told apart by their first bytes where these differ.
 func sortSmall(ms []Member, ord *[smallObject]uint8) []uint8 {
+	var first [smallObject]int16 // first byte, -1 for the empty key
+	for i := range ms {
+		first[i] = -1
+		if k := ms[i].Key; k != "" {
+			first[i] = int16(k[0])
+		}
+	}
 	o := ord[:len(ms)]
 	for i := range o {
-		k := ms[i].Key
+		fi := first[i]
 		j := i
-		for ; j > 0 && keyLess(k, ms[o[j-1]].Key); j-- {
-			o[j] = o[j-1]
+		for ; j > 0; j-- {
+			prev := o[j-1]
+			if fp := first[prev]; fp != fi {
+				if fp < fi {
+					break
+				}
+			} else if ms[prev].Key < ms[i].Key {
+				break
+			}
+			o[j] = prev
 		}
 		o[j] = uint8(i)
 	}
 	return o
-}
-
-// keyLess reports whether a sorts before b, deciding on the first bytes
-// when they differ.
-func keyLess(a, b string) bool {
-	if len(a) > 0 && len(b) > 0 && a[0] != b[0] {
-		return a[0] < b[0]
-	}
-	return a < b
 }
 
 // sortLarge returns the positions of ms in the order of their keys.

@@ -66,9 +66,8 @@ func ExactArgsKey(raw string) string {
 	if err != nil {
 		return "r" + raw
 	}
-	w := canon{b: make([]byte, 0, len(raw)+8), eq: exactEqual}
-	w.value(&v)
-	return string(w.b)
+	w := canon{eq: exactEqual}
+	return string(w.value(make([]byte, 0, len(raw)+8), &v))
 }
 
 // rawKey appends the key of text that is not compared as JSON: a tag no
@@ -87,9 +86,8 @@ func appendArgsKey(b []byte, args string, eq Equality) []byte {
 	if err != nil {
 		return rawKey(b, t)
 	}
-	w := canon{b: b, eq: eq}
-	w.value(&v)
-	return w.b
+	w := canon{eq: eq}
+	return w.value(b, &v)
 }
 
 // appendEmptyArgs appends the key of empty arguments: {} under JSONEqual,

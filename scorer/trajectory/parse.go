@@ -19,7 +19,8 @@ const maxDepth = 10000
 // value, as a Python dict built by json.loads does.
 func Parse(s string) (Value, error) {
 	var p parser
-	return p.parse(s)
+	var sc scratch
+	return p.parse(s, &sc)
 }
 
 // parser is a JSON decoder. It walks the document in one loop, with the
@@ -42,15 +43,26 @@ type parser struct {
 	doc          string // the document being decoded, for count
 }
 
+// scratch is the initial room of the scratch stacks parse keeps the
+// members of open objects, the elements of open arrays and the open
+// containers on. Its caller keeps it (on the stack), so that it is
+// cleared once for several documents.
+type scratch struct {
+	m [scratchLen]Member
+	e [scratchLen / 2]Value
+	f [scratchLen / 2]frame
+}
+
 // frame is an open container.
 type frame struct {
-	key   string         // object: the key of the member being decoded
 	index map[string]int // object: positions of its keys once it is large
 	base  int            // where its items start on their scratch stack
+	slot  int            // object: the position of the member being decoded
 	obj   bool
 }
 
-// scratchLen is the scratch stack room parse reserves before growing.
+// scratchLen is the room for members on the scratch stack before it
+// grows.
 const scratchLen = 16
 
 // maxSlab bounds a slab's length, and so the memory a loose size
@@ -133,6 +145,17 @@ func failAt(i int, what string) error {
 // skipSpace returns the offset of the first byte at or after i that is
 // not JSON whitespace.
 func skipSpace(s string, i int) int {
+	if i < len(s) && s[i] == ' ' {
+		i++
+	}
+	if i < len(s) && s[i] > ' ' {
+		return i
+	}
+	return skipSpaceLoop(s, i)
+}
+
+// skipSpaceLoop is skipSpace past the first byte.
+func skipSpaceLoop(s string, i int) int {
 	for i < len(s) && s[i] <= ' ' {
 		switch s[i] {
 		case ' ', '\t', '\n', '\r':
@@ -144,155 +167,214 @@ func skipSpace(s string, i int) int {
 	return i
 }
 
-// parse decodes the document s. Slabs left from an earlier document are
-// used first.
-func (p *parser) parse(s string) (Value, error) {
-	var mbuf [scratchLen]Member
-	var ebuf [scratchLen]Value
-	var fbuf [scratchLen]frame
-	ms, es, fs := mbuf[:0], ebuf[:0], fbuf[:0]
+// parse decodes the document s with the scratch room sc. Slabs left
+// from an earlier document are used first.
+//
+// Each value is decoded into its place: the top-level value, the member
+// of the innermost open object whose key was just read (a repeated key
+// takes its first member's place), or a new last element of the
+// innermost open array. A container is placed when it closes.
+func (p *parser) parse(s string, sc *scratch) (Value, error) {
+	var (
+		ms, es, fs = sc.m[:0], sc.e[:0], sc.f[:0]
+		top        Value
+		dst        = &top // where the value at i goes
+		f          *frame // the innermost open container
+		closed     Value  // a container just closed
+		k          string
+		err        error
+	)
 	p.doc = s
 	i := skipSpace(s, 0)
-	var v Value
-	var err error
-	for {
-		// Decode the value at i into v; an opened container is pushed
-		// and its first item decoded next.
+value:
+	if i >= len(s) {
+		return Value{}, failAt(i, "unexpected end of input")
+	}
+	switch c := s[i]; c {
+	case '"':
+		if end := scanPlain(s, i+1); end >= 0 {
+			*dst = Value{Kind: String, Text: s[i+1 : end]}
+			i = end + 1
+			goto next
+		}
+		if k, i, err = strSlow(s, i); err != nil {
+			return Value{}, err
+		}
+		*dst = Value{Kind: String, Text: k}
+		goto next
+	case '{', '[':
+		if len(fs) >= maxDepth {
+			return Value{}, failAt(i, "nested too deeply")
+		}
+		i = skipSpace(s, i+1)
+		if c == '{' {
+			if i < len(s) && s[i] == '}' {
+				i++
+				*dst = Value{Kind: Object}
+				goto next
+			}
+			fs = append(fs, frame{base: len(ms), obj: true})
+			f = &fs[len(fs)-1]
+			goto key
+		}
+		if i < len(s) && s[i] == ']' {
+			i++
+			*dst = Value{Kind: Array, Elems: []Value{}}
+			goto next
+		}
+		fs = append(fs, frame{base: len(es)})
+		f = &fs[len(fs)-1]
+		es = grow(es)
+		dst = &es[len(es)-1]
+		goto value
+	case 't':
+		if !hasLiteral(s, i, "true") {
+			return Value{}, failAt(i, "unexpected character")
+		}
+		i += 4
+		*dst = Value{Kind: Bool, Bool: true}
+		goto next
+	case 'f':
+		if !hasLiteral(s, i, "false") {
+			return Value{}, failAt(i, "unexpected character")
+		}
+		i += 5
+		*dst = Value{Kind: Bool}
+		goto next
+	case 'n':
+		if !hasLiteral(s, i, "null") {
+			return Value{}, failAt(i, "unexpected character")
+		}
+		i += 4
+		*dst = Value{}
+		goto next
+	default:
+		if c >= '1' && c <= '9' {
+			// A small integer: digits ending before '.', 'e' or 'E'.
+			end := digits(s, i+1)
+			if end >= len(s) || s[end] != '.' && s[end]|0x20 != 'e' {
+				*dst = Value{Kind: Number, Text: s[i:end]}
+				i = end
+				goto next
+			}
+		} else if c != '-' && c != '0' {
+			return Value{}, failAt(i, "unexpected character")
+		}
+		if k, i, err = number(s, i); err != nil {
+			return Value{}, err
+		}
+		*dst = Value{Kind: Number, Text: k}
+		goto next
+	}
+next:
+	// After a value: the separator or the end of the innermost open
+	// container.
+	if len(fs) == 0 {
+		if skipSpace(s, i) != len(s) {
+			return Value{}, errTrailing
+		}
+		return top, nil
+	}
+	i = skipSpace(s, i)
+	if f.obj {
 		if i >= len(s) {
-			return Value{}, failAt(i, "unexpected end of input")
+			return Value{}, failAt(i, "unexpected end of object")
 		}
-		switch c := s[i]; c {
-		case '{', '[':
-			if len(fs) >= maxDepth {
-				return Value{}, failAt(i, "nested too deeply")
-			}
+		switch s[i] {
+		case ',':
 			i = skipSpace(s, i+1)
-			if c == '{' {
-				if i < len(s) && s[i] == '}' {
-					i++
-					v = Value{Kind: Object}
-					break
-				}
-				var k string
-				if k, i, err = memberKey(s, i); err != nil {
-					return Value{}, err
-				}
-				fs = push(fs, frame{key: k, base: len(ms), obj: true})
-				continue
-			}
-			if i < len(s) && s[i] == ']' {
-				i++
-				v = Value{Kind: Array, Elems: []Value{}}
-				break
-			}
-			fs = push(fs, frame{base: len(es)})
-			continue
-		case '"':
-			var t string
-			if t, i, err = str(s, i); err != nil {
-				return Value{}, err
-			}
-			v = Value{Kind: String, Text: t}
-		case 't':
-			if !hasLiteral(s, i, "true") {
-				return Value{}, failAt(i, "unexpected character")
-			}
-			i += 4
-			v = Value{Kind: Bool, Bool: true}
-		case 'f':
-			if !hasLiteral(s, i, "false") {
-				return Value{}, failAt(i, "unexpected character")
-			}
-			i += 5
-			v = Value{Kind: Bool}
-		case 'n':
-			if !hasLiteral(s, i, "null") {
-				return Value{}, failAt(i, "unexpected character")
-			}
-			i += 4
-			v = Value{}
-		default:
-			if c != '-' && (c < '0' || c > '9') {
-				return Value{}, failAt(i, "unexpected character")
-			}
-			var t string
-			if t, i, err = number(s, i); err != nil {
-				return Value{}, err
-			}
-			v = Value{Kind: Number, Text: t}
+			goto key
+		case '}':
+			i++
+			closed = Value{Kind: Object, Members: take(p, &p.mslab, &p.mleft, ms[f.base:])}
+			ms = ms[:f.base]
+			goto close
 		}
-		// Add v to the innermost open container, closing those that end
-		// with it, until one expects another item.
-	attach:
-		for {
-			if len(fs) == 0 {
-				if skipSpace(s, i) != len(s) {
-					return Value{}, errTrailing
-				}
-				return v, nil
-			}
-			f := &fs[len(fs)-1]
-			i = skipSpace(s, i)
-			if f.obj {
-				ms, f.index = addMember(ms, f.base, f.index, f.key, v)
-				if i >= len(s) {
-					return Value{}, failAt(i, "unexpected end of object")
-				}
-				switch s[i] {
-				case ',':
-					if f.key, i, err = memberKey(s, skipSpace(s, i+1)); err != nil {
-						return Value{}, err
-					}
-					break attach
-				case '}':
-					i++
-					v = Value{Kind: Object, Members: take(p, &p.mslab, &p.mleft, ms[f.base:])}
-					ms = ms[:f.base]
-					fs = fs[:len(fs)-1]
-					continue
-				}
-				return Value{}, failAt(i, "expected ',' or '}'")
-			}
-			es = push(es, v)
-			if i >= len(s) {
-				return Value{}, failAt(i, "unexpected end of array")
-			}
-			switch s[i] {
-			case ',':
-				i = skipSpace(s, i+1)
-				break attach
-			case ']':
-				i++
-				v = Value{Kind: Array, Elems: take(p, &p.eslab, &p.eleft, es[f.base:])}
-				es = es[:f.base]
-				fs = fs[:len(fs)-1]
-				continue
-			}
-			return Value{}, failAt(i, "expected ',' or ']'")
+		return Value{}, failAt(i, "expected ',' or '}'")
+	}
+	if i >= len(s) {
+		return Value{}, failAt(i, "unexpected end of array")
+	}
+	switch s[i] {
+	case ',':
+		i = skipSpace(s, i+1)
+		es = grow(es)
+		dst = &es[len(es)-1]
+		goto value
+	case ']':
+		i++
+		closed = Value{Kind: Array, Elems: take(p, &p.eslab, &p.eleft, es[f.base:])}
+		es = es[:f.base]
+		goto close
+	}
+	return Value{}, failAt(i, "expected ',' or ']'")
+close:
+	// Place the container just closed, in its own container if any.
+	fs = fs[:len(fs)-1]
+	if len(fs) == 0 {
+		top = closed
+		goto next
+	}
+	f = &fs[len(fs)-1]
+	if f.obj {
+		ms[f.slot].Value = closed
+	} else {
+		es[len(es)-1] = closed
+	}
+	goto next
+key:
+	// A member's key and the ':' after it; the member takes its place.
+	if i >= len(s) || s[i] != '"' {
+		return Value{}, failAt(i, "expected object key")
+	}
+	if end := scanPlain(s, i+1); end >= 0 {
+		k, i = s[i+1:end], end+1
+	} else if k, i, err = strSlow(s, i); err != nil {
+		return Value{}, err
+	}
+	if i >= len(s) || s[i] != ':' {
+		i = skipSpace(s, i)
+		if i >= len(s) || s[i] != ':' {
+			return Value{}, failAt(i, "expected ':'")
 		}
 	}
+	i = skipSpace(s, i+1)
+	if own := ms[f.base:]; f.index == nil && len(own) < indexAfter {
+		j := 0
+		for j < len(own) && !sameKey(own[j].Key, k) {
+			j++
+		}
+		f.slot = f.base + j
+		if j == len(own) {
+			ms = grow(ms)
+			ms[f.slot].Key = k
+		}
+	} else {
+		ms, f.index, f.slot = addKey(ms, f.base, f.index, k)
+	}
+	dst = &ms[f.slot].Value
+	goto value
+}
+
+// grow returns stack one item longer; the new last item is left as it
+// was and must be set in full.
+func grow[T any](stack []T) []T {
+	if len(stack) < cap(stack) {
+		return stack[:len(stack)+1]
+	}
+	var zero T
+	return append(stack, zero)
+}
+
+// sameKey reports whether a == b, deciding on the lengths and first
+// bytes when they differ.
+func sameKey(a, b string) bool {
+	return len(a) == len(b) && (len(a) == 0 || a[0] == b[0]) && a == b
 }
 
 // hasLiteral reports whether lit is at s[i:].
 func hasLiteral(s string, i int, lit string) bool {
 	return len(s)-i >= len(lit) && s[i:i+len(lit)] == lit
-}
-
-// memberKey decodes an object member's key at i and the ':' after it,
-// and returns the offset of the member's value.
-func memberKey(s string, i int) (string, int, error) {
-	if i >= len(s) || s[i] != '"' {
-		return "", i, failAt(i, "expected object key")
-	}
-	k, i, err := str(s, i)
-	if err != nil {
-		return "", i, err
-	}
-	i = skipSpace(s, i)
-	if i >= len(s) || s[i] != ':' {
-		return "", i, failAt(i, "expected ':'")
-	}
-	return k, skipSpace(s, i+1), nil
 }
 
 // Masks of the bytes of a word, for testing eight bytes at once.
@@ -318,11 +400,10 @@ func load64(s string, i int) uint64 {
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
-// str decodes the string whose opening quote is at s[i] and returns it
-// with the offset after its closing quote. Strings without escapes in
-// valid UTF-8 are sub-strings of the input; others take strSlow.
-func str(s string, i int) (string, int, error) {
-	j := i + 1
+// scanPlain returns the offset of the closing quote of the string whose
+// text starts at s[j] when the text is plain: no escape and valid UTF-8,
+// so that it is its own decoding. It returns -1 otherwise (see strSlow).
+func scanPlain(s string, j int) int {
 	for j < len(s) {
 		if j+8 <= len(s) {
 			m := specialBytes(load64(s, j))
@@ -334,20 +415,20 @@ func str(s string, i int) (string, int, error) {
 		}
 		switch c := s[j]; {
 		case c == '"':
-			return s[i+1 : j], j + 1, nil
+			return j
 		case c == '\\' || c < 0x20:
-			return strSlow(s, i)
+			return -1
 		case c < utf8.RuneSelf:
 			j++
 		default:
 			r, n := utf8.DecodeRuneInString(s[j:])
 			if r == utf8.RuneError && n == 1 {
-				return strSlow(s, i)
+				return -1
 			}
 			j += n
 		}
 	}
-	return strSlow(s, i)
+	return -1
 }
 
 // strSlow decodes the string whose opening quote is at s[start] as
@@ -435,44 +516,22 @@ func digits(s string, i int) int {
 // map instead of by a scan.
 const indexAfter = 16
 
-// addMember adds k: e to the object whose members are ms[base:],
-// replacing the value of an earlier member with the same key in place.
+// addKey finds the member with key k of the large object whose members
+// are ms[base:], adding it when there is none, and returns its position.
 // index, once built, maps keys to positions in ms.
-func addMember(ms []Member, base int, index map[string]int, k string, e Value) ([]Member, map[string]int) {
-	own := ms[base:]
-	if index == nil && len(own) >= indexAfter {
+func addKey(ms []Member, base int, index map[string]int, k string) ([]Member, map[string]int, int) {
+	if index == nil {
+		own := ms[base:]
 		index = make(map[string]int, 2*len(own))
 		for i := range own {
 			index[own[i].Key] = base + i
 		}
 	}
-	if index != nil {
-		if i, ok := index[k]; ok {
-			ms[i].Value = e
-			return ms, index
-		}
-		index[k] = len(ms)
-		return push(ms, Member{Key: k, Value: e}), index
+	if i, ok := index[k]; ok {
+		return ms, index, i
 	}
-	for i := range own {
-		if len(own[i].Key) == len(k) && own[i].Key == k {
-			own[i].Value = e
-			return ms, nil
-		}
-	}
-	return push(ms, Member{Key: k, Value: e}), nil
-}
-
-// push appends x to stack. It stores by index rather than with append so
-// that the compiler can keep parse's initial scratch room on the stack.
-func push[T any](stack []T, x T) []T {
-	n := len(stack)
-	if n == cap(stack) {
-		grown := make([]T, n, 2*n+scratchLen)
-		copy(grown, stack)
-		stack = grown
-	}
-	stack = stack[:n+1]
-	stack[n] = x
-	return stack
+	index[k] = len(ms)
+	ms = grow(ms)
+	ms[len(ms)-1].Key = k
+	return ms, index, len(ms) - 1
 }

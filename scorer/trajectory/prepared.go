@@ -37,6 +37,7 @@ type preparedArgs struct {
 func Prepare(calls []Call) *Prepared {
 	p := &Prepared{Calls: calls, args: make([]preparedArgs, len(calls))}
 	var ps parser // the calls' values share slabs
+	var sc scratch
 	ps.counted = true
 	for i := range calls {
 		m, e := countBounds(calls[i].Args)
@@ -47,7 +48,7 @@ func Prepare(calls []Call) *Prepared {
 		a := &p.args[i]
 		a.text = strings.TrimSpace(calls[i].Args)
 		if a.text != "" {
-			a.v, a.err = ps.parse(a.text)
+			a.v, a.err = ps.parse(a.text, &sc)
 		}
 		a.setRaw(calls[i].Args)
 	}

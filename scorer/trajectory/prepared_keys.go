@@ -2,8 +2,8 @@ package trajectory
 
 // Key sets of a Prepared, after the three Equality ones.
 const (
-	f1Keys     = NameOnly + 1 + iota // Prepared.f1Keys
-	exactKeys                        // Prepared.ExactArgsKey
+	f1Keys    = NameOnly + 1 + iota // Prepared.f1Keys
+	exactKeys                       // Prepared.ExactArgsKey
 	numKeySets
 )
 
@@ -40,28 +40,32 @@ func (p *Prepared) buildKeys() {
 	for i := range p.Calls {
 		size += 2*(len(p.Calls[i].Name)+len(p.Calls[i].Args)) + 16
 	}
-	w := canon{b: make([]byte, 0, size)}
+	b := make([]byte, 0, size)
+	var w canon
 	for i := range p.Calls {
 		var sp keySpan
 		a := &p.args[i]
-		start := len(w.b)
-		w.b = appendString(w.b, p.Calls[i].Name)
-		nameEnd := len(w.b)
+		start := len(b)
+		b = appendString(b, p.Calls[i].Name)
+		nameEnd := len(b)
 		sp[NameOnly] = [2]int{start, nameEnd}
 		switch {
 		case a.text == "":
-			w.b = appendEmptyArgs(w.b, JSONEqual)
-			sp[JSONEqual] = [2]int{start, len(w.b)}
-			sp[PythonEqual] = w.copyName(start, nameEnd, PythonEqual)
+			b = appendEmptyArgs(b, JSONEqual)
+			sp[JSONEqual] = [2]int{start, len(b)}
+			at := len(b)
+			b = append(b, b[start:nameEnd]...)
+			b = appendEmptyArgs(b, PythonEqual)
+			sp[PythonEqual] = [2]int{at, len(b)}
 		case a.err != nil:
-			w.b = rawKey(w.b, a.text)
-			sp[JSONEqual] = [2]int{start, len(w.b)}
+			b = rawKey(b, a.text)
+			sp[JSONEqual] = [2]int{start, len(b)}
 			sp[PythonEqual] = sp[JSONEqual]
 		default:
 			w.reset(JSONEqual)
-			w.value(&a.v)
-			sp[JSONEqual] = [2]int{start, len(w.b)}
-			sp[PythonEqual] = w.pythonKey(start, nameEnd, &a.v)
+			b = w.value(b, &a.v)
+			sp[JSONEqual] = [2]int{start, len(b)}
+			b, sp[PythonEqual] = w.pythonKey(b, start, nameEnd, &a.v)
 		}
 		sp[f1Keys] = sp[PythonEqual]
 		if a.text == "" {
@@ -71,20 +75,20 @@ func (p *Prepared) buildKeys() {
 		case !a.raw && !w.inexact:
 			sp[exactKeys] = [2]int{nameEnd, sp[JSONEqual][1]}
 		case !a.raw:
-			at := len(w.b)
+			at := len(b)
 			w.reset(exactEqual)
-			w.value(&a.v)
-			sp[exactKeys] = [2]int{at, len(w.b)}
+			b = w.value(b, &a.v)
+			sp[exactKeys] = [2]int{at, len(b)}
 		case a.err != nil && len(a.text) == len(p.Calls[i].Args):
 			sp[exactKeys] = [2]int{nameEnd, sp[JSONEqual][1]}
 		default:
-			at := len(w.b)
-			w.b = rawKey(w.b, p.Calls[i].Args)
-			sp[exactKeys] = [2]int{at, len(w.b)}
+			at := len(b)
+			b = rawKey(b, p.Calls[i].Args)
+			sp[exactKeys] = [2]int{at, len(b)}
 		}
 		spans = append(spans, sp)
 	}
-	text := string(w.b)
+	text := string(b)
 	all := make([]string, int(numKeySets)*n)
 	for k := range p.keys {
 		keys := all[k*n : (k+1)*n : (k+1)*n]
@@ -95,36 +99,25 @@ func (p *Prepared) buildKeys() {
 	}
 }
 
-// copyName appends the name part of the key at b[start:nameEnd] and the
-// key of empty arguments under eq, and returns where the key lies.
-func (w *canon) copyName(start, nameEnd int, eq Equality) [2]int {
-	at := len(w.b)
-	w.b = append(w.b, w.b[start:nameEnd]...)
-	w.b = appendEmptyArgs(w.b, eq)
-	return [2]int{at, len(w.b)}
-}
-
-// pythonKey returns where the PythonEqual key lies of the call whose
-// JSONEqual key, just written from v, starts at start: the same text
-// when v holds no boolean, else a copy with the boolean tags changed (or
-// a fresh encoding when there are more booleans than w recorded).
-func (w *canon) pythonKey(start, nameEnd int, v *Value) [2]int {
-	end := len(w.b)
+// pythonKey returns b and where in it the PythonEqual key lies of the
+// call whose JSONEqual key, just written from v, is b[start:]: the same
+// text when v holds no boolean, else a copy with the boolean tags
+// changed (or a fresh encoding when there are more booleans than w
+// recorded).
+func (w *canon) pythonKey(b []byte, start, nameEnd int, v *Value) ([]byte, [2]int) {
+	end := len(b)
 	if w.nmarks == 0 {
-		return [2]int{start, end}
+		return b, [2]int{start, end}
 	}
-	at := len(w.b)
 	if w.nmarks > maxMarks {
-		w.b = append(w.b, w.b[start:nameEnd]...)
-		inexact := w.inexact
-		w.reset(PythonEqual)
-		w.value(v)
-		w.inexact = inexact
-		return [2]int{at, len(w.b)}
+		b = append(b, b[start:nameEnd]...)
+		py := canon{eq: PythonEqual}
+		b = py.value(b, v)
+		return b, [2]int{end, len(b)}
 	}
-	w.b = append(w.b, w.b[start:end]...)
+	b = append(b, b[start:end]...)
 	for _, m := range w.marks[:w.nmarks] {
-		w.b[at+m-start] = 'd'
+		b[end+m-start] = 'd'
 	}
-	return [2]int{at, len(w.b)}
+	return b, [2]int{end, len(b)}
 }

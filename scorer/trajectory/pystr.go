@@ -177,6 +177,11 @@ func AppendPyFloat(b []byte, f float64) []byte {
 // \t \n \r escaped; other control and non-printable characters as \xNN,
 // \uNNNN or \UNNNNNNNN; printable non-ASCII kept.
 func appendPyStrRepr(b []byte, s string) []byte {
+	if plainPyStr(s) {
+		b = append(b, '\'')
+		b = append(b, s...)
+		return append(b, '\'')
+	}
 	quote := byte('\'')
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		quote = '"'
@@ -211,4 +216,15 @@ func appendPyStrRepr(b []byte, s string) []byte {
 		}
 	}
 	return append(b, quote)
+}
+
+// plainPyStr reports whether s is printable ASCII without a quote or a
+// backslash, so that its repr is itself in single quotes.
+func plainPyStr(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '\'' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }

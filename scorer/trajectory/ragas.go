@@ -2,7 +2,6 @@ package trajectory
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -136,7 +135,7 @@ func ragasArgScore(p, r *ragasArgs, cmp ArgComparison) float64 {
 	sum := 0.0
 	for i := range r.members {
 		for j := range p.members {
-			if p.members[j].Key == r.members[i].Key {
+			if sameKey(p.members[j].Key, r.members[i].Key) {
 				sum += cmp.score(p.strs[j], r.strs[i])
 				break
 			}
@@ -177,7 +176,7 @@ func PreparedToolCallF1(pred, ref *Prepared) (f1, precision, recall float64) {
 // setSizes returns the sizes of the sets of keys a and e and of their
 // intersection.
 func setSizes(a, e []string) (na, ne, both int) {
-	if len(a)+len(e) > maxPairwise {
+	if len(a) > smallMatch || len(e) > smallMatch {
 		as, es := keySet(a), keySet(e)
 		for k := range as {
 			if _, ok := es[k]; ok {
@@ -186,25 +185,43 @@ func setSizes(a, e []string) (na, ne, both int) {
 		}
 		return len(as), len(es), both
 	}
+	var afp, efp [smallMatch]uint64
 	for i := range a {
-		if !slices.Contains(a[:i], a[i]) {
-			na++
-			if slices.Contains(e, a[i]) {
+		afp[i] = fingerprint(a[i])
+	}
+	for i := range e {
+		efp[i] = fingerprint(e[i])
+	}
+	for i := range a {
+		if !firstOf(a, &afp, i) {
+			continue
+		}
+		na++
+		for j := range e {
+			if efp[j] == afp[i] && e[j] == a[i] {
 				both++
+				break
 			}
 		}
 	}
 	for i := range e {
-		if !slices.Contains(e[:i], e[i]) {
+		if firstOf(e, &efp, i) {
 			ne++
 		}
 	}
 	return na, ne, both
 }
 
-// maxPairwise is the total key count up to which sets are compared key
-// by key rather than through maps.
-const maxPairwise = 64
+// firstOf reports whether keys[i], whose fingerprints are fps, is the
+// first key of its value.
+func firstOf(keys []string, fps *[smallMatch]uint64, i int) bool {
+	for j := range i {
+		if fps[j] == fps[i] && keys[j] == keys[i] {
+			return false
+		}
+	}
+	return true
+}
 
 func keySet(keys []string) map[string]struct{} {
 	set := make(map[string]struct{}, len(keys))

@@ -81,14 +81,14 @@ func (p *Prepared) buildRagas() {
 
 // sortByKey stores in o the positions of ms in the order of their keys.
 func sortByKey(ms []Member, o []int) {
-	for i := range o {
-		k := ms[i].Key
-		j := i
-		for ; j > 0 && keyLess(k, ms[o[j-1]].Key); j-- {
-			o[j] = o[j-1]
+	if len(ms) <= smallObject {
+		var ord [smallObject]uint8
+		for i, k := range sortSmall(ms, &ord) {
+			o[i] = int(k)
 		}
-		o[j] = i
+		return
 	}
+	copy(o, sortLarge(ms))
 }
 
 // ragasCompare compares two calls by Ragas' sort key, the tuple (name,

@@ -309,11 +309,8 @@ func valuesEqual(a, b *Value, strict bool) bool {
 	if strict {
 		return string(AppendJSON(abuf[:0], a)) == string(AppendJSON(bbuf[:0], b))
 	}
-	wa := canon{b: abuf[:0], eq: JSONEqual}
-	wa.value(a)
-	wb := canon{b: bbuf[:0], eq: JSONEqual}
-	wb.value(b)
-	return string(wa.b) == string(wb.b)
+	w := canon{eq: JSONEqual}
+	return string(w.value(abuf[:0], a)) == string(w.value(bbuf[:0], b))
 }
 
 func hasKey(ms []Member, k string) bool {
