@@ -94,7 +94,12 @@ func (w *canon) value(b []byte, v *Value) []byte {
 			var ord [smallObject]uint8
 			for _, i := range sortSmall(ms, &ord) {
 				b = appendString(b, ms[i].Key)
-				b = w.value(b, &ms[i].Value)
+				// Strings, the most frequent values, without a call.
+				if m := &ms[i].Value; m.Kind == String {
+					b = appendString(b, m.Text)
+				} else {
+					b = w.value(b, m)
+				}
 			}
 		} else {
 			for _, i := range sortLarge(ms) {
