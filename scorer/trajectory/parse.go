@@ -20,7 +20,7 @@ const maxDepth = 10000
 func Parse(s string) (Value, error) {
 	var p parser
 	var sc scratch
-	return p.parse(s, &sc)
+	return p.parse(s, &sc, nil)
 }
 
 // parser is a JSON decoder. It walks the document in one loop, with the
@@ -36,11 +36,12 @@ type parser struct {
 	mslab []Member // free space for finished objects' members
 	eslab []Value  // free space for finished arrays' elements
 
-	// counted is set once mleft and eleft are known: upper bounds on the
-	// members and elements still to be moved to slabs.
-	counted      bool
-	mleft, eleft int
-	doc          string // the document being decoded, for count
+	// mleft and eleft, once counted, are upper bounds on the members
+	// and elements still to be moved to slabs.
+	mcounted, ecounted bool
+	mleft, eleft       int
+
+	doc string // the document being decoded
 }
 
 // scratch is the initial room of the scratch stacks parse keeps the
@@ -70,17 +71,40 @@ const scratchLen = 16
 const maxSlab = 256
 
 // countBounds returns upper bounds on the members and elements of the
-// documents texts: every member has its own ':', and every element of an
+// document s: every member has its own ':', and every element of an
 // array follows its own ',' or '['. Bytes inside strings make the bounds
 // loose, never short.
-func countBounds(texts ...string) (members, elems int) {
-	for _, s := range texts {
-		members += strings.Count(s, ":")
-		if strings.IndexByte(s, '[') >= 0 {
-			elems += strings.Count(s, ",") + strings.Count(s, "[")
-		}
+func countBounds(s string) (members, elems int) {
+	members = strings.Count(s, ":")
+	if strings.IndexByte(s, '[') >= 0 {
+		elems = strings.Count(s, ",") + strings.Count(s, "[")
 	}
 	return members, elems
+}
+
+// bound sets the bound on the members (or elements) still to come, when
+// it is not known yet, from the documents still to decode, the current
+// one first (see parse).
+func (p *parser) bound(members bool, docs []string) {
+	if docs == nil {
+		if !p.mcounted {
+			p.mcounted, p.ecounted = true, true
+			p.mleft, p.eleft = countBounds(p.doc)
+		}
+		return
+	}
+	switch {
+	case members && !p.mcounted:
+		p.mcounted = true
+		for _, d := range docs {
+			p.mleft += strings.Count(d, ":")
+		}
+	case !members && !p.ecounted:
+		p.ecounted = true
+		for _, d := range docs {
+			p.eleft += strings.Count(d, ",") + strings.Count(d, "[")
+		}
+	}
 }
 
 // pairSlab holds both slabs of a small document in one allocation.
@@ -119,14 +143,11 @@ func (p *parser) newSlabs() bool {
 
 // take moves items, a finished container's, to the slab, allocating a
 // slab when it lacks room: left is the bound on the items of the slab's
-// kind still to come.
-func take[T any](p *parser, slab *[]T, left *int, items []T) []T {
+// kind (members or elements) still to come.
+func take[T any](p *parser, slab *[]T, left *int, items []T, members bool, docs []string) []T {
 	n := len(items)
 	if cap(*slab)-len(*slab) < n {
-		if !p.counted {
-			p.counted = true
-			p.mleft, p.eleft = countBounds(p.doc)
-		}
+		p.bound(members, docs)
 		if !p.newSlabs() || cap(*slab)-len(*slab) < n {
 			*slab = make([]T, 0, max(n, min(*left, maxSlab)))
 		}
@@ -168,13 +189,15 @@ func skipSpaceLoop(s string, i int) int {
 }
 
 // parse decodes the document s with the scratch room sc. Slabs left
-// from an earlier document are used first.
+// from an earlier document are used first. docs, which new slabs are
+// sized by, are the documents still to decode, s first, or nil for s
+// alone.
 //
 // Each value is decoded into its place: the top-level value, the member
 // of the innermost open object whose key was just read (a repeated key
 // takes its first member's place), or a new last element of the
 // innermost open array. A container is placed when it closes.
-func (p *parser) parse(s string, sc *scratch) (Value, error) {
+func (p *parser) parse(s string, sc *scratch, docs []string) (Value, error) {
 	var (
 		ms, es, fs = sc.m[:0], sc.e[:0], sc.f[:0]
 		top        Value
@@ -286,7 +309,7 @@ next:
 			goto key
 		case '}':
 			i++
-			closed = Value{Kind: Object, Members: take(p, &p.mslab, &p.mleft, ms[f.base:])}
+			closed = Value{Kind: Object, Members: take(p, &p.mslab, &p.mleft, ms[f.base:], true, docs)}
 			ms = ms[:f.base]
 			goto close
 		}
@@ -303,7 +326,7 @@ next:
 		goto value
 	case ']':
 		i++
-		closed = Value{Kind: Array, Elems: take(p, &p.eslab, &p.eleft, es[f.base:])}
+		closed = Value{Kind: Array, Elems: take(p, &p.eslab, &p.eleft, es[f.base:], false, docs)}
 		es = es[:f.base]
 		goto close
 	}

@@ -36,19 +36,21 @@ type preparedArgs struct {
 // Prepare parses the arguments of every call.
 func Prepare(calls []Call) *Prepared {
 	p := &Prepared{Calls: calls, args: make([]preparedArgs, len(calls))}
-	var ps parser // the calls' values share slabs
-	var sc scratch
-	ps.counted = true
-	for i := range calls {
-		m, e := countBounds(calls[i].Args)
-		ps.mleft += m
-		ps.eleft += e
+	var textBuf [smallList]string
+	texts := textBuf[:0]
+	if len(calls) > smallList {
+		texts = make([]string, 0, len(calls))
 	}
 	for i := range calls {
+		p.args[i].text = strings.TrimSpace(calls[i].Args)
+		texts = append(texts, p.args[i].text)
+	}
+	var ps parser // the calls' values share slabs
+	var sc scratch
+	for i := range calls {
 		a := &p.args[i]
-		a.text = strings.TrimSpace(calls[i].Args)
 		if a.text != "" {
-			a.v, a.err = ps.parse(a.text, &sc)
+			a.v, a.err = ps.parse(a.text, &sc, texts[i:])
 		}
 		a.setRaw(calls[i].Args)
 	}

@@ -1,5 +1,7 @@
 package trajectory
 
+import "unsafe"
+
 // Key sets of a Prepared, after the three Equality ones.
 const (
 	f1Keys    = NameOnly + 1 + iota // Prepared.f1Keys
@@ -88,7 +90,7 @@ func (p *Prepared) buildKeys() {
 		}
 		spans = append(spans, sp)
 	}
-	text := string(b)
+	text := freeze(b)
 	all := make([]string, int(numKeySets)*n)
 	for k := range p.keys {
 		keys := all[k*n : (k+1)*n : (k+1)*n]
@@ -120,4 +122,10 @@ func (w *canon) pythonKey(b []byte, start, nameEnd int, v *Value) ([]byte, [2]in
 		b[end+m-start] = 'd'
 	}
 	return b, [2]int{end, len(b)}
+}
+
+// freeze returns the bytes of b as a string without copying them; b must
+// not be written to afterwards.
+func freeze(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }

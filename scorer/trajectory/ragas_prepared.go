@@ -48,6 +48,10 @@ func (p *Prepared) buildRagas() {
 				a.strs[j] = s
 				continue
 			}
+			if text == nil {
+				// room for the reprs of containers and floats, a guess
+				text = make([]byte, 0, 32*(total-at-j))
+			}
 			text = appendPyRepr(text, v)
 			reprs = append(reprs, repr{at + j, len(text)})
 		}
@@ -55,7 +59,7 @@ func (p *Prepared) buildRagas() {
 		at += m
 	}
 	if len(reprs) > 0 {
-		all := string(text)
+		all := freeze(text)
 		start := 0
 		for _, r := range reprs {
 			strs[r.at] = all[start:r.end]

@@ -1,9 +1,6 @@
 package trajectory
 
-import (
-	"encoding/json"
-	"strings"
-)
+import "encoding/json"
 
 // Kind is the JSON type of a Value.
 type Kind uint8
@@ -38,7 +35,7 @@ type Member struct {
 // IsInt reports whether a Number was written as an integer literal (no
 // fraction or exponent), which Python decodes as int rather than float.
 func (v *Value) IsInt() bool {
-	return v.Kind == Number && !strings.ContainsAny(v.Text, ".eE")
+	return v.Kind == Number && isIntLiteral(v.Text)
 }
 
 // Get returns the member named key of an Object.
