@@ -79,3 +79,13 @@ func BenchmarkPreparedRun(b *testing.B) {
 func BenchmarkPrepareKeys(b *testing.B) {
 	benchPrepareKeys(b, (*Prepared).ExactArgsKey)
 }
+
+// BenchmarkPrepare is preparing the predicted calls of the benchmark
+// case: parsing their arguments.
+func BenchmarkPrepare(b *testing.B) {
+	pred, _ := benchCalls()
+	b.ReportAllocs()
+	for b.Loop() {
+		Prepare(pred)
+	}
+}

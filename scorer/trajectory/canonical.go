@@ -141,6 +141,18 @@ const smallObject = 16
 // distinct keys, in the order of their keys, stored in ord. Keys are
 // told apart by their first bytes where these differ.
 func sortSmall(ms []Member, ord *[smallObject]uint8) []uint8 {
+	switch len(ms) {
+	case 1:
+		ord[0] = 0
+		return ord[:1]
+	case 2:
+		if ms[1].Key < ms[0].Key {
+			ord[0], ord[1] = 1, 0
+		} else {
+			ord[0], ord[1] = 0, 1
+		}
+		return ord[:2]
+	}
 	var first [smallObject]int16 // first byte, -1 for the empty key
 	for i := range ms {
 		first[i] = -1

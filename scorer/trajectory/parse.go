@@ -166,11 +166,11 @@ func failAt(i int, what string) error {
 // skipSpace returns the offset of the first byte at or after i that is
 // not JSON whitespace.
 func skipSpace(s string, i int) int {
-	if i < len(s) && s[i] == ' ' {
-		i++
-	}
 	if i < len(s) && s[i] > ' ' {
 		return i
+	}
+	if i+1 < len(s) && s[i] == ' ' && s[i+1] > ' ' {
+		return i + 1
 	}
 	return skipSpaceLoop(s, i)
 }
