@@ -98,7 +98,8 @@ func sortByKey(ms []Member, o []int) {
 // ragasCompare compares two calls by Ragas' sort key, the tuple (name,
 // k1, str(v1), k2, str(v2), …) with the arguments in key order, or
 // (name, text) for arguments that are not an object, as Python compares
-// tuples of str.
+// tuples of str: element by element, str by code point (the byte order
+// of their UTF-8), a tuple before the longer ones it begins.
 func ragasCompare(ca, cb *Call, a, b *ragasArgs) int {
 	if c := strings.Compare(ca.Name, cb.Name); c != 0 {
 		return c
