@@ -205,6 +205,7 @@ func (p *parser) parse(s string, sc *scratch, docs []string) (Value, error) {
 		f          *frame // the innermost open container
 		closed     Value  // a container just closed
 		k          string
+		end        int
 		err        error
 	)
 	p.doc = s
@@ -215,7 +216,18 @@ value:
 	}
 	switch c := s[i]; c {
 	case '"':
-		if end := scanPlain(s, i+1); end >= 0 {
+		end := undecided
+		if i+9 <= len(s) { // a short plain string, decided inline
+			if m := specialBytes(load64(s, i+1)); m != 0 {
+				if e := i + 1 + bits.TrailingZeros64(m)>>3; s[e] == '"' {
+					end = e
+				}
+			}
+		}
+		if end == undecided {
+			end = scanPlain(s, i+1)
+		}
+		if end >= 0 {
 			*dst = Value{Kind: String, Text: s[i+1 : end]}
 			i = end + 1
 			goto next
@@ -350,7 +362,18 @@ key:
 	if i >= len(s) || s[i] != '"' {
 		return Value{}, failAt(i, "expected object key")
 	}
-	if end := scanPlain(s, i+1); end >= 0 {
+	end = undecided
+	if i+9 <= len(s) { // a short plain key, decided inline
+		if m := specialBytes(load64(s, i+1)); m != 0 {
+			if e := i + 1 + bits.TrailingZeros64(m)>>3; s[e] == '"' {
+				end = e
+			}
+		}
+	}
+	if end == undecided {
+		end = scanPlain(s, i+1)
+	}
+	if end >= 0 {
 		k, i = s[i+1:end], end+1
 	} else if k, i, err = strSlow(s, i); err != nil {
 		return Value{}, err
@@ -362,13 +385,9 @@ key:
 		}
 	}
 	i = skipSpace(s, i+1)
-	if own := ms[f.base:]; f.index == nil && len(own) < indexAfter {
-		j := 0
-		for j < len(own) && !sameKey(own[j].Key, k) {
-			j++
-		}
-		f.slot = f.base + j
-		if j == len(own) {
+	if f.index == nil && len(ms)-f.base < indexAfter {
+		f.slot = f.base + findKey(ms[f.base:], k)
+		if f.slot == len(ms) {
 			ms = grow(ms)
 			ms[f.slot].Key = k
 		}
@@ -387,6 +406,17 @@ func grow[T any](stack []T) []T {
 	}
 	var zero T
 	return append(stack, zero)
+}
+
+// findKey returns the position of the member of ms with key k, or
+// len(ms).
+func findKey(ms []Member, k string) int {
+	for j := range ms {
+		if sameKey(ms[j].Key, k) {
+			return j
+		}
+	}
+	return len(ms)
 }
 
 // sameKey reports whether a == b, deciding on the lengths and first
@@ -422,6 +452,9 @@ func load64(s string, i int) uint64 {
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
+
+// undecided is a string end not known yet.
+const undecided = -2
 
 // scanPlain returns the offset of the closing quote of the string whose
 // text starts at s[j] when the text is plain: no escape and valid UTF-8,
