@@ -29,7 +29,8 @@ func (p *Prepared) buildRagas() {
 		total += len(args[i].members)
 	}
 	strs := make([]string, total)
-	byKey := make([]int, total)
+	ints := make([]int, total+n) // byKey of every call, then order
+	byKey, order := ints[:total], ints[total:]
 	// reprs are the str() texts built in text: their member's
 	// position in strs and their end in text.
 	type repr struct{ at, end int }
@@ -66,7 +67,6 @@ func (p *Prepared) buildRagas() {
 			start = r.end
 		}
 	}
-	order := make([]int, n)
 	for i := range order {
 		order[i] = i
 	}
