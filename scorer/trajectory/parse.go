@@ -216,7 +216,7 @@ value:
 	}
 	switch c := s[i]; c {
 	case '"':
-		end := undecided
+		end = undecided
 		if i+9 <= len(s) { // a short plain string, decided inline
 			if m := specialBytes(load64(s, i+1)); m != 0 {
 				if e := i + 1 + bits.TrailingZeros64(m)>>3; s[e] == '"' {
