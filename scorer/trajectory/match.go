@@ -1,5 +1,7 @@
 package trajectory
 
+import "math/bits"
+
 // The matching functions compare call keys (see Keys): two calls match
 // when their keys are equal. Each reference call matches at most one
 // predicted call and each predicted call at most one reference call.
@@ -47,6 +49,30 @@ func Matched(pred, ref []string) int {
 	if len(pred) == 0 || len(ref) == 0 {
 		return 0
 	}
+	if len(pred) > smallMatch {
+		return matchedLarge(pred, ref)
+	}
+	var fps [smallMatch]uint64
+	for i := range pred {
+		fps[i] = fingerprint(pred[i])
+	}
+	var used uint64 // bit i: pred[i] is taken
+	n := 0
+	for _, r := range ref {
+		fr := fingerprint(r)
+		for i, p := range pred {
+			if used&(1<<i) == 0 && fps[i] == fr && p == r {
+				used |= 1 << i
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// matchedLarge is Matched for more than smallMatch predicted calls.
+func matchedLarge(pred, ref []string) int {
 	used := make([]bool, len(pred))
 	n := 0
 	for _, r := range ref {
@@ -59,6 +85,27 @@ func Matched(pred, ref []string) int {
 		}
 	}
 	return n
+}
+
+// smallMatch is the call count up to which Matched and ToolCallF1 keep
+// their work space on the stack.
+const smallMatch = 64
+
+// fingerprint returns a word that is equal for equal strings and, for
+// the keys of calls that differ, most often different: it mixes the
+// length with eight bytes from the middle and eight from the end, or
+// with all the bytes of a short string. Comparing fingerprints first
+// spares most comparisons of unequal keys of equal length.
+func fingerprint(s string) uint64 {
+	n := len(s)
+	if n < 8 {
+		x := uint64(n)
+		for i := 0; i < n; i++ {
+			x = x<<8 | uint64(s[i])
+		}
+		return x
+	}
+	return load64(s, (n-8)/2) ^ bits.RotateLeft64(load64(s, n-8), 31) ^ uint64(n)*0x9e3779b97f4a7c15
 }
 
 // Precision is Matched / len(pred). With no predicted calls it is 1 when

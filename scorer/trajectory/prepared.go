@@ -6,16 +6,20 @@ import (
 )
 
 // Prepared is a list of tool calls whose arguments are parsed once, for
-// scoring the same calls with several metrics. Its keys are built on
-// first use. It is safe for concurrent use; the slices it returns must
-// not be modified.
+// scoring the same calls with several metrics. Its keys and the data
+// Ragas' accuracy compares are built on first use. It is safe for
+// concurrent use: several goroutines may score against one Prepared at
+// once. The slices it returns must not be modified.
 type Prepared struct {
 	// Calls are the calls as given.
 	Calls []Call
 	args  []preparedArgs
-	mu    sync.Mutex // guards keys and f1
-	keys  [NameOnly + 1][]string
-	f1    []string
+
+	keysOnce sync.Once
+	keys     [numKeySets][]string // see buildKeys
+
+	ragasOnce sync.Once
+	ragas     ragasData // see buildRagas
 }
 
 // preparedArgs is one call's arguments: the text trimmed of blanks and,
@@ -24,20 +28,56 @@ type preparedArgs struct {
 	text string
 	v    Value
 	err  error
+	// raw is set when ExactArgsKey of the call's Args is its raw form:
+	// the text is not valid JSON once only JSON whitespace is trimmed.
+	raw bool
 }
 
 // Prepare parses the arguments of every call.
 func Prepare(calls []Call) *Prepared {
 	p := &Prepared{Calls: calls, args: make([]preparedArgs, len(calls))}
-	ps := parser{shared: true} // the calls' values share slabs
+	var textBuf [smallList]string
+	texts := textBuf[:0]
+	if len(calls) > smallList {
+		texts = make([]string, 0, len(calls))
+	}
+	for i := range calls {
+		p.args[i].text = strings.TrimSpace(calls[i].Args)
+		texts = append(texts, p.args[i].text)
+	}
+	var ps parser // the calls' values share slabs
+	var sc scratch
 	for i := range calls {
 		a := &p.args[i]
-		a.text = strings.TrimSpace(calls[i].Args)
 		if a.text != "" {
-			a.v, a.err = ps.parse(a.text)
+			a.v, a.err = ps.parse(a.text, &sc, texts[i:])
 		}
+		a.setRaw(calls[i].Args)
 	}
 	return p
+}
+
+// setRaw sets a.raw for the call's arguments args.
+func (a *preparedArgs) setRaw(args string) {
+	a.raw = a.text == "" || a.err != nil || len(trimJSONSpace(args)) != len(a.text)
+}
+
+// trimJSONSpace returns s without leading and trailing JSON whitespace.
+// As JSON whitespace is blank, strings.TrimSpace(s) is a sub-string of
+// it, and the two are equal exactly when their lengths are.
+func trimJSONSpace(s string) string {
+	i, j := 0, len(s)
+	for i < j && isJSONSpace(s[i]) {
+		i++
+	}
+	for j > i && isJSONSpace(s[j-1]) {
+		j--
+	}
+	return s[i:j]
+}
+
+func isJSONSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r'
 }
 
 // PrepareOutput is Prepare of the calls of o, reusing the arguments the
@@ -57,6 +97,7 @@ func PrepareOutput(o *ToolCallOutput) *Prepared {
 		default:
 			a.v, a.err = Parse(a.text)
 		}
+		a.setRaw(c.Args)
 	}
 	return p
 }
@@ -69,60 +110,24 @@ func (p *Prepared) Keys(eq Equality) []string {
 	if eq > NameOnly {
 		return Keys(p.Calls, eq)
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.keysLocked(eq)
+	return p.keySets()[eq]
 }
 
-func (p *Prepared) keysLocked(eq Equality) []string {
-	if p.keys[eq] == nil {
-		keys := make([]string, len(p.Calls))
-		var b []byte
-		for i := range p.Calls {
-			b = appendString(b[:0], p.Calls[i].Name)
-			if eq != NameOnly {
-				b = p.args[i].appendKey(b, eq)
-			}
-			keys[i] = string(b)
-		}
-		p.keys[eq] = keys
-	}
-	return p.keys[eq]
-}
-
-// appendKey is appendArgsKey of the parsed arguments.
-func (a *preparedArgs) appendKey(b []byte, eq Equality) []byte {
-	switch {
-	case a.text == "":
-		if eq == JSONEqual {
-			return append(b, "{}"...)
-		}
-		return append(b, 'n')
-	case a.err != nil:
-		b = append(b, 'r')
-		return append(b, a.text...)
-	}
-	return appendCanonical(b, &a.v, eq)
+// ExactArgsKey returns ExactArgsKey(p.Calls[i].Args), built from the
+// arguments Prepare parsed: a key equal for two calls' arguments, of
+// this or any other Prepared or given to ExactArgsKey, exactly when
+// they are equal as encoding/json decodes them with UseNumber. Unlike
+// the other keys it does not hold the name, and the arguments are not
+// trimmed of blanks: text that is not valid JSON as it stands (empty
+// or blank text included) is compared as raw text.
+func (p *Prepared) ExactArgsKey(i int) string {
+	return p.keySets()[exactKeys][i]
 }
 
 // f1Keys returns the keys ToolCallF1 puts in its sets: PythonEqual keys
 // with empty arguments read as {}.
 func (p *Prepared) f1Keys() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.f1 == nil {
-		py := p.keysLocked(PythonEqual)
-		keys := make([]string, len(py))
-		for i := range py {
-			if p.args[i].text == "" {
-				keys[i] = string(append(appendString(nil, p.Calls[i].Name), "{}"...))
-			} else {
-				keys[i] = py[i]
-			}
-		}
-		p.f1 = keys
-	}
-	return p.f1
+	return p.keySets()[f1Keys]
 }
 
 // Object returns ArgsObject(p.Calls[i].Args).

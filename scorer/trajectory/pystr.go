@@ -14,10 +14,46 @@ import (
 // "None"; lists and dicts print the repr of their elements, dicts in
 // document order ("{'k': 1}").
 func PyStr(v *Value) string {
-	if v.Kind == String {
-		return v.Text
+	if s, ok := pyStrDirect(v); ok {
+		return s
 	}
 	return string(appendPyRepr(nil, v))
+}
+
+// pyStrDirect returns PyStr of v when it needs no new text: a string, an
+// int, a boolean or null.
+func pyStrDirect(v *Value) (string, bool) {
+	switch v.Kind {
+	case String:
+		return v.Text, true
+	case Number:
+		if !isIntLiteral(v.Text) {
+			return "", false
+		}
+		if v.Text == "-0" {
+			return "0", true
+		}
+		return v.Text, true
+	case Bool:
+		if v.Bool {
+			return "True", true
+		}
+		return "False", true
+	case Null:
+		return "None", true
+	}
+	return "", false
+}
+
+// isIntLiteral reports whether the number literal t is an integer
+// literal (see Value.IsInt).
+func isIntLiteral(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c == '.' || c == 'e' || c == 'E' {
+			return false
+		}
+	}
+	return true
 }
 
 // appendPyRepr writes Python's repr() of v.
@@ -141,6 +177,11 @@ func AppendPyFloat(b []byte, f float64) []byte {
 // \t \n \r escaped; other control and non-printable characters as \xNN,
 // \uNNNN or \UNNNNNNNN; printable non-ASCII kept.
 func appendPyStrRepr(b []byte, s string) []byte {
+	if plainPyStr(s) {
+		b = append(b, '\'')
+		b = append(b, s...)
+		return append(b, '\'')
+	}
 	quote := byte('\'')
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		quote = '"'
@@ -175,4 +216,15 @@ func appendPyStrRepr(b []byte, s string) []byte {
 		}
 	}
 	return append(b, quote)
+}
+
+// plainPyStr reports whether s is printable ASCII without a quote or a
+// backslash, so that its repr is itself in single quotes.
+func plainPyStr(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '\'' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }

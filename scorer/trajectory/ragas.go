@@ -2,7 +2,6 @@ package trajectory
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -56,6 +55,8 @@ type ragasArgs struct {
 	members []Member
 	raw     string // the text when it is not a JSON object
 	object  bool
+	strs    []string // PyStr of each member's value (built by buildRagas)
+	byKey   []int    // member positions in the order of their keys (ditto)
 }
 
 // ToolCallAccuracy is Ragas ToolCallAccuracy over the predicted and
@@ -91,78 +92,30 @@ func PreparedToolCallAccuracy(pp, rp *Prepared, strictOrder bool, cmp ArgCompari
 	case len(pred) == 0, len(ref) == 0:
 		return 0
 	}
-	pa := make([]ragasArgs, len(pred))
-	for i := range pred {
-		pa[i] = pp.ragasArgs(i)
-	}
-	ra := make([]ragasArgs, len(ref))
-	for i := range ref {
-		ra[i] = rp.ragasArgs(i)
-	}
-	pOrder, rOrder := identity(len(pred)), identity(len(ref))
-	if !strictOrder {
-		pOrder = sortByRagasKey(pred, pa)
-		rOrder = sortByRagasKey(ref, ra)
-	}
-	pNames, rNames := make([]string, len(pred)), make([]string, len(ref))
-	for i, j := range pOrder {
-		pNames[i] = pred[j].Name
-	}
-	for i, j := range rOrder {
-		rNames[i] = ref[j].Name
-	}
-	if !strictOrder {
-		slices.Sort(pNames)
-		slices.Sort(rNames)
-	}
-	if !slices.Equal(pNames, rNames) {
+	pd, rd := pp.ragasData(), rp.ragasData()
+	// The name sequences, sorted when not strictOrder: along the sorted
+	// order of the calls, whose keys start with the name, names are
+	// sorted.
+	if len(pred) != len(ref) {
 		return 0
 	}
+	at := func(d *ragasData, i int) int {
+		if strictOrder {
+			return i
+		}
+		return d.order[i]
+	}
+	for i := range pred {
+		if pred[at(pd, i)].Name != ref[at(rd, i)].Name {
+			return 0
+		}
+	}
 	sum := 0.0
-	compared := min(len(pred), len(ref))
-	for i := 0; i < compared; i++ {
-		p, r := pOrder[i], rOrder[i]
-		if pred[p].Name == ref[r].Name {
-			sum += ragasArgScore(&pa[p], &ra[r], cmp)
-		}
+	for i := range ref {
+		p, r := at(pd, i), at(rd, i)
+		sum += ragasArgScore(&pd.args[p], &rd.args[r], cmp)
 	}
-	score := sum / float64(len(ref))
-	if compared < len(ref) {
-		score *= float64(compared) / float64(len(ref))
-	}
-	return score
-}
-
-func identity(n int) []int {
-	o := make([]int, n)
-	for i := range o {
-		o[i] = i
-	}
-	return o
-}
-
-// sortByRagasKey returns the call indices stably sorted by Ragas' key
-// tuple. Python compares str elements by code point, which is the byte
-// order of their UTF-8.
-func sortByRagasKey(calls []Call, args []ragasArgs) []int {
-	keys := make([][]string, len(calls))
-	for i := range calls {
-		k := []string{calls[i].Name}
-		a := &args[i]
-		if !a.object {
-			k = append(k, a.raw)
-		} else {
-			ms := slices.Clone(a.members)
-			slices.SortFunc(ms, func(x, y Member) int { return strings.Compare(x.Key, y.Key) })
-			for j := range ms {
-				k = append(k, ms[j].Key, PyStr(&ms[j].Value))
-			}
-		}
-		keys[i] = k
-	}
-	order := identity(len(calls))
-	slices.SortStableFunc(order, func(x, y int) int { return slices.Compare(keys[x], keys[y]) })
-	return order
+	return sum / float64(len(ref))
 }
 
 // ragasArgScore is Ragas' _get_arg_score.
@@ -182,8 +135,8 @@ func ragasArgScore(p, r *ragasArgs, cmp ArgComparison) float64 {
 	sum := 0.0
 	for i := range r.members {
 		for j := range p.members {
-			if p.members[j].Key == r.members[i].Key {
-				sum += cmp.score(PyStr(&p.members[j].Value), PyStr(&r.members[i].Value))
+			if sameKey(p.members[j].Key, r.members[i].Key) {
+				sum += cmp.score(p.strs[j], r.strs[i])
 				break
 			}
 		}
@@ -204,16 +157,10 @@ func ToolCallF1(pred, ref []Call) (f1, precision, recall float64) {
 
 // PreparedToolCallF1 is ToolCallF1 of prepared calls.
 func PreparedToolCallF1(pred, ref *Prepared) (f1, precision, recall float64) {
-	actual := keySet(pred.f1Keys())
-	expected := keySet(ref.f1Keys())
-	tp := 0
-	for k := range actual {
-		if _, ok := expected[k]; ok {
-			tp++
-		}
-	}
-	fp := len(actual) - tp
-	fn := len(expected) - tp
+	actual, expected := pred.f1Keys(), ref.f1Keys()
+	na, ne, tp := setSizes(actual, expected)
+	fp := na - tp
+	fn := ne - tp
 	if tp+fp > 0 {
 		precision = float64(tp) / float64(tp+fp)
 	}
@@ -224,6 +171,56 @@ func PreparedToolCallF1(pred, ref *Prepared) (f1, precision, recall float64) {
 		f1 = PyRound(2*precision*recall/(precision+recall), 4)
 	}
 	return f1, precision, recall
+}
+
+// setSizes returns the sizes of the sets of keys a and e and of their
+// intersection.
+func setSizes(a, e []string) (na, ne, both int) {
+	if len(a) > smallMatch || len(e) > smallMatch {
+		as, es := keySet(a), keySet(e)
+		for k := range as {
+			if _, ok := es[k]; ok {
+				both++
+			}
+		}
+		return len(as), len(es), both
+	}
+	var afp, efp [smallMatch]uint64
+	for i := range a {
+		afp[i] = fingerprint(a[i])
+	}
+	for i := range e {
+		efp[i] = fingerprint(e[i])
+	}
+	for i := range a {
+		if !firstOf(a, &afp, i) {
+			continue
+		}
+		na++
+		for j := range e {
+			if efp[j] == afp[i] && e[j] == a[i] {
+				both++
+				break
+			}
+		}
+	}
+	for i := range e {
+		if firstOf(e, &efp, i) {
+			ne++
+		}
+	}
+	return na, ne, both
+}
+
+// firstOf reports whether keys[i], whose fingerprints are fps, is the
+// first key of its value.
+func firstOf(keys []string, fps *[smallMatch]uint64, i int) bool {
+	for j := range i {
+		if fps[j] == fps[i] && keys[j] == keys[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func keySet(keys []string) map[string]struct{} {

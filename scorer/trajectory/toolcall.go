@@ -305,10 +305,12 @@ func KVMatchMembers(pm, rm []Member, strict bool) float64 {
 }
 
 func valuesEqual(a, b *Value, strict bool) bool {
+	var abuf, bbuf [128]byte
 	if strict {
-		return string(AppendJSON(nil, a)) == string(AppendJSON(nil, b))
+		return string(AppendJSON(abuf[:0], a)) == string(AppendJSON(bbuf[:0], b))
 	}
-	return string(appendCanonical(nil, a, JSONEqual)) == string(appendCanonical(nil, b, JSONEqual))
+	w := canon{eq: JSONEqual}
+	return string(w.value(abuf[:0], a)) == string(w.value(bbuf[:0], b))
 }
 
 func hasKey(ms []Member, k string) bool {
