@@ -35,7 +35,13 @@ func (repeatedToolCallRate) Score(_ context.Context, in *Instance) (Result, erro
 	if len(calls) == 0 {
 		return Result{}, ErrNotApplicable
 	}
-	rep := countRepeated(calls)
+	key := func(i int) string { return argsKey(calls[i].Arguments) }
+	if in.Has&InReferenceTrajectory != 0 {
+		// The trajectory metrics parse the run's calls for the reference
+		// anyway: read the keys from that one shared parse.
+		key = in.preparedCalls(calls).ExactArgsKey
+	}
+	rep := countRepeated(calls, key)
 	return Result{
 		Metric:  MetricRepeatedToolCallRate,
 		Score:   float64(rep) / float64(len(calls)),
@@ -47,9 +53,10 @@ func (repeatedToolCallRate) Score(_ context.Context, in *Instance) (Result, erro
 // comparing pairs; above it a set of keys is used.
 const pairwiseLimit = 32
 
-// countRepeated counts calls that repeat an earlier call. Arguments are
-// parsed only for calls whose name occurs more than once.
-func countRepeated(calls []extractor.ToolCall) int {
+// countRepeated counts calls that repeat an earlier call; key(i) is
+// argsKey of call i's arguments. Keys are asked for only for calls whose
+// name occurs more than once.
+func countRepeated(calls []extractor.ToolCall, key func(i int) string) int {
 	n := len(calls)
 	if n < 2 {
 		return 0
@@ -58,9 +65,9 @@ func countRepeated(calls []extractor.ToolCall) int {
 	if n <= pairwiseLimit {
 		var keys [pairwiseLimit]string
 		var have [pairwiseLimit]bool
-		key := func(i int) string {
+		keyOf := func(i int) string {
 			if !have[i] {
-				keys[i], have[i] = argsKey(calls[i].Arguments), true
+				keys[i], have[i] = key(i), true
 			}
 			return keys[i]
 		}
@@ -69,7 +76,7 @@ func countRepeated(calls []extractor.ToolCall) int {
 				if calls[j].Name != calls[i].Name {
 					continue
 				}
-				if calls[j].Arguments == calls[i].Arguments || key(j) == key(i) {
+				if calls[j].Arguments == calls[i].Arguments || keyOf(j) == keyOf(i) {
 					rep++
 					break
 				}
@@ -86,7 +93,7 @@ func countRepeated(calls []extractor.ToolCall) int {
 		if names[calls[i].Name] < 2 {
 			continue
 		}
-		k := calls[i].Name + "\x00" + argsKey(calls[i].Arguments)
+		k := calls[i].Name + "\x00" + key(i)
 		if _, ok := seen[k]; ok {
 			rep++
 			continue

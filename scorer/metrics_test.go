@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
 )
 
 // call builds a tool call.
@@ -156,7 +157,8 @@ func TestRepeatedToolCallRate(t *testing.T) {
 // TestCountRepeatedPaths checks that the pairwise path (small runs) and
 // the keyed path (large runs) agree with a direct definition.
 func TestCountRepeatedPaths(t *testing.T) {
-	args := []string{`{"a":1}`, `{"a":1.0}`, `{"a":2}`, `{"b":[1,2],"a":1}`, `{"a":1,"b":[1,2]}`, `not json`, `not json`, `[]`}
+	args := []string{`{"a":1}`, `{"a":1.0}`, `{"a":2}`, `{"b":[1,2],"a":1}`, `{"a":1,"b":[1,2]}`, `not json`, `not json`, `[]`,
+		` {"a":1}`, "\v{}", `{}`, ``, ` `, "\u00a0{}", `{"a":1e0}`}
 	names := []string{"x", "y", "z"}
 	for _, n := range []int{1, 2, 7, pairwiseLimit, pairwiseLimit + 1, 100} {
 		calls := make([]extractor.ToolCall, n)
@@ -172,8 +174,12 @@ func TestCountRepeatedPaths(t *testing.T) {
 				}
 			}
 		}
-		if got := countRepeated(calls); got != want {
+		if got := countRepeated(calls, func(i int) string { return argsKey(calls[i].Arguments) }); got != want {
 			t.Errorf("n=%d: countRepeated = %d, want %d", n, got, want)
+		}
+		prepared := trajectory.Prepare(trajCalls(calls))
+		if got := countRepeated(calls, prepared.ExactArgsKey); got != want {
+			t.Errorf("n=%d: countRepeated with prepared keys = %d, want %d", n, got, want)
 		}
 	}
 }
