@@ -54,6 +54,12 @@ const (
 type rougeMetric struct {
 	name   string
 	scorer *rouge.Scorer
+	typ    any // the type's name for Details, boxed once
+}
+
+// newRougeMetric returns the metric named name scoring with s.
+func newRougeMetric(name string, s *rouge.Scorer) *rougeMetric {
+	return &rougeMetric{name: name, scorer: s, typ: string(s.Type())}
 }
 
 // newRouge builds the parameterised rouge metric.
@@ -78,7 +84,7 @@ func newRouge(params map[string]any) (Metric, error) {
 	if err != nil {
 		return nil, fmt.Errorf("param %q: %w", ParamRougeType, err)
 	}
-	return &rougeMetric{name: MetricRouge, scorer: s}, nil
+	return newRougeMetric(MetricRouge, s), nil
 }
 
 // fixedRouge is the factory of a Vertex fixed ROUGE id.
@@ -91,7 +97,7 @@ func fixedRouge(name, typ string) Factory {
 		if err != nil {
 			return nil, err
 		}
-		return &rougeMetric{name: name, scorer: s}, nil
+		return newRougeMetric(name, s), nil
 	}
 }
 
@@ -115,7 +121,7 @@ func (m *rougeMetric) Score(ctx context.Context, in *Instance) (Result, error) {
 		Details: map[string]any{
 			"precision":  s.Precision,
 			"recall":     s.Recall,
-			"rouge_type": string(m.scorer.Type()),
+			"rouge_type": m.typ,
 		},
 	}, nil
 }
