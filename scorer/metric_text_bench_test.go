@@ -32,12 +32,18 @@ func benchText(n, offset int) string {
 }
 
 // BenchmarkTextMetrics scores a 200-word response against a 200-word
-// reference.
+// reference, each metric on its own: "unprepared" on a new Instance with
+// nothing derived (a dataset row), "canary" with the reference side
+// prepared once for the case (a canary run).
 func BenchmarkTextMetrics(b *testing.B) {
 	resp, ref := benchText(200, 0), benchText(200, 3)
 	// Each iteration scores a new Instance, so work an Instance shares
 	// between its metrics is counted in full for every metric.
-	newIn := func() *Instance { return &Instance{Response: resp, Reference: ref, Has: InResponse | InReference} }
+	newIn := func(p *PreparedReference) func() *Instance {
+		return func() *Instance {
+			return &Instance{Response: resp, Reference: ref, Has: InResponse | InReference, PreparedReference: p}
+		}
+	}
 	for _, c := range []struct {
 		name   string
 		metric string
@@ -53,14 +59,22 @@ func BenchmarkTextMetrics(b *testing.B) {
 		{"response_match_score", MetricResponseMatchScore, nil},
 	} {
 		m := mustMetric(b, c.metric, c.params)
-		b.Run(c.name, func(b *testing.B) {
-			ctx := context.Background()
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := m.Score(ctx, newIn()); err != nil {
-					b.Fatal(err)
-				}
-			}
+		b.Run(c.name+"/unprepared", func(b *testing.B) { benchMetric(b, m, newIn(nil)) })
+		b.Run(c.name+"/canary", func(b *testing.B) {
+			p := NewPreparedReference(ref, nil)
+			scoreAll([]Metric{m}, newIn(p)()) // the case's first run prepares it
+			benchMetric(b, m, newIn(p))
 		})
+	}
+}
+
+// benchMetric scores m on a new Instance from newIn per iteration.
+func benchMetric(b *testing.B, m Metric, newIn func() *Instance) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.Score(ctx, newIn()); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
