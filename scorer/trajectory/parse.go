@@ -1,6 +1,7 @@
 package trajectory
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -490,8 +491,8 @@ func scanPlain(s string, j int) int {
 // strSlow decodes the string whose opening quote is at s[start] as
 // encoding/json decodes it, escapes and invalid UTF-8 included. It first
 // finds the closing quote, skipping the byte after each backslash and
-// failing on a control character or the end of input, then decodes the
-// text between the quotes.
+// failing on a control character or the end of input, then has
+// encoding/json decode the quoted text (escapes are rare in arguments).
 func strSlow(s string, start int) (string, int, error) {
 	i := start + 1
 	plain := true
@@ -503,9 +504,9 @@ func strSlow(s string, start int) (string, int, error) {
 			if plain {
 				return s[start+1 : i-1], i, nil
 			}
-			out, msg := unquote(s[start+1 : i-1])
-			if msg != "" {
-				return "", i, failAt(i, msg)
+			var out string
+			if err := json.Unmarshal([]byte(s[start:i]), &out); err != nil {
+				return "", i, failAt(i, err.Error())
 			}
 			return out, i, nil
 		case c == '\\':
