@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/evalsidecar/evalsidecar/internal/swar"
 )
 
 // scanner reads one JSON text in a single pass, validating as it goes:
@@ -43,13 +45,6 @@ func (p *scanner) ws() {
 // at reports whether the next byte is c.
 func (p *scanner) at(c byte) bool { return p.i < len(p.s) && p.s[p.i] == c }
 
-// load8 reads 8 bytes of s at i, little-endian; i+8 <= len(s).
-func load8(s string, i int) uint64 {
-	s = s[i : i+8]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
 // special marks, in the high bit of each byte, the bytes of x that end a
 // run of plain string bytes: '"', '\\' and control bytes. The lowest
 // marked byte is always a true one.
@@ -66,7 +61,7 @@ func (p *scanner) str() (esc, ok bool) {
 	i := p.i + 1
 	for {
 		for i+8 <= len(s) {
-			m := special(load8(s, i))
+			m := special(swar.Load64(s, i))
 			if m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break

@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/evalsidecar/evalsidecar/internal/swar"
 )
 
 // scanHot feeds every fact of s to sc.emit, in the order scan does, but
@@ -137,18 +139,11 @@ const (
 	swar7F   = 0x7f7f7f7f7f7f7f7f
 )
 
-// load64 reads s[i:i+8] as a little-endian word.
-func load64(s string, i int) uint64 {
-	s = s[i : i+8]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
 // fieldEnd returns the index of the first blank or control byte (<= ' ')
 // at or after i, or len(s), reading 8 bytes at a time.
 func fieldEnd(s string, i int) int {
 	for ; i+8 <= len(s); i += 8 {
-		x := load64(s, i)
+		x := swar.Load64(s, i)
 		// The high bit of the lowest byte below 0x21 is the lowest bit set:
 		// a borrow only comes from a lower byte that is below 0x21 itself.
 		if m := (x - swarLow*0x21) & ^x & swarHigh; m != 0 {
@@ -175,13 +170,13 @@ func candidateBytes(x uint64) uint64 {
 func nextHotByte(s string, i int) int {
 	for i < len(s) {
 		if i+16 <= len(s) {
-			if candidateBytes(load64(s, i))|candidateBytes(load64(s, i+8)) == 0 {
+			if candidateBytes(swar.Load64(s, i))|candidateBytes(swar.Load64(s, i+8)) == 0 {
 				i += 16
 				continue
 			}
 		}
 		if i+8 <= len(s) {
-			m := candidateBytes(load64(s, i))
+			m := candidateBytes(swar.Load64(s, i))
 			if m == 0 {
 				i += 8
 				continue

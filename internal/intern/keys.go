@@ -35,7 +35,7 @@ func (t *Keys) ID(key uint64) int32 {
 		t.Reset(0)
 	}
 	mask := uint64(len(t.slots) - 1)
-	h := mix(key ^ t.seed)
+	h := Mix(key ^ t.seed)
 	i := h & mask
 	for {
 		s := t.slots[i]
@@ -64,7 +64,7 @@ func (t *Keys) Lookup(key uint64) (id int32, ok bool) {
 		return 0, false
 	}
 	mask := uint64(len(t.slots) - 1)
-	for i := mix(key^t.seed) & mask; ; i = (i + 1) & mask {
+	for i := Mix(key^t.seed) & mask; ; i = (i + 1) & mask {
 		s := t.slots[i]
 		if s.id == 0 {
 			return 0, false
@@ -84,7 +84,7 @@ func (t *Keys) grow() {
 		if s.id == 0 {
 			continue
 		}
-		i := mix(s.key^t.seed) & mask
+		i := Mix(s.key^t.seed) & mask
 		for t.slots[i].id != 0 {
 			i = (i + 1) & mask
 		}
@@ -92,9 +92,9 @@ func (t *Keys) grow() {
 	}
 }
 
-// mix is the 64-bit finalizer of MurmurHash3: every input bit affects
-// every output bit.
-func mix(x uint64) uint64 {
+// Mix is the 64-bit finalizer of MurmurHash3: every input bit affects
+// every output bit, and distinct inputs give distinct outputs.
+func Mix(x uint64) uint64 {
 	x ^= x >> 33
 	x *= 0xff51afd7ed558ccd
 	x ^= x >> 33

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/evalsidecar/evalsidecar/internal/intern"
+	"github.com/evalsidecar/evalsidecar/internal/swar"
 )
 
 // ErrTokenizerMismatch reports a Reference used with a scorer of another
@@ -183,9 +184,9 @@ func (r *Reference) follow(ends []int32, toks []span, text string, k int, last i
 		case n > 16:
 			return k, last
 		case n > 8:
-			lo, hi = le64at(text, sp.start), le64at(text, sp.end-8)
+			lo, hi = swar.Load64(text, sp.start), swar.Load64(text, sp.end-8)
 		case sp.start+8 <= len(text):
-			lo = le64at(text, sp.start) & lowBytes[n&15]
+			lo = swar.Load64(text, sp.start) & lowBytes[n&15]
 		default:
 			return k, last
 		}

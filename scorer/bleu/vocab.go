@@ -3,6 +3,9 @@ package bleu
 import (
 	"math/bits"
 	"math/rand/v2"
+
+	"github.com/evalsidecar/evalsidecar/internal/intern"
+	"github.com/evalsidecar/evalsidecar/internal/swar"
 )
 
 // vocab numbers the tokens of a Reference densely in first-seen order,
@@ -130,7 +133,7 @@ func (v *vocab) grow() {
 func keyWords(text string, sp span) (lo, hi, mid uint64) {
 	if sp.end-sp.start <= 8 && sp.start+8 <= len(text) {
 		// read eight bytes and keep the token's
-		return le64at(text, sp.start) & lowBytes[sp.end-sp.start], 0, 0
+		return swar.Load64(text, sp.start) & lowBytes[sp.end-sp.start], 0, 0
 	}
 	return tokenWords(text[sp.start:sp.end])
 }
@@ -141,7 +144,7 @@ var lowBytes = [16]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0
 // hash is the hash of a token of n bytes whose words are lo, hi and mid
 // (see keyWords), with the table's seed.
 func (v *vocab) hash(lo, hi, mid uint64, n int) uint64 {
-	return mix(lo ^ v.seed ^ (bits.RotateLeft64(hi, 31)+uint64(n))*keyMul ^ mid)
+	return intern.Mix(lo ^ v.seed ^ (bits.RotateLeft64(hi, 31)+uint64(n))*keyMul ^ mid)
 }
 
 // keyMul is the multiplier of the hashes: 2^64 over the golden ratio.
@@ -152,17 +155,17 @@ func tokenWords(tok string) (lo, hi, mid uint64) {
 	n := len(tok)
 	switch {
 	case n > 8:
-		lo, hi = le64at(tok, 0), le64at(tok, n-8)
+		lo, hi = swar.Load64(tok, 0), swar.Load64(tok, n-8)
 	case n >= 4:
 		// the first and the last four bytes, overlapping
-		lo = uint64(le32at(tok, 0)) | uint64(le32at(tok, n-4))<<(8*(n-4))
+		lo = uint64(swar.Load32(tok, 0)) | uint64(swar.Load32(tok, n-4))<<(8*(n-4))
 	case n > 0:
 		lo = uint64(tok[0]) | uint64(tok[n/2])<<(8*(n/2)) | uint64(tok[n-1])<<(8*(n-1))
 	}
 	if n > 16 {
 		for m := tok[8 : n-8]; len(m) > 0; {
 			if len(m) >= 8 {
-				mid = bits.RotateLeft64((mid^le64at(m, 0))*keyMul, 27)
+				mid = bits.RotateLeft64((mid^swar.Load64(m, 0))*keyMul, 27)
 				m = m[8:]
 			} else {
 				mid = bits.RotateLeft64((mid^uint64(m[0]))*keyMul, 27)
@@ -171,27 +174,4 @@ func tokenWords(tok string) (lo, hi, mid uint64) {
 		}
 	}
 	return lo, hi, mid
-}
-
-// mix is MurmurHash3's 64-bit finalizer.
-func mix(x uint64) uint64 {
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	x *= 0xc4ceb9fe1a85ec53
-	x ^= x >> 33
-	return x
-}
-
-// le64at reads the eight bytes of s from i on, the first in the low byte.
-func le64at(s string, i int) uint64 {
-	s = s[i : i+8]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
-// le32at reads the four bytes of s from i on, the first in the low byte.
-func le32at(s string, i int) uint32 {
-	s = s[i : i+4]
-	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }

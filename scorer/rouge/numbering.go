@@ -1,6 +1,10 @@
 package rouge
 
-import "github.com/evalsidecar/evalsidecar/internal/intern"
+import (
+	"github.com/evalsidecar/evalsidecar/internal/intern"
+
+	"github.com/evalsidecar/evalsidecar/internal/swar"
+)
 
 // numbering gives the tokens of a text their numbers. It numbers new
 // words in v, or, when v is nil, only looks words up in table (which may
@@ -63,7 +67,7 @@ func hasUpper(text string, start, end int) bool {
 			}
 			return false
 		}
-		if ^load64(text, at)&(lowBits*0x20)&headMasks[min(end-at, 8)] != 0 {
+		if ^swar.Load64(text, at)&(lowBits*0x20)&headMasks[min(end-at, 8)] != 0 {
 			return true
 		}
 	}

@@ -3,6 +3,8 @@ package rouge
 import (
 	"math/bits"
 	"strings"
+
+	"github.com/evalsidecar/evalsidecar/internal/swar"
 )
 
 // bitmapTokens is scanTokens for a text that holds neither KELVIN SIGN
@@ -20,7 +22,7 @@ func bitmapTokens(text string, sc *scratch) (n, nEnds int) {
 	for w := range alnum[:full] {
 		var a uint64
 		for k := range 8 {
-			a |= packHighBits(alnumBytes(load64(text, 64*w+8*k))) << (8 * k)
+			a |= packHighBits(alnumBytes(swar.Load64(text, 64*w+8*k))) << (8 * k)
 		}
 		alnum[w] = a
 	}
@@ -28,7 +30,7 @@ func bitmapTokens(text string, sc *scratch) (n, nEnds int) {
 	for k, at := 0, 64*full; at < len(text); k, at = k+1, at+8 {
 		var x uint64
 		if at+8 <= len(text) {
-			x = load64(text, at)
+			x = swar.Load64(text, at)
 		} else {
 			for b := len(text) - 1; b >= at; b-- {
 				x = x<<8 | uint64(text[b])

@@ -3,6 +3,8 @@ package rouge
 import (
 	"math/bits"
 	"math/rand/v2"
+
+	"github.com/evalsidecar/evalsidecar/internal/swar"
 )
 
 // wordTable numbers a target's words for the lookups of its predictions'
@@ -66,7 +68,7 @@ func (t *wordTable) lookupSpans(text string, spans []tokenSpan, ids []int32) (le
 		}
 		// the bytes are ASCII letters and digits: setting 0x20 lowercases
 		// the capitals and keeps the others
-		head := (load64(text, start) | lowBits*0x20) & headMasks[size]
+		head := (swar.Load64(text, start) | lowBits*0x20) & headMasks[size]
 		id := int32(spanUnknown)
 		for h := ((seed ^ uint64(size)*hashLen ^ head) * hashMul) >> (shift & 63); ; h = (h + 1) & mask {
 			sl := &slots[h]
@@ -93,10 +95,10 @@ func (t *wordTable) lookupText(text string, start, end int) (int32, bool) {
 		return t.lookupBytes(lowerToken(buf[:0], text[start:end]))
 	}
 	size := end - start
-	head := (load64(text, start) | lowBits*0x20) & headMasks[min(size, 8)]
+	head := (swar.Load64(text, start) | lowBits*0x20) & headMasks[min(size, 8)]
 	h := (t.seed ^ uint64(size)*hashLen ^ head) * hashMul
 	for at := start + 8; at < end; at += 8 {
-		h = (h ^ (load64(text, at)|lowBits*0x20)&headMasks[min(end-at, 8)]) * hashMul
+		h = (h ^ (swar.Load64(text, at)|lowBits*0x20)&headMasks[min(end-at, 8)]) * hashMul
 	}
 	mask := uint64(len(t.slots) - 1)
 	for i := h >> (t.shift & 63); ; i = (i + 1) & mask {

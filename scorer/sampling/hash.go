@@ -1,5 +1,7 @@
 package sampling
 
+import "github.com/evalsidecar/evalsidecar/internal/intern"
+
 // FNV-1a 64 parameters.
 const (
 	fnvOffset64 = 14695981039346656037
@@ -22,12 +24,7 @@ func Unit(traceID string) float64 {
 		h ^= uint64(c)
 		h *= fnvPrime64
 	}
-	h ^= h >> 33
-	h *= 0xff51afd7ed558ccd
-	h ^= h >> 33
-	h *= 0xc4ceb9fe1a85ec53
-	h ^= h >> 33
-	return float64(h>>11) / (1 << 53)
+	return float64(intern.Mix(h)>>11) / (1 << 53)
 }
 
 // Sampled reports whether the run with this trace id is in the sample at

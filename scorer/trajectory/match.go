@@ -1,6 +1,10 @@
 package trajectory
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/evalsidecar/evalsidecar/internal/swar"
+)
 
 // The matching functions compare call keys (see Keys): two calls match
 // when their keys are equal. Each reference call matches at most one
@@ -105,7 +109,7 @@ func fingerprint(s string) uint64 {
 		}
 		return x
 	}
-	return load64(s, (n-8)/2) ^ bits.RotateLeft64(load64(s, n-8), 31) ^ uint64(n)*0x9e3779b97f4a7c15
+	return swar.Load64(s, (n-8)/2) ^ bits.RotateLeft64(swar.Load64(s, n-8), 31) ^ uint64(n)*0x9e3779b97f4a7c15
 }
 
 // Precision is Matched / len(pred). With no predicted calls it is 1 when

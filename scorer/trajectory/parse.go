@@ -7,6 +7,8 @@ import (
 	"math/bits"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/evalsidecar/evalsidecar/internal/swar"
 )
 
 // errTrailing reports bytes after the top-level value.
@@ -219,7 +221,7 @@ value:
 	case '"':
 		end = undecided
 		if i+9 <= len(s) { // a short plain string, decided inline
-			if m := specialBytes(load64(s, i+1)); m != 0 {
+			if m := specialBytes(swar.Load64(s, i+1)); m != 0 {
 				if e := i + 1 + bits.TrailingZeros64(m)>>3; s[e] == '"' {
 					end = e
 				}
@@ -365,7 +367,7 @@ key:
 	}
 	end = undecided
 	if i+9 <= len(s) { // a short plain key, decided inline
-		if m := specialBytes(load64(s, i+1)); m != 0 {
+		if m := specialBytes(swar.Load64(s, i+1)); m != 0 {
 			if e := i + 1 + bits.TrailingZeros64(m)>>3; s[e] == '"' {
 				end = e
 			}
@@ -447,13 +449,6 @@ func specialBytes(x uint64) uint64 {
 	return ((q-ones)&^q | (b-ones)&^b | (x-ones*0x20)&^x | x) & highs
 }
 
-// load64 returns the eight bytes of s at i, the first in the low byte.
-func load64(s string, i int) uint64 {
-	s = s[i : i+8]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
 // undecided is a string end not known yet.
 const undecided = -2
 
@@ -463,7 +458,7 @@ const undecided = -2
 func scanPlain(s string, j int) int {
 	for j < len(s) {
 		if j+8 <= len(s) {
-			m := specialBytes(load64(s, j))
+			m := specialBytes(swar.Load64(s, j))
 			if m == 0 {
 				j += 8
 				continue
