@@ -11,6 +11,7 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/internal/testpayload"
+	"github.com/evalsidecar/evalsidecar/internal/testtext"
 )
 
 // benchTrajectories returns a 10-call run and its 10-call reference: the
@@ -79,7 +80,7 @@ func BenchmarkAllReferenceMetrics(b *testing.B) {
 		}
 	}
 	pred, ref := benchTrajectories()
-	resp, refText := benchText(200, 0), benchText(200, 3)
+	resp, refText := testtext.Answer(200, 0), testtext.Answer(200, 3)
 	predOut, refOut := benchToolCallOutput(pred), benchToolCallOutput(ref)
 	prep := NewPreparedReference(refText, ref)
 	run := func(p *PreparedReference) func() *Instance {
@@ -158,7 +159,7 @@ func benchCaseTrace(tb testing.TB) []byte {
 	for i, c := range pred {
 		calls[i] = testpayload.CaseCall{Name: c.Name, Arguments: c.Arguments}
 	}
-	raw, err := ptraceotlp.NewExportRequestFromTraces(testpayload.Case(benchText(200, 0), calls)).MarshalProto()
+	raw, err := ptraceotlp.NewExportRequestFromTraces(testpayload.Case(testtext.Answer(200, 0), calls)).MarshalProto()
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -193,7 +194,7 @@ func TestBenchCaseTrace(t *testing.T) {
 		t.Fatalf("%d trajectories, want 1", len(got))
 	}
 	in := FromTrajectory(got[0])
-	if in.Response != benchText(200, 0) {
+	if in.Response != testtext.Answer(200, 0) {
 		t.Errorf("response = %q", in.Response)
 	}
 	pred, _ := benchTrajectories()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/internal/testtext"
 )
 
 // TestInstanceMemoSharesResults checks that metrics scoring one shared
@@ -15,7 +16,7 @@ func TestInstanceMemoSharesResults(t *testing.T) {
 	pred, ref := benchTrajectories()
 	newIn := func(toolCall bool) *Instance {
 		in := &Instance{
-			Response: benchText(60, 0), Reference: benchText(60, 3),
+			Response: testtext.Answer(60, 0), Reference: testtext.Answer(60, 3),
 			PredictedTrajectory: pred, ReferenceTrajectory: ref,
 			Has: InResponse | InReference | InPredictedTrajectory | InReferenceTrajectory,
 		}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/internal/testtext"
 )
 
 // preparedCaseMetrics returns every catalog metric and, for the
@@ -89,16 +90,16 @@ func preparedCases(t *testing.T) []preparedCase {
 	}
 	pred, ref := benchTrajectories()
 	cases = append(cases, preparedCase{
-		name: "bench case", reference: benchText(200, 3), refCalls: ref,
-		responses: []string{benchText(200, 0), benchText(200, 3), benchText(37, 5)},
+		name: "bench case", reference: testtext.Answer(200, 3), refCalls: ref,
+		responses: []string{testtext.Answer(200, 0), testtext.Answer(200, 3), testtext.Answer(37, 5)},
 		runs:      [][]extractor.ToolCall{pred, ref, pred[:3], nil},
 	})
 	rng := rand.New(rand.NewPCG(7, 11))
 	for i := range 12 {
-		c := preparedCase{name: fmt.Sprintf("random calls %d", i), reference: benchText(1+rng.IntN(60), rng.IntN(9)), refCalls: randomCalls(rng)}
+		c := preparedCase{name: fmt.Sprintf("random calls %d", i), reference: testtext.Answer(1+rng.IntN(60), rng.IntN(9)), refCalls: randomCalls(rng)}
 		for range 4 {
 			c.runs = append(c.runs, randomCalls(rng))
-			c.responses = append(c.responses, benchText(1+rng.IntN(60), rng.IntN(9)))
+			c.responses = append(c.responses, testtext.Answer(1+rng.IntN(60), rng.IntN(9)))
 		}
 		c.runs = append(c.runs, c.refCalls)
 		cases = append(cases, c)
@@ -210,10 +211,10 @@ func TestPreparedReferenceOnlyServesItsOwnSide(t *testing.T) {
 	pred, ref := benchTrajectories()
 	other := append([]extractor.ToolCall(nil), ref...) // equal calls, another list
 	other[0].Arguments = `{"query": "elsewhere"}`
-	prep := NewPreparedReference(benchText(50, 1), ref)
+	prep := NewPreparedReference(testtext.Answer(50, 1), ref)
 	in := func(p *PreparedReference) *Instance {
 		return &Instance{
-			Response: benchText(60, 0), Reference: benchText(40, 2),
+			Response: testtext.Answer(60, 0), Reference: testtext.Answer(40, 2),
 			PredictedTrajectory: pred, ReferenceTrajectory: other,
 			Has:               InResponse | InReference | InPredictedTrajectory | InReferenceTrajectory,
 			PreparedReference: p,

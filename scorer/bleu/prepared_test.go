@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/evalsidecar/evalsidecar/internal/testtext"
 )
 
 // preparedCases are segments for the prepared path: a hypothesis and its
@@ -216,21 +218,21 @@ func TestPreparedConcurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := benchText(200, 3)
-	r, err := b.Prepare(ref, benchText(150, 11))
+	ref := testtext.Answer(200, 3)
+	r, err := b.Prepare(ref, testtext.Answer(150, 11))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var hyps []string
 	for i := range 24 {
-		hyps = append(hyps, benchText(5+i*17, i))
+		hyps = append(hyps, testtext.Answer(5+i*17, i))
 	}
 	for _, c := range preparedCases {
 		hyps = append(hyps, c.hyp)
 	}
 	want := make([]Score, len(hyps))
 	for i, h := range hyps {
-		if want[i], err = b.Sentence(h, ref, benchText(150, 11)); err != nil {
+		if want[i], err = b.Sentence(h, ref, testtext.Answer(150, 11)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -267,7 +269,7 @@ func FuzzPrepared(f *testing.F) {
 		refs := append(c.refs, "", "", "")
 		f.Add(c.hyp, refs[0], refs[1], refs[2], uint8(len(c.refs)), uint8(0))
 	}
-	f.Add(benchText(60, 0), benchText(200, 3), "", "", uint8(1), uint8(0))
+	f.Add(testtext.Answer(60, 0), testtext.Answer(200, 3), "", "", uint8(1), uint8(0))
 	f.Add("a-b 1-2", "1,000.5", "x", "y", uint8(3), uint8(1))
 	var bs []*BLEU
 	for _, tok := range []string{Tokenizer13a, TokenizerChar, TokenizerNone} {

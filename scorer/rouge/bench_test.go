@@ -1,34 +1,10 @@
 package rouge
 
 import (
-	"strings"
 	"testing"
+
+	"github.com/evalsidecar/evalsidecar/internal/testtext"
 )
-
-// benchWords is a realistic vocabulary for 200-word answers.
-var benchWords = strings.Fields(`the order was shipped on Monday and should arrive within three to five
-business days. You can track the package using the link in your confirmation email. If the item
-arrives damaged, please contact our support team and we will arrange a replacement or a full refund.
-Returns are accepted within thirty days of delivery, provided the product is unused and in its
-original packaging. Refunds are processed to the original payment method once the warehouse has
-inspected the returned items, which usually takes two or three working days.`)
-
-// benchText builds an n-word text from the vocabulary, starting at offset,
-// with a sentence break every 20 words.
-func benchText(n, offset int) string {
-	var b strings.Builder
-	for i := range n {
-		if i > 0 {
-			if i%20 == 0 {
-				b.WriteString(".\n")
-			} else {
-				b.WriteByte(' ')
-			}
-		}
-		b.WriteString(benchWords[(i*7+offset)%len(benchWords)])
-	}
-	return b.String()
-}
 
 // benchScorers are the scorers of the online metric set, in its order:
 // rougeL, rouge1, rouge2, rougeL again, rougeLsum on lines, and rouge1
@@ -64,7 +40,7 @@ func scoreRun(scorers []*Scorer, base *Tokens) {
 // BenchmarkRunUnprepared scores one run of the six scorers from
 // UnstemmedTokens of both texts.
 func BenchmarkRunUnprepared(b *testing.B) {
-	pred, target := benchText(200, 0), benchText(200, 3)
+	pred, target := testtext.Answer(200, 0), testtext.Answer(200, 3)
 	scorers := benchScorers(b)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -75,8 +51,8 @@ func BenchmarkRunUnprepared(b *testing.B) {
 // BenchmarkRunAgainstTarget scores one run of the six scorers against a
 // target prepared once: TargetTokens, StemTokens and the six scores.
 func BenchmarkRunAgainstTarget(b *testing.B) {
-	pred := benchText(200, 0)
-	tgt := NewTarget(benchText(200, 3))
+	pred := testtext.Answer(200, 0)
+	tgt := NewTarget(testtext.Answer(200, 3))
 	scorers := benchScorers(b)
 	scoreRun(scorers, scorers[0].TargetTokens(tgt, pred)) // builds the target's data
 	b.ReportAllocs()

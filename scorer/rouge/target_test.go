@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/evalsidecar/evalsidecar/internal/testtext"
 )
 
 // targetScorers returns a scorer of every type for every option set.
@@ -97,7 +99,7 @@ func TestTargetTokensScoreAsScore(t *testing.T) {
 		{"long target lines", longText(r, 400, 130, small), longText(r, 200, 20, small)},
 		{"long prediction lines", longText(r, 200, 15, small), longText(r, 400, 150, small)},
 		{"exactly 64 and 65", longText(r, 129, 64, small), longText(r, 130, 65, small)},
-		{"bench texts", benchText(200, 3), benchText(200, 0)},
+		{"bench texts", testtext.Answer(200, 3), testtext.Answer(200, 0)},
 		{"long words and capitals", "Confirmation REPLACEMENT warehouse packaging", "CONFIRMATION replacement Warehouses unpackaged confirmations"},
 		{"eight-byte words", "shipping delivery", "SHIPPING Delivery shipping deliverY"},
 		{"words at the end of the text", "to be or not to be", "be"},
@@ -211,7 +213,7 @@ func FuzzTargetTokens(f *testing.F) {
 		f.Add(a, oracleTexts[(i+3)%len(oracleTexts)])
 	}
 	f.Add("running runs\nran", "run RUNS\n\nrunner")
-	f.Add(benchText(90, 3), benchText(70, 0))
+	f.Add(testtext.Answer(90, 3), testtext.Answer(70, 0))
 	f.Add("Confirmation \u212aelvin İstanbul", "CONFIRMATIONS kelvin istanbul\n\u212a")
 	scorers := targetScorers(f)
 	f.Fuzz(func(t *testing.T, a, b string) {
