@@ -86,17 +86,20 @@ func TestEndToEnd(t *testing.T) {
 				t.Fatal(err)
 			}
 
-			// Wait until every run has been assembled, scored and counted.
+			// Wait until every run has been assembled, scored and
+			// exported: the exporter counts a run's trajectory and tool
+			// calls before it observes the run's scores, so a run whose
+			// scores are all observed is counted in full.
 			metricsURL := "http://" + p.Metrics.Addr() + "/metrics"
 			var families map[string]*dto.MetricFamily
 			for {
 				families = scrape(t, metricsURL)
-				if sumCounter(families["evalsidecar_trajectories_total"], nil) >= runs {
+				if sumCounter(families["evalsidecar_trajectories_total"], nil) >= runs && scoresObserved(families) >= runs {
 					break
 				}
 				select {
 				case <-ctx.Done():
-					t.Fatalf("only %v of %d trajectories counted", sumCounter(families["evalsidecar_trajectories_total"], nil), runs)
+					t.Fatalf("only %v of %d trajectories counted, %d scored", sumCounter(families["evalsidecar_trajectories_total"], nil), runs, scoresObserved(families))
 				case <-time.After(100 * time.Millisecond):
 				}
 			}
@@ -107,6 +110,27 @@ func TestEndToEnd(t *testing.T) {
 			checkScores(t, filepath.Join(dir, "scores.jsonl"), want)
 		})
 	}
+}
+
+// scoreMetrics are metrics every run is scored by.
+var scoreMetrics = []string{"latency", "failure", "tool_call_count"}
+
+// scoresObserved returns the number of runs whose every score of
+// scoreMetrics is observed in evalsidecar_eval_score.
+func scoresObserved(families map[string]*dto.MetricFamily) int {
+	least := -1
+	for _, metric := range scoreMetrics {
+		var n uint64
+		for _, m := range families["evalsidecar_eval_score"].GetMetric() {
+			if labelsMatch(m, map[string]string{"metric": metric}) {
+				n += m.GetHistogram().GetSampleCount()
+			}
+		}
+		if least < 0 || int(n) < least {
+			least = int(n)
+		}
+	}
+	return least
 }
 
 func scrape(t *testing.T, url string) map[string]*dto.MetricFamily {
@@ -197,7 +221,7 @@ func checkMetrics(t *testing.T, families map[string]*dto.MetricFamily, want map[
 	if scores == nil {
 		t.Fatal("no evalsidecar_eval_score samples")
 	}
-	for _, metric := range []string{"latency", "failure", "tool_call_count"} {
+	for _, metric := range scoreMetrics {
 		var n uint64
 		for _, m := range scores.GetMetric() {
 			if labelsMatch(m, map[string]string{"metric": metric}) {
