@@ -49,12 +49,13 @@ func benchToolCallOutput(cs []extractor.ToolCall) string {
 // trajectory, latency and failure. A metric whose inputs are missing is
 // skipped, as the engine does.
 //
-//   - canary_run: the Instance a traced canary run gets from the reference
-//     store (BenchmarkDecodeCase decodes its trace): the reference side is
-//     the case's PreparedReference, prepared once and shared by every run
-//     of the case, so each run pays for its own side only. Every metric
-//     but Vertex's tool-call ones, which read tool-call JSON that traces
-//     do not carry (on a traced run they are not applicable);
+//   - canary_run: the Instance of the run extracted from the trace that
+//     BenchmarkDecodeCase decodes, with the reference side as the
+//     reference store sets it for a canary run: the case's
+//     PreparedReference, prepared once and shared by every run of the
+//     case, so each run pays for its own side only. Every metric but
+//     Vertex's tool-call ones, which read tool-call JSON that traces do
+//     not carry (on a traced run they are not applicable);
 //   - unprepared_run: the same metrics with nothing prepared, the cost of
 //     a dataset row whose reference is its own;
 //   - tool_call_json: Vertex's tool-call metrics on a dataset row whose
@@ -63,7 +64,7 @@ func benchToolCallOutput(cs []extractor.ToolCall) string {
 //   - all: unprepared_run and tool_call_json, the cost of a dataset row
 //     with every column.
 func BenchmarkAllReferenceMetrics(b *testing.B) {
-	var traced, toolCall []Metric
+	var onRuns, toolCall []Metric
 	for _, c := range catalog() {
 		var params map[string]any
 		if c.name == MetricTrajectorySingleToolUse {
@@ -76,30 +77,27 @@ func BenchmarkAllReferenceMetrics(b *testing.B) {
 		if _, tc := m.(vertexToolCall); tc {
 			toolCall = append(toolCall, m)
 		} else {
-			traced = append(traced, m)
+			onRuns = append(onRuns, m)
 		}
 	}
 	pred, ref := benchTrajectories()
-	resp, refText := testtext.Answer(200, 0), testtext.Answer(200, 3)
+	refText := testtext.Answer(200, 3)
 	predOut, refOut := benchToolCallOutput(pred), benchToolCallOutput(ref)
+	traced := benchCaseRun(b)
 	prep := NewPreparedReference(refText, ref)
+	// run is the Instance of the traced run with the reference side as
+	// the reference store's Enrich sets it for a turn with a response and
+	// tool calls.
 	run := func(p *PreparedReference) func() *Instance {
 		return func() *Instance {
-			in := &Instance{
-				Response: resp, Reference: refText,
-				PredictedTrajectory: pred, ReferenceTrajectory: ref,
-				Latency: 1500e6,
-				Has: InResponse | InReference | InPredictedTrajectory | InReferenceTrajectory |
-					InIntermediateEvents | InLatency | InFailure,
-				PreparedReference: p,
-			}
-			// the reference store pairs the run with its turn, as it does
-			// for a turn with a response and tool calls
+			in := FromTrajectory(traced)
+			in.Reference, in.ReferenceTrajectory = refText, ref
+			in.Has |= InReference | InReferenceTrajectory | InInvocations
 			in.Invocations = []Invocation{{
-				Response: resp, Reference: refText,
-				PredictedToolCalls: pred, ReferenceToolCalls: ref, HasReference: true,
+				UserContent: in.Prompt, Response: in.Response, Reference: refText,
+				PredictedToolCalls: in.PredictedTrajectory, ReferenceToolCalls: ref, HasReference: true,
 			}}
-			in.Has |= InInvocations
+			in.PreparedReference = p
 			return in
 		}
 	}
@@ -111,12 +109,12 @@ func BenchmarkAllReferenceMetrics(b *testing.B) {
 		}
 	}
 	b.Run("canary_run", func(b *testing.B) {
-		scoreAll(traced, run(prep)()) // the case's first run prepares its reference side
-		benchMetrics(b, traced, nil, run(prep), nil)
+		scoreAll(onRuns, run(prep)()) // the case's first run prepares its reference side
+		benchMetrics(b, onRuns, nil, run(prep), nil)
 	})
-	b.Run("unprepared_run", func(b *testing.B) { benchMetrics(b, traced, nil, run(nil), nil) })
+	b.Run("unprepared_run", func(b *testing.B) { benchMetrics(b, onRuns, nil, run(nil), nil) })
 	b.Run("tool_call_json", func(b *testing.B) { benchMetrics(b, toolCall, nil, row, nil) })
-	b.Run("all", func(b *testing.B) { benchMetrics(b, traced, toolCall, run(nil), row) })
+	b.Run("all", func(b *testing.B) { benchMetrics(b, onRuns, toolCall, run(nil), row) })
 }
 
 // benchMetrics scores ms on a new Instance from newA and more on one from
@@ -166,13 +164,12 @@ func benchCaseTrace(tb testing.TB) []byte {
 	return raw
 }
 
-// TestBenchCaseTrace checks that the trace of BenchmarkDecodeCase holds
-// the case BenchmarkAllReferenceMetrics scores, so that the two compare
-// scoring a run with decoding it.
-func TestBenchCaseTrace(t *testing.T) {
+// benchCaseRun decodes and extracts the run of benchCaseTrace.
+func benchCaseRun(tb testing.TB) *extractor.Trajectory {
+	tb.Helper()
 	req := ptraceotlp.NewExportRequest()
-	if err := req.UnmarshalProto(benchCaseTrace(t)); err != nil {
-		t.Fatal(err)
+	if err := req.UnmarshalProto(benchCaseTrace(tb)); err != nil {
+		tb.Fatal(err)
 	}
 	var got []*extractor.Trajectory
 	sink := extractor.SinkFunc(func(_ context.Context, tr *extractor.Trajectory) error {
@@ -181,19 +178,26 @@ func TestBenchCaseTrace(t *testing.T) {
 	})
 	a, err := extractor.NewAssembler(extractor.DefaultConfig(), sink, slog.New(slog.DiscardHandler), nil, nil)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	ctx := context.Background()
 	if err := a.ConsumeTraces(ctx, req.Traces()); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	if err := a.Flush(ctx); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	if len(got) != 1 {
-		t.Fatalf("%d trajectories, want 1", len(got))
+		tb.Fatalf("%d trajectories, want 1", len(got))
 	}
-	in := FromTrajectory(got[0])
+	return got[0]
+}
+
+// TestBenchCaseTrace checks that the trace of BenchmarkDecodeCase holds
+// the case BenchmarkAllReferenceMetrics scores, so that the two compare
+// scoring a run with decoding it.
+func TestBenchCaseTrace(t *testing.T) {
+	in := FromTrajectory(benchCaseRun(t))
 	if in.Response != testtext.Answer(200, 0) {
 		t.Errorf("response = %q", in.Response)
 	}
@@ -202,8 +206,8 @@ func TestBenchCaseTrace(t *testing.T) {
 		t.Fatalf("%d calls, want %d", len(in.PredictedTrajectory), len(pred))
 	}
 	for i, c := range in.PredictedTrajectory {
-		if c.Name != pred[i].Name || c.Arguments != pred[i].Arguments {
-			t.Errorf("call %d = %s %s, want %s %s", i, c.Name, c.Arguments, pred[i].Name, pred[i].Arguments)
+		if c.Name != pred[i].Name || c.Arguments != pred[i].Arguments || !c.ArgumentsValid {
+			t.Errorf("call %d = %s %s (valid %v), want %s %s", i, c.Name, c.Arguments, c.ArgumentsValid, pred[i].Name, pred[i].Arguments)
 		}
 	}
 }
