@@ -20,9 +20,39 @@ import (
 // Instance must not be copied once scored. It is safe for concurrent use.
 type instanceMemo struct {
 	mu      sync.Mutex
-	calls   map[callsID]*trajectory.Prepared
-	outputs map[textID]*memoOutput
-	tokens  map[tokensID]*rouge.Tokens
+	calls   memoList[callsID, *trajectory.Prepared]
+	outputs memoList[textID, *memoOutput]
+	tokens  memoList[tokensID, *rouge.Tokens]
+}
+
+// memoList is a few memoized values found by their keys. An Instance has
+// a handful of entries of each kind, so a scan of the list is cheaper
+// than a map, whose hashing and growth would cost more than the lookups.
+type memoList[K comparable, V any] []memoEntry[K, V]
+
+// memoEntry is one value of a memoList and its key.
+type memoEntry[K comparable, V any] struct {
+	key K
+	val V
+}
+
+// find returns the value of key.
+func (l memoList[K, V]) find(key K) (V, bool) {
+	for i := range l {
+		if l[i].key == key {
+			return l[i].val, true
+		}
+	}
+	var zero V
+	return zero, false
+}
+
+// add appends the value of key, which find does not know.
+func (l *memoList[K, V]) add(key K, val V) {
+	if *l == nil {
+		*l = make(memoList[K, V], 0, 2)
+	}
+	*l = append(*l, memoEntry[K, V]{key, val})
 }
 
 // textID identifies a string by its bytes' address and its length. Equal
@@ -68,14 +98,11 @@ func (in *Instance) preparedCalls(calls []extractor.ToolCall) *trajectory.Prepar
 	if len(calls) > 0 {
 		id = callsID{first: &calls[0], n: len(calls)}
 	}
-	if p, ok := m.calls[id]; ok {
+	if p, ok := m.calls.find(id); ok {
 		return p
 	}
-	if m.calls == nil {
-		m.calls = make(map[callsID]*trajectory.Prepared, 2)
-	}
 	p := trajectory.Prepare(trajCalls(calls))
-	m.calls[id] = p
+	m.calls.add(id, p)
 	return p
 }
 
@@ -85,18 +112,15 @@ func (in *Instance) toolCallOutput(text string) *memoOutput {
 	m := &in.memo
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if o, ok := m.outputs[idOf(text)]; ok {
+	if o, ok := m.outputs.find(idOf(text)); ok {
 		return o
-	}
-	if m.outputs == nil {
-		m.outputs = make(map[textID]*memoOutput, 2)
 	}
 	o := &memoOutput{}
 	o.out, o.err = trajectory.ParseToolCallOutput(text)
 	if o.err == nil {
 		o.calls = trajectory.PrepareOutput(&o.out)
 	}
-	m.outputs[idOf(text)] = o
+	m.outputs.add(idOf(text), o)
 	return o
 }
 
@@ -126,14 +150,11 @@ func (in *Instance) memoTokens(id tokensID, build func() *rouge.Tokens) *rouge.T
 	m := &in.memo
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if t, ok := m.tokens[id]; ok {
+	if t, ok := m.tokens.find(id); ok {
 		return t
 	}
-	if m.tokens == nil {
-		m.tokens = make(map[tokensID]*rouge.Tokens, 2)
-	}
 	t := build()
-	m.tokens[id] = t
+	m.tokens.add(id, t)
 	return t
 }
 
