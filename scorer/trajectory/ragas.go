@@ -92,31 +92,41 @@ func PreparedToolCallAccuracy(pp, rp *Prepared, strictOrder bool, cmp ArgCompari
 	case len(pred) == 0, len(ref) == 0:
 		return 0
 	}
-	pd, rd := pp.ragasData(), rp.ragasData()
-	// The name sequences, sorted when not strictOrder: along the sorted
-	// order of the calls, whose keys start with the name, names are
-	// sorted.
 	if len(pred) != len(ref) {
 		return 0
 	}
-	at := func(d *ragasData, i int) int {
-		if strictOrder {
-			return i
+	// The name sequences, sorted when not strictOrder: along the sorted
+	// order of the calls, whose keys start with the name, names are
+	// sorted. Under strictOrder they are compared before any argument is
+	// read.
+	if strictOrder {
+		for i := range pred {
+			if pred[i].Name != ref[i].Name {
+				return 0
+			}
 		}
-		return d.order[i]
 	}
-	for i := range pred {
-		if pred[at(pd, i)].Name != ref[at(rd, i)].Name {
-			return 0
+	pd, rd := pp.ragasData(), rp.ragasData()
+	po, ro := identityOrder, identityOrder
+	if !strictOrder {
+		ps, rs := pd.sorted(pred), rd.sorted(ref)
+		po = func(i int) int { return ps[i] }
+		ro = func(i int) int { return rs[i] }
+		for i := range pred {
+			if pred[po(i)].Name != ref[ro(i)].Name {
+				return 0
+			}
 		}
 	}
 	sum := 0.0
 	for i := range ref {
-		p, r := at(pd, i), at(rd, i)
-		sum += ragasArgScore(&pd.args[p], &rd.args[r], cmp)
+		sum += ragasArgScore(&pd.args[po(i)], &rd.args[ro(i)], cmp)
 	}
 	return sum / float64(len(ref))
 }
+
+// identityOrder is the order of calls as given.
+func identityOrder(i int) int { return i }
 
 // ragasArgScore is Ragas' _get_arg_score.
 func ragasArgScore(p, r *ragasArgs, cmp ArgComparison) float64 {

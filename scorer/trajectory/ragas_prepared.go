@@ -4,12 +4,15 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // ragasData is what Ragas' accuracy compares of a Prepared's calls.
 type ragasData struct {
-	args  []ragasArgs // per call, with strs and byKey
-	order []int       // the calls stably sorted by ragasCompare
+	args []ragasArgs // per call, with strs and byKey
+
+	orderOnce sync.Once
+	order     []int // the calls stably sorted by ragasCompare; see sorted
 }
 
 // ragasData returns p's Ragas data, built on first use.
@@ -18,8 +21,32 @@ func (p *Prepared) ragasData() *ragasData {
 	return &p.ragas
 }
 
-// buildRagas builds p.ragas. The str() texts that are not sub-strings
-// of the input share one text.
+// sorted returns the calls' order under Ragas' sort key (the order of
+// accuracy without strict_order), built on first use.
+func (d *ragasData) sorted(calls []Call) []int {
+	d.orderOnce.Do(func() {
+		n := len(calls)
+		order := make([]int, n)
+		for i := range order {
+			order[i] = i
+		}
+		less := func(x, y int) int { return ragasCompare(&calls[x], &calls[y], &d.args[x], &d.args[y]) }
+		if n <= smallList {
+			for i := 1; i < n; i++ {
+				for j := i; j > 0 && less(order[j-1], order[j]) > 0; j-- {
+					order[j-1], order[j] = order[j], order[j-1]
+				}
+			}
+		} else {
+			slices.SortStableFunc(order, less)
+		}
+		d.order = order
+	})
+	return d.order
+}
+
+// buildRagas builds p.ragas but its order. The str() texts that are not
+// sub-strings of the input share one text.
 func (p *Prepared) buildRagas() {
 	n := len(p.Calls)
 	args := make([]ragasArgs, n)
@@ -29,8 +56,7 @@ func (p *Prepared) buildRagas() {
 		total += len(args[i].members)
 	}
 	strs := make([]string, total)
-	ints := make([]int, total+n) // byKey of every call, then order
-	byKey, order := ints[:total], ints[total:]
+	byKey := make([]int, total)
 	// reprs are the str() texts built in text: their member's
 	// position in strs and their end in text.
 	type repr struct{ at, end int }
@@ -67,20 +93,7 @@ func (p *Prepared) buildRagas() {
 			start = r.end
 		}
 	}
-	for i := range order {
-		order[i] = i
-	}
-	less := func(x, y int) int { return ragasCompare(&p.Calls[x], &p.Calls[y], &args[x], &args[y]) }
-	if n <= smallList {
-		for i := 1; i < n; i++ {
-			for j := i; j > 0 && less(order[j-1], order[j]) > 0; j-- {
-				order[j-1], order[j] = order[j], order[j-1]
-			}
-		}
-	} else {
-		slices.SortStableFunc(order, less)
-	}
-	p.ragas = ragasData{args: args, order: order}
+	p.ragas.args = args
 }
 
 // sortByKey stores in o the positions of ms in the order of their keys.
