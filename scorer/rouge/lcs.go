@@ -2,17 +2,6 @@ package rouge
 
 import "math/bits"
 
-// scoreLCS is rougeL: the longest common subsequence of the whole token
-// lists (newlines are ordinary separators). Either side empty gives 0.
-// P = LCS/len(pred), R = LCS/len(target).
-func scoreLCS(target, pred []int32) Score {
-	if len(target) == 0 || len(pred) == 0 {
-		return Score{}
-	}
-	l := lcsLength(target, pred)
-	return newScore(float64(l)/float64(len(pred)), float64(l)/float64(len(target)))
-}
-
 // lcsLength computes the LCS length bit-parallel (Allison-Dix, in
 // Hyyrö's formulation; see bitLCS), with the shorter list as the bit side.
 // It costs len(b)·⌈len(a)/64⌉ word steps instead of the DP's

@@ -2,6 +2,12 @@ package rouge
 
 import "math/bits"
 
+// maxMaskWords bounds the words of match masks a target keeps for one
+// form (8 MiB): a mask per distinct word, each a bit per target position,
+// grows with the product of the two, so a long reference with a large
+// vocabulary is scored without kept masks instead.
+const maxMaskWords = 1 << 20
+
 // lcsMasks are the bit-parallel LCS match masks (see bitLCS) of a target
 // whose tokens are numbered below vocab.
 type lcsMasks struct {
@@ -12,12 +18,19 @@ type lcsMasks struct {
 	// instead, padded to four words, and the vector is kept in four
 	// variables.
 	short [][4]uint64
+	// tooBig is set when the masks would take more than maxMaskWords;
+	// none are kept then.
+	tooBig bool
 }
 
 // build finds the masks of ids, numbered below vocab.
 func (s *lcsMasks) build(ids []int32, vocab int32) {
 	s.n = len(ids)
 	s.w = (len(ids) + 63) / 64
+	if s.w > 4 && int(vocab)*s.w > maxMaskWords {
+		s.tooBig = true
+		return
+	}
 	if s.w <= 4 {
 		s.short = make([][4]uint64, vocab)
 		for i, id := range ids {

@@ -55,7 +55,7 @@ func scoreLsum(sc *scratch, ref, can [][]int32, vocab int) Score {
 	var rows []uint64
 	hits := 0
 	for _, r := range ref {
-		if cap(mark) < len(r) {
+		if cap(mark) < len(r) || rows == nil {
 			mark = make([]bool, len(r))
 			rows = make([]uint64, 2*(len(r)+1))
 		}

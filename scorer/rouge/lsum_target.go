@@ -18,6 +18,42 @@ type lsumTarget struct {
 	// When every line has at most 64 tokens, occ and masks are nil and
 	// the occurrences are in narrow, with their masks.
 	narrow []narrowOcc
+	// tooBig is set when the lines' masks would take more than
+	// maxMaskWords; nothing is kept then, and fits is false.
+	tooBig bool
+}
+
+// maxLsumSteps bounds the steps score lists for one prediction line
+// (see fits), 8 MiB of them.
+const maxLsumSteps = 1 << 18
+
+// fits reports whether score may score pred (lines ending at predLines)
+// against the m target tokens the lines hold: its steps, one for each
+// occurrence in a target line of each prediction token, must be no more
+// than the word steps of scoreLsum's LCS tables (each target token
+// against each prediction line's words) nor than maxLsumSteps. A long
+// prediction repeating words that many target lines hold is scored by
+// scoreLsum instead, whose cost does not grow with those repeats.
+func (l *lsumTarget) fits(pred, predLines []int32, m int) bool {
+	if l.tooBig {
+		return false
+	}
+	budget, start := 0, int32(0)
+	for _, end := range predLines {
+		budget += m * (int(end-start+63)/64 + 1)
+		start = end
+	}
+	budget = min(budget, maxLsumSteps)
+	vocab := int32(len(l.occStart) - 1)
+	steps := 0
+	for _, y := range pred {
+		if y < vocab {
+			if steps += int(l.occStart[y+1] - l.occStart[y]); steps > budget {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // lsumLine is one target line: ids[start:start+n], with words = ⌈n/64⌉
@@ -59,6 +95,10 @@ func (l *lsumTarget) build(ids, lineEnds []int32, vocab int32) {
 			}
 		}
 		start = end
+	}
+	if l.words > len(l.lines) && nMasks > maxMaskWords {
+		l.tooBig = true
+		return
 	}
 	for id := range vocab {
 		l.occStart[id+1] += l.occStart[id]

@@ -1,6 +1,7 @@
 package rouge
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -106,6 +107,7 @@ func TestTargetTokensScoreAsScore(t *testing.T) {
 		{"only unknown words", "alpha", "beta gamma delta epsilon zetazetazeta Unknownlongword"},
 		{"quotes and dashes", "“Refunds” — processed", "refunds—processed “quickly”"},
 		{"KELVIN SIGN and İ in the prediction only", "kelvin istanbul", "\u212aELVIN İstanbul \u212a"},
+		{"sentence without tokens first", "! 0", "0"},
 	}
 	scorers := targetScorers(t)
 	for _, tt := range tests {
@@ -121,6 +123,48 @@ func TestTargetTokensScoreAsScore(t *testing.T) {
 			checkTarget(t, scorers, NewTarget(tt.prediction), tt.target)
 		})
 	}
+}
+
+// TestTargetFallsBackOnHugeInputs checks the bounds on what a Target
+// keeps and on the steps of its rougeLsum: a long prediction repeating a
+// word that every target line holds, and a long reference with a large
+// vocabulary, are scored without the target's kept data, with the same
+// scores.
+func TestTargetFallsBackOnHugeInputs(t *testing.T) {
+	scorers := []*Scorer{}
+	for _, typ := range []string{"rougeL", "rougeLsum"} {
+		s, err := NewScorer(typ, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		scorers = append(scorers, s)
+	}
+
+	t.Run("repetitive prediction", func(t *testing.T) {
+		tgt := NewTarget(strings.Repeat("the cat sat on the mat\n", 500))
+		pred := strings.Repeat("the ", 20000)
+		tok := scorers[0].TargetTokens(tgt, pred)
+		if tgt.plain.lsumData().fits(tok.pred, tok.predLines, len(tgt.plain.ids)) {
+			t.Error("fits: a 20000-token prediction of a word in each of 500 lines was scored on the target's lines")
+		}
+		short := scorers[0].TargetTokens(tgt, "the cat sat\non the mat")
+		if !tgt.plain.lsumData().fits(short.pred, short.predLines, len(tgt.plain.ids)) {
+			t.Error("fits: a short prediction was not scored on the target's lines")
+		}
+		checkTarget(t, scorers, tgt, pred)
+	})
+
+	t.Run("large reference vocabulary", func(t *testing.T) {
+		var b strings.Builder
+		for i := range 70000 {
+			fmt.Fprintf(&b, "w%d ", i%20000)
+		}
+		tgt := NewTarget(b.String())
+		if !tgt.plain.lcsMasks().tooBig || !tgt.plain.lsumData().tooBig {
+			t.Fatal("a 70000-token reference of 20000 words kept its masks")
+		}
+		checkTarget(t, scorers, tgt, "w1 w2 w3 x w19999 w5")
+	})
 }
 
 // TestTargetMatchesTheOracle scores random texts against shared targets.
@@ -215,6 +259,7 @@ func FuzzTargetTokens(f *testing.F) {
 	f.Add("running runs\nran", "run RUNS\n\nrunner")
 	f.Add(testtext.Answer(90, 3), testtext.Answer(70, 0))
 	f.Add("Confirmation \u212aelvin İstanbul", "CONFIRMATIONS kelvin istanbul\n\u212a")
+	f.Add("! 0", "0")
 	scorers := targetScorers(f)
 	f.Fuzz(func(t *testing.T, a, b string) {
 		if len(a) > 4000 || len(b) > 4000 {

@@ -100,7 +100,10 @@ func (s *Scorer) scoreTarget(t *Tokens) Score {
 	case s.typ == TypeLsum:
 		sc := s.pool.get()
 		defer s.pool.put(sc)
-		return f.lsumData().score(sc, f.ids, t.pred, t.predLines, t.predCounts)
+		if d := f.lsumData(); d.fits(t.pred, t.predLines, len(f.ids)) {
+			return d.score(sc, f.ids, t.pred, t.predLines, t.predCounts)
+		}
+		return scoreLsum(sc, lines(t.target, t.targetLines), lines(t.pred, t.predLines), t.vocab)
 	case s.typ == TypeL:
 		if len(t.target) == 0 || len(t.pred) == 0 {
 			return Score{}
@@ -141,9 +144,14 @@ func (f *targetForm) ngrams(sc *scratch, pred []int32, n int) Score {
 	return ngramScore(g.overlap(pred, n, f.vocab, pc), g.total, max(len(pred)-n+1, 0))
 }
 
-// lcsLength is the LCS length of the target and pred (see lcsMasks).
+// lcsLength is the LCS length of the target and pred (see lcsMasks), or
+// lcsLength's when the target keeps no masks.
 func (f *targetForm) lcsLength(sc *scratch, pred []int32) int {
+	m := f.lcsMasks()
+	if m.tooBig {
+		return lcsLength(f.ids, pred)
+	}
 	var l int
-	l, sc.cur = f.lcsMasks().lcsLength(pred, f.vocab, sc.cur)
+	l, sc.cur = m.lcsLength(pred, f.vocab, sc.cur)
 	return l
 }
