@@ -103,5 +103,11 @@ func Mix(x uint64) uint64 {
 	return x
 }
 
+// Golden is 2^64 divided by the golden ratio, made odd: in a product
+// with it the top bits depend on every bit of the other factor, so a
+// table of 2^k slots can take a key's slot from the top k bits of the
+// product (Fibonacci hashing).
+const Golden = 0x9e3779b97f4a7c15
+
 // Pair packs two ids into one key.
 func Pair(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }

@@ -17,3 +17,7 @@ func Load32(s string, i int) uint32 {
 	s = s[i : i+4]
 	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
+
+// LowBytes returns the mask of the low n bytes of a word: the first n
+// bytes of a Load64. n runs from 0 to 8.
+func LowBytes(n int) uint64 { return ^uint64(0) >> (64 - 8*uint(n)) }

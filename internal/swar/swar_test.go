@@ -14,6 +14,15 @@ func TestLoadsAreLittleEndian(t *testing.T) {
 			t.Errorf("Load64(%d) = %#x, want %#x", i, got, want)
 		}
 	}
+	for n := range 9 {
+		want := uint64(0)
+		for k := range n {
+			want |= 0xff << (8 * k)
+		}
+		if got := LowBytes(n); got != want {
+			t.Errorf("LowBytes(%d) = %#x, want %#x", n, got, want)
+		}
+	}
 	for i := 0; i+4 <= len(s); i++ {
 		if got, want := Load32(s, i), binary.LittleEndian.Uint32([]byte(s[i:])); got != want {
 			t.Errorf("Load32(%d) = %#x, want %#x", i, got, want)

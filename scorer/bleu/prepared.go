@@ -186,7 +186,7 @@ func (r *Reference) follow(ends []int32, toks []span, text string, k int, last i
 		case n > 8:
 			lo, hi = swar.Load64(text, sp.start), swar.Load64(text, sp.end-8)
 		case sp.start+8 <= len(text):
-			lo = swar.Load64(text, sp.start) & lowBytes[n&15]
+			lo = swar.Load64(text, sp.start) & swar.LowBytes(n)
 		default:
 			return k, last
 		}

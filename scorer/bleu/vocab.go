@@ -133,22 +133,16 @@ func (v *vocab) grow() {
 func keyWords(text string, sp span) (lo, hi, mid uint64) {
 	if sp.end-sp.start <= 8 && sp.start+8 <= len(text) {
 		// read eight bytes and keep the token's
-		return swar.Load64(text, sp.start) & lowBytes[sp.end-sp.start], 0, 0
+		return swar.Load64(text, sp.start) & swar.LowBytes(sp.end-sp.start), 0, 0
 	}
 	return tokenWords(text[sp.start:sp.end])
 }
 
-// lowBytes[n] keeps the low n bytes of a word, for n up to 8.
-var lowBytes = [16]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff}
-
 // hash is the hash of a token of n bytes whose words are lo, hi and mid
 // (see keyWords), with the table's seed.
 func (v *vocab) hash(lo, hi, mid uint64, n int) uint64 {
-	return intern.Mix(lo ^ v.seed ^ (bits.RotateLeft64(hi, 31)+uint64(n))*keyMul ^ mid)
+	return intern.Mix(lo ^ v.seed ^ (bits.RotateLeft64(hi, 31)+uint64(n))*intern.Golden ^ mid)
 }
-
-// keyMul is the multiplier of the hashes: 2^64 over the golden ratio.
-const keyMul = 0x9e3779b97f4a7c15
 
 // tokenWords returns what keyWords returns for the token tok.
 func tokenWords(tok string) (lo, hi, mid uint64) {
@@ -165,10 +159,10 @@ func tokenWords(tok string) (lo, hi, mid uint64) {
 	if n > 16 {
 		for m := tok[8 : n-8]; len(m) > 0; {
 			if len(m) >= 8 {
-				mid = bits.RotateLeft64((mid^swar.Load64(m, 0))*keyMul, 27)
+				mid = bits.RotateLeft64((mid^swar.Load64(m, 0))*intern.Golden, 27)
 				m = m[8:]
 			} else {
-				mid = bits.RotateLeft64((mid^uint64(m[0]))*keyMul, 27)
+				mid = bits.RotateLeft64((mid^uint64(m[0]))*intern.Golden, 27)
 				m = m[1:]
 			}
 		}

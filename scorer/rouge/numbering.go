@@ -67,7 +67,7 @@ func hasUpper(text string, start, end int) bool {
 			}
 			return false
 		}
-		if ^swar.Load64(text, at)&(lowBits*0x20)&headMasks[min(end-at, 8)] != 0 {
+		if ^swar.Load64(text, at)&(lowBits*0x20)&swar.LowBytes(min(end-at, 8)) != 0 {
 			return true
 		}
 	}

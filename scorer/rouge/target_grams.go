@@ -13,14 +13,14 @@ import (
 // target n-gram is in the table, so a prediction n-gram is looked up one
 // token at a time and missed at the first prefix the target lacks. The
 // keys are in an open-addressing table with linear probing at a load of
-// at most one half, hashed with a random seed (see hashMul), and a
+// at most one half, hashed with a random seed (see intern.Golden), and a
 // key's slot keeps the target's count of it as an n-gram, so a count of
 // the prediction's n-grams is kept by slot. It is only read once built,
 // so concurrent lookups are safe.
 type gramTable struct {
 	seed  uint64
 	slots []gramSlot // len is a power of two, with one empty slot at least
-	shift uint       // a key's first slot is ((key ^ seed) * hashMul) >> (shift & 63)
+	shift uint       // a key's first slot is ((key ^ seed) * intern.Golden) >> (shift & 63)
 	total int        // the target's n-gram count
 }
 
@@ -56,7 +56,7 @@ func (g *gramTable) build(ids []int32, n int) {
 // add returns the slot of key, numbering it *keys when it is new.
 func (g *gramTable) add(key uint64, keys *int32) int {
 	mask := uint64(len(g.slots) - 1)
-	i := ((key ^ g.seed) * hashMul) >> (g.shift & 63)
+	i := ((key ^ g.seed) * intern.Golden) >> (g.shift & 63)
 	for ; g.slots[i].id != 0; i = (i + 1) & mask {
 		if g.slots[i].key == key {
 			return int(i)
@@ -91,7 +91,7 @@ grams:
 				continue grams
 			}
 			key := intern.Pair(k, y)
-			for at = ((key ^ seed) * hashMul) >> (shift & 63); ; at = (at + 1) & mask {
+			for at = ((key ^ seed) * intern.Golden) >> (shift & 63); ; at = (at + 1) & mask {
 				sl := &slots[at]
 				if sl.id == 0 {
 					continue grams
@@ -122,7 +122,7 @@ func (g *gramTable) overlap2(pred []int32, vocab int32, pc []int32) int {
 			continue
 		}
 		key := intern.Pair(a, b)
-		for at := ((key ^ seed) * hashMul) >> (shift & 63); ; at = (at + 1) & mask {
+		for at := ((key ^ seed) * intern.Golden) >> (shift & 63); ; at = (at + 1) & mask {
 			sl := &slots[at]
 			if sl.id == 0 {
 				break

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 
+	"github.com/evalsidecar/evalsidecar/internal/intern"
 	"github.com/evalsidecar/evalsidecar/internal/swar"
 )
 
@@ -68,9 +69,9 @@ func (t *wordTable) lookupSpans(text string, spans []tokenSpan, ids []int32) (le
 		}
 		// the bytes are ASCII letters and digits: setting 0x20 lowercases
 		// the capitals and keeps the others
-		head := (swar.Load64(text, start) | lowBits*0x20) & headMasks[size]
+		head := (swar.Load64(text, start) | lowBits*0x20) & swar.LowBytes(int(size))
 		id := int32(spanUnknown)
-		for h := ((seed ^ uint64(size)*hashLen ^ head) * hashMul) >> (shift & 63); ; h = (h + 1) & mask {
+		for h := ((seed ^ uint64(size)*hashLen ^ head) * intern.Golden) >> (shift & 63); ; h = (h + 1) & mask {
 			sl := &slots[h]
 			if sl.id == 0 {
 				left++
@@ -95,10 +96,10 @@ func (t *wordTable) lookupText(text string, start, end int) (int32, bool) {
 		return t.lookupBytes(lowerToken(buf[:0], text[start:end]))
 	}
 	size := end - start
-	head := (swar.Load64(text, start) | lowBits*0x20) & headMasks[min(size, 8)]
-	h := (t.seed ^ uint64(size)*hashLen ^ head) * hashMul
+	head := (swar.Load64(text, start) | lowBits*0x20) & swar.LowBytes(min(size, 8))
+	h := (t.seed ^ uint64(size)*hashLen ^ head) * intern.Golden
 	for at := start + 8; at < end; at += 8 {
-		h = (h ^ (swar.Load64(text, at)|lowBits*0x20)&headMasks[min(end-at, 8)]) * hashMul
+		h = (h ^ (swar.Load64(text, at)|lowBits*0x20)&swar.LowBytes(min(end-at, 8))) * intern.Golden
 	}
 	mask := uint64(len(t.slots) - 1)
 	for i := h >> (t.shift & 63); ; i = (i + 1) & mask {
@@ -125,9 +126,6 @@ func sameLower(s, w string) bool {
 	}
 	return true
 }
-
-// headMasks keeps the first n bytes of eight, for n from 0 to 8.
-var headMasks = [9]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff}
 
 // lookupBytes returns the number of the word held in b, or false when the
 // table does not hold it.
@@ -169,7 +167,7 @@ func wordHash[T string | []byte](s T, seed uint64) (head, h uint64) {
 		if k == 0 {
 			head = x
 		}
-		h = (h ^ x) * hashMul
+		h = (h ^ x) * intern.Golden
 		if k+8 >= n {
 			return head, h
 		}
@@ -178,12 +176,6 @@ func wordHash[T string | []byte](s T, seed uint64) (head, h uint64) {
 
 // hashLen spreads a word's length in wordHash.
 const hashLen = 0xc2b2ae3d27d4eb4f
-
-// hashMul is 2^64 divided by the golden ratio, made odd: in a product
-// with it, the top bits depend on every bit of the other factor, so a
-// table of 2^k slots hashes with the top k bits of the product (Fibonacci
-// hashing).
-const hashMul = 0x9e3779b97f4a7c15
 
 // slotShift returns the shift that leaves the top bits of a hash that
 // number the slots of a table of size slots, a power of two.

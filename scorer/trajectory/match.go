@@ -3,6 +3,7 @@ package trajectory
 import (
 	"math/bits"
 
+	"github.com/evalsidecar/evalsidecar/internal/intern"
 	"github.com/evalsidecar/evalsidecar/internal/swar"
 )
 
@@ -109,7 +110,7 @@ func fingerprint(s string) uint64 {
 		}
 		return x
 	}
-	return swar.Load64(s, (n-8)/2) ^ bits.RotateLeft64(swar.Load64(s, n-8), 31) ^ uint64(n)*0x9e3779b97f4a7c15
+	return swar.Load64(s, (n-8)/2) ^ bits.RotateLeft64(swar.Load64(s, n-8), 31) ^ uint64(n)*intern.Golden
 }
 
 // Precision is Matched / len(pred). With no predicted calls it is 1 when
