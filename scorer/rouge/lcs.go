@@ -78,7 +78,15 @@ func (l *bitLCS) step(dst, v []uint64, y int32) {
 		copy(dst, v) // no match: V is unchanged
 		return
 	}
-	m := l.masks[int(l.row[y]-1)*l.words : int(l.row[y])*l.words]
+	advance(dst, v, l.masks[int(l.row[y]-1)*l.words:int(l.row[y])*l.words])
+}
+
+// advance writes to dst the LCS vector that follows v on a token whose
+// match mask is m: (V + (V & M)) | (V &^ M), adding with carry across the
+// words. dst may be v.
+func advance(dst, v, m []uint64) {
+	m = m[:len(v)]
+	dst = dst[:len(v)]
 	var carry uint64
 	for k, vk := range v {
 		u := vk & m[k]

@@ -61,15 +61,7 @@ func (s *lcsMasks) lcsLength(pred []int32, vocab int32, v []uint64) (int, []uint
 		if y >= vocab {
 			continue // no match: V is unchanged
 		}
-		// V + (V & M), with the carry, then | (V &^ M)
-		m := s.masks[int(y)*len(v):][:len(v)]
-		var carry uint64
-		for k, vk := range v {
-			u := vk & m[k]
-			var sum uint64
-			sum, carry = bits.Add64(vk, u, carry)
-			v[k] = sum | (vk &^ u)
-		}
+		advance(v, v, s.masks[int(y)*len(v):][:len(v)])
 	}
 	return s.n - onesBelow(v, s.n), v
 }

@@ -46,14 +46,7 @@ func (l *lsumTarget) unionWide(sc *scratch, c []int32, vocab int32) {
 					v[k] = ^uint64(0)
 				}
 			}
-			m := l.masks[o.mask : o.mask+ln.words]
-			var carry uint64
-			for k, vk := range v {
-				u := vk & m[k]
-				var sum uint64
-				sum, carry = bits.Add64(vk, u, carry)
-				v[k] = sum | (vk &^ u)
-			}
+			advance(v, v, l.masks[o.mask:o.mask+ln.words])
 			vs = append(vs, v...)
 		}
 	}

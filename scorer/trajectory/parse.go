@@ -219,18 +219,7 @@ value:
 	}
 	switch c := s[i]; c {
 	case '"':
-		end = undecided
-		if i+9 <= len(s) { // a short plain string, decided inline
-			if m := specialBytes(swar.Load64(s, i+1)); m != 0 {
-				if e := i + 1 + bits.TrailingZeros64(m)>>3; s[e] == '"' {
-					end = e
-				}
-			}
-		}
-		if end == undecided {
-			end = scanPlain(s, i+1)
-		}
-		if end >= 0 {
+		if end = plainEnd(s, i); end >= 0 {
 			*dst = Value{Kind: String, Text: s[i+1 : end]}
 			i = end + 1
 			goto next
@@ -365,18 +354,7 @@ key:
 	if i >= len(s) || s[i] != '"' {
 		return Value{}, failAt(i, "expected object key")
 	}
-	end = undecided
-	if i+9 <= len(s) { // a short plain key, decided inline
-		if m := specialBytes(swar.Load64(s, i+1)); m != 0 {
-			if e := i + 1 + bits.TrailingZeros64(m)>>3; s[e] == '"' {
-				end = e
-			}
-		}
-	}
-	if end == undecided {
-		end = scanPlain(s, i+1)
-	}
-	if end >= 0 {
+	if end = plainEnd(s, i); end >= 0 {
 		k, i = s[i+1:end], end+1
 	} else if k, i, err = strSlow(s, i); err != nil {
 		return Value{}, err
@@ -449,8 +427,19 @@ func specialBytes(x uint64) uint64 {
 	return ((q-ones)&^q | (b-ones)&^b | (x-ones*0x20)&^x | x) & highs
 }
 
-// undecided is a string end not known yet.
-const undecided = -2
+// plainEnd returns the offset of the closing quote of the string whose
+// opening quote is at s[i] when its text is plain (see scanPlain), else
+// -1. A short string is decided from one word of it.
+func plainEnd(s string, i int) int {
+	if i+9 <= len(s) {
+		if m := specialBytes(swar.Load64(s, i+1)); m != 0 {
+			if e := i + 1 + bits.TrailingZeros64(m)>>3; s[e] == '"' {
+				return e
+			}
+		}
+	}
+	return scanPlain(s, i+1)
+}
 
 // scanPlain returns the offset of the closing quote of the string whose
 // text starts at s[j] when the text is plain: no escape and valid UTF-8,
