@@ -27,21 +27,7 @@ func BenchmarkSentence(b *testing.B) {
 // BenchmarkSentencePrepared scores the hypothesis of BenchmarkSentence
 // against its reference prepared once.
 func BenchmarkSentencePrepared(b *testing.B) {
-	hyp, ref := testtext.Answer(200, 0), testtext.Answer(200, 3)
-	s, err := New(SentenceOptions())
-	if err != nil {
-		b.Fatal(err)
-	}
-	r, err := s.Prepare(ref)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := s.SentencePrepared(hyp, r); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchPrepared(b, testtext.Answer(200, 0), testtext.Answer(200, 3))
 }
 
 // BenchmarkSentencePreparedReversed scores the hypothesis of
@@ -51,7 +37,12 @@ func BenchmarkSentencePrepared(b *testing.B) {
 func BenchmarkSentencePreparedReversed(b *testing.B) {
 	words := strings.Fields(testtext.Answer(200, 3))
 	slices.Reverse(words)
-	hyp, ref := testtext.Answer(200, 0), strings.Join(words, " ")
+	benchPrepared(b, testtext.Answer(200, 0), strings.Join(words, " "))
+}
+
+// benchPrepared scores hyp against ref prepared once, with sentence
+// options.
+func benchPrepared(b *testing.B, hyp, ref string) {
 	s, err := New(SentenceOptions())
 	if err != nil {
 		b.Fatal(err)
