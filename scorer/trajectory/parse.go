@@ -254,26 +254,13 @@ value:
 		es = grow(es)
 		dst = &es[len(es)-1]
 		goto value
-	case 't':
-		if !hasLiteral(s, i, "true") {
+	case 't', 'f', 'n':
+		lit, v := literal(c)
+		if !hasLiteral(s, i, lit) {
 			return Value{}, failAt(i, "unexpected character")
 		}
-		i += 4
-		*dst = Value{Kind: Bool, Bool: true}
-		goto next
-	case 'f':
-		if !hasLiteral(s, i, "false") {
-			return Value{}, failAt(i, "unexpected character")
-		}
-		i += 5
-		*dst = Value{Kind: Bool}
-		goto next
-	case 'n':
-		if !hasLiteral(s, i, "null") {
-			return Value{}, failAt(i, "unexpected character")
-		}
-		i += 4
-		*dst = Value{}
+		i += len(lit)
+		*dst = v
 		goto next
 	default:
 		if c >= '1' && c <= '9' {
@@ -404,6 +391,18 @@ func findKey(ms []Member, k string) int {
 // bytes when they differ.
 func sameKey(a, b string) bool {
 	return len(a) == len(b) && (len(a) == 0 || a[0] == b[0]) && a == b
+}
+
+// literal returns the literal that starts with c ('t', 'f' or 'n') and
+// its value.
+func literal(c byte) (string, Value) {
+	switch c {
+	case 't':
+		return "true", Value{Kind: Bool, Bool: true}
+	case 'f':
+		return "false", Value{Kind: Bool}
+	}
+	return "null", Value{}
 }
 
 // hasLiteral reports whether lit is at s[i:].
