@@ -8,22 +8,11 @@ import "testing"
 // a reference prepared once, with its keys built, before the loop.
 func benchPreparedRun(b *testing.B, exact func(p *Prepared, i int) string) {
 	pred, ref := benchCalls()
-	rp := Prepare(ref)
-	rp.Keys(JSONEqual)
-	rp.Keys(PythonEqual)
-	rp.f1Keys()
-	for i := range ref {
-		exact(rp, i)
-	}
+	rp := prepareWithKeys(ref, exact)
 	b.ReportAllocs()
 	for b.Loop() {
-		pp := Prepare(pred)
+		pp := prepareWithKeys(pred, exact)
 		pk, rk := pp.Keys(JSONEqual), rp.Keys(JSONEqual)
-		pp.Keys(PythonEqual)
-		pp.f1Keys()
-		for i := range pred {
-			exact(pp, i)
-		}
 		_ = ExactMatch(pk, rk)
 		_ = InOrderMatch(pk, rk)
 		_ = AnyOrderMatch(pk, rk)
@@ -51,14 +40,21 @@ func benchPrepareKeys(b *testing.B, exact func(p *Prepared, i int) string) {
 	pred, _ := benchCalls()
 	b.ReportAllocs()
 	for b.Loop() {
-		pp := Prepare(pred)
-		pp.Keys(JSONEqual)
-		pp.Keys(PythonEqual)
-		pp.f1Keys()
-		for i := range pred {
-			exact(pp, i)
-		}
+		prepareWithKeys(pred, exact)
 	}
+}
+
+// prepareWithKeys prepares calls and builds their JSONEqual,
+// PythonEqual, F1 and exact-argument keys.
+func prepareWithKeys(calls []Call, exact func(p *Prepared, i int) string) *Prepared {
+	p := Prepare(calls)
+	p.Keys(JSONEqual)
+	p.Keys(PythonEqual)
+	p.f1Keys()
+	for i := range calls {
+		exact(p, i)
+	}
+	return p
 }
 
 // BenchmarkPrepareKeysBaseline is BenchmarkPrepareKeys with the exact
