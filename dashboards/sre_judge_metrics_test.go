@@ -11,8 +11,8 @@ import (
 	"github.com/evalsidecar/evalsidecar/exporter/otelevents"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
-	"github.com/evalsidecar/evalsidecar/scorer/judgestage"
-	"github.com/evalsidecar/evalsidecar/scorer/redact"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
 )
 
 // describedMetrics records the name and variable labels of every
@@ -61,7 +61,7 @@ func judgeCodeMetrics(t *testing.T) describedMetrics {
 	if _, err := judge.NewMetrics(reg); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := judgestage.New(nil, discardSink{}, judgestage.Options{Registerer: reg}); err != nil {
+	if _, err := stage.New(nil, discardSink{}, stage.Options{Registerer: reg}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := redact.New(redact.DefaultConfig(), reg); err != nil {

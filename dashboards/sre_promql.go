@@ -37,8 +37,8 @@ const (
 	mExporterRecords      = "evalsidecar_exporter_records_total"
 	mBuildInfo            = "evalsidecar_build_info"
 
-	// The LLM judge's metrics (scorer/judge, scorer/judgestage,
-	// scorer/redact, exporter/otelevents). The rules and panels over them
+	// The LLM judge's metrics (scorer/judge, scorer/judge/stage,
+	// scorer/judge/redact, exporter/otelevents). The rules and panels over them
 	// stay quiet and empty until a judge is configured.
 	mJudgeRequests      = "evalsidecar_judge_requests_total"           // judge, model, outcome=ok or a failure class; one per attempt
 	mJudgeLatency       = "evalsidecar_judge_request_duration_seconds" // judge, model (histogram)

@@ -26,7 +26,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/aggregate"
 	"github.com/evalsidecar/evalsidecar/scorer/dataset"
-	"github.com/evalsidecar/evalsidecar/scorer/judgestage"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
 )
 
 // Exit codes of sidecar eval.
@@ -134,7 +134,7 @@ func runEval(ctx context.Context, o evalOptions, stdout, stderr io.Writer) (int,
 	if err != nil {
 		return evalExitBadInput, err
 	}
-	reg, err := config.NewEvalRegistry(cfg, judgestage.Settings{Logger: logger})
+	reg, err := config.NewEvalRegistry(cfg, stage.Settings{Logger: logger})
 	if err != nil {
 		return evalExitBadInput, err
 	}

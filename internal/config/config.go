@@ -18,7 +18,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/receiver"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/celmetric"
-	"github.com/evalsidecar/evalsidecar/scorer/judgestage"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
 )
 
 // Config is the whole sidecar configuration.
@@ -28,7 +28,7 @@ type Config struct {
 	Scorer    scorer.Config    `yaml:"scorer"`
 	// Judge configures the LLM judges and the judge metrics run on a
 	// sample of live runs; off until a judge metric is configured.
-	Judge     judgestage.Config `yaml:"judge"`
+	Judge     stage.Config `yaml:"judge"`
 	Exporters Exporters         `yaml:"exporters"`
 	Log       Log               `yaml:"log"`
 	Runtime   Runtime           `yaml:"runtime"`
@@ -72,7 +72,7 @@ func Default() Config {
 		Receiver:  receiver.DefaultConfig(),
 		Extractor: extractor.DefaultConfig(),
 		Scorer:    scorer.DefaultConfig(),
-		Judge:     judgestage.DefaultConfig(),
+		Judge:     stage.DefaultConfig(),
 		Exporters: Exporters{
 			Prometheus: promexp.DefaultConfig(),
 			JSONL:      jsonl.DefaultConfig(),
@@ -99,7 +99,7 @@ func (c Config) Validate() error {
 	if _, err := NewMetricRegistry().Build(c.Scorer.Metrics); err != nil {
 		errs = append(errs, fmt.Errorf("scorer.metrics: %w", err))
 	}
-	add("judge", judgestage.Check(c.Judge))
+	add("judge", stage.Check(c.Judge))
 	add("exporters.prometheus", c.Exporters.Prometheus.Validate())
 	add("exporters.jsonl", c.Exporters.JSONL.Validate())
 	add("exporters.clickhouse", c.Exporters.ClickHouse.Validate())
@@ -137,12 +137,12 @@ func NewMetricRegistry() *scorer.Registry {
 
 // NewEvalRegistry returns the registry of offline evaluation (sidecar
 // eval): NewMetricRegistry's metrics plus, when c configures judges, every
-// judge metric bound to them (see judgestage.OfflineRegistry).
-func NewEvalRegistry(c Config, s judgestage.Settings) (*scorer.Registry, error) {
+// judge metric bound to them (see stage.OfflineRegistry).
+func NewEvalRegistry(c Config, s stage.Settings) (*scorer.Registry, error) {
 	if len(c.Judge.Judges) == 0 {
 		return NewMetricRegistry(), nil
 	}
-	r, err := judgestage.OfflineRegistry(c.Judge, s)
+	r, err := stage.OfflineRegistry(c.Judge, s)
 	if err != nil {
 		return nil, fmt.Errorf("judge: %w", err)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
-	"github.com/evalsidecar/evalsidecar/scorer/judgestage"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
 )
 
 // BenchmarkHotPathJudgeDown is BenchmarkHotPath with the judge stage on
@@ -25,7 +25,7 @@ func BenchmarkHotPathJudgeDown(b *testing.B) {
 	down := judgetest.Status(503)
 	down.Delay = time.Minute
 	srv.SetDefault(judgetest.OpenAI, down)
-	jcfg := judgestage.DefaultConfig()
+	jcfg := stage.DefaultConfig()
 	doc := fmt.Sprintf(`
 judges:
   - {name: primary, provider: openai, model: m, base_url: %s, api_key: k, timeout: 1m, max_retries: 0}
@@ -37,21 +37,21 @@ queue_size: 64
 	if err := yaml.Unmarshal([]byte(doc), &jcfg); err != nil {
 		b.Fatal(err)
 	}
-	var stage *judgestage.Stage
+	var st *stage.Stage
 	defer func() {
-		if stage != nil {
+		if st != nil {
 			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 			defer cancel()
-			_ = stage.Shutdown(ctx)
+			_ = st.Shutdown(ctx)
 		}
 	}()
 	runs, decisions := runHotPath(b, func(sink scorer.Sink, reg prometheus.Registerer, logger *slog.Logger) scorer.Deferred {
 		var err error
-		if stage, err = judgestage.Build(jcfg, sink, judgestage.Settings{Registerer: reg, Logger: logger}); err != nil {
+		if st, err = stage.Build(jcfg, sink, stage.Settings{Registerer: reg, Logger: logger}); err != nil {
 			b.Fatal(err)
 		}
-		stage.Start(context.Background())
-		return stage
+		st.Start(context.Background())
+		return st
 	})
 	b.ReportMetric(float64(decisions[scorer.OutcomeQueueFull])/float64(runs), "queue_full/run")
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
-	"github.com/evalsidecar/evalsidecar/scorer/sampling"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/sampling"
 )
 
 // plantedSecrets are put in the runs' user input, tool results and final

@@ -24,8 +24,8 @@ import (
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/receiver"
 	"github.com/evalsidecar/evalsidecar/scorer"
-	"github.com/evalsidecar/evalsidecar/scorer/judgestage"
-	"github.com/evalsidecar/evalsidecar/scorer/redact"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
 	"github.com/evalsidecar/evalsidecar/scorer/reference"
 )
 
@@ -49,7 +49,7 @@ type Pipeline struct {
 	Engine    *scorer.Engine
 	// Judge runs the judge metrics on sampled runs; nil when no judge
 	// metric is configured.
-	Judge     *judgestage.Stage
+	Judge     *stage.Stage
 	Exporters *exporter.Fanout
 	// References gives live runs their expected side; nil when no
 	// reference files are configured.
@@ -117,7 +117,7 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	if err != nil {
 		return nil, fmt.Errorf("scorer: %w", err)
 	}
-	p.Judge, err = judgestage.Build(cfg.Judge, p.Exporters, judgestage.Settings{
+	p.Judge, err = stage.Build(cfg.Judge, p.Exporters, stage.Settings{
 		Registerer: reg, Logger: logger.With("component", "judge"),
 		Blocking: !opts.Online, // replay judges every sampled run
 	})

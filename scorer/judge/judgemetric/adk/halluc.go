@@ -1,0 +1,171 @@
+package adk
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
+)
+
+// ParamIntermediate is hallucinations_v1's evaluate_intermediate_nl_responses:
+// also judge the natural-language text parts of the events before the
+// final response, each against the events before it. Default false.
+const ParamIntermediate = "evaluate_intermediate_nl_responses"
+
+// hallucinations is hallucinations_v1 (metrics.md §6.4, ADK
+// hallucinations_v1.py): is each sentence of the agent's answer grounded
+// in what the agent was given and observed?
+//
+// Inputs: Response (per invocation: the final response), plus the user
+// prompt, the developer instructions, the tool declarations and the
+// invocation's tool calls and results, which make up the context.
+// Scale: [0, 1], the share of sentences labelled supported or
+// not_applicable. Calls: 2 per judged response (segmenter, validator);
+// one judged response per invocation with a non-empty response, more when
+// evaluate_intermediate_nl_responses is set and the invocation records
+// intermediate text (the Instance carries no intermediate text today, so
+// the parameter takes effect only when it does).
+//
+// Formula: step score = mean over validated sentences of 1 (supported,
+// not_applicable) or 0 (unsupported, contradictory, disputed), unknown
+// labels ignored; invocation score = mean of its step scores; score =
+// mean of the invocation scores, over invocations that had a response.
+// A segmenter answer without <sentence> blocks, or a validator answer with
+// no known label, is an invalid_response error (ADK would skip the step).
+//
+// Result: Label "passed" when score >= threshold; Details
+// "per_invocation", "steps", "sentences", "labels" (count per label;
+// labels outside the five are counted as "unknown").
+// Explanation lists the sentences not supported, with the rationale.
+type hallucinations struct {
+	base
+	intermediate bool
+}
+
+func newHallucinations(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error) {
+	if err := p.CheckKnown(paramJudge, ParamThreshold, ParamIntermediate); err != nil {
+		return nil, err
+	}
+	b, err := newBase(MetricHallucinations, p, deps)
+	if err != nil {
+		return nil, err
+	}
+	m := &hallucinations{base: b}
+	if v, ok := p[ParamIntermediate]; ok && v != nil {
+		bv, ok := v.(bool)
+		if !ok {
+			return nil, fmt.Errorf("param %q: must be a boolean, got %T", ParamIntermediate, v)
+		}
+		m.intermediate = bv
+	}
+	return m, nil
+}
+
+// Needs returns InResponse: the final response is what is judged.
+func (m *hallucinations) Needs() scorer.Inputs { return scorer.InResponse }
+
+// Score runs the segmenter and the validator on every judged response.
+func (m *hallucinations) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
+	c := m.caller()
+	var (
+		per       []float64
+		steps     int
+		sentences int
+		labels    = map[string]int{}
+		notes     []string
+	)
+	for _, t := range turns(in) {
+		h := newHeader(in, t.user)
+		var stepScores []float64
+		for _, st := range planSteps(callEvents(t.calls), t.response, m.intermediate) {
+			sc, vs, err := m.judgeStep(ctx, c, h, st)
+			if err != nil {
+				return scorer.Result{}, err
+			}
+			stepScores = append(stepScores, sc)
+			steps++
+			sentences += len(vs)
+			for _, v := range vs {
+				l := strings.ToLower(strings.TrimSpace(v.Label))
+				s, known := labelScores[l]
+				if !known {
+					labels["unknown"]++
+					continue
+				}
+				labels[l]++
+				if s == 0 {
+					notes = append(notes, fmt.Sprintf("%s: %q (%s)", l, v.Sentence, v.Rationale))
+				}
+			}
+		}
+		if len(stepScores) > 0 {
+			per = append(per, mean(stepScores))
+		}
+	}
+	if len(per) == 0 {
+		return scorer.Result{}, scorer.ErrNotApplicable
+	}
+	score := mean(per)
+	expl := "all sentences supported or not needing attribution"
+	if len(notes) > 0 {
+		expl = strings.Join(notes, "\n")
+	}
+	res := scorer.Result{
+		Score:       score,
+		Label:       m.label(score),
+		Explanation: capText(expl, maxExplanation),
+		Details: map[string]any{
+			"per_invocation": per,
+			"steps":          steps,
+			"sentences":      sentences,
+			"labels":         labels,
+			"threshold":      m.threshold,
+		},
+	}
+	c.Finish(&res)
+	return res, nil
+}
+
+// judgeStep segments one response and validates its sentences against
+// the step's context.
+func (m *hallucinations) judgeStep(ctx context.Context, c *judgemetric.Caller, h header, st step) (float64, []validation, error) {
+	seg, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
+		return &judge.Request{
+			System: segmenterSystem,
+			Prompt: fmt.Sprintf(segmenterPrompt, s.Untrusted(FieldResponse, st.response)),
+		}
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	sents := parseSentences(seg)
+	if len(sents) == 0 {
+		return 0, nil, judgemetric.Unparseable("segmenter answer has no <sentence> blocks")
+	}
+	var b strings.Builder
+	for i, s := range sents {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("<sentence>" + s + "</sentence>")
+	}
+	joined := b.String()
+	val, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
+		return &judge.Request{
+			System: validatorSystem,
+			Prompt: fmt.Sprintf(validatorPrompt, buildContext(h, st.prior, s.Untrusted), s.Untrusted(FieldResponse, joined)),
+		}
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	vs := parseValidations(val)
+	sc, _, ok := stepScore(vs)
+	if !ok {
+		return 0, nil, judgemetric.Unparseable("validator answer has no sentence block with a known label")
+	}
+	return sc, vs, nil
+}

@@ -1,0 +1,221 @@
+package adk
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
+)
+
+// rubricMetric is rubric_based_final_response_quality_v1 (toolUse false)
+// or rubric_based_tool_use_quality_v1 (toolUse true) (metrics.md §6.6, ADK
+// rubric_based_evaluator.py): does the agent's answer, or its tool use,
+// satisfy each configured rubric?
+//
+// Inputs: final response quality needs Prompt and Response; tool use
+// quality needs Prompt and the predicted trajectory. Both show the
+// developer instructions, the tool declarations, the user prompt and the
+// invocation's tool calls and results; final response quality also the
+// final response. Params: rubrics (required), num_samples (default 5),
+// threshold (default 0.5), judge.
+//
+// Scale: [0, 1]. Calls: num_samples per invocation. Each answer lists
+// Property/Evidence/Rationale/Verdict blocks (see parseRubricAnswer); a
+// property is matched to a rubric by case-insensitive stripped text,
+// unknown properties are dropped. Per invocation, each rubric's verdicts
+// over the samples are combined by majority vote (more yes than no is 1,
+// otherwise 0; only none verdicts is none). The invocation score is the
+// mean of its non-none rubric scores; the score is the mean of ALL
+// non-none rubric scores of all invocations pooled (not a mean of
+// invocation means). An answer with no block naming a configured rubric
+// is an invalid_response error; so is a case where every rubric verdict
+// is none.
+//
+// Result: Verdicts per (invocation, rubric) with the rationale of the
+// first sample on the winning side; Confidence = mean, over those
+// verdicts, of the winning side's share of the yes/no votes (1 when the
+// samples agree, 0.5 on a tie); Details "rubric_scores" (per rubric id:
+// mean over invocations), "per_invocation" (invocation scores, nil when
+// none), "votes" (per rubric id: yes/no/none counts), "num_samples".
+type rubricMetric struct {
+	base
+	toolUse bool
+	rubrics []rubric
+	samples int
+}
+
+func newRubricMetric(id string, toolUse bool) func(scorer.Params, judgemetric.Deps) (scorer.Metric, error) {
+	return func(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error) {
+		if err := p.CheckKnown(paramJudge, ParamThreshold, ParamNumSamples, ParamRubrics); err != nil {
+			return nil, err
+		}
+		rs, err := parseRubrics(p[ParamRubrics])
+		if err != nil {
+			return nil, err
+		}
+		n, err := p.PositiveInt(ParamNumSamples, defaultNumSamples, maxNumSamples)
+		if err != nil {
+			return nil, err
+		}
+		b, err := newBase(id, p, deps)
+		if err != nil {
+			return nil, err
+		}
+		return &rubricMetric{base: b, toolUse: toolUse, rubrics: rs, samples: n}, nil
+	}
+}
+
+// Needs returns the fields the rubric prompt is built from.
+func (m *rubricMetric) Needs() scorer.Inputs {
+	if m.toolUse {
+		return scorer.InPrompt | scorer.InPredictedTrajectory
+	}
+	return scorer.InPrompt | scorer.InResponse
+}
+
+// rubricOutcome is one rubric's combined verdict in one invocation.
+type rubricOutcome struct {
+	score, share float64
+	ok           bool
+	reason       string
+}
+
+// Score samples the judge num_samples times per invocation and pools the
+// majority verdicts.
+func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
+	c := m.caller()
+	system := rubricSystem(m.toolUse, m.rubrics)
+	byText := make(map[string]int, len(m.rubrics))
+	for i, r := range m.rubrics {
+		byText[normalizeRubric(r.Text)] = i
+	}
+	ts := turns(in)
+	var (
+		pooled   []float64
+		shares   []float64
+		per      = make([]any, len(ts))
+		byRubric = make([][]float64, len(m.rubrics))
+		votes    = make([]tally, len(m.rubrics))
+		verdicts []scorer.Verdict
+	)
+	for ti, t := range ts {
+		ri := rubricInput{
+			agent: agentName(in), instructions: in.Instruction, tools: in.ToolDeclarations,
+			user: t.user, calls: t.calls, response: t.response,
+		}
+		counts := make([]tally, len(m.rubrics))
+		seen := make([]bool, len(m.rubrics))
+		firstYes := make([]string, len(m.rubrics))
+		firstNo := make([]string, len(m.rubrics))
+		firstNone := make([]string, len(m.rubrics))
+		for range m.samples {
+			answer, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
+				return &judge.Request{System: system, Prompt: rubricPrompt(m.toolUse, ri, s.Untrusted)}
+			})
+			if err != nil {
+				return scorer.Result{}, err
+			}
+			matched := 0
+			for _, a := range parseRubricAnswer(answer) {
+				k, ok := byText[normalizeRubric(a.property)]
+				if !ok {
+					continue
+				}
+				matched++
+				seen[k] = true
+				counts[k].add(a.verdict)
+				first := &firstNone[k]
+				switch a.verdict {
+				case verdictYes:
+					first = &firstYes[k]
+				case verdictNo:
+					first = &firstNo[k]
+				}
+				if *first == "" {
+					*first = a.rationale
+				}
+			}
+			if matched == 0 {
+				return scorer.Result{}, judgemetric.Unparseable("rubric answer has no Property/Rationale/Verdict block naming a configured rubric")
+			}
+		}
+		var invScores []float64
+		for k, r := range m.rubrics {
+			if !seen[k] {
+				continue
+			}
+			votes[k].yes += counts[k].yes
+			votes[k].no += counts[k].no
+			votes[k].none += counts[k].none
+			sc, share, ok := counts[k].majority()
+			if !ok {
+				continue
+			}
+			invScores = append(invScores, sc)
+			pooled = append(pooled, sc)
+			shares = append(shares, share)
+			byRubric[k] = append(byRubric[k], sc)
+			reason := firstNo[k]
+			if sc == 1 {
+				reason = firstYes[k]
+			}
+			if len(ts) > 1 {
+				reason = fmt.Sprintf("invocation %d: %s", ti+1, reason)
+			}
+			verdicts = append(verdicts, scorer.Verdict{Rubric: r.Text, Pass: sc == 1, Reason: capText(reason, maxExplanation)})
+		}
+		if len(invScores) > 0 {
+			per[ti] = mean(invScores)
+		}
+	}
+	if len(pooled) == 0 {
+		return scorer.Result{}, judgemetric.Unparseable("no rubric received a yes or no verdict")
+	}
+	score := mean(pooled)
+	rubricScores := make(map[string]any, len(m.rubrics))
+	voteCounts := make(map[string]any, len(m.rubrics))
+	for k, r := range m.rubrics {
+		if len(byRubric[k]) > 0 {
+			rubricScores[r.ID] = mean(byRubric[k])
+		}
+		voteCounts[r.ID] = map[string]int{"yes": votes[k].yes, "no": votes[k].no, "none": votes[k].none}
+	}
+	res := scorer.Result{
+		Score:       score,
+		Label:       m.label(score),
+		Explanation: capText(explainVerdicts(verdicts), maxExplanation),
+		Confidence:  mean(shares),
+		Verdicts:    verdicts,
+		Details: map[string]any{
+			"rubric_scores":  rubricScores,
+			"per_invocation": per,
+			"votes":          voteCounts,
+			"num_samples":    m.samples,
+			"threshold":      m.threshold,
+		},
+	}
+	c.Finish(&res)
+	return res, nil
+}
+
+// explainVerdicts lists the failed rubrics with their reasons, or says
+// that all passed.
+func explainVerdicts(vs []scorer.Verdict) string {
+	var b strings.Builder
+	for _, v := range vs {
+		if v.Pass {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("not met: " + v.Rubric + ": " + v.Reason)
+	}
+	if b.Len() == 0 {
+		return "all rubrics met"
+	}
+	return b.String()
+}

@@ -1,0 +1,130 @@
+package ragas
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
+)
+
+// ParamWithReference selects ragas_agent_goal_accuracy's variant: true
+// compares the outcome with Instance.Reference (WithReference; the metric
+// then needs a reference), false with the goal the judge infers
+// (WithoutReference). Absent: use the reference when the instance has
+// one, else infer the goal.
+const ParamWithReference = "with_reference"
+
+// goalAccuracy is ragas_agent_goal_accuracy (metrics.md §8.4, ragas
+// _goal_accuracy.py AgentGoalAccuracyWithReference / WithoutReference):
+// did the agent achieve the user's goal?
+//
+// Inputs: Prompt and Response (with the conversation history and the tool
+// calls, rendered as ragas' pretty_repr; see workflow), and Reference
+// when with_reference is true (or absent and a reference is present).
+// Scale: {0, 1}. Calls: 2 (infer {user_goal, end_state} from the
+// workflow; compare desired and arrived outcome → {reason, verdict}).
+// desired_outcome is the reference (with reference) or the inferred
+// user_goal; arrived_outcome is the inferred end_state. Score =
+// float(verdict); a verdict other than "0" or "1" is an invalid_response
+// error.
+//
+// Result: Label "achieved" or "not_achieved"; Explanation the compare
+// reason; Details "with_reference".
+type goalAccuracy struct {
+	judgeBase
+	withRef *bool // nil: decided per instance
+}
+
+func newGoalAccuracy(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error) {
+	if err := p.CheckKnown(paramJudge, ParamWithReference); err != nil {
+		return nil, err
+	}
+	m := &goalAccuracy{}
+	if v, ok := p[ParamWithReference]; ok && v != nil {
+		b, ok := v.(bool)
+		if !ok {
+			return nil, fmt.Errorf("param %q: must be a boolean, got %T", ParamWithReference, v)
+		}
+		m.withRef = &b
+	}
+	b, err := newJudgeBase(MetricAgentGoalAccuracy, p, deps)
+	if err != nil {
+		return nil, err
+	}
+	m.judgeBase = b
+	return m, nil
+}
+
+// Needs returns the conversation's prompt and response, and the
+// reference when with_reference is true.
+func (m *goalAccuracy) Needs() scorer.Inputs {
+	n := scorer.InPrompt | scorer.InResponse
+	if m.withRef != nil && *m.withRef {
+		n |= scorer.InReference
+	}
+	return n
+}
+
+// Score infers the goal and end state and compares the outcomes.
+func (m *goalAccuracy) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
+	useRef := in.Has&scorer.InReference != 0
+	if m.withRef != nil {
+		useRef = *m.withRef
+	}
+	if useRef && in.Has&scorer.InReference == 0 {
+		return scorer.Result{}, scorer.ErrNotApplicable
+	}
+	c := m.caller()
+	flow := workflow(in)
+	answer, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
+		return &judge.Request{
+			System: inferGoal.system(),
+			Prompt: frame(struct {
+				Workflow string `json:"workflow"`
+			}{s.Untrusted(FieldConversation, flow)}),
+			Schema: inferGoalSchema,
+		}
+	})
+	if err != nil {
+		return scorer.Result{}, err
+	}
+	goal, err := parseGoal(answer)
+	if err != nil {
+		return scorer.Result{}, err
+	}
+	answer, err = c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
+		desired := s.Untrusted(FieldConversation, goal.UserGoal)
+		if useRef {
+			desired = s.Untrusted(FieldReference, in.Reference)
+		}
+		return &judge.Request{
+			System: compareOutcome.system(),
+			Prompt: frame(struct {
+				Desired string `json:"desired_outcome"`
+				Arrived string `json:"arrived_outcome"`
+			}{desired, s.Untrusted(FieldConversation, goal.EndState)}),
+			Schema: compareOutcomeSchema,
+		}
+	})
+	if err != nil {
+		return scorer.Result{}, err
+	}
+	score, reason, err := parseCompare(answer)
+	if err != nil {
+		return scorer.Result{}, err
+	}
+	label := "not_achieved"
+	if score == 1 {
+		label = "achieved"
+	}
+	res := scorer.Result{
+		Score:       score,
+		Label:       label,
+		Explanation: capText(reason, maxExplanation),
+		Details:     map[string]any{"with_reference": useRef},
+	}
+	c.Finish(&res)
+	return res, nil
+}

@@ -1,0 +1,202 @@
+package ragas
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
+)
+
+// ParamMode selects the topic adherence score: "f1" (default),
+// "precision" or "recall".
+const ParamMode = "mode"
+
+// eps is ragas' guard against division by zero in topic adherence.
+const eps = 1e-10
+
+// topicAdherence is ragas_topic_adherence (metrics.md §8.3, ragas
+// _topic_adherence.py TopicAdherenceScore): does the agent answer only
+// questions on the reference topics?
+//
+// Inputs: ReferenceTopics, Prompt and Response (with the conversation
+// history and the tool calls, rendered as ragas' pretty_repr; see
+// workflow). Scale: [0, 1]. Calls: 1 topic extraction + 1 refusal check
+// per extracted topic + 1 classification of the topics against the
+// reference topics (2 + #topics; 1 when no topic is extracted).
+//
+// Formula, per extracted topic: answered = not refused, in_ref = the
+// classification. TP = Σ answered ∧ in_ref, FP = Σ answered ∧ ¬in_ref,
+// FN = Σ ¬answered ∧ in_ref; precision = TP/(TP+FP+1e-10), recall =
+// TP/(TP+FN+1e-10), F1 = 2PR/(P+R+1e-10); the score is the one selected by
+// mode. No extracted topic gives 0 (all counts 0), as in ragas, without
+// the classification call. Classifications accept true or the strings
+// "true"/"1"/"yes" (anything else false); a list whose length differs
+// from the number of topics is an invalid_response error.
+//
+// Result: Details "tp", "fp", "fn", "precision", "recall", "f1", "topics"
+// (count), "mode"; Explanation lists each topic with answered/refused and
+// on/off reference.
+type topicAdherence struct {
+	judgeBase
+	mode string
+}
+
+func newTopicAdherence(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error) {
+	if err := p.CheckKnown(paramJudge, ParamMode); err != nil {
+		return nil, err
+	}
+	mode, err := p.String(ParamMode, "f1")
+	if err != nil {
+		return nil, err
+	}
+	switch mode {
+	case "f1", "precision", "recall":
+	default:
+		return nil, fmt.Errorf("param %q: must be f1, precision or recall, got %q", ParamMode, mode)
+	}
+	b, err := newJudgeBase(MetricTopicAdherence, p, deps)
+	if err != nil {
+		return nil, err
+	}
+	return &topicAdherence{judgeBase: b, mode: mode}, nil
+}
+
+// Needs returns the reference topics and the conversation's prompt and
+// response.
+func (m *topicAdherence) Needs() scorer.Inputs {
+	return scorer.InReferenceTopics | scorer.InPrompt | scorer.InResponse
+}
+
+// Score extracts the topics, checks each for a refusal and classifies
+// them against the reference topics.
+func (m *topicAdherence) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
+	c := m.caller()
+	flow := workflow(in)
+	answer, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
+		return &judge.Request{
+			System: topicExtraction.system(),
+			Prompt: frame(struct {
+				UserInput string `json:"user_input"`
+			}{s.Untrusted(FieldConversation, flow)}),
+			Schema: topicExtractionSchema,
+		}
+	})
+	if err != nil {
+		return scorer.Result{}, err
+	}
+	topics, err := parseTopics(answer)
+	if err != nil {
+		return scorer.Result{}, err
+	}
+	answered := make([]bool, len(topics))
+	for i, t := range topics {
+		answer, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
+			return &judge.Request{
+				System: topicRefused.system(),
+				Prompt: frame(struct {
+					UserInput string `json:"user_input"`
+					Topic     string `json:"topic"`
+				}{s.Untrusted(FieldConversation, flow), s.Untrusted(FieldTopics, t)}),
+				Schema: topicRefusedSchema,
+			}
+		})
+		if err != nil {
+			return scorer.Result{}, err
+		}
+		refused, err := parseRefused(answer)
+		if err != nil {
+			return scorer.Result{}, err
+		}
+		answered[i] = !refused
+	}
+	var inRef []bool
+	if len(topics) > 0 {
+		answer, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
+			ref := make([]string, len(in.ReferenceTopics))
+			for i, r := range in.ReferenceTopics {
+				ref[i] = s.Untrusted(FieldReference, r)
+			}
+			ts := make([]string, len(topics))
+			for i, t := range topics {
+				ts[i] = s.Untrusted(FieldTopics, t)
+			}
+			return &judge.Request{
+				System: topicClassification.system(),
+				Prompt: frame(struct {
+					ReferenceTopics []string `json:"reference_topics"`
+					Topics          []string `json:"topics"`
+				}{ref, ts}),
+				Schema: topicClassificationSchema,
+			}
+		})
+		if err != nil {
+			return scorer.Result{}, err
+		}
+		if inRef, err = parseClassifications(answer, len(topics)); err != nil {
+			return scorer.Result{}, err
+		}
+	}
+	tp, fp, fn := adherenceCounts(answered, inRef)
+	p, r, f1 := adherenceScores(tp, fp, fn)
+	score := f1
+	switch m.mode {
+	case "precision":
+		score = p
+	case "recall":
+		score = r
+	}
+	var expl strings.Builder
+	for i, t := range topics {
+		if i > 0 {
+			expl.WriteByte('\n')
+		}
+		a, o := "answered", "on reference topics"
+		if !answered[i] {
+			a = "refused"
+		}
+		if !inRef[i] {
+			o = "off reference topics"
+		}
+		fmt.Fprintf(&expl, "%s: %s, %s", t, a, o)
+	}
+	if len(topics) == 0 {
+		expl.WriteString("no topics found in the conversation")
+	}
+	res := scorer.Result{
+		Score:       score,
+		Explanation: capText(expl.String(), maxExplanation),
+		Details: map[string]any{
+			"tp": tp, "fp": fp, "fn": fn,
+			"precision": p, "recall": r, "f1": f1,
+			"topics": len(topics), "mode": m.mode,
+		},
+	}
+	c.Finish(&res)
+	return res, nil
+}
+
+// adherenceCounts returns TP, FP and FN over the topics.
+func adherenceCounts(answered, inRef []bool) (tp, fp, fn int) {
+	for i := range answered {
+		switch {
+		case answered[i] && inRef[i]:
+			tp++
+		case answered[i]:
+			fp++
+		case inRef[i]:
+			fn++
+		}
+	}
+	return tp, fp, fn
+}
+
+// adherenceScores applies ragas' formulas with eps = 1e-10.
+func adherenceScores(tp, fp, fn int) (p, r, f1 float64) {
+	p = float64(tp) / (float64(tp+fp) + eps)
+	r = float64(tp) / (float64(tp+fn) + eps)
+	f1 = 2 * p * r / (p + r + eps)
+	return p, r, f1
+}

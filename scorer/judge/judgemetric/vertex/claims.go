@@ -1,0 +1,318 @@
+package vertex
+
+import (
+	"context"
+	"strings"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
+)
+
+// Claim labels (metrics.md §7.3, hallucination_v*): supported and no_rad
+// ("no attribution required": greetings, questions, disclaimers) pass.
+const (
+	LabelSupported     = "supported"
+	LabelUnsupported   = "unsupported"
+	LabelContradictory = "contradictory"
+	LabelDisputed      = "disputed"
+	LabelNoRAD         = "no_rad"
+)
+
+var claimLabels = []string{LabelSupported, LabelUnsupported, LabelContradictory, LabelDisputed, LabelNoRAD}
+
+// Claim is one atomic claim of a response and its label.
+type Claim struct {
+	Text      string
+	Label     string
+	Rationale string
+}
+
+// Passes reports whether the claim counts towards the score.
+func (c Claim) Passes() bool { return c.Label == LabelSupported || c.Label == LabelNoRAD }
+
+// ParseClaims parses a claim-labelling answer {"claims": [{"claim":
+// string, "label": string, "rationale": string}]} ("sentence" is accepted
+// for "claim"). Labels are trimmed and lower-cased and must be one of
+// supported, unsupported, contradictory, disputed, no_rad. An unknown
+// label, a missing field or an empty list is an invalid_response error.
+func ParseClaims(answer string) ([]Claim, error) {
+	var a struct {
+		Claims *[]struct {
+			Claim     *string `json:"claim"`
+			Sentence  *string `json:"sentence"`
+			Label     *string `json:"label"`
+			Rationale *string `json:"rationale"`
+		} `json:"claims"`
+	}
+	if err := judgemetric.DecodeJSON(answer, &a); err != nil {
+		return nil, err
+	}
+	if a.Claims == nil || len(*a.Claims) == 0 {
+		return nil, judgemetric.Unparseable("answer has no claims")
+	}
+	out := make([]Claim, 0, len(*a.Claims))
+	for i, c := range *a.Claims {
+		text := c.Claim
+		if text == nil {
+			text = c.Sentence
+		}
+		if text == nil || c.Label == nil || c.Rationale == nil {
+			return nil, judgemetric.Unparseable("claim %d lacks claim, label or rationale", i)
+		}
+		label := strings.ToLower(strings.TrimSpace(*c.Label))
+		known := false
+		for _, l := range claimLabels {
+			known = known || l == label
+		}
+		if !known {
+			return nil, judgemetric.Unparseable("claim %d has unknown label %q", i, *c.Label)
+		}
+		out = append(out, Claim{Text: *text, Label: label, Rationale: *c.Rationale})
+	}
+	return out, nil
+}
+
+// ParseSegments parses a segmentation answer {"claims": [string]}: the
+// response's atomic claims. Empty entries are dropped; none is an
+// invalid_response error.
+func ParseSegments(answer string) ([]string, error) {
+	var a struct {
+		Claims *[]string `json:"claims"`
+	}
+	if err := judgemetric.DecodeJSON(answer, &a); err != nil {
+		return nil, err
+	}
+	if a.Claims == nil {
+		return nil, judgemetric.Unparseable("answer has no claims")
+	}
+	var out []string
+	for _, c := range *a.Claims {
+		if c = strings.TrimSpace(c); c != "" {
+			out = append(out, capText(c, maxRubricLen))
+		}
+		if len(out) == maxClaims {
+			break
+		}
+	}
+	if len(out) == 0 {
+		return nil, judgemetric.Unparseable("answer has no claims")
+	}
+	return out, nil
+}
+
+// maxClaims caps the claims taken from a segmentation answer.
+const maxClaims = 64
+
+// matchClaims keeps the labelled claims that match the segmented ones
+// (by text, ignoring case and whitespace), in segment order. A claim
+// labelled twice or left unlabelled makes the answer invalid; labels for
+// unknown claims are dropped.
+func matchClaims(labelled []Claim, segments []string) ([]Claim, error) {
+	index := make(map[string]int, len(segments))
+	for i, s := range segments {
+		index[normalize(s)] = i
+	}
+	out := make([]Claim, len(segments))
+	seen := make([]bool, len(segments))
+	for _, c := range labelled {
+		i, ok := index[normalize(c.Text)]
+		if !ok {
+			continue
+		}
+		if seen[i] {
+			return nil, judgemetric.Unparseable("claim %q labelled twice", segments[i])
+		}
+		seen[i] = true
+		c.Text = segments[i]
+		out[i] = c
+	}
+	for i, ok := range seen {
+		if !ok {
+			return nil, judgemetric.Unparseable("no label for claim %q", segments[i])
+		}
+	}
+	return out, nil
+}
+
+// claimsResult scores labelled claims: the share that passes.
+func claimsResult(claims []Claim) scorer.Result {
+	counts := make(map[string]int, len(claimLabels))
+	passed := 0
+	var failed []string
+	res := scorer.Result{Details: map[string]any{}}
+	for _, c := range claims {
+		counts[c.Label]++
+		if c.Passes() {
+			passed++
+		} else {
+			failed = append(failed, c.Label+": "+c.Text+" ("+c.Rationale+")")
+		}
+		res.Verdicts = append(res.Verdicts, scorer.Verdict{Rubric: c.Text, Pass: c.Passes(), Reason: c.Label + ": " + c.Rationale})
+	}
+	res.Score = float64(passed) / float64(len(claims))
+	res.Label = "fail"
+	res.Explanation = "All claims are supported or need no attribution."
+	if passed == len(claims) {
+		res.Label = "pass"
+	} else {
+		res.Explanation = capText("Claims not supported: "+strings.Join(failed, "; "), maxExplanation)
+	}
+	res.Details["claims"] = len(claims)
+	res.Details["passed"] = passed
+	for _, l := range claimLabels {
+		res.Details["label_"+l] = counts[l]
+	}
+	return res
+}
+
+// labelsSchema is the structured-output schema of a labelling answer.
+func labelsSchema() *judge.Schema {
+	labels := make([]any, len(claimLabels))
+	for i, l := range claimLabels {
+		labels[i] = l
+	}
+	return &judge.Schema{
+		Name: "claim_labels",
+		JSON: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"claims": map[string]any{
+					"type": "array",
+					"items": map[string]any{
+						"type": "object",
+						"properties": map[string]any{
+							"claim":     map[string]any{"type": "string"},
+							"rationale": map[string]any{"type": "string"},
+							"label":     map[string]any{"type": "string", "enum": labels},
+						},
+						"required":             []any{"claim", "rationale", "label"},
+						"additionalProperties": false,
+					},
+				},
+			},
+			"required":             []any{"claims"},
+			"additionalProperties": false,
+		},
+	}
+}
+
+// segmentsSchema is the structured-output schema of a segmentation answer.
+func segmentsSchema() *judge.Schema {
+	return &judge.Schema{
+		Name: "claim_segments",
+		JSON: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"claims": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+			},
+			"required":             []any{"claims"},
+			"additionalProperties": false,
+		},
+	}
+}
+
+// labelInstruction explains the claim labels to the judge.
+const labelInstruction = `Labels:
+- supported: the evidence states or directly implies the claim.
+- unsupported: the evidence does not mention the claim, or says too little to confirm it.
+- contradictory: the evidence contradicts the claim.
+- disputed: parts of the evidence support the claim and other parts contradict it.
+- no_rad: the claim needs no attribution (a greeting, a question, an offer of help, a disclaimer, an opinion about the conversation itself).`
+
+// claimsAnswerFormat is the answer format of a labelling call.
+const claimsAnswerFormat = `# Answer Format
+Answer with one JSON object and nothing else: {"claims": [{"claim": "<claim text>", "rationale": "<why, quoting the evidence>", "label": "<label>"}]}`
+
+// claimMetric scores the share of a response's atomic claims labelled
+// supported or no_rad (metrics.md §7.3; managed metrics document, seed
+// 002). Scale 0-1; label "pass" when every claim passes; Verdicts list the
+// claims with their labels and rationales; Details count each label.
+//
+//	grounding_v1: prompt, response, context. 1 judge call that splits the
+//	    response into claims and labels them against the prompt and the
+//	    context (the documented grounding score).
+//	hallucination_v1: response and tool calls (instruction, prompt and
+//	    tool declarations when present, else a placeholder). 2 judge
+//	    calls: segment the response into claims, then label each claim
+//	    against the instruction, prompt, tool declarations and tool calls
+//	    with their results. A claim left unlabelled makes the answer
+//	    invalid; labels for claims that were not asked about are dropped.
+//	    Only the final response is judged (no intermediate responses).
+type claimMetric struct {
+	id      string
+	needs   scorer.Inputs
+	segment bool // a separate segmentation call first
+	// evidence are the parts the claims are checked against.
+	evidence func(in *scorer.Instance) []part
+	system   string
+	judge    judge.Judge
+	newSan   func() judge.Sanitizer
+}
+
+// Name returns the metric id.
+func (m *claimMetric) Name() string { return m.id }
+
+// Needs returns the metric's required inputs.
+func (m *claimMetric) Needs() scorer.Inputs { return m.needs }
+
+// JudgeName returns the configured judge.
+func (m *claimMetric) JudgeName() string { return m.judge.Name() }
+
+// segmentSystem is the system prompt of a segmentation call.
+const segmentSystem = `# Instruction
+You split an AI-generated response into atomic claims. An atomic claim is the smallest self-contained statement that can be checked on its own. Keep the response's own wording as far as possible; each bullet point becomes at least one claim; greetings, questions and disclaimers are claims too. Do not judge the claims.
+
+# Answer Format
+Answer with one JSON object and nothing else: {"claims": ["<claim>", ...]}`
+
+// Score labels the response's claims and returns the share supported or
+// needing no attribution.
+func (m *claimMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
+	c := judgemetric.NewCaller(m.judge, m.newSan, m.id)
+	var segments []string
+	if m.segment {
+		ans, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
+			return &judge.Request{
+				System: segmentSystem,
+				Prompt: "# AI-generated Response\n" + s.Untrusted(FieldResponse, in.Response),
+				Schema: segmentsSchema(),
+			}
+		})
+		if err != nil {
+			return scorer.Result{}, err
+		}
+		if segments, err = ParseSegments(ans); err != nil {
+			return scorer.Result{}, err
+		}
+	}
+	evidence := m.evidence(in)
+	ans, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
+		var b strings.Builder
+		b.WriteString("# Evidence\n")
+		renderParts(&b, s, evidence)
+		if m.segment {
+			b.WriteString("\n\n# Claims\n")
+			b.WriteString(s.Untrusted(FieldResponse, rubricLines(segments)))
+		} else {
+			b.WriteString("\n\n# AI-generated Response\n")
+			b.WriteString(s.Untrusted(FieldResponse, in.Response))
+		}
+		return &judge.Request{System: m.system, Prompt: b.String(), Schema: labelsSchema()}
+	})
+	if err != nil {
+		return scorer.Result{}, err
+	}
+	claims, err := ParseClaims(ans)
+	if err != nil {
+		return scorer.Result{}, err
+	}
+	if m.segment {
+		if claims, err = matchClaims(claims, segments); err != nil {
+			return scorer.Result{}, err
+		}
+	}
+	res := claimsResult(claims)
+	c.Finish(&res)
+	return res, nil
+}

@@ -1,0 +1,270 @@
+package vertex
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
+)
+
+// rubricSpec defines a managed rubric metric.
+type rubricSpec struct {
+	id    string
+	needs scorer.Inputs
+	// inputs are the user inputs shown when validating; response, when
+	// set, is the judged text shown as the AI-generated response.
+	inputs   func(in *scorer.Instance) []part
+	response func(in *scorer.Instance) *part
+	// genInputs are the inputs rubrics are generated from; nil for a
+	// metric with static rubrics.
+	genInputs func(in *scorer.Instance) []part
+	// generate describes what generated rubrics must cover.
+	generate string
+	// validate describes what the validator judges.
+	validate string
+	// fixed are the static rubrics (trusted text).
+	fixed []string
+	// allPass scores 1 when every rubric passes and 0 otherwise (safety).
+	allPass bool
+	// textFallback parses a non-JSON validation answer with the §7.2
+	// <question> block parser.
+	textFallback bool
+}
+
+// rubricMetric scores the passing rate of rubric verdicts.
+type rubricMetric struct {
+	spec    rubricSpec
+	rubrics []string // configured rubrics; nil uses spec.fixed or generates
+	samples int
+	cache   *rubricCache
+	judge   judge.Judge
+	newSan  func() judge.Sanitizer
+}
+
+// Name returns the metric id.
+func (m *rubricMetric) Name() string { return m.spec.id }
+
+// Needs returns the metric's required inputs.
+func (m *rubricMetric) Needs() scorer.Inputs { return m.spec.needs }
+
+// JudgeName returns the configured judge.
+func (m *rubricMetric) JudgeName() string { return m.judge.Name() }
+
+// adaptive reports whether rubrics are generated per input.
+func (m *rubricMetric) adaptive() bool { return m.rubrics == nil && m.spec.genInputs != nil }
+
+// Score generates (or reuses) the rubrics, asks the judge for verdicts
+// num_samples times, combines them by self-consistency and returns the
+// passing rate. A JSON answer must judge every rubric (see
+// ParseVerdicts). For the §7.2 text fallback the score is over the parsed
+// questions as in the preview SDK, except that when no question at all
+// could be parsed the SDK's score 0 becomes an invalid_response error:
+// an unreadable answer never yields a score.
+func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
+	c := judgemetric.NewCaller(m.judge, m.newSan, m.spec.id)
+	rubrics, trusted := m.rubrics, true
+	cacheHit := false
+	if m.rubrics == nil {
+		rubrics = m.spec.fixed
+	}
+	if m.adaptive() {
+		trusted = false
+		var err error
+		rubrics, cacheHit, err = m.generated(ctx, c, in)
+		if err != nil {
+			return scorer.Result{}, err
+		}
+	}
+	inputs := m.spec.inputs(in)
+	var resp *part
+	if m.spec.response != nil {
+		resp = m.spec.response(in)
+	}
+	system := m.validationSystem(rubrics, trusted)
+	samples := make([][]QuestionVerdict, 0, m.samples)
+	for range m.samples {
+		ans, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
+			prompt := renderInputs(s, inputs, resp)
+			if !trusted {
+				prompt += "\n\n# Rubrics\n" + s.Untrusted(FieldRubrics, rubricLines(rubrics))
+			}
+			return &judge.Request{System: system, Prompt: prompt, Schema: verdictSchema()}
+		})
+		if err != nil {
+			return scorer.Result{}, err
+		}
+		sample, err := m.parseSample(ans, rubrics)
+		if err != nil {
+			return scorer.Result{}, err
+		}
+		samples = append(samples, sample)
+	}
+	cons, score := SelfConsistency(samples)
+	if len(cons) == 0 {
+		return scorer.Result{}, judgemetric.Unparseable("no rubric verdict could be parsed")
+	}
+	res := consensusResult(cons, score, len(samples))
+	if m.spec.allPass {
+		res.Details["pass_rate"] = score
+		if score < 1 {
+			res.Score = 0
+		}
+	}
+	res.Details["rubrics_generated"] = m.adaptive()
+	if m.adaptive() {
+		res.Details["rubric_cache_hit"] = cacheHit
+	}
+	c.Finish(&res)
+	return res, nil
+}
+
+// parseSample parses one validation answer: JSON verdicts, or for a
+// metric with textFallback a non-JSON answer in the §7.2 text format,
+// whose questions are mapped onto the asked rubrics when the texts match.
+func (m *rubricMetric) parseSample(ans string, rubrics []string) ([]QuestionVerdict, error) {
+	if m.spec.textFallback {
+		if _, err := judgemetric.ExtractJSON(ans); err != nil {
+			vs := ParseQuestionBlocks(ans)
+			canon := make(map[string]string, len(rubrics))
+			for _, r := range rubrics {
+				canon[normalize(r)] = r
+			}
+			for i := range vs {
+				if r, ok := canon[normalize(vs[i].Question)]; ok {
+					vs[i].Question = r
+				}
+			}
+			return vs, nil
+		}
+	}
+	return ParseVerdicts(ans, rubrics)
+}
+
+// consensusResult builds the Result of a rubric metric from the combined
+// verdicts: score, pass/fail label (pass iff every rubric passed),
+// verdicts, an explanation listing the failed rubrics, and the agreement
+// across samples as confidence when there were several.
+func consensusResult(cons []Consensus, score float64, samples int) scorer.Result {
+	res := scorer.Result{Score: score, Label: "fail", Details: map[string]any{}}
+	if score == 1 {
+		res.Label = "pass"
+	}
+	passed := 0
+	agree := 0.0
+	var failed []string
+	for _, c := range cons {
+		res.Verdicts = append(res.Verdicts, scorer.Verdict{Rubric: c.Question, Pass: c.Pass, Reason: c.Reason})
+		if c.Pass {
+			passed++
+		} else {
+			failed = append(failed, c.Question+": "+c.Reason)
+		}
+		sum := c.Sum
+		if sum < 0 {
+			sum = -sum
+		}
+		// majority share of the votes: (votes + |sum|) / 2 / votes.
+		agree += float64(c.Votes+sum) / 2 / float64(c.Votes)
+	}
+	if samples > 1 {
+		res.Confidence = agree / float64(len(cons))
+	}
+	if len(failed) > 0 {
+		res.Explanation = capText("Failed rubrics: "+strings.Join(failed, "; "), maxExplanation)
+	} else {
+		res.Explanation = "All rubrics passed."
+	}
+	res.Details["rubrics"] = len(cons)
+	res.Details["passed"] = passed
+	res.Details["samples"] = samples
+	return res
+}
+
+// generated returns the rubrics generated for in: from the cache when the
+// same inputs were seen, else by one judge call (metrics.md §7.2).
+func (m *rubricMetric) generated(ctx context.Context, c *judgemetric.Caller, in *scorer.Instance) ([]string, bool, error) {
+	parts := m.spec.genInputs(in)
+	key := cacheKey(m.spec.id, parts)
+	if r, ok := m.cache.get(key); ok {
+		return r, true, nil
+	}
+	system := generationSystem(m.spec.generate)
+	ans, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
+		var b strings.Builder
+		b.WriteString("# User Inputs\n")
+		renderParts(&b, s, parts)
+		return &judge.Request{System: system, Prompt: b.String(), Schema: questionsSchema()}
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	rubrics, err := ParseQuestions(ans)
+	if err != nil {
+		return nil, false, err
+	}
+	m.cache.put(key, rubrics)
+	return rubrics, false, nil
+}
+
+// cacheKey hashes the metric id and the generation inputs.
+func cacheKey(id string, parts []part) string {
+	h := sha256.New()
+	h.Write([]byte(id))
+	for _, p := range parts {
+		h.Write([]byte{0})
+		h.Write([]byte(p.field))
+		h.Write([]byte{0})
+		h.Write([]byte(p.text))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// rubricLines renders rubrics one "- rubric" line each.
+func rubricLines(rubrics []string) string {
+	var b strings.Builder
+	for i, r := range rubrics {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("- ")
+		b.WriteString(r)
+	}
+	return b.String()
+}
+
+// generationSystem is the system prompt of a rubric-generation call.
+func generationSystem(focus string) string {
+	return `# Instruction
+You write evaluation rubrics for AI-generated responses. ` + focus + `
+Read the user inputs and write yes/no questions (rubrics) that a high-quality response to them must satisfy. Each question must be specific to these inputs, self-contained, and answerable with yes or no by reading the response; "yes" must always mean the response is better. Write between 3 and 10 questions.
+
+# Answer Format
+Answer with one JSON object and nothing else: {"questions": ["<question>", ...]}`
+}
+
+// validationSystem is the system prompt of a validation call; trusted
+// rubrics are listed in it, generated ones follow the inputs in the
+// user message.
+func (m *rubricMetric) validationSystem(rubrics []string, trusted bool) string {
+	var b strings.Builder
+	b.WriteString("# Instruction\nYou are an expert evaluator. ")
+	b.WriteString(m.spec.validate)
+	b.WriteString("\nFor each rubric decide whether it is satisfied (verdict true) or not (verdict false), using only the user inputs")
+	if m.spec.response != nil {
+		b.WriteString(" and the AI-generated response")
+	}
+	b.WriteString(". Judge every rubric independently and give a short reasoning for each. Copy each rubric's text verbatim into \"rubric\".")
+	if trusted {
+		b.WriteString("\n\n## Rubrics\n")
+		b.WriteString(rubricLines(rubrics))
+	} else {
+		b.WriteString(" The rubrics are listed after the user inputs, under \"# Rubrics\".")
+	}
+	b.WriteString("\n\n# Answer Format\n")
+	b.WriteString(`Answer with one JSON object and nothing else: {"verdicts": [{"rubric": "<rubric text, verbatim>", "reasoning": "<why>", "verdict": true or false}]}, with exactly one entry per rubric, in the order given.`)
+	return b.String()
+}

@@ -1,0 +1,90 @@
+package vertex
+
+import (
+	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
+)
+
+// QuestionVerdict is one rubric's verdict in one judge answer.
+type QuestionVerdict struct {
+	Question string
+	Yes      bool
+	Reason   string
+}
+
+// ParseVerdicts parses a rubric-validation answer {"verdicts":
+// [{"rubric": string, "verdict": bool, "reasoning": string}]} against the
+// rubrics that were asked about. Rubrics match by text, ignoring case and
+// whitespace differences. A verdict for an unknown rubric is dropped; a
+// rubric without a verdict, a rubric judged twice or an entry with a
+// missing field makes the whole answer invalid (invalid_response): the
+// score is never computed over a subset of the rubrics. The verdicts are
+// returned in the order of rubrics.
+func ParseVerdicts(answer string, rubrics []string) ([]QuestionVerdict, error) {
+	var a struct {
+		Verdicts *[]struct {
+			Rubric    *string `json:"rubric"`
+			Verdict   *bool   `json:"verdict"`
+			Reasoning *string `json:"reasoning"`
+		} `json:"verdicts"`
+	}
+	if err := judgemetric.DecodeJSON(answer, &a); err != nil {
+		return nil, err
+	}
+	if a.Verdicts == nil {
+		return nil, judgemetric.Unparseable("answer has no verdicts")
+	}
+	index := make(map[string]int, len(rubrics))
+	for i, r := range rubrics {
+		index[normalize(r)] = i
+	}
+	out := make([]QuestionVerdict, len(rubrics))
+	seen := make([]bool, len(rubrics))
+	for k, v := range *a.Verdicts {
+		if v.Rubric == nil || v.Verdict == nil || v.Reasoning == nil {
+			return nil, judgemetric.Unparseable("verdict %d lacks rubric, verdict or reasoning", k)
+		}
+		i, ok := index[normalize(*v.Rubric)]
+		if !ok {
+			continue
+		}
+		if seen[i] {
+			return nil, judgemetric.Unparseable("rubric %q judged twice", rubrics[i])
+		}
+		seen[i] = true
+		out[i] = QuestionVerdict{Question: rubrics[i], Yes: *v.Verdict, Reason: *v.Reasoning}
+	}
+	for i, ok := range seen {
+		if !ok {
+			return nil, judgemetric.Unparseable("no verdict for rubric %q", rubrics[i])
+		}
+	}
+	return out, nil
+}
+
+// verdictSchema is the structured-output schema of a validation answer.
+func verdictSchema() *judge.Schema {
+	return &judge.Schema{
+		Name: "rubric_verdicts",
+		JSON: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"verdicts": map[string]any{
+					"type": "array",
+					"items": map[string]any{
+						"type": "object",
+						"properties": map[string]any{
+							"rubric":    map[string]any{"type": "string"},
+							"reasoning": map[string]any{"type": "string"},
+							"verdict":   map[string]any{"type": "boolean"},
+						},
+						"required":             []any{"rubric", "reasoning", "verdict"},
+						"additionalProperties": false,
+					},
+				},
+			},
+			"required":             []any{"verdicts"},
+			"additionalProperties": false,
+		},
+	}
+}

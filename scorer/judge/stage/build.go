@@ -1,0 +1,292 @@
+package stage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/guard"
+	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/provider"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric/adk"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric/ragas"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric/vertex"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/sampling"
+)
+
+// Settings are what Build needs besides the config.
+type Settings struct {
+	// Registerer receives the judge, redaction and stage metrics; nil
+	// registers none.
+	Registerer prometheus.Registerer
+	// Logger receives logs; nil discards them.
+	Logger *slog.Logger
+	// HTTPClient carries the judge requests (proxy, TLS); nil uses a
+	// default client.
+	HTTPClient *http.Client
+	// Now is the clock of budgets, rules and the cache; nil is time.Now.
+	Now func() time.Time
+	// Blocking makes the stage wait for queue space instead of skipping
+	// runs (offline replay).
+	Blocking bool
+}
+
+// Parts are the judge side of a configuration, built: the judges and the
+// judge metrics with their policies.
+type Parts struct {
+	Judges  *judge.Set
+	Metrics []Metric
+	Cache   *sampling.Cache[scorer.Result]
+	// Workers is the number of stage workers per judge: the judge's
+	// max_concurrency.
+	Workers map[string]int
+}
+
+// BuildParts builds the judges and judge metrics of cfg without starting
+// anything; no request is sent.
+func BuildParts(cfg Config, s Settings) (*Parts, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	s = s.withDefaults()
+	js, err := buildJudges(cfg, s)
+	if err != nil {
+		return nil, err
+	}
+	parts := &Parts{Judges: js.set, Workers: js.workers}
+	if parts.Cache, err = sampling.NewCache[scorer.Result](cfg.Cache, s.Now); err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	for i, mc := range cfg.Metrics {
+		m, err := buildMetric(mc, cfg.MaxFieldBytes, js.redactor, js.judges, js.def, s.Now)
+		if err != nil {
+			return nil, fmt.Errorf("metrics[%d]: %w", i, err)
+		}
+		parts.Metrics = append(parts.Metrics, m)
+	}
+	return parts, nil
+}
+
+// Check validates cfg and builds its judges (fallback chains included)
+// and judge metrics over stand-in providers, so that a bad metric
+// parameter, judge name or sampling rule is reported with its key at
+// start. Unlike BuildParts it creates no provider: no SDK client and no
+// credential lookup.
+func Check(cfg Config) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	clients := make([]*judge.Client, 0, len(cfg.Judges))
+	for i, jc := range cfg.Judges {
+		c, err := judge.NewClient(jc.ClientConfig, unsentProvider{model: jc.Model}, judge.Options{})
+		if err != nil {
+			return fmt.Errorf("judges[%d]: %w", i, err)
+		}
+		clients = append(clients, c)
+	}
+	set, err := judge.NewSet(clients...)
+	if err != nil {
+		return err
+	}
+	judges := make(map[string]judge.Judge, len(clients))
+	for _, n := range set.Names() {
+		judges[n], _ = set.Judge(n)
+	}
+	for i, mc := range cfg.Metrics {
+		if _, err := buildMetric(mc, cfg.MaxFieldBytes, nil, judges, cfg.defaultJudge(), time.Now); err != nil {
+			return fmt.Errorf("metrics[%d]: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// unsentProvider stands for a judge's provider while a config is checked;
+// it never sends a request.
+type unsentProvider struct{ model string }
+
+func (unsentProvider) Kind() string    { return "unsent" }
+func (p unsentProvider) Model() string { return p.model }
+
+func (unsentProvider) Complete(context.Context, *judge.Request) (*judge.Response, error) {
+	return nil, &judge.Error{Class: judge.ClassCanceled, Err: errors.New("config check only")}
+}
+
+// OfflineRegistry returns a metric registry for offline evaluation
+// (sidecar eval): the deterministic metrics and every judge metric, bound
+// to cfg's judges, redaction and field allow-lists. Offline there is no
+// sampling and no metric budget; the judges' own budgets, retries and
+// circuits apply.
+func OfflineRegistry(cfg Config, s Settings) (*scorer.Registry, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	s = s.withDefaults()
+	js, err := buildJudges(cfg, s)
+	if err != nil {
+		return nil, err
+	}
+	policies := map[string]*guard.Policy{}
+	all := guard.NewPolicy(guard.Config{MaxFieldBytes: cfg.MaxFieldBytes}, js.redactor)
+	for _, mc := range cfg.Metrics {
+		if len(mc.Fields) == 0 {
+			continue
+		}
+		pol := guard.NewPolicy(guard.Config{AllowedFields: mc.Fields, MaxFieldBytes: cfg.MaxFieldBytes}, js.redactor)
+		policies[mc.Name] = pol
+		if mc.Type != "" {
+			policies[mc.Type] = pol
+		}
+	}
+	return NewRegistry(judgemetric.Deps{
+		Judges:       js.judges,
+		DefaultJudge: js.def,
+		Sanitizers: func(metric string) func() judge.Sanitizer {
+			if p, ok := policies[metric]; ok {
+				return p.New
+			}
+			return all.New
+		},
+	})
+}
+
+// judges are the built judge clients of a config.
+type judges struct {
+	set      *judge.Set
+	judges   map[string]judge.Judge
+	workers  map[string]int
+	def      string
+	redactor *redact.Redactor
+}
+
+func (s Settings) withDefaults() Settings {
+	if s.Logger == nil {
+		s.Logger = slog.New(slog.DiscardHandler)
+	}
+	if s.Now == nil {
+		s.Now = time.Now
+	}
+	return s
+}
+
+// buildJudges builds the redactor and one client per configured judge,
+// with their fallbacks resolved.
+func buildJudges(cfg Config, s Settings) (*judges, error) {
+	tel, err := judge.NewMetrics(s.Registerer)
+	if err != nil {
+		return nil, err
+	}
+	js := &judges{workers: make(map[string]int, len(cfg.Judges)), def: cfg.defaultJudge()}
+	if js.redactor, err = redact.New(cfg.Redaction, s.Registerer); err != nil {
+		return nil, fmt.Errorf("redaction: %w", err)
+	}
+	clients := make([]*judge.Client, 0, len(cfg.Judges))
+	for i, jc := range cfg.Judges {
+		p, err := provider.New(jc.Config, s.HTTPClient)
+		if err != nil {
+			return nil, fmt.Errorf("judges[%d]: %w", i, err)
+		}
+		est := jc.MaxOutputTokens
+		if est <= 0 {
+			est = provider.DefaultMaxOutputTokens
+		}
+		c, err := judge.NewClient(jc.ClientConfig, p, judge.Options{
+			Logger:                s.Logger.With("judge", jc.Name),
+			Metrics:               tel,
+			Now:                   s.Now,
+			EstimatedOutputTokens: est,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("judges[%d]: %w", i, err)
+		}
+		clients = append(clients, c)
+		js.workers[jc.Name] = jc.MaxConcurrency
+	}
+	if js.set, err = judge.NewSet(clients...); err != nil {
+		return nil, err
+	}
+	js.judges = make(map[string]judge.Judge, len(clients))
+	for _, n := range js.set.Names() {
+		js.judges[n], _ = js.set.Judge(n)
+	}
+	return js, nil
+}
+
+// buildMetric builds one judge metric with its own sanitizer policy (the
+// metric's field allow-list), sampling policy and budget.
+func buildMetric(mc MetricConfig, maxField int, redactor *redact.Redactor, judges map[string]judge.Judge, def string, now func() time.Time) (Metric, error) {
+	var allowed []string
+	if len(mc.Fields) > 0 {
+		allowed = mc.Fields
+	}
+	pol := guard.NewPolicy(guard.Config{AllowedFields: allowed, MaxFieldBytes: maxField}, redactor)
+	deps := judgemetric.Deps{
+		Judges:       judges,
+		DefaultJudge: def,
+		Sanitizers:   func(string) func() judge.Sanitizer { return pol.New },
+	}
+	r, err := NewRegistry(deps)
+	if err != nil {
+		return Metric{}, err
+	}
+	ms, err := r.Build([]scorer.MetricConfig{mc.MetricConfig})
+	if err != nil {
+		return Metric{}, err
+	}
+	jm, ok := ms[0].(scorer.Judged)
+	if !ok {
+		return Metric{}, fmt.Errorf("metric %q: not a judge metric; deterministic metrics go under scorer.metrics", mc.Name)
+	}
+	sp, err := sampling.New(mc.Sampling, now)
+	if err != nil {
+		return Metric{}, fmt.Errorf("metric %q: sampling: %w", mc.Name, err)
+	}
+	m := Metric{Metric: jm, Policy: sp}
+	if mc.Budget != (judge.BudgetConfig{}) {
+		m.Budget = judge.NewBudget(mc.Name, mc.Budget, now)
+	}
+	return m, nil
+}
+
+// NewRegistry returns a metric registry with the deterministic metrics and
+// every judge metric (Vertex, ADK, Ragas) registered with deps.
+func NewRegistry(deps judgemetric.Deps) (*scorer.Registry, error) {
+	r := scorer.NewRegistry()
+	err := errors.Join(vertex.Register(r, deps), adk.Register(r, deps), ragas.Register(r, deps))
+	if err != nil {
+		return nil, fmt.Errorf("register judge metrics: %w", err)
+	}
+	return r, nil
+}
+
+// Build builds the judge stage of cfg, exporting to sink. It returns nil
+// and no error when no judge metric is configured.
+func Build(cfg Config, sink scorer.Sink, s Settings) (*Stage, error) {
+	if !cfg.Enabled() {
+		if err := cfg.Validate(); err != nil {
+			return nil, err
+		}
+		return nil, nil
+	}
+	parts, err := BuildParts(cfg, s)
+	if err != nil {
+		return nil, err
+	}
+	return New(parts.Metrics, sink, Options{
+		QueueSize:     cfg.QueueSize,
+		ShedOldest:    cfg.Shed == ShedOldest,
+		Blocking:      s.Blocking,
+		Workers:       parts.Workers,
+		MetricTimeout: cfg.MetricTimeout,
+		Cache:         parts.Cache,
+		Logger:        s.Logger,
+		Registerer:    s.Registerer,
+	})
+}

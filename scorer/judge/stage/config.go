@@ -1,0 +1,218 @@
+package stage
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/provider"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/sampling"
+	"gopkg.in/yaml.v3"
+)
+
+// Config is the judge section of the sidecar's configuration: the judges
+// (models and their call policies), the judge metrics with their sampling
+// and budgets, and the data-safety controls applied before any request
+// leaves the process.
+type Config struct {
+	// Judges are the configured judge models, by name.
+	Judges []JudgeConfig `yaml:"judges"`
+	// DefaultJudge is the judge of a metric whose params name none;
+	// empty means the first judge.
+	DefaultJudge string `yaml:"default_judge"`
+	// Metrics are the judge metrics run on live runs.
+	Metrics []MetricConfig `yaml:"metrics"`
+	// QueueSize bounds the runs waiting for each judge; a full queue
+	// skips a run (queue_full) and never slows ingestion.
+	QueueSize int `yaml:"queue_size"`
+	// Shed chooses the run skipped when a judge's queue is full:
+	// "newest" skips the arriving run, "oldest" evicts the run that waited
+	// longest so the judge keeps up with current traffic.
+	Shed string `yaml:"shed"`
+	// MetricTimeout bounds one judge metric on one run, every call and
+	// retry included.
+	MetricTimeout time.Duration `yaml:"metric_timeout"`
+	// Cache holds judge results by (metric, judge, content hash), so a
+	// duplicate delivery is never judged twice.
+	Cache sampling.CacheConfig `yaml:"cache"`
+	// Redaction removes personal data and secrets from everything sent to
+	// a judge.
+	Redaction redact.Config `yaml:"redaction"`
+	// RedactStored also redacts every run before it is scored and
+	// stored (trajectories, scores and judge requests alike). Off by
+	// default: runs are stored as received and redaction applies only to
+	// what is sent to a judge.
+	RedactStored bool `yaml:"redact_stored"`
+	// MaxFieldBytes truncates each piece of run content sent to a judge
+	// (the truncation is flagged on the score).
+	MaxFieldBytes int `yaml:"max_field_bytes"`
+}
+
+// JudgeConfig is one judge: the model and its endpoint (provider.Config)
+// and the client's call policies (judge.ClientConfig: timeout, retries,
+// concurrency, circuit, budget, prices, fallback).
+type JudgeConfig struct {
+	judge.ClientConfig `yaml:",inline"`
+	provider.Config    `yaml:",inline"`
+}
+
+// MetricConfig is one judge metric: the metric (id, type, params; the
+// "judge" param names its judge), which runs it judges, its own budget,
+// and the run fields it may send to the judge.
+type MetricConfig struct {
+	scorer.MetricConfig `yaml:",inline"`
+	// Sampling selects the runs judged.
+	Sampling sampling.Config `yaml:"sampling"`
+	// Budget limits this metric's judge calls, on top of its judge's.
+	Budget judge.BudgetConfig `yaml:"budget"`
+	// Fields is the allow-list of run fields the metric may send (prompt,
+	// response, reference, instruction, context, tool_declarations,
+	// tool_calls, conversation, rubrics, topics); empty allows every field
+	// the metric reads.
+	Fields []string `yaml:"fields"`
+}
+
+// Shed policies of a full judge queue.
+const (
+	ShedNewest = "newest"
+	ShedOldest = "oldest"
+)
+
+// DefaultConfig returns the documented defaults: no judges and no judge
+// metrics (the judge is off), 256 runs queued per judge shedding the
+// newest, 2 minutes per
+// metric and run, a 10000-entry result cache for 1h, redaction on, and
+// 16 KiB per field.
+func DefaultConfig() Config {
+	return Config{
+		Judges:        []JudgeConfig{},
+		Metrics:       []MetricConfig{},
+		QueueSize:     256,
+		Shed:          ShedNewest,
+		MetricTimeout: 2 * time.Minute,
+		Cache:         sampling.CacheConfig{Size: 10000, TTL: time.Hour},
+		Redaction:     redact.DefaultConfig(),
+		MaxFieldBytes: 16 << 10,
+	}
+}
+
+// DefaultJudgeConfig returns a judge's defaults (see judge.DefaultClientConfig).
+func DefaultJudgeConfig() JudgeConfig {
+	return JudgeConfig{ClientConfig: judge.DefaultClientConfig()}
+}
+
+// defaultJudge is the judge of a metric whose params name none:
+// DefaultJudge, else the first judge.
+func (c Config) defaultJudge() string {
+	if c.DefaultJudge == "" && len(c.Judges) > 0 {
+		return c.Judges[0].Name
+	}
+	return c.DefaultJudge
+}
+
+// Enabled reports whether any judge metric is configured.
+func (c Config) Enabled() bool { return len(c.Metrics) > 0 }
+
+// Validate reports every invalid key, named by its path in the section.
+func (c Config) Validate() error {
+	var err error
+	add := func(prefix string, e error) {
+		if e != nil {
+			err = errors.Join(err, prefixed(prefix, e))
+		}
+	}
+	names := make(map[string]int, len(c.Judges))
+	for i, j := range c.Judges {
+		p := fmt.Sprintf("judges[%d].", i)
+		add(p, j.ClientConfig.Validate())
+		add(p, j.Config.Validate())
+		if k, dup := names[j.Name]; dup && j.Name != "" {
+			err = errors.Join(err, fmt.Errorf("%sname: duplicate judge %q (also judges[%d])", p, j.Name, k))
+		}
+		names[j.Name] = i
+	}
+	for i, j := range c.Judges {
+		if j.Fallback != "" {
+			if _, ok := names[j.Fallback]; !ok {
+				err = errors.Join(err, fmt.Errorf("judges[%d].fallback: unknown judge %q", i, j.Fallback))
+			}
+		}
+	}
+	if c.DefaultJudge != "" {
+		if _, ok := names[c.DefaultJudge]; !ok {
+			err = errors.Join(err, fmt.Errorf("default_judge: unknown judge %q", c.DefaultJudge))
+		}
+	}
+	if len(c.Metrics) > 0 && len(c.Judges) == 0 {
+		err = errors.Join(err, errors.New("judges: judge metrics are configured but no judge is"))
+	}
+	seen := make(map[string]int, len(c.Metrics))
+	for i, m := range c.Metrics {
+		p := fmt.Sprintf("metrics[%d].", i)
+		if m.Name == "" {
+			err = errors.Join(err, fmt.Errorf("%sname: must not be empty", p))
+		} else if k, dup := seen[m.Name]; dup {
+			err = errors.Join(err, fmt.Errorf("%sname: duplicate metric %q (also metrics[%d])", p, m.Name, k))
+		}
+		seen[m.Name] = i
+		add(p+"sampling.", m.Sampling.Validate())
+		add(p, m.Budget.Validate("budget."))
+		for k, f := range m.Fields {
+			if !knownField(f) {
+				err = errors.Join(err, fmt.Errorf("%sfields[%d]: unknown field %q (known: %v)", p, k, f, Fields()))
+			}
+		}
+	}
+	if c.QueueSize <= 0 {
+		err = errors.Join(err, fmt.Errorf("queue_size: must be > 0, got %d", c.QueueSize))
+	}
+	if c.Shed != ShedNewest && c.Shed != ShedOldest {
+		err = errors.Join(err, fmt.Errorf("shed: must be %q or %q, got %q", ShedNewest, ShedOldest, c.Shed))
+	}
+	if c.MetricTimeout <= 0 {
+		err = errors.Join(err, fmt.Errorf("metric_timeout: must be > 0, got %s", c.MetricTimeout))
+	}
+	add("cache.", c.Cache.Validate())
+	err = errors.Join(err, c.Redaction.Validate()) // keys already start with "redaction."
+	if c.MaxFieldBytes <= 0 {
+		err = errors.Join(err, fmt.Errorf("max_field_bytes: must be > 0, got %d", c.MaxFieldBytes))
+	}
+	return err
+}
+
+// Fields lists the run fields a judge metric can send, the values of
+// MetricConfig.Fields.
+func Fields() []string {
+	return []string{"prompt", "response", "reference", "instruction", "context",
+		"tool_declarations", "tool_calls", "conversation", "rubrics", "topics"}
+}
+
+func knownField(f string) bool { return slices.Contains(Fields(), f) }
+
+// prefixed prefixes every error of a (possibly joined) error with p.
+func prefixed(p string, err error) error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out error
+		for _, e := range j.Unwrap() {
+			out = errors.Join(out, prefixed(p, e))
+		}
+		return out
+	}
+	return fmt.Errorf("%s%w", p, err)
+}
+
+// UnmarshalYAML decodes a judge over its defaults, so that keys left out
+// of one list element keep DefaultJudgeConfig's values.
+func (j *JudgeConfig) UnmarshalYAML(n *yaml.Node) error {
+	type plain JudgeConfig
+	p := plain(DefaultJudgeConfig())
+	if err := n.Decode(&p); err != nil {
+		return err
+	}
+	*j = JudgeConfig(p)
+	return nil
+}

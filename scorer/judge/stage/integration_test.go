@@ -1,0 +1,179 @@
+package stage
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"gopkg.in/yaml.v3"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
+)
+
+// parseConfig decodes a judge section over the defaults.
+func parseConfig(t *testing.T, doc string) Config {
+	t.Helper()
+	cfg := DefaultConfig()
+	if err := yaml.Unmarshal([]byte(doc), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// coherenceOf builds the parts of cfg and returns its first metric.
+func coherenceOf(t *testing.T, cfg Config, reg prometheus.Registerer) (scorer.Judged, *Parts) {
+	t.Helper()
+	parts, err := BuildParts(cfg, Settings{Registerer: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return parts.Metrics[0].Metric, parts
+}
+
+func answerInstance() *scorer.Instance {
+	return &scorer.Instance{Prompt: "Where is my order?", Response: "It ships tomorrow.", Has: scorer.InPrompt | scorer.InResponse}
+}
+
+// TestRetryAfterIsHonouredOverTheWire: a 429 with retry-after: 1 from an
+// OpenAI-format server is retried, and never before the second.
+func TestRetryAfterIsHonouredOverTheWire(t *testing.T) {
+	srv := judgetest.New(t)
+	srv.Enqueue(judgetest.OpenAI, judgetest.RetryAfter(time.Second), judgetest.JSON(`{"explanation": "fine", "score": 5}`))
+	cfg := parseConfig(t, fmt.Sprintf(`
+judges:
+  - {name: primary, provider: openai, model: m, base_url: %s, api_key: k, max_retries: 2}
+metrics:
+  - name: coherence
+`, srv.OpenAIBaseURL()))
+	m, _ := coherenceOf(t, cfg, nil)
+	res, err := m.Score(t.Context(), answerInstance())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Score != 5 || res.Judge == nil || res.Judge.Attempts != 2 {
+		t.Fatalf("result %+v judge %+v", res, res.Judge)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	if gap := reqs[1].Time.Sub(reqs[0].Time); gap < time.Second {
+		t.Errorf("retry sent %s after the 429, before its retry-after of 1s", gap)
+	}
+}
+
+// TestFallbackTakesOverWhenTheCircuitOpens: the primary (OpenAI format)
+// keeps failing with 500; after circuit.failures failed calls its circuit
+// opens and the fallback (Anthropic format) answers, with the fallback
+// named in the usage. Nothing is scored from a failed call.
+func TestFallbackTakesOverWhenTheCircuitOpens(t *testing.T) {
+	primary, backup := judgetest.New(t), judgetest.New(t)
+	primary.SetDefault(judgetest.OpenAI, judgetest.Status(500))
+	backup.SetDefault(judgetest.Anthropic, judgetest.JSON(`{"explanation": "fine", "score": 3}`))
+	cfg := parseConfig(t, fmt.Sprintf(`
+judges:
+  - {name: primary, provider: openai, model: gpt, base_url: %s, api_key: k, max_retries: 0, fallback: backup, circuit: {failures: 3, open_for: 1h}}
+  - {name: backup, provider: anthropic, model: claude, base_url: %s, api_key: k, max_retries: 0}
+metrics:
+  - {name: coherence, params: {judge: primary}}
+`, primary.OpenAIBaseURL(), backup.AnthropicBaseURL()))
+	reg := prometheus.NewRegistry()
+	m, parts := coherenceOf(t, cfg, reg)
+	for i := range 3 {
+		if _, err := m.Score(t.Context(), answerInstance()); judge.ClassOf(err) != judge.ClassServerError {
+			t.Fatalf("call %d: err %v, want server_error", i, err)
+		}
+	}
+	c, _ := parts.Judges.Client("primary")
+	if c.CircuitState() != judge.CircuitOpen {
+		t.Fatalf("circuit %v after 3 failures", c.CircuitState())
+	}
+	for range 5 {
+		res, err := m.Score(t.Context(), answerInstance())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Score != 3 || res.Judge.Judge != "backup" || res.Judge.Provider != "anthropic" {
+			t.Fatalf("result %+v judge %+v", res, res.Judge)
+		}
+	}
+	if n := len(primary.Requests()); n != 3 {
+		t.Errorf("primary got %d requests, want 3 (none while open)", n)
+	}
+	if n := len(backup.Requests()); n != 5 {
+		t.Errorf("backup got %d requests, want 5", n)
+	}
+	if v := gaugeValue(t, reg, "evalsidecar_judge_circuit_open", "judge", "primary"); v != 1 {
+		t.Errorf("judge_circuit_open{judge=primary} = %v", v)
+	}
+}
+
+// TestBudgetHoldsToTheCall: a metric budget of 3 calls per minute lets
+// exactly 3 judge calls through; the rest are over_budget in the ledger
+// and never reach the server.
+func TestBudgetHoldsToTheCall(t *testing.T) {
+	srv := judgetest.New(t)
+	srv.SetDefault(judgetest.OpenAI, judgetest.JSON(`{"explanation": "fine", "score": 4}`))
+	cfg := parseConfig(t, fmt.Sprintf(`
+judges:
+  - {name: primary, provider: openai, model: m, base_url: %s, api_key: k}
+metrics:
+  - name: coherence
+    budget: {calls_per_minute: 3}
+`, srv.OpenAIBaseURL()))
+	rec := &recorder{}
+	st, err := Build(cfg, rec, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Start(t.Context())
+	for i := range 10 {
+		in := answerInstance()
+		in.Response = fmt.Sprintf("answer %d", i) // distinct content: no cache hits
+		offer(st, in)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	if err := st.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, ev := range rec.all() {
+		for _, d := range ev.Decisions {
+			count[d.Outcome]++
+		}
+	}
+	if count[scorer.OutcomeScored] != 3 || count[scorer.OutcomeOverBudget] != 7 {
+		t.Errorf("outcomes %v, want 3 scored and 7 over_budget", count)
+	}
+	if n := len(srv.Requests()); n != 3 {
+		t.Errorf("%d requests reached the judge, want 3", n)
+	}
+}
+
+// gaugeValue returns the value of the gauge series name{label=value}.
+func gaugeValue(t *testing.T, reg *prometheus.Registry, name, label, value string) float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == label && l.GetValue() == value {
+					return m.GetGauge().GetValue()
+				}
+			}
+		}
+	}
+	t.Fatalf("no series %s{%s=%q}", name, label, value)
+	return 0
+}

@@ -1,0 +1,471 @@
+package stage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/sampling"
+)
+
+// Metric is one judge metric of the stage with its sampling policy and
+// its own budget.
+type Metric struct {
+	Metric scorer.Judged
+	Policy *sampling.Policy
+	// Budget, when set, limits the metric's judge calls on top of the
+	// judge's own budget.
+	Budget *judge.Budget
+}
+
+// Options tune a Stage. Zero values take the defaults of DefaultConfig.
+type Options struct {
+	// QueueSize bounds the runs waiting for each judge.
+	QueueSize int
+	// ShedOldest makes a full queue evict its oldest run for the new one
+	// instead of skipping the new one.
+	ShedOldest bool
+	// Blocking makes Offer wait for queue space (offline replay, where
+	// backpressure is wanted) instead of skipping; it gives up when the
+	// caller's context ends.
+	Blocking bool
+	// Workers is the number of workers per judge name; a judge not listed
+	// gets DefaultWorkers.
+	Workers map[string]int
+	// MetricTimeout bounds one judge metric on one run, retries included.
+	MetricTimeout time.Duration
+	// Cache holds judge results by content; nil caches nothing.
+	Cache *sampling.Cache[scorer.Result]
+	// Logger receives the stage's logs; nil discards them.
+	Logger *slog.Logger
+	// Registerer receives the stage's metrics; nil registers none.
+	Registerer prometheus.Registerer
+}
+
+// DefaultWorkers is the number of workers of a judge without a setting.
+const DefaultWorkers = 4
+
+// Stage is the judge stage: a scorer.Deferred.
+type Stage struct {
+	metrics []Metric
+	sink    scorer.Sink
+	opts    Options
+	logger  *slog.Logger
+	tel     *stageMetrics
+	queues  map[string]*queue // by judge name
+	digests *sync.Pool        // contentDigest buffers
+
+	mu     sync.RWMutex // guards closed against the queues' close
+	closed bool
+
+	startOnce sync.Once
+	cancel    context.CancelFunc
+	workers   sync.WaitGroup
+	done      chan struct{}
+	abandoned atomic.Bool
+}
+
+var _ scorer.Deferred = (*Stage)(nil)
+
+// queue is the bounded queue of one judge.
+type queue struct {
+	judge   string
+	ch      chan *job
+	workers int
+	length  prometheus.Gauge
+}
+
+// job is one run waiting for one judge: the metrics to run on it.
+type job struct {
+	in    *scorer.Instance
+	items []item
+}
+
+// item is one metric of a job.
+type item struct {
+	metric int // index in Stage.metrics
+	key    sampling.Key
+	rule   string
+}
+
+// New returns a stage running metrics and exporting their results to
+// sink. Each metric's judge gets its own queue and workers.
+func New(metrics []Metric, sink scorer.Sink, opts Options) (*Stage, error) {
+	if sink == nil {
+		return nil, errors.New("judge stage: nil sink")
+	}
+	def := DefaultConfig()
+	if opts.QueueSize <= 0 {
+		opts.QueueSize = def.QueueSize
+	}
+	if opts.MetricTimeout <= 0 {
+		opts.MetricTimeout = def.MetricTimeout
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Stage{
+		metrics: append([]Metric(nil), metrics...),
+		sink:    sink,
+		opts:    opts,
+		logger:  opts.Logger,
+		queues:  make(map[string]*queue),
+		digests: newDigestBufs(),
+		done:    make(chan struct{}),
+	}
+	ids := make([]string, 0, len(metrics))
+	seen := make(map[string]bool, len(metrics))
+	for i, m := range metrics {
+		if m.Metric == nil || m.Policy == nil {
+			return nil, fmt.Errorf("judge stage: metrics[%d]: metric and policy are required", i)
+		}
+		name := m.Metric.Name()
+		if seen[name] {
+			return nil, fmt.Errorf("judge stage: metric %q given twice", name)
+		}
+		seen[name] = true
+		ids = append(ids, name)
+		jn := m.Metric.JudgeName()
+		if _, ok := s.queues[jn]; !ok {
+			w := opts.Workers[jn]
+			if w <= 0 {
+				w = DefaultWorkers
+			}
+			s.queues[jn] = &queue{judge: jn, ch: make(chan *job, opts.QueueSize), workers: w}
+		}
+	}
+	tel, err := newStageMetrics(opts.Registerer, ids, s.judgeNames())
+	if err != nil {
+		return nil, err
+	}
+	s.tel = tel
+	for _, q := range s.queues {
+		q.length = tel.queueLen.WithLabelValues(q.judge)
+	}
+	return s, nil
+}
+
+// judgeNames returns the judges with a queue, sorted.
+func (s *Stage) judgeNames() []string {
+	names := make([]string, 0, len(s.queues))
+	for n := range s.queues {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// QueueLen returns the runs waiting for judge name.
+func (s *Stage) QueueLen(name string) int {
+	if q, ok := s.queues[name]; ok {
+		return len(q.ch)
+	}
+	return 0
+}
+
+// Offer decides, for every judge metric, what to do with an evaluated
+// run, adds the ledger decisions (and any cached result) to ev, and queues
+// the run for its judges. Online it never blocks: a full queue is a
+// queue_full decision. A Blocking stage waits for queue space.
+func (s *Stage) Offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evaluation) {
+	run := runOf(in, ev)
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var (
+		jobs   map[string]*job
+		order  []string
+		digest []byte // content digest of in, computed at most once
+	)
+	for i := range s.metrics {
+		m := &s.metrics[i]
+		name, jn := m.Metric.Name(), m.Metric.JudgeName()
+		if s.closed {
+			s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: scorer.OutcomeShuttingDown})
+			continue
+		}
+		if in.Missing(m.Metric.Needs()) != 0 {
+			s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: scorer.OutcomeNotApplicable, Reason: "inputs missing"})
+			continue
+		}
+		d := m.Policy.Decide(run)
+		if !d.Judge() {
+			reason := ""
+			if d.Capped {
+				reason = sampling.ReasonRuleCapped + ": " + d.Rule
+			}
+			s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: string(d.Outcome), Reason: reason})
+			continue
+		}
+		if q := s.queues[jn]; !s.opts.ShedOldest && !s.opts.Blocking && len(q.ch) == cap(q.ch) {
+			// The judge is behind (or down): skip before hashing the
+			// content, so an outage costs ingestion next to nothing.
+			s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: scorer.OutcomeQueueFull, Reason: d.Rule})
+			continue
+		}
+		if digest == nil {
+			digest = contentDigest(s.digests, in)
+		}
+		key := sampling.NewKey(name, jn, string(digest))
+		if s.opts.Cache != nil {
+			if r, ok := s.opts.Cache.Get(key); ok {
+				ev.Results = append(ev.Results, r)
+				s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: scorer.OutcomeCached, Reason: d.Rule})
+				continue
+			}
+		}
+		j := jobs[jn]
+		if j == nil {
+			if jobs == nil {
+				jobs = make(map[string]*job, len(s.queues))
+			}
+			j = &job{in: in}
+			jobs[jn] = j
+			order = append(order, jn)
+		}
+		j.items = append(j.items, item{metric: i, key: key, rule: d.Rule})
+	}
+	for _, jn := range order {
+		j, q := jobs[jn], s.queues[jn]
+		outcome := scorer.OutcomeQueued
+		if !s.enqueue(ctx, q, j) {
+			outcome = scorer.OutcomeQueueFull
+		}
+		for _, it := range j.items {
+			s.decide(ev, scorer.Decision{Metric: s.metrics[it.metric].Metric.Name(), Judge: jn, Outcome: outcome, Reason: it.rule})
+		}
+	}
+}
+
+// enqueue puts j on q. A full queue refuses j, or with ShedOldest evicts
+// its oldest job, whose metrics are recorded as queue_full in a follow-up
+// evaluation; with Blocking it waits for space until ctx ends.
+func (s *Stage) enqueue(ctx context.Context, q *queue, j *job) bool {
+	defer func() { q.length.Set(float64(len(q.ch))) }()
+	if s.opts.Blocking {
+		select {
+		case q.ch <- j:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	for range 2 {
+		select {
+		case q.ch <- j:
+			return true
+		default:
+		}
+		if !s.opts.ShedOldest {
+			return false
+		}
+		select {
+		case old := <-q.ch:
+			s.shed(q, old)
+		default:
+		}
+	}
+	return false
+}
+
+// shed records an evicted job's metrics as queue_full.
+func (s *Stage) shed(q *queue, j *job) {
+	ev := &scorer.Evaluation{Trajectory: j.in.Trajectory, FollowUp: true}
+	for _, it := range j.items {
+		s.decide(ev, scorer.Decision{Metric: s.metrics[it.metric].Metric.Name(), Judge: q.judge,
+			Outcome: scorer.OutcomeQueueFull, Reason: "shed_oldest"})
+	}
+	if err := s.export(context.Background(), ev); err != nil {
+		s.logger.Debug("an exporter reported an error for shed runs", "judge", q.judge, "err", err)
+	}
+}
+
+// decide records d on ev and counts it.
+func (s *Stage) decide(ev *scorer.Evaluation, d scorer.Decision) {
+	ev.Decisions = append(ev.Decisions, d)
+	s.tel.count(d)
+}
+
+// runOf is what the sampling policies see of a run: its identity and
+// attributes, and the deterministic scores just computed.
+func runOf(in *scorer.Instance, ev *scorer.Evaluation) sampling.Run {
+	score := func(metric string) (float64, bool) {
+		for i := range ev.Results {
+			if ev.Results[i].Metric == metric {
+				return ev.Results[i].Score, true
+			}
+		}
+		return 0, false
+	}
+	if in.Trajectory == nil {
+		return sampling.Run{TraceID: in.CaseID, Failed: in.Failure, Score: score}
+	}
+	return sampling.RunOf(in.Trajectory, score)
+}
+
+// Start starts the workers of every judge. Only ctx's values are used;
+// Shutdown stops them. Calling Start again does nothing.
+func (s *Stage) Start(ctx context.Context) {
+	s.startOnce.Do(func() {
+		wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		s.cancel = cancel
+		for _, q := range s.queues {
+			s.workers.Add(q.workers)
+			for range q.workers {
+				go s.work(wctx, q)
+			}
+		}
+		go func() {
+			s.workers.Wait()
+			close(s.done)
+		}()
+	})
+}
+
+// Shutdown stops taking runs and lets the workers judge what is queued
+// until ctx ends; what is left then is recorded as shutting_down.
+func (s *Stage) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	if !s.closed {
+		s.closed = true
+		for _, q := range s.queues {
+			close(q.ch)
+		}
+	}
+	s.mu.Unlock()
+	s.Start(context.WithoutCancel(ctx))
+	select {
+	case <-s.done:
+		s.cancel()
+		return nil
+	case <-ctx.Done():
+	}
+	s.abandoned.Store(true)
+	s.cancel()
+	<-s.done
+	return fmt.Errorf("judge stage shutdown: %w", ctx.Err())
+}
+
+// work judges the runs of one queue until it is closed and empty.
+func (s *Stage) work(ctx context.Context, q *queue) {
+	defer s.workers.Done()
+	for j := range q.ch {
+		q.length.Set(float64(len(q.ch)))
+		ev := &scorer.Evaluation{Trajectory: j.in.Trajectory, FollowUp: true}
+		for _, it := range j.items {
+			if s.abandoned.Load() {
+				m := s.metrics[it.metric].Metric
+				s.decide(ev, scorer.Decision{Metric: m.Name(), Judge: q.judge, Outcome: scorer.OutcomeShuttingDown, Reason: it.rule})
+				continue
+			}
+			s.judge(ctx, j.in, it, ev)
+		}
+		if err := s.export(ctx, ev); err != nil {
+			s.logger.Debug("an exporter reported an error for judge results", "judge", q.judge, "err", err)
+		}
+	}
+}
+
+// runError carries RunMetric's reason through the cache.
+type runError struct {
+	reason string
+	err    error
+}
+
+func (e *runError) Error() string { return e.err.Error() }
+func (e *runError) Unwrap() error { return e.err }
+
+// judge runs one metric on one run and records its result and decision.
+func (s *Stage) judge(ctx context.Context, in *scorer.Instance, it item, ev *scorer.Evaluation) {
+	m := &s.metrics[it.metric]
+	name, jn := m.Metric.Name(), m.Metric.JudgeName()
+	if m.Budget != nil {
+		ctx = judge.WithBudget(ctx, m.Budget)
+	}
+	compute := func(c context.Context) (scorer.Result, error) {
+		r, reason, err := scorer.RunMetric(c, m.Metric, in, s.opts.MetricTimeout, s.logger)
+		if err != nil {
+			return r, &runError{reason: reason, err: err}
+		}
+		if r.Metric == "" {
+			r.Metric = name
+		}
+		return r, nil
+	}
+	var (
+		r      scorer.Result
+		cached bool
+		err    error
+	)
+	if s.opts.Cache != nil {
+		r, cached, err = s.opts.Cache.Do(ctx, it.key, compute)
+	} else {
+		r, err = compute(ctx)
+	}
+	if err == nil {
+		outcome := scorer.OutcomeScored
+		if cached {
+			outcome = scorer.OutcomeCached
+		}
+		if r.Judge != nil && r.Judge.Judge != "" {
+			jn = r.Judge.Judge
+		}
+		ev.Results = append(ev.Results, r)
+		s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: outcome, Reason: it.rule})
+		return
+	}
+	outcome, reason := classify(err)
+	if s.abandoned.Load() {
+		// Shutdown's deadline cancelled the call: the run was not judged
+		// because the sidecar stopped, whatever the error says.
+		outcome, reason = scorer.OutcomeShuttingDown, ""
+	}
+	s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: outcome, Reason: reason})
+	s.logger.Debug("judge metric not scored", "metric", name, "judge", jn, "outcome", outcome, "reason", reason)
+}
+
+// classify turns a judge metric's error into a ledger outcome and reason.
+func classify(err error) (outcome, reason string) {
+	var re *runError
+	if errors.As(err, &re) {
+		switch re.reason {
+		case scorer.ReasonTimeout:
+			return scorer.OutcomeJudgeError, string(judge.ClassTimeout)
+		case scorer.ReasonPanic, scorer.ReasonInvalidScore:
+			return scorer.OutcomeJudgeError, re.reason
+		}
+	}
+	if errors.Is(err, scorer.ErrNotApplicable) {
+		return scorer.OutcomeNotApplicable, "undefined for the run"
+	}
+	var be *judge.BudgetExceeded
+	if errors.As(err, &be) {
+		return scorer.OutcomeOverBudget, be.Budget + ":" + be.Limit
+	}
+	switch c := judge.ClassOf(err); c {
+	case judge.ClassBudget:
+		return scorer.OutcomeOverBudget, "budget"
+	case judge.ClassCanceled:
+		return scorer.OutcomeShuttingDown, string(c)
+	default:
+		return scorer.OutcomeJudgeError, string(c)
+	}
+}
+
+// export hands ev to the sink, turning a panic into an error.
+func (s *Stage) export(ctx context.Context, ev *scorer.Evaluation) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("sink panicked: %v", p)
+		}
+	}()
+	return s.sink.Export(ctx, ev)
+}
