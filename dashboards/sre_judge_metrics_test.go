@@ -11,8 +11,8 @@ import (
 	"github.com/evalsidecar/evalsidecar/exporter/otelevents"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
-	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
 )
 
 // describedMetrics records the name and variable labels of every

@@ -29,9 +29,9 @@ type Config struct {
 	// Judge configures the LLM judges and the judge metrics run on a
 	// sample of live runs; off until a judge metric is configured.
 	Judge     stage.Config `yaml:"judge"`
-	Exporters Exporters         `yaml:"exporters"`
-	Log       Log               `yaml:"log"`
-	Runtime   Runtime           `yaml:"runtime"`
+	Exporters Exporters    `yaml:"exporters"`
+	Log       Log          `yaml:"log"`
+	Runtime   Runtime      `yaml:"runtime"`
 	// ShutdownTimeout bounds the drain on SIGTERM: refuse new data, flush
 	// the assembler, drain the scorer and the exporters. Keep it below the
 	// pod's terminationGracePeriodSeconds.

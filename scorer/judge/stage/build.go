@@ -11,13 +11,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
-	"github.com/evalsidecar/evalsidecar/scorer/judge/guard"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
-	"github.com/evalsidecar/evalsidecar/scorer/judge/provider"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/guard"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric/adk"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric/ragas"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric/vertex"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/provider"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/sampling"
 )

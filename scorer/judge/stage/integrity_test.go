@@ -10,8 +10,8 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/scorer"
-	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
 )
 
 // malformed are judge answers that must never become a score.
