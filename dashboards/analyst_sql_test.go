@@ -18,8 +18,8 @@ import (
 	ch "github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
-	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -28,7 +28,7 @@ import (
 // repeated tool calls, ledger decisions of each kind).
 func seedEvaluation(i int, at time.Time) *scorer.Evaluation {
 	start := at.Add(time.Duration(i) * time.Minute)
-	tr := &extractor.Trajectory{
+	tr := &agentrun.Trajectory{
 		TraceID:        fmt.Sprintf("%032x", i+1),
 		RootSpanID:     fmt.Sprintf("%016x", i+1),
 		Service:        "shop-assistant",
@@ -38,13 +38,13 @@ func seedEvaluation(i int, at time.Time) *scorer.Evaluation {
 		End:            start.Add(time.Duration(1+i%5) * time.Second),
 		Failed:         i%7 == 0,
 		ErrorType:      map[bool]string{true: "timeout"}[i%7 == 0],
-		ToolCalls: []extractor.ToolCall{
+		ToolCalls: []agentrun.ToolCall{
 			{Name: "search", Arguments: `{"q":"shoes"}`, ArgumentsValid: true, Start: start, End: start.Add(200 * time.Millisecond)},
 			{Name: "search", Arguments: `{"q":"shoes"}`, ArgumentsValid: true, Start: start.Add(time.Second), End: start.Add(1500 * time.Millisecond),
 				Error: map[bool]string{true: "rate limited"}[i%3 == 0]},
 			{Name: "cart_add", Arguments: `{"sku":1}`, ArgumentsValid: true, Start: start.Add(2 * time.Second), End: start.Add(2100 * time.Millisecond)},
 		},
-		LLMCalls: []extractor.LLMCall{{Model: "m", InputTokens: 300, OutputTokens: 40}},
+		LLMCalls: []agentrun.LLMCall{{Model: "m", InputTokens: 300, OutputTokens: 40}},
 	}
 	// Every other judged score has a cost from the judge's prices; the
 	// rest come from a judge without prices.

@@ -9,6 +9,7 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/internal/testpayload"
 	"github.com/evalsidecar/evalsidecar/internal/testtext"
@@ -17,21 +18,21 @@ import (
 // benchTrajectories returns a 10-call run and its 10-call reference: the
 // reference changes one call's arguments (a number written 4.0, a
 // different value, fewer keys) and swaps two calls.
-func benchTrajectories() (pred, ref []extractor.ToolCall) {
+func benchTrajectories() (pred, ref []agentrun.ToolCall) {
 	for i := 0; i < 10; i++ {
-		pred = append(pred, extractor.ToolCall{
+		pred = append(pred, agentrun.ToolCall{
 			Name:      fmt.Sprintf("tool_%d", i%4),
 			Arguments: fmt.Sprintf(`{"query": "weather in city %d", "limit": %d, "units": "metric", "filters": {"days": 3, "hourly": true}}`, i, i+1),
 		})
 	}
-	ref = append([]extractor.ToolCall(nil), pred...)
+	ref = append([]agentrun.ToolCall(nil), pred...)
 	ref[3].Arguments = `{"query": "weather in city 3", "limit": 4.0, "units": "imperial"}`
 	ref[5], ref[6] = ref[6], ref[5]
 	return pred, ref
 }
 
 // benchToolCallOutput writes calls as a Vertex tool-call output.
-func benchToolCallOutput(cs []extractor.ToolCall) string {
+func benchToolCallOutput(cs []agentrun.ToolCall) string {
 	s := `{"content": "", "tool_calls": [`
 	for i, c := range cs {
 		if i > 0 {
@@ -165,14 +166,14 @@ func benchCaseTrace(tb testing.TB) []byte {
 }
 
 // benchCaseRun decodes and extracts the run of benchCaseTrace.
-func benchCaseRun(tb testing.TB) *extractor.Trajectory {
+func benchCaseRun(tb testing.TB) *agentrun.Trajectory {
 	tb.Helper()
 	req := ptraceotlp.NewExportRequest()
 	if err := req.UnmarshalProto(benchCaseTrace(tb)); err != nil {
 		tb.Fatal(err)
 	}
-	var got []*extractor.Trajectory
-	sink := extractor.SinkFunc(func(_ context.Context, tr *extractor.Trajectory) error {
+	var got []*agentrun.Trajectory
+	sink := extractor.SinkFunc(func(_ context.Context, tr *agentrun.Trajectory) error {
 		got = append(got, tr)
 		return nil
 	})

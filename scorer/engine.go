@@ -9,10 +9,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/internal/errs"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
-	"github.com/prometheus/client_golang/prometheus"
 )
 
 // refusedRetryAfter is the retry hint of a refused Submit.
@@ -40,7 +41,7 @@ type Engine struct {
 	// of refusing when the queue is full.
 	blocking bool
 
-	queue chan *extractor.Trajectory
+	queue chan *agentrun.Trajectory
 
 	// mu guards closed and the queue's closing: Submit holds it shared,
 	// Shutdown exclusively, so no send races the close.
@@ -56,9 +57,6 @@ type Engine struct {
 	// drained: workers then count what they take as dropped.
 	abandoned atomic.Bool
 }
-
-// var _ checks that the engine is the extractor's sink.
-var _ extractor.Sink = (*Engine)(nil)
 
 // NewEngine returns an engine running metrics (built with Registry.Build)
 // on every submitted trajectory and exporting to sink. A nil logger
@@ -88,7 +86,7 @@ func NewEngine(cfg Config, metrics []Metric, sink Sink, logger *slog.Logger, reg
 		sink:    sink,
 		logger:  logger,
 		drops:   drops,
-		queue:   make(chan *extractor.Trajectory, cfg.QueueSize),
+		queue:   make(chan *agentrun.Trajectory, cfg.QueueSize),
 		done:    make(chan struct{}),
 	}
 	tel, err := newEngineMetrics(reg, e.metrics, e.QueueLen)
@@ -127,7 +125,7 @@ func (e *Engine) SetBlocking(block bool) { e.blocking = block }
 // engine (SetBlocking) waits for space until ctx ends, which counts as a
 // drop too. After Shutdown has begun Submit returns an errs.Refused
 // ("shutting_down") and counts that drop.
-func (e *Engine) Submit(ctx context.Context, t *extractor.Trajectory) error {
+func (e *Engine) Submit(ctx context.Context, t *agentrun.Trajectory) error {
 	if t == nil {
 		return errs.Permanent(errors.New("scorer: nil trajectory"))
 	}
@@ -221,7 +219,7 @@ func (e *Engine) work(ctx context.Context) {
 }
 
 // process evaluates one trajectory and exports the evaluation.
-func (e *Engine) process(ctx context.Context, t *extractor.Trajectory) {
+func (e *Engine) process(ctx context.Context, t *agentrun.Trajectory) {
 	if e.redactor != nil {
 		redactTrajectory(t, e.redactor)
 	}

@@ -12,11 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
-	"github.com/evalsidecar/evalsidecar/internal/errs"
-	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/evalsidecar/evalsidecar/agentrun"
+	"github.com/evalsidecar/evalsidecar/internal/errs"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // fakeMetric behaves as its score func says.
@@ -75,11 +76,11 @@ func testEngine(t *testing.T, cfg Config, metrics []Metric, sink Sink) (*Engine,
 }
 
 // run builds a small trajectory with an id.
-func run(id string) *extractor.Trajectory {
+func run(id string) *agentrun.Trajectory {
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	return &extractor.Trajectory{
+	return &agentrun.Trajectory{
 		TraceID: id, Start: start, End: start.Add(2 * time.Second),
-		ToolCalls: []extractor.ToolCall{{Name: "a", Arguments: `{}`}},
+		ToolCalls: []agentrun.ToolCall{{Name: "a", Arguments: `{}`}},
 	}
 }
 
@@ -170,7 +171,7 @@ func TestEvaluateBuiltinsNotApplicable(t *testing.T) {
 	e, _, _ := testEngine(t, DefaultConfig(), ms, &collectSink{})
 	// No start/end time and no tool calls: latency lacks its input; the
 	// rates are undefined over zero calls.
-	ev := e.Evaluate(context.Background(), FromTrajectory(&extractor.Trajectory{TraceID: "x"}))
+	ev := e.Evaluate(context.Background(), FromTrajectory(&agentrun.Trajectory{TraceID: "x"}))
 	want := []string{MetricLatency, MetricToolErrorRate, MetricRepeatedToolCallRate, MetricToolArgsValid, MetricUnsupportedFacts}
 	if !slices.Equal(ev.NotApplicable, want) {
 		t.Errorf("NotApplicable = %v, want %v", ev.NotApplicable, want)

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -40,7 +40,7 @@ type runFixture struct {
 
 // loadRun builds a trajectory from a fixture in testdata/runs. The run
 // starts at a fixed time and lasts one second per model call.
-func loadRun(t testing.TB, path string) *extractor.Trajectory {
+func loadRun(t testing.TB, path string) *agentrun.Trajectory {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -51,7 +51,7 @@ func loadRun(t testing.TB, path string) *extractor.Trajectory {
 		t.Fatalf("%s: %v", path, err)
 	}
 	start := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
-	tr := &extractor.Trajectory{
+	tr := &agentrun.Trajectory{
 		TraceID: strings.TrimSuffix(filepath.Base(path), ".json"),
 		Agent:   f.AgentName, Input: f.UserInput, Output: f.FinalResponse, Failed: f.Failed,
 		Start: start, End: start.Add(time.Duration(f.LLMCalls) * time.Second),
@@ -62,13 +62,13 @@ func loadRun(t testing.TB, path string) *extractor.Trajectory {
 		if json.Unmarshal(c.Args, &s) == nil {
 			args = s
 		}
-		tr.ToolCalls = append(tr.ToolCalls, extractor.ToolCall{
+		tr.ToolCalls = append(tr.ToolCalls, agentrun.ToolCall{
 			ID: c.CallID, Name: c.Name, Arguments: args, ArgumentsValid: isJSONObject(args),
 			Result: string(c.Result), Error: c.Error,
 		})
 	}
 	for _, d := range f.ToolDefs {
-		tr.ToolDefs = append(tr.ToolDefs, extractor.ToolDefinition{Name: d.Name, Description: d.Description, Parameters: string(d.Parameters)})
+		tr.ToolDefs = append(tr.ToolDefs, agentrun.ToolDefinition{Name: d.Name, Description: d.Description, Parameters: string(d.Parameters)})
 	}
 	return tr
 }

@@ -7,7 +7,7 @@ package scorer
 import (
 	"time"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
 // Instance is one evaluation row, shaped like a Vertex AI evaluation dataset
@@ -19,11 +19,11 @@ type Instance struct {
 	Context     string
 	Instruction string
 
-	PredictedTrajectory []extractor.ToolCall
-	ReferenceTrajectory []extractor.ToolCall
-	IntermediateEvents  []extractor.Step
-	ToolDeclarations    []extractor.ToolDefinition
-	Conversation        []extractor.Message
+	PredictedTrajectory []agentrun.ToolCall
+	ReferenceTrajectory []agentrun.ToolCall
+	IntermediateEvents  []agentrun.Step
+	ToolDeclarations    []agentrun.ToolDefinition
+	Conversation        []agentrun.Message
 	ReferenceTopics     []string
 
 	// Prediction is a model's tool-call output as Vertex's tool-call
@@ -52,7 +52,7 @@ type Instance struct {
 
 	// Trajectory is the run this instance was built from; nil for offline
 	// dataset rows.
-	Trajectory *extractor.Trajectory
+	Trajectory *agentrun.Trajectory
 
 	// PreparedReference, when set, is the expected side of the case this
 	// instance is scored against, prepared once and shared with every
@@ -71,11 +71,11 @@ type Instance struct {
 type Invocation struct {
 	ID                 string
 	UserContent        string
-	Response           string               // the agent's final response to the turn
-	Reference          string               // the expected final response, when known
-	PredictedToolCalls []extractor.ToolCall // tool calls the agent made in the turn
-	ReferenceToolCalls []extractor.ToolCall // expected tool calls, when known
-	HasReference       bool                 // the expected side was given (possibly empty)
+	Response           string              // the agent's final response to the turn
+	Reference          string              // the expected final response, when known
+	PredictedToolCalls []agentrun.ToolCall // tool calls the agent made in the turn
+	ReferenceToolCalls []agentrun.ToolCall // expected tool calls, when known
+	HasReference       bool                // the expected side was given (possibly empty)
 }
 
 // Inputs is a set of Instance fields a metric needs.
@@ -106,7 +106,7 @@ func (in *Instance) Missing(need Inputs) Inputs { return need &^ in.Has }
 // FromTrajectory builds the Instance for an online run. The trajectory's
 // tool calls are always an observation (an empty list means "no tool used");
 // prompt, response and instruction are present when recorded.
-func FromTrajectory(t *extractor.Trajectory) *Instance {
+func FromTrajectory(t *agentrun.Trajectory) *Instance {
 	in := &Instance{
 		Prompt:              t.Input,
 		Response:            t.Output,

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer/rouge"
 	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
 )
@@ -74,7 +74,7 @@ type tokensID struct {
 
 // callsID identifies a tool-call list by its first element and length.
 type callsID struct {
-	first *extractor.ToolCall
+	first *agentrun.ToolCall
 	n     int
 }
 
@@ -87,7 +87,7 @@ type memoOutput struct {
 
 // preparedCalls returns calls converted and prepared, built on first use,
 // or taken from the instance's prepared reference when calls is its list.
-func (in *Instance) preparedCalls(calls []extractor.ToolCall) *trajectory.Prepared {
+func (in *Instance) preparedCalls(calls []agentrun.ToolCall) *trajectory.Prepared {
 	if p := in.PreparedReference.preparedCalls(calls); p != nil {
 		return p
 	}

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/internal/testtext"
 )
 
@@ -54,7 +54,7 @@ func TestInstanceMemoSharesResults(t *testing.T) {
 	if err != nil || r.Score != 0 {
 		t.Fatalf("before: %+v %v, want 0", r, err)
 	}
-	in.ReferenceTrajectory = append([]extractor.ToolCall(nil), pred...)
+	in.ReferenceTrajectory = append([]agentrun.ToolCall(nil), pred...)
 	if r, err = m.Score(ctx, in); err != nil || r.Score != 1 {
 		t.Fatalf("after setting the reference to the run: %+v %v, want 1", r, err)
 	}

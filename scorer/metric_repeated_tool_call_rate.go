@@ -3,7 +3,7 @@ package scorer
 import (
 	"context"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
 // MetricRepeatedToolCallRate is the id of the repeated tool-call metric.
@@ -59,7 +59,7 @@ const pairwiseLimit = 32
 // countRepeated counts calls that repeat an earlier call; key(i) is
 // argsKey of call i's arguments. Keys are asked for only for calls whose
 // name occurs more than once.
-func countRepeated(calls []extractor.ToolCall, key func(i int) string) int {
+func countRepeated(calls []agentrun.ToolCall, key func(i int) string) int {
 	n := len(calls)
 	if n < 2 {
 		return 0

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
 // MetricToolArgsValid is the id of the tool-argument validity metric.
@@ -129,7 +129,7 @@ func notObject() string { return "arguments are not a JSON object" }
 
 // declaredSchema returns the first non-empty parameter schema declared for
 // the tool name, or "".
-func declaredSchema(defs []extractor.ToolDefinition, name string) string {
+func declaredSchema(defs []agentrun.ToolDefinition, name string) string {
 	for i := range defs {
 		if defs[i].Name == name {
 			if t := strings.TrimSpace(defs[i].Parameters); t != "" {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
 )
 
@@ -30,7 +30,7 @@ func trajBool(p Params, key string, def bool) (bool, error) {
 }
 
 // trajCalls converts tool calls to the comparison package's calls.
-func trajCalls(calls []extractor.ToolCall) []trajectory.Call {
+func trajCalls(calls []agentrun.ToolCall) []trajectory.Call {
 	out := make([]trajectory.Call, len(calls))
 	for i := range calls {
 		out[i] = trajectory.Call{Name: calls[i].Name, Args: calls[i].Arguments}

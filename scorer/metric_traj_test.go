@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
 func trajBuild(t *testing.T, name string, params map[string]any) Metric {
@@ -47,9 +47,9 @@ func TestTrajectoryParamErrors(t *testing.T) {
 // TestTrajectoryOnline checks the metrics on an online run: without a
 // reference they are not applicable; with one they score.
 func TestTrajectoryOnline(t *testing.T) {
-	run := &extractor.Trajectory{
+	run := &agentrun.Trajectory{
 		Output: "done",
-		ToolCalls: []extractor.ToolCall{
+		ToolCalls: []agentrun.ToolCall{
 			{Name: "search", Arguments: `{"q":"x","n":1}`},
 			{Name: "book", Arguments: `{"id":7}`},
 		},
@@ -77,7 +77,7 @@ func TestTrajectoryOnline(t *testing.T) {
 	}
 
 	// A reference arrives (as the reference lookup would set it).
-	in.ReferenceTrajectory = []extractor.ToolCall{{Name: "book", Arguments: `{"id":7.0}`}, {Name: "search", Arguments: `{"n":1,"q":"x"}`}}
+	in.ReferenceTrajectory = []agentrun.ToolCall{{Name: "book", Arguments: `{"id":7.0}`}, {Name: "search", Arguments: `{"n":1,"q":"x"}`}}
 	in.Has |= InReferenceTrajectory
 	want := map[string]float64{
 		MetricTrajectoryExactMatch:    0,
@@ -111,8 +111,8 @@ func TestTrajectoryOnline(t *testing.T) {
 }
 
 func TestADKInvocations(t *testing.T) {
-	call := func(name, args string) []extractor.ToolCall {
-		return []extractor.ToolCall{{Name: name, Arguments: args}}
+	call := func(name, args string) []agentrun.ToolCall {
+		return []agentrun.ToolCall{{Name: name, Arguments: args}}
 	}
 	in := &Instance{Has: InInvocations, Invocations: []Invocation{
 		{PredictedToolCalls: call("f", `{"a":1}`), ReferenceToolCalls: call("f", `{"a":1.0}`), HasReference: true},

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
 // trajVector is one reference vector of testdata/trajectory_vectors.json
@@ -34,15 +34,15 @@ type trajVectorCall struct {
 	Args      json.RawMessage `json:"args"`
 }
 
-func (c trajVectorCall) toolCall() extractor.ToolCall {
+func (c trajVectorCall) toolCall() agentrun.ToolCall {
 	if c.ToolName != "" {
-		return extractor.ToolCall{Name: c.ToolName, Arguments: string(c.ToolInput)}
+		return agentrun.ToolCall{Name: c.ToolName, Arguments: string(c.ToolInput)}
 	}
-	return extractor.ToolCall{Name: c.Name, Arguments: string(c.Args)}
+	return agentrun.ToolCall{Name: c.Name, Arguments: string(c.Args)}
 }
 
-func trajToolCalls(cs []trajVectorCall) []extractor.ToolCall {
-	out := make([]extractor.ToolCall, len(cs))
+func trajToolCalls(cs []trajVectorCall) []agentrun.ToolCall {
+	out := make([]agentrun.ToolCall, len(cs))
 	for i, c := range cs {
 		out[i] = c.toolCall()
 	}

@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
-
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
 )
 
@@ -138,7 +137,7 @@ func (m vertexTrajectory) Score(_ context.Context, in *Instance) (Result, error)
 }
 
 // usesTool is trajectory.UsesTool on the instance's tool calls.
-func usesTool(calls []extractor.ToolCall, name string) bool {
+func usesTool(calls []agentrun.ToolCall, name string) bool {
 	for i := range calls {
 		if calls[i].Name == name {
 			return true

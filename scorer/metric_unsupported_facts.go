@@ -4,7 +4,7 @@ import (
 	"context"
 	"strconv"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
 // MetricUnsupportedFacts is the id of the unsupported-facts metric.
@@ -167,7 +167,7 @@ func eachFactSource(in *Instance, fn func(string) bool) {
 
 // eachToolText calls fn with the arguments, result and error of every call
 // until fn returns false, and reports whether it never did.
-func eachToolText(calls []extractor.ToolCall, fn func(string) bool) bool {
+func eachToolText(calls []agentrun.ToolCall, fn func(string) bool) bool {
 	for i := range calls {
 		c := &calls[i]
 		for _, s := range [...]string{c.Arguments, c.Result, c.Error} {

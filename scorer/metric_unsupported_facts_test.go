@@ -14,7 +14,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
 // unsupportedFactsCase is one row of testdata/unsupported_facts/cases.json.
@@ -39,15 +39,15 @@ type unsupportedFactsCase struct {
 
 // instance builds the run the case describes, as FromTrajectory would.
 func (c unsupportedFactsCase) instance() *Instance {
-	t := &extractor.Trajectory{Input: c.Prompt, Instructions: c.Instruction, Output: c.Response}
+	t := &agentrun.Trajectory{Input: c.Prompt, Instructions: c.Instruction, Output: c.Response}
 	for _, h := range c.History {
-		t.History = append(t.History, extractor.Message{Role: "user", Content: h})
+		t.History = append(t.History, agentrun.Message{Role: "user", Content: h})
 	}
 	for i, tc := range c.Tools {
-		t.ToolCalls = append(t.ToolCalls, extractor.ToolCall{Name: fmt.Sprint("tool", i), Arguments: tc.Args, Result: tc.Result, Error: tc.Error})
+		t.ToolCalls = append(t.ToolCalls, agentrun.ToolCall{Name: fmt.Sprint("tool", i), Arguments: tc.Args, Result: tc.Result, Error: tc.Error})
 	}
 	for i, d := range c.ToolDocs {
-		t.ToolDefs = append(t.ToolDefs, extractor.ToolDefinition{Name: fmt.Sprint("tool", i), Description: d})
+		t.ToolDefs = append(t.ToolDefs, agentrun.ToolDefinition{Name: fmt.Sprint("tool", i), Description: d})
 	}
 	in := FromTrajectory(t)
 	in.Context = c.Context
@@ -298,13 +298,13 @@ func denseFactsRun() *Instance {
 	for i := 0; resp.Len() < 2048; i++ {
 		fmt.Fprintf(&resp, "Order ORD-%05d of %d March 2026 costs $%d,%03d.50 and ships to user%d@example.com; ", 10000+i*7, 1+i%28, 1+i%9, i*37%1000, i)
 	}
-	t := &extractor.Trajectory{Input: "Summarise my recent orders, please.", Output: resp.String()}
+	t := &agentrun.Trajectory{Input: "Summarise my recent orders, please.", Output: resp.String()}
 	for k := range 10 {
 		var res strings.Builder
 		for i := k; res.Len() < 1024; i += 10 {
 			fmt.Fprintf(&res, `{"id":"ORD-%05d","date":"2026-03-%02d","total":%d%03d.5,"email":"user%d@example.com"},`, 10000+i*7, 1+i%28, 1+i%9, i*37%1000, i)
 		}
-		t.ToolCalls = append(t.ToolCalls, extractor.ToolCall{Name: "orders", Arguments: `{"page":1}`, Result: "[" + res.String() + "]"})
+		t.ToolCalls = append(t.ToolCalls, agentrun.ToolCall{Name: "orders", Arguments: `{"page":1}`, Result: "[" + res.String() + "]"})
 	}
 	return FromTrajectory(t)
 }
@@ -333,7 +333,7 @@ func TestUnsupportedFactsBounded(t *testing.T) {
 	}
 	src.WriteString("ID-00001 ID-02999")
 	in := unsupportedFactsCase{Response: resp.String(), Prompt: "ID-00000"}.instance()
-	in.PredictedTrajectory = []extractor.ToolCall{{Name: "t", Result: src.String()}}
+	in.PredictedTrajectory = []agentrun.ToolCall{{Name: "t", Result: src.String()}}
 	r, err := newUnsupportedFacts().Score(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
@@ -484,13 +484,13 @@ func FuzzUnsupportedFactsOracle(f *testing.F) {
 // four tool calls with 1 KB results.
 func proseRun() *Instance {
 	prose := strings.Repeat("the customer reports that the parcel was crushed and the item inside is broken so a refund is due ", 20)
-	t := &extractor.Trajectory{
+	t := &agentrun.Trajectory{
 		Input:  "Order 1042 arrived damaged; please refund it and email me a confirmation.",
 		Output: "I refunded order 1042 and emailed you a confirmation. " + prose[:1700],
 	}
-	t.History = []extractor.Message{{Role: "user", Content: t.Input}, {Role: "assistant", Content: prose[:1800]}}
+	t.History = []agentrun.Message{{Role: "user", Content: t.Input}, {Role: "assistant", Content: prose[:1800]}}
 	for k := range 4 {
-		t.ToolCalls = append(t.ToolCalls, extractor.ToolCall{
+		t.ToolCalls = append(t.ToolCalls, agentrun.ToolCall{
 			Name:      fmt.Sprint("tool", k),
 			Arguments: `{"order_id":"1042","reason":"damaged in transit","notify":true,"channel":"email","note":"` + prose[:100+k] + `"}`,
 			Result:    `{"ok":true,"order_id":"1042","detail":"` + prose[:960] + `"}`,
@@ -533,7 +533,7 @@ func TestASCIIClass(t *testing.T) {
 // that every source is read, and four 8 KB JSON tool results full of
 // numbers, ids and dates it does not mention.
 func largeResultsRun() *Instance {
-	t := &extractor.Trajectory{
+	t := &agentrun.Trajectory{
 		Input:  "Which of my orders shipped last week?",
 		Output: "Order ORD-48213 shipped on 2026-03-04 and cost $129.90; order ORD-99999 is still open.",
 	}
@@ -549,7 +549,7 @@ func largeResultsRun() *Instance {
 			res.WriteString(`{"id":"ORD-48213","created":"2026-03-04T10:00:00Z","total":129.90}`)
 		}
 		res.WriteByte(']')
-		t.ToolCalls = append(t.ToolCalls, extractor.ToolCall{Name: "orders", Arguments: fmt.Sprintf(`{"page":%d}`, k+1), Result: res.String()})
+		t.ToolCalls = append(t.ToolCalls, agentrun.ToolCall{Name: "orders", Arguments: fmt.Sprintf(`{"page":%d}`, k+1), Result: res.String()})
 	}
 	return FromTrajectory(t)
 }

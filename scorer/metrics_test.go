@@ -9,22 +9,22 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
 )
 
 // call builds a tool call.
-func call(name, args, errText string) extractor.ToolCall {
-	return extractor.ToolCall{Name: name, Arguments: args, Error: errText}
+func call(name, args, errText string) agentrun.ToolCall {
+	return agentrun.ToolCall{Name: name, Arguments: args, Error: errText}
 }
 
 // withCalls builds an instance holding a predicted trajectory.
-func withCalls(calls ...extractor.ToolCall) *Instance {
+func withCalls(calls ...agentrun.ToolCall) *Instance {
 	return &Instance{PredictedTrajectory: calls, Has: InPredictedTrajectory}
 }
 
 // withDefs adds tool declarations to in.
-func withDefs(in *Instance, defs ...extractor.ToolDefinition) *Instance {
+func withDefs(in *Instance, defs ...agentrun.ToolDefinition) *Instance {
 	in.ToolDeclarations = defs
 	in.Has |= InToolDeclarations
 	return in
@@ -96,7 +96,7 @@ func TestFailure(t *testing.T) {
 		{name: "failed", in: &Instance{Failure: true, Has: InFailure}, want: 1},
 		{name: "succeeded", in: &Instance{Has: InFailure}, want: 0},
 	})
-	tr := &extractor.Trajectory{Failed: true, ErrorType: "CampaignLockedError"}
+	tr := &agentrun.Trajectory{Failed: true, ErrorType: "CampaignLockedError"}
 	r, err := m.Score(context.Background(), FromTrajectory(tr))
 	if err != nil || r.Score != 1 || r.Label != "CampaignLockedError" {
 		t.Errorf("failed trajectory: got %+v, %v; want score 1 labelled with the error type", r, err)
@@ -161,7 +161,7 @@ func TestCountRepeatedPaths(t *testing.T) {
 		` {"a":1}`, "\v{}", `{}`, ``, ` `, "\u00a0{}", `{"a":1e0}`}
 	names := []string{"x", "y", "z"}
 	for _, n := range []int{1, 2, 7, pairwiseLimit, pairwiseLimit + 1, 100} {
-		calls := make([]extractor.ToolCall, n)
+		calls := make([]agentrun.ToolCall, n)
 		for i := range calls {
 			calls[i] = call(names[(i*7)%len(names)], args[(i*5)%len(args)], "")
 		}
@@ -193,7 +193,7 @@ const (
 )
 
 func TestToolArgsValid(t *testing.T) {
-	weather := extractor.ToolDefinition{Name: "weather", Parameters: weatherSchema}
+	weather := agentrun.ToolDefinition{Name: "weather", Parameters: weatherSchema}
 	runScoreCases(t, mustMetric(t, MetricToolArgsValid, nil), []scoreCase{
 		{name: "no calls", in: withCalls(), wantNA: true},
 		{name: "objects without schema", in: withCalls(call("a", `{"x":1}`, ""), call("b", ` {} `, "")), want: 1,
@@ -217,19 +217,19 @@ func TestToolArgsValid(t *testing.T) {
 		{name: "schema of another tool ignored", in: withDefs(withCalls(call("other", `{"days":0}`, "")), weather), want: 1,
 			details: map[string]any{"schema_validated": 0}},
 		{name: "empty schema text ignored", in: withDefs(withCalls(call("weather", `{"days":0}`, "")),
-			extractor.ToolDefinition{Name: "weather", Parameters: "  "}), want: 1, details: map[string]any{"schema_validated": 0}},
+			agentrun.ToolDefinition{Name: "weather", Parameters: "  "}), want: 1, details: map[string]any{"schema_validated": 0}},
 		{name: "bad schema falls back", in: withDefs(withCalls(call("t", `{"a":1}`, ""), call("t", `nope`, "")),
-			extractor.ToolDefinition{Name: "t", Parameters: badSchemaType}), want: 0.5,
+			agentrun.ToolDefinition{Name: "t", Parameters: badSchemaType}), want: 0.5,
 			details: map[string]any{"schema_unusable": 2, "schema_validated": 0, "invalid": 1}},
 		{name: "schema not JSON falls back", in: withDefs(withCalls(call("t", `{"a":1}`, "")),
-			extractor.ToolDefinition{Name: "t", Parameters: badSchemaJSON}), want: 1, details: map[string]any{"schema_unusable": 1}},
+			agentrun.ToolDefinition{Name: "t", Parameters: badSchemaJSON}), want: 1, details: map[string]any{"schema_unusable": 1}},
 		{name: "external ref refused", in: withDefs(withCalls(call("t", `{"a":1}`, "")),
-			extractor.ToolDefinition{Name: "t", Parameters: remoteRef}), want: 1, details: map[string]any{"schema_unusable": 1}},
+			agentrun.ToolDefinition{Name: "t", Parameters: remoteRef}), want: 1, details: map[string]any{"schema_unusable": 1}},
 	})
 }
 
 func TestToolArgsValidReasons(t *testing.T) {
-	weather := extractor.ToolDefinition{Name: "weather", Parameters: weatherSchema}
+	weather := agentrun.ToolDefinition{Name: "weather", Parameters: weatherSchema}
 	in := withDefs(withCalls(
 		call("weather", `{"days":3}`, ""),
 		call(strings.Repeat("é", 300), `{"days":0}`+"}", ""),
@@ -268,7 +268,7 @@ func TestToolArgsValidReasons(t *testing.T) {
 
 func TestSchemaCache(t *testing.T) {
 	m := mustMetric(t, MetricToolArgsValid, map[string]any{"schema_cache_size": 2}).(*toolArgsValid)
-	defs := []extractor.ToolDefinition{
+	defs := []agentrun.ToolDefinition{
 		{Name: "a", Parameters: weatherSchema},
 		{Name: "b", Parameters: weatherSchema}, // same text: one entry
 		{Name: "c", Parameters: badSchemaType}, // uncompilable schemas are cached too
@@ -308,7 +308,7 @@ func TestToolArgsValidConcurrent(t *testing.T) {
 			for i := range 50 {
 				schema := fmt.Sprintf(`{"type":"object","required":["k%d"]}`, (g+i)%5)
 				in := withDefs(withCalls(call("t", fmt.Sprintf(`{"k%d":1}`, (g+i)%5), "")),
-					extractor.ToolDefinition{Name: "t", Parameters: schema})
+					agentrun.ToolDefinition{Name: "t", Parameters: schema})
 				r, err := m.Score(context.Background(), in)
 				if err != nil || r.Score != 1 {
 					t.Errorf("got %v, %v; want 1", r.Score, err)

@@ -1,6 +1,6 @@
 package scorer
 
-import "github.com/evalsidecar/evalsidecar/extractor"
+import "github.com/evalsidecar/evalsidecar/agentrun"
 
 // Redactor replaces personal data and secrets in text.
 type Redactor interface {
@@ -17,7 +17,7 @@ func (e *Engine) SetRedactor(r Redactor) { e.redactor = r }
 // redactTrajectory redacts t's content in place. Tool arguments whose
 // redaction broke their JSON (a number replaced by a marker) are flagged
 // invalid again.
-func redactTrajectory(t *extractor.Trajectory, r Redactor) {
+func redactTrajectory(t *agentrun.Trajectory, r Redactor) {
 	t.Input = r.Redact(t.Input)
 	t.Output = r.Redact(t.Output)
 	t.Instructions = r.Redact(t.Instructions)

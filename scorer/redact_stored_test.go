@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
 // replacer is a Redactor replacing one planted value.
@@ -25,11 +25,11 @@ func TestRedactorCleansRunsBeforeScoringAndExport(t *testing.T) {
 		if redactOn {
 			e.SetRedactor(replacer{secret, "[REDACTED:phone]"})
 		}
-		tr := &extractor.Trajectory{
+		tr := &agentrun.Trajectory{
 			TraceID: "t", Input: "call me at " + secret, Output: "calling " + secret,
 			Instructions: "never share " + secret,
-			History:      []extractor.Message{{Role: "user", Content: secret}},
-			ToolCalls: []extractor.ToolCall{
+			History:      []agentrun.Message{{Role: "user", Content: secret}},
+			ToolCalls: []agentrun.ToolCall{
 				{Name: "dial", Arguments: `{"number": ` + secret + `}`, ArgumentsValid: true, Result: "dialled " + secret},
 				{Name: "sms", Arguments: `{"to": "` + secret + `"}`, ArgumentsValid: true, Error: "blocked " + secret},
 			},

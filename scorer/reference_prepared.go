@@ -3,7 +3,7 @@ package scorer
 import (
 	"sync"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer/bleu"
 	"github.com/evalsidecar/evalsidecar/scorer/rouge"
 	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
@@ -23,7 +23,7 @@ import (
 // an invocation with its own reference, derives that one itself.
 type PreparedReference struct {
 	text  string
-	calls []extractor.ToolCall
+	calls []agentrun.ToolCall
 
 	callsOnce sync.Once
 	prepared  *trajectory.Prepared
@@ -46,13 +46,13 @@ type preparedBLEU struct {
 // whose reference response is text and whose reference tool calls are
 // calls. Nothing is derived until a metric asks; calls must not change
 // afterwards.
-func NewPreparedReference(text string, calls []extractor.ToolCall) *PreparedReference {
+func NewPreparedReference(text string, calls []agentrun.ToolCall) *PreparedReference {
 	return &PreparedReference{text: text, calls: calls}
 }
 
 // preparedCalls returns the reference tool calls prepared when calls is
 // that list (the same backing array and length), else nil.
-func (p *PreparedReference) preparedCalls(calls []extractor.ToolCall) *trajectory.Prepared {
+func (p *PreparedReference) preparedCalls(calls []agentrun.ToolCall) *trajectory.Prepared {
 	if p == nil || len(calls) == 0 || len(calls) != len(p.calls) || &calls[0] != &p.calls[0] {
 		return nil
 	}

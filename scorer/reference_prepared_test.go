@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/internal/testtext"
 )
 
@@ -58,9 +58,9 @@ func preparedCaseMetrics(t *testing.T) []Metric {
 type preparedCase struct {
 	name      string
 	reference string
-	refCalls  []extractor.ToolCall
+	refCalls  []agentrun.ToolCall
 	responses []string
-	runs      [][]extractor.ToolCall
+	runs      [][]agentrun.ToolCall
 }
 
 // preparedCases returns the texts of the shared text vectors (each
@@ -92,7 +92,7 @@ func preparedCases(t *testing.T) []preparedCase {
 	cases = append(cases, preparedCase{
 		name: "bench case", reference: testtext.Answer(200, 3), refCalls: ref,
 		responses: []string{testtext.Answer(200, 0), testtext.Answer(200, 3), testtext.Answer(37, 5)},
-		runs:      [][]extractor.ToolCall{pred, ref, pred[:3], nil},
+		runs:      [][]agentrun.ToolCall{pred, ref, pred[:3], nil},
 	})
 	rng := rand.New(rand.NewPCG(7, 11))
 	for i := range 12 {
@@ -109,11 +109,11 @@ func preparedCases(t *testing.T) []preparedCase {
 
 // randomCalls returns a few calls drawn from a small set of names and
 // argument texts that are equal under some equalities only.
-func randomCalls(rng *rand.Rand) []extractor.ToolCall {
+func randomCalls(rng *rand.Rand) []agentrun.ToolCall {
 	args := []string{``, `{}`, ` {} `, `{"a": 1}`, `{"a": 1.0}`, `{"a": true}`, `{"a":1,"b":"x"}`, `{"b":"x","a":1}`, `not json`, `{"a": [1, {"c": null}]}`, `null`, `"s"`}
-	calls := make([]extractor.ToolCall, rng.IntN(6))
+	calls := make([]agentrun.ToolCall, rng.IntN(6))
 	for i := range calls {
-		calls[i] = extractor.ToolCall{Name: fmt.Sprintf("tool_%d", rng.IntN(3)), Arguments: args[rng.IntN(len(args))]}
+		calls[i] = agentrun.ToolCall{Name: fmt.Sprintf("tool_%d", rng.IntN(3)), Arguments: args[rng.IntN(len(args))]}
 	}
 	return calls
 }
@@ -124,7 +124,7 @@ func (c preparedCase) instancesOf(prep *PreparedReference) []*Instance {
 	var out []*Instance
 	runs := c.runs
 	if len(runs) == 0 {
-		runs = [][]extractor.ToolCall{nil}
+		runs = [][]agentrun.ToolCall{nil}
 	}
 	for _, resp := range c.responses {
 		for _, calls := range runs {
@@ -209,7 +209,7 @@ func TestPreparedReferenceGivesTheSameScores(t *testing.T) {
 func TestPreparedReferenceOnlyServesItsOwnSide(t *testing.T) {
 	ms := preparedCaseMetrics(t)
 	pred, ref := benchTrajectories()
-	other := append([]extractor.ToolCall(nil), ref...) // equal calls, another list
+	other := append([]agentrun.ToolCall(nil), ref...) // equal calls, another list
 	other[0].Arguments = `{"query": "elsewhere"}`
 	prep := NewPreparedReference(testtext.Answer(50, 1), ref)
 	in := func(p *PreparedReference) *Instance {

@@ -3,7 +3,7 @@ package scorer
 import (
 	"time"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
 // Result is one metric's score for one instance.
@@ -50,7 +50,7 @@ type MetricError struct {
 // Evaluation is everything the engine learned about one run: the trajectory
 // and the results of every configured metric.
 type Evaluation struct {
-	Trajectory    *extractor.Trajectory
+	Trajectory    *agentrun.Trajectory
 	Results       []Result
 	NotApplicable []string // metric ids that did not apply
 	Errors        []MetricError

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"text/tabwriter"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/internal/errs"
@@ -345,12 +346,12 @@ func contains(list []string, s string) bool {
 
 // replayRuns reads OTLP files through the assembler and returns every
 // run it rebuilt.
-func replayRuns(ctx context.Context, cfg extractor.Config, paths []string, logger *slog.Logger) ([]*extractor.Trajectory, error) {
+func replayRuns(ctx context.Context, cfg extractor.Config, paths []string, logger *slog.Logger) ([]*agentrun.Trajectory, error) {
 	var (
 		mu   sync.Mutex
-		runs []*extractor.Trajectory
+		runs []*agentrun.Trajectory
 	)
-	sink := extractor.SinkFunc(func(_ context.Context, t *extractor.Trajectory) error {
+	sink := extractor.SinkFunc(func(_ context.Context, t *agentrun.Trajectory) error {
 		mu.Lock()
 		runs = append(runs, t)
 		mu.Unlock()

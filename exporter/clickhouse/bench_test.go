@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -15,7 +15,7 @@ import (
 // evaluations-and-trajectory rows plus ten ledger rows.
 func benchEvaluation(i int) *scorer.Evaluation {
 	start := baseTime.Add(time.Duration(i) * time.Millisecond)
-	e := &scorer.Evaluation{Trajectory: &extractor.Trajectory{
+	e := &scorer.Evaluation{Trajectory: &agentrun.Trajectory{
 		TraceID: fmt.Sprintf("%032x", i+1), RootSpanID: fmt.Sprintf("%016x", i+1),
 		Service: "svc", ServiceVersion: "1.0", Agent: []string{"a", "b", "c"}[i%3],
 		Start: start, End: start.Add(time.Second), Input: "question", Output: "answer",

@@ -16,7 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
@@ -164,7 +164,7 @@ var baseTime = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 // calls, 4 decisions.
 func testEvaluation(i int) *scorer.Evaluation {
 	start := baseTime.Add(time.Duration(i) * time.Second)
-	tr := &extractor.Trajectory{
+	tr := &agentrun.Trajectory{
 		TraceID:        fmt.Sprintf("%032x", i+1),
 		RootSpanID:     fmt.Sprintf("%016x", i+1),
 		Service:        "support-bot",
@@ -177,7 +177,7 @@ func testEvaluation(i int) *scorer.Evaluation {
 		End:            start.Add(1500 * time.Millisecond),
 		Input:          "refund order 42",
 		Output:         "done",
-		ToolCalls: []extractor.ToolCall{
+		ToolCalls: []agentrun.ToolCall{
 			{ID: "c1", Name: "lookup_order", Arguments: `{"id":42}`, ArgumentsValid: true, Result: "found",
 				Start: start.Add(100 * time.Millisecond), End: start.Add(300 * time.Millisecond), SpanID: "a1"},
 			{ID: "c2", Name: "refund", Arguments: `{"id":42,"amount":10}`, ArgumentsValid: true, Result: "ok",
@@ -185,7 +185,7 @@ func testEvaluation(i int) *scorer.Evaluation {
 			{ID: "c3", Name: "lookup_order", Arguments: `{"id":42}`, ArgumentsValid: true, Error: "timeout",
 				Start: start.Add(1000 * time.Millisecond), End: start.Add(1400 * time.Millisecond), SpanID: "a3"},
 		},
-		LLMCalls: []extractor.LLMCall{
+		LLMCalls: []agentrun.LLMCall{
 			{Model: "gpt-x", InputTokens: 100, OutputTokens: 20},
 			{Model: "gpt-x", InputTokens: 150, OutputTokens: 30},
 		},

@@ -19,8 +19,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/exporter/internal/exportertest"
-	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
@@ -148,7 +148,7 @@ func TestGoldenFiles(t *testing.T) {
 // numbered returns an evaluation whose trace id encodes i.
 func numbered(i int) *scorer.Evaluation {
 	return &scorer.Evaluation{
-		Trajectory: &extractor.Trajectory{TraceID: fmt.Sprintf("trace-%05d", i), Service: "svc", Input: strings.Repeat("x", 100)},
+		Trajectory: &agentrun.Trajectory{TraceID: fmt.Sprintf("trace-%05d", i), Service: "svc", Input: strings.Repeat("x", 100)},
 		Results:    []scorer.Result{{Metric: "m", Score: float64(i)}},
 	}
 }

@@ -10,7 +10,7 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -98,7 +98,7 @@ func errorRecord(me scorer.MetricError, now time.Time) otellog.Record {
 // runContext returns a context carrying the run's trace id and root span
 // id as a remote, sampled span context, so that the log SDK stamps them on
 // the record. Without valid ids the context carries no span.
-func runContext(t *extractor.Trajectory) context.Context {
+func runContext(t *agentrun.Trajectory) context.Context {
 	ctx := context.Background()
 	if t == nil {
 		return ctx

@@ -12,7 +12,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/plog"
 	sdklog "go.opentelemetry.io/otel/sdk/log"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -25,7 +25,7 @@ const (
 // one failed judge metric and one failed built-in metric.
 func evaluation() *scorer.Evaluation {
 	return &scorer.Evaluation{
-		Trajectory: &extractor.Trajectory{TraceID: runTraceID, RootSpanID: runSpanID, Agent: "support"},
+		Trajectory: &agentrun.Trajectory{TraceID: runTraceID, RootSpanID: runSpanID, Agent: "support"},
 		Results: []scorer.Result{
 			{Metric: "helpfulness_v1", Score: 0.75, Label: "pass", Explanation: "The answer addresses the refund question.",
 				Judge: &scorer.JudgeUsage{Judge: "default", Provider: "openai", Model: "gpt-test", Calls: 1}},

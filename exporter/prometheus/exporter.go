@@ -10,8 +10,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/exporter"
-	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -105,7 +105,7 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 
 // exportTrajectory records the run's own series through row, the series
 // of its (service, service_version, agent).
-func (x *Exporter) exportTrajectory(t *extractor.Trajectory, row *runSeries, exemplar prometheus.Labels) {
+func (x *Exporter) exportTrajectory(t *agentrun.Trajectory, row *runSeries, exemplar prometheus.Labels) {
 	outcome := label{outcomeOK, idOutcomeOK}
 	if t.Failed {
 		outcome = label{outcomeFailed, idOutcomeFailed}

@@ -12,8 +12,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/exporter/internal/exportertest"
-	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -152,7 +152,7 @@ func keys(m map[string]*dto.Metric) []string {
 
 func TestEvalScoreBuckets(t *testing.T) {
 	x, reg := newTestExporter(t, DefaultConfig())
-	ev := &scorer.Evaluation{Trajectory: &extractor.Trajectory{Service: "s", Agent: "a", TraceID: "t1"}}
+	ev := &scorer.Evaluation{Trajectory: &agentrun.Trajectory{Service: "s", Agent: "a", TraceID: "t1"}}
 	for _, v := range []float64{0, 0.15, 0.95, 3, 4.2, 7, 60, 250} {
 		ev.Results = append(ev.Results, scorer.Result{Metric: "m", Score: v})
 	}
@@ -210,7 +210,7 @@ func TestNoExemplarForUnusableTraceID(t *testing.T) {
 	for _, id := range []string{"", strings.Repeat("a", 200), "\xff\xfe"} {
 		x, reg := newTestExporter(t, DefaultConfig())
 		ev := &scorer.Evaluation{
-			Trajectory: &extractor.Trajectory{TraceID: id, Service: "s", Agent: "a"},
+			Trajectory: &agentrun.Trajectory{TraceID: id, Service: "s", Agent: "a"},
 			Results:    []scorer.Result{{Metric: "m", Score: 1}},
 		}
 		if err := x.Export(context.Background(), ev); err != nil {
@@ -232,9 +232,9 @@ func TestLabelCapping(t *testing.T) {
 	x, reg := newTestExporter(t, DefaultConfig()) // max_label_values 200
 	for i := range 201 {
 		ev := &scorer.Evaluation{
-			Trajectory: &extractor.Trajectory{
+			Trajectory: &agentrun.Trajectory{
 				Service: fmt.Sprintf("svc-%03d", i), Agent: "a",
-				ToolCalls: []extractor.ToolCall{{Name: "t"}},
+				ToolCalls: []agentrun.ToolCall{{Name: "t"}},
 			},
 			Results: []scorer.Result{{Metric: "m", Score: 1}},
 		}
@@ -269,10 +269,10 @@ func TestLabelCapIsPerLabelAcrossMetrics(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.MaxLabelValues = 2
 	x, reg := newTestExporter(t, cfg)
-	ev := &scorer.Evaluation{Trajectory: &extractor.Trajectory{
+	ev := &scorer.Evaluation{Trajectory: &agentrun.Trajectory{
 		Service: "s", Agent: "a",
-		ToolCalls: []extractor.ToolCall{{Name: "t1"}, {Name: "t2"}, {Name: "t3", Agent: "sub1"}, {Name: "t1", Agent: "sub2"}},
-		LLMCalls:  []extractor.LLMCall{{Model: "m1", InputTokens: 1}, {Model: "m2", InputTokens: 1}, {Model: "m3", InputTokens: 1}},
+		ToolCalls: []agentrun.ToolCall{{Name: "t1"}, {Name: "t2"}, {Name: "t3", Agent: "sub1"}, {Name: "t1", Agent: "sub2"}},
+		LLMCalls:  []agentrun.LLMCall{{Model: "m1", InputTokens: 1}, {Model: "m2", InputTokens: 1}, {Model: "m3", InputTokens: 1}},
 	}}
 	if err := x.Export(context.Background(), ev); err != nil {
 		t.Fatal(err)
@@ -305,7 +305,7 @@ func TestLabelCapIsPerLabelAcrossMetrics(t *testing.T) {
 func TestNonFiniteScoresSkipped(t *testing.T) {
 	x, reg := newTestExporter(t, DefaultConfig())
 	ev := &scorer.Evaluation{
-		Trajectory: &extractor.Trajectory{Service: "s", Agent: "a"},
+		Trajectory: &agentrun.Trajectory{Service: "s", Agent: "a"},
 		Results: []scorer.Result{
 			{Metric: "m", Score: math.NaN()}, {Metric: "m", Score: math.Inf(1)}, {Metric: "m", Score: 0.5},
 		},
@@ -397,7 +397,7 @@ func TestServiceVersionLabel(t *testing.T) {
 	x, reg := newTestExporter(t, cfg)
 	for _, v := range []string{"1.0.0", "1.1.0", "1.2.0", "1.0.0", ""} {
 		ev := &scorer.Evaluation{
-			Trajectory: &extractor.Trajectory{Service: "s", ServiceVersion: v, Agent: "a"},
+			Trajectory: &agentrun.Trajectory{Service: "s", ServiceVersion: v, Agent: "a"},
 			Results:    []scorer.Result{{Metric: "m", Score: 1}},
 		}
 		if err := x.Export(context.Background(), ev); err != nil {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -23,10 +23,10 @@ func FuzzExportLabels(f *testing.F) {
 		x, reg := newTestExporter(t, cfg)
 		for _, suffix := range []string{"", "1", "2"} {
 			ev := &scorer.Evaluation{
-				Trajectory: &extractor.Trajectory{
+				Trajectory: &agentrun.Trajectory{
 					TraceID: traceID, Service: service + suffix, Agent: agent,
-					ToolCalls: []extractor.ToolCall{{Name: tool + suffix, Agent: agent + suffix, Error: traceID}},
-					LLMCalls:  []extractor.LLMCall{{Model: model, InputTokens: tokens, OutputTokens: -tokens}},
+					ToolCalls: []agentrun.ToolCall{{Name: tool + suffix, Agent: agent + suffix, Error: traceID}},
+					LLMCalls:  []agentrun.LLMCall{{Model: model, InputTokens: tokens, OutputTokens: -tokens}},
 				},
 				Results: []scorer.Result{{Metric: metric, Score: score}},
 			}

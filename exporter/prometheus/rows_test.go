@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -15,14 +15,14 @@ import (
 // models and metrics, with sub-agent tool calls and failures.
 func rowsEvaluation(n int) *scorer.Evaluation {
 	t0 := time.Unix(1700000000, 0)
-	tr := &extractor.Trajectory{
+	tr := &agentrun.Trajectory{
 		Service: fmt.Sprintf("s%d", n%3), ServiceVersion: fmt.Sprintf("v%d", n%2), Agent: fmt.Sprintf("a%d", n%4),
 		Failed: n%5 == 0, Start: t0, End: t0.Add(time.Second),
-		ToolCalls: []extractor.ToolCall{
+		ToolCalls: []agentrun.ToolCall{
 			{Name: fmt.Sprintf("t%d", n%7), Start: t0, End: t0.Add(time.Millisecond)},
 			{Name: fmt.Sprintf("t%d", n%11), Agent: fmt.Sprintf("sub%d", n%2), Error: map[bool]string{true: "boom"}[n%7 == 1]},
 		},
-		LLMCalls: []extractor.LLMCall{{Model: fmt.Sprintf("m%d", n%6), InputTokens: 2, OutputTokens: int64(n % 2)}},
+		LLMCalls: []agentrun.LLMCall{{Model: fmt.Sprintf("m%d", n%6), InputTokens: 2, OutputTokens: int64(n % 2)}},
 	}
 	return &scorer.Evaluation{Trajectory: tr, Results: []scorer.Result{
 		{Metric: fmt.Sprintf("metric%d", n%9), Score: 0.5},
@@ -115,7 +115,7 @@ func TestRowsPastTheCap(t *testing.T) {
 	for round := range 2 {
 		for n := range services {
 			ev := &scorer.Evaluation{
-				Trajectory: &extractor.Trajectory{Service: fmt.Sprintf("s%d", n), Agent: "a", ToolCalls: []extractor.ToolCall{{Name: "t"}}},
+				Trajectory: &agentrun.Trajectory{Service: fmt.Sprintf("s%d", n), Agent: "a", ToolCalls: []agentrun.ToolCall{{Name: "t"}}},
 				Results:    []scorer.Result{{Metric: "m", Score: float64(round)}},
 			}
 			if err := x.Export(context.Background(), ev); err != nil {

@@ -7,7 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -19,10 +19,10 @@ func FuzzTrajectoryRecord(f *testing.F) {
 	f.Add(`{"a":`, true, "\xff\xfe", "to\x00ol", 1.0)
 	f.Add(`[1]`, true, "\u2028</script>", "", -1.0)
 	f.Fuzz(func(t *testing.T, args string, flagged bool, text, name string, score float64) {
-		tr := &extractor.Trajectory{
+		tr := &agentrun.Trajectory{
 			TraceID: text, Service: name, Input: text, Output: text,
 			Start: time.Unix(0, 0), End: time.Unix(1, 0),
-			ToolCalls:  []extractor.ToolCall{{Name: name, Arguments: args, ArgumentsValid: flagged, Result: text}},
+			ToolCalls:  []agentrun.ToolCall{{Name: name, Arguments: args, ArgumentsValid: flagged, Result: text}},
 			Attributes: map[string]string{text: name},
 		}
 		var buf bytes.Buffer

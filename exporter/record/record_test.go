@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/exporter/internal/exportertest"
-	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -111,7 +111,7 @@ func TestFieldNamesAndOrder(t *testing.T) {
 }
 
 func TestEmptyCollectionsEncodeAsEmpty(t *testing.T) {
-	tr := Trajectory(&extractor.Trajectory{TraceID: "t"})
+	tr := Trajectory(&agentrun.Trajectory{TraceID: "t"})
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(encodeLines(t, tr), &m); err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func TestEmptyCollectionsEncodeAsEmpty(t *testing.T) {
 		}
 	}
 
-	withCall := Trajectory(&extractor.Trajectory{LLMCalls: []extractor.LLMCall{{Model: "m"}}})
+	withCall := Trajectory(&agentrun.Trajectory{LLMCalls: []agentrun.LLMCall{{Model: "m"}}})
 	if withCall.LLMCalls[0].FinishReasons == nil {
 		t.Error("finish_reasons is nil, want []")
 	}
@@ -243,9 +243,9 @@ func TestScoresStampsCurrentTime(t *testing.T) {
 }
 
 func TestTrajectoryRecordDoesNotAlias(t *testing.T) {
-	tr := &extractor.Trajectory{
+	tr := &agentrun.Trajectory{
 		Attributes: map[string]string{"k": "v"},
-		LLMCalls:   []extractor.LLMCall{{FinishReasons: []string{"stop"}}},
+		LLMCalls:   []agentrun.LLMCall{{FinishReasons: []string{"stop"}}},
 	}
 	rec := Trajectory(tr)
 	tr.Attributes["k"] = "changed"

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"unicode/utf8"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
 // TrajectoryRecord is one agent run as written to trajectories.jsonl.
@@ -61,7 +61,7 @@ type LLMCallRecord struct {
 // Trajectory converts t to its record. Slices and maps in the record are
 // never nil, so they encode as [] and {}. The record shares no mutable
 // memory with t.
-func Trajectory(t *extractor.Trajectory) TrajectoryRecord {
+func Trajectory(t *agentrun.Trajectory) TrajectoryRecord {
 	r := TrajectoryRecord{
 		TraceID:        t.TraceID,
 		SpanID:         t.RootSpanID,

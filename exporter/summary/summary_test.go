@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -15,7 +15,7 @@ func TestSummaryStatistics(t *testing.T) {
 	scores := []float64{0.5, 1, 0, 0.25}
 	for i, v := range scores {
 		e := &scorer.Evaluation{
-			Trajectory: &extractor.Trajectory{Failed: i == 0},
+			Trajectory: &agentrun.Trajectory{Failed: i == 0},
 			Results:    []scorer.Result{{Metric: "tool_error_rate", Score: v}},
 		}
 		if i == 3 {

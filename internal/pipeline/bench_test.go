@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/exporter"
 	promexp "github.com/evalsidecar/evalsidecar/exporter/prometheus"
 	"github.com/evalsidecar/evalsidecar/extractor"
@@ -152,7 +153,7 @@ func runHotPath(b *testing.B, stage func(sink scorer.Sink, reg prometheus.Regist
 		b.Fatal(err)
 	}
 	decisions = map[string]int{}
-	score := extractor.SinkFunc(func(ctx context.Context, t *extractor.Trajectory) error {
+	score := extractor.SinkFunc(func(ctx context.Context, t *agentrun.Trajectory) error {
 		runs++
 		in := scorer.FromTrajectory(t)
 		ev := engine.Evaluate(ctx, in)

@@ -29,6 +29,9 @@ import (
 	"github.com/evalsidecar/evalsidecar/scorer/reference"
 )
 
+// The scoring engine is the assembler's sink.
+var _ extractor.Sink = (*scorer.Engine)(nil)
+
 // Options select the parts of the pipeline to build.
 type Options struct {
 	// Online builds the OTLP receiver and the metrics HTTP server. Offline

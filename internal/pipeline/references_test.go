@@ -9,11 +9,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/exporter"
-	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/scorer"
-	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 // capture keeps every evaluation.
@@ -59,7 +60,7 @@ func TestReferencesOnline(t *testing.T) {
 	if err := p.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	for _, tr := range []*extractor.Trajectory{
+	for _, tr := range []*agentrun.Trajectory{
 		{TraceID: "a", Input: "p", Output: "Paris", Attributes: map[string]string{"eval.case_id": "c1"}},
 		{TraceID: "b", Input: "p", Output: "Paris"},
 	} {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -16,9 +16,9 @@ func BenchmarkEssentialToolsPresent(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	calls := make([]extractor.ToolCall, 10)
+	calls := make([]agentrun.ToolCall, 10)
 	for i := range calls {
-		calls[i] = extractor.ToolCall{Name: fmt.Sprintf("tool%d", i), Arguments: `{"q": "x", "n": 1}`, ArgumentsValid: true}
+		calls[i] = agentrun.ToolCall{Name: fmt.Sprintf("tool%d", i), Arguments: `{"q": "x", "n": 1}`, ArgumentsValid: true}
 	}
 	in := &scorer.Instance{PredictedTrajectory: calls, Has: scorer.InPredictedTrajectory}
 	ctx := context.Background()

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -14,10 +14,10 @@ import (
 // required_tools=["tool1", "tool2"]) as one expression.
 const essentialTools = `double(["tool1", "tool2"].filter(t, t in predicted_trajectory.map(c, c.tool_name)).size()) / 2.0`
 
-func traj(names ...string) []extractor.ToolCall {
-	out := make([]extractor.ToolCall, len(names))
+func traj(names ...string) []agentrun.ToolCall {
+	out := make([]agentrun.ToolCall, len(names))
 	for i, n := range names {
-		out[i] = extractor.ToolCall{Name: n, Arguments: `{"q": 1}`, ArgumentsValid: true}
+		out[i] = agentrun.ToolCall{Name: n, Arguments: `{"q": 1}`, ArgumentsValid: true}
 	}
 	return out
 }
@@ -31,7 +31,7 @@ func TestEssentialToolsPresent(t *testing.T) {
 		t.Errorf("needs %b, want only the predicted trajectory", m.Needs())
 	}
 	tests := []struct {
-		calls []extractor.ToolCall
+		calls []agentrun.ToolCall
 		want  float64
 	}{
 		{traj("tool1", "tool2", "other"), 1},

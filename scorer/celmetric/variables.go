@@ -3,11 +3,12 @@ package celmetric
 import (
 	"encoding/json"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
-	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/ext"
 	"github.com/google/cel-go/interpreter"
+
+	"github.com/evalsidecar/evalsidecar/agentrun"
+	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
 // variable is one name an expression can use: its CEL type, the Instance
@@ -124,7 +125,7 @@ func (l lazy) ResolveName(name string) (any, bool) {
 func (l lazy) Parent() interpreter.Activation { return nil }
 
 // calls renders tool calls as CEL maps.
-func calls(cs []extractor.ToolCall) []map[string]any {
+func calls(cs []agentrun.ToolCall) []map[string]any {
 	out := make([]map[string]any, len(cs))
 	for i, c := range cs {
 		var input any = c.Arguments

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
 // EvalSet is a Google ADK eval set (*.evalset.json, or a *.test.json
@@ -184,14 +184,14 @@ func parseInvocation(v json.RawMessage) (Turn, error) {
 	} else {
 		// An invocation without intermediate data expects no tool use,
 		// as ADK reads it.
-		t.ToolCalls, t.HasToolCalls = []extractor.ToolCall{}, true
+		t.ToolCalls, t.HasToolCalls = []agentrun.ToolCall{}, true
 	}
 	return t, nil
 }
 
 // contentText joins the text parts of a genai Content with "\n", as ADK
 // does; it also returns the function calls among the parts.
-func contentText(v json.RawMessage) (string, []extractor.ToolCall, error) {
+func contentText(v json.RawMessage) (string, []agentrun.ToolCall, error) {
 	t := bytes.TrimSpace(v)
 	if len(t) > 0 && t[0] == '"' { // plain text, as some hand-written files have it
 		s, err := textValue(t)
@@ -210,7 +210,7 @@ func contentText(v json.RawMessage) (string, []extractor.ToolCall, error) {
 		return "", nil, fmt.Errorf("parts: %w", err)
 	}
 	var texts []string
-	var calls []extractor.ToolCall
+	var calls []agentrun.ToolCall
 	for i, it := range items {
 		p, err := fields(it)
 		if err != nil {
@@ -237,7 +237,7 @@ func contentText(v json.RawMessage) (string, []extractor.ToolCall, error) {
 // intermediateCalls reads the expected tool calls of an invocation:
 // IntermediateData.tool_uses, or every function call of
 // InvocationEvents.invocation_events in order.
-func intermediateCalls(v json.RawMessage) ([]extractor.ToolCall, error) {
+func intermediateCalls(v json.RawMessage) ([]agentrun.ToolCall, error) {
 	m, err := fields(v)
 	if err != nil {
 		return nil, err
@@ -249,7 +249,7 @@ func intermediateCalls(v json.RawMessage) ([]extractor.ToolCall, error) {
 		}
 		return calls, nil
 	}
-	calls := []extractor.ToolCall{}
+	calls := []agentrun.ToolCall{}
 	if ev, ok := field(m, "invocation_events"); ok {
 		items, err := arrayValue(ev)
 		if err != nil {
@@ -294,7 +294,7 @@ func parseLegacyTestFile(data []byte) (*EvalSet, error) {
 			}
 			t.HasResponse = true
 		}
-		t.ToolCalls, t.HasToolCalls = []extractor.ToolCall{}, true
+		t.ToolCalls, t.HasToolCalls = []agentrun.ToolCall{}, true
 		if tu, ok := field(m, "expected_tool_use"); ok {
 			if t.ToolCalls, err = trajectoryValue(tu); err != nil {
 				return nil, fmt.Errorf("[%d].expected_tool_use: %w", i, err)

@@ -1,7 +1,7 @@
 package dataset
 
 import (
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -24,7 +24,7 @@ type Turn struct {
 	HasResponse bool
 	// ToolCalls are the expected tool calls; HasToolCalls tells whether
 	// they were given (an empty list is an expectation of no tool use).
-	ToolCalls    []extractor.ToolCall
+	ToolCalls    []agentrun.ToolCall
 	HasToolCalls bool
 }
 

@@ -9,15 +9,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
 // compact normalises recorded arguments so rows read from differently
 // formatted files compare equal.
-func compact(t *testing.T, calls []extractor.ToolCall) []extractor.ToolCall {
+func compact(t *testing.T, calls []agentrun.ToolCall) []agentrun.ToolCall {
 	t.Helper()
-	out := make([]extractor.ToolCall, len(calls))
+	out := make([]agentrun.ToolCall, len(calls))
 	for i, c := range calls {
 		if c.ArgumentsValid {
 			var b bytes.Buffer
@@ -238,10 +238,10 @@ func TestJoinByCaseIDAndInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	t0 := time.Unix(1000, 0)
-	runs := []*extractor.Trajectory{
+	runs := []*agentrun.Trajectory{
 		// case_dice by input: the two turns share a session.
 		{TraceID: "d2", Input: "Roll a 10-sided die twice.", SessionID: "s1", Start: t0.Add(2 * time.Second), Output: "4 and 7",
-			ToolCalls: []extractor.ToolCall{{Name: "roll_die", Arguments: `{"sides":10}`, ArgumentsValid: true}}},
+			ToolCalls: []agentrun.ToolCall{{Name: "roll_die", Arguments: `{"sides":10}`, ArgumentsValid: true}}},
 		{TraceID: "d1", Input: "What can you do?", SessionID: "s1", Start: t0.Add(time.Second), Output: "dice"},
 		// case_off by attribute, even though its input differs.
 		{TraceID: "o1", Input: "switch it off", Start: t0, Output: "off", Attributes: map[string]string{"eval.case_id": "case_off"}},

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"sort"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -21,8 +21,8 @@ const DefaultCaseIDAttribute = "eval.case_id"
 // same session (or, without a session id, the runs whose input equals
 // each later turn's user input). Runs of one case are ordered by start
 // time and become its invocations in order.
-func Join(set *EvalSet, runs []*extractor.Trajectory, caseIDAttr string) (rows []Row, unmatched []string) {
-	sorted := append([]*extractor.Trajectory(nil), runs...)
+func Join(set *EvalSet, runs []*agentrun.Trajectory, caseIDAttr string) (rows []Row, unmatched []string) {
+	sorted := append([]*agentrun.Trajectory(nil), runs...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Start.Before(sorted[j].Start) })
 	used := make([]bool, len(sorted))
 	byID := map[string][]int{}
@@ -43,7 +43,7 @@ func Join(set *EvalSet, runs []*extractor.Trajectory, caseIDAttr string) (rows [
 		}
 	}
 	for n, c := range set.Cases {
-		var mine []*extractor.Trajectory
+		var mine []*agentrun.Trajectory
 		if idx, ok := byID[c.ID]; ok {
 			for _, i := range idx {
 				mine = append(mine, sorted[i])
@@ -61,7 +61,7 @@ func Join(set *EvalSet, runs []*extractor.Trajectory, caseIDAttr string) (rows [
 }
 
 // matchByInput finds a case's runs by user input, marking them used.
-func matchByInput(c Case, runs []*extractor.Trajectory, used []bool) []*extractor.Trajectory {
+func matchByInput(c Case, runs []*agentrun.Trajectory, used []bool) []*agentrun.Trajectory {
 	if len(c.Turns) == 0 {
 		return nil
 	}
@@ -76,7 +76,7 @@ func matchByInput(c Case, runs []*extractor.Trajectory, used []bool) []*extracto
 		return nil
 	}
 	used[first] = true
-	out := []*extractor.Trajectory{runs[first]}
+	out := []*agentrun.Trajectory{runs[first]}
 	session := runs[first].SessionID
 	for k := 1; k < len(c.Turns); k++ {
 		for i, t := range runs {
@@ -97,11 +97,11 @@ func matchByInput(c Case, runs []*extractor.Trajectory, used []bool) []*extracto
 // its runs (the actual side, one run per turn, in order). Turn i pairs
 // with run i; a turn without a run has an empty actual side, and runs
 // beyond the last turn are ignored, so invocation counts always agree.
-func CaseInstance(c Case, runs []*extractor.Trajectory) *scorer.Instance {
+func CaseInstance(c Case, runs []*agentrun.Trajectory) *scorer.Instance {
 	in := &scorer.Instance{CaseID: c.ID}
 	if len(runs) > 0 {
 		in.Trajectory = runs[0]
-		in.PredictedTrajectory = []extractor.ToolCall{}
+		in.PredictedTrajectory = []agentrun.ToolCall{}
 		in.Has |= scorer.InPredictedTrajectory | scorer.InFailure | scorer.InLatency
 	}
 	allCalls := len(c.Turns) > 0
@@ -146,7 +146,7 @@ func CaseInstance(c Case, runs []*extractor.Trajectory) *scorer.Instance {
 }
 
 // caseColumns are the columns a case row shows in the metrics table.
-func caseColumns(in *scorer.Instance, runs []*extractor.Trajectory) []Column {
+func caseColumns(in *scorer.Instance, runs []*agentrun.Trajectory) []Column {
 	ids := make([]string, len(runs))
 	for i, r := range runs {
 		ids[i] = r.TraceID
@@ -166,7 +166,7 @@ func caseColumns(in *scorer.Instance, runs []*extractor.Trajectory) []Column {
 // TrajectoryJSON renders tool calls as a Vertex trajectory: a list of
 // {tool_name, tool_input}, tool_input as recorded (a JSON object, or a
 // string when the recorded arguments are not an object, null when none).
-func TrajectoryJSON(calls []extractor.ToolCall) json.RawMessage {
+func TrajectoryJSON(calls []agentrun.ToolCall) json.RawMessage {
 	type item struct {
 		Name  string          `json:"tool_name"`
 		Input json.RawMessage `json:"tool_input"`

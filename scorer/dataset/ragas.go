@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -44,7 +44,7 @@ func ragasConversation(in *scorer.Instance, v json.RawMessage) error {
 	}
 	var pending []int // indexes of predicted calls still waiting for a result
 	seenUser := false
-	in.PredictedTrajectory = []extractor.ToolCall{}
+	in.PredictedTrajectory = []agentrun.ToolCall{}
 	for i, it := range items {
 		m, err := fields(it)
 		if err != nil {
@@ -71,7 +71,7 @@ func ragasConversation(in *scorer.Instance, v json.RawMessage) error {
 				return fmt.Errorf("message %d: content %w", i, err)
 			}
 		}
-		in.Conversation = append(in.Conversation, extractor.Message{Role: role, Content: content})
+		in.Conversation = append(in.Conversation, agentrun.Message{Role: role, Content: content})
 		switch role {
 		case RoleUser:
 			if !seenUser {
@@ -81,7 +81,7 @@ func ragasConversation(in *scorer.Instance, v json.RawMessage) error {
 			}
 			pending = nil
 		case RoleAssistant:
-			var calls []extractor.ToolCall
+			var calls []agentrun.ToolCall
 			if tc := m["tool_calls"]; tc != nil && !isNull(tc) {
 				if calls, err = callsValue(tc); err != nil {
 					return fmt.Errorf("message %d: tool_calls: %w", i, err)

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
 // textValue reads a text column: a JSON string is its content; a number
@@ -98,12 +98,12 @@ func argsValue(v json.RawMessage) (string, bool, error) {
 // trajectoryValue reads a Vertex trajectory: a list of
 // {tool_name, tool_input} (tool_input optional as an object or a JSON
 // string; tool_output optional).
-func trajectoryValue(v json.RawMessage) ([]extractor.ToolCall, error) {
+func trajectoryValue(v json.RawMessage) ([]agentrun.ToolCall, error) {
 	items, err := arrayValue(v)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]extractor.ToolCall, 0, len(items))
+	out := make([]agentrun.ToolCall, 0, len(items))
 	for i, it := range items {
 		m, err := fields(it)
 		if err != nil {
@@ -113,7 +113,7 @@ func trajectoryValue(v json.RawMessage) ([]extractor.ToolCall, error) {
 		if !ok {
 			return nil, fmt.Errorf("item %d: missing \"tool_name\"", i)
 		}
-		var tc extractor.ToolCall
+		var tc agentrun.ToolCall
 		if err := json.Unmarshal(name, &tc.Name); err != nil {
 			return nil, fmt.Errorf("item %d: \"tool_name\" must be a string", i)
 		}
@@ -132,12 +132,12 @@ func trajectoryValue(v json.RawMessage) ([]extractor.ToolCall, error) {
 
 // callsValue reads a list of {name, args} tool calls (Ragas, ADK).
 // "arguments" and "id" are accepted too.
-func callsValue(v json.RawMessage) ([]extractor.ToolCall, error) {
+func callsValue(v json.RawMessage) ([]agentrun.ToolCall, error) {
 	items, err := arrayValue(v)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]extractor.ToolCall, 0, len(items))
+	out := make([]agentrun.ToolCall, 0, len(items))
 	for i, it := range items {
 		tc, err := callValue(it)
 		if err != nil {
@@ -149,8 +149,8 @@ func callsValue(v json.RawMessage) ([]extractor.ToolCall, error) {
 }
 
 // callValue reads one {name, args} tool call.
-func callValue(v json.RawMessage) (extractor.ToolCall, error) {
-	var tc extractor.ToolCall
+func callValue(v json.RawMessage) (agentrun.ToolCall, error) {
+	var tc agentrun.ToolCall
 	m, err := fields(v)
 	if err != nil {
 		return tc, err

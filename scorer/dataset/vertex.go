@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -174,18 +174,18 @@ func known(name string) bool {
 }
 
 // messagesValue reads a list of {role, content} messages.
-func messagesValue(v json.RawMessage) ([]extractor.Message, error) {
+func messagesValue(v json.RawMessage) ([]agentrun.Message, error) {
 	items, err := arrayValue(v)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]extractor.Message, 0, len(items))
+	out := make([]agentrun.Message, 0, len(items))
 	for i, it := range items {
 		m, err := fields(it)
 		if err != nil {
 			return nil, fmt.Errorf("item %d: %w", i, err)
 		}
-		var msg extractor.Message
+		var msg agentrun.Message
 		role := m["role"]
 		if role == nil {
 			role = m["type"]

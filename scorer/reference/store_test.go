@@ -8,10 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
-	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/evalsidecar/evalsidecar/agentrun"
+	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
 func config(files ...string) scorer.ReferencesConfig {
@@ -31,8 +32,8 @@ func copyFile(t *testing.T, from, to string) {
 	}
 }
 
-func run(id, input, output string, calls ...extractor.ToolCall) *scorer.Instance {
-	t := &extractor.Trajectory{Input: input, Output: output, ToolCalls: calls, Attributes: map[string]string{}}
+func run(id, input, output string, calls ...agentrun.ToolCall) *scorer.Instance {
+	t := &agentrun.Trajectory{Input: input, Output: output, ToolCalls: calls, Attributes: map[string]string{}}
 	if id != "" {
 		t.Attributes["eval.case_id"] = id
 	}
@@ -280,10 +281,10 @@ func TestEngineLookupMakesReferenceMetricsApplicable(t *testing.T) {
 	e.SetEnricher(s)
 	ctx := context.Background()
 	e.Start(ctx)
-	call := extractor.ToolCall{Name: "get_weather", Arguments: `{"city":"London"}`, ArgumentsValid: true}
-	for _, tr := range []*extractor.Trajectory{
-		{TraceID: "canary", Input: "London?", Output: "sunny", ToolCalls: []extractor.ToolCall{call}, Attributes: map[string]string{"eval.case_id": "weather_london"}},
-		{TraceID: "plain", Input: "London?", Output: "sunny", ToolCalls: []extractor.ToolCall{call}},
+	call := agentrun.ToolCall{Name: "get_weather", Arguments: `{"city":"London"}`, ArgumentsValid: true}
+	for _, tr := range []*agentrun.Trajectory{
+		{TraceID: "canary", Input: "London?", Output: "sunny", ToolCalls: []agentrun.ToolCall{call}, Attributes: map[string]string{"eval.case_id": "weather_london"}},
+		{TraceID: "plain", Input: "London?", Output: "sunny", ToolCalls: []agentrun.ToolCall{call}},
 	} {
 		if err := e.Submit(ctx, tr); err != nil {
 			t.Fatal(err)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/sampling"
 )
 
@@ -23,7 +23,7 @@ func ExamplePolicy_Decide() {
 	if err != nil {
 		panic(err)
 	}
-	tr := &extractor.Trajectory{TraceID: "4bf92f3577b34da6a3ce929d0e0e4736", Environment: "prod"}
+	tr := &agentrun.Trajectory{TraceID: "4bf92f3577b34da6a3ce929d0e0e4736", Environment: "prod"}
 	scores := map[string]float64{"tool_args_valid": 0.5}
 	d := p.Decide(sampling.RunOf(tr, sampling.MapScores(scores)))
 	fmt.Println(d.Outcome, d.Rule, d.Judge())

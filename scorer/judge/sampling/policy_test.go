@@ -11,7 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
 func decodeConfig(t *testing.T, b []byte) Config {
@@ -352,10 +352,10 @@ func TestDecideSameRunsAcrossMetrics(t *testing.T) {
 }
 
 func TestRunOf(t *testing.T) {
-	tr := &extractor.Trajectory{
+	tr := &agentrun.Trajectory{
 		TraceID: "abc", Service: "svc", ServiceVersion: "2", Environment: "prod", Agent: "bot",
 		Failed: true, Attributes: map[string]string{"k": "v"},
-		ToolCalls: []extractor.ToolCall{{Name: "a"}, {Name: "b", Error: "timeout"}, {Name: "c", Error: "404"}},
+		ToolCalls: []agentrun.ToolCall{{Name: "a"}, {Name: "b", Error: "timeout"}, {Name: "c", Error: "404"}},
 	}
 	r := RunOf(tr, MapScores(map[string]float64{"m": 0.25}))
 	if r.TraceID != "abc" || r.Service != "svc" || r.ServiceVersion != "2" || r.Environment != "prod" ||
@@ -368,7 +368,7 @@ func TestRunOf(t *testing.T) {
 	if _, ok := r.score("other"); ok {
 		t.Error("score(other) found")
 	}
-	if r := RunOf(&extractor.Trajectory{}, nil); r.ToolErrors != 0 || r.Failed {
+	if r := RunOf(&agentrun.Trajectory{}, nil); r.ToolErrors != 0 || r.Failed {
 		t.Errorf("empty trajectory: %+v", r)
 	}
 }

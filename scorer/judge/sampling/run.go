@@ -1,6 +1,6 @@
 package sampling
 
-import "github.com/evalsidecar/evalsidecar/extractor"
+import "github.com/evalsidecar/evalsidecar/agentrun"
 
 // Run is what a Policy looks at to decide whether to judge one run.
 type Run struct {
@@ -23,7 +23,7 @@ type Run struct {
 
 // RunOf returns the Run of a trajectory, with score as its score lookup
 // (nil for none; see MapScores).
-func RunOf(t *extractor.Trajectory, score func(metric string) (float64, bool)) Run {
+func RunOf(t *agentrun.Trajectory, score func(metric string) (float64, bool)) Run {
 	r := Run{
 		TraceID:        t.TraceID,
 		Service:        t.Service,

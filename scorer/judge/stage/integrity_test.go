@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
@@ -53,7 +53,7 @@ queue_size: 1000
 	st.Start(t.Context())
 	const runs = 1000
 	for i := range runs {
-		tr := &extractor.Trajectory{TraceID: fmt.Sprintf("%032x", i+1), Input: "q", Output: fmt.Sprintf("answer %d", i)}
+		tr := &agentrun.Trajectory{TraceID: fmt.Sprintf("%032x", i+1), Input: "q", Output: fmt.Sprintf("answer %d", i)}
 		offer(st, scorer.FromTrajectory(tr))
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
@@ -123,8 +123,8 @@ metrics:
 	}
 	st.Start(t.Context())
 	for i, a := range attacks {
-		tr := &extractor.Trajectory{TraceID: fmt.Sprintf("%032x", i+1), Input: "Summarise my order.", Output: a,
-			ToolCalls: []extractor.ToolCall{{Name: "fetch_page", Arguments: `{"url": "https://example.com"}`, ArgumentsValid: true, Result: a}}}
+		tr := &agentrun.Trajectory{TraceID: fmt.Sprintf("%032x", i+1), Input: "Summarise my order.", Output: a,
+			ToolCalls: []agentrun.ToolCall{{Name: "fetch_page", Arguments: `{"url": "https://example.com"}`, ArgumentsValid: true, Result: a}}}
 		offer(st, scorer.FromTrajectory(tr))
 	}
 	if err := st.Shutdown(t.Context()); err != nil {

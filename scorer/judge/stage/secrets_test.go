@@ -13,7 +13,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
 )
@@ -83,11 +83,11 @@ queue_size: 1000
 	}
 	st.Start(t.Context())
 	for i, p := range texts {
-		tr := &extractor.Trajectory{
+		tr := &agentrun.Trajectory{
 			TraceID: fmt.Sprintf("%032x", i+1), Service: "crm-agent", Agent: "support",
 			Input:  "Please check this for me: " + p.Text,
 			Output: "Here is what I found: " + p.Text,
-			ToolCalls: []extractor.ToolCall{{Name: "lookup", Arguments: `{"q": "customer"}`, ArgumentsValid: true,
+			ToolCalls: []agentrun.ToolCall{{Name: "lookup", Arguments: `{"q": "customer"}`, ArgumentsValid: true,
 				Result: p.Text}},
 		}
 		offer(st, scorer.FromTrajectory(tr))

@@ -13,7 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/sampling"
@@ -67,7 +67,7 @@ func policy(t *testing.T, rate float64) *sampling.Policy {
 }
 
 func instance(traceID, response string) *scorer.Instance {
-	tr := &extractor.Trajectory{TraceID: traceID, Input: "what is my order status?", Output: response, Service: "shop"}
+	tr := &agentrun.Trajectory{TraceID: traceID, Input: "what is my order status?", Output: response, Service: "shop"}
 	return scorer.FromTrajectory(tr)
 }
 

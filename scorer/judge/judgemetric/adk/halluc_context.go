@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -12,7 +12,7 @@ import (
 // natural-language text part, tool calls with their outputs, or both.
 type event struct {
 	text  string
-	calls []extractor.ToolCall
+	calls []agentrun.ToolCall
 }
 
 // wrapFunc passes run content through the request's sanitizer.
@@ -22,7 +22,7 @@ type wrapFunc func(field, text string) string
 type header struct {
 	agent        string
 	instructions string
-	tools        []extractor.ToolDefinition
+	tools        []agentrun.ToolDefinition
 	user         string
 }
 
@@ -80,7 +80,7 @@ func buildContext(h header, events []event, wrap wrapFunc) string {
 }
 
 // callEvents turns an invocation's tool calls into events, one per call.
-func callEvents(calls []extractor.ToolCall) []event {
+func callEvents(calls []agentrun.ToolCall) []event {
 	out := make([]event, len(calls))
 	for i := range calls {
 		out[i] = event{calls: calls[i : i+1]}

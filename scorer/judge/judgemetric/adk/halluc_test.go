@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric/judgemetrictest"
 )
@@ -111,7 +111,7 @@ func TestParseSentences(t *testing.T) {
 }
 
 func TestPlanSteps(t *testing.T) {
-	events := []event{{text: "Let me look."}, {calls: []extractor.ToolCall{{Name: "t"}}}, {text: "Found it."}}
+	events := []event{{text: "Let me look."}, {calls: []agentrun.ToolCall{{Name: "t"}}}, {text: "Found it."}}
 	if got := planSteps(events, "Final.", false); len(got) != 1 || got[0].response != "Final." || len(got[0].prior) != 3 {
 		t.Fatalf("final only: %+v", got)
 	}
@@ -129,7 +129,7 @@ func TestPlanSteps(t *testing.T) {
 func TestBuildContextLayout(t *testing.T) {
 	id := func(_, s string) string { return s }
 	h := header{agent: "root", instructions: "Be brief.", user: "Hi", tools: nil}
-	calls := []extractor.ToolCall{{Name: "f", Arguments: `{"q":"é<"}`, Result: "ok"}}
+	calls := []agentrun.ToolCall{{Name: "f", Arguments: `{"q":"é<"}`, Result: "ok"}}
 	got := buildContext(h, append([]event{{text: "Checking."}}, callEvents(calls)...), id)
 	want := "Developer instructions:\nroot:\nBe brief.\n\nUser prompt:\nHi\n\nTool definitions:\nAgent has no tools.\n\nChecking.\n\ntool_calls:\n[\n  {\n    \"args\": {\n      \"q\": \"\\u00e9<\"\n    },\n    \"name\": \"f\"\n  }\n]\n\ntool_outputs:\n[\n  {\n    \"name\": \"f\",\n    \"response\": {\n      \"result\": \"ok\"\n    }\n  }\n]\n"
 	if got != want {

@@ -3,7 +3,7 @@ package adk
 import (
 	"flag"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric/judgemetrictest"
 )
@@ -26,11 +26,11 @@ func fixedInstance() *scorer.Instance {
 		Response:    "It is sunny in Paris. RAWRESPONSE Enjoy!",
 		Reference:   "Sunny in Paris. RAWREFERENCE",
 		Instruction: "You answer weather questions. RAWINSTRUCTION",
-		PredictedTrajectory: []extractor.ToolCall{{
+		PredictedTrajectory: []agentrun.ToolCall{{
 			ID: "c1", Name: "get_weather", Arguments: `{"city":"Paris","note":"RAWARGS","n":1.0}`,
 			ArgumentsValid: true, Result: `{"forecast":"sunny RAWRESULT","temp_c":21}`,
 		}},
-		ToolDeclarations: []extractor.ToolDefinition{{
+		ToolDeclarations: []agentrun.ToolDefinition{{
 			Name: "get_weather", Description: "Weather by city. RAWDECL",
 			Parameters: `{"type":"object","properties":{"city":{"type":"string"}}}`,
 		}},

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
 // The prompts show tool calls, results and declarations as ADK renders
@@ -87,7 +87,7 @@ func rawValue(text string) json.RawMessage {
 
 // argsJSON is a call's arguments: the recorded JSON object, {} when none
 // were recorded, or the raw text as a string when it is not JSON.
-func argsJSON(c *extractor.ToolCall) json.RawMessage {
+func argsJSON(c *agentrun.ToolCall) json.RawMessage {
 	if strings.TrimSpace(c.Arguments) == "" {
 		return json.RawMessage("{}")
 	}
@@ -98,7 +98,7 @@ func argsJSON(c *extractor.ToolCall) json.RawMessage {
 }
 
 // callJSON renders c as a genai FunctionCall.
-func callJSON(c *extractor.ToolCall) json.RawMessage {
+func callJSON(c *agentrun.ToolCall) json.RawMessage {
 	return object(
 		member{"id", optStr(c.ID)},
 		member{"args", argsJSON(c)},
@@ -109,7 +109,7 @@ func callJSON(c *extractor.ToolCall) json.RawMessage {
 // responseValue is a call's outcome as ADK's function response dict: the
 // result object itself, {"result": value} for any other result, or
 // {"error": text} for a failed call; nil when nothing was recorded.
-func responseValue(c *extractor.ToolCall) json.RawMessage {
+func responseValue(c *agentrun.ToolCall) json.RawMessage {
 	if c.Error != "" {
 		return object(member{"error", str(c.Error)})
 	}
@@ -127,7 +127,7 @@ func responseValue(c *extractor.ToolCall) json.RawMessage {
 
 // responseJSON renders c's outcome as a genai FunctionResponse, nil when
 // the call has no recorded outcome.
-func responseJSON(c *extractor.ToolCall) json.RawMessage {
+func responseJSON(c *agentrun.ToolCall) json.RawMessage {
 	v := responseValue(c)
 	if v == nil {
 		return nil
@@ -142,7 +142,7 @@ func responseJSON(c *extractor.ToolCall) json.RawMessage {
 // declarationsJSON renders the declared tools as ADK's tool declaration
 // block: {"tool_declarations": {"<agent>": [{description, name,
 // parameters}]}}.
-func declarationsJSON(agent string, defs []extractor.ToolDefinition) json.RawMessage {
+func declarationsJSON(agent string, defs []agentrun.ToolDefinition) json.RawMessage {
 	items := make([]json.RawMessage, len(defs))
 	for i := range defs {
 		d := &defs[i]

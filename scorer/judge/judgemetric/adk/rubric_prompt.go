@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
 // The rubric prompts, in the project's words, following ADK's
@@ -61,9 +61,9 @@ func rubricSystem(toolUse bool, rubrics []rubric) string {
 type rubricInput struct {
 	agent        string
 	instructions string
-	tools        []extractor.ToolDefinition
+	tools        []agentrun.ToolDefinition
 	user         string
-	calls        []extractor.ToolCall
+	calls        []agentrun.ToolCall
 	response     string
 }
 
@@ -101,7 +101,7 @@ func rubricPrompt(toolUse bool, in rubricInput, wrap wrapFunc) string {
 // responseSteps renders the tool calls as ADK's response steps:
 // {"tool_calls_and_response": [{"step", "tool_call", "tool_response"}]},
 // indent 2, with "None" for a call without a recorded outcome.
-func responseSteps(calls []extractor.ToolCall) string {
+func responseSteps(calls []agentrun.ToolCall) string {
 	items := make([]json.RawMessage, len(calls))
 	for i := range calls {
 		resp := responseJSON(&calls[i])

@@ -1,7 +1,7 @@
 package adk
 
 import (
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -11,7 +11,7 @@ type turn struct {
 	response     string
 	reference    string
 	hasReference bool
-	calls        []extractor.ToolCall
+	calls        []agentrun.ToolCall
 }
 
 // turns returns the invocations of in: Instance.Invocations when there

@@ -3,7 +3,7 @@ package ragas
 import (
 	"strings"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -19,7 +19,7 @@ import (
 // then the prompt, the tool calls and the response in the same shape.
 func workflow(in *scorer.Instance) string {
 	var lines []string
-	add := func(user string, calls []extractor.ToolCall, response string) {
+	add := func(user string, calls []agentrun.ToolCall, response string) {
 		lines = append(lines, "Human: "+user)
 		if len(calls) > 0 {
 			lines = append(lines, "Tools:")

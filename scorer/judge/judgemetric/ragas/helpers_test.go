@@ -3,7 +3,7 @@ package ragas
 import (
 	"flag"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric/judgemetrictest"
 )
@@ -25,11 +25,11 @@ var rawTokens = []string{"RAWPROMPT", "RAWRESPONSE", "RAWREFERENCE", "RAWHISTORY
 // reference and reference topics.
 func fixedInstance() *scorer.Instance {
 	return &scorer.Instance{
-		Conversation: []extractor.Message{{Role: "user", Content: "Hello RAWHISTORY"}, {Role: "assistant", Content: "Hi, how can I help?"}},
+		Conversation: []agentrun.Message{{Role: "user", Content: "Hello RAWHISTORY"}, {Role: "assistant", Content: "Hi, how can I help?"}},
 		Prompt:       "Book a table for two at 8pm. RAWPROMPT",
 		Response:     "Your table is booked for 8pm. RAWRESPONSE",
 		Reference:    "Table for two booked at 8 pm. RAWREFERENCE",
-		PredictedTrajectory: []extractor.ToolCall{{
+		PredictedTrajectory: []agentrun.ToolCall{{
 			Name: "book_table", Arguments: `{"people":2,"time":"8pm","note":"RAWARGS","vip":false,"x":1.0}`,
 			ArgumentsValid: true, Result: "booked RAWRESULT",
 		}},

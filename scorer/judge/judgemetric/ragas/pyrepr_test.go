@@ -3,7 +3,7 @@ package ragas
 import (
 	"testing"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -30,7 +30,7 @@ func TestPyArgs(t *testing.T) {
 
 func TestWorkflowInvocations(t *testing.T) {
 	in := &scorer.Instance{Invocations: []scorer.Invocation{
-		{UserContent: "q1", Response: "a1", PredictedToolCalls: []extractor.ToolCall{{Name: "f", Arguments: `{"x":1}`, Result: "r"}, {Name: "g", Error: "boom"}}},
+		{UserContent: "q1", Response: "a1", PredictedToolCalls: []agentrun.ToolCall{{Name: "f", Arguments: `{"x":1}`, Result: "r"}, {Name: "g", Error: "boom"}}},
 		{UserContent: "q2"},
 	}}
 	want := "Human: q1\nTools:\n  f: {'x': 1}\n  g: {}\nToolOutput: r\nToolOutput: boom\nAI: a1\nHuman: q2"

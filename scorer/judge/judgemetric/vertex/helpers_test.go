@@ -3,7 +3,7 @@ package vertex
 import (
 	"testing"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
@@ -59,16 +59,16 @@ func fixture() *scorer.Instance {
 		Reference:   "RAW_REFERENCE Colosseum, Forum, Trastevere.",
 		Context:     "RAW_CONTEXT The Colosseum opens at 9:00.",
 		Instruction: "RAW_INSTRUCTION You are a travel agent. Use the tools.",
-		PredictedTrajectory: []extractor.ToolCall{
+		PredictedTrajectory: []agentrun.ToolCall{
 			{Name: "get_opening_hours", Arguments: `{"place":"RAW_ARGS Colosseum"}`, ArgumentsValid: true, Result: "RAW_RESULT 9:00-19:00"},
 		},
-		ReferenceTrajectory: []extractor.ToolCall{
+		ReferenceTrajectory: []agentrun.ToolCall{
 			{Name: "get_opening_hours", Arguments: `{"place":"RAW_REFTRAJ"}`, ArgumentsValid: true},
 		},
-		ToolDeclarations: []extractor.ToolDefinition{
+		ToolDeclarations: []agentrun.ToolDefinition{
 			{Name: "get_opening_hours", Description: "RAW_TOOLDESC Opening hours of a place.", Parameters: `{"type":"object","properties":{"place":{"type":"string"}}}`},
 		},
-		Conversation: []extractor.Message{
+		Conversation: []agentrun.Message{
 			{Role: "user", Content: "RAW_HISTORY I like old buildings."},
 			{Role: "assistant", Content: "RAW_HISTORY Noted: ancient sites."},
 		},

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 )
 
@@ -58,7 +58,7 @@ type toolCallView struct {
 
 // toolCallsText renders tool calls with their arguments (as JSON when
 // they are valid JSON, else as the raw string), results and errors.
-func toolCallsText(calls []extractor.ToolCall) string {
+func toolCallsText(calls []agentrun.ToolCall) string {
 	if len(calls) == 0 {
 		return "No tool calls were made."
 	}
@@ -81,7 +81,7 @@ type toolDeclView struct {
 }
 
 // toolDeclarationsText renders the declared tools.
-func toolDeclarationsText(decls []extractor.ToolDefinition) string {
+func toolDeclarationsText(decls []agentrun.ToolDefinition) string {
 	if len(decls) == 0 {
 		return "The agent has no tools."
 	}
@@ -102,7 +102,7 @@ func toolDeclarationsText(decls []extractor.ToolDefinition) string {
 
 // conversationText renders the dialogue history as a JSON list of
 // {role, content} turns.
-func conversationText(msgs []extractor.Message) string {
+func conversationText(msgs []agentrun.Message) string {
 	// JSON, not "role: content" lines: a line starting with "assistant:"
 	// or "system:" is a reserved marker the sanitizer must defuse, and
 	// every conversation would be flagged.
