@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/evalsidecar/evalsidecar/internal/config"
 )
 
 // metricVector is one entry of testdata/metric_vectors.json.
@@ -489,5 +491,5 @@ func TestEvalVectors(t *testing.T) {
 
 // newEvalRegistryNames lists the metric types eval can build.
 func newEvalRegistryNames() []string {
-	return evalRegistryNames()
+	return config.NewMetricRegistry().Names()
 }

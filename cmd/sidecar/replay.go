@@ -9,8 +9,8 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/exporter"
 	"github.com/evalsidecar/evalsidecar/exporter/summary"
-	"github.com/evalsidecar/evalsidecar/internal/errs"
 	"github.com/evalsidecar/evalsidecar/internal/pipeline"
+	"github.com/evalsidecar/evalsidecar/offline"
 	"github.com/evalsidecar/evalsidecar/receiver/otlpfile"
 )
 
@@ -53,7 +53,7 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	feedErr := otlpfile.Read(ctx, fs.Args(), func(it otlpfile.Item) error {
-		return feed(ctx, p, it)
+		return offline.Feed(ctx, p.Assembler, it)
 	})
 	if err := p.Shutdown(context.WithoutCancel(ctx)); err != nil {
 		return errors.Join(feedErr, err)
@@ -66,27 +66,4 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	_, err = fmt.Fprintf(stdout, "output: %s\n", cfg.Exporters.JSONL.Directory)
 	return err
-}
-
-// feed hands one decoded file item to the assembler. When the assembler's
-// buffer is full it releases what it holds and tries once more, so a replay
-// never drops input.
-func feed(ctx context.Context, p *pipeline.Pipeline, it otlpfile.Item) error {
-	consume := func() error {
-		if it.Signal == otlpfile.SignalLogs {
-			return p.Assembler.ConsumeLogs(ctx, it.Logs)
-		}
-		return p.Assembler.ConsumeTraces(ctx, it.Traces)
-	}
-	err := consume()
-	if _, refused := errs.AsRefused(err); refused {
-		if ferr := p.Assembler.Flush(ctx); ferr != nil {
-			return ferr
-		}
-		err = consume()
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", it.Position(), err)
-	}
-	return nil
 }
