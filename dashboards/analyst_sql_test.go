@@ -20,6 +20,7 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -204,7 +205,7 @@ func seed(t *testing.T, n int, at time.Time) (driver.Conn, string) {
 	cfg.Enabled, cfg.DSN, cfg.Database = true, dsn, db
 	cfg.Spool.Directory, cfg.Spool.Fsync = "", false
 	cfg.FlushInterval = 50 * time.Millisecond
-	x, err := chexp.New(cfg, chexp.Settings{SidecarVersion: "test"})
+	x, err := chexp.New(cfg, telemetry.Settings{Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/evalsidecar/evalsidecar/exporter/otelevents"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
@@ -67,7 +68,7 @@ func judgeCodeMetrics(t *testing.T) describedMetrics {
 	if _, err := redact.New(redact.DefaultConfig(), reg); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := otelevents.New(otelevents.DefaultConfig(), nil, reg, nil); err != nil {
+	if _, err := otelevents.New(otelevents.DefaultConfig(), telemetry.Settings{Registerer: reg}); err != nil {
 		t.Fatal(err)
 	}
 	return reg

@@ -8,6 +8,7 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/internal/testpayload"
 )
 
@@ -62,7 +63,7 @@ func TestReleasedStorageReuseKeepsTrajectories(t *testing.T) {
 		got = append(got, tr)
 		return nil
 	})
-	asm, err := NewAssembler(DefaultConfig(), sink, nil, nil, nil)
+	asm, err := NewAssembler(DefaultConfig(), telemetry.Settings{}, sink)
 	if err != nil {
 		t.Fatal(err)
 	}

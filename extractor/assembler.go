@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
@@ -61,19 +60,15 @@ type released struct {
 	reason string
 }
 
-// NewAssembler returns an Assembler that submits trajectories to sink. reg
-// may be nil (metrics are then not registered); drops may be nil.
-func NewAssembler(cfg Config, sink Sink, logger *slog.Logger, reg prometheus.Registerer, drops *telemetry.Drops) (*Assembler, error) {
+// NewAssembler returns an Assembler that submits trajectories to sink.
+func NewAssembler(cfg Config, set telemetry.Settings, sink Sink) (*Assembler, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if sink == nil {
 		return nil, errors.New("extractor: nil sink")
 	}
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-	m, err := newMetrics(reg)
+	m, err := newMetrics(set.Registerer)
 	if err != nil {
 		return nil, err
 	}
@@ -81,9 +76,9 @@ func NewAssembler(cfg Config, sink Sink, logger *slog.Logger, reg prometheus.Reg
 	return &Assembler{
 		cfg:    cfg,
 		sink:   sink,
-		log:    logger,
+		log:    set.Log(),
 		m:      m,
-		drops:  drops,
+		drops:  set.Drops,
 		conv:   converter{maxValue: cfg.MaxAttributeValueBytes, runKeys: newRunKeys(cfg.RunAttributes), pool: pool},
 		arenas: pool,
 		clock:  time.Now,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/internal/errs"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -37,7 +38,7 @@ func TestConfigValidate(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("Validate() = %v, want %q", err, tc.want)
 			}
-			if _, err := NewAssembler(c, SinkFunc(nil), nil, nil, nil); err == nil {
+			if _, err := NewAssembler(c, telemetry.Settings{}, SinkFunc(nil)); err == nil {
 				t.Fatal("NewAssembler accepted an invalid config")
 			}
 		})
@@ -292,7 +293,7 @@ func TestRunReleasesAndStops(t *testing.T) {
 	cfg.QuietPeriod = time.Nanosecond
 	cfg.Tick = time.Millisecond
 	sink := make(signalSink, 4)
-	a, err := NewAssembler(cfg, sink, nil, nil, nil)
+	a, err := NewAssembler(cfg, telemetry.Settings{}, sink)
 	if err != nil {
 		t.Fatal(err)
 	}

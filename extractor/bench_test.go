@@ -7,6 +7,7 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/internal/testpayload"
 )
 
@@ -32,7 +33,7 @@ func discard() Sink { return SinkFunc(func(context.Context, *Trajectory) error {
 func BenchmarkAssembleExtract(b *testing.B) {
 	td, wire := decodedMedium(b, 50)
 	spans := td.SpanCount()
-	a, err := NewAssembler(DefaultConfig(), discard(), nil, nil, nil)
+	a, err := NewAssembler(DefaultConfig(), telemetry.Settings{}, discard())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestLiveHeapPerTrace(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.MaxLiveTraces = requests * perRequest
 	cfg.MaxBufferedBytes = 1 << 30
-	a, err := NewAssembler(cfg, discard(), nil, nil, nil)
+	a, err := NewAssembler(cfg, telemetry.Settings{}, discard())
 	if err != nil {
 		t.Fatal(err)
 	}

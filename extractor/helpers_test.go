@@ -44,7 +44,7 @@ func newTestAssembler(t testing.TB, cfg Config) *testAssembler {
 	reg := prometheus.NewRegistry()
 	drops := telemetry.NewDrops(reg)
 	sink := &collectSink{}
-	a, err := NewAssembler(cfg, sink, nil, reg, drops)
+	a, err := NewAssembler(cfg, telemetry.Settings{Registerer: reg, Drops: drops}, sink)
 	if err != nil {
 		t.Fatal(err)
 	}

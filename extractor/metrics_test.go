@@ -3,6 +3,7 @@ package extractor
 import (
 	"testing"
 
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
@@ -34,7 +35,7 @@ func TestMetricsLint(t *testing.T) {
 }
 
 func TestNilRegisterer(t *testing.T) {
-	if _, err := NewAssembler(DefaultConfig(), SinkFunc(nil), nil, nil, nil); err != nil {
+	if _, err := NewAssembler(DefaultConfig(), telemetry.Settings{}, SinkFunc(nil)); err != nil {
 		t.Fatal(err)
 	}
 }

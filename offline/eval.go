@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/evalsidecar/evalsidecar/internal/config"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/aggregate"
 	"github.com/evalsidecar/evalsidecar/scorer/dataset"
@@ -124,7 +125,7 @@ func Eval(ctx context.Context, o Options, stdout io.Writer) (int, error) {
 // offline, judge metrics judge every row, under the judge section's time
 // limit.
 func newEngine(cfg config.Config, metricCfgs []scorer.MetricConfig, logger *slog.Logger) (*scorer.Engine, []string, error) {
-	reg, err := config.NewEvalRegistry(cfg, stage.Settings{Logger: logger})
+	reg, err := config.NewEvalRegistry(cfg, stage.Settings{Settings: telemetry.Settings{Logger: logger}})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -138,7 +139,7 @@ func newEngine(cfg config.Config, metricCfgs []scorer.MetricConfig, logger *slog
 			scfg.MetricTimeout = cfg.Judge.MetricTimeout
 		}
 	}
-	engine, err := scorer.NewEngine(scfg, metrics, nil, logger, nil, nil)
+	engine, err := scorer.NewEngine(scfg, telemetry.Settings{Logger: logger}, metrics, nil, scorer.EngineOptions{})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/internal/errs"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/receiver/otlpfile"
 )
 
@@ -25,7 +26,7 @@ func ReadRuns(ctx context.Context, cfg extractor.Config, paths []string, logger 
 		mu.Unlock()
 		return nil
 	})
-	asm, err := extractor.NewAssembler(cfg, sink, logger.With("component", "extractor"), nil, nil)
+	asm, err := extractor.NewAssembler(cfg, telemetry.Settings{Logger: logger}.Component("extractor"), sink)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 )
@@ -31,7 +32,7 @@ func benchRequest() ptraceotlp.ExportRequest {
 
 func BenchmarkHTTPProto(b *testing.B) {
 	body, _ := benchRequest().MarshalProto()
-	r, err := New(DefaultConfig(), nil, nil, nil, nil)
+	r, err := New(DefaultConfig(), telemetry.Settings{}, nil, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"gopkg.in/yaml.v3"
 )
 
@@ -78,7 +79,7 @@ func TestConfigYAML(t *testing.T) {
 func TestNewRejectsInvalidConfig(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.MaxAttributeDepth = -1
-	if _, err := New(cfg, nil, nil, nil, nil); err == nil || !strings.Contains(err.Error(), "max_attribute_depth") {
+	if _, err := New(cfg, telemetry.Settings{}, nil, nil); err == nil || !strings.Contains(err.Error(), "max_attribute_depth") {
 		t.Fatalf("New error = %v", err)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // FuzzHTTPTraces drives random bodies through the HTTP handler in every
@@ -24,7 +26,7 @@ func FuzzHTTPTraces(f *testing.F) {
 	cfg := DefaultConfig()
 	cfg.HTTP.MaxRequestBodyBytes = 64 << 10
 	s := &sink{}
-	r, err := New(cfg, s, s, nil, nil)
+	r, err := New(cfg, telemetry.Settings{}, s, s)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -128,7 +129,7 @@ func startReceiver(t testing.TB, cfg Config, s *sink) (*Receiver, *prometheus.Re
 	if s != nil {
 		tc, lc = s, s
 	}
-	r, err := New(cfg, tc, lc, nil, reg)
+	r, err := New(cfg, telemetry.Settings{Registerer: reg}, tc, lc)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}

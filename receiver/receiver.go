@@ -10,8 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/receiver/internal/nesting"
-	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/grpc"
@@ -48,15 +48,13 @@ type Receiver struct {
 
 // New builds a receiver from a validated configuration. traces and logs
 // receive the accepted data; either may be nil, in which case that signal
-// is accepted and discarded. A nil logger discards logs; a nil reg leaves
-// the metrics unregistered.
-func New(cfg Config, traces TracesConsumer, logs LogsConsumer, logger *slog.Logger, reg prometheus.Registerer) (*Receiver, error) {
+// is accepted and discarded. Metrics are registered with set.Registerer
+// (nil: not registered).
+func New(cfg Config, set telemetry.Settings, traces TracesConsumer, logs LogsConsumer) (*Receiver, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("receiver config: %w", err)
 	}
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
+	logger, reg := set.Log(), set.Registerer
 	if traces == nil {
 		traces = TracesConsumerFunc(discardTraces)
 	}

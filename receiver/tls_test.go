@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"google.golang.org/grpc"
@@ -173,7 +174,7 @@ func TestTLSMinVersion(t *testing.T) {
 func TestStartFailsOnBadTLSFiles(t *testing.T) {
 	cfg := testConfig()
 	cfg.HTTP.TLS = TLSConfig{CertFile: "missing.crt", KeyFile: "missing.key"}
-	r, err := New(cfg, nil, nil, nil, nil)
+	r, err := New(cfg, telemetry.Settings{}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

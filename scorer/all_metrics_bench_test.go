@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"testing"
 
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/internal/testpayload"
 	"github.com/evalsidecar/evalsidecar/internal/testtext"
 )
@@ -177,7 +177,7 @@ func benchCaseRun(tb testing.TB) *agentrun.Trajectory {
 		got = append(got, tr)
 		return nil
 	})
-	a, err := extractor.NewAssembler(extractor.DefaultConfig(), sink, slog.New(slog.DiscardHandler), nil, nil)
+	a, err := extractor.NewAssembler(extractor.DefaultConfig(), telemetry.Settings{}, sink)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"path/filepath"
 	"testing"
+
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // BenchmarkDeterministic runs the six built-in metrics on a medium run
@@ -54,7 +56,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e, err := NewEngine(DefaultConfig(), ms, nil, nil, nil, nil)
+	e, err := NewEngine(DefaultConfig(), telemetry.Settings{}, ms, nil, EngineOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

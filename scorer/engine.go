@@ -9,8 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/internal/errs"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
@@ -35,7 +33,7 @@ type Engine struct {
 	// (the judge stage).
 	deferred Deferred
 	// redactor, when set, redacts each trajectory before it is scored and
-	// stored (SetRedactor).
+	// stored (EngineOptions.Redactor).
 	redactor Redactor
 	// blocking makes Submit wait for queue space (offline replay) instead
 	// of refusing when the queue is full.
@@ -58,12 +56,29 @@ type Engine struct {
 	abandoned atomic.Bool
 }
 
+// EngineOptions are the engine's optional collaborators, all set before
+// Start.
+type EngineOptions struct {
+	// Enricher is called on every Instance built from a submitted
+	// trajectory, before its metrics run.
+	Enricher Enricher
+	// Redactor, when set, redacts every trajectory's content (input,
+	// output, instructions, history, tool arguments, results and errors,
+	// attribute values) before any metric or exporter sees it, so nothing
+	// unredacted is stored. Without it, runs are stored as received and
+	// redaction applies only to judge requests.
+	Redactor Redactor
+	// Deferred is offered every evaluated run (the judge stage).
+	Deferred Deferred
+	// Blocking makes Submit wait for queue space instead of refusing, for
+	// offline callers (replay) that want backpressure rather than drops.
+	Blocking bool
+}
+
 // NewEngine returns an engine running metrics (built with Registry.Build)
-// on every submitted trajectory and exporting to sink. A nil logger
-// discards logs, a nil reg registers no metrics, a nil drops counts
-// nothing; a nil sink is allowed for Evaluate-only use, and Submit then
-// refuses.
-func NewEngine(cfg Config, metrics []Metric, sink Sink, logger *slog.Logger, reg prometheus.Registerer, drops *telemetry.Drops) (*Engine, error) {
+// on every submitted trajectory and exporting to sink. A nil sink is
+// allowed for Evaluate-only use, and Submit then refuses.
+func NewEngine(cfg Config, set telemetry.Settings, metrics []Metric, sink Sink, opts EngineOptions) (*Engine, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -77,19 +92,20 @@ func NewEngine(cfg Config, metrics []Metric, sink Sink, logger *slog.Logger, reg
 		}
 		seen[m.Name()] = true
 	}
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
 	e := &Engine{
-		cfg:     cfg,
-		metrics: append([]Metric(nil), metrics...),
-		sink:    sink,
-		logger:  logger,
-		drops:   drops,
-		queue:   make(chan *agentrun.Trajectory, cfg.QueueSize),
-		done:    make(chan struct{}),
+		cfg:      cfg,
+		metrics:  append([]Metric(nil), metrics...),
+		sink:     sink,
+		logger:   set.Log(),
+		drops:    set.Drops,
+		enricher: opts.Enricher,
+		redactor: opts.Redactor,
+		deferred: opts.Deferred,
+		blocking: opts.Blocking,
+		queue:    make(chan *agentrun.Trajectory, cfg.QueueSize),
+		done:     make(chan struct{}),
 	}
-	tel, err := newEngineMetrics(reg, e.metrics, e.QueueLen)
+	tel, err := newEngineMetrics(set.Registerer, e.metrics, e.QueueLen)
 	if err != nil {
 		return nil, err
 	}
@@ -111,18 +127,9 @@ type Deferred interface {
 	Offer(ctx context.Context, in *Instance, ev *Evaluation)
 }
 
-// SetDeferred sets the stage offered every evaluated run. Call it before
-// Start.
-func (e *Engine) SetDeferred(d Deferred) { e.deferred = d }
-
-// SetBlocking makes Submit wait for queue space instead of refusing, for
-// offline callers (replay) that want backpressure rather than drops. Call
-// it before Start.
-func (e *Engine) SetBlocking(block bool) { e.blocking = block }
-
 // Submit queues t for scoring. Online it never blocks: a full queue returns
 // an errs.Refused ("scorer_queue_full") and counts the drop. A blocking
-// engine (SetBlocking) waits for space until ctx ends, which counts as a
+// engine (EngineOptions.Blocking) waits for space until ctx ends, which counts as a
 // drop too. After Shutdown has begun Submit returns an errs.Refused
 // ("shutting_down") and counts that drop.
 func (e *Engine) Submit(ctx context.Context, t *agentrun.Trajectory) error {

@@ -63,12 +63,17 @@ func (s *collectSink) traceIDs() []string {
 	return ids
 }
 
-// testEngine builds an engine on a fresh registry.
-func testEngine(t *testing.T, cfg Config, metrics []Metric, sink Sink) (*Engine, *prometheus.Registry, *telemetry.Drops) {
+// testEngine builds an engine on a fresh registry, with at most one
+// EngineOptions.
+func testEngine(t *testing.T, cfg Config, metrics []Metric, sink Sink, opts ...EngineOptions) (*Engine, *prometheus.Registry, *telemetry.Drops) {
 	t.Helper()
 	reg := prometheus.NewRegistry()
 	drops := telemetry.NewDrops(reg)
-	e, err := NewEngine(cfg, metrics, sink, nil, reg, drops)
+	var o EngineOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	e, err := NewEngine(cfg, telemetry.Settings{Registerer: reg, Drops: drops}, metrics, sink, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -464,18 +469,18 @@ func TestConcurrentSubmitShutdown(t *testing.T) {
 func TestNewEngineErrors(t *testing.T) {
 	bad := DefaultConfig()
 	bad.Workers = 0
-	if _, err := NewEngine(bad, nil, nil, nil, nil, nil); err == nil {
+	if _, err := NewEngine(bad, telemetry.Settings{}, nil, nil, EngineOptions{}); err == nil {
 		t.Error("invalid config accepted")
 	}
 	m := fakeMetric{name: "m", score: scoreOf(1)}
-	if _, err := NewEngine(DefaultConfig(), []Metric{m, m}, nil, nil, nil, nil); err == nil {
+	if _, err := NewEngine(DefaultConfig(), telemetry.Settings{}, []Metric{m, m}, nil, EngineOptions{}); err == nil {
 		t.Error("duplicate metric accepted")
 	}
 	reg := prometheus.NewRegistry()
-	if _, err := NewEngine(DefaultConfig(), nil, nil, nil, reg, nil); err != nil {
+	if _, err := NewEngine(DefaultConfig(), telemetry.Settings{Registerer: reg}, nil, nil, EngineOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewEngine(DefaultConfig(), nil, nil, nil, reg, nil); err == nil {
+	if _, err := NewEngine(DefaultConfig(), telemetry.Settings{Registerer: reg}, nil, nil, EngineOptions{}); err == nil {
 		t.Error("registering twice on one registry did not fail")
 	}
 }
@@ -503,8 +508,7 @@ func TestBlockingSubmitWaitsForSpace(t *testing.T) {
 	cfg.QueueSize = 1
 	cfg.Workers = 1
 	sink := &collectSink{}
-	e, _, drops := testEngine(t, cfg, []Metric{fakeMetric{name: "m", score: scoreOf(1)}}, sink)
-	e.SetBlocking(true)
+	e, _, drops := testEngine(t, cfg, []Metric{fakeMetric{name: "m", score: scoreOf(1)}}, sink, EngineOptions{Blocking: true})
 	e.Start(context.Background())
 	const n = 50
 	for i := range n {
@@ -523,8 +527,7 @@ func TestBlockingSubmitWaitsForSpace(t *testing.T) {
 	}
 
 	// A full queue with no workers: Submit waits until its context ends.
-	idle, _, drops2 := testEngine(t, cfg, []Metric{fakeMetric{name: "m", score: scoreOf(1)}}, &collectSink{})
-	idle.SetBlocking(true)
+	idle, _, drops2 := testEngine(t, cfg, []Metric{fakeMetric{name: "m", score: scoreOf(1)}}, &collectSink{}, EngineOptions{Blocking: true})
 	if err := idle.Submit(context.Background(), run("a")); err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,3 @@ import "context"
 type Enricher interface {
 	Enrich(ctx context.Context, in *Instance) bool
 }
-
-// SetEnricher makes the workers call en on every Instance built from a
-// submitted trajectory, before Evaluate. Call it before Start.
-func (e *Engine) SetEnricher(en Enricher) { e.enricher = en }

@@ -7,13 +7,6 @@ type Redactor interface {
 	Redact(s string) string
 }
 
-// SetRedactor makes the engine redact every trajectory's content (input,
-// output, instructions, history, tool arguments, results and errors,
-// attribute values) before any metric or exporter sees it, so nothing
-// unredacted is stored. Call it before Start. Without it, runs are stored
-// as received and redaction applies only to judge requests.
-func (e *Engine) SetRedactor(r Redactor) { e.redactor = r }
-
 // redactTrajectory redacts t's content in place. Tool arguments whose
 // redaction broke their JSON (a number replaced by a marker) are flagged
 // invalid again.

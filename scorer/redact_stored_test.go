@@ -21,10 +21,11 @@ func TestRedactorCleansRunsBeforeScoringAndExport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, _, _ := testEngine(t, DefaultConfig(), ms, sink)
+		var opts EngineOptions
 		if redactOn {
-			e.SetRedactor(replacer{secret, "[REDACTED:phone]"})
+			opts.Redactor = replacer{secret, "[REDACTED:phone]"}
 		}
+		e, _, _ := testEngine(t, DefaultConfig(), ms, sink, opts)
 		tr := &agentrun.Trajectory{
 			TraceID: "t", Input: "call me at " + secret, Output: "calling " + secret,
 			Instructions: "never share " + secret,

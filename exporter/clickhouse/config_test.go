@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 func TestDefaultConfigIsValid(t *testing.T) {
@@ -53,7 +55,7 @@ func TestValidateNamesTheKey(t *testing.T) {
 func TestNewRejectsInvalidConfig(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.BatchRows = -1
-	if _, err := New(cfg, Settings{}); err == nil || !strings.Contains(err.Error(), "batch_rows") {
+	if _, err := New(cfg, telemetry.Settings{}); err == nil || !strings.Contains(err.Error(), "batch_rows") {
 		t.Errorf("New: %v", err)
 	}
 }

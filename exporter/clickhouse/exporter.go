@@ -12,7 +12,6 @@ import (
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/evalsidecar/evalsidecar/exporter"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
@@ -24,18 +23,6 @@ var (
 	ErrQueueFull = errors.New("clickhouse exporter: queue full, evaluation dropped")
 	ErrClosed    = errors.New("clickhouse exporter: shut down, evaluation dropped")
 )
-
-// Settings are the exporter's collaborators.
-type Settings struct {
-	// Logger receives the exporter's logs (nil: discarded).
-	Logger *slog.Logger
-	// Registerer registers the exporter's metrics (nil: not registered).
-	Registerer prometheus.Registerer
-	// Drops counts dropped rows (nil: not counted).
-	Drops *telemetry.Drops
-	// SidecarVersion is written into every row.
-	SidecarVersion string
-}
 
 // Exporter writes evaluations to ClickHouse.
 //
@@ -86,23 +73,21 @@ type Exporter struct {
 
 var _ exporter.Exporter = (*Exporter)(nil)
 
-// New validates cfg and registers the exporter's metrics. The connection
+// New validates cfg and registers the exporter's metrics with
+// set.Registerer; set.Version is written into every row. The connection
 // and the spool are opened by Start.
-func New(cfg Config, set Settings) (*Exporter, error) {
+func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("clickhouse exporter: %w", err)
 	}
-	logger := set.Logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
+	logger := set.Log()
 	var id [8]byte
 	_, _ = rand.Read(id[:])
 	x := &Exporter{
 		cfg:         cfg,
 		logger:      logger,
 		drops:       set.Drops,
-		rb:          rowBuilder{sidecarVersion: set.SidecarVersion},
+		rb:          rowBuilder{sidecarVersion: set.Version},
 		now:         time.Now,
 		instance:    hex.EncodeToString(id[:]),
 		progress:    make(chan struct{}),

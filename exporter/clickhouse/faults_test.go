@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // checkExactlyOnce asserts that every table holds the rows of runs 0..n-1
@@ -126,7 +128,7 @@ func TestHelperSidecar(t *testing.T) {
 	cfg.Spool.Directory, cfg.Spool.Fsync = env.Spool, true
 	cfg.FlushInterval = 20 * time.Millisecond
 	cfg.Retry = RetryConfig{InitialInterval: 20 * time.Millisecond, MaxInterval: 200 * time.Millisecond, Multiplier: 2, Jitter: 0.1}
-	x, err := New(cfg, Settings{SidecarVersion: "helper"})
+	x, err := New(cfg, telemetry.Settings{Version: "helper"})
 	if err != nil {
 		t.Fatal(err)
 	}

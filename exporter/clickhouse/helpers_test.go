@@ -132,7 +132,7 @@ func startExporter(t testing.TB, cfg Config) *harness {
 	t.Helper()
 	reg := prometheus.NewRegistry()
 	drops := telemetry.NewDrops(reg)
-	x, err := New(cfg, Settings{Registerer: reg, Drops: drops, SidecarVersion: "test"})
+	x, err := New(cfg, telemetry.Settings{Registerer: reg, Drops: drops, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // unreachableConfig points at a port nothing listens on.
@@ -116,7 +118,7 @@ func TestShutdownKeepsDiskSpool(t *testing.T) {
 func TestShutdownBeforeStartCountsRows(t *testing.T) {
 	cfg := unreachableConfig(t)
 	cfg.BatchRows, cfg.QueueRows = 5, 1000
-	x, err := New(cfg, Settings{})
+	x, err := New(cfg, telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package jsonl
 import (
 	"strings"
 	"testing"
+
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -47,7 +49,7 @@ func TestConfigValidate(t *testing.T) {
 func TestNewRejectsInvalidConfig(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.QueueSize = 0
-	if _, err := New(cfg, nil, nil, nil); err == nil || !strings.Contains(err.Error(), "queue_size") {
+	if _, err := New(cfg, telemetry.Settings{}); err == nil || !strings.Contains(err.Error(), "queue_size") {
 		t.Fatalf("New with invalid config: %v", err)
 	}
 }

@@ -8,8 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/evalsidecar/evalsidecar/exporter"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
@@ -50,13 +48,11 @@ var _ exporter.Exporter = (*Exporter)(nil)
 // New validates cfg and registers the exporter's metrics with reg (nil: not
 // registered). Drops are counted in drops (nil: not counted). Files are
 // opened by Start.
-func New(cfg Config, logger *slog.Logger, reg prometheus.Registerer, drops *telemetry.Drops) (*Exporter, error) {
+func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("jsonl exporter: %w", err)
 	}
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
+	logger, drops := set.Log(), set.Drops
 	x := &Exporter{
 		cfg:    cfg,
 		logger: logger,
@@ -66,7 +62,7 @@ func New(cfg Config, logger *slog.Logger, reg prometheus.Registerer, drops *tele
 		abort:  make(chan struct{}),
 		done:   make(chan struct{}),
 	}
-	m, err := newMetrics(reg, func() float64 { return float64(len(x.queue)) })
+	m, err := newMetrics(set.Registerer, func() float64 { return float64(len(x.queue)) })
 	if err != nil {
 		return nil, err
 	}

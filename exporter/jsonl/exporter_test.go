@@ -50,7 +50,7 @@ func newHarness(t *testing.T, mutate func(*Config)) *harness {
 	}
 	reg := prometheus.NewRegistry()
 	drops := telemetry.NewDrops(reg)
-	x, err := New(cfg, nil, reg, drops)
+	x, err := New(cfg, telemetry.Settings{Registerer: reg, Drops: drops})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -501,7 +501,7 @@ func TestStartFailsOnUnusableDirectory(t *testing.T) {
 	}
 	cfg := DefaultConfig()
 	cfg.Directory = filepath.Join(file, "sub")
-	x, err := New(cfg, nil, nil, nil)
+	x, err := New(cfg, telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package otelevents
 import (
 	"context"
 	"testing"
+
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // BenchmarkExport measures what Export costs the scorer per evaluation
@@ -10,7 +12,7 @@ import (
 func BenchmarkExport(b *testing.B) {
 	cfg := DefaultConfig()
 	cfg.QueueSize, cfg.BatchSize = 1<<16, 512
-	x, err := New(cfg, nil, nil, nil)
+	x, err := New(cfg, telemetry.Settings{})
 	if err != nil {
 		b.Fatal(err)
 	}

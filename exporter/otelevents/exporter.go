@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	otellog "go.opentelemetry.io/otel/log"
 	sdklog "go.opentelemetry.io/otel/sdk/log"
 
@@ -61,16 +60,15 @@ type Exporter struct {
 
 var _ exporter.Exporter = (*Exporter)(nil)
 
-// New validates cfg and registers the exporter's metrics with reg (nil:
-// not registered). Drops are counted in drops (nil: not counted). The OTLP
+// New validates cfg and registers the exporter's metrics with
+// set.Registerer (nil: not registered); drops are counted in set.Drops (nil:
+// not counted). The OTLP
 // client is built by Start.
-func New(cfg Config, logger *slog.Logger, reg prometheus.Registerer, drops *telemetry.Drops) (*Exporter, error) {
+func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("otelevents exporter: %w", err)
 	}
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
+	logger, drops := set.Log(), set.Drops
 	x := &Exporter{
 		cfg:         cfg,
 		logger:      logger,
@@ -84,7 +82,7 @@ func New(cfg Config, logger *slog.Logger, reg prometheus.Registerer, drops *tele
 			deterministic: scorer.BuiltinMetricNames(),
 		},
 	}
-	m, err := newMetrics(reg, func() float64 { return float64(x.inflight.Load()) })
+	m, err := newMetrics(set.Registerer, func() float64 { return float64(x.inflight.Load()) })
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	sdklog "go.opentelemetry.io/otel/sdk/log"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -332,12 +333,12 @@ func TestMetricsRegistered(t *testing.T) {
 			t.Errorf("%s not registered (have %v)", n, names)
 		}
 	}
-	if _, err := New(DefaultConfig(), nil, reg, nil); err == nil {
+	if _, err := New(DefaultConfig(), telemetry.Settings{Registerer: reg}); err == nil {
 		t.Error("second registration with the same registry succeeded")
 	}
 	bad := DefaultConfig()
 	bad.Protocol = "udp"
-	if _, err := New(bad, nil, nil, nil); err == nil {
+	if _, err := New(bad, telemetry.Settings{}); err == nil {
 		t.Error("New accepted an invalid config")
 	}
 }

@@ -168,7 +168,7 @@ func newTestExporter(t *testing.T, cfg Config, fake *fakeExporter) (*Exporter, *
 	t.Helper()
 	reg := prometheus.NewRegistry()
 	drops := telemetry.NewDrops(reg)
-	x, err := New(cfg, nil, reg, drops)
+	x, err := New(cfg, telemetry.Settings{Registerer: reg, Drops: drops})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package prometheus
 import (
 	"strings"
 	"testing"
+
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -46,7 +48,7 @@ func TestConfigValidate(t *testing.T) {
 func TestNewRejectsInvalidConfig(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.MaxLabelValues = 0
-	if _, err := New(cfg, nil, nil); err == nil || !strings.Contains(err.Error(), "max_label_values") {
+	if _, err := New(cfg, telemetry.Settings{}); err == nil || !strings.Contains(err.Error(), "max_label_values") {
 		t.Fatalf("New with invalid config: %v", err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/exporter"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -31,16 +32,14 @@ type Exporter struct {
 
 var _ exporter.Exporter = (*Exporter)(nil)
 
-// New validates cfg and registers the scoring metrics with reg (a nil reg
-// leaves them unregistered).
-func New(cfg Config, reg prometheus.Registerer, logger *slog.Logger) (*Exporter, error) {
+// New validates cfg and registers the scoring metrics with
+// set.Registerer (a nil one leaves them unregistered).
+func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("prometheus exporter: %w", err)
 	}
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-	m, err := newMetrics(reg)
+	logger := set.Log()
+	m, err := newMetrics(set.Registerer)
 	if err != nil {
 		return nil, err
 	}

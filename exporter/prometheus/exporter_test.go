@@ -14,6 +14,7 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/exporter/internal/exportertest"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -23,7 +24,7 @@ func loadEvaluations(t testing.TB) []scorer.Evaluation { return exportertest.Eva
 func newTestExporter(t testing.TB, cfg Config) (*Exporter, *prometheus.Registry) {
 	t.Helper()
 	reg := prometheus.NewRegistry()
-	x, err := New(cfg, reg, nil)
+	x, err := New(cfg, telemetry.Settings{Registerer: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,13 +379,13 @@ func TestMetricsLint(t *testing.T) {
 
 func TestRegisterTwiceFails(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	if _, err := New(DefaultConfig(), reg, nil); err != nil {
+	if _, err := New(DefaultConfig(), telemetry.Settings{Registerer: reg}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(DefaultConfig(), reg, nil); err == nil {
+	if _, err := New(DefaultConfig(), telemetry.Settings{Registerer: reg}); err == nil {
 		t.Error("second New on the same registry succeeded; want a registration error")
 	}
-	if _, err := New(DefaultConfig(), nil, nil); err != nil {
+	if _, err := New(DefaultConfig(), telemetry.Settings{}); err != nil {
 		t.Errorf("New with nil registerer: %v", err)
 	}
 }

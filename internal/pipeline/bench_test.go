@@ -125,9 +125,9 @@ func runHotPath(b *testing.B, stage func(sink scorer.Sink, reg prometheus.Regist
 	ctx := context.Background()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	reg := prometheus.NewRegistry()
-	drops := telemetry.NewDrops(reg)
+	set := telemetry.Settings{Logger: logger, Registerer: reg, Drops: telemetry.NewDrops(reg)}
 
-	prom, err := promexp.New(promexp.DefaultConfig(), reg, logger)
+	prom, err := promexp.New(promexp.DefaultConfig(), set)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func runHotPath(b *testing.B, stage func(sink scorer.Sink, reg prometheus.Regist
 	if err != nil {
 		b.Fatal(err)
 	}
-	engine, err := scorer.NewEngine(cfg, metrics, fan, logger, reg, drops)
+	engine, err := scorer.NewEngine(cfg, set, metrics, fan, scorer.EngineOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func runHotPath(b *testing.B, stage func(sink scorer.Sink, reg prometheus.Regist
 		}
 		return fan.Export(ctx, ev)
 	})
-	asm, err := extractor.NewAssembler(extractor.DefaultConfig(), score, logger, reg, drops)
+	asm, err := extractor.NewAssembler(extractor.DefaultConfig(), set, score)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"gopkg.in/yaml.v3"
 
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
@@ -47,7 +48,7 @@ queue_size: 64
 	}()
 	runs, decisions := runHotPath(b, func(sink scorer.Sink, reg prometheus.Registerer, logger *slog.Logger) scorer.Deferred {
 		var err error
-		if st, err = stage.Build(jcfg, sink, stage.Settings{Registerer: reg, Logger: logger}); err != nil {
+		if st, err = stage.Build(jcfg, sink, stage.Settings{Settings: telemetry.Settings{Registerer: reg, Logger: logger}}); err != nil {
 			b.Fatal(err)
 		}
 		st.Start(context.Background())

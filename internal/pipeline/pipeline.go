@@ -77,33 +77,31 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 			ConstLabels: prometheus.Labels{"version": opts.Version},
 		}, func() float64 { return 1 }),
 	)
-	drops := telemetry.NewDrops(reg)
+	set := telemetry.Settings{Logger: logger, Registerer: reg, Drops: telemetry.NewDrops(reg), Version: opts.Version}
 	p := &Pipeline{Registry: reg, logger: logger}
 
 	var exps []exporter.Exporter
-	prom, err := promexp.New(cfg.Exporters.Prometheus, reg, logger.With("component", "exporter/prometheus"))
+	prom, err := promexp.New(cfg.Exporters.Prometheus, set.Component("exporter/prometheus"))
 	if err != nil {
 		return nil, fmt.Errorf("exporters.prometheus: %w", err)
 	}
 	exps = append(exps, prom)
 	if cfg.Exporters.JSONL.Enabled {
-		jl, err := jsonl.New(cfg.Exporters.JSONL, logger.With("component", "exporter/jsonl"), reg, drops)
+		jl, err := jsonl.New(cfg.Exporters.JSONL, set.Component("exporter/jsonl"))
 		if err != nil {
 			return nil, fmt.Errorf("exporters.jsonl: %w", err)
 		}
 		exps = append(exps, jl)
 	}
 	if cfg.Exporters.ClickHouse.Enabled {
-		chx, err := chexp.New(cfg.Exporters.ClickHouse, chexp.Settings{
-			Logger: logger.With("component", "exporter/clickhouse"), Registerer: reg, Drops: drops, SidecarVersion: opts.Version,
-		})
+		chx, err := chexp.New(cfg.Exporters.ClickHouse, set.Component("exporter/clickhouse"))
 		if err != nil {
 			return nil, fmt.Errorf("exporters.clickhouse: %w", err)
 		}
 		exps = append(exps, chx)
 	}
 	if cfg.Exporters.OTelEvents.Enabled {
-		oe, err := otelevents.New(cfg.Exporters.OTelEvents, logger.With("component", "exporter/otel_events"), reg, drops)
+		oe, err := otelevents.New(cfg.Exporters.OTelEvents, set.Component("exporter/otel_events"))
 		if err != nil {
 			return nil, fmt.Errorf("exporters.otel_events: %w", err)
 		}
@@ -116,44 +114,38 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	if err != nil {
 		return nil, fmt.Errorf("scorer.metrics: %w", err)
 	}
-	p.Engine, err = scorer.NewEngine(cfg.Scorer, metrics, p.Exporters, logger.With("component", "scorer"), reg, drops)
-	if err != nil {
-		return nil, fmt.Errorf("scorer: %w", err)
-	}
 	p.Judge, err = stage.Build(cfg.Judge, p.Exporters, stage.Settings{
-		Registerer: reg, Logger: logger.With("component", "judge"),
+		Settings: set.Component("judge"),
 		Blocking: !opts.Online, // replay judges every sampled run
 	})
 	if err != nil {
 		return nil, fmt.Errorf("judge: %w", err)
 	}
-	if p.Judge != nil {
-		p.Engine.SetDeferred(p.Judge)
-	}
-	if cfg.Judge.RedactStored && cfg.Judge.Redaction.Enabled {
-		r, err := redact.New(cfg.Judge.Redaction, reg)
-		if err != nil {
-			return nil, fmt.Errorf("judge.redaction: %w", err)
-		}
-		p.Engine.SetRedactor(r)
-	}
 	// Offline, the scorer queue pushes back instead of dropping: a replay
 	// releases every buffered trace at once.
-	p.Engine.SetBlocking(!opts.Online)
+	engineOpts := scorer.EngineOptions{Blocking: !opts.Online}
+	if p.Judge != nil {
+		engineOpts.Deferred = p.Judge
+	}
+	if cfg.Judge.RedactStored && cfg.Judge.Redaction.Enabled {
+		if engineOpts.Redactor, err = redact.New(cfg.Judge.Redaction, reg); err != nil {
+			return nil, fmt.Errorf("judge.redaction: %w", err)
+		}
+	}
 	if len(cfg.Scorer.References.Files) > 0 {
-		p.References, err = reference.New(cfg.Scorer.References, logger.With("component", "references"), reg)
-		if err != nil {
+		if p.References, err = reference.New(cfg.Scorer.References, set.Component("references")); err != nil {
 			return nil, fmt.Errorf("scorer.references: %w", err)
 		}
-		p.Engine.SetEnricher(p.References)
+		engineOpts.Enricher = p.References
 	}
-	p.Assembler, err = extractor.NewAssembler(cfg.Extractor, p.Engine, logger.With("component", "extractor"), reg, drops)
-	if err != nil {
+	if p.Engine, err = scorer.NewEngine(cfg.Scorer, set.Component("scorer"), metrics, p.Exporters, engineOpts); err != nil {
+		return nil, fmt.Errorf("scorer: %w", err)
+	}
+	if p.Assembler, err = extractor.NewAssembler(cfg.Extractor, set.Component("extractor"), p.Engine); err != nil {
 		return nil, fmt.Errorf("extractor: %w", err)
 	}
 	if opts.Online {
-		p.Receiver, err = receiver.New(cfg.Receiver, p.Assembler, p.Assembler, logger.With("component", "receiver"), reg)
-		if err != nil {
+		if p.Receiver, err = receiver.New(cfg.Receiver, set.Component("receiver"), p.Assembler, p.Assembler); err != nil {
 			return nil, fmt.Errorf("receiver: %w", err)
 		}
 		p.Metrics = promexp.NewServer(cfg.Exporters.Prometheus, reg, p.Readiness, logger.With("component", "metrics"))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -147,7 +148,7 @@ func TestThroughEngineNotApplicable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := scorer.NewEngine(scorer.DefaultConfig(), ms, nil, nil, nil, nil)
+	e, err := scorer.NewEngine(scorer.DefaultConfig(), telemetry.Settings{}, ms, nil, scorer.EngineOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

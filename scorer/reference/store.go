@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/dataset"
 	"github.com/prometheus/client_golang/prometheus"
@@ -89,15 +90,13 @@ type Store struct {
 }
 
 // New loads every file of cfg. A file that cannot be read or parsed is an
-// error naming it: the sidecar does not start with broken references. A
-// nil logger discards logs; a nil reg registers no metrics.
-func New(cfg scorer.ReferencesConfig, logger *slog.Logger, reg prometheus.Registerer) (*Store, error) {
+// error naming it: the sidecar does not start with broken references.
+// Metrics are registered with set.Registerer (nil: not registered).
+func New(cfg scorer.ReferencesConfig, set telemetry.Settings) (*Store, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
+	logger, reg := set.Log(), set.Registerer
 	s := &Store{cfg: cfg, logger: logger, files: map[string]fileState{}}
 	s.idx.Store(&index{byID: map[string]*loadedCase{}, byInput: map[string]match{}})
 	s.reloads = prometheus.NewCounterVec(prometheus.CounterOpts{

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -41,7 +42,7 @@ func run(id, input, output string, calls ...agentrun.ToolCall) *scorer.Instance 
 }
 
 func TestLookup(t *testing.T) {
-	s, err := New(config(filepath.Join("testdata", "lights.evalset.json"), filepath.Join("testdata", "canary.jsonl")), nil, nil)
+	s, err := New(config(filepath.Join("testdata", "lights.evalset.json"), filepath.Join("testdata", "canary.jsonl")), telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func TestLookup(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := config(filepath.Join("testdata", "lights.evalset.json"), filepath.Join("testdata", "canary.jsonl"))
 			cfg.MatchInput = tt.matchInput
-			s, err := New(cfg, nil, nil)
+			s, err := New(cfg, telemetry.Settings{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,7 +101,7 @@ func TestReloadOnChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	s, err := New(config(path), nil, reg)
+	s, err := New(config(path), telemetry.Settings{Registerer: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +162,7 @@ func TestPreparedReferencePerTurn(t *testing.T) {
 	if err := os.WriteFile(changing, []byte(`{"case_id": "a", "prompt": "p", "reference": "old"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(config(filepath.Join("testdata", "lights.evalset.json"), changing), nil, nil)
+	s, err := New(config(filepath.Join("testdata", "lights.evalset.json"), changing), telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +208,7 @@ func TestRunReloads(t *testing.T) {
 	}
 	cfg := config(path)
 	cfg.ReloadInterval = time.Millisecond
-	s, err := New(cfg, nil, nil)
+	s, err := New(cfg, telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,13 +235,13 @@ func TestBadFilesAtStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range []string{bad, filepath.Join(dir, "missing.jsonl")} {
-		if _, err := New(config(f), nil, nil); err == nil {
+		if _, err := New(config(f), telemetry.Settings{}); err == nil {
 			t.Errorf("%s: want an error at start", f)
 		}
 	}
 	c := config("x")
 	c.ReloadInterval = 0
-	if _, err := New(c, nil, nil); err == nil {
+	if _, err := New(c, telemetry.Settings{}); err == nil {
 		t.Error("zero reload interval accepted")
 	}
 }
@@ -257,7 +258,7 @@ func (f sinkFunc) Export(_ context.Context, ev *scorer.Evaluation) error {
 // store as its enricher: a canary run naming its case gets scored by a
 // reference metric; a run without a case id finds it not applicable.
 func TestEngineLookupMakesReferenceMetricsApplicable(t *testing.T) {
-	s, err := New(config(filepath.Join("testdata", "canary.jsonl")), nil, nil)
+	s, err := New(config(filepath.Join("testdata", "canary.jsonl")), telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,11 +275,10 @@ func TestEngineLookupMakesReferenceMetricsApplicable(t *testing.T) {
 		evs[ev.Trajectory.TraceID] = ev
 		mu.Unlock()
 	})
-	e, err := scorer.NewEngine(scorer.DefaultConfig(), ms, sink, nil, nil, nil)
+	e, err := scorer.NewEngine(scorer.DefaultConfig(), telemetry.Settings{}, ms, sink, scorer.EngineOptions{Enricher: s})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.SetEnricher(s)
 	ctx := context.Background()
 	e.Start(ctx)
 	call := agentrun.ToolCall{Name: "get_weather", Arguments: `{"city":"London"}`, ArgumentsValid: true}

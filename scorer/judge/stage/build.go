@@ -8,8 +8,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/guard"
@@ -22,13 +21,11 @@ import (
 	"github.com/evalsidecar/evalsidecar/scorer/judge/sampling"
 )
 
-// Settings are what Build needs besides the config.
+// Settings are what Build needs besides the config: the sidecar's
+// telemetry settings (the judge, redaction and stage metrics go to its
+// Registerer) and the judge's environment.
 type Settings struct {
-	// Registerer receives the judge, redaction and stage metrics; nil
-	// registers none.
-	Registerer prometheus.Registerer
-	// Logger receives logs; nil discards them.
-	Logger *slog.Logger
+	telemetry.Settings
 	// HTTPClient carries the judge requests (proxy, TLS); nil uses a
 	// default client.
 	HTTPClient *http.Client

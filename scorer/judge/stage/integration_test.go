@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"gopkg.in/yaml.v3"
 
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
@@ -27,7 +28,7 @@ func parseConfig(t *testing.T, doc string) Config {
 // coherenceOf builds the parts of cfg and returns its first metric.
 func coherenceOf(t *testing.T, cfg Config, reg prometheus.Registerer) (scorer.Judged, *Parts) {
 	t.Helper()
-	parts, err := BuildParts(cfg, Settings{Registerer: reg})
+	parts, err := BuildParts(cfg, Settings{Settings: telemetry.Settings{Registerer: reg}})
 	if err != nil {
 		t.Fatal(err)
 	}

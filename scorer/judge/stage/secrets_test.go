@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
 )
@@ -77,7 +78,7 @@ queue_size: 1000
 	logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	reg := prometheus.NewRegistry()
 	rec := &recorder{}
-	st, err := Build(cfg, rec, Settings{Registerer: reg, Logger: logger})
+	st, err := Build(cfg, rec, Settings{Settings: telemetry.Settings{Registerer: reg, Logger: logger}})
 	if err != nil {
 		t.Fatal(err)
 	}
