@@ -1,12 +1,13 @@
 package sampling
 
 import (
-	"container/list"
 	"context"
 	"errors"
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/hashicorp/golang-lru/v2/simplelru"
 )
 
 // Cache defaults.
@@ -59,19 +60,16 @@ type CacheStats struct {
 // safe for concurrent use. Values are shared between callers: treat them
 // as read-only.
 type Cache[V any] struct {
-	size int
-	ttl  time.Duration
-	now  func() time.Time
+	ttl time.Duration
+	now func() time.Time
 
 	mu    sync.Mutex
-	lru   list.List // of *cacheEntry[V], most recently used first
-	items map[Key]*list.Element
+	lru   *simplelru.LRU[Key, cacheEntry[V]]
 	calls map[Key]*flight[V]
 	stats CacheStats
 }
 
 type cacheEntry[V any] struct {
-	key     Key
 	val     V
 	expires time.Time
 }
@@ -98,11 +96,14 @@ func NewCache[V any](c CacheConfig, now func() time.Time) (*Cache[V], error) {
 	if now == nil {
 		now = time.Now
 	}
+	lru, err := simplelru.NewLRU[Key, cacheEntry[V]](c.Size, nil)
+	if err != nil {
+		return nil, err
+	}
 	return &Cache[V]{
-		size:  c.Size,
 		ttl:   c.TTL,
 		now:   now,
-		items: make(map[Key]*list.Element),
+		lru:   lru,
 		calls: make(map[Key]*flight[V]),
 	}, nil
 }
@@ -215,36 +216,22 @@ func isContextErr(err error) bool {
 
 // getLocked returns the live result for k, dropping it when expired.
 func (c *Cache[V]) getLocked(k Key) (V, bool) {
-	el, ok := c.items[k]
+	e, ok := c.lru.Get(k)
 	if !ok {
 		var zero V
 		return zero, false
 	}
-	e := el.Value.(*cacheEntry[V])
 	if !c.now().Before(e.expires) {
-		c.lru.Remove(el)
-		delete(c.items, k)
+		c.lru.Remove(k)
 		c.stats.Expired++
 		var zero V
 		return zero, false
 	}
-	c.lru.MoveToFront(el)
 	return e.val, true
 }
 
 func (c *Cache[V]) putLocked(k Key, v V) {
-	expires := c.now().Add(c.ttl)
-	if el, ok := c.items[k]; ok {
-		e := el.Value.(*cacheEntry[V])
-		e.val, e.expires = v, expires
-		c.lru.MoveToFront(el)
-		return
-	}
-	c.items[k] = c.lru.PushFront(&cacheEntry[V]{key: k, val: v, expires: expires})
-	for c.lru.Len() > c.size {
-		el := c.lru.Back()
-		c.lru.Remove(el)
-		delete(c.items, el.Value.(*cacheEntry[V]).key)
+	if c.lru.Add(k, cacheEntry[V]{val: v, expires: c.now().Add(c.ttl)}) {
 		c.stats.Evictions++
 	}
 }

@@ -247,29 +247,6 @@ func TestRubricCache(t *testing.T) {
 	}
 }
 
-func TestRubricCacheLRU(t *testing.T) {
-	c := newRubricCache(2)
-	c.put("a", []string{"1"})
-	c.put("b", []string{"2"})
-	c.get("a")
-	c.put("c", []string{"3"})
-	if _, ok := c.get("b"); ok {
-		t.Error("b should be evicted")
-	}
-	if r, ok := c.get("a"); !ok || r[0] != "1" {
-		t.Error("a should stay")
-	}
-	c.put("a", []string{"4"})
-	if r, _ := c.get("a"); r[0] != "4" || c.len() != 2 {
-		t.Error("update in place")
-	}
-	off := newRubricCache(0)
-	off.put("a", []string{"1"})
-	if _, ok := off.get("a"); ok {
-		t.Error("size 0 must not cache")
-	}
-}
-
 func TestNeeds(t *testing.T) {
 	want := map[string]scorer.Inputs{
 		"coherence":                        scorer.InPrompt | scorer.InResponse,

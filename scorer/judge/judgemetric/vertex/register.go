@@ -3,6 +3,8 @@ package vertex
 import (
 	"fmt"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
 )
@@ -103,7 +105,10 @@ func rubricFactory(deps judgemetric.Deps, spec rubricSpec) scorer.Factory {
 			if size < 0 || size > maxCacheSize {
 				return nil, fmt.Errorf(`param "rubric_cache_size": must be between 0 and %d, got %d`, maxCacheSize, size)
 			}
-			m.cache = newRubricCache(size)
+			if size > 0 {
+				// size is positive, so New cannot fail.
+				m.cache, _ = lru.New[string, []string](size)
+			}
 		}
 		if m.judge, m.newSan, err = deps.Resolve(spec.id, p); err != nil {
 			return nil, err

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"strings"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
@@ -40,7 +42,7 @@ type rubricMetric struct {
 	spec    rubricSpec
 	rubrics []string // configured rubrics; nil uses spec.fixed or generates
 	samples int
-	cache   *rubricCache
+	cache   *lru.Cache[string, []string] // generated rubrics by input hash; nil: no caching
 	judge   judge.Judge
 	newSan  func() judge.Sanitizer
 }
@@ -189,8 +191,10 @@ func consensusResult(cons []Consensus, score float64, samples int) scorer.Result
 func (m *rubricMetric) generated(ctx context.Context, c *judgemetric.Caller, in *scorer.Instance) ([]string, bool, error) {
 	parts := m.spec.genInputs(in)
 	key := cacheKey(m.spec.id, parts)
-	if r, ok := m.cache.get(key); ok {
-		return r, true, nil
+	if m.cache != nil {
+		if r, ok := m.cache.Get(key); ok {
+			return r, true, nil
+		}
 	}
 	system := generationSystem(m.spec.generate)
 	ans, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
@@ -206,7 +210,9 @@ func (m *rubricMetric) generated(ctx context.Context, c *judgemetric.Caller, in 
 	if err != nil {
 		return nil, false, err
 	}
-	m.cache.put(key, rubrics)
+	if m.cache != nil {
+		m.cache.Add(key, rubrics)
+	}
 	return rubrics, false, nil
 }
 
