@@ -31,8 +31,11 @@ func TestCacheConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.size != DefaultCacheSize || c.ttl != DefaultCacheTTL || DefaultCacheSize != 10000 || DefaultCacheTTL != time.Hour {
-		t.Errorf("defaults: size %d, ttl %s", c.size, c.ttl)
+	for i := range DefaultCacheSize + 1 {
+		c.Put(key(i), i)
+	}
+	if c.Len() != DefaultCacheSize || c.ttl != DefaultCacheTTL || DefaultCacheSize != 10000 || DefaultCacheTTL != time.Hour {
+		t.Errorf("defaults: size %d, ttl %s", c.Len(), c.ttl)
 	}
 	_, err = NewCache[int](CacheConfig{Size: -1, TTL: -time.Second}, nil)
 	if err == nil || !strings.Contains(err.Error(), "size: must be >= 0") || !strings.Contains(err.Error(), "ttl: must be >= 0") {
