@@ -86,27 +86,27 @@ judge:
 	}
 }
 
-// TestReadmeJudgeExample keeps the README's judge example valid: it must
-// parse, build every judge metric and sample 5 % of one agent's runs.
-func TestReadmeJudgeExample(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+// TestDocsJudgeExample keeps the judge example of docs/judge.md valid: it
+// must parse, build every judge metric and sample 5 % of one agent's runs.
+func TestDocsJudgeExample(t *testing.T) {
+	page, err := os.ReadFile("../../docs/judge.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(readme)
+	text := string(page)
 	i := strings.Index(text, "Hallucination and a custom rubric for one agent")
 	if i < 0 {
-		t.Fatal("README lost its judge example")
+		t.Fatal("docs/judge.md lost its judge example")
 	}
 	start := strings.Index(text[i:], "```yaml\n")
 	end := strings.Index(text[i+start+8:], "```")
 	if start < 0 || end < 0 {
-		t.Fatal("README judge example is not a yaml block")
+		t.Fatal("docs/judge.md judge example is not a yaml block")
 	}
 	doc := text[i+start+8 : i+start+8+end]
 	cfg, err := Parse([]byte(doc), func(k string) (string, bool) { return "test-key", k == "OPENAI_API_KEY" })
 	if err != nil {
-		t.Fatalf("README judge example: %v", err)
+		t.Fatalf("docs/judge.md judge example: %v", err)
 	}
 	if len(cfg.Judge.Metrics) != 2 {
 		t.Fatalf("%d judge metrics", len(cfg.Judge.Metrics))
