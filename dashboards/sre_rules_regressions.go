@@ -84,7 +84,7 @@ func query(expr string, labels []string, format string) string {
 		matchers = append(matchers, l+"=%q")
 		args = append(args, "$labels."+l)
 	}
-	sel := expr
+	var sel string
 	if i := strings.Index(expr, " offset "); i >= 0 {
 		sel = expr[:i] + "{" + strings.Join(matchers, ",") + "}" + expr[i:]
 	} else {

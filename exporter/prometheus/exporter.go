@@ -24,7 +24,6 @@ type Exporter struct {
 	m      *metrics
 
 	services, versions, agents, tools, models, metricIDs *Capper
-	overflow                                             map[string]prometheus.Counter
 	exemplars                                            *exemplarBudget
 	series                                               seriesCaches
 	rows                                                 *seriesRows

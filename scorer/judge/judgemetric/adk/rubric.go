@@ -76,13 +76,6 @@ func (m *rubricMetric) Needs() scorer.Inputs {
 	return scorer.InPrompt | scorer.InResponse
 }
 
-// rubricOutcome is one rubric's combined verdict in one invocation.
-type rubricOutcome struct {
-	score, share float64
-	ok           bool
-	reason       string
-}
-
 // Score samples the judge num_samples times per invocation and pools the
 // majority verdicts.
 func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
