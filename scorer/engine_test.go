@@ -110,9 +110,7 @@ func TestEvaluateOutcomes(t *testing.T) {
 			return Result{}, errors.New("judge unavailable")
 		}}, wantErr: ReasonError},
 		{name: "panic", metric: fakeMetric{score: func(context.Context, *Instance) (Result, error) {
-			var m map[string]int
-			m["x"] = 1
-			return Result{}, nil
+			panic("metric bug")
 		}}, wantErr: ReasonPanic},
 		{name: "timeout honoured", metric: fakeMetric{score: func(ctx context.Context, _ *Instance) (Result, error) {
 			<-ctx.Done()

@@ -86,17 +86,6 @@ func anyOf(t *testing.T, raw json.RawMessage) any {
 	return v
 }
 
-// toVertexTrajectory turns {name, args} calls into {tool_name, tool_input}
-// keeping the argument text as written.
-func toVertexTrajectory(calls []vecCall) []map[string]json.RawMessage {
-	out := make([]map[string]json.RawMessage, len(calls))
-	for i, c := range calls {
-		n, _ := json.Marshal(c.Name)
-		out[i] = map[string]json.RawMessage{"tool_name": n, "tool_input": c.Args}
-	}
-	return out
-}
-
 // vectorCases converts the vectors a dataset row can express; the others
 // are returned as skip reasons.
 func vectorCases(t *testing.T, vs []metricVector) ([]vectorCase, map[string]string) {

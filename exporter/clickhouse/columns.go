@@ -161,7 +161,7 @@ func (b *batch) row() rowWriter { return rowWriter{b: b} }
 
 func (w *rowWriter) next(k kind) *colData {
 	c := w.b.columns[w.i]
-	if c.kind != k && !(k == kString && c.kind == kLowString) {
+	if c.kind != k && (k != kString || c.kind != kLowString) {
 		panic(fmt.Sprintf("clickhouse: column %s is %d, row writer gave %d", c.name, c.kind, k))
 	}
 	d := &w.b.cols[w.i]

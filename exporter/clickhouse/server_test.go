@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -123,26 +122,4 @@ func (p *privateServer) stop() {
 		<-done
 	}
 	p.cmd = nil
-}
-
-// query runs q over HTTP and returns the trimmed result.
-func (p *privateServer) query(q string) (string, error) {
-	resp, err := http.Post(fmt.Sprintf("http://127.0.0.1:%d/", p.httpPort), "text/plain", strings.NewReader(q))
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	var b strings.Builder
-	buf := make([]byte, 4096)
-	for {
-		n, err := resp.Body.Read(buf)
-		b.Write(buf[:n])
-		if err != nil {
-			break
-		}
-	}
-	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("%s: %s", q, b.String())
-	}
-	return strings.TrimSpace(b.String()), nil
 }

@@ -15,8 +15,6 @@ func newEnv(answers ...string) *judgemetrictest.Env {
 	return judgemetrictest.NewEnv(Register, judgemetrictest.BracketEnvelope(), answers...)
 }
 
-func near(a, b, tol float64) bool { d := a - b; return d <= tol && -d <= tol }
-
 // Raw tokens of the fixed instance: each must reach the judge only inside
 // a sanitizer marker.
 var rawTokens = []string{"RAWPROMPT", "RAWRESPONSE", "RAWREFERENCE", "RAWHISTORY", "RAWARGS", "RAWRESULT", "RAWTOPIC"}

@@ -24,12 +24,6 @@ func scoreErr(t *testing.T, name string, params map[string]any, in *scorer.Insta
 	return err
 }
 
-// wantInvalid asserts err is an invalid_response judge error.
-func wantInvalid(t *testing.T, err error) {
-	t.Helper()
-	judgemetrictest.WantClass(t, err, judge.ClassInvalidResponse)
-}
-
 func TestPointwiseBadAnswers(t *testing.T) {
 	for name, ans := range map[string]string{
 		"off scale":           pw("6"),
