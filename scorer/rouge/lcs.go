@@ -41,12 +41,13 @@ func lcsTable(t []int32, a, b []string) []int32 {
 	t = t[:n]
 	clear(t[:w])
 	for i := 1; i <= len(a); i++ {
-		t[i*w] = 0
+		up, row := t[(i-1)*w:i*w], t[i*w:(i+1)*w]
+		row[0] = 0
 		for j := 1; j <= len(b); j++ {
 			if a[i-1] == b[j-1] {
-				t[i*w+j] = t[(i-1)*w+j-1] + 1
+				row[j] = up[j-1] + 1
 			} else {
-				t[i*w+j] = max(t[(i-1)*w+j], t[i*w+j-1])
+				row[j] = max(up[j], row[j-1])
 			}
 		}
 	}

@@ -16,12 +16,18 @@ func scoreNgrams(target, prediction []string, n int) Score {
 	return newScore(float64(overlap)/float64(pn), float64(overlap)/float64(tn))
 }
 
-// ngrams counts the n-grams of toks, each written as its tokens joined by
-// spaces.
+// ngrams counts the n-grams of toks, each written as its tokens joined
+// by single spaces (no token holds a space).
 func ngrams(toks []string, n int) map[string]int {
+	// the n-gram from token i is text[start[i] : start[i+n]-1]
+	text := strings.Join(toks, " ")
+	start := make([]int, len(toks)+1)
+	for i, t := range toks {
+		start[i+1] = start[i] + len(t) + 1
+	}
 	m := make(map[string]int, len(toks))
 	for i := 0; i+n <= len(toks); i++ {
-		m[strings.Join(toks[i:i+n], " ")]++
+		m[text[start[i]:start[i+n]-1]]++
 	}
 	return m
 }
