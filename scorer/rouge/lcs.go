@@ -7,32 +7,51 @@ func scoreLCS(target, prediction []string) Score {
 	if len(target) == 0 || len(prediction) == 0 {
 		return Score{}
 	}
-	l := float64(lcsLength(target, prediction))
+	v := vocabulary{}
+	l := float64(lcsLength(v.ids(target), v.ids(prediction)))
 	return newScore(l/float64(len(prediction)), l/float64(len(target)))
+}
+
+// vocabulary numbers tokens, so that the LCS tables compare integers.
+type vocabulary map[string]int32
+
+// ids returns the numbers of toks, numbering the new ones.
+func (v vocabulary) ids(toks []string) []int32 {
+	out := make([]int32, len(toks))
+	for i, t := range toks {
+		id, ok := v[t]
+		if !ok {
+			id = int32(len(v))
+			v[t] = id
+		}
+		out[i] = id
+	}
+	return out
 }
 
 // lcsLength is the length of the longest common subsequence of a and b:
 // the last cell of rouge-score's _lcs_table, filled one row at a time.
-func lcsLength(a, b []string) int {
-	prev, cur := make([]int32, len(b)+1), make([]int32, len(b)+1)
-	for i := range a {
-		for j := range b {
-			if a[i] == b[j] {
-				cur[j+1] = prev[j] + 1
+func lcsLength(a, b []int32) int {
+	up, row := make([]int32, len(b)+1), make([]int32, len(b)+1)
+	for _, x := range a {
+		for j, y := range b {
+			if x == y {
+				row[j+1] = up[j] + 1
 			} else {
-				cur[j+1] = max(prev[j+1], cur[j])
+				row[j+1] = max(up[j+1], row[j])
 			}
 		}
-		prev, cur = cur, prev
+		up, row = row, up
 	}
-	return int(prev[len(b)])
+	return int(up[len(b)])
 }
 
 // lcsTable fills the dynamic-programming table of rouge-score's
 // _lcs_table for a and b: cell (i, j), at i*(len(b)+1)+j, is the LCS
 // length of the first i tokens of a and the first j of b. It is written
-// in t, grown when short, and returned.
-func lcsTable(t []int32, a, b []string) []int32 {
+// in t, grown when short, and returned. Row i+1 is computed from row i
+// as lcsLength computes its rows.
+func lcsTable(t []int32, a, b []int32) []int32 {
 	w := len(b) + 1
 	n := (len(a) + 1) * w
 	if cap(t) < n {
@@ -40,14 +59,14 @@ func lcsTable(t []int32, a, b []string) []int32 {
 	}
 	t = t[:n]
 	clear(t[:w])
-	for i := 1; i <= len(a); i++ {
-		up, row := t[(i-1)*w:i*w], t[i*w:(i+1)*w]
+	for i, x := range a {
+		up, row := t[i*w:(i+1)*w], t[(i+1)*w:(i+2)*w]
 		row[0] = 0
-		for j := 1; j <= len(b); j++ {
-			if a[i-1] == b[j-1] {
-				row[j] = up[j-1] + 1
+		for j, y := range b {
+			if x == y {
+				row[j+1] = up[j] + 1
 			} else {
-				row[j] = max(up[j], row[j-1])
+				row[j+1] = max(up[j+1], row[j])
 			}
 		}
 	}
@@ -59,7 +78,7 @@ func lcsTable(t []int32, a, b []string) []int32 {
 // rouge-score's _backtrack_norec walks back from the end of the table,
 // taking a match, else stepping left when that cell is strictly larger,
 // up otherwise.
-func markLCS(t []int32, a, b []string, mark []bool) {
+func markLCS(t []int32, a, b []int32, mark []bool) {
 	w := len(b) + 1
 	i, j := len(a), len(b)
 	for i > 0 && j > 0 {

@@ -32,19 +32,27 @@ func (s *Scorer) sentenceTokens(text string) [][]string {
 //     order, and each of those tokens scores a hit while both budgets
 //     allow it;
 //   - R = hits/m, P = hits/n.
-func scoreLsum(target, prediction [][]string) Score {
-	cntT, cntP := map[string]int{}, map[string]int{}
+func scoreLsum(targetSents, predictionSents [][]string) Score {
+	v := vocabulary{}
+	target, prediction := make([][]int32, len(targetSents)), make([][]int32, len(predictionSents))
+	for k, s := range targetSents {
+		target[k] = v.ids(s)
+	}
+	for k, s := range predictionSents {
+		prediction[k] = v.ids(s)
+	}
+	cntT, cntP := make([]int, len(v)), make([]int, len(v)) // by token number
 	m, n := 0, 0
 	for _, r := range target {
 		m += len(r)
-		for _, tok := range r {
-			cntT[tok]++
+		for _, id := range r {
+			cntT[id]++
 		}
 	}
 	for _, c := range prediction {
 		n += len(c)
-		for _, tok := range c {
-			cntP[tok]++
+		for _, id := range c {
+			cntP[id]++
 		}
 	}
 	if m == 0 || n == 0 {
@@ -58,11 +66,11 @@ func scoreLsum(target, prediction [][]string) Score {
 			table = lcsTable(table, r, c)
 			markLCS(table, r, c, union)
 		}
-		for i, tok := range r {
-			if union[i] && cntT[tok] > 0 && cntP[tok] > 0 {
+		for i, id := range r {
+			if union[i] && cntT[id] > 0 && cntP[id] > 0 {
 				hits++
-				cntT[tok]--
-				cntP[tok]--
+				cntT[id]--
+				cntP[id]--
 			}
 		}
 	}
