@@ -7,7 +7,7 @@ import (
 )
 
 // BenchmarkScore scores a 200-word response against a 200-word reference
-// with every type.
+// with rouge1, rouge2, rougeL and rougeLsum.
 func BenchmarkScore(b *testing.B) {
 	target, prediction := testtext.Answer(200, 3), testtext.Answer(200, 0)
 	for _, typ := range Types() {
