@@ -50,20 +50,16 @@ func benchToolCallOutput(cs []agentrun.ToolCall) string {
 // trajectory, latency and failure. A metric whose inputs are missing is
 // skipped, as the engine does.
 //
-//   - canary_run: the Instance of the run extracted from the trace that
+//   - canary: the Instance of the run extracted from the trace that
 //     BenchmarkDecodeCase decodes, with the reference side as the
-//     reference store sets it for a canary run: the case's
-//     PreparedReference, prepared once and shared by every run of the
-//     case, so each run pays for its own side only. Every metric but
+//     reference store sets it for a canary run. Every metric but
 //     Vertex's tool-call ones, which read tool-call JSON that traces do
 //     not carry (on a traced run they are not applicable);
-//   - unprepared_run: the same metrics with nothing prepared, the cost of
-//     a dataset row whose reference is its own;
 //   - tool_call_json: Vertex's tool-call metrics on a dataset row whose
 //     prediction and reference are the run and the reference trajectory
 //     written as tool-call outputs;
-//   - all: unprepared_run and tool_call_json, the cost of a dataset row
-//     with every column.
+//   - all: canary and tool_call_json, the cost of a dataset row with
+//     every column.
 func BenchmarkAllReferenceMetrics(b *testing.B) {
 	var onRuns, toolCall []Metric
 	for _, c := range catalog() {
@@ -85,22 +81,18 @@ func BenchmarkAllReferenceMetrics(b *testing.B) {
 	refText := testtext.Answer(200, 3)
 	predOut, refOut := benchToolCallOutput(pred), benchToolCallOutput(ref)
 	traced := benchCaseRun(b)
-	prep := NewPreparedReference(refText, ref)
 	// run is the Instance of the traced run with the reference side as
 	// the reference store's Enrich sets it for a turn with a response and
 	// tool calls.
-	run := func(p *PreparedReference) func() *Instance {
-		return func() *Instance {
-			in := FromTrajectory(traced)
-			in.Reference, in.ReferenceTrajectory = refText, ref
-			in.Has |= InReference | InReferenceTrajectory | InInvocations
-			in.Invocations = []Invocation{{
-				UserContent: in.Prompt, Response: in.Response, Reference: refText,
-				PredictedToolCalls: in.PredictedTrajectory, ReferenceToolCalls: ref, HasReference: true,
-			}}
-			in.PreparedReference = p
-			return in
-		}
+	run := func() *Instance {
+		in := FromTrajectory(traced)
+		in.Reference, in.ReferenceTrajectory = refText, ref
+		in.Has |= InReference | InReferenceTrajectory | InInvocations
+		in.Invocations = []Invocation{{
+			UserContent: in.Prompt, Response: in.Response, Reference: refText,
+			PredictedToolCalls: in.PredictedTrajectory, ReferenceToolCalls: ref, HasReference: true,
+		}}
+		return in
 	}
 	row := func() *Instance {
 		return &Instance{
@@ -109,13 +101,9 @@ func BenchmarkAllReferenceMetrics(b *testing.B) {
 			Has: InPrediction | InReference | InPredictedTrajectory | InReferenceTrajectory,
 		}
 	}
-	b.Run("canary_run", func(b *testing.B) {
-		scoreAll(onRuns, run(prep)()) // the case's first run prepares its reference side
-		benchMetrics(b, onRuns, nil, run(prep), nil)
-	})
-	b.Run("unprepared_run", func(b *testing.B) { benchMetrics(b, onRuns, nil, run(nil), nil) })
+	b.Run("canary", func(b *testing.B) { benchMetrics(b, onRuns, nil, run, nil) })
 	b.Run("tool_call_json", func(b *testing.B) { benchMetrics(b, toolCall, nil, row, nil) })
-	b.Run("all", func(b *testing.B) { benchMetrics(b, onRuns, toolCall, run(nil), row) })
+	b.Run("all", func(b *testing.B) { benchMetrics(b, onRuns, toolCall, run, row) })
 }
 
 // benchMetrics scores ms on a new Instance from newA and more on one from

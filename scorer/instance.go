@@ -53,18 +53,6 @@ type Instance struct {
 	// Trajectory is the run this instance was built from; nil for offline
 	// dataset rows.
 	Trajectory *agentrun.Trajectory
-
-	// PreparedReference, when set, is the expected side of the case this
-	// instance is scored against, prepared once and shared with every
-	// other run of the case (the reference store sets it on canary runs).
-	// Metrics use it for Reference and ReferenceTrajectory (and the same
-	// text or list in Invocations) as long as those are what it was made
-	// from; it never changes a score.
-	PreparedReference *PreparedReference
-
-	// memo holds what several metrics derive from the same fields, built
-	// once per Instance (see instanceMemo).
-	memo instanceMemo
 }
 
 // Invocation is one user turn of a case and the agent's answer to it.

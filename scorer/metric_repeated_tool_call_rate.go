@@ -36,14 +36,6 @@ func (repeatedToolCallRate) Score(_ context.Context, in *Instance) (Result, erro
 		return Result{}, ErrNotApplicable
 	}
 	key := func(i int) string { return argsKey(calls[i].Arguments) }
-	if in.Has&InReferenceTrajectory != 0 {
-		// With a reference trajectory the trajectory metrics parse the
-		// run's calls anyway: read the keys from that one shared parse.
-		// (Without those metrics configured, the shared parse costs
-		// about what parsing the calls with repeated names one by one
-		// does.)
-		key = in.preparedCalls(calls).ExactArgsKey
-	}
 	rep := countRepeated(calls, key)
 	return Result{
 		Metric:  MetricRepeatedToolCallRate,

@@ -65,7 +65,7 @@ func (bleuMetric) inline() {}
 
 // Score returns sentence BLEU / 100.
 func (m bleuMetric) Score(_ context.Context, in *Instance) (Result, error) {
-	s, err := m.sentence(in)
+	s, err := m.b.Sentence(in.Response, in.Reference)
 	if errors.Is(err, bleu.ErrEmptyReference) {
 		return Result{}, ErrNotApplicable
 	}
@@ -86,17 +86,4 @@ func (m bleuMetric) Score(_ context.Context, in *Instance) (Result, error) {
 			"ref_len":    s.RefLen,
 		},
 	}, nil
-}
-
-// sentence scores the response against the reference, prepared once per
-// case when the instance has it prepared.
-func (m bleuMetric) sentence(in *Instance) (bleu.Score, error) {
-	ref, ok, err := in.PreparedReference.bleuReference(m.b, in.Reference)
-	switch {
-	case !ok:
-		return m.b.Sentence(in.Response, in.Reference)
-	case err != nil:
-		return bleu.Score{}, err
-	}
-	return m.b.SentencePrepared(in.Response, ref)
 }

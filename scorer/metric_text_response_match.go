@@ -72,10 +72,10 @@ func (m *responseMatchScore) Score(_ context.Context, in *Instance) (Result, err
 			if !inv.HasReference {
 				continue
 			}
-			per = append(per, in.rougeScore(m.scorer, inv.Reference, inv.Response).FMeasure)
+			per = append(per, m.scorer.Score(inv.Reference, inv.Response).FMeasure)
 		}
 	} else if in.Has&InReference != 0 {
-		per = append(per, in.rougeScore(m.scorer, in.Reference, in.Response).FMeasure)
+		per = append(per, m.scorer.Score(in.Reference, in.Response).FMeasure)
 	}
 	if len(per) == 0 {
 		return Result{}, ErrNotApplicable

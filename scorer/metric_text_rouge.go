@@ -114,7 +114,7 @@ func (m *rougeMetric) Score(ctx context.Context, in *Instance) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	s := in.rougeScore(m.scorer, in.Reference, in.Response)
+	s := m.scorer.Score(in.Reference, in.Response)
 	return Result{
 		Metric: m.name,
 		Score:  s.FMeasure,

@@ -113,10 +113,10 @@ func (m *adkToolTrajectory) Score(_ context.Context, in *Instance) (Result, erro
 			if !inv.HasReference {
 				continue
 			}
-			per = append(per, m.invocation(in.preparedCalls(inv.PredictedToolCalls), in.preparedCalls(inv.ReferenceToolCalls)))
+			per = append(per, m.invocation(trajectory.Prepare(trajCalls(inv.PredictedToolCalls)), trajectory.Prepare(trajCalls(inv.ReferenceToolCalls))))
 		}
 	} else if in.Has&InReferenceTrajectory != 0 {
-		per = append(per, m.invocation(in.preparedCalls(in.PredictedTrajectory), in.preparedCalls(in.ReferenceTrajectory)))
+		per = append(per, m.invocation(trajectory.Prepare(trajCalls(in.PredictedTrajectory)), trajectory.Prepare(trajCalls(in.ReferenceTrajectory))))
 	}
 	if len(per) == 0 {
 		return Result{}, ErrNotApplicable

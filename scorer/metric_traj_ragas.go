@@ -79,7 +79,7 @@ func (ragasToolCallAccuracy) inline() {}
 
 // Score returns Ragas' tool-call accuracy.
 func (m ragasToolCallAccuracy) Score(_ context.Context, in *Instance) (Result, error) {
-	pred, ref := in.preparedCalls(in.PredictedTrajectory), in.preparedCalls(in.ReferenceTrajectory)
+	pred, ref := trajectory.Prepare(trajCalls(in.PredictedTrajectory)), trajectory.Prepare(trajCalls(in.ReferenceTrajectory))
 	return Result{
 		Metric:  MetricRagasToolCallAccuracy,
 		Score:   trajectory.PreparedToolCallAccuracy(pred, ref, m.strictOrder, m.cmp),
@@ -113,7 +113,7 @@ func (ragasToolCallF1) inline() {}
 
 // Score returns Ragas' tool-call F1.
 func (ragasToolCallF1) Score(_ context.Context, in *Instance) (Result, error) {
-	f1, p, r := trajectory.PreparedToolCallF1(in.preparedCalls(in.PredictedTrajectory), in.preparedCalls(in.ReferenceTrajectory))
+	f1, p, r := trajectory.PreparedToolCallF1(trajectory.Prepare(trajCalls(in.PredictedTrajectory)), trajectory.Prepare(trajCalls(in.ReferenceTrajectory)))
 	return Result{
 		Metric:  MetricRagasToolCallF1,
 		Score:   f1,

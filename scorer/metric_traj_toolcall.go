@@ -109,11 +109,11 @@ func (m vertexToolCall) Score(_ context.Context, in *Instance) (Result, error) {
 	default:
 		return Result{}, ErrNotApplicable
 	}
-	po := in.toolCallOutput(text)
-	if po.err != nil {
-		return Result{Metric: m.id, Score: 0, Details: map[string]any{"problem": po.err.Error()}}, nil
+	pout, err := trajectory.ParseToolCallOutput(text)
+	if err != nil {
+		return Result{Metric: m.id, Score: 0, Details: map[string]any{"problem": err.Error()}}, nil
 	}
-	pred := &po.out
+	pred := &pout
 	details := map[string]any{"predicted_calls": len(pred.Calls)}
 	if m.id == MetricToolCallValid {
 		if p := pred.Problem(); p != "" {
@@ -121,12 +121,12 @@ func (m vertexToolCall) Score(_ context.Context, in *Instance) (Result, error) {
 		}
 		return Result{Metric: m.id, Score: trajBoolScore(pred.Valid()), Details: details}, nil
 	}
-	ro := in.toolCallOutput(in.Reference)
-	if ro.err != nil {
-		return Result{}, fmt.Errorf("reference is not a tool-call output: %w", ro.err)
+	rout, err := trajectory.ParseToolCallOutput(in.Reference)
+	if err != nil {
+		return Result{}, fmt.Errorf("reference is not a tool-call output: %w", err)
 	}
-	details["reference_calls"] = len(ro.out.Calls)
-	pc, rc := po.calls, ro.calls
+	details["reference_calls"] = len(rout.Calls)
+	pc, rc := trajectory.PrepareOutput(pred), trajectory.PrepareOutput(&rout)
 	var score float64
 	switch m.id {
 	case MetricToolNameMatch:

@@ -113,8 +113,8 @@ func (m vertexTrajectory) Score(_ context.Context, in *Instance) (Result, error)
 		details["tool_name"] = m.tool
 		return Result{Metric: m.id, Score: trajBoolScore(usesTool(in.PredictedTrajectory, m.tool)), Details: details}, nil
 	}
-	pk := in.preparedCalls(in.PredictedTrajectory).Keys(trajectory.JSONEqual)
-	rk := in.preparedCalls(in.ReferenceTrajectory).Keys(trajectory.JSONEqual)
+	pk := trajectory.Prepare(trajCalls(in.PredictedTrajectory)).Keys(trajectory.JSONEqual)
+	rk := trajectory.Prepare(trajCalls(in.ReferenceTrajectory)).Keys(trajectory.JSONEqual)
 	details["reference"] = len(rk)
 	var score float64
 	switch m.id {

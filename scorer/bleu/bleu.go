@@ -4,17 +4,12 @@
 // count over the references, the closest reference length (shorter on a
 // tie), the brevity penalty, and the exp, floor, add-k and none smoothing
 // methods. Scores are on sacrebleu's 0–100 scale.
-//
-// References scored against many hypotheses can be prepared once
-// (BLEU.Prepare): the hypotheses are then only tokenized and looked up in
-// the prepared Reference, which any number of goroutines may share.
 package bleu
 
 import (
 	"errors"
 	"fmt"
 	"math"
-	"sync"
 )
 
 // MaxOrder is the n-gram order (sacrebleu's max_ngram_order).
@@ -88,13 +83,8 @@ type Score struct {
 // BLEU scores hypotheses with fixed options. It is immutable and safe for
 // concurrent use.
 type BLEU struct {
-	opts Options
-	// tokenize appends the tokens of line to dst as spans of the text it
-	// returns.
-	tokenize func(dst []span, line string) ([]span, string)
-	builders *sync.Pool // of *builder
-	hyps     *sync.Pool // of *hypScratch
-	refs     *sync.Pool // of *Reference, for SegmentStats
+	opts     Options
+	tokenize func(line string) []string
 }
 
 // New checks the options and returns a scorer.
@@ -105,14 +95,14 @@ func New(opts Options) (*BLEU, error) {
 	if opts.Smooth == "" {
 		opts.Smooth = SmoothExp
 	}
-	b := &BLEU{opts: opts, builders: new(sync.Pool), hyps: new(sync.Pool), refs: new(sync.Pool)}
+	b := &BLEU{opts: opts}
 	switch opts.Tokenizer {
 	case Tokenizer13a:
-		b.tokenize = spans13a
+		b.tokenize = Tokenize13a
 	case TokenizerChar:
-		b.tokenize = spansChar
+		b.tokenize = TokenizeChar
 	case TokenizerNone:
-		b.tokenize = spansFields
+		b.tokenize = Fields
 	default:
 		return nil, fmt.Errorf("bleu: unknown tokenizer %q (want 13a, char or none)", opts.Tokenizer)
 	}
@@ -167,23 +157,43 @@ func (b *BLEU) Corpus(hyps []string, streams [][]string) (Score, error) {
 
 // SegmentStats computes the statistics of one segment. Each side is
 // right-stripped of whitespace and tokenized; empty references are
-// skipped, and a segment with none left is ErrEmptyReference.
+// skipped, and a segment with none left is ErrEmptyReference. A
+// hypothesis n-gram is correct up to its highest count in one reference;
+// the reference length is the one closest to the hypothesis's.
 func (b *BLEU) SegmentStats(hyp string, refs []string) (Stats, error) {
-	r, _ := b.refs.Get().(*Reference)
-	if r == nil {
-		r = new(Reference)
+	var refMax [MaxOrder]map[string]int // highest count of each n-gram in one reference
+	var refLens []int
+	for _, r := range refs {
+		if r == "" {
+			continue
+		}
+		toks := b.tokenize(rstrip(r))
+		refLens = append(refLens, len(toks))
+		for n, counts := range countNgrams(toks) {
+			if refMax[n] == nil {
+				refMax[n] = counts
+				continue
+			}
+			for g, c := range counts {
+				refMax[n][g] = max(refMax[n][g], c)
+			}
+		}
 	}
-	bd := b.builder()
-	ok := bd.build(r, b, refs)
-	b.putBuilder(bd)
-	var st Stats
-	if ok {
-		st = b.hypStats(hyp, r)
-	}
-	r.vocab.reset(0) // drop the reference texts
-	b.refs.Put(r)
-	if !ok {
+	if len(refLens) == 0 {
 		return Stats{}, ErrEmptyReference
+	}
+	h := b.tokenize(rstrip(hyp))
+	st := Stats{SysLen: len(h), RefLen: closestRefLen(len(h), refLens)}
+	// each hypothesis n-gram is correct while the references' count of
+	// it is not used up: min(hypothesis count, reference count) in all
+	for n, grams := range ngramsOf(h) {
+		st.Total[n] = len(grams)
+		for _, g := range grams {
+			if refMax[n][g] > 0 {
+				st.Correct[n]++
+				refMax[n][g]--
+			}
+		}
 	}
 	return st, nil
 }

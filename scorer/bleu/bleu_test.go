@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -111,6 +112,16 @@ func TestTokenize13a(t *testing.T) {
 		{"é.x ü,1", []string{"é", ".", "x", "ü", ",", "1"}},
 		{"a\x1cb\u00a0c\u3000d", []string{"a", "b", "c", "d"}},
 		{"(x){y}[z]/w", []string{"(", "x", ")", "{", "y", "}", "[", "z", "]", "/", "w"}},
+		{"1,000.50-2", []string{"1,000.50", "-", "2"}},
+		{"1-2-3 -1 1-", []string{"1", "-", "2", "-", "3", "-1", "1", "-"}},
+		{"x. .x 5. ,5 a.b,c", []string{"x", ".", ".", "x", "5", ".", ",", "5", "a", ".", "b", ",", "c"}},
+		{"..,,.. 9.,9", []string{".", ".", ",", ",", ".", ".", "9", ".", ",", "9"}},
+		{"The U.S. costs $1,000.00 - 20% (est.).", []string{"The", "U", ".", "S", ".", "costs", "$", "1,000.00", "-", "20", "%", "(", "est", ".", ")", "."}},
+		// whitespace other than the space: a no-break space is not a digit,
+		// a newline before '-' becomes a space
+		{"a\u00a0.b x\n.y 1\n-2 3\u2003-4", []string{"a", ".", "b", "x", ".", "y", "1", "-2", "3", "-4"}},
+		{"a-\n.b <skip&amp;ped>.", []string{"a", ".", "b", "<", "skip", "&", "ped", ">", "."}},
+		{"\xff\xfe.", []string{"\xff\xfe", "."}},
 		{"", nil},
 	}
 	for _, tt := range tests {
@@ -121,6 +132,84 @@ func TestTokenize13a(t *testing.T) {
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("Tokenize13a(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestFields checks the "none" tokenizer: Python's str.split().
+func TestFields(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{" a  b\tc\n", []string{"a", "b", "c"}},
+		{"\x1c a\x1fb\x1d", []string{"a", "b"}},
+		{"a\u00a0b\u2003c\u3000", []string{"a", "b", "c"}},
+		{"x\u0085y a\vb\fc\rd", []string{"x", "y", "a", "b", "c", "d"}},
+		{"\xff \xfe\x80", []string{"\xff", "\xfe\x80"}},
+		{"  ", nil},
+	}
+	for _, tt := range tests {
+		if got := Fields(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("Fields(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestTokenizeChar checks the "char" tokenizer: every character but
+// whitespace.
+func TestTokenizeChar(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"ab c", []string{"a", "b", "c"}},
+		{"é 東\u3000x", []string{"é", "東", "x"}},
+		{"\xffa a\x1cb", []string{"\xff", "a", "a", "b"}},
+		{" \n", nil},
+	}
+	for _, tt := range tests {
+		if got := TokenizeChar(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("TokenizeChar(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestSegmentStats checks statistics worked out by hand.
+func TestSegmentStats(t *testing.T) {
+	tests := []struct {
+		name string
+		hyp  string
+		refs []string
+		want Stats
+	}{
+		// Papineni et al. (2002): "the" is correct up to its count in one reference
+		{"clipped to one reference", "the the the the the the the", []string{"the cat is on the mat", "there is a cat on the mat"},
+			Stats{SysLen: 7, RefLen: 7, Correct: [MaxOrder]int{2, 0, 0, 0}, Total: [MaxOrder]int{7, 6, 5, 4}}},
+		// x: max(1, 2, 3); y: max(1, 2, 2); "x y" and "y x": 2 each; "x y x":
+		// 2, "y x y": 1; "x y x y" and "y x y x": 1 each; length 5 is closest
+		{"highest count in any reference", "x y x y x y", []string{"x y", "y x y x", "x y x y x"},
+			Stats{SysLen: 6, RefLen: 5, Correct: [MaxOrder]int{5, 4, 3, 2}, Total: [MaxOrder]int{6, 5, 4, 3}}},
+		// 3 and 7 are both 2 away: the shorter
+		{"empty reference skipped, tie", "one two three four five", []string{"", "one two three", "one two three four five six seven"},
+			Stats{SysLen: 5, RefLen: 3, Correct: [MaxOrder]int{5, 4, 3, 2}, Total: [MaxOrder]int{5, 4, 3, 2}}},
+		{"blank reference", "the cat", []string{"   "},
+			Stats{SysLen: 2, RefLen: 0, Total: [MaxOrder]int{2, 1, 0, 0}}},
+		{"empty hypothesis", "", []string{"the cat sat"}, Stats{RefLen: 3}},
+		{"trailing whitespace", "the cat \n", []string{"the cat\t"},
+			Stats{SysLen: 2, RefLen: 2, Correct: [MaxOrder]int{2, 1, 0, 0}, Total: [MaxOrder]int{2, 1, 0, 0}}},
+	}
+	b, err := New(SentenceOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		got, err := b.SegmentStats(tt.hyp, tt.refs)
+		if err != nil || got != tt.want {
+			t.Errorf("%s: SegmentStats(%q, %q) = %+v, %v; want %+v", tt.name, tt.hyp, tt.refs, got, err, tt.want)
+		}
+	}
+	if _, err := b.SegmentStats("x", []string{"", ""}); err != ErrEmptyReference {
+		t.Errorf("only empty references: %v, want ErrEmptyReference", err)
 	}
 }
 

@@ -37,39 +37,19 @@ const (
 type fileState struct {
 	mod   time.Time
 	size  int64
-	cases []loadedCase
-}
-
-// loadedCase is one case of a file with the prepared expected side of
-// each of its turns. The prepared sides live as long as the file is not
-// reloaded, so what metrics derive from them is derived once per case.
-type loadedCase struct {
-	c     dataset.Case
-	turns []*scorer.PreparedReference
-}
-
-// newLoadedCases prepares the turns of cases.
-func newLoadedCases(cases []dataset.Case) []loadedCase {
-	out := make([]loadedCase, len(cases))
-	for i, c := range cases {
-		out[i] = loadedCase{c: c, turns: make([]*scorer.PreparedReference, len(c.Turns))}
-		for t, turn := range c.Turns {
-			out[i].turns[t] = scorer.NewPreparedReference(turn.Response, turn.ToolCalls)
-		}
-	}
-	return out
+	cases []dataset.Case
 }
 
 // index is one immutable view of every loaded case.
 type index struct {
-	byID    map[string]*loadedCase
+	byID    map[string]*dataset.Case
 	byInput map[string]match
 	cases   int
 }
 
 // match is one turn of one case.
 type match struct {
-	c    *loadedCase
+	c    *dataset.Case
 	turn int
 }
 
@@ -98,7 +78,7 @@ func New(cfg scorer.ReferencesConfig, set telemetry.Settings) (*Store, error) {
 	}
 	logger, reg := set.Log(), set.Registerer
 	s := &Store{cfg: cfg, logger: logger, files: map[string]fileState{}}
-	s.idx.Store(&index{byID: map[string]*loadedCase{}, byInput: map[string]match{}})
+	s.idx.Store(&index{byID: map[string]*dataset.Case{}, byInput: map[string]match{}})
 	s.reloads = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "evalsidecar_reference_reloads_total",
 		Help: "Reference file loads, by result (ok, error). A file that fails to load keeps its previous references.",
@@ -174,7 +154,7 @@ func (s *Store) Reload() error {
 			s.reloads.WithLabelValues("error").Inc()
 			continue
 		}
-		s.files[path] = fileState{mod: st.ModTime(), size: st.Size(), cases: newLoadedCases(cases)}
+		s.files[path] = fileState{mod: st.ModTime(), size: st.Size(), cases: cases}
 		s.reloads.WithLabelValues("ok").Inc()
 		s.logger.Info("references loaded", "file", path, "cases", len(cases))
 		changed = true
@@ -188,7 +168,7 @@ func (s *Store) Reload() error {
 // build indexes the cases of every file, in file order: a later file wins
 // on a duplicate case id or input.
 func (s *Store) build() *index {
-	idx := &index{byID: map[string]*loadedCase{}, byInput: map[string]match{}}
+	idx := &index{byID: map[string]*dataset.Case{}, byInput: map[string]match{}}
 	for _, path := range s.cfg.Files {
 		st, ok := s.files[path]
 		if !ok {
@@ -197,10 +177,10 @@ func (s *Store) build() *index {
 		for i := range st.cases {
 			c := &st.cases[i]
 			idx.cases++
-			if c.c.ID != "" {
-				idx.byID[c.c.ID] = c
+			if c.ID != "" {
+				idx.byID[c.ID] = c
 			}
-			for t, turn := range c.c.Turns {
+			for t, turn := range c.Turns {
 				if turn.UserContent != "" {
 					idx.byInput[turn.UserContent] = match{c: c, turn: t}
 				}
@@ -236,8 +216,7 @@ func loadFile(path string) ([]dataset.Case, error) {
 
 // Enrich finds the reference of a live run and fills in's reference
 // fields: CaseID, Reference and ReferenceTrajectory with their Has bits,
-// PreparedReference (the turn's expected side, prepared once for every
-// run of the case), and, when the turn gives both a response and tool calls, one invocation
+// and, when the turn gives both a response and tool calls, one invocation
 // pairing the run with it (so per-invocation ADK metrics score it). The
 // case comes from the run's case-id attribute; a multi-turn case's turn
 // is the one whose user input equals the run's (the only turn of a
@@ -280,23 +259,22 @@ func (s *Store) Enrich(_ context.Context, in *scorer.Instance) bool {
 }
 
 // turnOf picks the turn of c a run with input prompt answers.
-func turnOf(c *loadedCase, prompt string) (match, bool) {
-	for i, t := range c.c.Turns {
+func turnOf(c *dataset.Case, prompt string) (match, bool) {
+	for i, t := range c.Turns {
 		if t.UserContent == prompt && prompt != "" {
 			return match{c: c, turn: i}, true
 		}
 	}
-	if len(c.c.Turns) == 1 {
+	if len(c.Turns) == 1 {
 		return match{c: c, turn: 0}, true
 	}
 	return match{}, false
 }
 
-// apply copies a turn's expected side into in, with its prepared form.
+// apply copies a turn's expected side into in.
 func apply(in *scorer.Instance, m match) {
-	t := m.c.c.Turns[m.turn]
-	in.CaseID = m.c.c.ID
-	in.PreparedReference = m.c.turns[m.turn]
+	t := m.c.Turns[m.turn]
+	in.CaseID = m.c.ID
 	if t.HasResponse {
 		in.Reference = t.Response
 		in.Has |= scorer.InReference

@@ -152,11 +152,10 @@ func TestReloadOnChange(t *testing.T) {
 	}
 }
 
-// TestPreparedReferencePerTurn checks that the runs of one case share the
-// prepared expected side of their turn, that other turns and cases have
-// their own, and that a reloaded file gets new ones while a file left
-// unchanged keeps its.
-func TestPreparedReferencePerTurn(t *testing.T) {
+// TestReloadChangedFile checks that a reload gives the runs of a changed
+// file's cases their new expected side and leaves the cases of an
+// unchanged file as they were.
+func TestReloadChangedFile(t *testing.T) {
 	dir := t.TempDir()
 	changing := filepath.Join(dir, "refs.jsonl")
 	if err := os.WriteFile(changing, []byte(`{"case_id": "a", "prompt": "p", "reference": "old"}`+"\n"), 0o644); err != nil {
@@ -166,21 +165,17 @@ func TestPreparedReferencePerTurn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	enrich := func(in *scorer.Instance) *scorer.PreparedReference {
+	enrich := func(in *scorer.Instance) *scorer.Instance {
 		t.Helper()
-		if !s.Enrich(context.Background(), in) || in.PreparedReference == nil {
-			t.Fatalf("no prepared reference for %q", in.CaseID)
+		if !s.Enrich(context.Background(), in) {
+			t.Fatalf("no reference for %q", in.CaseID)
 		}
-		return in.PreparedReference
+		return in
 	}
-	first := enrich(run("case_dice", "Roll a 10-sided die twice.", "4, 7"))
-	if again := enrich(run("case_dice", "Roll a 10-sided die twice.", "5")); again != first {
-		t.Error("two runs of one turn got different prepared references")
+	dice := enrich(run("case_dice", "Roll a 10-sided die twice.", "4, 7"))
+	if in := enrich(run("a", "p", "x")); in.Reference != "old" {
+		t.Fatalf("before reload: reference %q, want old", in.Reference)
 	}
-	if other := enrich(run("case_off", "switch it off", "off")); other == first {
-		t.Error("two cases share a prepared reference")
-	}
-	a := enrich(run("a", "p", "x"))
 	later := time.Now().Add(time.Minute)
 	if err := os.WriteFile(changing, []byte(`{"case_id": "a", "prompt": "p", "reference": "new one"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -191,12 +186,12 @@ func TestPreparedReferencePerTurn(t *testing.T) {
 	if err := s.Reload(); err != nil {
 		t.Fatal(err)
 	}
-	in := run("a", "p", "x")
-	if enrich(in) == a || in.Reference != "new one" {
-		t.Errorf("after reload: reference %q, prepared reference kept: %v", in.Reference, in.PreparedReference == a)
+	if in := enrich(run("a", "p", "x")); in.Reference != "new one" {
+		t.Errorf("after reload: reference %q, want new one", in.Reference)
 	}
-	if kept := enrich(run("case_dice", "Roll a 10-sided die twice.", "4, 7")); kept != first {
-		t.Error("an unchanged file's prepared references were replaced")
+	kept := enrich(run("case_dice", "Roll a 10-sided die twice.", "4, 7"))
+	if kept.Reference != dice.Reference || len(kept.ReferenceTrajectory) != len(dice.ReferenceTrajectory) {
+		t.Errorf("an unchanged file's case changed: %q %v, was %q %v", kept.Reference, kept.ReferenceTrajectory, dice.Reference, dice.ReferenceTrajectory)
 	}
 }
 

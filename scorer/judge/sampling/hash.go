@@ -1,7 +1,5 @@
 package sampling
 
-import "github.com/evalsidecar/evalsidecar/internal/intern"
-
 // FNV-1a 64 parameters.
 const (
 	fnvOffset64 = 14695981039346656037
@@ -24,7 +22,7 @@ func Unit(traceID string) float64 {
 		h ^= uint64(c)
 		h *= fnvPrime64
 	}
-	return float64(intern.Mix(h)>>11) / (1 << 53)
+	return float64(mix(h)>>11) / (1 << 53)
 }
 
 // Sampled reports whether the run with this trace id is in the sample at
@@ -40,4 +38,15 @@ func Sampled(traceID string, rate float64) bool {
 		return true
 	}
 	return Unit(traceID) < rate
+}
+
+// mix is the 64-bit finaliser of MurmurHash3: every input bit affects
+// every output bit.
+func mix(x uint64) uint64 {
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	return x
 }

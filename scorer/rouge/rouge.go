@@ -1,3 +1,9 @@
+// Package rouge computes ROUGE-N, ROUGE-L and ROUGE-Lsum exactly as
+// Google's rouge-score 0.1.2 (rouge_scorer.RougeScorer) does: its
+// tokenizer, NLTK 3.8's Porter stemmer applied only to tokens longer than
+// three characters, clipped n-gram counts, LCS, and the summary-level
+// union-LCS with token budgets. Every score is a precision, recall and
+// F-measure; the F-measure is what Vertex AI and Google ADK report.
 package rouge
 
 import (
@@ -50,13 +56,11 @@ func Types() []Type {
 // ParseType checks a type name. rouge-score accepts rouge1 to rouge9
 // ("rouge0" and "rouge10" are errors), rougeL and rougeLsum.
 func ParseType(s string) (Type, error) {
+	names := make([]string, 0, 11)
 	for _, t := range Types() {
 		if string(t) == s {
 			return t, nil
 		}
-	}
-	names := make([]string, 0, 11)
-	for _, t := range Types() {
 		names = append(names, string(t))
 	}
 	return "", fmt.Errorf("unknown ROUGE type %q (want one of %s)", s, strings.Join(names, ", "))
@@ -74,11 +78,8 @@ func (t Type) N() int {
 // Scorer computes one ROUGE type. It is immutable and safe for concurrent
 // use.
 type Scorer struct {
-	typ   Type
-	n     int
-	opts  Options
-	stems *stemCache // when UseStemmer
-	pool  *scratchPool
+	typ  Type
+	opts Options
 }
 
 // NewScorer returns a scorer for the type named t.
@@ -87,11 +88,7 @@ func NewScorer(t string, opts Options) (*Scorer, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Scorer{typ: typ, n: typ.N(), opts: opts, pool: new(scratchPool)}
-	if opts.UseStemmer {
-		s.stems = newStemCache()
-	}
-	return s, nil
+	return &Scorer{typ: typ, opts: opts}, nil
 }
 
 // Type returns the scorer's ROUGE type.
@@ -100,8 +97,11 @@ func (s *Scorer) Type() Type { return s.typ }
 // Score compares prediction with target (the reference), in
 // rouge-score's argument order: score(target, prediction).
 func (s *Scorer) Score(target, prediction string) Score {
-	if !s.UsesTokens() {
-		return s.scoreLsumSplit(target, prediction)
+	switch s.typ {
+	case TypeL:
+		return scoreLCS(Tokenize(target, s.opts.UseStemmer), Tokenize(prediction, s.opts.UseStemmer))
+	case TypeLsum:
+		return scoreLsum(s.sentenceTokens(target), s.sentenceTokens(prediction))
 	}
-	return s.ScoreTokens(s.Tokens(target, prediction))
+	return scoreNgrams(Tokenize(target, s.opts.UseStemmer), Tokenize(prediction, s.opts.UseStemmer), s.typ.N())
 }
