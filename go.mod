@@ -8,7 +8,6 @@ require (
 	github.com/ClickHouse/clickhouse-go/v2 v2.50.0
 	github.com/anthropics/anthropic-sdk-go v1.84.0
 	github.com/cespare/xxhash/v2 v2.3.0
-	github.com/goccy/go-json v0.12.0
 	github.com/google/cel-go v0.31.0
 	github.com/grafana/grafana-foundation-sdk/go v0.0.18
 	github.com/hashicorp/golang-lru/v2 v2.0.7

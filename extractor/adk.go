@@ -1,10 +1,9 @@
 package extractor
 
 import (
-	"bytes"
+	"encoding/json"
 	"strings"
 
-	json "github.com/goccy/go-json"
 	"github.com/tidwall/gjson"
 )
 
@@ -150,8 +149,8 @@ func adkToolResult(r string) string {
 // wireADKPart is one part of a google.genai Content, in the snake_case
 // ADK writes (camelCase accepted too).
 type wireADKPart struct {
-	Text             json.RawMessage  `json:"text"`
-	Thought          json.RawMessage  `json:"thought"`
+	Text             rawJSON          `json:"text"`
+	Thought          rawJSON          `json:"thought"`
 	FunctionCall     *wireADKFunction `json:"function_call"`
 	FunctionCallC    *wireADKFunction `json:"functionCall"`
 	FunctionResponse *wireADKFunction `json:"function_response"`
@@ -159,15 +158,15 @@ type wireADKPart struct {
 }
 
 type wireADKFunction struct {
-	ID       json.RawMessage `json:"id"`
-	Name     json.RawMessage `json:"name"`
-	Args     json.RawMessage `json:"args"`
-	Response json.RawMessage `json:"response"`
+	ID       rawJSON `json:"id"`
+	Name     rawJSON `json:"name"`
+	Args     rawJSON `json:"args"`
+	Response rawJSON `json:"response"`
 }
 
 type wireADKContent struct {
-	Role  json.RawMessage `json:"role"`
-	Parts []wireADKPart   `json:"parts"`
+	Role  rawJSON       `json:"role"`
+	Parts []wireADKPart `json:"parts"`
 }
 
 // adkMessage converts a Content: role model is the assistant, and a user
@@ -196,7 +195,7 @@ func adkMessage(w *wireADKContent) message {
 			m.Parts = append(m.Parts, part{Type: partToolCallResponse, ID: strings.TrimSpace(rawString(resp.ID)), Name: rawString(resp.Name), Response: adkToolResult(rawString(resp.Response))})
 		default:
 			onlyResponses = false
-			if string(bytes.TrimSpace(p.Thought)) == "true" {
+			if strings.TrimSpace(string(p.Thought)) == "true" {
 				m.Parts = append(m.Parts, part{Type: "reasoning", Content: rawString(p.Text)})
 			} else if t := rawString(p.Text); t != "" {
 				m.Parts = append(m.Parts, part{Type: partText, Content: t})
@@ -214,8 +213,8 @@ func adkMessage(w *wireADKContent) message {
 func parseADKRequest(raw, _ string) []message {
 	var w struct {
 		Config struct {
-			SystemInstruction  json.RawMessage `json:"system_instruction"`
-			SystemInstructionC json.RawMessage `json:"systemInstruction"`
+			SystemInstruction  rawJSON `json:"system_instruction"`
+			SystemInstructionC rawJSON `json:"systemInstruction"`
 		} `json:"config"`
 		Contents []wireADKContent `json:"contents"`
 	}
@@ -238,19 +237,19 @@ func parseADKRequest(raw, _ string) []message {
 
 // adkInstruction reads a system instruction given as text, a Content or
 // a list of parts.
-func adkInstruction(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
+func adkInstruction(raw rawJSON) string {
+	t := strings.TrimSpace(string(raw))
+	if t == "" {
 		return ""
 	}
-	if raw[0] == '{' {
+	if t[0] == '{' {
 		var c wireADKContent
-		if json.Unmarshal(raw, &c) == nil {
+		if json.Unmarshal([]byte(t), &c) == nil {
 			m := adkMessage(&c)
 			return m.text()
 		}
 	}
-	return contentText(raw)
+	return contentText(rawJSON(t))
 }
 
 // parseADKResponse decodes gcp.vertex.agent.llm_response: an LlmResponse
@@ -258,7 +257,7 @@ func adkInstruction(raw json.RawMessage) string {
 func parseADKResponse(raw, _ string) []message {
 	var w struct {
 		Content      *wireADKContent `json:"content"`
-		FinishReason json.RawMessage `json:"finish_reason"`
+		FinishReason rawJSON         `json:"finish_reason"`
 	}
 	if json.Unmarshal([]byte(raw), &w) != nil || w.Content == nil {
 		return nil

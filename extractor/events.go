@@ -1,7 +1,7 @@
 package extractor
 
 import (
-	json "github.com/goccy/go-json"
+	"encoding/json"
 	"strings"
 )
 
@@ -28,15 +28,15 @@ func isMessageEvent(name string) bool {
 
 // wireEventBody is the body of a per-message event.
 type wireEventBody struct {
-	Content      json.RawMessage `json:"content"`
-	Role         json.RawMessage `json:"role"`
-	ID           json.RawMessage `json:"id"`
-	ToolCalls    []wireToolCall  `json:"tool_calls"`
-	FinishReason json.RawMessage `json:"finish_reason"`
+	Content      rawJSON        `json:"content"`
+	Role         rawJSON        `json:"role"`
+	ID           rawJSON        `json:"id"`
+	ToolCalls    []wireToolCall `json:"tool_calls"`
+	FinishReason rawJSON        `json:"finish_reason"`
 	Message      *struct {
-		Content   json.RawMessage `json:"content"`
-		Role      json.RawMessage `json:"role"`
-		ToolCalls []wireToolCall  `json:"tool_calls"`
+		Content   rawJSON        `json:"content"`
+		Role      rawJSON        `json:"role"`
+		ToolCalls []wireToolCall `json:"tool_calls"`
 	} `json:"message"`
 }
 
@@ -53,20 +53,20 @@ func eventBody(ev *event) wireEventBody {
 			return b
 		}
 		// a plain-text body is the content itself
-		b.Content, _ = json.Marshal(raw)
+		b.Content = jsonText(raw)
 		return b
 	}
 	if v, ok := ev.attrs.get("content"); ok {
 		b.Content = textOrJSON(v)
 	}
 	if v, ok := ev.attrs.get("role"); ok {
-		b.Role, _ = json.Marshal(v)
+		b.Role = jsonText(v)
 	}
 	if v, ok := ev.attrs.get("id"); ok {
-		b.ID, _ = json.Marshal(v)
+		b.ID = jsonText(v)
 	}
 	if v, ok := ev.attrs.get("finish_reason"); ok {
-		b.FinishReason, _ = json.Marshal(v)
+		b.FinishReason = jsonText(v)
 	}
 	if v, ok := ev.attrs.get("tool_calls"); ok {
 		_ = json.Unmarshal([]byte(v), &b.ToolCalls)
@@ -79,13 +79,18 @@ func eventBody(ev *event) wireEventBody {
 
 // textOrJSON returns an attribute value as JSON: structured values (already
 // JSON) as they are, text as a JSON string.
-func textOrJSON(v string) json.RawMessage {
+func textOrJSON(v string) rawJSON {
 	t := strings.TrimSpace(v)
 	if len(t) > 0 && (t[0] == '[' || t[0] == '{') && json.Valid([]byte(t)) {
-		return json.RawMessage(t)
+		return rawJSON(t)
 	}
-	b, _ := json.Marshal(v)
-	return b
+	return jsonText(v)
+}
+
+// jsonText returns s as a JSON string.
+func jsonText(s string) rawJSON {
+	b, _ := json.Marshal(s)
+	return rawJSON(b)
 }
 
 // eventMessages converts per-message events, in order, to the input
@@ -102,8 +107,8 @@ func eventMessages(evs []*event) (in, out []message, instructions string) {
 			in = append(in, message{Role: roleOr(b.Role, "user"), Parts: textParts(contentText(b.Content))})
 		case evAssistantMessage:
 			m := message{Role: roleOr(b.Role, "assistant"), Parts: textParts(contentText(b.Content))}
-			for _, c := range b.ToolCalls {
-				m.Parts = append(m.Parts, toolCallPart(c))
+			for i := range b.ToolCalls {
+				m.Parts = append(m.Parts, toolCallPart(&b.ToolCalls[i]))
 			}
 			in = append(in, m)
 		case evToolMessage:
@@ -124,8 +129,8 @@ func eventMessages(evs []*event) (in, out []message, instructions string) {
 				}
 			}
 			m.Parts = textParts(contentText(content))
-			for _, c := range calls {
-				m.Parts = append(m.Parts, toolCallPart(c))
+			for i := range calls {
+				m.Parts = append(m.Parts, toolCallPart(&calls[i]))
 			}
 			out = append(out, m)
 		}
@@ -133,7 +138,7 @@ func eventMessages(evs []*event) (in, out []message, instructions string) {
 	return in, out, sys.String()
 }
 
-func roleOr(raw json.RawMessage, def string) string {
+func roleOr(raw rawJSON, def string) string {
 	if r := rawString(raw); r != "" {
 		return r
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/hex"
 	"strings"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/jsonobj"
 )
 
 // extraction is the per-trace working state of Extract. Its slices are
@@ -540,7 +542,7 @@ func (x *extraction) fillToolCalls(tr *Trajectory, tools, llms []member) {
 		} else if p, ok := req.find(s.start, tc.ID, tc.Name); ok {
 			tc.Arguments = p.Arguments
 		}
-		tc.ArgumentsValid = isJSONObject(tc.Arguments)
+		tc.ArgumentsValid = jsonobj.Valid(tc.Arguments)
 		if tc.Result == "" && tc.ID != "" && s.statusCode != statusError && f.errorType == "" {
 			tc.Result = req.response(s.start, tc.ID)
 		}

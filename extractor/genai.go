@@ -1,12 +1,9 @@
 package extractor
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
-	"unicode/utf8"
-
-	json "github.com/goccy/go-json"
-	"github.com/tidwall/gjson"
 )
 
 // OTel GenAI semantic convention attribute keys (v1.28–v1.41).
@@ -244,88 +241,32 @@ func stringList(v string) []string {
 		return nil
 	}
 	if t[0] == '[' {
-		if out, ok := plainStringList(t); ok {
-			return out
-		}
-		var out []string
-		if json.Unmarshal([]byte(t), &out) == nil {
+		if out, ok := stringArray(t); ok {
 			return out
 		}
 	}
 	return []string{v}
 }
 
-// plainStringList reads a JSON array of strings that decode to their own
-// bytes (valid UTF-8, no escapes) without a general decoder: the values are
-// substrings of t. ok is false for anything else, which the caller hands to
-// the decoder.
-func plainStringList(t string) ([]string, bool) {
-	if out, ok := compactASCIIList(t); ok {
-		return out, true
-	}
-	if !gjson.Valid(t) {
-		return nil, false
-	}
-	arr := gjson.Parse(t)
-	n, ok := 0, true
-	arr.ForEach(func(_, v gjson.Result) bool {
-		ok = v.Type == gjson.String && strings.IndexByte(v.Raw, '\\') < 0 && utf8.ValidString(v.Raw)
-		n++
-		return ok
-	})
-	if !ok {
-		return nil, false
-	}
-	out := make([]string, 0, n)
-	arr.ForEach(func(_, v gjson.Result) bool {
-		out = append(out, v.Str)
-		return true
-	})
-	return out, true
-}
-
-// compactASCIIList is plainStringList for the form the converter renders a
-// slice of plain strings in (plainStringsJSON): ["a","b"] with no
-// whitespace and only printable ASCII other than quote and backslash in
-// the strings. ok is false for any other text.
-func compactASCIIList(t string) ([]string, bool) {
-	if len(t) < 2 || t[0] != '[' || t[len(t)-1] != ']' {
-		return nil, false
-	}
-	n := 0
-	if len(t) > 2 {
-		for i := 1; ; {
-			if t[i] != '"' {
-				return nil, false
-			}
-			i++
-			for i < len(t) && t[i] != '"' {
-				if b := t[i]; b < 0x20 || b >= 0x7f || b == '\\' {
-					return nil, false
-				}
-				i++
-			}
-			if i >= len(t)-1 { // no closing quote before the ']'
-				return nil, false
-			}
-			i++
-			n++
-			if i == len(t)-1 {
-				break
-			}
-			if t[i] != ',' {
-				return nil, false
-			}
-			i++
+// stringArray reads the array t (trimmed) in one pass as json.Unmarshal reads
+// it into a []string; ok is false where json.Unmarshal fails: invalid JSON,
+// or an element that is neither a string nor null.
+func stringArray(t string) ([]string, bool) {
+	p := scanner{s: t}
+	var buf [4]string
+	out := buf[:0]
+	more, ok := p.elements()
+	for ; more; more, ok = p.next(']') {
+		var r rawJSON
+		if !p.at('"') && !p.at('n') || !p.raw(&r) {
+			return nil, false
 		}
+		out = append(out, rawString(r))
 	}
-	out := make([]string, 0, n)
-	for i := 1; i < len(t)-1; {
-		j := i + 1 + strings.IndexByte(t[i+1:], '"')
-		out = append(out, t[i+1:j])
-		i = j + 2 // past the quote and the comma (or onto the ']')
+	if !ok || !p.end() {
+		return nil, false
 	}
-	return out, true
+	return append([]string{}, out...), true
 }
 
 // unwrapJSONString turns a double-encoded value ("\"{...}\"") into the JSON

@@ -1,10 +1,9 @@
 package extractor
 
 import (
-	"bytes"
+	"encoding/json"
 	"strings"
 
-	json "github.com/goccy/go-json"
 	"github.com/tidwall/gjson"
 )
 
@@ -108,24 +107,24 @@ func langsmithKind(a attrs) (string, bool) {
 // tool / system, tool_calls with args) and the constructor form with the
 // fields under kwargs.
 type wireLCMessage struct {
-	Role       json.RawMessage  `json:"role"`
-	Type       json.RawMessage  `json:"type"`
-	Content    json.RawMessage  `json:"content"`
+	Role       rawJSON          `json:"role"`
+	Type       rawJSON          `json:"type"`
+	Content    rawJSON          `json:"content"`
 	ToolCalls  []wireLCToolCall `json:"tool_calls"`
-	ToolCallID json.RawMessage  `json:"tool_call_id"`
-	ID         json.RawMessage  `json:"id"`
+	ToolCallID rawJSON          `json:"tool_call_id"`
+	ID         rawJSON          `json:"id"`
 	Kwargs     *wireLCMessage   `json:"kwargs"`
 	Message    *wireLCMessage   `json:"message"`
-	Text       json.RawMessage  `json:"text"`
+	Text       rawJSON          `json:"text"`
 }
 
 type wireLCToolCall struct {
-	ID       json.RawMessage `json:"id"`
-	Name     json.RawMessage `json:"name"`
-	Args     json.RawMessage `json:"args"`
+	ID       rawJSON `json:"id"`
+	Name     rawJSON `json:"name"`
+	Args     rawJSON `json:"args"`
 	Function *struct {
-		Name      json.RawMessage `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
+		Name      rawJSON `json:"name"`
+		Arguments rawJSON `json:"arguments"`
 	} `json:"function"`
 }
 
@@ -190,20 +189,19 @@ func lcMessage(w *wireLCMessage) message {
 
 // lcMessages decodes a message list; LangChain nests chat model inputs one
 // level deeper (a batch of lists).
-func lcMessages(raw json.RawMessage) []message {
-	var items []json.RawMessage
-	if json.Unmarshal(raw, &items) != nil {
+func lcMessages(raw rawJSON) []message {
+	var items []rawJSON
+	if json.Unmarshal([]byte(raw), &items) != nil {
 		return nil
 	}
 	var out []message
 	for _, it := range items {
-		it = bytes.TrimSpace(it)
-		if len(it) > 0 && it[0] == '[' {
+		if strings.HasPrefix(strings.TrimSpace(string(it)), "[") {
 			out = append(out, lcMessages(it)...)
 			continue
 		}
 		var w wireLCMessage
-		if json.Unmarshal(it, &w) != nil {
+		if json.Unmarshal([]byte(it), &w) != nil {
 			continue
 		}
 		if m := lcMessage(&w); m.Role != "" || len(m.Parts) > 0 {
@@ -216,38 +214,28 @@ func lcMessages(raw json.RawMessage) []message {
 // parseLangSmithInput decodes a run's inputs: {"messages": [...]}, a
 // message list, or a single text input (input, question, query, prompt).
 func parseLangSmithInput(raw, _ string) []message {
-	if ts := strings.TrimSpace(raw); ts != "" && (ts[0] == '[' || ts[0] == '{') {
-		if msgs, ok := fastLangSmithInput(ts); ok {
-			return msgs
-		}
-	}
-	return decodeLangSmithInput(raw)
-}
-
-// decodeLangSmithInput is parseLangSmithInput with the struct decoder.
-func decodeLangSmithInput(raw string) []message {
-	t := bytes.TrimSpace([]byte(raw))
-	if len(t) == 0 {
+	t := strings.TrimSpace(raw)
+	if t == "" {
 		return nil
 	}
 	switch t[0] {
 	case '[':
-		return lcMessages(t)
+		return lcMessages(rawJSON(t))
 	case '{':
 		var obj struct {
-			Messages json.RawMessage `json:"messages"`
-			Input    json.RawMessage `json:"input"`
-			Question json.RawMessage `json:"question"`
-			Query    json.RawMessage `json:"query"`
-			Prompt   json.RawMessage `json:"prompt"`
+			Messages rawJSON `json:"messages"`
+			Input    rawJSON `json:"input"`
+			Question rawJSON `json:"question"`
+			Query    rawJSON `json:"query"`
+			Prompt   rawJSON `json:"prompt"`
 		}
-		if json.Unmarshal(t, &obj) != nil {
+		if json.Unmarshal([]byte(t), &obj) != nil {
 			return nil
 		}
 		if len(obj.Messages) > 0 {
 			return lcMessages(obj.Messages)
 		}
-		for _, v := range [...]json.RawMessage{obj.Input, obj.Question, obj.Query, obj.Prompt} {
+		for _, v := range [...]rawJSON{obj.Input, obj.Question, obj.Query, obj.Prompt} {
 			if txt := contentText(v); txt != "" {
 				return textMessage("user", txt)
 			}
@@ -261,35 +249,25 @@ func decodeLangSmithInput(raw string) []message {
 // last assistant message), {"generations": [[{text, message}]]}, {"output":
 // text or message}, or plain text.
 func parseLangSmithOutput(raw, _ string) []message {
-	if ts := strings.TrimSpace(raw); ts != "" && (ts[0] == '[' || ts[0] == '{') {
-		if msgs, ok := fastLangSmithOutput(ts); ok {
-			return msgs
-		}
-	}
-	return decodeLangSmithOutput(raw)
-}
-
-// decodeLangSmithOutput is parseLangSmithOutput with the struct decoder.
-func decodeLangSmithOutput(raw string) []message {
-	t := bytes.TrimSpace([]byte(raw))
-	if len(t) == 0 {
+	t := strings.TrimSpace(raw)
+	if t == "" {
 		return nil
 	}
 	if t[0] != '{' {
 		if t[0] == '[' {
-			return lastAssistant(lcMessages(t))
+			return lastAssistant(lcMessages(rawJSON(t)))
 		}
 		return textMessage("assistant", jsonStringValue(raw))
 	}
 	var obj struct {
-		Messages    json.RawMessage `json:"messages"`
+		Messages    rawJSON `json:"messages"`
 		Generations [][]struct {
-			Text    json.RawMessage `json:"text"`
-			Message *wireLCMessage  `json:"message"`
+			Text    rawJSON        `json:"text"`
+			Message *wireLCMessage `json:"message"`
 		} `json:"generations"`
-		Output json.RawMessage `json:"output"`
+		Output rawJSON `json:"output"`
 	}
-	if json.Unmarshal(t, &obj) != nil {
+	if json.Unmarshal([]byte(t), &obj) != nil {
 		return nil
 	}
 	switch {
@@ -306,16 +284,16 @@ func decodeLangSmithOutput(raw string) []message {
 		}
 		return textMessage("assistant", rawString(g.Text))
 	case len(obj.Output) > 0:
-		o := bytes.TrimSpace(obj.Output)
-		if len(o) > 0 && o[0] == '{' {
+		o := strings.TrimSpace(string(obj.Output))
+		if strings.HasPrefix(o, "{") {
 			var w wireLCMessage
-			if json.Unmarshal(o, &w) == nil {
+			if json.Unmarshal([]byte(o), &w) == nil {
 				m := lcMessage(&w)
 				m.Role = "assistant"
 				return []message{m}
 			}
 		}
-		return textMessage("assistant", contentText(o))
+		return textMessage("assistant", contentText(rawJSON(o)))
 	}
 	return nil
 }
@@ -336,19 +314,7 @@ func langsmithToolInput(v string) string {
 	if len(t) == 0 || t[0] != '{' {
 		return unwrapJSONString(v)
 	}
-	if in, ok := fastToolInput(t); ok {
-		if s := strings.TrimSpace(rawStr(in)); in != "" && strings.HasPrefix(s, "{") {
-			return s
-		}
-		return v
-	}
-	return decodeToolInput(t, v)
-}
-
-// decodeToolInput is langsmithToolInput with the struct decoder; t is v
-// trimmed, an object.
-func decodeToolInput(t, v string) string {
-	var obj map[string]json.RawMessage
+	var obj map[string]rawJSON
 	if json.Unmarshal([]byte(t), &obj) == nil && len(obj) == 1 {
 		if in, ok := obj["input"]; ok {
 			if s := strings.TrimSpace(rawString(in)); strings.HasPrefix(s, "{") {
@@ -366,28 +332,16 @@ func langsmithToolOutput(v string) string {
 	if len(t) == 0 || t[0] != '{' {
 		return jsonStringValue(v)
 	}
-	if o, ok := fastToolOutput(t); ok {
-		if o == "" {
-			return v
-		}
-		return rawStr(o)
-	}
-	return decodeToolOutput(t, v)
-}
-
-// decodeToolOutput is langsmithToolOutput with the struct decoder; t is v
-// trimmed, an object.
-func decodeToolOutput(t, v string) string {
 	var obj struct {
-		Output json.RawMessage `json:"output"`
+		Output rawJSON `json:"output"`
 	}
 	if json.Unmarshal([]byte(t), &obj) != nil || len(obj.Output) == 0 {
 		return v
 	}
-	o := bytes.TrimSpace(obj.Output)
-	if len(o) > 0 && o[0] == '{' {
+	o := strings.TrimSpace(string(obj.Output))
+	if strings.HasPrefix(o, "{") {
 		var w wireLCMessage
-		if json.Unmarshal(o, &w) == nil {
+		if json.Unmarshal([]byte(o), &w) == nil {
 			if w.Kwargs != nil {
 				w = *w.Kwargs
 			}
@@ -396,5 +350,5 @@ func decodeToolOutput(t, v string) string {
 			}
 		}
 	}
-	return rawString(o)
+	return rawString(rawJSON(o))
 }

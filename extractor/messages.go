@@ -1,11 +1,9 @@
 package extractor
 
 import (
-	"bytes"
-	"errors"
-	"github.com/evalsidecar/evalsidecar/internal/jsonobj"
-	json "github.com/goccy/go-json"
+	"encoding/json"
 	"strings"
+	"unicode/utf8"
 )
 
 // Message part types of the GenAI conventions (v1.37+).
@@ -59,116 +57,117 @@ func (m *message) text() string {
 	return b.String()
 }
 
-// wirePart and wireMessage read the JSON of gen_ai.input.messages,
-// gen_ai.output.messages and gen_ai.system_instructions. Every field is raw
-// so that a value of an unexpected type degrades that field only.
+// rawJSON is the text of one JSON value, as json.RawMessage holds it, kept
+// as a string: the values the scanner reads are substrings of the
+// attribute, not copies.
+type rawJSON string
+
+// UnmarshalJSON keeps the value's text.
+func (r *rawJSON) UnmarshalJSON(b []byte) error {
+	*r = rawJSON(b)
+	return nil
+}
+
+// wirePart and wireBody read the JSON of gen_ai.input.messages,
+// gen_ai.output.messages and gen_ai.system_instructions: a message is a
+// wireBody and its parts. Every field is raw so that a value of an
+// unexpected type degrades that field only.
 type wirePart struct {
-	Type      json.RawMessage `json:"type"`
-	Content   json.RawMessage `json:"content"`
-	Text      json.RawMessage `json:"text"`
-	ID        json.RawMessage `json:"id"`
-	Name      json.RawMessage `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
-	Response  json.RawMessage `json:"response"`
-	Result    json.RawMessage `json:"result"`
+	Type      rawJSON `json:"type"`
+	Content   rawJSON `json:"content"`
+	Text      rawJSON `json:"text"`
+	ID        rawJSON `json:"id"`
+	Name      rawJSON `json:"name"`
+	Arguments rawJSON `json:"arguments"`
+	Response  rawJSON `json:"response"`
+	Result    rawJSON `json:"result"`
 }
 
+// wireToolCall is an OpenAI-style tool call: name and arguments at the top
+// or under function.
 type wireToolCall struct {
-	ID       json.RawMessage `json:"id"`
-	Function *struct {
-		Name      json.RawMessage `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	} `json:"function"`
-	Name      json.RawMessage `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
+	ID        rawJSON       `json:"id"`
+	Function  *wireFunction `json:"function"`
+	Name      rawJSON       `json:"name"`
+	Arguments rawJSON       `json:"arguments"`
 }
 
-type wireMessage struct {
-	Role         json.RawMessage `json:"role"`
-	Parts        []wirePart      `json:"parts"`
-	FinishReason json.RawMessage `json:"finish_reason"`
-	// OpenAI-style messages (older emitters): content and tool_calls.
-	Content    json.RawMessage `json:"content"`
-	ToolCalls  []wireToolCall  `json:"tool_calls"`
-	ToolCallID json.RawMessage `json:"tool_call_id"`
+// wireFunction is the function of a wireToolCall.
+type wireFunction struct {
+	Name      rawJSON `json:"name"`
+	Arguments rawJSON `json:"arguments"`
+}
+
+// wireBody is a message object but its parts (keys role, finish_reason,
+// content, tool_calls, tool_call_id). OpenAI-style messages (older
+// emitters) have content and tool_calls instead of parts.
+type wireBody struct {
+	Role         rawJSON
+	FinishReason rawJSON
+	Content      rawJSON
+	ToolCalls    []wireToolCall
+	ToolCallID   rawJSON
 }
 
 // rawString returns a JSON string's value, or the raw JSON text of any
 // other value ("" for null or absent). raw must be valid JSON, as the
-// values json.Unmarshal hands out are.
-func rawString(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
+// values the scanner and json.Unmarshal hand out are. A string is decoded
+// as encoding/json decodes it: one without escapes and with valid UTF-8 is
+// its own bytes.
+func rawString(raw rawJSON) string {
+	t := strings.TrimSpace(string(raw))
+	if t == "" || t == "null" {
 		return ""
 	}
-	if raw[0] == '"' {
-		if len(raw) >= 2 && bytes.IndexByte(raw, '\\') < 0 {
-			return string(raw[1 : len(raw)-1]) // no escapes: the bytes are the value
+	if t[0] == '"' {
+		if len(t) >= 2 && strings.IndexByte(t, '\\') < 0 && utf8.ValidString(t) {
+			return t[1 : len(t)-1]
 		}
 		var s string
-		if json.Unmarshal(raw, &s) == nil {
+		if json.Unmarshal([]byte(t), &s) == nil {
 			return s
 		}
 	}
-	return string(raw)
+	return t
 }
 
 // contentText reads message content given as a string, an array of parts
 // ({"type":"text","content"|"text":...} or plain strings) or an object with
 // a text field.
-func contentText(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
+func contentText(raw rawJSON) string {
+	t := strings.TrimSpace(string(raw))
+	if t == "" {
 		return ""
 	}
-	switch raw[0] {
+	switch t[0] {
 	case '"':
-		return rawString(raw)
+		return rawString(rawJSON(t))
 	case '[':
-		var items []json.RawMessage
-		if json.Unmarshal(raw, &items) != nil {
-			return string(raw)
+		var items []rawJSON
+		if json.Unmarshal([]byte(t), &items) != nil {
+			return t
 		}
 		var b strings.Builder
 		for _, it := range items {
-			t := contentText(it)
-			if t == "" {
-				continue
-			}
-			if b.Len() > 0 {
-				b.WriteByte('\n')
-			}
-			b.WriteString(t)
+			appendLine(&b, contentText(it))
 		}
 		return b.String()
 	case '{':
 		var p wirePart
-		if json.Unmarshal(raw, &p) != nil {
-			return string(raw)
+		if json.Unmarshal([]byte(t), &p) != nil {
+			return t
 		}
 		if typ := rawString(p.Type); typ != "" && typ != partText {
 			return ""
 		}
-		if t := rawString(p.Content); t != "" {
-			return t
+		if s := rawString(p.Content); s != "" {
+			return s
 		}
 		return rawString(p.Text)
 	case 'n':
 		return ""
 	}
-	return string(raw)
-}
-
-func decodePart(raw json.RawMessage) (part, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) > 0 && raw[0] == '"' {
-		return part{Type: partText, Content: rawString(raw)}, true
-	}
-	var w wirePart
-	if json.Unmarshal(raw, &w) != nil {
-		return part{}, false
-	}
-	return convertPart(&w), true
+	return t
 }
 
 // convertPart normalises a decoded wire part.
@@ -195,72 +194,31 @@ func convertPart(w *wirePart) part {
 	return p
 }
 
-// parseMessages decodes a JSON array of chat messages: the v1.37 parts
-// form, with OpenAI-style content/tool_calls messages accepted too. Elements
-// that do not decode are skipped; an input that is not a JSON array is an
-// error.
-func parseMessages(raw string) ([]message, error) {
-	t := strings.TrimSpace(raw)
-	if t == "" || t[0] != '[' {
-		return nil, errNotArray
+// appendParts appends the parts of a message to out: its wire parts when
+// it has some, else those of its OpenAI-style body.
+func appendParts(out []part, role string, b *wireBody, parts []wirePart) []part {
+	for i := range parts {
+		out = append(out, convertPart(&parts[i]))
 	}
-	if out, ok := fastMessages(t); ok {
-		return out, nil
+	if len(parts) > 0 {
+		return out
 	}
-	return decodeMessages(t)
-}
-
-// decodeMessages is parseMessages with the struct decoder, for any input;
-// t is trimmed and starts with '['.
-func decodeMessages(t string) ([]message, error) {
-	// One pass: every field is raw or a slice of raw-field structs, so a
-	// value of an unexpected type only leaves that field empty.
-	var ws []wireMessage
-	if err := json.Unmarshal([]byte(t), &ws); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if !errors.As(err, &typeErr) {
-			return nil, err
-		}
-	}
-	out := make([]message, 0, len(ws))
-	for i := range ws {
-		w := &ws[i]
-		m := message{Role: rawString(w.Role), FinishReason: rawString(w.FinishReason)}
-		for j := range w.Parts {
-			m.Parts = append(m.Parts, convertPart(&w.Parts[j]))
-		}
-		if len(w.Parts) == 0 {
-			m.Parts = append(m.Parts, openAIParts(m.Role, w.Content, w.ToolCalls, w.ToolCallID)...)
-		}
-		if m.Role == "" && len(m.Parts) == 0 {
-			continue
-		}
-		out = append(out, m)
-	}
-	return out, nil
-}
-
-var errNotArray = errors.New("not a JSON array")
-
-// openAIParts converts an OpenAI-style message body to parts.
-func openAIParts(role string, content json.RawMessage, calls []wireToolCall, toolCallID json.RawMessage) []part {
-	var parts []part
 	if role == "tool" {
-		if len(content) > 0 {
-			parts = append(parts, part{Type: partToolCallResponse, ID: strings.TrimSpace(rawString(toolCallID)), Response: contentText(content)})
+		if len(b.Content) > 0 {
+			out = append(out, part{Type: partToolCallResponse, ID: strings.TrimSpace(rawString(b.ToolCallID)), Response: contentText(b.Content)})
 		}
-		return parts
+		return out
 	}
-	if t := contentText(content); t != "" {
-		parts = append(parts, part{Type: partText, Content: t})
+	if t := contentText(b.Content); t != "" {
+		out = append(out, part{Type: partText, Content: t})
 	}
-	for _, c := range calls {
-		parts = append(parts, toolCallPart(c))
+	for i := range b.ToolCalls {
+		out = append(out, toolCallPart(&b.ToolCalls[i]))
 	}
-	return parts
+	return out
 }
 
-func toolCallPart(c wireToolCall) part {
+func toolCallPart(c *wireToolCall) part {
 	p := part{Type: partToolCall, ID: strings.TrimSpace(rawString(c.ID)), Name: rawString(c.Name), Arguments: rawString(c.Arguments)}
 	if c.Function != nil {
 		if p.Name == "" {
@@ -271,51 +229,6 @@ func toolCallPart(c wireToolCall) part {
 		}
 	}
 	return p
-}
-
-// parseInstructions decodes gen_ai.system_instructions: an array of parts,
-// or plain text when the value is not JSON.
-func parseInstructions(raw string) string {
-	t := strings.TrimSpace(raw)
-	if t == "" {
-		return ""
-	}
-	if t[0] != '[' && t[0] != '{' && t[0] != '"' {
-		return raw
-	}
-	if t[0] == '[' {
-		if s, ok := fastInstructions(t); ok {
-			return s
-		}
-	}
-	return decodeInstructions(t)
-}
-
-// decodeInstructions is parseInstructions with the struct decoder; t is
-// trimmed and starts with '[', '{' or '"'.
-func decodeInstructions(t string) string {
-	var items []json.RawMessage
-	if t[0] == '[' && json.Unmarshal([]byte(t), &items) == nil {
-		var b strings.Builder
-		for _, it := range items {
-			p, ok := decodePart(it)
-			if !ok || p.Type != partText || p.Content == "" {
-				// messages with roles also appear here in the wild
-				var w wireMessage
-				if json.Unmarshal(it, &w) == nil && len(w.Parts) > 0 {
-					for j := range w.Parts {
-						if pp := convertPart(&w.Parts[j]); pp.Type == partText {
-							appendLine(&b, pp.Content)
-						}
-					}
-				}
-				continue
-			}
-			appendLine(&b, p.Content)
-		}
-		return b.String()
-	}
-	return contentText(json.RawMessage(t))
 }
 
 // textMessage returns the one message of role whose only part is text s
@@ -347,13 +260,13 @@ func appendLine(b *strings.Builder, s string) {
 // {"type":"function","function":{name,description,parameters}} and the flat
 // {name,description,parameters}.
 type wireToolDef struct {
-	Name        json.RawMessage `json:"name"`
-	Description json.RawMessage `json:"description"`
-	Parameters  json.RawMessage `json:"parameters"`
+	Name        rawJSON `json:"name"`
+	Description rawJSON `json:"description"`
+	Parameters  rawJSON `json:"parameters"`
 	Function    *struct {
-		Name        json.RawMessage `json:"name"`
-		Description json.RawMessage `json:"description"`
-		Parameters  json.RawMessage `json:"parameters"`
+		Name        rawJSON `json:"name"`
+		Description rawJSON `json:"description"`
+		Parameters  rawJSON `json:"parameters"`
 	} `json:"function"`
 }
 
@@ -383,15 +296,4 @@ func parseToolDefs(raw string) []ToolDefinition {
 		out = append(out, d)
 	}
 	return out
-}
-
-// isJSONObject reports whether s is one valid JSON object. The scanner
-// accepts what jsonobj.Valid accepts up to its nesting bound, so only what
-// it declines is checked again there.
-func isJSONObject(s string) bool {
-	t := strings.TrimLeft(s, " \t\r\n")
-	if len(t) > 1 && t[0] == '{' && scanValid(t) {
-		return true
-	}
-	return jsonobj.Valid(s)
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/jsonobj"
 )
 
 // Tool calls rebuilt from both sides of a run. Some instrumentations record
@@ -195,7 +197,7 @@ func (x *extraction) pairTools(tr *Trajectory, llms []member) {
 		tc.ID = r.p.ID
 		paired = true
 		// a single-parameter tool may record only the bare value
-		if !tc.ArgumentsValid && isJSONObject(r.p.Arguments) {
+		if !tc.ArgumentsValid && jsonobj.Valid(r.p.Arguments) {
 			tc.Arguments, tc.ArgumentsValid = r.p.Arguments, true
 		}
 	}
@@ -224,7 +226,7 @@ func (x *extraction) pairTools(tr *Trajectory, llms []member) {
 			Name:           r.p.Name,
 			Agent:          r.agent,
 			Arguments:      r.p.Arguments,
-			ArgumentsValid: isJSONObject(r.p.Arguments),
+			ArgumentsValid: jsonobj.Valid(r.p.Arguments),
 			Start:          unixTime(x.t.spans[llms[r.llm].i].end),
 			End:            unixTime(x.t.spans[llms[j].i].start),
 		}

@@ -1,9 +1,8 @@
 package extractor
 
 import (
+	"encoding/json"
 	"strings"
-
-	json "github.com/goccy/go-json"
 )
 
 // Pydantic AI keys (data format versions 2–6; Logfire exports the same
@@ -135,7 +134,7 @@ func parseFinalResult(raw, _ string) []message {
 // list of GenAI events, each an object with an event.name key and the
 // event's fields.
 func parsePydanticEvents(raw, _ string) []message {
-	var items []map[string]json.RawMessage
+	var items []map[string]rawJSON
 	if json.Unmarshal([]byte(raw), &items) != nil {
 		return nil
 	}

@@ -1,10 +1,8 @@
 package extractor
 
 import (
+	"encoding/json"
 	"strings"
-
-	json "github.com/goccy/go-json"
-	"github.com/tidwall/gjson"
 )
 
 // Strands Agents (AWS) marks its spans with its own name in the provider
@@ -181,17 +179,17 @@ func strandsToolDetails(a attrs, f *spanFacts) {
 
 // wireBlock is a Bedrock content block.
 type wireBlock struct {
-	Text    json.RawMessage `json:"text"`
-	JSON    json.RawMessage `json:"json"`
+	Text    rawJSON `json:"text"`
+	JSON    rawJSON `json:"json"`
 	ToolUse *struct {
-		ToolUseID json.RawMessage `json:"toolUseId"`
-		Name      json.RawMessage `json:"name"`
-		Input     json.RawMessage `json:"input"`
+		ToolUseID rawJSON `json:"toolUseId"`
+		Name      rawJSON `json:"name"`
+		Input     rawJSON `json:"input"`
 	} `json:"toolUse"`
 	ToolResult *struct {
-		ToolUseID json.RawMessage `json:"toolUseId"`
-		Status    json.RawMessage `json:"status"`
-		Content   []wireBlock     `json:"content"`
+		ToolUseID rawJSON     `json:"toolUseId"`
+		Status    rawJSON     `json:"status"`
+		Content   []wireBlock `json:"content"`
 	} `json:"toolResult"`
 }
 
@@ -202,17 +200,6 @@ func strandsBlocks(v string) []part {
 	if t == "" {
 		return nil
 	}
-	if t[0] == '[' {
-		if n, ok := fastBlockList(t); ok {
-			return fastStrandsBlocks(t, n)
-		}
-	}
-	return decodeStrandsBlocks(t, v)
-}
-
-// decodeStrandsBlocks is strandsBlocks with the struct decoder; t is v
-// trimmed, not empty.
-func decodeStrandsBlocks(t, v string) []part {
 	var bs []wireBlock
 	if t[0] != '[' || json.Unmarshal([]byte(t), &bs) != nil {
 		if t[0] == '"' {
@@ -259,21 +246,6 @@ func strandsResultText(v string) string {
 	if t == "" || t[0] != '[' {
 		return jsonStringValue(v)
 	}
-	if n, ok := fastBlockList(t); ok {
-		if n == 1 {
-			first := gjson.Get(t, "0")
-			if v, _ := fastBlock(first); !absent(v[3]) {
-				return fastBlocksText(toolResultContent(v[3]))
-			}
-		}
-		return fastBlocksText(t)
-	}
-	return decodeStrandsResult(t, v)
-}
-
-// decodeStrandsResult is strandsResultText with the struct decoder for a
-// block list t, v trimmed.
-func decodeStrandsResult(t, v string) string {
 	var bs []wireBlock
 	if json.Unmarshal([]byte(t), &bs) != nil {
 		return v
@@ -318,164 +290,4 @@ func onlyToolResponses(ps []part) bool {
 		}
 	}
 	return len(ps) > 0
-}
-
-// Keys of the content-block objects the struct decoder reads.
-var (
-	blockNames      = [...]string{"text", "json", "toolUse", "toolResult"}
-	toolUseNames    = [...]string{"toolUseId", "name", "input"}
-	toolResultNames = [...]string{"toolUseId", "status", "content"}
-)
-
-// readKeys is fields.read into vals, without allocating.
-func readKeys(o gjson.Result, names, vals []string) bool {
-	ok := true
-	o.ForEach(func(k, v gjson.Result) bool {
-		if strings.IndexByte(k.Raw, '\\') >= 0 {
-			ok = false
-			return false
-		}
-		for i, n := range names {
-			if k.Str == n {
-				if vals[i] != "" {
-					ok = false
-					return false
-				}
-				vals[i] = v.Raw
-				return true
-			}
-			if strings.EqualFold(k.Str, n) {
-				ok = false
-				return false
-			}
-		}
-		return true
-	})
-	return ok
-}
-
-// absent reports whether a raw field is missing or null.
-func absent(raw string) bool { return raw == "" || raw == "null" }
-
-// fastBlock reads content block b as the struct decoder would; ok is
-// false when b is not one it is sure to read the same way.
-func fastBlock(b gjson.Result) (v [len(blockNames)]string, ok bool) {
-	if !b.IsObject() || !readKeys(b, blockNames[:], v[:]) {
-		return v, false
-	}
-	if u := v[2]; !absent(u) {
-		var uv [len(toolUseNames)]string
-		if u[0] != '{' || !readKeys(gjson.Parse(u), toolUseNames[:], uv[:]) {
-			return v, false
-		}
-	}
-	if r := v[3]; !absent(r) {
-		var rv [len(toolResultNames)]string
-		if r[0] != '{' || !readKeys(gjson.Parse(r), toolResultNames[:], rv[:]) {
-			return v, false
-		}
-		if c := rv[2]; !absent(c) {
-			if c[0] != '[' {
-				return v, false
-			}
-			ok := true
-			gjson.Parse(c).ForEach(func(_, nb gjson.Result) bool {
-				_, ok = fastBlock(nb)
-				return ok
-			})
-			if !ok {
-				return v, false
-			}
-		}
-	}
-	return v, true
-}
-
-// fastBlockList checks that t is a block list the fast reader reads
-// exactly, and counts its blocks.
-func fastBlockList(t string) (int, bool) {
-	if !fastReadable(t) {
-		return 0, false
-	}
-	n, ok := 0, true
-	gjson.Parse(t).ForEach(func(_, b gjson.Result) bool {
-		_, ok = fastBlock(b)
-		n++
-		return ok
-	})
-	return n, ok
-}
-
-// fastBlockText is blockText for checked block fields.
-func fastBlockText(v *[len(blockNames)]string) string {
-	if t := rawStr(v[0]); t != "" {
-		return t
-	}
-	return rawStr(v[1])
-}
-
-// fastBlocksText is blocksText for a checked block list (raw JSON).
-func fastBlocksText(list string) string {
-	var sb strings.Builder
-	var only string // the single text, while there is one: no copy needed
-	n := 0
-	gjson.Parse(list).ForEach(func(_, b gjson.Result) bool {
-		v, _ := fastBlock(b)
-		t := fastBlockText(&v)
-		if t == "" {
-			return true
-		}
-		n++
-		switch n {
-		case 1:
-			only = t
-			return true
-		case 2:
-			sb.WriteString(only)
-		}
-		appendLine(&sb, t)
-		return true
-	})
-	if n <= 1 {
-		return only
-	}
-	return sb.String()
-}
-
-// toolResultContent returns the content list of a checked toolResult.
-func toolResultContent(raw string) string {
-	var rv [len(toolResultNames)]string
-	readKeys(gjson.Parse(raw), toolResultNames[:], rv[:])
-	if absent(rv[2]) {
-		return ""
-	}
-	return rv[2]
-}
-
-// fastStrandsBlocks is strandsBlocks for a checked block list t of n
-// blocks.
-func fastStrandsBlocks(t string, n int) []part {
-	out := make([]part, 0, n)
-	gjson.Parse(t).ForEach(func(_, b gjson.Result) bool {
-		v, _ := fastBlock(b)
-		switch {
-		case !absent(v[2]):
-			var uv [len(toolUseNames)]string
-			readKeys(gjson.Parse(v[2]), toolUseNames[:], uv[:])
-			out = append(out, part{Type: partToolCall, ID: strings.TrimSpace(rawStr(uv[0])), Name: rawStr(uv[1]), Arguments: rawStr(uv[2])})
-		case !absent(v[3]):
-			var rv [len(toolResultNames)]string
-			readKeys(gjson.Parse(v[3]), toolResultNames[:], rv[:])
-			out = append(out, part{Type: partToolCallResponse, ID: strings.TrimSpace(rawStr(rv[0])), Response: fastBlocksText(toolResultContent(v[3]))})
-		default:
-			if txt := fastBlockText(&v); txt != "" {
-				out = append(out, part{Type: partText, Content: txt})
-			}
-		}
-		return true
-	})
-	if len(out) == 0 {
-		return nil
-	}
-	return out
 }

@@ -1,9 +1,9 @@
 package extractor
 
 import (
+	"encoding/json"
 	"strings"
 
-	json "github.com/goccy/go-json"
 	"github.com/tidwall/gjson"
 )
 

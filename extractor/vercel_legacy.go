@@ -1,10 +1,8 @@
 package extractor
 
 import (
-	"bytes"
+	"encoding/json"
 	"strings"
-
-	json "github.com/goccy/go-json"
 )
 
 // Vercel AI SDK legacy telemetry keys: the ai.* spans of ai 3.x–6.x
@@ -216,26 +214,26 @@ func jsonStringValue(v string) string {
 
 // wireVercelPrompt is the ai.prompt attribute of a run span.
 type wireVercelPrompt struct {
-	System   json.RawMessage `json:"system"`
-	Prompt   json.RawMessage `json:"prompt"`
-	Messages json.RawMessage `json:"messages"`
+	System   rawJSON `json:"system"`
+	Prompt   rawJSON `json:"prompt"`
+	Messages rawJSON `json:"messages"`
 }
 
 // wireVercelPart is one content part of a Vercel prompt message.
 type wireVercelPart struct {
-	Type       json.RawMessage `json:"type"`
-	Text       json.RawMessage `json:"text"`
-	ToolCallID json.RawMessage `json:"toolCallId"`
-	ToolName   json.RawMessage `json:"toolName"`
-	Args       json.RawMessage `json:"args"`   // v4
-	Input      json.RawMessage `json:"input"`  // v5+
-	Result     json.RawMessage `json:"result"` // v4
-	Output     json.RawMessage `json:"output"` // v5+: {type, value}
+	Type       rawJSON `json:"type"`
+	Text       rawJSON `json:"text"`
+	ToolCallID rawJSON `json:"toolCallId"`
+	ToolName   rawJSON `json:"toolName"`
+	Args       rawJSON `json:"args"`   // v4
+	Input      rawJSON `json:"input"`  // v5+
+	Result     rawJSON `json:"result"` // v4
+	Output     rawJSON `json:"output"` // v5+: {type, value}
 }
 
 type wireVercelMessage struct {
-	Role    json.RawMessage `json:"role"`
-	Content json.RawMessage `json:"content"`
+	Role    rawJSON `json:"role"`
+	Content rawJSON `json:"content"`
 }
 
 // parseVercelPrompt decodes ai.prompt: {"system"?, "prompt"?, "messages"?}.
@@ -249,46 +247,46 @@ func parseVercelPrompt(raw, _ string) []message {
 	if sys := contentText(w.System); sys != "" {
 		out = append(out, message{Role: "system", Parts: textParts(sys)})
 	}
-	if p := bytes.TrimSpace(w.Prompt); len(p) > 0 {
+	if p := strings.TrimSpace(string(w.Prompt)); p != "" {
 		if p[0] == '[' {
 			out = append(out, parseVercelMessages(p)...)
-		} else if t := contentText(p); t != "" {
+		} else if t := contentText(rawJSON(p)); t != "" {
 			out = append(out, message{Role: "user", Parts: textParts(t)})
 		}
 	}
 	if len(w.Messages) > 0 {
-		out = append(out, parseVercelMessages(w.Messages)...)
+		out = append(out, parseVercelMessages(string(w.Messages))...)
 	}
 	return out
 }
 
 // parseVercelMessagesContent decodes ai.prompt.messages.
 func parseVercelMessagesContent(raw, _ string) []message {
-	return parseVercelMessages([]byte(raw))
+	return parseVercelMessages(raw)
 }
 
 // parseVercelMessages decodes a list of messages in the AI SDK's provider
 // prompt format: content is a string or a list of text, tool-call and
 // tool-result parts.
-func parseVercelMessages(raw []byte) []message {
+func parseVercelMessages(raw string) []message {
 	var ws []wireVercelMessage
-	if json.Unmarshal(raw, &ws) != nil {
+	if json.Unmarshal([]byte(raw), &ws) != nil {
 		return nil
 	}
 	out := make([]message, 0, len(ws))
 	for i := range ws {
 		m := message{Role: rawString(ws[i].Role)}
-		c := bytes.TrimSpace(ws[i].Content)
-		if len(c) > 0 && c[0] == '[' {
-			var parts []json.RawMessage
-			if json.Unmarshal(c, &parts) == nil {
+		c := strings.TrimSpace(string(ws[i].Content))
+		if strings.HasPrefix(c, "[") {
+			var parts []rawJSON
+			if json.Unmarshal([]byte(c), &parts) == nil {
 				for _, pr := range parts {
 					if p, ok := vercelPart(pr); ok {
 						m.Parts = append(m.Parts, p)
 					}
 				}
 			}
-		} else if t := contentText(c); t != "" {
+		} else if t := contentText(rawJSON(c)); t != "" {
 			m.Parts = textParts(t)
 		}
 		if m.Role == "" && len(m.Parts) == 0 {
@@ -300,13 +298,13 @@ func parseVercelMessages(raw []byte) []message {
 }
 
 // vercelPart converts one provider prompt part.
-func vercelPart(raw json.RawMessage) (part, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) > 0 && raw[0] == '"' {
+func vercelPart(raw rawJSON) (part, bool) {
+	t := strings.TrimSpace(string(raw))
+	if strings.HasPrefix(t, `"`) {
 		return part{Type: partText, Content: rawString(raw)}, true
 	}
 	var w wireVercelPart
-	if json.Unmarshal(raw, &w) != nil {
+	if json.Unmarshal([]byte(t), &w) != nil {
 		return part{}, false
 	}
 	switch rawString(w.Type) {
@@ -324,10 +322,10 @@ func vercelPart(raw json.RawMessage) (part, bool) {
 		resp := rawString(w.Result)
 		if len(w.Output) > 0 {
 			var o struct {
-				Type  json.RawMessage `json:"type"`
-				Value json.RawMessage `json:"value"`
+				Type  rawJSON `json:"type"`
+				Value rawJSON `json:"value"`
 			}
-			if json.Unmarshal(w.Output, &o) == nil && len(o.Type) > 0 {
+			if json.Unmarshal([]byte(w.Output), &o) == nil && len(o.Type) > 0 {
 				resp = rawString(o.Value)
 			} else {
 				resp = rawString(w.Output)
@@ -340,14 +338,14 @@ func vercelPart(raw json.RawMessage) (part, bool) {
 
 // vercelArgs returns tool-call arguments as JSON text: v5+ records input
 // as a JSON string holding the object (JSON in JSON), v4 as the object.
-func vercelArgs(raw json.RawMessage) string { return rawString(raw) }
+func vercelArgs(raw rawJSON) string { return rawString(raw) }
 
 // wireVercelToolCall is one entry of ai.response.toolCalls.
 type wireVercelToolCall struct {
-	ToolCallID json.RawMessage `json:"toolCallId"`
-	ToolName   json.RawMessage `json:"toolName"`
-	Args       json.RawMessage `json:"args"`
-	Input      json.RawMessage `json:"input"`
+	ToolCallID rawJSON `json:"toolCallId"`
+	ToolName   rawJSON `json:"toolName"`
+	Args       rawJSON `json:"args"`
+	Input      rawJSON `json:"input"`
 }
 
 // parseVercelOutput builds the assistant message of a step from

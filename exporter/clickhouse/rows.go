@@ -1,12 +1,12 @@
 package clickhouse
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
-	json "github.com/goccy/go-json"
 
 	"github.com/evalsidecar/evalsidecar/exporter/record"
 	"github.com/evalsidecar/evalsidecar/scorer"

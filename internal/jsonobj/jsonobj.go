@@ -1,17 +1,15 @@
-// Package jsonobj answers one question many stages ask of recorded tool
-// arguments: is this text a single valid JSON object? It validates without
-// allocating (github.com/tidwall/gjson) and agrees with encoding/json.Valid.
+// Package jsonobj answers one question several stages ask of recorded tool
+// arguments: is this text a single valid JSON object?
 package jsonobj
 
 import (
+	"encoding/json"
 	"strings"
-
-	"github.com/tidwall/gjson"
 )
 
 // Valid reports whether s, ignoring surrounding JSON whitespace, is exactly
-// one valid JSON object.
+// one valid JSON object, as encoding/json.Valid judges JSON.
 func Valid(s string) bool {
 	t := strings.TrimLeft(s, " \t\r\n")
-	return len(t) > 1 && t[0] == '{' && gjson.Valid(t)
+	return len(t) > 1 && t[0] == '{' && json.Valid([]byte(t))
 }
