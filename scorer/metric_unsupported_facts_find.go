@@ -203,9 +203,8 @@ func nextHotByte(s string, i int) int {
 	return -1
 }
 
-// containsFold reports whether s contains sub (already lower-cased by
-// appendLower), ignoring case: ASCII letters of s are lower-cased byte by
-// byte, so an ASCII sub with an upper-case letter is never found; other
+// containsFold reports whether s contains sub, ignoring case: for an
+// ASCII sub, ASCII letters of both are lower-cased byte by byte; other
 // subs are looked for in s lower-cased by appendLower.
 func containsFold(s, sub string) bool {
 	if sub == "" {
@@ -220,7 +219,7 @@ func containsFold(s, sub string) bool {
 		case c >= utf8.RuneSelf:
 			return strings.Contains(string(appendLower(nil, s)), sub)
 		case 'A' <= c && c <= 'Z':
-			return false
+			return containsFold(s, string(appendLower(nil, sub)))
 		case 'a' <= c && c <= 'z':
 			continue
 		case c == '@' || c == '#' || c == '_':

@@ -980,6 +980,7 @@ func oracleAppendLower(b []byte, s string) []byte {
 // oracleContainsFold reports whether s contains sub (already lower-cased by
 // oracleAppendLower), ignoring case.
 func oracleContainsFold(s, sub string) bool {
+	sub = string(oracleAppendLower(nil, sub))
 	if sub == "" {
 		return true
 	}

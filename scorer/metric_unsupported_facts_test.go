@@ -248,6 +248,8 @@ func TestContainsFold(t *testing.T) {
 		{"x", "", true},
 		{"код Б12", "б12", true},
 		{"код В12", "б12", false},
+		{"see HTTPS://X.io/Docs/A#b", "x.io/Docs/A", true},
+		{"see x.io/docs/a", "x.io/Docs/A", true},
 	}
 	for _, c := range cases {
 		if got := containsFold(c.s, c.sub); got != c.want {
