@@ -46,7 +46,7 @@ func loadLabelledFactsCases(t *testing.T) []labelledFactsCase {
 // facts were labelled by hand: which facts the response holds, which of
 // them no source supports, and the score that follows.
 func TestUnsupportedFactsLabelled(t *testing.T) {
-	m := newUnsupportedFacts()
+	m := unsupportedFacts{}
 	for _, c := range loadLabelledFactsCases(t) {
 		t.Run(c.Name, func(t *testing.T) {
 			if got := responseFactSurfaces(c.Response); !slices.Equal(got, c.Facts) {
@@ -89,11 +89,8 @@ func TestUnsupportedFactsLabelled(t *testing.T) {
 
 // responseFactSurfaces returns the distinct facts of a response as written.
 func responseFactSurfaces(s string) []string {
-	fx := newFactScratch()
-	fx.scanner.emit = fx.add
-	fx.scanner.scan(s)
 	out := []string{}
-	for _, f := range fx.set.facts {
+	for _, f := range responseFacts(s).facts {
 		out = append(out, f.surface)
 	}
 	return out
