@@ -15,7 +15,7 @@ func builtins() []builtin {
 		{MetricToolErrorRate, noParams(toolErrorRate{})},
 		{MetricRepeatedToolCallRate, noParams(repeatedToolCallRate{})},
 		{MetricToolArgsValid, newToolArgsValid},
-		{MetricUnsupportedFacts, noParams(newUnsupportedFacts())},
+		{MetricUnsupportedFacts, noParams(unsupportedFacts{})},
 	}
 }
 

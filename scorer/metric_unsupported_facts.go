@@ -40,14 +40,7 @@ const (
 // when the score is 0, else "unsupported". A response without a
 // checkable fact is not applicable. Details: "facts", "unsupported",
 // "unsupported_facts" (the facts as written, first 50).
-type unsupportedFacts struct {
-	scratches factScratches
-}
-
-// newUnsupportedFacts returns the metric with its scratch pool.
-func newUnsupportedFacts() unsupportedFacts {
-	return unsupportedFacts{scratches: newFactScratches()}
-}
+type unsupportedFacts struct{}
 
 // Name returns "unsupported_facts".
 func (unsupportedFacts) Name() string { return MetricUnsupportedFacts }
@@ -60,26 +53,18 @@ func (unsupportedFacts) inline() {}
 // Score returns unsupported / checkable facts of the response.
 //
 // The response is tokenised first; without a fact the metric does not
-// apply. Sources are then read only where they can hold a fact (see
-// factScanner.scanHot), words whose digits cannot hold any of the
-// response's facts are not classified (see digitNeeds), each source fact
-// is looked up among the response's facts without allocating, and reading
-// stops as soon as every fact is supported.
-func (m unsupportedFacts) Score(_ context.Context, in *Instance) (Result, error) {
-	fx := m.scratches.get()
-	defer m.scratches.put(fx)
-	fs, sc := &fx.set, &fx.scanner
-	sc.emit, sc.source = fx.add, false
-	sc.scanHot(in.Response)
+// apply. Each source is then tokenised in turn, its facts looked up among
+// the response's, until every response fact is supported; identifiers,
+// e-mail addresses and URLs still unsupported are then looked for as
+// substrings of the sources.
+func (unsupportedFacts) Score(_ context.Context, in *Instance) (Result, error) {
+	fs := responseFacts(in.Response)
 	if len(fs.facts) == 0 {
 		return Result{}, ErrNotApplicable
 	}
-	sc.emit, sc.source = fx.support, true
-	if fx.needs = fs.digitNeeds(); fx.needs.selective() {
-		sc.needs = &fx.needs
-	}
+	sc := factScanner{emit: fs.support, source: true}
 	eachFactSource(in, func(s string) bool {
-		sc.scanHot(s)
+		sc.scan(s)
 		return fs.left > 0
 	})
 	if fs.leftBySubstring > 0 {

@@ -32,8 +32,8 @@ type factToken struct {
 	next      rune   // the rune just after text (0 at the end)
 	lineStart bool   // only blanks and list bullets precede it on its line
 	url       bool
-	// mayHoldFact is false for a word without a digit or an '@', which
-	// holds no fact on its own.
+	// mayHoldFact is false for a word without an ASCII digit or an '@',
+	// which holds no fact on its own.
 	mayHoldFact bool
 	whole       bool // text is the word found at start, not a part of it
 }
@@ -80,91 +80,147 @@ type factScanner struct {
 	window   [3]factToken
 	roles    [3]dateRole
 	n        int
-	stop     bool // set by emit: the rest of the text is not needed
-	// needs, when set, lets a source scan skip the words that cannot
-	// hold a fact the response needs.
-	needs *digitNeeds
 }
 
 // scan feeds every fact of s to sc.emit.
-func (sc *factScanner) scan(s string) { sc.scanSegment(s, 0, true) }
-
-// scanSegment feeds every fact of s to sc.emit, where s is part of a
-// longer text, prev the rune before it and lineStart tells whether only
-// blanks and list bullets precede it on its line.
-func (sc *factScanner) scanSegment(s string, prev rune, lineStart bool) {
+//
+// A fact needs an ASCII digit or an '@', or is a URL (with "://" or
+// "www."): text without these holds none. So while no date is under way,
+// scan skips to the next byte that may be part of a fact, keeping only the
+// word before it (see skipTo), and restores what it tracks there: the
+// rune before and whether the line has only blanks and bullets so far.
+func (sc *factScanner) scan(s string) {
 	sc.n, sc.text = 0, s
+	var prev rune
+	lineStart := true
+	hot := -1 // the first byte at or after i that may be part of a fact
 	for i := 0; i < len(s); {
+		if sc.n == 0 && hot < i {
+			hot = nextHotByte(s, i)
+			if p := skipTo(s, i, hot); p > i {
+				i, prev, lineStart = p, rune(s[p-1]), lineStartAt(s, p)
+				continue
+			}
+		}
 		r, size := rune(s[i]), 1
 		if r >= utf8.RuneSelf {
 			r, size = utf8.DecodeRuneInString(s[i:])
 		}
-		if isFactRune(r) {
-			if c := r | 0x20; c == 'h' || c == 'w' {
-				if n := urlLen(s[i:]); n > 0 {
-					sc.push(factToken{text: s[i : i+n], start: i, prev: prev, url: true})
-					i += n
-					prev, lineStart = '/', false
-					continue
-				}
+		if !isFactRune(r) {
+			switch {
+			case r == '\n':
+				lineStart = true
+			case r < utf8.RuneSelf && isLineStartByte(byte(r)):
+				// blanks and list bullets keep the start of a line
+			default:
+				lineStart = false
 			}
-			j, mayHold := factTokenEnd(s, i)
-			if !mayHold && sc.n == 0 && monthOf(s[i:j]) == 0 {
-				// A plain word with nothing before it in the date window: it
-				// has no date role and holds no fact, so push would only
-				// classify it to nothing.
-				prev = lastRune(s[:j])
-				i, lineStart = j, false
-				continue
-			}
-			if mayHold && sc.needs != nil && !sc.needs.mayMatter(s[i:j]) && roleOf(factToken{text: s[i:j]}) == (dateRole{}) {
-				// A word whose facts the response does not need and that
-				// has no date role: it ends the date window as push would,
-				// and its own facts would be looked up in vain.
-				for sc.n > 0 {
-					sc.shift()
-				}
-				prev = lastRune(s[:j])
-				i, lineStart = j, false
-				continue
-			}
-			tok := factToken{text: s[i:j], start: i, prev: prev, lineStart: lineStart, mayHoldFact: mayHold, whole: true}
-			if j < len(s) {
-				if c := s[j]; c < utf8.RuneSelf {
-					tok.next = rune(c)
-				} else {
-					tok.next, _ = utf8.DecodeRuneInString(s[j:])
-				}
-			}
-			sc.push(tok)
-			prev = lastRune(s[:j])
-			i, lineStart = j, false
+			prev = r
+			i += size
 			continue
 		}
-		switch {
-		case r == '\n':
-			lineStart = true
-		case !lineStart:
-			// Inside a line: skip the ASCII bytes that neither start a
-			// word nor end the line.
-			for i+1 < len(s) {
-				c := s[i+1]
-				if c >= utf8.RuneSelf || c == '\n' || asciiClass[c]&classFactRune != 0 {
-					break
-				}
-				i++
-				r = rune(c)
+		if c := s[i] | 0x20; c == 'h' || c == 'w' { // http://, https://, www.
+			if n := urlLen(s[i:]); n > 0 {
+				sc.push(factToken{text: s[i : i+n], start: i, prev: prev, url: true})
+				i += n
+				prev, lineStart = '/', false
+				continue
 			}
-		case r == ' ' || r == '\t' || r == '\r' || r == '-' || r == '*' || r == '#' || r == '>' || r == '+':
-		default:
-			lineStart = false
 		}
-		prev = r
-		i += size
+		j, mayHold := factTokenEnd(s, i)
+		// A word without a digit or an '@' holds no fact; unless a date is
+		// under way or it is a month name, push would drop it unread.
+		if mayHold || sc.n > 0 || monthOf(s[i:j]) > 0 {
+			tok := factToken{text: s[i:j], start: i, prev: prev, lineStart: lineStart, mayHoldFact: mayHold, whole: true}
+			if j < len(s) {
+				tok.next, _ = utf8.DecodeRuneInString(s[j:])
+			}
+			sc.push(tok)
+		}
+		if prev = rune(s[j-1]); prev >= utf8.RuneSelf {
+			prev, _ = utf8.DecodeLastRuneInString(s[:j])
+		}
+		i, lineStart = j, false
 	}
 	for sc.n > 0 {
 		sc.shift()
 	}
+}
+
+// nextHotByte returns the index of the first byte of s at or after i that
+// may be part of a fact, or len(s): an ASCII digit, an '@', the ':' of
+// "://" or the '.' of "www." (any case).
+func nextHotByte(s string, i int) int {
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c-'.' > '@'-'.' {
+			continue // outside '.' to '@', the range of every byte below
+		}
+		switch {
+		case isASCIIDigit(c), c == '@':
+			return i
+		case c == ':':
+			if strings.HasPrefix(s[i+1:], "//") {
+				return i
+			}
+		case c == '.':
+			if i >= 3 && hasPrefixFold(s[i-3:], "www") {
+				return i
+			}
+		}
+	}
+	return len(s)
+}
+
+// skipTo returns where scan, at i with no date under way, may go on
+// reading s when s[i:hot] holds no byte that may be part of a fact.
+//
+// The words of s[i:hot] emit nothing; a month name among them can only
+// matter as the last word before hot's field ("March 5"), and the first
+// word read after a skip leaves the date window as it would be anyway (a
+// month name replaces a month name, any other word empties it). So scan
+// may go on at the field of that last word: a field is text between ASCII
+// blanks and control bytes, which no word or URL spans, so the rune
+// before it is the blank that scan would have read last.
+func skipTo(s string, i, hot int) int {
+	p := fieldStart(s, i, hot)
+	for k := p; k > i; {
+		r, size := utf8.DecodeLastRuneInString(s[i:k])
+		if isFactRune(r) {
+			return fieldStart(s, i, k-size)
+		}
+		k -= size
+	}
+	return p
+}
+
+// fieldStart returns the start of the field holding s[k], not before i.
+func fieldStart(s string, i, k int) int {
+	for k > i && s[k-1] > ' ' {
+		k--
+	}
+	return k
+}
+
+// lineStartAt reports whether only blanks and list bullets precede s[p:]
+// on its line.
+func lineStartAt(s string, p int) bool {
+	for k := p - 1; k >= 0 && s[k] != '\n'; k-- {
+		if !isLineStartByte(s[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isLineStartByte reports whether c, a blank or a list bullet, keeps the
+// start of a line.
+func isLineStartByte(c byte) bool {
+	switch c {
+	case ' ', '\t', '\r', '-', '*', '#', '>', '+':
+		return true
+	}
+	return false
 }
 
 // isFactRune reports whether r can be part of a fact word: a letter, a
@@ -172,7 +228,7 @@ func (sc *factScanner) scanSegment(s string, prev rune, lineStart bool) {
 // spaces between words (Han, kana, Thai, ...), which separate words.
 func isFactRune(r rune) bool {
 	if r < utf8.RuneSelf {
-		return asciiClass[r]&classFactRune != 0
+		return uint32(r|0x20)-'a' < 26 || uint32(r)-'0' < 10
 	}
 	return isWideFactRune(r)
 }
@@ -185,79 +241,51 @@ func isWideFactRune(r rune) bool {
 	return !unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
 }
 
+func isASCIILetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+
+func isASCIIDigit(c byte) bool { return '0' <= c && c <= '9' }
+
 // isConnector reports whether c may join two fact runes inside a word:
 // one of - _ . , / @ + #.
-func isConnector(c byte) bool { return c < utf8.RuneSelf && asciiClass[c]&classConnector != 0 }
-
-// Class bits of ASCII bytes, in asciiClass.
-const (
-	classLetter    = 1 // A-Z, a-z
-	classDigit     = 2 // 0-9
-	classConnector = 4 // - _ . , / @ + #
-	classFactRune  = classLetter | classDigit
-)
-
-// asciiClass holds the class bits of every ASCII byte.
-const asciiClass = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
-	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
-	"\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00\x00\x04\x04\x04\x04\x04" +
-	"\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x00\x00\x00\x00\x00\x00" +
-	"\x04\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x00\x00\x00\x04" +
-	"\x00\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x00\x00\x00\x00"
+func isConnector(c byte) bool {
+	switch c {
+	case '-', '_', '.', ',', '/', '@', '+', '#':
+		return true
+	}
+	return false
+}
 
 // factTokenEnd returns the end of the word starting at i: fact runes and
 // connectors that are followed by a fact rune. mayHold reports whether the
 // word has an ASCII digit or an '@'.
 func factTokenEnd(s string, i int) (end int, mayHold bool) {
-	var seen byte // class bits of the ASCII fact runes read
-	at := false
 	for i < len(s) {
-		i, seen = asciiFactRunesEnd(s, i, seen)
-		if i == len(s) {
-			break
-		}
-		c := s[i]
-		if c >= utf8.RuneSelf {
+		switch c := s[i]; {
+		case isASCIILetter(c):
+			i++
+		case isASCIIDigit(c):
+			mayHold = true
+			i++
+		case c >= utf8.RuneSelf:
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if !isWideFactRune(r) {
-				break
+				return i, mayHold
 			}
 			i += size
-			continue
+		case isConnector(c) && i+1 < len(s) && startsWithFactRune(s[i+1:]):
+			mayHold = mayHold || c == '@'
+			i++
+		default:
+			return i, mayHold
 		}
-		if asciiClass[c]&classConnector == 0 || i+1 == len(s) {
-			break
-		}
-		if n := s[i+1]; n < utf8.RuneSelf {
-			if asciiClass[n]&classFactRune == 0 {
-				break
-			}
-		} else if r, _ := utf8.DecodeRuneInString(s[i+1:]); !isWideFactRune(r) {
-			break
-		}
-		at = at || c == '@'
-		i++
 	}
-	return i, seen&classDigit != 0 || at
+	return i, mayHold
 }
 
-// asciiFactRunesEnd returns the end of the run of ASCII letters and digits
-// at s[i:], and seen with their class bits added.
-func asciiFactRunesEnd(s string, i int, seen byte) (int, byte) {
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			break
-		}
-		k := asciiClass[c]
-		if k&classFactRune == 0 {
-			break
-		}
-		seen |= k
-	}
-	return i, seen
+// startsWithFactRune reports whether the non-empty s starts with a fact rune.
+func startsWithFactRune(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return isFactRune(r)
 }
 
 // urlLen returns the length of the URL at the start of s, or 0: an
@@ -371,51 +399,45 @@ func isOrdinalSuffix(s string) bool {
 // monthOf returns the month (1-12) an English month name or its
 // abbreviation ("Mar", "Sept") names, case-insensitively, or 0.
 func monthOf(t string) int {
-	if len(t) < 3 || len(t) > len("september") {
+	var b [len("september")]byte
+	if len(t) < 3 || len(t) > len(b) {
 		return 0
 	}
-	m := 0
-	switch string([]byte{lowerASCII(t[0]), lowerASCII(t[1]), lowerASCII(t[2])}) {
-	case "jan":
-		m = 1
-	case "feb":
-		m = 2
-	case "mar":
-		m = 3
-	case "apr":
-		m = 4
-	case "may":
-		m = 5
-	case "jun":
-		m = 6
-	case "jul":
-		m = 7
-	case "aug":
-		m = 8
-	case "sep":
-		m = 9
-	case "oct":
-		m = 10
-	case "nov":
-		m = 11
-	case "dec":
-		m = 12
+	switch lowerASCII(t[0]) {
+	case 'a', 'd', 'f', 'j', 'm', 'n', 'o', 's':
 	default:
 		return 0
 	}
-	name := monthNames[m-1]
-	switch {
-	case len(t) == 3,
-		len(t) == len(name) && strings.EqualFold(t[3:], name[3:]),
-		m == 9 && len(t) == 4 && lowerASCII(t[3]) == 't':
-		return m
+	for i := range len(t) {
+		b[i] = lowerASCII(t[i])
+	}
+	switch string(b[:len(t)]) {
+	case "jan", "january":
+		return 1
+	case "feb", "february":
+		return 2
+	case "mar", "march":
+		return 3
+	case "apr", "april":
+		return 4
+	case "may":
+		return 5
+	case "jun", "june":
+		return 6
+	case "jul", "july":
+		return 7
+	case "aug", "august":
+		return 8
+	case "sep", "sept", "september":
+		return 9
+	case "oct", "october":
+		return 10
+	case "nov", "november":
+		return 11
+	case "dec", "december":
+		return 12
 	}
 	return 0
-}
-
-var monthNames = [...]string{
-	"january", "february", "march", "april", "may", "june", "july",
-	"august", "september", "october", "november", "december",
 }
 
 // roleOf tells whether tok can be a month, day or year of a date.
@@ -544,31 +566,25 @@ func (sc *factScanner) classify(tok factToken) {
 func (sc *factScanner) classifyPart(tok factToken, t string, split bool) {
 	var letters, digits int
 	var at, slash, comma, other bool
-	for i := 0; i < len(t); {
-		c := t[i]
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(t[i:])
+	for _, r := range t {
+		switch {
+		case r >= utf8.RuneSelf:
 			if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) {
 				letters++
 			}
-			i += size
-			continue
-		}
-		switch k := asciiClass[c]; {
-		case k == classDigit:
+		case isASCIIDigit(byte(r)):
 			digits++
-		case k == classLetter:
+		case isASCIILetter(byte(r)):
 			letters++
-		case c == '@':
+		case r == '@':
 			at = true
-		case c == '/':
+		case r == '/':
 			slash = true
-		case c == ',':
+		case r == ',':
 			comma = true
 		default:
 			other = true
 		}
-		i++
 	}
 	if digits == 0 && !at {
 		return // a plain word
@@ -896,41 +912,8 @@ func (sc *factScanner) emitURL(t string) {
 
 // appendLower appends s lower-cased (Unicode simple folding to lower).
 func appendLower(b []byte, s string) []byte {
-	start := len(b)
-	b = append(b, s...)
-	for i := start; i < len(b); i++ {
-		c := b[i]
-		if c >= utf8.RuneSelf {
-			return appendLowerWide(b[:i], s[i-start:])
-		}
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return b
-}
-
-// appendLowerWide is appendLower for text that may not be ASCII.
-func appendLowerWide(b []byte, s string) []byte {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			b = append(b, lowerASCII(c))
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+	for _, r := range s {
 		b = utf8.AppendRune(b, unicode.ToLower(r))
-		i += size
 	}
 	return b
-}
-
-// lastRune returns the last character of the non-empty s.
-func lastRune(s string) rune {
-	if c := s[len(s)-1]; c < utf8.RuneSelf {
-		return rune(c)
-	}
-	r, _ := utf8.DecodeLastRuneInString(s)
-	return r
 }

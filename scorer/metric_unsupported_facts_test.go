@@ -6,13 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
 )
@@ -123,7 +121,7 @@ func TestUnsupportedFactsExplanationCapped(t *testing.T) {
 		fmt.Fprintf(&b, "ID-%04d ", i)
 	}
 	in := unsupportedFactsCase{Response: b.String(), Prompt: "ID-0003"}.instance()
-	r, err := newUnsupportedFacts().Score(context.Background(), in)
+	r, err := unsupportedFacts{}.Score(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +144,7 @@ func TestUnsupportedFactsDetailsCapped(t *testing.T) {
 	for i := range 80 {
 		fmt.Fprintf(&b, "X%dY ", 100+i)
 	}
-	r, err := newUnsupportedFacts().Score(context.Background(), unsupportedFactsCase{Response: b.String()}.instance())
+	r, err := unsupportedFacts{}.Score(context.Background(), unsupportedFactsCase{Response: b.String()}.instance())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,31 +235,13 @@ func TestFactScannerNormalForms(t *testing.T) {
 	}
 }
 
-func TestContainsFold(t *testing.T) {
-	cases := []struct {
-		s, sub string
-		want   bool
-	}{
-		{"see ORD-12345 now", "ord-12345", true},
-		{"see ORD-1234", "ord-12345", false},
-		{"", "a", false},
-		{"x", "", true},
-		{"код Б12", "б12", true},
-		{"код В12", "б12", false},
-	}
-	for _, c := range cases {
-		if got := containsFold(c.s, c.sub); got != c.want {
-			t.Errorf("containsFold(%q, %q) = %v, want %v", c.s, c.sub, got, c.want)
-		}
-	}
-}
-
 func FuzzUnsupportedFacts(f *testing.F) {
 	f.Add("Order ORD-12345 costs $1,250.00 on March 5, 2026; see https://x.io/a.", "{\"id\":\"ORD-12345\",\"total\":1250}")
 	f.Add("1. a\n10) b 03/05/2026 42,50 a@b.co", "2026-05-03")
 	f.Add("订单ORD-1已发货 Б12 www.", "")
 	f.Add("may 5 2026 5th Sept 2026 9999/99/99 0,000 ,,, ..", "\xff\xfe")
-	m := newUnsupportedFacts()
+	f.Add("words and more words, then March\n— 5 2026\n  - 10. done WWW.x.io", "so on 5 March 2026 at www.x.io")
+	m := unsupportedFacts{}
 	f.Fuzz(func(t *testing.T, response, source string) {
 		in := unsupportedFactsCase{Response: response, Tools: []struct {
 			Args   string `json:"args"`
@@ -313,7 +293,7 @@ func denseFactsRun() *Instance {
 // tool results of 1 KB.
 func BenchmarkUnsupportedFacts(b *testing.B) {
 	in := denseFactsRun()
-	m := newUnsupportedFacts()
+	m := unsupportedFacts{}
 	b.ReportAllocs()
 	b.SetBytes(int64(len(in.Response) + 10*1024))
 	for b.Loop() {
@@ -334,7 +314,7 @@ func TestUnsupportedFactsBounded(t *testing.T) {
 	src.WriteString("ID-00001 ID-02999")
 	in := unsupportedFactsCase{Response: resp.String(), Prompt: "ID-00000"}.instance()
 	in.PredictedTrajectory = []agentrun.ToolCall{{Name: "t", Result: src.String()}}
-	r, err := newUnsupportedFacts().Score(context.Background(), in)
+	r, err := unsupportedFacts{}.Score(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,140 +323,6 @@ func TestUnsupportedFactsBounded(t *testing.T) {
 	if r.Details["facts"] != unsupportedFactsMax || r.Details["unsupported"] != unsupportedFactsMax-2 {
 		t.Errorf("details = facts %v, unsupported %v; want %d and %d", r.Details["facts"], r.Details["unsupported"], unsupportedFactsMax, unsupportedFactsMax-2)
 	}
-}
-
-// factPieces are the fragments random texts are made of: facts in every
-// form, month names, list markers, marks, blanks and non-ASCII text.
-var factPieces = [...]string{
-	"the", "order", "Order", "refund", "is", "due", "on", "www", "wwwx", "h", "w", "http", "ftp",
-	"March", "mar", "Sept", "may", "MAY", "june", "Dec.", "decimal", "Mayday",
-	"5", "05", "12", "31", "2026", "1999", "0", "007", "1,250.00", "1,250", "42,50", "0,5", "99.90", "3.", "10)",
-	"5th", "2nd", "20GB", "3pm", "1,2,3", "1-2", "100-200", "2024-2020", "4417-2290", "555-0134",
-	"2026-03-05", "2026/03/05", "03/05/2026", "13/05/2027", "2026-03-05T10:30:00Z", "2026-13-45",
-	"ORD-12345", "ord-12345", "tkt_889", "TKT_889", "A1B2C3", "deadbeef01", "DEADBEEF01", "H2O", "ORD-7", "top-3",
-	"550e8400-e29b-41d4-a716-446655440000", "user1@example.com", "User1@Example.COM", "a@b", "@", "x@y.co.",
-	"https://Shop.example.com/Orders/42/", "http://x.io/a.", "www.Example.com", "WWW.example.com/p?q=1", "https://", "www.",
-	"$", "$5", "5%", "€", "‰", "%", ".", ",", ";", ":", "://", "/", "-", "--", "*", "#", ">", "+", "(", ")", "'", "\"", "_",
-	" ", " ", " ", "  ", "\n", "\n", "\t", "\r\n", "\v", "\x00",
-	"订单", "已发货", "Б12", "ціна", "é", "\u00a0", "ＯＲＤ１２", "\xff", "k8s",
-}
-
-// randomFactText joins n random pieces, with or without blanks between.
-func randomFactText(r *rand.Rand, n int) string {
-	var b strings.Builder
-	for range n {
-		b.WriteString(factPieces[r.IntN(len(factPieces))])
-		if r.IntN(3) > 0 {
-			b.WriteByte(" \n"[r.IntN(5)/4])
-		}
-	}
-	return b.String()
-}
-
-// emitted is what a scanner feeds its emit function, in order.
-func emitted(scan func(*factScanner, string), source bool, s string) []string {
-	var out []string
-	sc := factScanner{source: source, emit: func(k factKind, norm, alt []byte, surface string) {
-		out = append(out, fmt.Sprintf("%d %q %q %q", k, norm, alt, surface))
-	}}
-	scan(&sc, s)
-	return out
-}
-
-// oracleEmitted is emitted for the first implementation's scanner.
-func oracleEmitted(source bool, s string) []string {
-	var out []string
-	sc := oracleFactScanner{source: source, emit: func(k factKind, norm, alt []byte, surface string) {
-		out = append(out, fmt.Sprintf("%d %q %q %q", k, norm, alt, surface))
-	}}
-	sc.scan(s)
-	return out
-}
-
-// checkScanHot fails t unless scanHot and scan feed the same facts, in the
-// same order, as the first implementation's scanner.
-func checkScanHot(t *testing.T, s string) {
-	t.Helper()
-	for _, source := range []bool{false, true} {
-		want := oracleEmitted(source, s)
-		if got := emitted((*factScanner).scan, source, s); !slices.Equal(got, want) {
-			t.Fatalf("scan(%q, source %v) = %q, want %q", s, source, got, want)
-		}
-		if got := emitted((*factScanner).scanHot, source, s); !slices.Equal(got, want) {
-			t.Fatalf("scanHot(%q, source %v) = %q, want %q", s, source, got, want)
-		}
-	}
-}
-
-// checkAgainstOracle fails t unless the metric and the first
-// implementation score in the same way.
-func checkAgainstOracle(t *testing.T, in *Instance) {
-	t.Helper()
-	got, err := newUnsupportedFacts().Score(context.Background(), in)
-	want, wantErr := (oracleUnsupportedFacts{}).Score(context.Background(), in)
-	if !errors.Is(err, wantErr) || !reflect.DeepEqual(got, want) {
-		t.Fatalf("response %q:\ngot  (%+v, %v)\nwant (%+v, %v)", in.Response, got, err, want, wantErr)
-	}
-}
-
-func TestFactScannerScanHotMatchesScan(t *testing.T) {
-	fixed := []string{
-		"", " ", "5 March 2026", "5 March\n2026", "March 5, 2026", "5 the March 2026", "5 — March 2026",
-		"on 5 (March) 2026", "5 x-March 2026", "5 March-x 2026", "March\t5\r\n2026 and 12 May 1999.",
-		"order 1042 and then www.Example.com/x or http://a.b/c", "\n1. one\n 10. ten\n- 11) x\n* 12. y\nsee 13. z",
-		"item\n  10. next", "pay $5 or 5% of 1,250.00", "a@b.co x@y", "ww w. www.x", "订单 ORD-12345 已发货",
-		"é 12 é", "\u00a012\u00a0", "May 2026 5", "the 5th of Sept 2026", "ftp://x.y 12",
-	}
-	for _, s := range fixed {
-		checkScanHot(t, s)
-	}
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 3000 {
-		checkScanHot(t, randomFactText(r, 1+r.IntN(40)))
-	}
-}
-
-func TestUnsupportedFactsMatchesOracle(t *testing.T) {
-	for _, c := range loadUnsupportedFactsCases(t) {
-		checkAgainstOracle(t, c.instance())
-	}
-	for _, in := range []*Instance{denseFactsRun(), proseRun(), largeResultsRun()} {
-		checkAgainstOracle(t, in)
-	}
-	r := rand.New(rand.NewPCG(3, 4))
-	for range 2000 {
-		c := unsupportedFactsCase{Response: randomFactText(r, 1+r.IntN(30)), Prompt: randomFactText(r, r.IntN(20))}
-		for range r.IntN(4) {
-			c.History = append(c.History, randomFactText(r, r.IntN(30)))
-		}
-		for range r.IntN(4) {
-			c.Tools = append(c.Tools, struct {
-				Args   string `json:"args"`
-				Result string `json:"result"`
-				Error  string `json:"error"`
-			}{randomFactText(r, r.IntN(10)), randomFactText(r, r.IntN(40)), randomFactText(r, r.IntN(3))})
-		}
-		if r.IntN(4) == 0 {
-			c.History = append(c.History, c.Response)
-		}
-		checkAgainstOracle(t, c.instance())
-	}
-}
-
-func FuzzUnsupportedFactsOracle(f *testing.F) {
-	f.Add("Order ORD-12345 costs $1,250.00 on March 5, 2026; see https://x.io/a.", "{\"id\":\"ord-12345\",\"total\":1250}", "5 March 2026")
-	f.Add("1. a\n10) b 03/05/2026 42,50 a@b.co", "2026-05-03", "A@B.CO www.X.io")
-	f.Add("订单ORD-1已发货 Б12 www.", "б12", "")
-	f.Add("may 5 2026 5th Sept 2026 9999/99/99 0,000 ,,, ..", "\xff\xfe", "Sept")
-	f.Fuzz(func(t *testing.T, response, source, history string) {
-		checkScanHot(t, response)
-		in := unsupportedFactsCase{Response: response, History: []string{history}, Tools: []struct {
-			Args   string `json:"args"`
-			Result string `json:"result"`
-			Error  string `json:"error"`
-		}{{Result: source}}}.instance()
-		checkAgainstOracle(t, in)
-	})
 }
 
 // proseRun is a run shaped like most traffic: a 1.7 KB answer in prose
@@ -502,29 +348,12 @@ func proseRun() *Instance {
 // BenchmarkUnsupportedFactsProse scores proseRun.
 func BenchmarkUnsupportedFactsProse(b *testing.B) {
 	in := proseRun()
-	m := newUnsupportedFacts()
+	m := unsupportedFacts{}
 	b.ReportAllocs()
 	b.SetBytes(int64(len(in.Response)))
 	for b.Loop() {
 		if _, err := m.Score(context.Background(), in); err != nil {
 			b.Fatal(err)
-		}
-	}
-}
-
-func TestASCIIClass(t *testing.T) {
-	for c := range utf8.RuneSelf {
-		want := 0
-		switch {
-		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
-			want = classLetter
-		case '0' <= c && c <= '9':
-			want = classDigit
-		case strings.ContainsRune("-_.,/@+#", rune(c)):
-			want = classConnector
-		}
-		if got := int(asciiClass[c]); got != want {
-			t.Errorf("asciiClass[%q] = %d, want %d", rune(c), got, want)
 		}
 	}
 }
@@ -557,7 +386,7 @@ func largeResultsRun() *Instance {
 // BenchmarkUnsupportedFactsLargeResults scores largeResultsRun.
 func BenchmarkUnsupportedFactsLargeResults(b *testing.B) {
 	in := largeResultsRun()
-	m := newUnsupportedFacts()
+	m := unsupportedFacts{}
 	b.ReportAllocs()
 	b.SetBytes(4 * 8 << 10)
 	for b.Loop() {
@@ -585,49 +414,11 @@ func TestUnsupportedFactsEmailBeyondSubstringBudget(t *testing.T) {
 		Result string `json:"result"`
 		Error  string `json:"error"`
 	}{{Result: src.String()}}}.instance()
-	r, err := newUnsupportedFacts().Score(context.Background(), in)
+	r, err := unsupportedFacts{}.Score(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Details["facts"] != unsupportedFactsMax || r.Details["unsupported"] != unsupportedFactsMax-1 {
 		t.Errorf("details = facts %v, unsupported %v; want %d and %d", r.Details["facts"], r.Details["unsupported"], unsupportedFactsMax, unsupportedFactsMax-1)
-	}
-	checkAgainstOracle(t, in)
-}
-
-func TestDigitNeeds(t *testing.T) {
-	var d digitNeeds
-	for _, k := range []string{"ord-48213", "2026-03-04", "5", "42", "a@b.co"} {
-		d.add([]byte(k))
-	}
-	cases := []struct {
-		word string
-		want bool
-	}{
-		{"ORD-48213", true},
-		{"x9482130", true}, // the first three digits of ord-48213
-		{"4-8-2", true},    // digits together once the rest is dropped
-		{"48", false},
-		{"4x2", true},
-		{"1,250", true}, // holds a 5
-		{"2026-02-28T10", true},
-		{"1999-12-31", false},
-		{"777", false},
-		{"x@y", true},
-		{"", false},
-	}
-	for _, c := range cases {
-		if got := d.mayMatter(c.word); got != c.want {
-			t.Errorf("mayMatter(%q) = %v, want %v", c.word, got, c.want)
-		}
-	}
-	if !d.selective() {
-		t.Error("five keys are not selective")
-	}
-	for k := range 10 {
-		d.add([]byte{'0' + byte(k)})
-	}
-	if d.selective() {
-		t.Error("every single digit is selective")
 	}
 }
