@@ -2,6 +2,7 @@ package receiver
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -74,7 +75,7 @@ func newForwarder(cfg ForwardConfig, m *metrics, logger *slog.Logger) (*forwarde
 		out:     out,
 		metrics: m,
 		logger:  logger,
-		queue:   make(chan forwardItem, cfg.QueueSize),
+		queue:   make(chan forwardItem, cfg.SendingQueue.QueueSize),
 		stopped: make(chan struct{}),
 	}, nil
 }
@@ -84,7 +85,7 @@ func (f *forwarder) start() {
 	if f == nil {
 		return
 	}
-	for range f.cfg.Workers {
+	for range f.cfg.SendingQueue.NumConsumers {
 		f.wg.Go(f.work)
 	}
 }
@@ -161,23 +162,27 @@ type grpcSender struct {
 }
 
 func newGRPCSender(cfg ForwardConfig) (*grpcSender, error) {
+	tc, err := cfg.TLS.LoadTLSConfig()
+	if err != nil {
+		return nil, fmt.Errorf("forward.tls: %w", err)
+	}
 	creds := insecure.NewCredentials()
-	if cfg.TLS.Enabled {
-		tc, err := cfg.TLS.clientTLS()
-		if err != nil {
-			return nil, fmt.Errorf("forward.tls: %w", err)
-		}
+	if tc != nil {
 		creds = credentials.NewTLS(tc)
+	}
+	callOpts := []grpc.CallOption{grpc.ForceCodecV2(rawCodec{})}
+	if cfg.Compression == CompressionGzip {
+		callOpts = append(callOpts, grpc.UseCompressor(CompressionGzip)) // registered in grpc.go
 	}
 	conn, err := grpc.NewClient(cfg.Endpoint,
 		grpc.WithTransportCredentials(creds),
-		grpc.WithDefaultCallOptions(grpc.ForceCodecV2(rawCodec{})))
+		grpc.WithDefaultCallOptions(callOpts...))
 	if err != nil {
 		return nil, fmt.Errorf("forward.endpoint: %w", err)
 	}
 	md := metadata.MD{}
 	for k, v := range cfg.Headers {
-		md.Append(strings.ToLower(k), v)
+		md.Append(strings.ToLower(k), string(v))
 	}
 	return &grpcSender{conn: conn, md: md}, nil
 }
@@ -201,12 +206,15 @@ type httpSender struct {
 	client  *http.Client
 	base    string
 	headers map[string]string
+	gzip    bool
 }
 
+// newHTTPSender builds the HTTP client. The URL scheme decides whether TLS
+// is used; the tls block configures it for https.
 func newHTTPSender(cfg ForwardConfig) (*httpSender, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
-	if cfg.TLS.CAFile != "" || cfg.TLS.InsecureSkipVerify {
-		tc, err := cfg.TLS.clientTLS()
+	if !cfg.TLS.Insecure {
+		tc, err := cfg.TLS.LoadTLSConfig()
 		if err != nil {
 			return nil, fmt.Errorf("forward.tls: %w", err)
 		}
@@ -215,7 +223,8 @@ func newHTTPSender(cfg ForwardConfig) (*httpSender, error) {
 	return &httpSender{
 		client:  &http.Client{Transport: tr},
 		base:    strings.TrimRight(cfg.Endpoint, "/"),
-		headers: cfg.Headers,
+		headers: cfg.Headers.Plain(),
+		gzip:    cfg.Compression == CompressionGzip,
 	}, nil
 }
 
@@ -223,6 +232,13 @@ func (s *httpSender) send(ctx context.Context, signal string, body []byte) error
 	path := tracesPath
 	if signal == signalLogs {
 		path = logsPath
+	}
+	if s.gzip {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		_, _ = zw.Write(body)
+		_ = zw.Close()
+		body = buf.Bytes()
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.base+path, bytes.NewReader(body))
 	if err != nil {
@@ -232,6 +248,9 @@ func (s *httpSender) send(ctx context.Context, signal string, body []byte) error
 		req.Header.Set(k, v)
 	}
 	req.Header.Set("Content-Type", mediaProto)
+	if s.gzip {
+		req.Header.Set("Content-Encoding", "gzip")
+	}
 	resp, err := s.client.Do(req)
 	if err != nil {
 		return err

@@ -88,7 +88,7 @@ func NewEngine(cfg Config, metrics []Metric, sink Sink, logger *slog.Logger, reg
 		sink:    sink,
 		logger:  logger,
 		drops:   drops,
-		queue:   make(chan *extractor.Trajectory, cfg.QueueSize),
+		queue:   make(chan *extractor.Trajectory, cfg.SendingQueue.QueueSize),
 		done:    make(chan struct{}),
 	}
 	tel, err := newEngineMetrics(reg, e.metrics, e.QueueLen)
@@ -165,8 +165,8 @@ func (e *Engine) Start(ctx context.Context) {
 	e.startOnce.Do(func() {
 		wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		e.cancel = cancel
-		e.workers.Add(e.cfg.Workers)
-		for range e.cfg.Workers {
+		e.workers.Add(e.cfg.SendingQueue.NumConsumers)
+		for range e.cfg.SendingQueue.NumConsumers {
 			go e.work(wctx)
 		}
 		go func() {

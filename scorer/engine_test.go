@@ -187,7 +187,7 @@ func TestEvaluateBuiltinsNotApplicable(t *testing.T) {
 
 func TestSubmitQueueFull(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.QueueSize = 2
+	cfg.SendingQueue.QueueSize = 2
 	e, _, drops := testEngine(t, cfg, nil, &collectSink{})
 	for i := range 2 {
 		if err := e.Submit(context.Background(), run(fmt.Sprint(i))); err != nil {
@@ -224,8 +224,8 @@ func TestSubmitRejectsNil(t *testing.T) {
 func TestShutdownDrainsQueue(t *testing.T) {
 	before := runtime.NumGoroutine()
 	cfg := DefaultConfig()
-	cfg.QueueSize = 100
-	cfg.Workers = 3
+	cfg.SendingQueue.QueueSize = 100
+	cfg.SendingQueue.NumConsumers = 3
 	ms, err := NewRegistry().Build(cfg.Metrics)
 	if err != nil {
 		t.Fatal(err)
@@ -317,7 +317,7 @@ func TestShutdownWithoutStartDrains(t *testing.T) {
 func TestShutdownTimeoutCountsDrops(t *testing.T) {
 	before := runtime.NumGoroutine()
 	cfg := DefaultConfig()
-	cfg.Workers = 1
+	cfg.SendingQueue.NumConsumers = 1
 	cfg.MetricTimeout = time.Hour
 	var calls atomic.Int32
 	entered := make(chan struct{}, 1)
@@ -424,7 +424,7 @@ func TestSinkErrorCounted(t *testing.T) {
 // -race.
 func TestConcurrentSubmitShutdown(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.QueueSize = 16
+	cfg.SendingQueue.QueueSize = 16
 	sink := &collectSink{}
 	e, _, drops := testEngine(t, cfg, []Metric{fakeMetric{name: "m", score: scoreOf(1)}}, sink)
 	e.Start(context.Background())
@@ -462,7 +462,7 @@ func TestConcurrentSubmitShutdown(t *testing.T) {
 
 func TestNewEngineErrors(t *testing.T) {
 	bad := DefaultConfig()
-	bad.Workers = 0
+	bad.SendingQueue.NumConsumers = 0
 	if _, err := NewEngine(bad, nil, nil, nil, nil, nil); err == nil {
 		t.Error("invalid config accepted")
 	}
@@ -499,8 +499,8 @@ func TestMetricsLint(t *testing.T) {
 // only when the caller's context ends.
 func TestBlockingSubmitWaitsForSpace(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.QueueSize = 1
-	cfg.Workers = 1
+	cfg.SendingQueue.QueueSize = 1
+	cfg.SendingQueue.NumConsumers = 1
 	sink := &collectSink{}
 	e, _, drops := testEngine(t, cfg, []Metric{fakeMetric{name: "m", score: scoreOf(1)}}, sink)
 	e.SetBlocking(true)

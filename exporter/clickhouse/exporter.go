@@ -150,9 +150,9 @@ func (x *Exporter) Start(context.Context) error {
 	case x.started:
 		return errors.New("clickhouse exporter: already started")
 	}
-	opts, err := ch.ParseDSN(x.cfg.DSN)
+	opts, err := ch.ParseDSN(x.cfg.Endpoint)
 	if err != nil {
-		return fmt.Errorf("clickhouse exporter: dsn: %w", err)
+		return fmt.Errorf("clickhouse exporter: endpoint: %w", err)
 	}
 	opts.DialTimeout = x.cfg.DialTimeout
 	opts.ReadTimeout = x.cfg.Timeout
@@ -202,7 +202,7 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 		x.dropRows(n, reasonShuttingDown)
 		return ErrClosed
 	}
-	if x.pendingRows+total > x.cfg.QueueRows {
+	if x.pendingRows+total > x.cfg.SendingQueue.QueueSize {
 		x.mu.Unlock()
 		x.dropRows(n, reasonQueueFull)
 		return ErrQueueFull

@@ -6,24 +6,26 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/configretry"
 )
 
 // unreachableConfig points at a port nothing listens on.
 func unreachableConfig(t *testing.T) Config {
 	cfg := DefaultConfig()
 	cfg.Enabled = true
-	cfg.DSN = "clickhouse://127.0.0.1:1"
+	cfg.Endpoint = "clickhouse://127.0.0.1:1"
 	cfg.DialTimeout = 100 * time.Millisecond
 	cfg.Spool.Directory = t.TempDir()
 	cfg.Spool.Fsync = false
 	cfg.FlushInterval = time.Hour
-	cfg.Retry = RetryConfig{InitialInterval: 10 * time.Millisecond, MaxInterval: 50 * time.Millisecond, Multiplier: 2}
+	cfg.RetryOnFailure = configretry.BackOffConfig{Enabled: true, InitialInterval: 10 * time.Millisecond, MaxInterval: 50 * time.Millisecond, Multiplier: 2}
 	return cfg
 }
 
 func TestExportDropsWhenQueueFull(t *testing.T) {
 	cfg := unreachableConfig(t)
-	cfg.BatchRows, cfg.QueueRows = 100, 100
+	cfg.BatchRows, cfg.SendingQueue.QueueSize = 100, 100
 	h := startExporter(t, cfg)
 	// Without a Flush nothing is sealed below 100 rows per table; the
 	// queue holds at most 100 rows over all tables.
@@ -115,7 +117,7 @@ func TestShutdownKeepsDiskSpool(t *testing.T) {
 
 func TestShutdownBeforeStartCountsRows(t *testing.T) {
 	cfg := unreachableConfig(t)
-	cfg.BatchRows, cfg.QueueRows = 5, 1000
+	cfg.BatchRows, cfg.SendingQueue.QueueSize = 5, 1000
 	x, err := New(cfg, Settings{})
 	if err != nil {
 		t.Fatal(err)

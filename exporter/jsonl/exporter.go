@@ -62,7 +62,7 @@ func New(cfg Config, logger *slog.Logger, reg prometheus.Registerer, drops *tele
 		logger: logger,
 		drops:  drops,
 		now:    time.Now,
-		queue:  make(chan *batch, cfg.QueueSize),
+		queue:  make(chan *batch, cfg.SendingQueue.QueueSize),
 		abort:  make(chan struct{}),
 		done:   make(chan struct{}),
 	}

@@ -108,7 +108,7 @@ func (x *Exporter) Start(ctx context.Context) error {
 		return err
 	}
 	bp := sdklog.NewBatchProcessor(&settlingExporter{next: otlp, x: x},
-		sdklog.WithMaxQueueSize(x.cfg.QueueSize),
+		sdklog.WithMaxQueueSize(x.cfg.SendingQueue.QueueSize),
 		sdklog.WithExportMaxBatchSize(x.cfg.BatchSize),
 		sdklog.WithExportInterval(x.cfg.ExportInterval),
 		sdklog.WithExportTimeout(x.cfg.Timeout),
@@ -146,7 +146,7 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 		x.drop(dropNotStarted, len(evs))
 		return ErrNotStarted
 	}
-	limit := int64(x.cfg.QueueSize)
+	limit := int64(x.cfg.SendingQueue.QueueSize)
 	for i := range evs {
 		if x.inflight.Add(1) > limit {
 			x.inflight.Add(-1)

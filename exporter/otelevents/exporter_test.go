@@ -13,6 +13,7 @@ import (
 	sdklog "go.opentelemetry.io/otel/sdk/log"
 
 	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/internal/configopaque"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -85,9 +86,9 @@ func TestEndToEnd(t *testing.T) {
 			if tc.url {
 				cfg.Endpoint = "http://" + addr + "/v1/logs"
 			}
-			cfg.Insecure = true
+			cfg.TLS.Insecure = true
 			cfg.AllMetrics = tc.allMetrics
-			cfg.Headers = map[string]string{"x-api-key": "secret-key"}
+			cfg.Headers = configopaque.Map{"x-api-key": "secret-key"}
 			cfg.ResourceAttributes = map[string]string{"deployment.environment.name": "test"}
 			x, _, drops := newTestExporter(t, cfg, nil)
 			if err := x.Start(context.Background()); err != nil {
@@ -156,7 +157,7 @@ func TestEndToEnd(t *testing.T) {
 func TestEndToEndNoTraceContext(t *testing.T) {
 	col, addr := startCollector(t, ProtocolGRPC)
 	cfg := DefaultConfig()
-	cfg.Endpoint, cfg.Insecure = addr, true
+	cfg.Endpoint, cfg.TLS.Insecure = addr, true
 	x, _, _ := newTestExporter(t, cfg, nil)
 	if err := x.Start(context.Background()); err != nil {
 		t.Fatal(err)
@@ -191,7 +192,7 @@ func TestEndToEndNoTraceContext(t *testing.T) {
 func TestQueueFullDropsAndCounts(t *testing.T) {
 	fake := &fakeExporter{release: make(chan struct{})}
 	cfg := DefaultConfig()
-	cfg.QueueSize, cfg.BatchSize = 3, 1
+	cfg.SendingQueue.QueueSize, cfg.BatchSize = 3, 1
 	x, _, drops := newTestExporter(t, cfg, fake)
 	if err := x.Start(context.Background()); err != nil {
 		t.Fatal(err)
@@ -347,7 +348,7 @@ func TestMetricsRegistered(t *testing.T) {
 func TestAccountingUnderConcurrency(t *testing.T) {
 	fake := &fakeExporter{}
 	cfg := DefaultConfig()
-	cfg.QueueSize, cfg.BatchSize, cfg.ExportInterval = 64, 16, time.Millisecond
+	cfg.SendingQueue.QueueSize, cfg.BatchSize, cfg.ExportInterval = 64, 16, time.Millisecond
 	x, _, drops := newTestExporter(t, cfg, fake)
 	if err := x.Start(context.Background()); err != nil {
 		t.Fatal(err)

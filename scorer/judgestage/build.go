@@ -45,8 +45,8 @@ type Parts struct {
 	Judges  *judge.Set
 	Metrics []Metric
 	Cache   *sampling.Cache[scorer.Result]
-	// Workers is the number of stage workers per judge: the judge's
-	// max_concurrency.
+	// Workers is the number of stage workers per judge:
+	// sending_queue.num_consumers, else the judge's max_concurrency.
 	Workers map[string]int
 }
 
@@ -208,6 +208,9 @@ func buildJudges(cfg Config, s Settings) (*judges, error) {
 		}
 		clients = append(clients, c)
 		js.workers[jc.Name] = jc.MaxConcurrency
+		if n := cfg.SendingQueue.NumConsumers; n > 0 {
+			js.workers[jc.Name] = n
+		}
 	}
 	if js.set, err = judge.NewSet(clients...); err != nil {
 		return nil, err
@@ -280,7 +283,7 @@ func Build(cfg Config, sink scorer.Sink, s Settings) (*Stage, error) {
 		return nil, err
 	}
 	return New(parts.Metrics, sink, Options{
-		QueueSize:     cfg.QueueSize,
+		QueueSize:     cfg.SendingQueue.QueueSize,
 		ShedOldest:    cfg.Shed == ShedOldest,
 		Blocking:      s.Blocking,
 		Workers:       parts.Workers,

@@ -61,8 +61,8 @@ type Stage struct {
 	opts    Options
 	logger  *slog.Logger
 	tel     *stageMetrics
-	queues  map[string]*queue // by judge name
-	digests *sync.Pool        // contentDigest buffers
+	queues  map[string]*judgeQueue // by judge name
+	digests *sync.Pool             // contentDigest buffers
 
 	mu     sync.RWMutex // guards closed against the queues' close
 	closed bool
@@ -76,8 +76,8 @@ type Stage struct {
 
 var _ scorer.Deferred = (*Stage)(nil)
 
-// queue is the bounded queue of one judge.
-type queue struct {
+// judgeQueue is the bounded queue of one judge.
+type judgeQueue struct {
 	judge   string
 	ch      chan *job
 	workers int
@@ -105,7 +105,7 @@ func New(metrics []Metric, sink scorer.Sink, opts Options) (*Stage, error) {
 	}
 	def := DefaultConfig()
 	if opts.QueueSize <= 0 {
-		opts.QueueSize = def.QueueSize
+		opts.QueueSize = def.SendingQueue.QueueSize
 	}
 	if opts.MetricTimeout <= 0 {
 		opts.MetricTimeout = def.MetricTimeout
@@ -118,7 +118,7 @@ func New(metrics []Metric, sink scorer.Sink, opts Options) (*Stage, error) {
 		sink:    sink,
 		opts:    opts,
 		logger:  opts.Logger,
-		queues:  make(map[string]*queue),
+		queues:  make(map[string]*judgeQueue),
 		digests: newDigestBufs(),
 		done:    make(chan struct{}),
 	}
@@ -140,7 +140,7 @@ func New(metrics []Metric, sink scorer.Sink, opts Options) (*Stage, error) {
 			if w <= 0 {
 				w = DefaultWorkers
 			}
-			s.queues[jn] = &queue{judge: jn, ch: make(chan *job, opts.QueueSize), workers: w}
+			s.queues[jn] = &judgeQueue{judge: jn, ch: make(chan *job, opts.QueueSize), workers: w}
 		}
 	}
 	tel, err := newStageMetrics(opts.Registerer, ids, s.judgeNames())
@@ -248,7 +248,7 @@ func (s *Stage) Offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evalu
 // enqueue puts j on q. A full queue refuses j, or with ShedOldest evicts
 // its oldest job, whose metrics are recorded as queue_full in a follow-up
 // evaluation; with Blocking it waits for space until ctx ends.
-func (s *Stage) enqueue(ctx context.Context, q *queue, j *job) bool {
+func (s *Stage) enqueue(ctx context.Context, q *judgeQueue, j *job) bool {
 	defer func() { q.length.Set(float64(len(q.ch))) }()
 	if s.opts.Blocking {
 		select {
@@ -277,7 +277,7 @@ func (s *Stage) enqueue(ctx context.Context, q *queue, j *job) bool {
 }
 
 // shed records an evicted job's metrics as queue_full.
-func (s *Stage) shed(q *queue, j *job) {
+func (s *Stage) shed(q *judgeQueue, j *job) {
 	ev := &scorer.Evaluation{Trajectory: j.in.Trajectory, FollowUp: true}
 	for _, it := range j.items {
 		s.decide(ev, scorer.Decision{Metric: s.metrics[it.metric].Metric.Name(), Judge: q.judge,
@@ -355,7 +355,7 @@ func (s *Stage) Shutdown(ctx context.Context) error {
 }
 
 // work judges the runs of one queue until it is closed and empty.
-func (s *Stage) work(ctx context.Context, q *queue) {
+func (s *Stage) work(ctx context.Context, q *judgeQueue) {
 	defer s.workers.Done()
 	for j := range q.ch {
 		q.length.Set(float64(len(q.ch)))
