@@ -341,7 +341,9 @@ func TestShutdownTimeoutCountsDrops(t *testing.T) {
 	if err := e.Shutdown(ctx); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Shutdown = %v, want context.Canceled", err)
 	}
-	<-e.done // the worker has returned
+	if err := e.Shutdown(context.Background()); err != nil { // waits for the worker to return
+		t.Fatal(err)
+	}
 	if got := testutil.ToFloat64(drops.Vec().WithLabelValues("scorer", "shutdown_timeout")); got != 5 {
 		t.Errorf("dropped_total{shutdown_timeout} = %v, want 5", got)
 	}
