@@ -284,6 +284,7 @@ func Build(cfg Config, sink scorer.Sink, s Settings) (*Stage, error) {
 	}
 	return New(parts.Metrics, sink, Options{
 		QueueSize:     cfg.SendingQueue.QueueSize,
+		Inline:        !cfg.SendingQueue.Enabled,
 		ShedOldest:    cfg.Shed == ShedOldest,
 		Blocking:      s.Blocking,
 		Workers:       parts.Workers,
