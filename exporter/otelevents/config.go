@@ -66,13 +66,24 @@ type Config struct {
 	// "timeout", ...) and no score for each metric that failed; failures
 	// of the built-in default metrics only with AllMetrics.
 	Errors bool `yaml:"errors"`
-	// SendingQueue holds events waiting to be sent; its queue_size is in
-	// events. When it is full, new events are dropped and counted.
-	SendingQueue queue.Config `yaml:"sending_queue"`
-	// BatchSize is the most events sent in one request.
-	BatchSize int `yaml:"batch_size"`
-	// ExportInterval is how often queued events are sent.
-	ExportInterval time.Duration `yaml:"export_interval"`
+	// SendingQueue holds events waiting to be sent and being sent; its
+	// queue_size is in events. When it is full, new events are dropped and
+	// counted.
+	SendingQueue QueueConfig `yaml:"sending_queue"`
+}
+
+// QueueConfig is the sending_queue block with the Collector's batch
+// setting: a free consumer sends whatever is queued, up to
+// batch.max_size events, in one request.
+type QueueConfig struct {
+	queue.Config `yaml:",inline"`
+	Batch        BatchConfig `yaml:"batch"`
+}
+
+// BatchConfig bounds the events of one export request.
+type BatchConfig struct {
+	// MaxSize is the most events sent in one request.
+	MaxSize int `yaml:"max_size"`
 }
 
 // DefaultServiceName is the default resource service.name.
@@ -89,9 +100,10 @@ func DefaultConfig() Config {
 		ResourceAttributes:   map[string]string{"service.name": DefaultServiceName},
 		ExplanationMaxLength: 1024,
 		Errors:               true,
-		SendingQueue:         queue.Config{Enabled: true, NumConsumers: 1, QueueSize: 2048},
-		BatchSize:            512,
-		ExportInterval:       time.Second,
+		SendingQueue: QueueConfig{
+			Config: queue.Config{Enabled: true, NumConsumers: 1, QueueSize: 2048},
+			Batch:  BatchConfig{MaxSize: 512},
+		},
 	}
 }
 
@@ -125,12 +137,8 @@ func (c Config) Validate() error {
 		problems = append(problems, fmt.Errorf("explanation_max_length: must be >= 0, got %d", c.ExplanationMaxLength))
 	}
 	problems = append(problems, errs.Prefix("sending_queue.", c.SendingQueue.Validate()))
-	q := c.SendingQueue.QueueSize
-	if c.BatchSize <= 0 || q > 0 && c.BatchSize > q {
-		problems = append(problems, fmt.Errorf("batch_size: must be between 1 and sending_queue.queue_size (%d), got %d", q, c.BatchSize))
-	}
-	if c.ExportInterval <= 0 {
-		problems = append(problems, fmt.Errorf("export_interval: must be > 0, got %s", c.ExportInterval))
+	if n := c.SendingQueue.Batch.MaxSize; n <= 0 {
+		problems = append(problems, fmt.Errorf("sending_queue.batch.max_size: must be > 0, got %d", n))
 	}
 	return errors.Join(problems...)
 }

@@ -33,9 +33,7 @@ resource_attributes: {service.name: evals, deployment.environment.name: prod}
 explanation_max_length: 256
 all_metrics: true
 errors: false
-sending_queue: {queue_size: 100}
-batch_size: 10
-export_interval: 250ms
+sending_queue: {queue_size: 100, batch: {max_size: 10}}
 `
 	c := DefaultConfig()
 	if err := yaml.Unmarshal([]byte(src), &c); err != nil {
@@ -47,7 +45,7 @@ export_interval: 250ms
 	if !c.Enabled || c.Protocol != ProtocolHTTP || c.Headers["authorization"] != "Bearer x" || c.Timeout != 3*time.Second ||
 		c.serviceName() != "evals" || c.ExplanationMaxLength != 256 || !c.AllMetrics || c.Errors ||
 		c.TLS.CAFile != "/etc/ca.pem" || c.Compression != CompressionGzip ||
-		c.SendingQueue.QueueSize != 100 || !c.SendingQueue.Enabled || c.BatchSize != 10 || c.ExportInterval != 250*time.Millisecond {
+		c.SendingQueue.QueueSize != 100 || !c.SendingQueue.Enabled || c.SendingQueue.Batch.MaxSize != 10 {
 		t.Errorf("decoded %+v", c)
 	}
 	r := newResource(c)
@@ -81,9 +79,7 @@ func TestConfigValidate(t *testing.T) {
 		{"consumers", func(c *Config) { c.SendingQueue.NumConsumers = 0 }, "sending_queue.num_consumers"},
 		{"compression", func(c *Config) { c.Compression = "zstd" }, "compression"},
 		{"client cert without key", func(c *Config) { c.TLS.CertFile = "c.pem" }, "tls.cert_file, key_file"},
-		{"batch zero", func(c *Config) { c.BatchSize = 0 }, "batch_size"},
-		{"batch above queue", func(c *Config) { c.SendingQueue.QueueSize, c.BatchSize = 10, 11 }, "batch_size"},
-		{"interval", func(c *Config) { c.ExportInterval = -time.Second }, "export_interval"},
+		{"batch zero", func(c *Config) { c.SendingQueue.Batch.MaxSize = 0 }, "sending_queue.batch.max_size"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -192,7 +192,7 @@ func TestEndToEndNoTraceContext(t *testing.T) {
 func TestQueueFullDropsAndCounts(t *testing.T) {
 	fake := &fakeExporter{release: make(chan struct{})}
 	cfg := DefaultConfig()
-	cfg.SendingQueue.QueueSize, cfg.BatchSize = 3, 1
+	cfg.SendingQueue.QueueSize, cfg.SendingQueue.Batch.MaxSize = 3, 1
 	x, _, drops := newTestExporter(t, cfg, fake)
 	if err := x.Start(context.Background()); err != nil {
 		t.Fatal(err)
@@ -348,7 +348,7 @@ func TestMetricsRegistered(t *testing.T) {
 func TestAccountingUnderConcurrency(t *testing.T) {
 	fake := &fakeExporter{}
 	cfg := DefaultConfig()
-	cfg.SendingQueue.QueueSize, cfg.BatchSize, cfg.ExportInterval = 64, 16, time.Millisecond
+	cfg.SendingQueue.QueueSize, cfg.SendingQueue.Batch.MaxSize = 64, 16
 	x, _, drops := newTestExporter(t, cfg, fake)
 	if err := x.Start(context.Background()); err != nil {
 		t.Fatal(err)

@@ -23,17 +23,27 @@ var renamedKeys = map[string]string{
 	"exporters.clickhouse.retry_on_failure.jitter": "randomization_factor",
 	"exporters.otel_events.insecure":               "tls.insecure",
 	"exporters.otel_events.queue_size":             "sending_queue.queue_size",
+	"exporters.otel_events.batch_size":             "sending_queue.batch.max_size",
+}
+
+// removedKeys maps a key the configuration dropped without a successor,
+// by its full path, to why.
+var removedKeys = map[string]string{
+	"exporters.otel_events.export_interval": "a free sender sends what is queued at once, up to sending_queue.batch.max_size events",
 }
 
 // listIndex matches the index of a list item in a key path.
 var listIndex = regexp.MustCompile(`\[\d+\]`)
 
-// renamed returns the message for a key path that renamedKeys lists, and
-// whether it lists it.
+// renamed returns the message for a key path that renamedKeys or
+// removedKeys lists, and whether one lists it.
 func renamed(path string) (string, bool) {
-	to, ok := renamedKeys[listIndex.ReplaceAllString(path, "[]")]
-	if !ok {
-		return "", false
+	key := listIndex.ReplaceAllString(path, "[]")
+	if to, ok := renamedKeys[key]; ok {
+		return fmt.Sprintf("%s: renamed to %s", path, to), true
 	}
-	return fmt.Sprintf("%s: renamed to %s", path, to), true
+	if why, ok := removedKeys[key]; ok {
+		return fmt.Sprintf("%s: removed: %s", path, why), true
+	}
+	return "", false
 }

@@ -46,6 +46,24 @@ func TestRenamedKeysNameTheirSuccessor(t *testing.T) {
 	}
 }
 
+func TestRemovedKeysAreGone(t *testing.T) {
+	var defaults yaml.Node
+	b, _ := yaml.Marshal(Default())
+	if err := yaml.Unmarshal(b, &defaults); err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	collectKeys(defaults.Content[0], "", known)
+	for old := range removedKeys {
+		if known[old] {
+			t.Errorf("%s is still a key of the configuration", old)
+		}
+		if _, ok := renamedKeys[old]; ok {
+			t.Errorf("%s is both renamed and removed", old)
+		}
+	}
+}
+
 func TestRenamedKeyError(t *testing.T) {
 	tests := []struct {
 		name, yaml string
@@ -55,6 +73,11 @@ func TestRenamedKeyError(t *testing.T) {
 			name: "jitter",
 			yaml: "exporters:\n  clickhouse:\n    retry_on_failure:\n      jitter: 0.2\n",
 			want: []string{"line 4: exporters.clickhouse.retry_on_failure.jitter: renamed to randomization_factor"},
+		},
+		{
+			name: "removed",
+			yaml: "exporters:\n  otel_events:\n    export_interval: 1s\n",
+			want: []string{"line 3: exporters.otel_events.export_interval: removed: a free sender"},
 		},
 		{
 			name: "renamed and unknown keys together",

@@ -13,7 +13,8 @@ type Config struct {
 	Enabled bool `yaml:"enabled"`
 	// NumConsumers is the number of goroutines taking items off the queue.
 	NumConsumers int `yaml:"num_consumers"`
-	// QueueSize bounds what waits in the queue; beyond it new items are
+	// QueueSize bounds the items queued and in process, in the stage's
+	// unit (requests, trajectories, rows, events); beyond it new items are
 	// refused and counted as dropped.
 	QueueSize int `yaml:"queue_size"`
 }
