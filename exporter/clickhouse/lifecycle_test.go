@@ -132,3 +132,29 @@ func TestShutdownBeforeStartCountsRows(t *testing.T) {
 		t.Errorf("dropped{not_started} = %d, want 30", got)
 	}
 }
+
+// With sending_queue.enabled false, sealing writes the batch to the spool
+// in the exporting goroutine: after Flush every row is spooled.
+func TestQueueDisabledSpoolsInTheCaller(t *testing.T) {
+	cfg := unreachableConfig(t)
+	cfg.SendingQueue.Enabled = false
+	cfg.BatchRows = 5
+	h := startExporter(t, cfg)
+	for i := range 10 {
+		if err := h.x.Export(context.Background(), testEvaluation(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := h.x.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, rows := h.x.spool.stats(); rows != 100 {
+		t.Errorf("spool holds %d rows, want 100", rows)
+	}
+	if got := h.x.pendingRows.Load(); got != 0 {
+		t.Errorf("%d rows still pending after Flush", got)
+	}
+	shutdownSoon(h)
+}

@@ -568,3 +568,32 @@ func TestFollowUpWritesScoresAndDecisionsNotTheTrajectory(t *testing.T) {
 		t.Errorf("records_total{stream=decisions} = %v, want 3", got)
 	}
 }
+
+// TestQueueDisabledWritesInTheCaller: with sending_queue.enabled false,
+// Export writes the lines itself, concurrently, before Start it refuses.
+func TestQueueDisabledWritesInTheCaller(t *testing.T) {
+	const workers, each = 4, 50
+	h := newHarness(t, func(c *Config) { c.SendingQueue.Enabled = false })
+	if err := h.x.Export(t.Context(), numbered(0)); !errors.Is(err, ErrNotStarted) {
+		t.Fatalf("Export before Start: %v, want ErrNotStarted", err)
+	}
+	h.start(t)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range each {
+				if err := h.x.Export(context.Background(), numbered(w*each+i)); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	h.shutdown(t)
+	if got := len(lines(t, filepath.Join(h.dir, "trajectories.jsonl"))); got != workers*each {
+		t.Errorf("%d trajectories written, want %d", got, workers*each)
+	}
+	if got := h.dropped(dropNotStarted); got != 2 {
+		t.Errorf("not_started drops %v, want the 2 records of the first evaluation", got)
+	}
+}

@@ -153,7 +153,7 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 		x.drop(dropNotStarted, len(evs))
 		return ErrNotStarted
 	}
-	var got collected
+	got := make(collected, 0, len(evs))
 	for i := range evs {
 		x.emitter.Emit(context.WithValue(evs[i].ctx, collectedKey{}, &got), evs[i].record)
 	}

@@ -41,7 +41,8 @@ type Settings[T any] struct {
 	// Shutdown's context does.
 	Consume func(ctx context.Context, item T)
 	// ConsumeBatch, used instead of Consume, takes up to MaxBatch items
-	// at once: whatever is queued when a consumer is free.
+	// at once: whatever is queued when a consumer is free. It must not
+	// keep the slice.
 	ConsumeBatch func(ctx context.Context, items []T)
 	// MaxBatch is the most items ConsumeBatch takes; 0 means 1.
 	MaxBatch int
@@ -229,18 +230,20 @@ func (q *Bounded[T]) inline(item T) error {
 // run is one consumer: it takes items until the queue is shut down and
 // empty, or abandoned.
 func (q *Bounded[T]) run() {
+	buf := make([]T, 0, q.batch)
 	for {
-		items, ok := q.take()
+		items, ok := q.take(buf[:0])
 		if !ok {
 			return
 		}
 		q.consume(q.ctx, items)
 		q.release(items)
+		clear(items)
 	}
 }
 
-// take waits for items and takes up to a batch of them.
-func (q *Bounded[T]) take() ([]T, bool) {
+// take waits for items and appends up to a batch of them to buf.
+func (q *Bounded[T]) take(buf []T) ([]T, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for len(q.items) == 0 && !q.closed && !q.abandoned {
@@ -250,8 +253,7 @@ func (q *Bounded[T]) take() ([]T, bool) {
 		return nil, false
 	}
 	n := min(len(q.items), q.batch)
-	items := make([]T, n)
-	copy(items, q.items)
+	items := append(buf, q.items[:n]...)
 	clear(q.items[:n])
 	q.items = q.items[n:]
 	for _, it := range items {
