@@ -202,7 +202,7 @@ func seed(t *testing.T, n int, at time.Time) (driver.Conn, string) {
 	_, _ = rand.Read(id[:])
 	db := "t_dashboards_" + hex.EncodeToString(id[:])
 	cfg := chexp.DefaultConfig()
-	cfg.Enabled, cfg.DSN, cfg.Database = true, dsn, db
+	cfg.Enabled, cfg.Endpoint, cfg.Database = true, dsn, db
 	cfg.Spool.Directory, cfg.Spool.Fsync = "", false
 	cfg.FlushInterval = 50 * time.Millisecond
 	x, err := chexp.New(cfg, telemetry.Settings{Version: "test"})

@@ -36,7 +36,7 @@ func BenchmarkHTTPProto(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	h := &httpHandler{r: r, maxBody: DefaultConfig().HTTP.MaxRequestBodyBytes}
+	h := &httpHandler{r: r, maxBody: DefaultConfig().HTTP.MaxRequestBodySize}
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -6,6 +6,11 @@ import (
 	"net"
 	"net/url"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/configopaque"
+	"github.com/evalsidecar/evalsidecar/internal/configtls"
+	"github.com/evalsidecar/evalsidecar/internal/errs"
+	"github.com/evalsidecar/evalsidecar/internal/queue"
 )
 
 // Config configures the OTLP receiver. It is composed by the top-level
@@ -35,11 +40,11 @@ type GRPCConfig struct {
 	Enabled bool `yaml:"enabled"`
 	// Endpoint is the host:port to listen on; port 0 picks a free port.
 	Endpoint string `yaml:"endpoint"`
-	// MaxRecvMsgBytes caps one received message; larger messages are
-	// answered RESOURCE_EXHAUSTED by gRPC itself.
-	MaxRecvMsgBytes int64 `yaml:"max_recv_msg_bytes"`
+	// MaxRecvMsgSizeMiB caps one received message, in MiB; larger
+	// messages are answered RESOURCE_EXHAUSTED by gRPC itself.
+	MaxRecvMsgSizeMiB int `yaml:"max_recv_msg_size_mib"`
 	// TLS enables TLS (and mTLS with client_ca_file) when cert_file is set.
-	TLS TLSConfig `yaml:"tls"`
+	TLS configtls.ServerConfig `yaml:"tls"`
 }
 
 // HTTPConfig configures the OTLP/HTTP server.
@@ -48,9 +53,9 @@ type HTTPConfig struct {
 	Enabled bool `yaml:"enabled"`
 	// Endpoint is the host:port to listen on; port 0 picks a free port.
 	Endpoint string `yaml:"endpoint"`
-	// MaxRequestBodyBytes caps the request body, both as sent and after
-	// decompression; larger bodies are answered 413.
-	MaxRequestBodyBytes int64 `yaml:"max_request_body_bytes"`
+	// MaxRequestBodySize caps the request body in bytes, both as sent and
+	// after decompression; larger bodies are answered 413.
+	MaxRequestBodySize int64 `yaml:"max_request_body_size"`
 	// ReadHeaderTimeout bounds reading the request headers.
 	ReadHeaderTimeout time.Duration `yaml:"read_header_timeout"`
 	// ReadTimeout bounds reading the whole request.
@@ -62,31 +67,15 @@ type HTTPConfig struct {
 	// MaxHeaderBytes caps the size of the request headers.
 	MaxHeaderBytes int64 `yaml:"max_header_bytes"`
 	// TLS enables TLS (and mTLS with client_ca_file) when cert_file is set.
-	TLS TLSConfig `yaml:"tls"`
+	TLS configtls.ServerConfig `yaml:"tls"`
 }
-
-// TLSConfig configures server-side TLS. TLS is off while CertFile is empty.
-type TLSConfig struct {
-	// CertFile is the PEM server certificate (chain).
-	CertFile string `yaml:"cert_file"`
-	// KeyFile is the PEM private key of CertFile.
-	KeyFile string `yaml:"key_file"`
-	// ClientCAFile, when set, requires clients to present a certificate
-	// signed by one of these PEM CAs (mTLS).
-	ClientCAFile string `yaml:"client_ca_file"`
-	// MinVersion is the lowest TLS version accepted: "1.2" or "1.3".
-	MinVersion string `yaml:"min_version"`
-}
-
-// Enabled reports whether TLS is configured.
-func (c TLSConfig) Enabled() bool { return c.CertFile != "" }
 
 // AuthConfig configures bearer-token authentication.
 type AuthConfig struct {
 	// BearerToken, when non-empty, must be sent by every client as
 	// "Authorization: Bearer <token>" (HTTP header or gRPC metadata).
 	// The configuration loader expands ${env:NAME} references.
-	BearerToken string `yaml:"bearer_token"`
+	BearerToken configopaque.String `yaml:"bearer_token"`
 }
 
 // ForwardConfig configures forwarding of accepted requests upstream.
@@ -97,29 +86,25 @@ type ForwardConfig struct {
 	// Protocol is "grpc" or "http".
 	Protocol string `yaml:"protocol"`
 	// Headers are added to every forwarded request (gRPC metadata or HTTP
-	// headers).
-	Headers map[string]string `yaml:"headers"`
+	// headers); their values are never logged.
+	Headers configopaque.Map `yaml:"headers"`
+	// Compression compresses forwarded requests: "gzip" or "none".
+	Compression string `yaml:"compression"`
 	// Timeout bounds one forwarded request.
 	Timeout time.Duration `yaml:"timeout"`
-	// QueueSize is the number of requests that may wait for a worker; when
-	// the queue is full further requests are dropped and counted.
-	QueueSize int `yaml:"queue_size"`
-	// Workers is the number of concurrent senders.
-	Workers int `yaml:"workers"`
-	// TLS configures the connection to the upstream.
-	TLS ForwardTLSConfig `yaml:"tls"`
+	// SendingQueue holds requests waiting to be forwarded; when it is
+	// full further requests are dropped and counted.
+	SendingQueue queue.Config `yaml:"sending_queue"`
+	// TLS configures the connection to the upstream. For grpc TLS is on
+	// unless insecure is set; for http the URL scheme decides.
+	TLS configtls.ClientConfig `yaml:"tls"`
 }
 
-// ForwardTLSConfig configures client-side TLS for forwarding.
-type ForwardTLSConfig struct {
-	// Enabled uses TLS for grpc; for http the URL scheme decides.
-	Enabled bool `yaml:"enabled"`
-	// CAFile is a PEM bundle used to verify the upstream instead of the
-	// system roots.
-	CAFile string `yaml:"ca_file"`
-	// InsecureSkipVerify disables certificate verification (testing only).
-	InsecureSkipVerify bool `yaml:"insecure_skip_verify"`
-}
+// Forward compressions.
+const (
+	CompressionNone = "none"
+	CompressionGzip = "gzip"
+)
 
 // Forward protocols.
 const (
@@ -133,27 +118,28 @@ const (
 func DefaultConfig() Config {
 	return Config{
 		GRPC: GRPCConfig{
-			Enabled:         true,
-			Endpoint:        "127.0.0.1:4317",
-			MaxRecvMsgBytes: 16 << 20,
-			TLS:             TLSConfig{MinVersion: "1.2"},
+			Enabled:           true,
+			Endpoint:          "127.0.0.1:4317",
+			MaxRecvMsgSizeMiB: 16,
+			TLS:               configtls.ServerConfig{MinVersion: configtls.DefaultMinVersion},
 		},
 		HTTP: HTTPConfig{
-			Enabled:             true,
-			Endpoint:            "127.0.0.1:4318",
-			MaxRequestBodyBytes: 20 << 20,
-			ReadHeaderTimeout:   10 * time.Second,
-			ReadTimeout:         30 * time.Second,
-			WriteTimeout:        30 * time.Second,
-			IdleTimeout:         60 * time.Second,
-			MaxHeaderBytes:      64 << 10,
-			TLS:                 TLSConfig{MinVersion: "1.2"},
+			Enabled:            true,
+			Endpoint:           "127.0.0.1:4318",
+			MaxRequestBodySize: 20 << 20,
+			ReadHeaderTimeout:  10 * time.Second,
+			ReadTimeout:        30 * time.Second,
+			WriteTimeout:       30 * time.Second,
+			IdleTimeout:        60 * time.Second,
+			MaxHeaderBytes:     64 << 10,
+			TLS:                configtls.ServerConfig{MinVersion: configtls.DefaultMinVersion},
 		},
 		Forward: ForwardConfig{
-			Protocol:  ProtocolGRPC,
-			Timeout:   5 * time.Second,
-			QueueSize: 1000,
-			Workers:   4,
+			Protocol:     ProtocolGRPC,
+			Compression:  CompressionNone,
+			Timeout:      5 * time.Second,
+			SendingQueue: queue.Config{Enabled: true, NumConsumers: 4, QueueSize: 1000},
+			TLS:          configtls.ClientConfig{MinVersion: configtls.DefaultMinVersion},
 		},
 		MaxAttributeDepth: 64,
 		DefaultRetryDelay: 2 * time.Second,
@@ -163,8 +149,8 @@ func DefaultConfig() Config {
 // Validate reports every invalid key, each named by its path below the
 // receiver's key.
 func (c Config) Validate() error {
-	var errs []error
-	bad := func(key, msg string) { errs = append(errs, fmt.Errorf("%s: %s", key, msg)) }
+	var problems []error
+	bad := func(key, msg string) { problems = append(problems, fmt.Errorf("%s: %s", key, msg)) }
 
 	if !c.GRPC.Enabled && !c.HTTP.Enabled {
 		bad("grpc.enabled", "at least one of grpc and http must be enabled")
@@ -173,17 +159,17 @@ func (c Config) Validate() error {
 		if err := validateHostPort(c.GRPC.Endpoint); err != nil {
 			bad("grpc.endpoint", err.Error())
 		}
-		if c.GRPC.MaxRecvMsgBytes <= 0 || c.GRPC.MaxRecvMsgBytes > 1<<31-1 {
-			bad("grpc.max_recv_msg_bytes", "must be > 0 and < 2 GiB")
+		if c.GRPC.MaxRecvMsgSizeMiB <= 0 || c.GRPC.MaxRecvMsgSizeMiB >= 2048 {
+			bad("grpc.max_recv_msg_size_mib", "must be > 0 and < 2048 (2 GiB)")
 		}
-		errs = append(errs, c.GRPC.TLS.validate("grpc.tls")...)
+		problems = append(problems, errs.Prefix("grpc.tls.", c.GRPC.TLS.Validate()))
 	}
 	if c.HTTP.Enabled {
 		if err := validateHostPort(c.HTTP.Endpoint); err != nil {
 			bad("http.endpoint", err.Error())
 		}
-		if c.HTTP.MaxRequestBodyBytes <= 0 {
-			bad("http.max_request_body_bytes", "must be > 0")
+		if c.HTTP.MaxRequestBodySize <= 0 {
+			bad("http.max_request_body_size", "must be > 0")
 		}
 		for _, t := range []struct {
 			key string
@@ -201,7 +187,7 @@ func (c Config) Validate() error {
 		if c.HTTP.MaxHeaderBytes <= 0 || c.HTTP.MaxHeaderBytes > 1<<31-1 {
 			bad("http.max_header_bytes", "must be > 0 and < 2 GiB")
 		}
-		errs = append(errs, c.HTTP.TLS.validate("http.tls")...)
+		problems = append(problems, errs.Prefix("http.tls.", c.HTTP.TLS.Validate()))
 	}
 	if c.MaxAttributeDepth <= 0 {
 		bad("max_attribute_depth", "must be > 0")
@@ -227,31 +213,13 @@ func (c Config) Validate() error {
 		if f.Timeout <= 0 {
 			bad("forward.timeout", "must be > 0")
 		}
-		if f.QueueSize <= 0 {
-			bad("forward.queue_size", "must be > 0")
+		if f.Compression != CompressionNone && f.Compression != CompressionGzip {
+			bad("forward.compression", fmt.Sprintf("must be %q or %q, got %q", CompressionGzip, CompressionNone, f.Compression))
 		}
-		if f.Workers <= 0 {
-			bad("forward.workers", "must be > 0")
-		}
+		problems = append(problems, errs.Prefix("forward.sending_queue.", f.SendingQueue.Validate()))
+		problems = append(problems, errs.Prefix("forward.tls.", f.TLS.Validate()))
 	}
-	return errors.Join(errs...)
-}
-
-func (c TLSConfig) validate(prefix string) []error {
-	var errs []error
-	if c.CertFile == "" {
-		if c.KeyFile != "" || c.ClientCAFile != "" {
-			errs = append(errs, fmt.Errorf("%s.cert_file: required when key_file or client_ca_file is set", prefix))
-		}
-		return errs
-	}
-	if c.KeyFile == "" {
-		errs = append(errs, fmt.Errorf("%s.key_file: required when cert_file is set", prefix))
-	}
-	if _, err := tlsVersion(c.MinVersion); err != nil {
-		errs = append(errs, fmt.Errorf("%s.min_version: %w", prefix, err))
-	}
-	return errs
+	return errors.Join(problems...)
 }
 
 func validateHostPort(s string) error {

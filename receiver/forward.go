@@ -2,6 +2,7 @@ package receiver
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -14,6 +15,8 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
+
+	"github.com/evalsidecar/evalsidecar/internal/queue"
 )
 
 // Forward outcomes (label values of evalsidecar_forward_requests_total).
@@ -35,20 +38,15 @@ type sender interface {
 	close() error
 }
 
-// forwarder copies accepted requests to an upstream OTLP endpoint through a
-// bounded queue drained by a few workers. It never blocks ingestion: when
-// the queue is full the request is dropped and counted.
+// forwarder copies accepted requests to an upstream OTLP endpoint through
+// the forward sending_queue. It never blocks ingestion: when the queue is
+// full the request is dropped and counted.
 type forwarder struct {
-	cfg     ForwardConfig
-	out     sender
-	metrics *metrics
-	logger  *slog.Logger
-
-	mu        sync.RWMutex // guards closed and sends on queue
-	closed    bool
-	queue     chan forwardItem // capacity queue_size: the configured backlog of requests
-	wg        sync.WaitGroup
-	stopped   chan struct{}
+	cfg       ForwardConfig
+	out       sender
+	metrics   *metrics
+	logger    *slog.Logger
+	queue     *queue.Bounded[forwardItem]
 	closeOnce sync.Once
 }
 
@@ -69,38 +67,32 @@ func newForwarder(cfg ForwardConfig, m *metrics, logger *slog.Logger) (*forwarde
 	if err != nil {
 		return nil, err
 	}
-	return &forwarder{
-		cfg:     cfg,
-		out:     out,
-		metrics: m,
-		logger:  logger,
-		queue:   make(chan forwardItem, cfg.QueueSize),
-		stopped: make(chan struct{}),
-	}, nil
+	f := &forwarder{cfg: cfg, out: out, metrics: m, logger: logger}
+	f.queue = queue.New(queue.Settings[forwardItem]{
+		Config:  cfg.SendingQueue,
+		Consume: f.send,
+		Drop:    func(forwardItem, string) { m.forward.WithLabelValues(forwardDropped).Inc() },
+	})
+	return f, nil
 }
 
-// start launches the workers.
+// start launches the consumers.
 func (f *forwarder) start() {
-	if f == nil {
+	if f != nil {
+		f.queue.Start(context.Background())
+	}
+}
+
+// send forwards one request and counts the outcome.
+func (f *forwarder) send(ctx context.Context, it forwardItem) {
+	ctx, cancel := context.WithTimeout(ctx, f.cfg.Timeout)
+	defer cancel()
+	if err := f.out.send(ctx, it.signal, it.body); err != nil {
+		f.metrics.forward.WithLabelValues(forwardError).Inc()
+		f.logger.Debug("forwarding to upstream failed", "signal", it.signal, "error", err)
 		return
 	}
-	for range f.cfg.Workers {
-		f.wg.Go(f.work)
-	}
-}
-
-func (f *forwarder) work() {
-	for it := range f.queue {
-		ctx, cancel := context.WithTimeout(context.Background(), f.cfg.Timeout)
-		err := f.out.send(ctx, it.signal, it.body)
-		cancel()
-		if err != nil {
-			f.metrics.forward.WithLabelValues(forwardError).Inc()
-			f.logger.Debug("forwarding to upstream failed", "signal", it.signal, "error", err)
-			continue
-		}
-		f.metrics.forward.WithLabelValues(forwardOK).Inc()
-	}
+	f.metrics.forward.WithLabelValues(forwardOK).Inc()
 }
 
 // enqueue queues body for forwarding without blocking. A nil forwarder or
@@ -109,42 +101,18 @@ func (f *forwarder) enqueue(signal string, body []byte) {
 	if f == nil || body == nil {
 		return
 	}
-	f.mu.RLock()
-	defer f.mu.RUnlock()
-	if f.closed {
-		f.metrics.forward.WithLabelValues(forwardDropped).Inc()
-		return
-	}
-	select {
-	case f.queue <- forwardItem{signal: signal, body: body}:
-	default:
-		f.metrics.forward.WithLabelValues(forwardDropped).Inc()
-	}
+	_ = f.queue.Offer(forwardItem{signal: signal, body: body}) // a refusal is counted by Drop
 }
 
-// shutdown stops taking requests and lets the workers drain the queue
+// shutdown stops taking requests and lets the consumers drain the queue
 // until ctx ends; requests still queued then are dropped and counted.
 func (f *forwarder) shutdown(ctx context.Context) error {
 	if f == nil {
 		return nil
 	}
-	f.mu.Lock()
-	if !f.closed {
-		f.closed = true
-		close(f.queue)
-		go func() { f.wg.Wait(); close(f.stopped) }()
-	}
-	f.mu.Unlock()
-	var err error
-	select {
-	case <-f.stopped:
-	case <-ctx.Done():
-		err = fmt.Errorf("forward queue not drained: %w", ctx.Err())
-		// Take what the workers have not started so it is counted.
-		for range f.queue {
-			f.metrics.forward.WithLabelValues(forwardDropped).Inc()
-		}
-		<-f.stopped
+	err := f.queue.Shutdown(ctx)
+	if err != nil {
+		err = fmt.Errorf("forward: %w", err)
 	}
 	f.closeOnce.Do(func() {
 		if cerr := f.out.close(); cerr != nil && err == nil {
@@ -161,23 +129,27 @@ type grpcSender struct {
 }
 
 func newGRPCSender(cfg ForwardConfig) (*grpcSender, error) {
+	tc, err := cfg.TLS.LoadTLSConfig()
+	if err != nil {
+		return nil, fmt.Errorf("forward.tls: %w", err)
+	}
 	creds := insecure.NewCredentials()
-	if cfg.TLS.Enabled {
-		tc, err := cfg.TLS.clientTLS()
-		if err != nil {
-			return nil, fmt.Errorf("forward.tls: %w", err)
-		}
+	if tc != nil {
 		creds = credentials.NewTLS(tc)
+	}
+	callOpts := []grpc.CallOption{grpc.ForceCodecV2(rawCodec{})}
+	if cfg.Compression == CompressionGzip {
+		callOpts = append(callOpts, grpc.UseCompressor(CompressionGzip)) // registered in grpc.go
 	}
 	conn, err := grpc.NewClient(cfg.Endpoint,
 		grpc.WithTransportCredentials(creds),
-		grpc.WithDefaultCallOptions(grpc.ForceCodecV2(rawCodec{})))
+		grpc.WithDefaultCallOptions(callOpts...))
 	if err != nil {
 		return nil, fmt.Errorf("forward.endpoint: %w", err)
 	}
 	md := metadata.MD{}
 	for k, v := range cfg.Headers {
-		md.Append(strings.ToLower(k), v)
+		md.Append(strings.ToLower(k), string(v))
 	}
 	return &grpcSender{conn: conn, md: md}, nil
 }
@@ -201,12 +173,15 @@ type httpSender struct {
 	client  *http.Client
 	base    string
 	headers map[string]string
+	gzip    bool
 }
 
+// newHTTPSender builds the HTTP client. The URL scheme decides whether TLS
+// is used; the tls block configures it for https.
 func newHTTPSender(cfg ForwardConfig) (*httpSender, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
-	if cfg.TLS.CAFile != "" || cfg.TLS.InsecureSkipVerify {
-		tc, err := cfg.TLS.clientTLS()
+	if !cfg.TLS.Insecure {
+		tc, err := cfg.TLS.LoadTLSConfig()
 		if err != nil {
 			return nil, fmt.Errorf("forward.tls: %w", err)
 		}
@@ -215,7 +190,8 @@ func newHTTPSender(cfg ForwardConfig) (*httpSender, error) {
 	return &httpSender{
 		client:  &http.Client{Transport: tr},
 		base:    strings.TrimRight(cfg.Endpoint, "/"),
-		headers: cfg.Headers,
+		headers: cfg.Headers.Plain(),
+		gzip:    cfg.Compression == CompressionGzip,
 	}, nil
 }
 
@@ -223,6 +199,13 @@ func (s *httpSender) send(ctx context.Context, signal string, body []byte) error
 	path := tracesPath
 	if signal == signalLogs {
 		path = logsPath
+	}
+	if s.gzip {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		_, _ = zw.Write(body)
+		_ = zw.Close()
+		body = buf.Bytes()
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.base+path, bytes.NewReader(body))
 	if err != nil {
@@ -232,6 +215,9 @@ func (s *httpSender) send(ctx context.Context, signal string, body []byte) error
 		req.Header.Set(k, v)
 	}
 	req.Header.Set("Content-Type", mediaProto)
+	if s.gzip {
+		req.Header.Set("Content-Encoding", "gzip")
+	}
 	resp, err := s.client.Do(req)
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package receiver
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"io"
 	"net"
@@ -14,6 +15,8 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
+
+	"github.com/evalsidecar/evalsidecar/internal/configopaque"
 )
 
 // upstream is a minimal OTLP/gRPC traces server that records what arrives.
@@ -70,7 +73,8 @@ func TestForwardGRPC(t *testing.T) {
 	up, addr := startUpstream(t, nil)
 	cfg := testConfig()
 	cfg.Forward.Endpoint, cfg.Forward.Protocol = addr, ProtocolGRPC
-	cfg.Forward.Headers = map[string]string{"X-Tenant": "t1"}
+	cfg.Forward.TLS.Insecure = true
+	cfg.Forward.Headers = configopaque.Map{"X-Tenant": "t1"}
 	s := &sink{}
 	r, _ := startReceiver(t, cfg, s)
 	want, _ := mixedRequest().MarshalProto()
@@ -109,28 +113,45 @@ func TestForwardGRPC(t *testing.T) {
 }
 
 func TestForwardHTTP(t *testing.T) {
-	got := make(chan []byte, 4)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		b, _ := io.ReadAll(req.Body)
-		if req.URL.Path != tracesPath || req.Header.Get("Content-Type") != mediaProto || req.Header.Get("Authorization") != "Bearer up" {
-			w.WriteHeader(http.StatusBadRequest)
-			got <- nil
-			return
-		}
-		w.Header().Set("Content-Type", mediaProto)
-		got <- b
-	}))
-	defer srv.Close()
-	cfg := testConfig()
-	cfg.Forward.Endpoint, cfg.Forward.Protocol = srv.URL, ProtocolHTTP
-	cfg.Forward.Headers = map[string]string{"Authorization": "Bearer up"}
-	r, _ := startReceiver(t, cfg, &sink{})
-	want, _ := mixedRequest().MarshalProto()
-	if a := post(t, nil, "http://"+r.HTTPAddr()+tracesPath, mediaProto, "gzip", gzipBytes(t, want), nil); a.httpStatus != 200 {
-		t.Fatalf("status %d", a.httpStatus)
-	}
-	if b := receive(t, got); !bytes.Equal(b, want) {
-		t.Errorf("upstream got %d bytes, want the %d bytes sent (decompressed)", len(b), len(want))
+	for _, compression := range []string{CompressionNone, CompressionGzip} {
+		t.Run(compression, func(t *testing.T) {
+			got := make(chan []byte, 4)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+				var body io.Reader = req.Body
+				if req.Header.Get("Content-Encoding") == "gzip" {
+					zr, err := gzip.NewReader(req.Body)
+					if err != nil {
+						w.WriteHeader(http.StatusBadRequest)
+						got <- nil
+						return
+					}
+					body = zr
+				}
+				b, _ := io.ReadAll(body)
+				wantEncoding := map[string]string{CompressionNone: "", CompressionGzip: "gzip"}[compression]
+				if req.URL.Path != tracesPath || req.Header.Get("Content-Type") != mediaProto || req.Header.Get("Authorization") != "Bearer up" ||
+					req.Header.Get("Content-Encoding") != wantEncoding {
+					w.WriteHeader(http.StatusBadRequest)
+					got <- nil
+					return
+				}
+				w.Header().Set("Content-Type", mediaProto)
+				got <- b
+			}))
+			defer srv.Close()
+			cfg := testConfig()
+			cfg.Forward.Endpoint, cfg.Forward.Protocol = srv.URL, ProtocolHTTP
+			cfg.Forward.Headers = configopaque.Map{"Authorization": "Bearer up"}
+			cfg.Forward.Compression = compression
+			r, _ := startReceiver(t, cfg, &sink{})
+			want, _ := mixedRequest().MarshalProto()
+			if a := post(t, nil, "http://"+r.HTTPAddr()+tracesPath, mediaProto, "gzip", gzipBytes(t, want), nil); a.httpStatus != 200 {
+				t.Fatalf("status %d", a.httpStatus)
+			}
+			if b := receive(t, got); !bytes.Equal(b, want) {
+				t.Errorf("upstream got %d bytes, want the %d bytes sent (decompressed)", len(b), len(want))
+			}
+		})
 	}
 }
 
@@ -150,6 +171,7 @@ func TestForwardUpstreamDown(t *testing.T) {
 				cfg.Forward.Endpoint = "http://" + dead
 			}
 			cfg.Forward.Timeout = 2 * time.Second
+			cfg.Forward.TLS.Insecure = true
 			s := &sink{}
 			r, _ := startReceiver(t, cfg, s)
 			body, _ := tracesRequest(validSpan("a")).MarshalProto()
@@ -176,7 +198,8 @@ func TestForwardQueueFull(t *testing.T) {
 	up, addr := startUpstream(t, block)
 	cfg := testConfig()
 	cfg.Forward.Endpoint, cfg.Forward.Protocol = addr, ProtocolGRPC
-	cfg.Forward.QueueSize, cfg.Forward.Workers = 1, 1
+	cfg.Forward.TLS.Insecure = true
+	cfg.Forward.SendingQueue.QueueSize, cfg.Forward.SendingQueue.NumConsumers = 1, 1
 	r, _ := startReceiver(t, cfg, &sink{})
 	body, _ := tracesRequest(validSpan("a")).MarshalProto()
 	const sent = 4

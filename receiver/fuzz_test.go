@@ -24,13 +24,13 @@ func FuzzHTTPTraces(f *testing.F) {
 	f.Add([]byte{0x0a, 0xff, 0xff, 0xff, 0x0f}, false, false)
 
 	cfg := DefaultConfig()
-	cfg.HTTP.MaxRequestBodyBytes = 64 << 10
+	cfg.HTTP.MaxRequestBodySize = 64 << 10
 	s := &sink{}
 	r, err := New(cfg, telemetry.Settings{}, s, s)
 	if err != nil {
 		f.Fatal(err)
 	}
-	h := &httpHandler{r: r, maxBody: cfg.HTTP.MaxRequestBodyBytes}
+	h := &httpHandler{r: r, maxBody: cfg.HTTP.MaxRequestBodySize}
 	f.Fuzz(func(t *testing.T, body []byte, asJSON, compress bool) {
 		req := httptest.NewRequest(http.MethodPost, tracesPath, nil)
 		if asJSON {

@@ -102,7 +102,7 @@ func TestHTTPRejections(t *testing.T) {
 			t.Parallel()
 			cfg := testConfig()
 			if tc.maxBody > 0 {
-				cfg.HTTP.MaxRequestBodyBytes = tc.maxBody
+				cfg.HTTP.MaxRequestBodySize = tc.maxBody
 			}
 			s := &sink{}
 			r, _ := startReceiver(t, cfg, s)

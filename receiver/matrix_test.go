@@ -112,9 +112,9 @@ func matrixCases() []matrixCase {
 		},
 		{
 			name:   "over the size limit",
-			config: func(c *Config) { c.GRPC.MaxRecvMsgBytes = 512; c.HTTP.MaxRequestBodyBytes = 512 },
+			config: func(c *Config) { c.GRPC.MaxRecvMsgSizeMiB = 1; c.HTTP.MaxRequestBodySize = 1 << 20 },
 			req: func() ptraceotlp.ExportRequest {
-				return tracesRequest(span{name: strings.Repeat("x", 1024), traceID: goodTrace, spanID: goodSpan})
+				return tracesRequest(span{name: strings.Repeat("x", 1<<20+1024), traceID: goodTrace, spanID: goodSpan})
 			},
 			wantGRPC: codes.ResourceExhausted, wantHTTP: 413,
 			wantRefused: map[string]float64{"too_large": 1},

@@ -72,7 +72,7 @@ func New(cfg Config, set telemetry.Settings, traces TracesConsumer, logs LogsCon
 		metrics:     m,
 		validator:   validator{maxDepth: cfg.MaxAttributeDepth},
 		decodeDepth: nesting.DecodeDepthLimit(cfg.MaxAttributeDepth),
-		auth:        newBearerAuth(cfg.Auth.BearerToken),
+		auth:        newBearerAuth(string(cfg.Auth.BearerToken)),
 		fwd:         fwd,
 	}
 	r.traces, r.logs = tracesSignal(r, traces), logsSignal(r, logs)
@@ -104,18 +104,18 @@ func (r *Receiver) Start(ctx context.Context) error {
 
 func (r *Receiver) startGRPC(ctx context.Context) error {
 	opts := []grpc.ServerOption{
-		grpc.MaxRecvMsgSize(int(r.cfg.GRPC.MaxRecvMsgBytes)),
+		grpc.MaxRecvMsgSize(r.cfg.GRPC.MaxRecvMsgSizeMiB << 20),
 		grpc.ForceServerCodecV2(rawCodec{delegate: encoding.GetCodecV2("proto")}),
 		grpc.StatsHandler(sizeStats{r: r}),
 	}
 	if r.auth != nil {
 		opts = append(opts, grpc.InTapHandle(r.authTap))
 	}
-	if r.cfg.GRPC.TLS.Enabled() {
-		tc, err := r.cfg.GRPC.TLS.serverTLS()
-		if err != nil {
-			return fmt.Errorf("grpc.tls: %w", err)
-		}
+	tc, err := r.cfg.GRPC.TLS.LoadTLSConfig()
+	if err != nil {
+		return fmt.Errorf("grpc.tls: %w", err)
+	}
+	if tc != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(tc)))
 	}
 	var lc net.ListenConfig
@@ -139,7 +139,7 @@ func (r *Receiver) startGRPC(ctx context.Context) error {
 func (r *Receiver) startHTTP(ctx context.Context) error {
 	h := r.cfg.HTTP
 	srv := &http.Server{
-		Handler:           &httpHandler{r: r, maxBody: h.MaxRequestBodyBytes},
+		Handler:           &httpHandler{r: r, maxBody: h.MaxRequestBodySize},
 		ReadHeaderTimeout: h.ReadHeaderTimeout,
 		ReadTimeout:       h.ReadTimeout,
 		WriteTimeout:      h.WriteTimeout,
@@ -147,13 +147,11 @@ func (r *Receiver) startHTTP(ctx context.Context) error {
 		MaxHeaderBytes:    int(h.MaxHeaderBytes),
 		ErrorLog:          slog.NewLogLogger(r.logger.Handler(), slog.LevelDebug),
 	}
-	if h.TLS.Enabled() {
-		tc, err := h.TLS.serverTLS()
-		if err != nil {
-			return fmt.Errorf("http.tls: %w", err)
-		}
-		srv.TLSConfig = tc
+	tc, err := h.TLS.LoadTLSConfig()
+	if err != nil {
+		return fmt.Errorf("http.tls: %w", err)
 	}
+	srv.TLSConfig = tc
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", h.Endpoint)
 	if err != nil {

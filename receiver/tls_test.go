@@ -2,18 +2,10 @@ package receiver
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"math/big"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -23,70 +15,13 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+
+	"github.com/evalsidecar/evalsidecar/internal/configtls"
+	"github.com/evalsidecar/evalsidecar/internal/configtls/tlstest"
 )
 
-// testPKI is a throwaway CA with a server and a client certificate.
-type testPKI struct {
-	caFile, serverCert, serverKey, clientCert, clientKey string
-	pool                                                 *x509.CertPool
-	client                                               tls.Certificate
-}
-
-func newTestPKI(t *testing.T) testPKI {
-	t.Helper()
-	dir := t.TempDir()
-	caKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	caTmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "test ca"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
-	}
-	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	caCert, _ := x509.ParseCertificate(caDER)
-	issue := func(name string, serial int64, usage x509.ExtKeyUsage) (certFile, keyFile string, pair tls.Certificate) {
-		key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-		tmpl := &x509.Certificate{
-			SerialNumber: big.NewInt(serial), Subject: pkix.Name{CommonName: name},
-			NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-			KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{usage},
-			IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, DNSNames: []string{"localhost"},
-		}
-		der, err := x509.CreateCertificate(rand.Reader, tmpl, caCert, &key.PublicKey, caKey)
-		if err != nil {
-			t.Fatal(err)
-		}
-		keyDER, _ := x509.MarshalECPrivateKey(key)
-		certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
-		keyPEM := pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER})
-		certFile, keyFile = filepath.Join(dir, name+".crt"), filepath.Join(dir, name+".key")
-		writeFile(t, certFile, certPEM)
-		writeFile(t, keyFile, keyPEM)
-		pair, err = tls.X509KeyPair(certPEM, keyPEM)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return certFile, keyFile, pair
-	}
-	p := testPKI{caFile: filepath.Join(dir, "ca.crt"), pool: x509.NewCertPool()}
-	writeFile(t, p.caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}))
-	p.pool.AddCert(caCert)
-	p.serverCert, p.serverKey, _ = issue("server", 2, x509.ExtKeyUsageServerAuth)
-	p.clientCert, p.clientKey, p.client = issue("client", 3, x509.ExtKeyUsageClientAuth)
-	return p
-}
-
-func writeFile(t *testing.T, path string, b []byte) {
-	t.Helper()
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestTLS(t *testing.T) {
-	pki := newTestPKI(t)
+	pki := tlstest.New(t)
 	ctx := context.Background()
 	for _, mtls := range []bool{false, true} {
 		name := "tls"
@@ -95,17 +30,17 @@ func TestTLS(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			cfg := testConfig()
-			srvTLS := TLSConfig{CertFile: pki.serverCert, KeyFile: pki.serverKey, MinVersion: "1.2"}
+			srvTLS := configtls.ServerConfig{CertFile: pki.ServerCert, KeyFile: pki.ServerKey, MinVersion: "1.2"}
 			if mtls {
-				srvTLS.ClientCAFile = pki.caFile
+				srvTLS.ClientCAFile = pki.CAFile
 			}
 			cfg.GRPC.TLS, cfg.HTTP.TLS = srvTLS, srvTLS
 			s := &sink{}
 			r, _ := startReceiver(t, cfg, s)
 
-			clientTLS := &tls.Config{RootCAs: pki.pool, MinVersion: tls.VersionTLS12}
+			clientTLS := &tls.Config{RootCAs: pki.Pool, MinVersion: tls.VersionTLS12}
 			if mtls {
-				clientTLS.Certificates = []tls.Certificate{pki.client}
+				clientTLS.Certificates = []tls.Certificate{pki.Client}
 			}
 			gexp, err := otlptracegrpc.New(ctx, otlptracegrpc.WithEndpoint(r.GRPCAddr()),
 				otlptracegrpc.WithTLSCredentials(credentials.NewTLS(clientTLS)))
@@ -129,7 +64,7 @@ func TestTLS(t *testing.T) {
 
 			// Without the CA (or, for mTLS, without a client certificate)
 			// the handshake fails on both protocols.
-			bad := &tls.Config{RootCAs: pki.pool, MinVersion: tls.VersionTLS12}
+			bad := &tls.Config{RootCAs: pki.Pool, MinVersion: tls.VersionTLS12}
 			if !mtls {
 				bad = &tls.Config{RootCAs: x509.NewCertPool(), MinVersion: tls.VersionTLS12}
 			}
@@ -157,14 +92,14 @@ func TestTLS(t *testing.T) {
 }
 
 func TestTLSMinVersion(t *testing.T) {
-	pki := newTestPKI(t)
+	pki := tlstest.New(t)
 	cfg := testConfig()
 	cfg.GRPC.Enabled = false
-	cfg.HTTP.TLS = TLSConfig{CertFile: pki.serverCert, KeyFile: pki.serverKey, MinVersion: "1.3"}
+	cfg.HTTP.TLS = configtls.ServerConfig{CertFile: pki.ServerCert, KeyFile: pki.ServerKey, MinVersion: "1.3"}
 	r, _ := startReceiver(t, cfg, &sink{})
 	body, _ := tracesRequest(validSpan("x")).MarshalProto()
 	old := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{
-		RootCAs: pki.pool, MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS12,
+		RootCAs: pki.Pool, MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS12,
 	}}}
 	if _, err := old.Post("https://"+r.HTTPAddr()+tracesPath, mediaProto, bytesReader(body)); err == nil {
 		t.Error("a TLS 1.2 client reached a server requiring 1.3")
@@ -173,7 +108,7 @@ func TestTLSMinVersion(t *testing.T) {
 
 func TestStartFailsOnBadTLSFiles(t *testing.T) {
 	cfg := testConfig()
-	cfg.HTTP.TLS = TLSConfig{CertFile: "missing.crt", KeyFile: "missing.key"}
+	cfg.HTTP.TLS = configtls.ServerConfig{CertFile: "missing.crt", KeyFile: "missing.key"}
 	r, err := New(cfg, telemetry.Settings{}, nil, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
+	"github.com/evalsidecar/evalsidecar/internal/queue"
 )
 
 // MetricConfig selects one metric by its public id and sets its
@@ -22,11 +25,10 @@ type MetricConfig struct {
 type Config struct {
 	// Metrics are the metrics run on every trajectory, in this order.
 	Metrics []MetricConfig `yaml:"metrics"`
-	// QueueSize bounds the trajectories waiting to be scored; a full queue
-	// refuses new trajectories.
-	QueueSize int `yaml:"queue_size"`
-	// Workers is the number of goroutines scoring trajectories.
-	Workers int `yaml:"workers"`
+	// SendingQueue holds the trajectories waiting to be scored and sets
+	// the number of goroutines scoring them; a full queue refuses new
+	// trajectories.
+	SendingQueue queue.Config `yaml:"sending_queue"`
 	// MetricTimeout bounds one metric call on one trajectory.
 	MetricTimeout time.Duration `yaml:"metric_timeout"`
 	// References gives live runs their expected side (see
@@ -34,9 +36,9 @@ type Config struct {
 	References ReferencesConfig `yaml:"references"`
 }
 
-// DefaultConfig returns the documented defaults: the six built-in
-// deterministic metrics, a queue of 1000 trajectories, 2 workers and a 5s
-// timeout per metric call.
+// DefaultConfig returns the documented defaults: the built-in
+// deterministic metrics, a queue of 1000 trajectories, 2 consumers and a
+// 5s timeout per metric call.
 func DefaultConfig() Config {
 	names := BuiltinMetricNames()
 	ms := make([]MetricConfig, len(names))
@@ -45,8 +47,7 @@ func DefaultConfig() Config {
 	}
 	return Config{
 		Metrics:       ms,
-		QueueSize:     1000,
-		Workers:       2,
+		SendingQueue:  queue.Config{Enabled: true, NumConsumers: 2, QueueSize: 1000},
 		MetricTimeout: 5 * time.Second,
 		References:    DefaultReferencesConfig(),
 	}
@@ -56,13 +57,7 @@ func DefaultConfig() Config {
 // list; whether a metric id exists and its params are valid is checked by
 // Registry.Build.
 func (c Config) Validate() error {
-	var err error
-	if c.QueueSize <= 0 {
-		err = errors.Join(err, fmt.Errorf("queue_size: must be > 0, got %d", c.QueueSize))
-	}
-	if c.Workers <= 0 {
-		err = errors.Join(err, fmt.Errorf("workers: must be > 0, got %d", c.Workers))
-	}
+	err := errs.Prefix("sending_queue.", c.SendingQueue.Validate())
 	if c.MetricTimeout <= 0 {
 		err = errors.Join(err, fmt.Errorf("metric_timeout: must be > 0, got %s", c.MetricTimeout))
 	}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/evalsidecar/evalsidecar/internal/queue"
 )
 
 // loadConfig decodes a testdata YAML file over the defaults, strictly.
@@ -33,7 +35,7 @@ func TestDefaultConfig(t *testing.T) {
 	if err := cfg.Validate(); err != nil {
 		t.Fatalf("defaults do not validate: %v", err)
 	}
-	if cfg.QueueSize != 1000 || cfg.Workers != 2 || cfg.MetricTimeout != 5*time.Second {
+	if cfg.SendingQueue.QueueSize != 1000 || cfg.SendingQueue.NumConsumers != 2 || cfg.MetricTimeout != 5*time.Second {
 		t.Errorf("defaults = %+v", cfg)
 	}
 	var names []string
@@ -55,8 +57,8 @@ func TestConfigFiles(t *testing.T) {
 		wantErr string // empty: valid
 	}{
 		{"valid.yaml", ""},
-		{"zero_queue.yaml", "queue_size: must be > 0"},
-		{"negative_workers.yaml", "workers: must be > 0"},
+		{"zero_queue.yaml", "sending_queue.queue_size: must be > 0"},
+		{"negative_consumers.yaml", "sending_queue.num_consumers: must be > 0"},
 		{"zero_timeout.yaml", "metric_timeout: must be > 0"},
 		{"duplicate_metric.yaml", `metrics[2].name: duplicate metric "latency"`},
 		{"empty_metric_name.yaml", "metrics[0].name: must not be empty"},
@@ -83,7 +85,7 @@ func TestConfigFileValid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.QueueSize != 50 || cfg.Workers != 4 || cfg.MetricTimeout != 250*time.Millisecond || len(cfg.Metrics) != 2 {
+	if cfg.SendingQueue.QueueSize != 50 || cfg.SendingQueue.NumConsumers != 4 || cfg.MetricTimeout != 250*time.Millisecond || len(cfg.Metrics) != 2 {
 		t.Fatalf("decoded %+v", cfg)
 	}
 	ms, err := NewRegistry().Build(cfg.Metrics)
@@ -96,8 +98,8 @@ func TestConfigFileValid(t *testing.T) {
 }
 
 func TestConfigValidateJoinsErrors(t *testing.T) {
-	err := Config{}.Validate()
-	for _, key := range []string{"queue_size", "workers", "metric_timeout"} {
+	err := Config{SendingQueue: queue.Config{Enabled: true}}.Validate()
+	for _, key := range []string{"sending_queue.queue_size", "sending_queue.num_consumers", "metric_timeout"} {
 		if err == nil || !strings.Contains(err.Error(), key+":") {
 			t.Errorf("error %v does not name %s", err, key)
 		}

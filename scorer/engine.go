@@ -5,12 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/internal/errs"
+	"github.com/evalsidecar/evalsidecar/internal/queue"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
@@ -39,21 +38,9 @@ type Engine struct {
 	// of refusing when the queue is full.
 	blocking bool
 
-	queue chan *agentrun.Trajectory
-
-	// mu guards closed and the queue's closing: Submit holds it shared,
-	// Shutdown exclusively, so no send races the close.
-	mu     sync.RWMutex
-	closed bool
-
-	startOnce sync.Once
-	cancel    context.CancelFunc // cancels the workers' context
-	workers   sync.WaitGroup
-	done      chan struct{} // closed when every worker has returned
-
-	// abandoned is set when Shutdown's context ends before the queue is
-	// drained: workers then count what they take as dropped.
-	abandoned atomic.Bool
+	// queue holds the trajectories waiting to be scored; its consumers
+	// are the engine's workers.
+	queue *queue.Bounded[*agentrun.Trajectory]
 }
 
 // EngineOptions are the engine's optional collaborators, all set before
@@ -102,9 +89,12 @@ func NewEngine(cfg Config, set telemetry.Settings, metrics []Metric, sink Sink, 
 		redactor: opts.Redactor,
 		deferred: opts.Deferred,
 		blocking: opts.Blocking,
-		queue:    make(chan *agentrun.Trajectory, cfg.QueueSize),
-		done:     make(chan struct{}),
 	}
+	e.queue = queue.New(queue.Settings[*agentrun.Trajectory]{
+		Config:  cfg.SendingQueue,
+		Consume: e.process,
+		Drop:    func(_ *agentrun.Trajectory, reason string) { e.drops.Add(dropStage, reason, 1) },
+	})
 	tel, err := newEngineMetrics(set.Registerer, e.metrics, e.QueueLen)
 	if err != nil {
 		return nil, err
@@ -117,7 +107,7 @@ func NewEngine(cfg Config, set telemetry.Settings, metrics []Metric, sink Sink, 
 func (e *Engine) Metrics() []Metric { return append([]Metric(nil), e.metrics...) }
 
 // QueueLen returns the number of trajectories waiting to be scored.
-func (e *Engine) QueueLen() int { return len(e.queue) }
+func (e *Engine) QueueLen() int { return e.queue.Len() }
 
 // Deferred is work that runs after the inline metrics, off the engine's
 // workers: the judge stage. Offer must not block; it may add results and
@@ -139,26 +129,22 @@ func (e *Engine) Submit(ctx context.Context, t *agentrun.Trajectory) error {
 	if e.sink == nil {
 		return errs.Permanent(errors.New("scorer: engine has no sink"))
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	if e.closed {
-		e.drops.Add(dropStage, dropShuttingDown, 1)
-		return errs.NewRefused(dropShuttingDown, refusedRetryAfter)
-	}
+	var err error
 	if e.blocking {
-		select {
-		case e.queue <- t:
-			return nil
-		case <-ctx.Done():
-			e.drops.Add(dropStage, dropQueueFull, 1)
-			return ctx.Err()
-		}
+		err = e.queue.OfferWait(ctx, t)
+	} else {
+		err = e.queue.Offer(t)
 	}
-	select {
-	case e.queue <- t:
+	switch {
+	case err == nil:
 		return nil
+	case errors.Is(err, queue.ErrClosed):
+		return errs.NewRefused(dropShuttingDown, refusedRetryAfter)
+	case errors.Is(err, queue.ErrNotStarted):
+		return errs.NewRefused(queue.ReasonNotStarted, refusedRetryAfter)
+	case e.blocking:
+		return ctx.Err()
 	default:
-		e.drops.Add(dropStage, dropQueueFull, 1)
 		return errs.NewRefused("scorer_queue_full", refusedRetryAfter)
 	}
 }
@@ -166,63 +152,22 @@ func (e *Engine) Submit(ctx context.Context, t *agentrun.Trajectory) error {
 // Start starts the workers. Only ctx's values are used: its cancellation
 // does not stop the workers, Shutdown does. Calling Start again does
 // nothing.
-func (e *Engine) Start(ctx context.Context) {
-	e.startOnce.Do(func() {
-		wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-		e.cancel = cancel
-		e.workers.Add(e.cfg.Workers)
-		for range e.cfg.Workers {
-			go e.work(wctx)
-		}
-		go func() {
-			e.workers.Wait()
-			close(e.done)
-		}()
-	})
-}
+func (e *Engine) Start(ctx context.Context) { e.queue.Start(ctx) }
 
 // Shutdown stops taking trajectories, lets the workers score and export
 // everything already queued, and returns when they are done. If ctx ends
-// first, the trajectories still queued are counted as dropped
-// (reason="shutdown_timeout"), in-flight metric calls are cancelled, and
-// ctx's error is returned. An engine never started is started here so the
-// queue is still drained. Calling Shutdown again waits again.
+// first, the trajectories still queued or in process are counted as
+// dropped (reason="shutdown_timeout"), in-flight metric calls are
+// cancelled, and ctx's error is returned. An engine never started is
+// started here so the queue is still drained. Calling Shutdown again
+// waits again.
 func (e *Engine) Shutdown(ctx context.Context) error {
-	e.mu.Lock()
-	if !e.closed {
-		e.closed = true
-		close(e.queue)
+	e.queue.Start(context.WithoutCancel(ctx))
+	if err := e.queue.Shutdown(ctx); err != nil {
+		e.logger.Warn("scorer shutdown cut short; queued runs dropped")
+		return fmt.Errorf("scorer shutdown: %w", err)
 	}
-	e.mu.Unlock()
-	e.Start(context.WithoutCancel(ctx))
-
-	select {
-	case <-e.done:
-		e.cancel()
-		return nil
-	case <-ctx.Done():
-	}
-	e.abandoned.Store(true)
-	e.cancel()
-	n := 0
-	for range e.queue { // the queue is closed: this ends when it is empty
-		n++
-	}
-	e.drops.Add(dropStage, dropShutdownTimeout, n)
-	e.logger.Warn("scorer shutdown cut short; queued runs dropped", "dropped", n)
-	return fmt.Errorf("scorer shutdown: %w", ctx.Err())
-}
-
-// work scores queued trajectories until the queue is closed and empty.
-func (e *Engine) work(ctx context.Context) {
-	defer e.workers.Done()
-	for t := range e.queue {
-		if e.abandoned.Load() {
-			e.drops.Add(dropStage, dropShutdownTimeout, 1)
-			continue
-		}
-		e.process(ctx, t)
-	}
+	return nil
 }
 
 // process evaluates one trajectory and exports the evaluation.
@@ -239,7 +184,7 @@ func (e *Engine) process(ctx context.Context, t *agentrun.Trajectory) {
 		e.deferred.Offer(ctx, in, ev)
 	}
 	e.tel.evaluations.Inc()
-	if e.abandoned.Load() {
+	if ctx.Err() != nil { // Shutdown's deadline passed while scoring
 		e.drops.Add(dropStage, dropShutdownTimeout, 1)
 		return
 	}

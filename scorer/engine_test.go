@@ -191,7 +191,7 @@ func TestEvaluateBuiltinsNotApplicable(t *testing.T) {
 
 func TestSubmitQueueFull(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.QueueSize = 2
+	cfg.SendingQueue.QueueSize = 2
 	e, _, drops := testEngine(t, cfg, nil, &collectSink{})
 	for i := range 2 {
 		if err := e.Submit(context.Background(), run(fmt.Sprint(i))); err != nil {
@@ -228,8 +228,8 @@ func TestSubmitRejectsNil(t *testing.T) {
 func TestShutdownDrainsQueue(t *testing.T) {
 	before := runtime.NumGoroutine()
 	cfg := DefaultConfig()
-	cfg.QueueSize = 100
-	cfg.Workers = 3
+	cfg.SendingQueue.QueueSize = 100
+	cfg.SendingQueue.NumConsumers = 3
 	ms, err := NewRegistry().Build(cfg.Metrics)
 	if err != nil {
 		t.Fatal(err)
@@ -321,7 +321,7 @@ func TestShutdownWithoutStartDrains(t *testing.T) {
 func TestShutdownTimeoutCountsDrops(t *testing.T) {
 	before := runtime.NumGoroutine()
 	cfg := DefaultConfig()
-	cfg.Workers = 1
+	cfg.SendingQueue.NumConsumers = 1
 	cfg.MetricTimeout = time.Hour
 	var calls atomic.Int32
 	entered := make(chan struct{}, 1)
@@ -345,7 +345,9 @@ func TestShutdownTimeoutCountsDrops(t *testing.T) {
 	if err := e.Shutdown(ctx); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Shutdown = %v, want context.Canceled", err)
 	}
-	<-e.done // the worker has returned
+	if err := e.Shutdown(context.Background()); err != nil { // waits for the worker to return
+		t.Fatal(err)
+	}
 	if got := testutil.ToFloat64(drops.Vec().WithLabelValues("scorer", "shutdown_timeout")); got != 5 {
 		t.Errorf("dropped_total{shutdown_timeout} = %v, want 5", got)
 	}
@@ -428,7 +430,7 @@ func TestSinkErrorCounted(t *testing.T) {
 // -race.
 func TestConcurrentSubmitShutdown(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.QueueSize = 16
+	cfg.SendingQueue.QueueSize = 16
 	sink := &collectSink{}
 	e, _, drops := testEngine(t, cfg, []Metric{fakeMetric{name: "m", score: scoreOf(1)}}, sink)
 	e.Start(context.Background())
@@ -466,7 +468,7 @@ func TestConcurrentSubmitShutdown(t *testing.T) {
 
 func TestNewEngineErrors(t *testing.T) {
 	bad := DefaultConfig()
-	bad.Workers = 0
+	bad.SendingQueue.NumConsumers = 0
 	if _, err := NewEngine(bad, telemetry.Settings{}, nil, nil, EngineOptions{}); err == nil {
 		t.Error("invalid config accepted")
 	}
@@ -503,8 +505,8 @@ func TestMetricsLint(t *testing.T) {
 // only when the caller's context ends.
 func TestBlockingSubmitWaitsForSpace(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.QueueSize = 1
-	cfg.Workers = 1
+	cfg.SendingQueue.QueueSize = 1
+	cfg.SendingQueue.NumConsumers = 1
 	sink := &collectSink{}
 	e, _, drops := testEngine(t, cfg, []Metric{fakeMetric{name: "m", score: scoreOf(1)}}, sink, EngineOptions{Blocking: true})
 	e.Start(context.Background())

@@ -167,7 +167,7 @@ func TestReplayManyTracesDropsNothing(t *testing.T) {
 	// A one-slot queue and one worker: without backpressure most runs
 	// would be dropped.
 	cfgPath := filepath.Join(dir, "config.yaml")
-	if err := os.WriteFile(cfgPath, []byte("scorer:\n  queue_size: 1\n  workers: 1\n"), 0o644); err != nil {
+	if err := os.WriteFile(cfgPath, []byte("scorer:\n  sending_queue:\n    queue_size: 1\n    num_consumers: 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")

@@ -97,10 +97,10 @@ func BenchmarkInsert(b *testing.B) {
 func BenchmarkSpoolWhileDown(b *testing.B) {
 	cfg := DefaultConfig()
 	cfg.Enabled = true
-	cfg.DSN = "clickhouse://127.0.0.1:1" // nothing listens
+	cfg.Endpoint = "clickhouse://127.0.0.1:1" // nothing listens
 	cfg.Spool.Directory = b.TempDir()
 	cfg.Spool.MaxBytes = 8 << 30
-	cfg.Retry.InitialInterval, cfg.Retry.MaxInterval = time.Second, time.Second
+	cfg.RetryOnFailure.InitialInterval, cfg.RetryOnFailure.MaxInterval = time.Second, time.Second
 	h := startExporter(b, cfg)
 	const runs = 10000
 	b.ResetTimer()

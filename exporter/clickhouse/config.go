@@ -11,16 +11,20 @@ import (
 	"fmt"
 	"regexp"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/configretry"
+	"github.com/evalsidecar/evalsidecar/internal/errs"
+	"github.com/evalsidecar/evalsidecar/internal/queue"
 )
 
 // Config configures the ClickHouse exporter.
 type Config struct {
 	// Enabled turns the exporter on.
 	Enabled bool `yaml:"enabled"`
-	// DSN is the server address, e.g. clickhouse://user:pass@host:9000/db.
-	// The database of the DSN is used for the connection only; tables live
-	// in Database.
-	DSN string `yaml:"dsn"`
+	// Endpoint is the server as a clickhouse-go DSN, e.g.
+	// clickhouse://user:pass@host:9000/db. The database of the DSN is used
+	// for the connection only; tables live in Database.
+	Endpoint string `yaml:"endpoint"`
 	// Database holds the tables.
 	Database string `yaml:"database"`
 	// Tables names the four tables.
@@ -55,15 +59,19 @@ type Config struct {
 	BatchRows int `yaml:"batch_rows"`
 	// FlushInterval seals every non-empty batch this often.
 	FlushInterval time.Duration `yaml:"flush_interval"`
-	// QueueRows bounds the rows accepted but not yet sealed into the
-	// spool, over all tables; beyond it evaluations are dropped and counted.
-	QueueRows int `yaml:"queue_rows"`
+	// SendingQueue holds sealed batches until they are written to the
+	// spool. Its queue_size is in rows: the rows accepted but not yet
+	// spooled, over all tables (open batches included); beyond it
+	// evaluations are dropped and counted.
+	SendingQueue queue.Config `yaml:"sending_queue"`
 	// Timeout bounds one insert (and each schema statement).
 	Timeout time.Duration `yaml:"timeout"`
 	// DialTimeout bounds connecting to the server.
 	DialTimeout time.Duration `yaml:"dial_timeout"`
-	// Retry is the backoff for retryable errors.
-	Retry RetryConfig `yaml:"retry_on_failure"`
+	// RetryOnFailure is the backoff for retryable errors. A batch given
+	// up (retrying off, or max_elapsed_time passed) is dropped and
+	// counted (retries_exhausted).
+	RetryOnFailure configretry.BackOffConfig `yaml:"retry_on_failure"`
 	// ParkInterval is how often a parked batch (one the server refused
 	// for its schema) is tried again.
 	ParkInterval time.Duration `yaml:"park_interval"`
@@ -80,18 +88,6 @@ type TableNames struct {
 	Trajectories  string `yaml:"trajectories"`
 	ToolCalls     string `yaml:"tool_calls"`
 	EvalDecisions string `yaml:"eval_decisions"`
-}
-
-// RetryConfig is a jittered exponential backoff.
-type RetryConfig struct {
-	// InitialInterval is the first wait after a failure.
-	InitialInterval time.Duration `yaml:"initial_interval"`
-	// MaxInterval caps the wait.
-	MaxInterval time.Duration `yaml:"max_interval"`
-	// Multiplier grows the wait after each failure.
-	Multiplier float64 `yaml:"multiplier"`
-	// Jitter randomises each wait by ± this fraction.
-	Jitter float64 `yaml:"jitter"`
 }
 
 // SpoolConfig configures the spool of sealed batches.
@@ -135,7 +131,7 @@ const (
 func DefaultConfig() Config {
 	return Config{
 		Enabled:  false,
-		DSN:      "clickhouse://127.0.0.1:9000",
+		Endpoint: "clickhouse://127.0.0.1:9000",
 		Database: DefaultDatabase,
 		Tables: TableNames{
 			Evaluations:   DefaultEvaluationsTable,
@@ -153,14 +149,16 @@ func DefaultConfig() Config {
 		ShardingKey:       "cityHash64(trace_id)",
 		BatchRows:         10000,
 		FlushInterval:     time.Second,
-		QueueRows:         200000,
+		SendingQueue:      queue.Config{Enabled: true, NumConsumers: 1, QueueSize: 200000},
 		Timeout:           30 * time.Second,
 		DialTimeout:       5 * time.Second,
-		Retry: RetryConfig{
-			InitialInterval: time.Second,
-			MaxInterval:     30 * time.Second,
-			Multiplier:      1.5,
-			Jitter:          0.2,
+		RetryOnFailure: configretry.BackOffConfig{
+			Enabled:             true,
+			InitialInterval:     time.Second,
+			RandomizationFactor: 0.2,
+			Multiplier:          1.5,
+			MaxInterval:         30 * time.Second,
+			MaxElapsedTime:      0,
 		},
 		ParkInterval:    30 * time.Second,
 		MaxParkDuration: 0,
@@ -177,10 +175,10 @@ var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Validate reports every invalid key.
 func (c Config) Validate() error {
-	var errs []error
-	add := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
-	if c.Enabled && c.DSN == "" {
-		add("dsn: must not be empty")
+	var problems []error
+	add := func(format string, a ...any) { problems = append(problems, fmt.Errorf(format, a...)) }
+	if c.Enabled && c.Endpoint == "" {
+		add("endpoint: must not be empty")
 	}
 	ident := func(key, v string) {
 		if !identRE.MatchString(v) {
@@ -226,8 +224,11 @@ func (c Config) Validate() error {
 	if c.FlushInterval <= 0 {
 		add("flush_interval: must be > 0, got %s", c.FlushInterval)
 	}
-	if c.QueueRows < c.BatchRows {
-		add("queue_rows: must be >= batch_rows (%d), got %d", c.BatchRows, c.QueueRows)
+	if err := errs.Prefix("sending_queue.", c.SendingQueue.Validate()); err != nil {
+		problems = append(problems, err)
+	}
+	if c.SendingQueue.Enabled && c.SendingQueue.QueueSize < c.BatchRows {
+		add("sending_queue.queue_size: must be >= batch_rows (%d), got %d", c.BatchRows, c.SendingQueue.QueueSize)
 	}
 	if c.Timeout <= 0 {
 		add("timeout: must be > 0, got %s", c.Timeout)
@@ -235,17 +236,8 @@ func (c Config) Validate() error {
 	if c.DialTimeout <= 0 {
 		add("dial_timeout: must be > 0, got %s", c.DialTimeout)
 	}
-	if c.Retry.InitialInterval <= 0 {
-		add("retry_on_failure.initial_interval: must be > 0, got %s", c.Retry.InitialInterval)
-	}
-	if c.Retry.MaxInterval < c.Retry.InitialInterval {
-		add("retry_on_failure.max_interval: must be >= initial_interval, got %s", c.Retry.MaxInterval)
-	}
-	if c.Retry.Multiplier < 1 {
-		add("retry_on_failure.multiplier: must be >= 1, got %g", c.Retry.Multiplier)
-	}
-	if c.Retry.Jitter < 0 || c.Retry.Jitter >= 1 {
-		add("retry_on_failure.jitter: must be in [0, 1), got %g", c.Retry.Jitter)
+	if err := errs.Prefix("retry_on_failure.", c.RetryOnFailure.Validate()); err != nil {
+		problems = append(problems, err)
 	}
 	if c.ParkInterval <= 0 {
 		add("park_interval: must be > 0, got %s", c.ParkInterval)
@@ -259,8 +251,8 @@ func (c Config) Validate() error {
 	if c.Spool.DropPolicy != DropOldest && c.Spool.DropPolicy != DropNewest {
 		add("spool.drop_policy: must be %q or %q, got %q", DropOldest, DropNewest, c.Spool.DropPolicy)
 	}
-	if len(errs) == 0 {
+	if len(problems) == 0 {
 		return nil
 	}
-	return errors.Join(errs...)
+	return errors.Join(problems...)
 }

@@ -20,7 +20,7 @@ func TestValidateNamesTheKey(t *testing.T) {
 		edit func(*Config)
 		want string
 	}{
-		{"empty dsn", func(c *Config) { c.Enabled = true; c.DSN = "" }, "dsn: must not be empty"},
+		{"empty endpoint", func(c *Config) { c.Enabled = true; c.Endpoint = "" }, "endpoint: must not be empty"},
 		{"database injection", func(c *Config) { c.Database = "x; DROP TABLE y" }, "database:"},
 		{"table name", func(c *Config) { c.Tables.ToolCalls = "tool-calls" }, "tables.tool_calls:"},
 		{"duplicate tables", func(c *Config) { c.Tables.Trajectories = c.Tables.Evaluations }, "tables.trajectories: same table name"},
@@ -30,11 +30,13 @@ func TestValidateNamesTheKey(t *testing.T) {
 		{"engine", func(c *Config) { c.Engine = "Log" }, "engine:"},
 		{"batch rows", func(c *Config) { c.BatchRows = 0 }, "batch_rows: must be > 0"},
 		{"flush", func(c *Config) { c.FlushInterval = 0 }, "flush_interval: must be > 0"},
-		{"queue", func(c *Config) { c.QueueRows = 10 }, "queue_rows: must be >= batch_rows"},
+		{"queue", func(c *Config) { c.SendingQueue.QueueSize = 10 }, "sending_queue.queue_size: must be >= batch_rows"},
+		{"no consumers", func(c *Config) { c.SendingQueue.NumConsumers = 0 }, "sending_queue.num_consumers: must be > 0"},
 		{"timeout", func(c *Config) { c.Timeout = 0 }, "timeout: must be > 0"},
-		{"retry", func(c *Config) { c.Retry.Multiplier = 0.5 }, "retry_on_failure.multiplier"},
-		{"jitter", func(c *Config) { c.Retry.Jitter = 1 }, "retry_on_failure.jitter"},
-		{"max interval", func(c *Config) { c.Retry.MaxInterval = time.Millisecond }, "retry_on_failure.max_interval"},
+		{"retry", func(c *Config) { c.RetryOnFailure.Multiplier = 0.5 }, "retry_on_failure.multiplier"},
+		{"randomization factor", func(c *Config) { c.RetryOnFailure.RandomizationFactor = 1.5 }, "retry_on_failure.randomization_factor"},
+		{"max interval", func(c *Config) { c.RetryOnFailure.MaxInterval = time.Millisecond }, "retry_on_failure.max_interval"},
+		{"max elapsed time", func(c *Config) { c.RetryOnFailure.MaxElapsedTime = time.Second }, "retry_on_failure.max_elapsed_time"},
 		{"park", func(c *Config) { c.ParkInterval = 0 }, "park_interval: must be > 0"},
 		{"spool size", func(c *Config) { c.Spool.MaxBytes = 0 }, "spool.max_bytes: must be > 0"},
 		{"policy", func(c *Config) { c.Spool.DropPolicy = "drop_random" }, "spool.drop_policy"},

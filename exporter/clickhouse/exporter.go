@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
 	"github.com/evalsidecar/evalsidecar/exporter"
+	"github.com/evalsidecar/evalsidecar/internal/queue"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
@@ -28,10 +30,11 @@ var (
 //
 // Export turns an evaluation into rows of the four tables and appends them
 // to in-memory batches; it never talks to the database. A batch is sealed
-// at batch_rows rows or every flush_interval, then written to the spool;
-// one sender per table inserts the spool's batches in order, retrying
-// unreachable or overloaded servers with backoff and parking batches the
-// server refuses for their schema.
+// at batch_rows rows or every flush_interval and offered to the
+// sending_queue, whose consumers write it to the spool; one sender per
+// table inserts the spool's batches in order, retrying unreachable or
+// overloaded servers with backoff and parking batches the server refuses
+// for their schema.
 //
 // Delivery: a row is acknowledged once Flush (or Shutdown) has returned
 // after it was exported; from then on it is in ClickHouse or in the spool.
@@ -50,18 +53,26 @@ type Exporter struct {
 	spool    *spool
 	instance string // prefix of this process's deduplication tokens
 
-	mu          sync.Mutex
-	open        [numTables]*batch
-	pending     []*batch // sealed, not yet spooled
-	pendingRows int      // rows in open and pending batches
-	sealed      uint64   // batches sealed so far
-	spooled     uint64   // sealed batches handed to the spool (kept or dropped)
-	progress    chan struct{}
-	closed      bool
-	started     bool
+	mu      sync.Mutex // guards open, sealed and the lifecycle flags
+	open    [numTables]*batch
+	sealed  uint64 // batches sealed so far
+	closed  bool
+	started bool
 
-	kick        chan struct{}
-	spoolerDone chan struct{}
+	// queue holds sealed batches until a consumer writes them to the
+	// spool; pendingRows counts the rows of open, queued and spooling
+	// batches, bounded by sending_queue.queue_size.
+	queue       *queue.Bounded[*batch]
+	pendingRows atomic.Int64
+	feedMu      sync.Mutex // guards buf and the order of spool sequence numbers
+	buf         []byte
+
+	progressMu sync.Mutex
+	spooled    uint64        // sealed batches handed to the spool (kept or dropped)
+	progress   chan struct{} // closed and replaced when spooled grows
+
+	stopSeal    chan struct{}
+	sealDone    chan struct{}
 	stopSenders context.CancelFunc
 	senders     sync.WaitGroup
 
@@ -84,18 +95,27 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 	var id [8]byte
 	_, _ = rand.Read(id[:])
 	x := &Exporter{
-		cfg:         cfg,
-		logger:      logger,
-		drops:       set.Drops,
-		rb:          rowBuilder{sidecarVersion: set.Version},
-		now:         time.Now,
-		instance:    hex.EncodeToString(id[:]),
-		progress:    make(chan struct{}),
-		kick:        make(chan struct{}, 1),
-		spoolerDone: make(chan struct{}),
-		sch:         schema{cfg: cfg},
+		cfg:      cfg,
+		logger:   logger,
+		drops:    set.Drops,
+		rb:       rowBuilder{sidecarVersion: set.Version},
+		now:      time.Now,
+		instance: hex.EncodeToString(id[:]),
+		progress: make(chan struct{}),
+		stopSeal: make(chan struct{}),
+		sealDone: make(chan struct{}),
+		sch:      schema{cfg: cfg},
 	}
 	x.spool = newSpool(cfg.Spool, logger, x.countDrop)
+	x.queue = queue.New(queue.Settings[*batch]{
+		Config:  cfg.SendingQueue,
+		Size:    func(b *batch) int { return b.rows },
+		Consume: func(_ context.Context, b *batch) { x.spoolBatch(b) },
+		Drop: func(b *batch, reason string) {
+			x.countDrop(b.table.String(), b.rows, reason)
+			x.settled(b)
+		},
+	})
 	for t := range numTables {
 		x.open[t] = newBatch(t, tableDefs[t].columns, 0)
 	}
@@ -115,11 +135,8 @@ func (x *Exporter) countDrop(table string, rows int, reason string) {
 }
 
 func (x *Exporter) queueRows() int {
-	x.mu.Lock()
-	n := x.pendingRows
-	x.mu.Unlock()
 	_, r := x.spool.stats()
-	return n + r
+	return int(x.pendingRows.Load()) + r
 }
 
 // Start opens the spool (replaying what an earlier run left) and starts
@@ -135,9 +152,9 @@ func (x *Exporter) Start(context.Context) error {
 	case x.started:
 		return errors.New("clickhouse exporter: already started")
 	}
-	opts, err := ch.ParseDSN(x.cfg.DSN)
+	opts, err := ch.ParseDSN(x.cfg.Endpoint)
 	if err != nil {
-		return fmt.Errorf("clickhouse exporter: dsn: %w", err)
+		return fmt.Errorf("clickhouse exporter: endpoint: %w", err)
 	}
 	opts.DialTimeout = x.cfg.DialTimeout
 	opts.ReadTimeout = x.cfg.Timeout
@@ -155,7 +172,8 @@ func (x *Exporter) Start(context.Context) error {
 	x.started = true
 	ctx, cancel := context.WithCancel(context.Background())
 	x.stopSenders = cancel
-	go x.runSpooler()
+	x.queue.Start(ctx)
+	go x.sealEvery()
 	for t := range numTables {
 		x.senders.Add(1)
 		go x.runSender(ctx, t)
@@ -187,13 +205,13 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 		x.dropRows(n, reasonShuttingDown)
 		return ErrClosed
 	}
-	if x.pendingRows+total > x.cfg.QueueRows {
+	if x.cfg.SendingQueue.Enabled && int(x.pendingRows.Load())+total > x.cfg.SendingQueue.QueueSize {
 		x.mu.Unlock()
 		x.dropRows(n, reasonQueueFull)
 		return ErrQueueFull
 	}
 	x.rb.append(&x.open, e, now)
-	x.pendingRows += total
+	x.pendingRows.Add(int64(total))
 	for t := range numTables {
 		if x.open[t].rows >= x.cfg.BatchRows {
 			x.sealLocked(t)
@@ -211,19 +229,15 @@ func (x *Exporter) dropRows(n [numTables]int, reason string) {
 	}
 }
 
-// sealLocked moves t's open batch to the spooler.
+// sealLocked offers t's open batch to the queue.
 func (x *Exporter) sealLocked(t tableID) {
 	b := x.open[t]
 	if b.rows == 0 {
 		return
 	}
-	x.pending = append(x.pending, b)
 	x.open[t] = newBatch(t, tableDefs[t].columns, min(b.rows, x.cfg.BatchRows))
 	x.sealed++
-	select {
-	case x.kick <- struct{}{}:
-	default:
-	}
+	_ = x.queue.Offer(b) // a refused batch is counted by the queue's Drop
 }
 
 func (x *Exporter) sealAllLocked() {
@@ -232,49 +246,45 @@ func (x *Exporter) sealAllLocked() {
 	}
 }
 
-// runSpooler seals batches every flush_interval and writes sealed batches
-// to the spool, in order.
-func (x *Exporter) runSpooler() {
-	defer close(x.spoolerDone)
+// sealEvery seals every non-empty batch each flush_interval until
+// Shutdown.
+func (x *Exporter) sealEvery() {
+	defer close(x.sealDone)
 	tick := time.NewTicker(x.cfg.FlushInterval)
 	defer tick.Stop()
-	var buf []byte
 	for {
 		select {
-		case <-x.kick:
+		case <-x.stopSeal:
+			return
 		case <-tick.C:
 			x.mu.Lock()
 			x.sealAllLocked()
 			x.mu.Unlock()
 		}
-		for {
-			x.mu.Lock()
-			if len(x.pending) == 0 {
-				closed := x.closed
-				x.mu.Unlock()
-				if closed {
-					return
-				}
-				break
-			}
-			b := x.pending[0]
-			x.pending[0] = nil
-			x.pending = x.pending[1:]
-			x.mu.Unlock()
-
-			seq := x.spool.nextSeq()
-			token := fmt.Sprintf("%s-%s-%d", x.instance, b.table, seq)
-			buf = encodeBatch(buf[:0], b, token, seq)
-			x.spool.push(b, seq, token, buf)
-
-			x.mu.Lock()
-			x.pendingRows -= b.rows
-			x.spooled++
-			close(x.progress)
-			x.progress = make(chan struct{})
-			x.mu.Unlock()
-		}
 	}
+}
+
+// spoolBatch writes a sealed batch to the spool. Sequence numbers follow
+// the order batches reach the spool.
+func (x *Exporter) spoolBatch(b *batch) {
+	x.feedMu.Lock()
+	seq := x.spool.nextSeq()
+	token := fmt.Sprintf("%s-%s-%d", x.instance, b.table, seq)
+	x.buf = encodeBatch(x.buf[:0], b, token, seq)
+	x.spool.push(b, seq, token, x.buf)
+	x.feedMu.Unlock()
+	x.settled(b)
+}
+
+// settled accounts for a sealed batch that reached the spool or was
+// dropped: its rows leave pendingRows and Flush sees the progress.
+func (x *Exporter) settled(b *batch) {
+	x.pendingRows.Add(-int64(b.rows))
+	x.progressMu.Lock()
+	x.spooled++
+	close(x.progress)
+	x.progress = make(chan struct{})
+	x.progressMu.Unlock()
 }
 
 // Flush seals every open batch and waits until all batches sealed so far
@@ -288,17 +298,19 @@ func (x *Exporter) Flush(ctx context.Context) error {
 	}
 	x.sealAllLocked()
 	target := x.sealed
+	x.mu.Unlock()
+	x.progressMu.Lock()
 	for x.spooled < target {
 		ch := x.progress
-		x.mu.Unlock()
+		x.progressMu.Unlock()
 		select {
 		case <-ch:
 		case <-ctx.Done():
 			return fmt.Errorf("clickhouse exporter: flush: %w", ctx.Err())
 		}
-		x.mu.Lock()
+		x.progressMu.Lock()
 	}
-	x.mu.Unlock()
+	x.progressMu.Unlock()
 	return nil
 }
 
@@ -312,27 +324,23 @@ func (x *Exporter) Shutdown(ctx context.Context) error {
 		return nil
 	}
 	x.closed = true
-	started := x.started
-	if !started {
+	if !x.started {
 		var n [numTables]int
 		for t := range numTables {
 			n[t] = x.open[t].rows
 		}
-		for _, b := range x.pending {
-			n[b.table] += b.rows
-		}
-		x.pending = nil
 		x.mu.Unlock()
-		x.dropRows(n, "not_started")
-		return nil
-	}
-	x.sealAllLocked()
-	select {
-	case x.kick <- struct{}{}:
-	default:
+		x.dropRows(n, queue.ReasonNotStarted)
+		return x.queue.Shutdown(ctx) // drops the sealed batches as not_started
 	}
 	x.mu.Unlock()
-	<-x.spoolerDone // encoding and writing files only: never waits on the database
+	close(x.stopSeal)
+	<-x.sealDone
+	x.mu.Lock()
+	x.sealAllLocked()
+	x.mu.Unlock()
+	// Encoding and writing files only: this never waits on the database.
+	_ = x.queue.Shutdown(context.Background())
 
 	var err error
 	tick := time.NewTicker(10 * time.Millisecond)

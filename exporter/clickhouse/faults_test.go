@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/internal/configretry"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
@@ -56,7 +57,7 @@ func TestServerRestartDuringIngest(t *testing.T) {
 	srv := newPrivateServer(t)
 	s := connectTestServer(t, srv.dsn())
 	cfg := s.config(t)
-	cfg.DSN = srv.dsn()
+	cfg.Endpoint = srv.dsn()
 	h := startExporter(t, cfg)
 
 	var exported atomic.Int64
@@ -124,10 +125,10 @@ func TestHelperSidecar(t *testing.T) {
 	}
 	cfg := DefaultConfig()
 	cfg.Enabled = true
-	cfg.DSN, cfg.Database = env.DSN, env.Database
+	cfg.Endpoint, cfg.Database = env.DSN, env.Database
 	cfg.Spool.Directory, cfg.Spool.Fsync = env.Spool, true
 	cfg.FlushInterval = 20 * time.Millisecond
-	cfg.Retry = RetryConfig{InitialInterval: 20 * time.Millisecond, MaxInterval: 200 * time.Millisecond, Multiplier: 2, Jitter: 0.1}
+	cfg.RetryOnFailure = configretry.BackOffConfig{Enabled: true, InitialInterval: 20 * time.Millisecond, MaxInterval: 200 * time.Millisecond, Multiplier: 2, RandomizationFactor: 0.1}
 	x, err := New(cfg, telemetry.Settings{Version: "helper"})
 	if err != nil {
 		t.Fatal(err)
@@ -299,7 +300,7 @@ func TestSpoolFullDropsByPolicy(t *testing.T) {
 
 			p := newProxy(t, strings.TrimPrefix(s.dsn, "clickhouse://"))
 			p.setUp(false)
-			cfg.DSN = p.dsn(s.dsn)
+			cfg.Endpoint = p.dsn(s.dsn)
 			cfg.Spool.DropPolicy = policy
 			cfg.Spool.MaxBytes = 64 << 10
 			cfg.FlushInterval = time.Hour // batches sealed by Flush only

@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
+	"github.com/evalsidecar/evalsidecar/internal/configretry"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
@@ -110,14 +111,14 @@ func waitFor(t testing.TB, limit time.Duration, what string, cond func() bool) {
 func (s *testServer) config(t testing.TB) Config {
 	cfg := DefaultConfig()
 	cfg.Enabled = true
-	cfg.DSN = s.dsn
+	cfg.Endpoint = s.dsn
 	cfg.Database = s.db
 	cfg.Spool.Directory = t.TempDir()
 	cfg.Spool.Fsync = false
 	cfg.FlushInterval = 50 * time.Millisecond
 	cfg.Timeout = 10 * time.Second
 	cfg.DialTimeout = time.Second
-	cfg.Retry = RetryConfig{InitialInterval: 20 * time.Millisecond, MaxInterval: 200 * time.Millisecond, Multiplier: 2, Jitter: 0.1}
+	cfg.RetryOnFailure = configretry.BackOffConfig{Enabled: true, InitialInterval: 20 * time.Millisecond, MaxInterval: 200 * time.Millisecond, Multiplier: 2, RandomizationFactor: 0.1}
 	cfg.ParkInterval = 100 * time.Millisecond
 	return cfg
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/internal/configretry"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
@@ -14,18 +15,18 @@ import (
 func unreachableConfig(t *testing.T) Config {
 	cfg := DefaultConfig()
 	cfg.Enabled = true
-	cfg.DSN = "clickhouse://127.0.0.1:1"
+	cfg.Endpoint = "clickhouse://127.0.0.1:1"
 	cfg.DialTimeout = 100 * time.Millisecond
 	cfg.Spool.Directory = t.TempDir()
 	cfg.Spool.Fsync = false
 	cfg.FlushInterval = time.Hour
-	cfg.Retry = RetryConfig{InitialInterval: 10 * time.Millisecond, MaxInterval: 50 * time.Millisecond, Multiplier: 2}
+	cfg.RetryOnFailure = configretry.BackOffConfig{Enabled: true, InitialInterval: 10 * time.Millisecond, MaxInterval: 50 * time.Millisecond, Multiplier: 2}
 	return cfg
 }
 
 func TestExportDropsWhenQueueFull(t *testing.T) {
 	cfg := unreachableConfig(t)
-	cfg.BatchRows, cfg.QueueRows = 100, 100
+	cfg.BatchRows, cfg.SendingQueue.QueueSize = 100, 100
 	h := startExporter(t, cfg)
 	// Without a Flush nothing is sealed below 100 rows per table; the
 	// queue holds at most 100 rows over all tables.
@@ -117,7 +118,7 @@ func TestShutdownKeepsDiskSpool(t *testing.T) {
 
 func TestShutdownBeforeStartCountsRows(t *testing.T) {
 	cfg := unreachableConfig(t)
-	cfg.BatchRows, cfg.QueueRows = 5, 1000
+	cfg.BatchRows, cfg.SendingQueue.QueueSize = 5, 1000
 	x, err := New(cfg, telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
@@ -131,4 +132,30 @@ func TestShutdownBeforeStartCountsRows(t *testing.T) {
 	if got := int(gaugeValue(drops.Vec().WithLabelValues(dropStage, "not_started"))); got != 30 {
 		t.Errorf("dropped{not_started} = %d, want 30", got)
 	}
+}
+
+// With sending_queue.enabled false, sealing writes the batch to the spool
+// in the exporting goroutine: after Flush every row is spooled.
+func TestQueueDisabledSpoolsInTheCaller(t *testing.T) {
+	cfg := unreachableConfig(t)
+	cfg.SendingQueue.Enabled = false
+	cfg.BatchRows = 5
+	h := startExporter(t, cfg)
+	for i := range 10 {
+		if err := h.x.Export(context.Background(), testEvaluation(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := h.x.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, rows := h.x.spool.stats(); rows != 100 {
+		t.Errorf("spool holds %d rows, want 100", rows)
+	}
+	if got := h.x.pendingRows.Load(); got != 0 {
+		t.Errorf("%d rows still pending after Flush", got)
+	}
+	shutdownSoon(h)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"time"
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
@@ -35,6 +34,7 @@ func (x *Exporter) send(ctx context.Context, e *entry, b *batch) bool {
 	table := e.table.String()
 	var (
 		attempt     int
+		firstFail   time.Time
 		parkedSince time.Time
 		lastLog     time.Time
 	)
@@ -92,13 +92,24 @@ func (x *Exporter) send(ctx context.Context, e *entry, b *batch) bool {
 			}
 			wait = x.cfg.ParkInterval
 		default:
+			if firstFail.IsZero() {
+				firstFail = time.Now()
+			}
+			if x.cfg.RetryOnFailure.GiveUp(firstFail, time.Now()) {
+				x.spool.done(e)
+				x.countDrop(table, e.rows, reasonRetriesExhausted)
+				x.logger.Error("clickhouse exporter: batch dropped, retry_on_failure gave up",
+					"table", table, "rows", e.rows, "error", err)
+				unpark()
+				return true
+			}
 			x.m.rows.WithLabelValues(table, OutcomeRetried).Add(float64(e.rows))
 			if time.Since(lastLog) > 30*time.Second {
 				x.logger.Warn("clickhouse exporter: insert failed, retrying", "table", table, "rows", e.rows,
 					"code", exceptionCode(err), "error", err)
 				lastLog = time.Now()
 			}
-			wait = x.backoff(attempt)
+			wait = x.cfg.RetryOnFailure.Wait(attempt)
 			attempt++
 		}
 		timer := time.NewTimer(wait)
@@ -110,20 +121,6 @@ func (x *Exporter) send(ctx context.Context, e *entry, b *batch) bool {
 		case <-timer.C:
 		}
 	}
-}
-
-// backoff is the jittered exponential wait before retry attempt n.
-func (x *Exporter) backoff(n int) time.Duration {
-	r := x.cfg.Retry
-	d := float64(r.InitialInterval)
-	for i := 0; i < n && d < float64(r.MaxInterval); i++ {
-		d *= r.Multiplier
-	}
-	d = min(d, float64(r.MaxInterval))
-	if r.Jitter > 0 {
-		d *= 1 + r.Jitter*(2*rand.Float64()-1)
-	}
-	return time.Duration(d)
 }
 
 // ensureReady detects the server version (once) and, with create_schema,

@@ -56,14 +56,15 @@ type entry struct {
 // Drop reasons of the ClickHouse exporter, counted in
 // evalsidecar_dropped_total{stage="clickhouse"} in rows.
 const (
-	dropStage          = "clickhouse"
-	reasonSpoolFull    = "spool_full"
-	reasonSpoolCorrupt = "spool_corrupt"
-	reasonQueueFull    = "queue_full"
-	reasonPermanent    = "permanent_error"
-	reasonShutdown     = "shutdown_timeout"
-	reasonShuttingDown = "shutting_down"
-	reasonEncode       = "encode_error"
+	dropStage              = "clickhouse"
+	reasonSpoolFull        = "spool_full"
+	reasonSpoolCorrupt     = "spool_corrupt"
+	reasonQueueFull        = "queue_full"
+	reasonPermanent        = "permanent_error"
+	reasonRetriesExhausted = "retries_exhausted"
+	reasonShutdown         = "shutdown_timeout"
+	reasonShuttingDown     = "shutting_down"
+	reasonEncode           = "encode_error"
 )
 
 const spoolExt = ".batch"

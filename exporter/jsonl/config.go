@@ -8,6 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
+	"github.com/evalsidecar/evalsidecar/internal/queue"
 )
 
 // Config configures the JSON lines exporter.
@@ -21,9 +24,9 @@ type Config struct {
 	// MaxFiles is how many rotated files are kept per stream; older ones
 	// are deleted. 0 keeps none.
 	MaxFiles int `yaml:"max_files"`
-	// QueueSize is how many evaluations may wait to be written; when full,
-	// new evaluations are dropped and counted.
-	QueueSize int `yaml:"queue_size"`
+	// SendingQueue holds evaluations waiting to be written; when it is
+	// full new evaluations are dropped and counted.
+	SendingQueue queue.Config `yaml:"sending_queue"`
 	// FlushInterval is how often buffered lines are written to the files.
 	FlushInterval time.Duration `yaml:"flush_interval"`
 }
@@ -35,28 +38,26 @@ func DefaultConfig() Config {
 		Directory:     "./evalsidecar-data",
 		MaxFileBytes:  100 << 20,
 		MaxFiles:      5,
-		QueueSize:     10000,
+		SendingQueue:  queue.Config{Enabled: true, NumConsumers: 1, QueueSize: 10000},
 		FlushInterval: time.Second,
 	}
 }
 
 // Validate reports every invalid key.
 func (c Config) Validate() error {
-	var errs []error
+	var problems []error
 	if c.Directory == "" {
-		errs = append(errs, errors.New("directory: must not be empty"))
+		problems = append(problems, errors.New("directory: must not be empty"))
 	}
 	if c.MaxFileBytes <= 0 {
-		errs = append(errs, fmt.Errorf("max_file_bytes: must be > 0, got %d", c.MaxFileBytes))
+		problems = append(problems, fmt.Errorf("max_file_bytes: must be > 0, got %d", c.MaxFileBytes))
 	}
 	if c.MaxFiles < 0 {
-		errs = append(errs, fmt.Errorf("max_files: must be >= 0, got %d", c.MaxFiles))
+		problems = append(problems, fmt.Errorf("max_files: must be >= 0, got %d", c.MaxFiles))
 	}
-	if c.QueueSize <= 0 {
-		errs = append(errs, fmt.Errorf("queue_size: must be > 0, got %d", c.QueueSize))
-	}
+	problems = append(problems, errs.Prefix("sending_queue.", c.SendingQueue.Validate()))
 	if c.FlushInterval <= 0 {
-		errs = append(errs, fmt.Errorf("flush_interval: must be > 0, got %s", c.FlushInterval))
+		problems = append(problems, fmt.Errorf("flush_interval: must be > 0, got %s", c.FlushInterval))
 	}
-	return errors.Join(errs...)
+	return errors.Join(problems...)
 }

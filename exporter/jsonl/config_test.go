@@ -19,9 +19,9 @@ func TestConfigValidate(t *testing.T) {
 		{"no directory", func(c *Config) { c.Directory = "" }, []string{"directory: must not be empty"}},
 		{"zero size", func(c *Config) { c.MaxFileBytes = 0 }, []string{"max_file_bytes: must be > 0"}},
 		{"negative files", func(c *Config) { c.MaxFiles = -1 }, []string{"max_files: must be >= 0"}},
-		{"zero queue", func(c *Config) { c.QueueSize = 0 }, []string{"queue_size: must be > 0"}},
+		{"zero queue", func(c *Config) { c.SendingQueue.QueueSize = 0 }, []string{"sending_queue.queue_size: must be > 0"}},
 		{"zero flush", func(c *Config) { c.FlushInterval = 0 }, []string{"flush_interval: must be > 0"}},
-		{"several", func(c *Config) { c.QueueSize = -1; c.MaxFileBytes = -1 }, []string{"queue_size:", "max_file_bytes:"}},
+		{"several", func(c *Config) { c.SendingQueue.QueueSize = -1; c.MaxFileBytes = -1 }, []string{"sending_queue.queue_size:", "max_file_bytes:"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -48,7 +48,7 @@ func TestConfigValidate(t *testing.T) {
 
 func TestNewRejectsInvalidConfig(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.QueueSize = 0
+	cfg.SendingQueue.QueueSize = 0
 	if _, err := New(cfg, telemetry.Settings{}); err == nil || !strings.Contains(err.Error(), "queue_size") {
 		t.Fatalf("New with invalid config: %v", err)
 	}

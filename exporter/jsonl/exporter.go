@@ -9,20 +9,22 @@ import (
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/exporter"
+	"github.com/evalsidecar/evalsidecar/internal/queue"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
 // Errors returned by Export. The dropped records are already counted.
 var (
-	ErrQueueFull = errors.New("jsonl exporter: queue full, evaluation dropped")
-	ErrClosed    = errors.New("jsonl exporter: shut down, evaluation dropped")
+	ErrQueueFull  = errors.New("jsonl exporter: queue full, evaluation dropped")
+	ErrClosed     = errors.New("jsonl exporter: shut down, evaluation dropped")
+	ErrNotStarted = errors.New("jsonl exporter: not started, evaluation dropped")
 )
 
 // Exporter writes evaluations to JSON lines files. Export encodes the
-// evaluation (it keeps no reference to it) and enqueues the lines; one
-// background goroutine writes them through per-file buffers flushed every
-// FlushInterval and on Shutdown.
+// evaluation (it keeps no reference to it) and offers the lines to the
+// sending_queue; its consumers write them through per-file buffers
+// flushed every FlushInterval and on Shutdown.
 type Exporter struct {
 	cfg    Config
 	logger *slog.Logger
@@ -30,17 +32,17 @@ type Exporter struct {
 	m      *metrics
 	now    func() time.Time
 	pool   batchPool
+	queue  *queue.Bounded[*batch]
 
-	queue chan *batch
-	abort chan struct{} // closed when Shutdown's ctx ends before the drain
-	done  chan struct{} // closed when the writer goroutine exits
-
-	mu      sync.RWMutex // guards closed and started against queue close
-	closed  bool
-	started bool
-
-	streams  [3]*stream // trajectories, scores, decisions
-	closeErr error      // set by the writer goroutine before done
+	// mu guards the streams and the lifecycle flags: writers, the flush
+	// ticker and Shutdown take it.
+	mu          sync.Mutex
+	started     bool
+	closed      bool
+	filesClosed bool
+	streams     [3]*stream // trajectories, scores, decisions
+	stopFlush   chan struct{}
+	flushDone   chan struct{}
 }
 
 var _ exporter.Exporter = (*Exporter)(nil)
@@ -54,15 +56,19 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 	}
 	logger, drops := set.Log(), set.Drops
 	x := &Exporter{
-		cfg:    cfg,
-		logger: logger,
-		drops:  drops,
-		now:    time.Now,
-		queue:  make(chan *batch, cfg.QueueSize),
-		abort:  make(chan struct{}),
-		done:   make(chan struct{}),
+		cfg:       cfg,
+		logger:    logger,
+		drops:     drops,
+		now:       time.Now,
+		stopFlush: make(chan struct{}),
+		flushDone: make(chan struct{}),
 	}
-	m, err := newMetrics(set.Registerer, func() float64 { return float64(len(x.queue)) })
+	x.queue = queue.New(queue.Settings[*batch]{
+		Config:  cfg.SendingQueue,
+		Consume: func(_ context.Context, b *batch) { x.write(b) },
+		Drop:    x.dropBatch,
+	})
+	m, err := newMetrics(set.Registerer, func() float64 { return float64(x.queue.Len()) })
 	if err != nil {
 		return nil, err
 	}
@@ -89,9 +95,9 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 	return x, nil
 }
 
-// Start creates the directory, opens both files and starts the writer.
+// Start creates the directory, opens the files and starts the writers.
 // Evaluations exported before Start wait in the queue.
-func (x *Exporter) Start(context.Context) error {
+func (x *Exporter) Start(ctx context.Context) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	switch {
@@ -110,12 +116,13 @@ func (x *Exporter) Start(context.Context) error {
 		s.prune()
 	}
 	x.started = true
-	go x.run()
+	go x.flushEvery()
+	x.queue.Start(ctx)
 	x.logger.Info("jsonl exporter writing", "directory", x.cfg.Directory)
 	return nil
 }
 
-// Export encodes e and enqueues its lines. When the queue is full or the
+// Export encodes e and queues its lines. When the queue is full or the
 // exporter is shut down, the evaluation is dropped, counted, and an error
 // returned. Records that cannot be encoded (a NaN score) are dropped and
 // counted; the others are still written.
@@ -135,58 +142,49 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 		x.pool.put(b)
 		return encErr
 	}
-	x.mu.RLock()
-	if x.closed {
-		x.mu.RUnlock()
-		x.pool.put(b)
-		x.drops.Add(dropStage, dropShuttingDown, n)
-		return ErrClosed
-	}
-	select {
-	case x.queue <- b:
-		x.mu.RUnlock()
+	switch err := x.queue.Offer(b); {
+	case err == nil:
 		return encErr
+	case errors.Is(err, queue.ErrClosed):
+		return ErrClosed
+	case errors.Is(err, queue.ErrNotStarted):
+		return ErrNotStarted
 	default:
-		x.mu.RUnlock()
-		x.pool.put(b)
-		x.drops.Add(dropStage, dropQueueFull, n)
 		return ErrQueueFull
 	}
 }
 
-// run is the writer goroutine.
-func (x *Exporter) run() {
-	defer close(x.done)
+// flushEvery writes the buffered lines every FlushInterval until
+// Shutdown.
+func (x *Exporter) flushEvery() {
+	defer close(x.flushDone)
 	tick := time.NewTicker(x.cfg.FlushInterval)
 	defer tick.Stop()
 	for {
 		select {
-		case b, ok := <-x.queue:
-			if !ok {
-				x.finish()
-				return
-			}
-			select {
-			case <-x.abort:
-				x.dropBatch(b, dropShutdownTimeout)
-				x.abandon()
-				return
-			default:
-			}
-			x.write(b)
-		case <-tick.C:
-			for _, s := range x.streams {
-				s.holdRotate = false
-				s.flush()
-			}
-		case <-x.abort:
-			x.abandon()
+		case <-x.stopFlush:
 			return
+		case <-tick.C:
+			x.mu.Lock()
+			if !x.filesClosed {
+				for _, s := range x.streams {
+					s.holdRotate = false
+					s.flush()
+				}
+			}
+			x.mu.Unlock()
 		}
 	}
 }
 
+// write adds b's lines to the streams.
 func (x *Exporter) write(b *batch) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.filesClosed { // Shutdown's deadline passed while b waited for the lock
+		x.dropBatch(b, dropShutdownTimeout)
+		return
+	}
 	n := b.records()
 	for i := range n {
 		s := x.streams[1]
@@ -206,30 +204,6 @@ func (x *Exporter) dropBatch(b *batch, reason string) {
 	x.pool.put(b)
 }
 
-// finish writes out everything and closes the files.
-func (x *Exporter) finish() {
-	var errs []error
-	for _, s := range x.streams {
-		if err := s.close(); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	x.closeErr = errors.Join(errs...)
-}
-
-// abandon counts everything not yet written as dropped and closes the files
-// without writing the buffers.
-func (x *Exporter) abandon() {
-	for b := range x.queue { // closed by Shutdown, so this ends
-		x.dropBatch(b, dropShutdownTimeout)
-	}
-	for _, s := range x.streams {
-		s.dropPending(dropShutdownTimeout)
-		_ = s.close()
-	}
-	x.closeErr = errors.New("jsonl exporter: shutdown deadline reached; unwritten records dropped")
-}
-
 // Shutdown stops accepting evaluations, writes everything queued and
 // closes the files. If ctx ends first, what is left is dropped and counted.
 func (x *Exporter) Shutdown(ctx context.Context) error {
@@ -239,22 +213,29 @@ func (x *Exporter) Shutdown(ctx context.Context) error {
 		return nil
 	}
 	x.closed = true
-	close(x.queue)
 	started := x.started
 	x.mu.Unlock()
 
+	qerr := x.queue.Shutdown(ctx) // a queue never started drops what it holds (not_started)
 	if !started {
-		for b := range x.queue {
-			x.dropBatch(b, dropNotStarted)
-		}
 		return nil
 	}
-	select {
-	case <-x.done:
-	case <-ctx.Done():
-		close(x.abort)
-		<-x.done
-		return fmt.Errorf("jsonl exporter: shutdown: %w", ctx.Err())
+	close(x.stopFlush)
+	<-x.flushDone
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.filesClosed = true
+	var errs []error
+	for _, s := range x.streams {
+		if qerr != nil {
+			s.dropPending(dropShutdownTimeout) // the buffers are not written either
+		}
+		if err := s.close(); err != nil {
+			errs = append(errs, err)
+		}
 	}
-	return x.closeErr
+	if qerr != nil {
+		return fmt.Errorf("jsonl exporter: shutdown deadline reached; unwritten records dropped: %w", ctx.Err())
+	}
+	return errors.Join(errs...)
 }

@@ -287,7 +287,7 @@ func TestRotatedNamesAreUniqueAndOrdered(t *testing.T) {
 }
 
 func TestQueueFullDropsAndCounts(t *testing.T) {
-	h := newHarness(t, func(c *Config) { c.QueueSize = 2 })
+	h := newHarness(t, func(c *Config) { c.SendingQueue.QueueSize = 2 })
 	ev := &loadEvaluations(t)[0] // 1 trajectory + 6 scores
 	for i := range 2 {
 		if err := h.x.Export(t.Context(), ev); err != nil {
@@ -315,7 +315,7 @@ func TestQueueFullDropsAndCounts(t *testing.T) {
 
 func TestShutdownFlushesEverything(t *testing.T) {
 	const n = 500
-	h := newHarness(t, func(c *Config) { c.QueueSize = n })
+	h := newHarness(t, func(c *Config) { c.SendingQueue.QueueSize = n })
 	for i := range n { // queued before Start: all are still in memory
 		if err := h.x.Export(t.Context(), numbered(i)); err != nil {
 			t.Fatal(err)
@@ -359,7 +359,7 @@ func TestFlushInterval(t *testing.T) {
 
 func TestConcurrentExport(t *testing.T) {
 	const workers, each = 8, 100
-	h := newHarness(t, func(c *Config) { c.QueueSize = workers * each; c.MaxFileBytes = 64 << 10 })
+	h := newHarness(t, func(c *Config) { c.SendingQueue.QueueSize = workers * each; c.MaxFileBytes = 64 << 10 })
 	h.start(t)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -420,7 +420,7 @@ func TestShutdownWithoutStartCountsQueued(t *testing.T) {
 
 func TestShutdownDeadlineCountsTheRest(t *testing.T) {
 	const n = 2000
-	h := newHarness(t, func(c *Config) { c.QueueSize = n })
+	h := newHarness(t, func(c *Config) { c.SendingQueue.QueueSize = n })
 	for i := range n {
 		if err := h.x.Export(t.Context(), numbered(i)); err != nil {
 			t.Fatal(err)
@@ -566,5 +566,34 @@ func TestFollowUpWritesScoresAndDecisionsNotTheTrajectory(t *testing.T) {
 	}
 	if got := h.written("decisions"); got != 3 {
 		t.Errorf("records_total{stream=decisions} = %v, want 3", got)
+	}
+}
+
+// TestQueueDisabledWritesInTheCaller: with sending_queue.enabled false,
+// Export writes the lines itself, concurrently, before Start it refuses.
+func TestQueueDisabledWritesInTheCaller(t *testing.T) {
+	const workers, each = 4, 50
+	h := newHarness(t, func(c *Config) { c.SendingQueue.Enabled = false })
+	if err := h.x.Export(t.Context(), numbered(0)); !errors.Is(err, ErrNotStarted) {
+		t.Fatalf("Export before Start: %v, want ErrNotStarted", err)
+	}
+	h.start(t)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range each {
+				if err := h.x.Export(context.Background(), numbered(w*each+i)); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	h.shutdown(t)
+	if got := len(lines(t, filepath.Join(h.dir, "trajectories.jsonl"))); got != workers*each {
+		t.Errorf("%d trajectories written, want %d", got, workers*each)
+	}
+	if got := h.dropped(dropNotStarted); got != 2 {
+		t.Errorf("not_started drops %v, want the 2 records of the first evaluation", got)
 	}
 }

@@ -11,7 +11,7 @@ import (
 // (two events), with a queue large enough that nothing is dropped.
 func BenchmarkExport(b *testing.B) {
 	cfg := DefaultConfig()
-	cfg.QueueSize, cfg.BatchSize = 1<<16, 512
+	cfg.SendingQueue.QueueSize, cfg.SendingQueue.Batch.MaxSize = 1<<16, 512
 	x, err := New(cfg, telemetry.Settings{})
 	if err != nil {
 		b.Fatal(err)

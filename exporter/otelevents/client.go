@@ -12,12 +12,20 @@ import (
 	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
 	sdklog "go.opentelemetry.io/otel/sdk/log"
 	"go.opentelemetry.io/otel/sdk/resource"
+	"google.golang.org/grpc/credentials"
 )
 
 // newOTLPExporter builds the OTLP log exporter cfg describes. No
 // connection is made until the first export.
 func newOTLPExporter(ctx context.Context, cfg Config) (sdklog.Exporter, error) {
+	// A URL's scheme decides between TLS and plain text; the tls block
+	// configures TLS.
 	isURL := strings.Contains(cfg.Endpoint, "://")
+	plainURL := strings.HasPrefix(cfg.Endpoint, "http://")
+	tc, err := cfg.TLS.LoadTLSConfig()
+	if err != nil {
+		return nil, fmt.Errorf("otelevents exporter: tls: %w", err)
+	}
 	switch cfg.Protocol {
 	case ProtocolHTTP:
 		opts := []otlploghttp.Option{otlploghttp.WithTimeout(cfg.Timeout)}
@@ -29,11 +37,17 @@ func newOTLPExporter(ctx context.Context, cfg Config) (sdklog.Exporter, error) {
 		default:
 			opts = append(opts, otlploghttp.WithEndpoint("localhost:4318"))
 		}
-		if cfg.Insecure {
+		switch {
+		case tc == nil && !isURL:
 			opts = append(opts, otlploghttp.WithInsecure())
+		case tc != nil && !plainURL:
+			opts = append(opts, otlploghttp.WithTLSClientConfig(tc))
 		}
 		if len(cfg.Headers) > 0 {
-			opts = append(opts, otlploghttp.WithHeaders(maps.Clone(cfg.Headers)))
+			opts = append(opts, otlploghttp.WithHeaders(cfg.Headers.Plain()))
+		}
+		if cfg.Compression == CompressionGzip {
+			opts = append(opts, otlploghttp.WithCompression(otlploghttp.GzipCompression))
 		}
 		exp, err := otlploghttp.New(ctx, opts...)
 		if err != nil {
@@ -50,11 +64,17 @@ func newOTLPExporter(ctx context.Context, cfg Config) (sdklog.Exporter, error) {
 		default:
 			opts = append(opts, otlploggrpc.WithEndpoint("localhost:4317"))
 		}
-		if cfg.Insecure {
+		switch {
+		case tc == nil && !isURL:
 			opts = append(opts, otlploggrpc.WithInsecure())
+		case tc != nil && !plainURL:
+			opts = append(opts, otlploggrpc.WithTLSCredentials(credentials.NewTLS(tc)))
 		}
 		if len(cfg.Headers) > 0 {
-			opts = append(opts, otlploggrpc.WithHeaders(maps.Clone(cfg.Headers)))
+			opts = append(opts, otlploggrpc.WithHeaders(cfg.Headers.Plain()))
+		}
+		if cfg.Compression == CompressionGzip {
+			opts = append(opts, otlploggrpc.WithCompressor(CompressionGzip))
 		}
 		exp, err := otlploggrpc.New(ctx, opts...)
 		if err != nil {

@@ -14,12 +14,23 @@ import (
 	"net/url"
 	"slices"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/configopaque"
+	"github.com/evalsidecar/evalsidecar/internal/configtls"
+	"github.com/evalsidecar/evalsidecar/internal/errs"
+	"github.com/evalsidecar/evalsidecar/internal/queue"
 )
 
 // OTLP protocols.
 const (
 	ProtocolGRPC = "grpc"
 	ProtocolHTTP = "http/protobuf"
+)
+
+// Compressions of export requests.
+const (
+	CompressionNone = "none"
+	CompressionGzip = "gzip"
 )
 
 // Config configures the gen_ai.evaluation.result exporter.
@@ -32,10 +43,14 @@ type Config struct {
 	Endpoint string `yaml:"endpoint"`
 	// Protocol is "grpc" or "http/protobuf".
 	Protocol string `yaml:"protocol"`
-	// Insecure sends without TLS.
-	Insecure bool `yaml:"insecure"`
-	// Headers are sent with every export request (for example an API key).
-	Headers map[string]string `yaml:"headers"`
+	// TLS configures the connection; insecure: true sends without TLS.
+	// A URL endpoint's scheme (http or https) decides instead.
+	TLS configtls.ClientConfig `yaml:"tls"`
+	// Headers are sent with every export request (for example an API
+	// key); their values are never logged.
+	Headers configopaque.Map `yaml:"headers"`
+	// Compression compresses export requests: "gzip" or "none".
+	Compression string `yaml:"compression"`
 	// Timeout bounds one export request, retries included.
 	Timeout time.Duration `yaml:"timeout"`
 	// ResourceAttributes describe the emitting service; service.name
@@ -51,13 +66,24 @@ type Config struct {
 	// "timeout", ...) and no score for each metric that failed; failures
 	// of the built-in default metrics only with AllMetrics.
 	Errors bool `yaml:"errors"`
-	// QueueSize is how many events may wait to be sent; when full, new
-	// events are dropped and counted.
-	QueueSize int `yaml:"queue_size"`
-	// BatchSize is the most events sent in one request.
-	BatchSize int `yaml:"batch_size"`
-	// ExportInterval is how often queued events are sent.
-	ExportInterval time.Duration `yaml:"export_interval"`
+	// SendingQueue holds events waiting to be sent and being sent; its
+	// queue_size is in events. When it is full, new events are dropped and
+	// counted.
+	SendingQueue QueueConfig `yaml:"sending_queue"`
+}
+
+// QueueConfig is the sending_queue block with the Collector's batch
+// setting: a free consumer sends whatever is queued, up to
+// batch.max_size events, in one request.
+type QueueConfig struct {
+	queue.Config `yaml:",inline"`
+	Batch        BatchConfig `yaml:"batch"`
+}
+
+// BatchConfig bounds the events of one export request.
+type BatchConfig struct {
+	// MaxSize is the most events sent in one request.
+	MaxSize int `yaml:"max_size"`
 }
 
 // DefaultServiceName is the default resource service.name.
@@ -68,51 +94,53 @@ func DefaultConfig() Config {
 	return Config{
 		Enabled:              false,
 		Protocol:             ProtocolGRPC,
+		TLS:                  configtls.ClientConfig{MinVersion: configtls.DefaultMinVersion},
+		Compression:          CompressionNone,
 		Timeout:              10 * time.Second,
 		ResourceAttributes:   map[string]string{"service.name": DefaultServiceName},
 		ExplanationMaxLength: 1024,
 		Errors:               true,
-		QueueSize:            2048,
-		BatchSize:            512,
-		ExportInterval:       time.Second,
+		SendingQueue: QueueConfig{
+			Config: queue.Config{Enabled: true, NumConsumers: 1, QueueSize: 2048},
+			Batch:  BatchConfig{MaxSize: 512},
+		},
 	}
 }
 
 // Validate reports every invalid key.
 func (c Config) Validate() error {
-	var errs []error
+	var problems []error
 	if !slices.Contains([]string{ProtocolGRPC, ProtocolHTTP}, c.Protocol) {
-		errs = append(errs, fmt.Errorf("protocol: must be %q or %q, got %q", ProtocolGRPC, ProtocolHTTP, c.Protocol))
+		problems = append(problems, fmt.Errorf("protocol: must be %q or %q, got %q", ProtocolGRPC, ProtocolHTTP, c.Protocol))
 	}
 	if err := validateEndpoint(c.Endpoint); err != nil {
-		errs = append(errs, fmt.Errorf("endpoint: %w", err))
+		problems = append(problems, fmt.Errorf("endpoint: %w", err))
 	}
+	problems = append(problems, errs.Prefix("tls.", c.TLS.Validate()))
 	for k := range c.Headers {
 		if k == "" {
-			errs = append(errs, errors.New("headers: empty header name"))
+			problems = append(problems, errors.New("headers: empty header name"))
 		}
+	}
+	if c.Compression != CompressionNone && c.Compression != CompressionGzip {
+		problems = append(problems, fmt.Errorf("compression: must be %q or %q, got %q", CompressionGzip, CompressionNone, c.Compression))
 	}
 	for k := range c.ResourceAttributes {
 		if k == "" {
-			errs = append(errs, errors.New("resource_attributes: empty attribute name"))
+			problems = append(problems, errors.New("resource_attributes: empty attribute name"))
 		}
 	}
 	if c.Timeout <= 0 {
-		errs = append(errs, fmt.Errorf("timeout: must be > 0, got %s", c.Timeout))
+		problems = append(problems, fmt.Errorf("timeout: must be > 0, got %s", c.Timeout))
 	}
 	if c.ExplanationMaxLength < 0 {
-		errs = append(errs, fmt.Errorf("explanation_max_length: must be >= 0, got %d", c.ExplanationMaxLength))
+		problems = append(problems, fmt.Errorf("explanation_max_length: must be >= 0, got %d", c.ExplanationMaxLength))
 	}
-	if c.QueueSize <= 0 {
-		errs = append(errs, fmt.Errorf("queue_size: must be > 0, got %d", c.QueueSize))
+	problems = append(problems, errs.Prefix("sending_queue.", c.SendingQueue.Validate()))
+	if n := c.SendingQueue.Batch.MaxSize; n <= 0 {
+		problems = append(problems, fmt.Errorf("sending_queue.batch.max_size: must be > 0, got %d", n))
 	}
-	if c.BatchSize <= 0 || c.QueueSize > 0 && c.BatchSize > c.QueueSize {
-		errs = append(errs, fmt.Errorf("batch_size: must be between 1 and queue_size (%d), got %d", c.QueueSize, c.BatchSize))
-	}
-	if c.ExportInterval <= 0 {
-		errs = append(errs, fmt.Errorf("export_interval: must be > 0, got %s", c.ExportInterval))
-	}
-	return errors.Join(errs...)
+	return errors.Join(problems...)
 }
 
 // validateEndpoint accepts "", host:port, or an http(s) URL with a host.

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/evalsidecar/evalsidecar/internal/configopaque"
 )
 
 func TestDefaultConfig(t *testing.T) {
@@ -23,16 +25,15 @@ func TestConfigYAML(t *testing.T) {
 enabled: true
 endpoint: https://otel.example.com:4318/v1/logs
 protocol: http/protobuf
-insecure: false
+tls: {insecure: false, ca_file: /etc/ca.pem}
 headers: {authorization: "Bearer x"}
+compression: gzip
 timeout: 3s
 resource_attributes: {service.name: evals, deployment.environment.name: prod}
 explanation_max_length: 256
 all_metrics: true
 errors: false
-queue_size: 100
-batch_size: 10
-export_interval: 250ms
+sending_queue: {queue_size: 100, batch: {max_size: 10}}
 `
 	c := DefaultConfig()
 	if err := yaml.Unmarshal([]byte(src), &c); err != nil {
@@ -43,7 +44,8 @@ export_interval: 250ms
 	}
 	if !c.Enabled || c.Protocol != ProtocolHTTP || c.Headers["authorization"] != "Bearer x" || c.Timeout != 3*time.Second ||
 		c.serviceName() != "evals" || c.ExplanationMaxLength != 256 || !c.AllMetrics || c.Errors ||
-		c.QueueSize != 100 || c.BatchSize != 10 || c.ExportInterval != 250*time.Millisecond {
+		c.TLS.CAFile != "/etc/ca.pem" || c.Compression != CompressionGzip ||
+		c.SendingQueue.QueueSize != 100 || !c.SendingQueue.Enabled || c.SendingQueue.Batch.MaxSize != 10 {
 		t.Errorf("decoded %+v", c)
 	}
 	r := newResource(c)
@@ -69,14 +71,15 @@ func TestConfigValidate(t *testing.T) {
 		{"endpoint no port", func(c *Config) { c.Endpoint = "collector" }, "endpoint"},
 		{"endpoint no host", func(c *Config) { c.Endpoint = ":4317" }, "endpoint"},
 		{"endpoint scheme", func(c *Config) { c.Endpoint = "ftp://collector:21" }, "endpoint"},
-		{"header name", func(c *Config) { c.Headers = map[string]string{"": "x"} }, "headers"},
+		{"header name", func(c *Config) { c.Headers = configopaque.Map{"": "x"} }, "headers"},
 		{"resource name", func(c *Config) { c.ResourceAttributes = map[string]string{"": "x"} }, "resource_attributes"},
 		{"timeout", func(c *Config) { c.Timeout = 0 }, "timeout"},
 		{"explanation", func(c *Config) { c.ExplanationMaxLength = -1 }, "explanation_max_length"},
-		{"queue", func(c *Config) { c.QueueSize = 0 }, "queue_size"},
-		{"batch zero", func(c *Config) { c.BatchSize = 0 }, "batch_size"},
-		{"batch above queue", func(c *Config) { c.QueueSize, c.BatchSize = 10, 11 }, "batch_size"},
-		{"interval", func(c *Config) { c.ExportInterval = -time.Second }, "export_interval"},
+		{"queue", func(c *Config) { c.SendingQueue.QueueSize = 0 }, "sending_queue.queue_size"},
+		{"consumers", func(c *Config) { c.SendingQueue.NumConsumers = 0 }, "sending_queue.num_consumers"},
+		{"compression", func(c *Config) { c.Compression = "zstd" }, "compression"},
+		{"client cert without key", func(c *Config) { c.TLS.CertFile = "c.pem" }, "tls.cert_file, key_file"},
+		{"batch zero", func(c *Config) { c.SendingQueue.Batch.MaxSize = 0 }, "sending_queue.batch.max_size"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -92,7 +95,7 @@ func TestConfigValidate(t *testing.T) {
 		})
 	}
 	c := DefaultConfig()
-	c.Protocol, c.Timeout, c.QueueSize = "x", 0, 0
+	c.Protocol, c.Timeout, c.SendingQueue.QueueSize = "x", 0, 0
 	if err := c.Validate(); err == nil || strings.Count(err.Error(), "\n") != 2 {
 		t.Errorf("Validate should report every invalid key, got %v", err)
 	}

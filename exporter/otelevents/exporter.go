@@ -13,6 +13,7 @@ import (
 	sdklog "go.opentelemetry.io/otel/sdk/log"
 
 	"github.com/evalsidecar/evalsidecar/exporter"
+	"github.com/evalsidecar/evalsidecar/internal/queue"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
@@ -27,13 +28,12 @@ var (
 	ErrNotStarted = errors.New("otelevents exporter: not started, evaluation events dropped")
 )
 
-// Exporter emits gen_ai.evaluation.result events through a log SDK
-// LoggerProvider whose BatchProcessor sends them over OTLP.
-//
-// Export builds the records and hands them to the batch processor, which
-// never blocks. At most QueueSize records are in flight (queued or in an
-// export request); beyond that, records are dropped and counted instead
-// of letting the processor silently evict older ones.
+// Exporter emits gen_ai.evaluation.result events: Export builds the log
+// records (through a LoggerProvider, which gives them their resource and
+// scope) and offers them to the sending_queue, whose consumers send what
+// is queued, up to batch.max_size records, in one OTLP request. Export
+// never blocks; at most queue_size records are in flight (queued or in a
+// request), and every record that cannot be sent is dropped and counted.
 type Exporter struct {
 	cfg    Config
 	logger *slog.Logger
@@ -41,18 +41,19 @@ type Exporter struct {
 	m      *metrics
 	now    func() time.Time
 	sel    selector
+	queue  *queue.Bounded[sdklog.Record]
 
 	// newExporter builds the OTLP exporter at Start; tests replace it.
 	newExporter func(context.Context, Config) (sdklog.Exporter, error)
 
-	mu       sync.RWMutex // guards started and closed against emitting
-	started  bool
-	closed   bool
-	provider *sdklog.LoggerProvider
-	emitter  otellog.Logger
+	mu      sync.RWMutex // guards started and closed against emitting
+	started bool
+	closed  bool
+	otlp    sdklog.Exporter
+	emitter otellog.Logger
 
 	// inflight counts records accepted and not yet settled by an export.
-	// Once closed, it changes only under settleMu.
+	// Once Shutdown gave up, it changes only under settleMu.
 	inflight  atomic.Int64
 	settleMu  sync.Mutex
 	abandoned bool // Shutdown timed out: what is in flight is counted as dropped
@@ -82,6 +83,16 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 			deterministic: scorer.BuiltinMetricNames(),
 		},
 	}
+	x.queue = queue.New(queue.Settings[sdklog.Record]{
+		Config:       cfg.SendingQueue.Config,
+		ConsumeBatch: x.send,
+		MaxBatch:     cfg.SendingQueue.Batch.MaxSize,
+		Drop: func(_ sdklog.Record, reason string) {
+			if reason == queue.ReasonShutdownTimeout { // accepted, then left queued
+				x.settleDropped(1)
+			}
+		},
+	})
 	m, err := newMetrics(set.Registerer, func() float64 { return float64(x.inflight.Load()) })
 	if err != nil {
 		return nil, err
@@ -90,8 +101,8 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 	return x, nil
 }
 
-// Start builds the OTLP client, the batch processor and the logger
-// provider. No connection is made until the first export.
+// Start builds the OTLP client and starts the consumers. No connection is
+// made until the first export.
 func (x *Exporter) Start(ctx context.Context) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -105,17 +116,13 @@ func (x *Exporter) Start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	bp := sdklog.NewBatchProcessor(&settlingExporter{next: otlp, x: x},
-		sdklog.WithMaxQueueSize(x.cfg.QueueSize),
-		sdklog.WithExportMaxBatchSize(x.cfg.BatchSize),
-		sdklog.WithExportInterval(x.cfg.ExportInterval),
-		sdklog.WithExportTimeout(x.cfg.Timeout),
-	)
-	x.provider = sdklog.NewLoggerProvider(
+	x.otlp = otlp
+	provider := sdklog.NewLoggerProvider(
 		sdklog.WithResource(newResource(x.cfg)),
-		sdklog.WithProcessor(bp),
+		sdklog.WithProcessor(recordCollector{}),
 	)
-	x.emitter = x.provider.Logger(ScopeName)
+	x.emitter = provider.Logger(ScopeName)
+	x.queue.Start(ctx)
 	x.started = true
 	x.logger.Info("otelevents exporter sending gen_ai.evaluation.result events",
 		"endpoint", x.cfg.Endpoint, "protocol", x.cfg.Protocol, "all_metrics", x.cfg.AllMetrics)
@@ -144,14 +151,17 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 		x.drop(dropNotStarted, len(evs))
 		return ErrNotStarted
 	}
-	limit := int64(x.cfg.QueueSize)
+	got := make(collected, 0, len(evs))
 	for i := range evs {
-		if x.inflight.Add(1) > limit {
+		x.emitter.Emit(context.WithValue(evs[i].ctx, collectedKey{}, &got), evs[i].record)
+	}
+	for i, r := range got {
+		x.inflight.Add(1)
+		if err := x.queue.Offer(r); err != nil {
 			x.inflight.Add(-1)
-			x.drop(dropQueueFull, len(evs)-i)
+			x.drop(dropQueueFull, len(got)-i)
 			return ErrQueueFull
 		}
-		x.emitter.Emit(evs[i].ctx, evs[i].record)
 	}
 	return nil
 }
@@ -160,6 +170,14 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 func (x *Exporter) drop(reason string, n int) {
 	x.drops.Add(dropStage, reason, n)
 	x.m.dropped.Add(float64(n))
+}
+
+// send exports a batch of records in one request and settles them.
+func (x *Exporter) send(ctx context.Context, records []sdklog.Record) {
+	ctx, cancel := context.WithTimeout(ctx, x.cfg.Timeout)
+	defer cancel()
+	err := x.otlp.Export(ctx, records)
+	x.settle(len(records), err)
 }
 
 // settle accounts for n records an export request finished with.
@@ -179,6 +197,17 @@ func (x *Exporter) settle(n int, err error) {
 	x.logger.Warn("otelevents exporter: export failed; records dropped", "records", n, "err", err)
 }
 
+// settleDropped accounts for n accepted records dropped at Shutdown's
+// deadline.
+func (x *Exporter) settleDropped(n int) {
+	x.settleMu.Lock()
+	defer x.settleMu.Unlock()
+	if !x.abandoned {
+		x.inflight.Add(-int64(n))
+		x.drop(dropShutdownTimeout, n)
+	}
+}
+
 // Shutdown stops accepting evaluations and sends what is queued, within
 // ctx. If ctx ends first, the records not yet sent are counted as dropped.
 func (x *Exporter) Shutdown(ctx context.Context) error {
@@ -193,35 +222,46 @@ func (x *Exporter) Shutdown(ctx context.Context) error {
 	if !started {
 		return nil
 	}
-	err := x.provider.Shutdown(ctx)
-	if err == nil {
-		return nil
+	err := x.queue.Shutdown(ctx)
+	if err != nil {
+		x.settleMu.Lock()
+		x.abandoned = true
+		if n := x.inflight.Swap(0); n > 0 {
+			x.drop(dropShutdownTimeout, int(n))
+		}
+		x.settleMu.Unlock()
 	}
-	x.settleMu.Lock()
-	x.abandoned = true
-	if n := x.inflight.Swap(0); n > 0 {
-		x.drop(dropShutdownTimeout, int(n))
+	if serr := x.otlp.Shutdown(ctx); serr != nil && err == nil {
+		err = serr
 	}
-	x.settleMu.Unlock()
-	return fmt.Errorf("otelevents exporter: shutdown: %w", err)
+	if err != nil {
+		return fmt.Errorf("otelevents exporter: shutdown: %w", err)
+	}
+	return nil
 }
 
-// settlingExporter reports the outcome of every export request to the
-// Exporter before returning it to the batch processor.
-type settlingExporter struct {
-	next sdklog.Exporter
-	x    *Exporter
+// collected receives the records Emit builds, for Export to queue them.
+type collected []sdklog.Record
+
+type collectedKey struct{}
+
+// recordCollector is the LoggerProvider's processor: it hands every emitted
+// record, cloned, to the collected list in the context of the Emit call.
+type recordCollector struct{}
+
+// Enabled is true: every event the selector chose is emitted.
+func (recordCollector) Enabled(context.Context, sdklog.EnabledParameters) bool { return true }
+
+// OnEmit keeps a copy of r.
+func (recordCollector) OnEmit(ctx context.Context, r *sdklog.Record) error {
+	if c, ok := ctx.Value(collectedKey{}).(*collected); ok {
+		*c = append(*c, r.Clone())
+	}
+	return nil
 }
 
-// Export sends records and settles them.
-func (s *settlingExporter) Export(ctx context.Context, records []sdklog.Record) error {
-	err := s.next.Export(ctx, records)
-	s.x.settle(len(records), err)
-	return err
-}
+// Shutdown does nothing: the exporter shuts the OTLP client down.
+func (recordCollector) Shutdown(context.Context) error { return nil }
 
-// Shutdown shuts the OTLP exporter down.
-func (s *settlingExporter) Shutdown(ctx context.Context) error { return s.next.Shutdown(ctx) }
-
-// ForceFlush flushes the OTLP exporter.
-func (s *settlingExporter) ForceFlush(ctx context.Context) error { return s.next.ForceFlush(ctx) }
+// ForceFlush does nothing: records are queued as they are emitted.
+func (recordCollector) ForceFlush(context.Context) error { return nil }

@@ -13,6 +13,7 @@ import (
 	sdklog "go.opentelemetry.io/otel/sdk/log"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
+	"github.com/evalsidecar/evalsidecar/internal/configopaque"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
@@ -86,9 +87,9 @@ func TestEndToEnd(t *testing.T) {
 			if tc.url {
 				cfg.Endpoint = "http://" + addr + "/v1/logs"
 			}
-			cfg.Insecure = true
+			cfg.TLS.Insecure = true
 			cfg.AllMetrics = tc.allMetrics
-			cfg.Headers = map[string]string{"x-api-key": "secret-key"}
+			cfg.Headers = configopaque.Map{"x-api-key": "secret-key"}
 			cfg.ResourceAttributes = map[string]string{"deployment.environment.name": "test"}
 			x, _, drops := newTestExporter(t, cfg, nil)
 			if err := x.Start(context.Background()); err != nil {
@@ -157,7 +158,7 @@ func TestEndToEnd(t *testing.T) {
 func TestEndToEndNoTraceContext(t *testing.T) {
 	col, addr := startCollector(t, ProtocolGRPC)
 	cfg := DefaultConfig()
-	cfg.Endpoint, cfg.Insecure = addr, true
+	cfg.Endpoint, cfg.TLS.Insecure = addr, true
 	x, _, _ := newTestExporter(t, cfg, nil)
 	if err := x.Start(context.Background()); err != nil {
 		t.Fatal(err)
@@ -192,7 +193,7 @@ func TestEndToEndNoTraceContext(t *testing.T) {
 func TestQueueFullDropsAndCounts(t *testing.T) {
 	fake := &fakeExporter{release: make(chan struct{})}
 	cfg := DefaultConfig()
-	cfg.QueueSize, cfg.BatchSize = 3, 1
+	cfg.SendingQueue.QueueSize, cfg.SendingQueue.Batch.MaxSize = 3, 1
 	x, _, drops := newTestExporter(t, cfg, fake)
 	if err := x.Start(context.Background()); err != nil {
 		t.Fatal(err)
@@ -348,7 +349,7 @@ func TestMetricsRegistered(t *testing.T) {
 func TestAccountingUnderConcurrency(t *testing.T) {
 	fake := &fakeExporter{}
 	cfg := DefaultConfig()
-	cfg.QueueSize, cfg.BatchSize, cfg.ExportInterval = 64, 16, time.Millisecond
+	cfg.SendingQueue.QueueSize, cfg.SendingQueue.Batch.MaxSize = 64, 16
 	x, _, drops := newTestExporter(t, cfg, fake)
 	if err := x.Start(context.Background()); err != nil {
 		t.Fatal(err)

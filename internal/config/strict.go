@@ -16,7 +16,8 @@ import (
 // Decode parses YAML into out (which holds the defaults on entry). ${env:NAME}
 // references in scalar values (not in comments or keys) are expanded with
 // lookup (os.LookupEnv when nil). Keys not known to out's type are rejected
-// with their full key path; type errors name the key path and line.
+// with their full key path, renamed keys with the key that replaced them;
+// type errors name the key path and line.
 func Decode(data []byte, out any, lookup func(string) (string, bool)) error {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
@@ -34,7 +35,7 @@ func Decode(data []byte, out any, lookup func(string) (string, bool)) error {
 	checkKeys(doc, reflect.TypeOf(out).Elem(), "", paths, &unknown)
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return fmt.Errorf("config: unknown keys: %s", strings.Join(unknown, "; "))
+		return fmt.Errorf("config: unknown or renamed keys: %s", strings.Join(unknown, "; "))
 	}
 	if err := doc.Decode(out); err != nil {
 		return fmt.Errorf("config: %s", annotate(err, paths))
@@ -96,7 +97,11 @@ func checkKeys(node *yaml.Node, t reflect.Type, path string, paths map[int]strin
 			paths[k.Line] = p
 			ft, ok := fields[k.Value]
 			if !ok {
-				*unknown = append(*unknown, fmt.Sprintf("line %d: %s is not a known key", k.Line, p))
+				msg, moved := renamed(p)
+				if !moved {
+					msg = p + " is not a known key"
+				}
+				*unknown = append(*unknown, fmt.Sprintf("line %d: %s", k.Line, msg))
 				continue
 			}
 			checkKeys(v, ft, p, paths, unknown)

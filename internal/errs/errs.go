@@ -52,3 +52,20 @@ func IsPermanent(err error) bool {
 	var p permanent
 	return errors.As(err, &p)
 }
+
+// Prefix puts p before the message of every error joined in err (errors.Join),
+// so a component's "endpoint: must not be empty" becomes
+// "forward.endpoint: must not be empty". A nil err gives nil.
+func Prefix(p string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, Prefix(p, e))
+		}
+		return errors.Join(out...)
+	}
+	return fmt.Errorf("%s%w", p, err)
+}

@@ -33,7 +33,7 @@ judges:
 metrics:
   - {name: coherence}
   - {name: fluency}
-queue_size: 64
+sending_queue: {queue_size: 64}
 `, srv.OpenAIBaseURL())
 	if err := yaml.Unmarshal([]byte(doc), &jcfg); err != nil {
 		b.Fatal(err)

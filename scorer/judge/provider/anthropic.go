@@ -51,7 +51,7 @@ func newAnthropic(cfg Config, hc *http.Client) (*anthropicProvider, error) {
 		opts = append(opts, option.WithAPIKey(string(cfg.APIKey)))
 	}
 	for k, v := range cfg.Headers {
-		opts = append(opts, option.WithHeader(k, v))
+		opts = append(opts, option.WithHeader(k, string(v)))
 	}
 	return &anthropicProvider{
 		common: common{kind: KindAnthropic, model: cfg.Model, secrets: cfg.secrets(), now: time.Now},

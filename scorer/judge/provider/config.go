@@ -16,9 +16,9 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/evalsidecar/evalsidecar/internal/configopaque"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 )
 
@@ -48,34 +48,8 @@ const (
 // the config sets one.
 const DefaultMaxOutputTokens = 1024
 
-// Secret is a credential. It formats and logs as "[REDACTED]" so it cannot
-// leak through fmt, slog or String output.
-type Secret string
-
-const redacted = "[REDACTED]"
-
-// String returns "[REDACTED]", or "" for an empty secret.
-func (s Secret) String() string {
-	if s == "" {
-		return ""
-	}
-	return redacted
-}
-
-// GoString returns the redacted form for %#v.
-func (s Secret) GoString() string { return fmt.Sprintf("%q", s.String()) }
-
-// LogValue returns the redacted form for log/slog.
-func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
-
-// MarshalJSON writes the redacted form, so a config dump carries no key.
-func (s Secret) MarshalJSON() ([]byte, error) { return []byte(strconv.Quote(s.String())), nil }
-
-// MarshalYAML writes the redacted form, so a config dump carries no key.
-func (s Secret) MarshalYAML() (any, error) { return s.String(), nil }
-
-// Format writes the redacted form for every fmt verb.
-func (s Secret) Format(f fmt.State, verb rune) { _, _ = f.Write([]byte(s.String())) }
+// redacted marks a credential removed from a message.
+const redacted = configopaque.Redacted
 
 // Config configures one judge model. The zero values of MaxOutputTokens,
 // Temperature and StructuredOutput mean 1024, 0 and true.
@@ -91,9 +65,10 @@ type Config struct {
 	BaseURL string `yaml:"base_url"`
 	// APIKey authenticates the requests. It never appears in errors, logs
 	// or String output.
-	APIKey Secret `yaml:"api_key"`
-	// Headers are extra headers sent with every request.
-	Headers map[string]string `yaml:"headers"`
+	APIKey configopaque.String `yaml:"api_key"`
+	// Headers are extra headers sent with every request; their values
+	// never appear in errors, logs or String output.
+	Headers configopaque.Map `yaml:"headers"`
 	// APIVersion is the Azure OpenAI api-version query parameter.
 	APIVersion string `yaml:"api_version"`
 	// Deployment is the Azure OpenAI deployment; default Model.
@@ -103,7 +78,7 @@ type Config struct {
 	Location string `yaml:"location"`
 	// AccessToken is an OAuth access token for Vertex AI. When neither it
 	// nor APIKey is set, Vertex AI uses Application Default Credentials.
-	AccessToken Secret `yaml:"access_token"`
+	AccessToken configopaque.String `yaml:"access_token"`
 	// MaxOutputTokens caps answers when the request does not; default 1024.
 	MaxOutputTokens int `yaml:"max_output_tokens"`
 	// Temperature is the sampling temperature; default 0.
@@ -203,7 +178,7 @@ func (c Config) Validate() error {
 		if !validHeaderName(k) {
 			bad("headers", "invalid header name %q", k)
 		}
-		if strings.ContainsAny(v, "\r\n\x00") {
+		if strings.ContainsAny(string(v), "\r\n\x00") {
 			bad("headers", "value of %q holds a line break or NUL", k)
 		}
 	}
@@ -303,7 +278,7 @@ func validHeaderName(s string) bool {
 // secrets lists the credential strings that must never be echoed.
 func (c Config) secrets() []string {
 	var out []string
-	for _, s := range []Secret{c.APIKey, c.AccessToken} {
+	for _, s := range []configopaque.String{c.APIKey, c.AccessToken} {
 		if s != "" {
 			out = append(out, string(s))
 		}
@@ -321,7 +296,7 @@ func (c Config) secrets() []string {
 	for k, v := range c.Headers {
 		l := strings.ToLower(k)
 		if v != "" && (strings.Contains(l, "auth") || strings.Contains(l, "key") || strings.Contains(l, "token") || strings.Contains(l, "cookie")) {
-			out = append(out, v)
+			out = append(out, string(v))
 		}
 	}
 	return out

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/evalsidecar/evalsidecar/internal/configopaque"
 )
 
 func TestValidate(t *testing.T) {
@@ -16,7 +18,7 @@ func TestValidate(t *testing.T) {
 		{"openai", Config{Provider: OpenAI, Model: "gpt-4o-mini", APIKey: "k"}, nil},
 		{"compatible server without key", Config{Provider: OpenAI, Model: "llama3", BaseURL: "http://localhost:11434/v1", StructuredOutput: &off, MaxTokensField: MaxTokens}, nil},
 		{"azure", Config{Provider: AzureOpenAI, Model: "gpt-4o", BaseURL: "https://r.openai.azure.com", APIVersion: "2024-10-21", APIKey: "k"}, nil},
-		{"azure entra header", Config{Provider: AzureOpenAI, Model: "gpt-4o", BaseURL: "https://r.openai.azure.com", APIVersion: "2024-10-21", Headers: map[string]string{"Authorization": "Bearer t"}}, nil},
+		{"azure entra header", Config{Provider: AzureOpenAI, Model: "gpt-4o", BaseURL: "https://r.openai.azure.com", APIVersion: "2024-10-21", Headers: configopaque.Map{"Authorization": "Bearer t"}}, nil},
 		{"gemini", Config{Provider: Gemini, Model: "gemini-2.5-flash", APIKey: "k"}, nil},
 		{"vertex", Config{Provider: Vertex, Model: "gemini-2.5-flash", Project: "p", Location: "us-central1"}, nil},
 		{"vertex express", Config{Provider: Vertex, Model: "gemini-2.5-flash", APIKey: "k"}, nil},
@@ -35,8 +37,8 @@ func TestValidate(t *testing.T) {
 		{"negative tokens", Config{Provider: Gemini, Model: "m", APIKey: "k", MaxOutputTokens: -1}, []string{"max_output_tokens: must not be negative"}},
 		{"temperature", Config{Provider: Gemini, Model: "m", APIKey: "k", Temperature: 2.5}, []string{"temperature: must be between 0 and 2"}},
 		{"max tokens field", Config{Provider: OpenAI, Model: "m", APIKey: "k", MaxTokensField: "tokens"}, []string{"max_tokens_field: must be"}},
-		{"bad header", Config{Provider: OpenAI, Model: "m", APIKey: "k", Headers: map[string]string{"Bad Header": "v"}}, []string{`headers: invalid header name "Bad Header"`}},
-		{"header value line break", Config{Provider: OpenAI, Model: "m", APIKey: "k", Headers: map[string]string{"X-A": "v\r\nX-B: w"}}, []string{`headers: value of "X-A"`}},
+		{"bad header", Config{Provider: OpenAI, Model: "m", APIKey: "k", Headers: configopaque.Map{"Bad Header": "v"}}, []string{`headers: invalid header name "Bad Header"`}},
+		{"header value line break", Config{Provider: OpenAI, Model: "m", APIKey: "k", Headers: configopaque.Map{"X-A": "v\r\nX-B: w"}}, []string{`headers: value of "X-A"`}},
 		{"access token off vertex", Config{Provider: Anthropic, Model: "m", APIKey: "k", AccessToken: "t"}, []string{"access_token: only used by vertex"}},
 		{"api version off azure", Config{Provider: OpenAI, Model: "m", APIKey: "k", APIVersion: "v"}, []string{"api_version: only used by azure_openai"}},
 	}
@@ -106,7 +108,7 @@ func TestSecrets(t *testing.T) {
 	c := Config{
 		APIKey: "k1", AccessToken: "t1",
 		BaseURL: "https://proxy.example/v1?key=query-secret-1&v=1",
-		Headers: map[string]string{"Authorization": "Bearer h1", "X-Api-Key": "h2", "X-Team": "evals"},
+		Headers: configopaque.Map{"Authorization": "Bearer h1", "X-Api-Key": "h2", "X-Team": "evals"},
 	}
 	got := strings.Join(c.secrets(), ",")
 	for _, want := range []string{"k1", "t1", "query-secret-1", "Bearer h1", "h2"} {

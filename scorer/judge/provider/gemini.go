@@ -38,7 +38,7 @@ const cloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
 func newGemini(cfg Config, hc *http.Client) (*geminiProvider, error) {
 	headers := http.Header{}
 	for k, v := range cfg.Headers {
-		headers.Set(k, v)
+		headers.Set(k, string(v))
 	}
 	one := int32(1)
 	cc := &genai.ClientConfig{

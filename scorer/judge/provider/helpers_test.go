@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/evalsidecar/evalsidecar/internal/configopaque"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/provider"
@@ -33,7 +34,7 @@ func (tg target) config(srv *judgetest.Server) provider.Config {
 		Provider: tg.name,
 		Model:    "judge-model-1",
 		APIKey:   testKey,
-		Headers:  map[string]string{"X-Judge-Test": "on"},
+		Headers:  configopaque.Map{"X-Judge-Test": "on"},
 	}
 	switch tg.name {
 	case provider.OpenAI:

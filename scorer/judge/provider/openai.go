@@ -58,7 +58,7 @@ func newOpenAI(cfg Config, hc *http.Client) (*openAIProvider, error) {
 		}
 	}
 	for k, v := range cfg.Headers {
-		opts = append(opts, option.WithHeader(k, v))
+		opts = append(opts, option.WithHeader(k, string(v)))
 	}
 	return &openAIProvider{
 		common: common{kind: KindOpenAI, model: cfg.Model, secrets: cfg.secrets(), now: time.Now},

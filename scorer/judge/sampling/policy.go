@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // DefaultRate is the sampling rate of a judge metric whose config sets no
@@ -50,12 +52,12 @@ func (c Config) Validate() error {
 		err = errors.Join(err, fmt.Errorf("rate: must be in [0, 1], got %v", *r))
 	}
 	if e := c.Filter.Validate(); e != nil {
-		err = errors.Join(err, prefixed("filter.", e))
+		err = errors.Join(err, errs.Prefix("filter.", e))
 	}
 	seen := make(map[string]int, len(c.Always))
 	for i, rc := range c.Always {
 		if e := rc.Validate(); e != nil {
-			err = errors.Join(err, prefixed(fmt.Sprintf("always[%d].", i), e))
+			err = errors.Join(err, errs.Prefix(fmt.Sprintf("always[%d].", i), e))
 			continue
 		}
 		name := rc.RuleName()
@@ -66,19 +68,6 @@ func (c Config) Validate() error {
 		seen[name] = i
 	}
 	return err
-}
-
-// prefixed prefixes every error of a (possibly joined) error with the key
-// path p.
-func prefixed(p string, err error) error {
-	var out error
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range j.Unwrap() {
-			out = errors.Join(out, prefixed(p, e))
-		}
-		return out
-	}
-	return fmt.Errorf("%s%w", p, err)
 }
 
 // Decision is a Policy's verdict on one run.

@@ -42,8 +42,8 @@ type Parts struct {
 	Judges  *judge.Set
 	Metrics []Metric
 	Cache   *sampling.Cache[scorer.Result]
-	// Workers is the number of stage workers per judge: the judge's
-	// max_concurrency.
+	// Workers is the number of stage workers per judge:
+	// sending_queue.num_consumers, else the judge's max_concurrency.
 	Workers map[string]int
 }
 
@@ -205,6 +205,9 @@ func buildJudges(cfg Config, s Settings) (*judges, error) {
 		}
 		clients = append(clients, c)
 		js.workers[jc.Name] = jc.MaxConcurrency
+		if n := cfg.SendingQueue.NumConsumers; n > 0 {
+			js.workers[jc.Name] = n
+		}
 	}
 	if js.set, err = judge.NewSet(clients...); err != nil {
 		return nil, err
@@ -277,7 +280,8 @@ func Build(cfg Config, sink scorer.Sink, s Settings) (*Stage, error) {
 		return nil, err
 	}
 	return New(parts.Metrics, sink, Options{
-		QueueSize:     cfg.QueueSize,
+		QueueSize:     cfg.SendingQueue.QueueSize,
+		Inline:        !cfg.SendingQueue.Enabled,
 		ShedOldest:    cfg.Shed == ShedOldest,
 		Blocking:      s.Blocking,
 		Workers:       parts.Workers,

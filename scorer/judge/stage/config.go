@@ -6,6 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/internal/errs"
+	"github.com/evalsidecar/evalsidecar/internal/queue"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/provider"
@@ -26,9 +28,11 @@ type Config struct {
 	DefaultJudge string `yaml:"default_judge"`
 	// Metrics are the judge metrics run on live runs.
 	Metrics []MetricConfig `yaml:"metrics"`
-	// QueueSize bounds the runs waiting for each judge; a full queue
-	// skips a run (queue_full) and never slows ingestion.
-	QueueSize int `yaml:"queue_size"`
+	// SendingQueue is each judge's queue: queue_size bounds the runs
+	// waiting for the judge (a full queue skips a run, queue_full, and
+	// never slows ingestion) and num_consumers is the number of goroutines
+	// judging them, 0 for the judge's max_concurrency.
+	SendingQueue queue.Config `yaml:"sending_queue"`
 	// Shed chooses the run skipped when a judge's queue is full:
 	// "newest" skips the arriving run, "oldest" evicts the run that waited
 	// longest so the judge keeps up with current traffic.
@@ -84,14 +88,14 @@ const (
 
 // DefaultConfig returns the documented defaults: no judges and no judge
 // metrics (the judge is off), 256 runs queued per judge shedding the
-// newest, 2 minutes per
-// metric and run, a 10000-entry result cache for 1h, redaction on, and
-// 16 KiB per field.
+// newest, as many consumers per judge as its max_concurrency, 2 minutes
+// per metric and run, a 10000-entry result cache for 1h, redaction on,
+// and 16 KiB per field.
 func DefaultConfig() Config {
 	return Config{
 		Judges:        []JudgeConfig{},
 		Metrics:       []MetricConfig{},
-		QueueSize:     256,
+		SendingQueue:  queue.Config{Enabled: true, NumConsumers: 0, QueueSize: 256},
 		Shed:          ShedNewest,
 		MetricTimeout: 2 * time.Minute,
 		Cache:         sampling.CacheConfig{Size: 10000, TTL: time.Hour},
@@ -122,7 +126,7 @@ func (c Config) Validate() error {
 	var err error
 	add := func(prefix string, e error) {
 		if e != nil {
-			err = errors.Join(err, prefixed(prefix, e))
+			err = errors.Join(err, errs.Prefix(prefix, e))
 		}
 	}
 	names := make(map[string]int, len(c.Judges))
@@ -167,8 +171,13 @@ func (c Config) Validate() error {
 			}
 		}
 	}
-	if c.QueueSize <= 0 {
-		err = errors.Join(err, fmt.Errorf("queue_size: must be > 0, got %d", c.QueueSize))
+	if q := c.SendingQueue; q.Enabled {
+		if q.QueueSize <= 0 {
+			err = errors.Join(err, fmt.Errorf("sending_queue.queue_size: must be > 0, got %d", q.QueueSize))
+		}
+		if q.NumConsumers < 0 {
+			err = errors.Join(err, fmt.Errorf("sending_queue.num_consumers: must be >= 0, got %d", q.NumConsumers))
+		}
 	}
 	if c.Shed != ShedNewest && c.Shed != ShedOldest {
 		err = errors.Join(err, fmt.Errorf("shed: must be %q or %q, got %q", ShedNewest, ShedOldest, c.Shed))
@@ -192,18 +201,6 @@ func Fields() []string {
 }
 
 func knownField(f string) bool { return slices.Contains(Fields(), f) }
-
-// prefixed prefixes every error of a (possibly joined) error with p.
-func prefixed(p string, err error) error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var out error
-		for _, e := range j.Unwrap() {
-			out = errors.Join(out, prefixed(p, e))
-		}
-		return out
-	}
-	return fmt.Errorf("%s%w", p, err)
-}
 
 // UnmarshalYAML decodes a judge over its defaults, so that keys left out
 // of one list element keep DefaultJudgeConfig's values.

@@ -43,7 +43,7 @@ judges:
   - {name: primary, provider: openai, model: m, base_url: %s, api_key: k, max_concurrency: 8, circuit: {failures: 100000, open_for: 1s}}
 metrics:
   - name: coherence
-queue_size: 1000
+sending_queue: {queue_size: 1000}
 `, srv.OpenAIBaseURL()))
 	rec := &recorder{}
 	st, err := Build(cfg, rec, Settings{})

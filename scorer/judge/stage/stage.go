@@ -12,6 +12,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/evalsidecar/evalsidecar/internal/queue"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/sampling"
@@ -29,8 +30,11 @@ type Metric struct {
 
 // Options tune a Stage. Zero values take the defaults of DefaultConfig.
 type Options struct {
-	// QueueSize bounds the runs waiting for each judge.
+	// QueueSize bounds the runs waiting for each judge, and being judged.
 	QueueSize int
+	// Inline judges a run in Offer's caller instead of queueing it
+	// (sending_queue.enabled: false).
+	Inline bool
 	// ShedOldest makes a full queue evict its oldest run for the new one
 	// instead of skipping the new one.
 	ShedOldest bool
@@ -61,27 +65,18 @@ type Stage struct {
 	opts    Options
 	logger  *slog.Logger
 	tel     *stageMetrics
-	queues  map[string]*queue // by judge name
-	digests *sync.Pool        // contentDigest buffers
-
-	mu     sync.RWMutex // guards closed against the queues' close
-	closed bool
-
-	startOnce sync.Once
-	cancel    context.CancelFunc
-	workers   sync.WaitGroup
-	done      chan struct{}
-	abandoned atomic.Bool
+	queues  map[string]*judgeQueue // by judge name
+	digests *sync.Pool             // contentDigest buffers
+	closed  atomic.Bool            // Shutdown has begun
 }
 
 var _ scorer.Deferred = (*Stage)(nil)
 
-// queue is the bounded queue of one judge.
-type queue struct {
-	judge   string
-	ch      chan *job
-	workers int
-	length  prometheus.Gauge
+// judgeQueue is the bounded queue of one judge.
+type judgeQueue struct {
+	judge  string
+	q      *queue.Bounded[*job]
+	length prometheus.Gauge
 }
 
 // job is one run waiting for one judge: the metrics to run on it.
@@ -105,7 +100,7 @@ func New(metrics []Metric, sink scorer.Sink, opts Options) (*Stage, error) {
 	}
 	def := DefaultConfig()
 	if opts.QueueSize <= 0 {
-		opts.QueueSize = def.QueueSize
+		opts.QueueSize = def.SendingQueue.QueueSize
 	}
 	if opts.MetricTimeout <= 0 {
 		opts.MetricTimeout = def.MetricTimeout
@@ -118,9 +113,8 @@ func New(metrics []Metric, sink scorer.Sink, opts Options) (*Stage, error) {
 		sink:    sink,
 		opts:    opts,
 		logger:  opts.Logger,
-		queues:  make(map[string]*queue),
+		queues:  make(map[string]*judgeQueue),
 		digests: newDigestBufs(),
-		done:    make(chan struct{}),
 	}
 	ids := make([]string, 0, len(metrics))
 	seen := make(map[string]bool, len(metrics))
@@ -140,7 +134,7 @@ func New(metrics []Metric, sink scorer.Sink, opts Options) (*Stage, error) {
 			if w <= 0 {
 				w = DefaultWorkers
 			}
-			s.queues[jn] = &queue{judge: jn, ch: make(chan *job, opts.QueueSize), workers: w}
+			s.queues[jn] = s.newQueue(jn, queue.Config{Enabled: !opts.Inline, NumConsumers: w, QueueSize: opts.QueueSize})
 		}
 	}
 	tel, err := newStageMetrics(opts.Registerer, ids, s.judgeNames())
@@ -152,6 +146,18 @@ func New(metrics []Metric, sink scorer.Sink, opts Options) (*Stage, error) {
 		q.length = tel.queueLen.WithLabelValues(q.judge)
 	}
 	return s, nil
+}
+
+// newQueue builds the queue of judge jn.
+func (s *Stage) newQueue(jn string, cfg queue.Config) *judgeQueue {
+	jq := &judgeQueue{judge: jn}
+	jq.q = queue.New(queue.Settings[*job]{
+		Config:     cfg,
+		Consume:    func(ctx context.Context, j *job) { s.work(ctx, jq, j) },
+		Drop:       func(j *job, reason string) { s.dropped(jq, j, reason) },
+		ShedOldest: s.opts.ShedOldest,
+	})
+	return jq
 }
 
 // judgeNames returns the judges with a queue, sorted.
@@ -167,7 +173,7 @@ func (s *Stage) judgeNames() []string {
 // QueueLen returns the runs waiting for judge name.
 func (s *Stage) QueueLen(name string) int {
 	if q, ok := s.queues[name]; ok {
-		return len(q.ch)
+		return q.q.Len()
 	}
 	return 0
 }
@@ -178,8 +184,7 @@ func (s *Stage) QueueLen(name string) int {
 // queue_full decision. A Blocking stage waits for queue space.
 func (s *Stage) Offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evaluation) {
 	run := runOf(in, ev)
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	closed := s.closed.Load()
 	var (
 		jobs   map[string]*job
 		order  []string
@@ -188,7 +193,7 @@ func (s *Stage) Offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evalu
 	for i := range s.metrics {
 		m := &s.metrics[i]
 		name, jn := m.Metric.Name(), m.Metric.JudgeName()
-		if s.closed {
+		if closed {
 			s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: scorer.OutcomeShuttingDown})
 			continue
 		}
@@ -205,7 +210,7 @@ func (s *Stage) Offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evalu
 			s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: string(d.Outcome), Reason: reason})
 			continue
 		}
-		if q := s.queues[jn]; !s.opts.ShedOldest && !s.opts.Blocking && len(q.ch) == cap(q.ch) {
+		if q := s.queues[jn]; !s.opts.ShedOldest && !s.opts.Blocking && q.q.Full() {
 			// The judge is behind (or down): skip before hashing the
 			// content, so an outage costs ingestion next to nothing.
 			s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: scorer.OutcomeQueueFull, Reason: d.Rule})
@@ -236,7 +241,9 @@ func (s *Stage) Offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evalu
 	for _, jn := range order {
 		j, q := jobs[jn], s.queues[jn]
 		outcome := scorer.OutcomeQueued
-		if !s.enqueue(ctx, q, j) {
+		if err := s.enqueue(ctx, q, j); errors.Is(err, queue.ErrClosed) {
+			outcome = scorer.OutcomeShuttingDown
+		} else if err != nil {
 			outcome = scorer.OutcomeQueueFull
 		}
 		for _, it := range j.items {
@@ -245,46 +252,40 @@ func (s *Stage) Offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evalu
 	}
 }
 
-// enqueue puts j on q. A full queue refuses j, or with ShedOldest evicts
-// its oldest job, whose metrics are recorded as queue_full in a follow-up
-// evaluation; with Blocking it waits for space until ctx ends.
-func (s *Stage) enqueue(ctx context.Context, q *queue, j *job) bool {
-	defer func() { q.length.Set(float64(len(q.ch))) }()
+// enqueue puts j on q: a full queue refuses j, or with ShedOldest evicts
+// its oldest job (see dropped); with Blocking it waits for space until ctx
+// ends.
+func (s *Stage) enqueue(ctx context.Context, q *judgeQueue, j *job) error {
+	defer func() { q.length.Set(float64(q.q.Len())) }()
 	if s.opts.Blocking {
-		select {
-		case q.ch <- j:
-			return true
-		case <-ctx.Done():
-			return false
-		}
+		return q.q.OfferWait(ctx, j)
 	}
-	for range 2 {
-		select {
-		case q.ch <- j:
-			return true
-		default:
-		}
-		if !s.opts.ShedOldest {
-			return false
-		}
-		select {
-		case old := <-q.ch:
-			s.shed(q, old)
-		default:
-		}
-	}
-	return false
+	return q.q.Offer(j)
 }
 
-// shed records an evicted job's metrics as queue_full.
-func (s *Stage) shed(q *queue, j *job) {
+// dropped records the metrics of a job the queue gave up. A job refused
+// by Offer is recorded by its caller on the run's own evaluation; a job
+// evicted for a newer one (queue_full, shed_oldest) or left queued at
+// Shutdown's deadline (shutting_down) gets a follow-up evaluation.
+func (s *Stage) dropped(q *judgeQueue, j *job, reason string) {
+	outcome, why := scorer.OutcomeQueueFull, "shed_oldest"
+	switch reason {
+	case queue.ReasonShedOldest:
+	case queue.ReasonShutdownTimeout:
+		outcome, why = scorer.OutcomeShuttingDown, ""
+	default:
+		return
+	}
 	ev := &scorer.Evaluation{Trajectory: j.in.Trajectory, FollowUp: true}
 	for _, it := range j.items {
-		s.decide(ev, scorer.Decision{Metric: s.metrics[it.metric].Metric.Name(), Judge: q.judge,
-			Outcome: scorer.OutcomeQueueFull, Reason: "shed_oldest"})
+		r := why
+		if outcome == scorer.OutcomeShuttingDown {
+			r = it.rule
+		}
+		s.decide(ev, scorer.Decision{Metric: s.metrics[it.metric].Metric.Name(), Judge: q.judge, Outcome: outcome, Reason: r})
 	}
 	if err := s.export(context.Background(), ev); err != nil {
-		s.logger.Debug("an exporter reported an error for shed runs", "judge", q.judge, "err", err)
+		s.logger.Debug("an exporter reported an error for runs not judged", "judge", q.judge, "err", err)
 	}
 }
 
@@ -314,63 +315,46 @@ func runOf(in *scorer.Instance, ev *scorer.Evaluation) sampling.Run {
 // Start starts the workers of every judge. Only ctx's values are used;
 // Shutdown stops them. Calling Start again does nothing.
 func (s *Stage) Start(ctx context.Context) {
-	s.startOnce.Do(func() {
-		wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-		s.cancel = cancel
-		for _, q := range s.queues {
-			s.workers.Add(q.workers)
-			for range q.workers {
-				go s.work(wctx, q)
-			}
-		}
-		go func() {
-			s.workers.Wait()
-			close(s.done)
-		}()
-	})
+	for _, q := range s.queues {
+		q.q.Start(ctx)
+	}
 }
 
 // Shutdown stops taking runs and lets the workers judge what is queued
-// until ctx ends; what is left then is recorded as shutting_down.
+// until ctx ends; what is left then is recorded as shutting_down, and
+// Shutdown returns once the calls in progress have ended.
 func (s *Stage) Shutdown(ctx context.Context) error {
-	s.mu.Lock()
-	if !s.closed {
-		s.closed = true
-		for _, q := range s.queues {
-			close(q.ch)
+	s.closed.Store(true)
+	var errs []error
+	for _, jn := range s.judgeNames() {
+		q := s.queues[jn]
+		q.q.Start(context.WithoutCancel(ctx))
+		if err := q.q.Shutdown(ctx); err != nil {
+			errs = append(errs, err)
+			_ = q.q.Shutdown(context.Background()) // the calls in progress are cancelled: wait for them
 		}
+		q.length.Set(0)
 	}
-	s.mu.Unlock()
-	s.Start(context.WithoutCancel(ctx))
-	select {
-	case <-s.done:
-		s.cancel()
-		return nil
-	case <-ctx.Done():
+	if len(errs) > 0 {
+		return fmt.Errorf("judge stage shutdown: %w", ctx.Err())
 	}
-	s.abandoned.Store(true)
-	s.cancel()
-	<-s.done
-	return fmt.Errorf("judge stage shutdown: %w", ctx.Err())
+	return nil
 }
 
-// work judges the runs of one queue until it is closed and empty.
-func (s *Stage) work(ctx context.Context, q *queue) {
-	defer s.workers.Done()
-	for j := range q.ch {
-		q.length.Set(float64(len(q.ch)))
-		ev := &scorer.Evaluation{Trajectory: j.in.Trajectory, FollowUp: true}
-		for _, it := range j.items {
-			if s.abandoned.Load() {
-				m := s.metrics[it.metric].Metric
-				s.decide(ev, scorer.Decision{Metric: m.Name(), Judge: q.judge, Outcome: scorer.OutcomeShuttingDown, Reason: it.rule})
-				continue
-			}
-			s.judge(ctx, j.in, it, ev)
+// work judges one run of one queue.
+func (s *Stage) work(ctx context.Context, q *judgeQueue, j *job) {
+	q.length.Set(float64(q.q.Len()))
+	ev := &scorer.Evaluation{Trajectory: j.in.Trajectory, FollowUp: true}
+	for _, it := range j.items {
+		if ctx.Err() != nil { // Shutdown's deadline passed
+			m := s.metrics[it.metric].Metric
+			s.decide(ev, scorer.Decision{Metric: m.Name(), Judge: q.judge, Outcome: scorer.OutcomeShuttingDown, Reason: it.rule})
+			continue
 		}
-		if err := s.export(ctx, ev); err != nil {
-			s.logger.Debug("an exporter reported an error for judge results", "judge", q.judge, "err", err)
-		}
+		s.judge(ctx, j.in, it, ev)
+	}
+	if err := s.export(ctx, ev); err != nil {
+		s.logger.Debug("an exporter reported an error for judge results", "judge", q.judge, "err", err)
 	}
 }
 
@@ -423,7 +407,7 @@ func (s *Stage) judge(ctx context.Context, in *scorer.Instance, it item, ev *sco
 		return
 	}
 	outcome, reason := classify(err)
-	if s.abandoned.Load() {
+	if ctx.Err() != nil {
 		// Shutdown's deadline cancelled the call: the run was not judged
 		// because the sidecar stopped, whatever the error says.
 		outcome, reason = scorer.OutcomeShuttingDown, ""
