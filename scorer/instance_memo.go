@@ -6,7 +6,7 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/scorer/rouge"
-	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
+	"github.com/evalsidecar/evalsidecar/scorer/toolmatch"
 )
 
 // instanceMemo keeps what the metrics of one Instance derive from the
@@ -20,7 +20,7 @@ import (
 // Instance must not be copied once scored. It is safe for concurrent use.
 type instanceMemo struct {
 	mu      sync.Mutex
-	calls   memoList[callsID, *trajectory.Prepared]
+	calls   memoList[callsID, *toolmatch.Prepared]
 	outputs memoList[textID, *memoOutput]
 	tokens  memoList[tokensID, *rouge.Tokens]
 }
@@ -80,14 +80,14 @@ type callsID struct {
 
 // memoOutput is a parsed tool-call output with its calls prepared.
 type memoOutput struct {
-	out   trajectory.ToolCallOutput
+	out   toolmatch.ToolCallOutput
 	err   error
-	calls *trajectory.Prepared
+	calls *toolmatch.Prepared
 }
 
 // preparedCalls returns calls converted and prepared, built on first use,
 // or taken from the instance's prepared reference when calls is its list.
-func (in *Instance) preparedCalls(calls []extractor.ToolCall) *trajectory.Prepared {
+func (in *Instance) preparedCalls(calls []extractor.ToolCall) *toolmatch.Prepared {
 	if p := in.PreparedReference.preparedCalls(calls); p != nil {
 		return p
 	}
@@ -101,12 +101,12 @@ func (in *Instance) preparedCalls(calls []extractor.ToolCall) *trajectory.Prepar
 	if p, ok := m.calls.find(id); ok {
 		return p
 	}
-	p := trajectory.Prepare(trajCalls(calls))
+	p := toolmatch.Prepare(trajCalls(calls))
 	m.calls.add(id, p)
 	return p
 }
 
-// toolCallOutput returns trajectory.ParseToolCallOutput(text) with its
+// toolCallOutput returns toolmatch.ParseToolCallOutput(text) with its
 // calls prepared, parsed on first use.
 func (in *Instance) toolCallOutput(text string) *memoOutput {
 	m := &in.memo
@@ -116,9 +116,9 @@ func (in *Instance) toolCallOutput(text string) *memoOutput {
 		return o
 	}
 	o := &memoOutput{}
-	o.out, o.err = trajectory.ParseToolCallOutput(text)
+	o.out, o.err = toolmatch.ParseToolCallOutput(text)
 	if o.err == nil {
-		o.calls = trajectory.PrepareOutput(&o.out)
+		o.calls = toolmatch.PrepareOutput(&o.out)
 	}
 	m.outputs.add(idOf(text), o)
 	return o

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
+	"github.com/evalsidecar/evalsidecar/scorer/toolmatch"
 )
 
 // Ids of the Vertex AI tool-call metrics.
@@ -132,10 +132,10 @@ func (m vertexToolCall) Score(_ context.Context, in *Instance) (Result, error) {
 	case MetricToolNameMatch:
 		score = trajBoolScore(trajNamesMatch(pc.Calls, rc.Calls))
 	case MetricToolParameterKeyMatch:
-		score = trajectory.PreparedPairScores(pc, rc, trajectory.KeyMatchMembers)
+		score = toolmatch.PreparedPairScores(pc, rc, toolmatch.KeyMatchMembers)
 	case MetricToolParameterKVMatch:
 		strict := m.strict
-		score = trajectory.PreparedPairScores(pc, rc, func(p, r []trajectory.Member) float64 { return trajectory.KVMatchMembers(p, r, strict) })
+		score = toolmatch.PreparedPairScores(pc, rc, func(p, r []toolmatch.Member) float64 { return toolmatch.KVMatchMembers(p, r, strict) })
 	default:
 		return Result{}, fmt.Errorf("unknown tool-call metric %q", m.id)
 	}
@@ -143,7 +143,7 @@ func (m vertexToolCall) Score(_ context.Context, in *Instance) (Result, error) {
 }
 
 // trajNamesMatch reports whether both lists have the same names in order.
-func trajNamesMatch(pred, ref []trajectory.Call) bool {
+func trajNamesMatch(pred, ref []toolmatch.Call) bool {
 	if len(pred) != len(ref) {
 		return false
 	}

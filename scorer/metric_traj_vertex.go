@@ -7,7 +7,7 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/extractor"
 
-	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
+	"github.com/evalsidecar/evalsidecar/scorer/toolmatch"
 )
 
 // Ids of the Vertex AI trajectory metrics.
@@ -114,30 +114,30 @@ func (m vertexTrajectory) Score(_ context.Context, in *Instance) (Result, error)
 		details["tool_name"] = m.tool
 		return Result{Metric: m.id, Score: trajBoolScore(usesTool(in.PredictedTrajectory, m.tool)), Details: details}, nil
 	}
-	pk := in.preparedCalls(in.PredictedTrajectory).Keys(trajectory.JSONEqual)
-	rk := in.preparedCalls(in.ReferenceTrajectory).Keys(trajectory.JSONEqual)
+	pk := in.preparedCalls(in.PredictedTrajectory).Keys(toolmatch.JSONEqual)
+	rk := in.preparedCalls(in.ReferenceTrajectory).Keys(toolmatch.JSONEqual)
 	details["reference"] = len(rk)
 	var score float64
 	switch m.id {
 	case MetricTrajectoryExactMatch:
-		score = trajBoolScore(trajectory.ExactMatch(pk, rk))
+		score = trajBoolScore(toolmatch.ExactMatch(pk, rk))
 	case MetricTrajectoryInOrderMatch:
-		score = trajBoolScore(trajectory.InOrderMatch(pk, rk))
+		score = trajBoolScore(toolmatch.InOrderMatch(pk, rk))
 	case MetricTrajectoryAnyOrderMatch:
-		score = trajBoolScore(trajectory.AnyOrderMatch(pk, rk))
+		score = trajBoolScore(toolmatch.AnyOrderMatch(pk, rk))
 	case MetricTrajectoryPrecision:
-		score = trajectory.Precision(pk, rk)
-		details["matched"] = trajectory.Matched(pk, rk)
+		score = toolmatch.Precision(pk, rk)
+		details["matched"] = toolmatch.Matched(pk, rk)
 	case MetricTrajectoryRecall:
-		score = trajectory.Recall(pk, rk)
-		details["matched"] = trajectory.Matched(pk, rk)
+		score = toolmatch.Recall(pk, rk)
+		details["matched"] = toolmatch.Matched(pk, rk)
 	default:
 		return Result{}, fmt.Errorf("unknown trajectory metric %q", m.id)
 	}
 	return Result{Metric: m.id, Score: score, Details: details}, nil
 }
 
-// usesTool is trajectory.UsesTool on the instance's tool calls.
+// usesTool is toolmatch.UsesTool on the instance's tool calls.
 func usesTool(calls []extractor.ToolCall, name string) bool {
 	for i := range calls {
 		if calls[i].Name == name {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/extractor"
-	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
+	"github.com/evalsidecar/evalsidecar/scorer/toolmatch"
 )
 
 // call builds a tool call.
@@ -177,7 +177,7 @@ func TestCountRepeatedPaths(t *testing.T) {
 		if got := countRepeated(calls, func(i int) string { return argsKey(calls[i].Arguments) }); got != want {
 			t.Errorf("n=%d: countRepeated = %d, want %d", n, got, want)
 		}
-		prepared := trajectory.Prepare(trajCalls(calls))
+		prepared := toolmatch.Prepare(trajCalls(calls))
 		if got := countRepeated(calls, prepared.ExactArgsKey); got != want {
 			t.Errorf("n=%d: countRepeated with prepared keys = %d, want %d", n, got, want)
 		}

@@ -6,7 +6,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/scorer/bleu"
 	"github.com/evalsidecar/evalsidecar/scorer/rouge"
-	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
+	"github.com/evalsidecar/evalsidecar/scorer/toolmatch"
 )
 
 // PreparedReference is the expected side of one eval-case turn (its
@@ -26,7 +26,7 @@ type PreparedReference struct {
 	calls []extractor.ToolCall
 
 	callsOnce sync.Once
-	prepared  *trajectory.Prepared
+	prepared  *toolmatch.Prepared
 
 	targetOnce sync.Once
 	target     *rouge.Target
@@ -52,11 +52,11 @@ func NewPreparedReference(text string, calls []extractor.ToolCall) *PreparedRefe
 
 // preparedCalls returns the reference tool calls prepared when calls is
 // that list (the same backing array and length), else nil.
-func (p *PreparedReference) preparedCalls(calls []extractor.ToolCall) *trajectory.Prepared {
+func (p *PreparedReference) preparedCalls(calls []extractor.ToolCall) *toolmatch.Prepared {
 	if p == nil || len(calls) == 0 || len(calls) != len(p.calls) || &calls[0] != &p.calls[0] {
 		return nil
 	}
-	p.callsOnce.Do(func() { p.prepared = trajectory.Prepare(trajCalls(p.calls)) })
+	p.callsOnce.Do(func() { p.prepared = toolmatch.Prepare(trajCalls(p.calls)) })
 	return p.prepared
 }
 

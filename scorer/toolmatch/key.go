@@ -1,4 +1,4 @@
-package trajectory
+package toolmatch
 
 import "strings"
 

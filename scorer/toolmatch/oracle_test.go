@@ -1,4 +1,4 @@
-package trajectory
+package toolmatch
 
 // The implementation of the parser, keys, Python str() and matching as
 // they were before the prepared fast paths, kept as a test oracle.
