@@ -4,25 +4,20 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/scorer/rouge"
-	"github.com/evalsidecar/evalsidecar/scorer/toolmatch"
 )
 
 // instanceMemo keeps what the metrics of one Instance derive from the
-// same inputs (parsed tool calls and their keys, parsed tool-call
-// outputs, ROUGE tokens of a text pair), so that each is computed once however many metrics use it.
-// Entries are found by the identity of their inputs: a tool-call list by
-// its backing array and length, a text by its bytes' address and length
+// same inputs (ROUGE tokens of a text pair), so that each is computed
+// once however many metrics use it. Entries are found by the identity of
+// their inputs: a text by its bytes' address and length
 // (so that a long text is not hashed on every lookup); a field that is
 // set to another list or text therefore gets a new entry, while changing
 // the elements of a list in place after scoring started is not seen. An
 // Instance must not be copied once scored. It is safe for concurrent use.
 type instanceMemo struct {
-	mu      sync.Mutex
-	calls   memoList[callsID, *toolmatch.Prepared]
-	outputs memoList[textID, *memoOutput]
-	tokens  memoList[tokensID, *rouge.Tokens]
+	mu     sync.Mutex
+	tokens memoList[tokensID, *rouge.Tokens]
 }
 
 // memoList is a few memoized values found by their keys. An Instance has
@@ -70,58 +65,6 @@ func idOf(s string) textID { return textID{data: unsafe.StringData(s), n: len(s)
 type tokensID struct {
 	target, prediction textID
 	stem               bool
-}
-
-// callsID identifies a tool-call list by its first element and length.
-type callsID struct {
-	first *extractor.ToolCall
-	n     int
-}
-
-// memoOutput is a parsed tool-call output with its calls prepared.
-type memoOutput struct {
-	out   toolmatch.ToolCallOutput
-	err   error
-	calls *toolmatch.Prepared
-}
-
-// preparedCalls returns calls converted and prepared, built on first use,
-// or taken from the instance's prepared reference when calls is its list.
-func (in *Instance) preparedCalls(calls []extractor.ToolCall) *toolmatch.Prepared {
-	if p := in.PreparedReference.preparedCalls(calls); p != nil {
-		return p
-	}
-	m := &in.memo
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var id callsID
-	if len(calls) > 0 {
-		id = callsID{first: &calls[0], n: len(calls)}
-	}
-	if p, ok := m.calls.find(id); ok {
-		return p
-	}
-	p := toolmatch.Prepare(trajCalls(calls))
-	m.calls.add(id, p)
-	return p
-}
-
-// toolCallOutput returns toolmatch.ParseToolCallOutput(text) with its
-// calls prepared, parsed on first use.
-func (in *Instance) toolCallOutput(text string) *memoOutput {
-	m := &in.memo
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if o, ok := m.outputs.find(idOf(text)); ok {
-		return o
-	}
-	o := &memoOutput{}
-	o.out, o.err = toolmatch.ParseToolCallOutput(text)
-	if o.err == nil {
-		o.calls = toolmatch.PrepareOutput(&o.out)
-	}
-	m.outputs.add(idOf(text), o)
-	return o
 }
 
 // rougeTokens returns the tokens of target and prediction for s, built

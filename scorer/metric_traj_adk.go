@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/scorer/toolmatch"
 )
 
@@ -113,10 +114,10 @@ func (m *adkToolTrajectory) Score(_ context.Context, in *Instance) (Result, erro
 			if !inv.HasReference {
 				continue
 			}
-			per = append(per, m.invocation(in.preparedCalls(inv.PredictedToolCalls), in.preparedCalls(inv.ReferenceToolCalls)))
+			per = append(per, m.invocation(inv.PredictedToolCalls, inv.ReferenceToolCalls))
 		}
 	} else if in.Has&InReferenceTrajectory != 0 {
-		per = append(per, m.invocation(in.preparedCalls(in.PredictedTrajectory), in.preparedCalls(in.ReferenceTrajectory)))
+		per = append(per, m.invocation(in.PredictedTrajectory, in.ReferenceTrajectory))
 	}
 	if len(per) == 0 {
 		return Result{}, ErrNotApplicable
@@ -134,6 +135,8 @@ func (m *adkToolTrajectory) Score(_ context.Context, in *Instance) (Result, erro
 	}, nil
 }
 
-func (m *adkToolTrajectory) invocation(actual, expected *toolmatch.Prepared) float64 {
-	return trajBoolScore(toolmatch.PreparedTrajectoryMatches(actual, expected, m.match, m.ignoreArgs))
+// invocation scores one invocation's actual calls against the expected
+// ones: 1 when they match, else 0.
+func (m *adkToolTrajectory) invocation(actual, expected []extractor.ToolCall) float64 {
+	return trajBoolScore(toolmatch.TrajectoryMatches(trajCalls(actual), trajCalls(expected), m.match, m.ignoreArgs))
 }

@@ -79,11 +79,11 @@ func (ragasToolCallAccuracy) inline() {}
 
 // Score returns Ragas' tool-call accuracy.
 func (m ragasToolCallAccuracy) Score(_ context.Context, in *Instance) (Result, error) {
-	pred, ref := in.preparedCalls(in.PredictedTrajectory), in.preparedCalls(in.ReferenceTrajectory)
+	pred, ref := in.PredictedTrajectory, in.ReferenceTrajectory
 	return Result{
 		Metric:  MetricRagasToolCallAccuracy,
-		Score:   toolmatch.PreparedToolCallAccuracy(pred, ref, m.strictOrder, m.cmp),
-		Details: map[string]any{"predicted": pred.Len(), "reference": ref.Len()},
+		Score:   toolmatch.ToolCallAccuracy(trajCalls(pred), trajCalls(ref), m.strictOrder, m.cmp),
+		Details: map[string]any{"predicted": len(pred), "reference": len(ref)},
 	}, nil
 }
 
@@ -113,7 +113,7 @@ func (ragasToolCallF1) inline() {}
 
 // Score returns Ragas' tool-call F1.
 func (ragasToolCallF1) Score(_ context.Context, in *Instance) (Result, error) {
-	f1, p, r := toolmatch.PreparedToolCallF1(in.preparedCalls(in.PredictedTrajectory), in.preparedCalls(in.ReferenceTrajectory))
+	f1, p, r := toolmatch.ToolCallF1(trajCalls(in.PredictedTrajectory), trajCalls(in.ReferenceTrajectory))
 	return Result{
 		Metric:  MetricRagasToolCallF1,
 		Score:   f1,

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/evalsidecar/evalsidecar/extractor"
-
 	"github.com/evalsidecar/evalsidecar/scorer/toolmatch"
 )
 
@@ -112,39 +110,28 @@ func (m vertexTrajectory) Score(_ context.Context, in *Instance) (Result, error)
 	details := map[string]any{"predicted": len(in.PredictedTrajectory)}
 	if m.id == MetricTrajectorySingleToolUse {
 		details["tool_name"] = m.tool
-		return Result{Metric: m.id, Score: trajBoolScore(usesTool(in.PredictedTrajectory, m.tool)), Details: details}, nil
+		return Result{Metric: m.id, Score: trajBoolScore(toolmatch.UsesTool(trajCalls(in.PredictedTrajectory), m.tool)), Details: details}, nil
 	}
-	pk := in.preparedCalls(in.PredictedTrajectory).Keys(toolmatch.JSONEqual)
-	rk := in.preparedCalls(in.ReferenceTrajectory).Keys(toolmatch.JSONEqual)
-	details["reference"] = len(rk)
+	details["reference"] = len(in.ReferenceTrajectory)
+	c := toolmatch.Compare(trajCalls(in.PredictedTrajectory), trajCalls(in.ReferenceTrajectory), toolmatch.JSONEqual)
 	var score float64
 	switch m.id {
 	case MetricTrajectoryExactMatch:
-		score = trajBoolScore(toolmatch.ExactMatch(pk, rk))
+		score = trajBoolScore(c.ExactMatch())
 	case MetricTrajectoryInOrderMatch:
-		score = trajBoolScore(toolmatch.InOrderMatch(pk, rk))
+		score = trajBoolScore(c.InOrderMatch())
 	case MetricTrajectoryAnyOrderMatch:
-		score = trajBoolScore(toolmatch.AnyOrderMatch(pk, rk))
+		score = trajBoolScore(c.AnyOrderMatch())
 	case MetricTrajectoryPrecision:
-		score = toolmatch.Precision(pk, rk)
-		details["matched"] = toolmatch.Matched(pk, rk)
+		score = c.Precision()
+		details["matched"] = c.Matched()
 	case MetricTrajectoryRecall:
-		score = toolmatch.Recall(pk, rk)
-		details["matched"] = toolmatch.Matched(pk, rk)
+		score = c.Recall()
+		details["matched"] = c.Matched()
 	default:
 		return Result{}, fmt.Errorf("unknown trajectory metric %q", m.id)
 	}
 	return Result{Metric: m.id, Score: score, Details: details}, nil
-}
-
-// usesTool is toolmatch.UsesTool on the instance's tool calls.
-func usesTool(calls []extractor.ToolCall, name string) bool {
-	for i := range calls {
-		if calls[i].Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // trajBoolScore is 1 for true and 0 for false.

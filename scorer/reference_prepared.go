@@ -6,27 +6,22 @@ import (
 	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/scorer/bleu"
 	"github.com/evalsidecar/evalsidecar/scorer/rouge"
-	"github.com/evalsidecar/evalsidecar/scorer/toolmatch"
 )
 
 // PreparedReference is the expected side of one eval-case turn (its
 // reference response and reference tool calls) together with what the
-// reference-based metrics derive from that side alone: parsed and keyed
-// tool calls, tokens and n-gram tables of the text. Each is built on
+// reference-based text metrics derive from that side alone: tokens and
+// n-gram tables of the text. Each is built on
 // first use and then shared by every run scored against the turn, so
 // canary traffic, which scores many runs against the same few cases, pays
 // for the reference side once per case instead of once per run.
 //
 // A PreparedReference is safe for concurrent use. An Instance uses it
-// (see Instance.PreparedReference) only for the text and the tool-call
-// list it was made from: a metric reading another text or list, such as
-// an invocation with its own reference, derives that one itself.
+// (see Instance.PreparedReference) only for the text it was made from: a
+// metric reading another text, such as an invocation with its own
+// reference, derives that one itself.
 type PreparedReference struct {
-	text  string
-	calls []extractor.ToolCall
-
-	callsOnce sync.Once
-	prepared  *toolmatch.Prepared
+	text string
 
 	targetOnce sync.Once
 	target     *rouge.Target
@@ -43,21 +38,11 @@ type preparedBLEU struct {
 }
 
 // NewPreparedReference returns the prepared reference side of a turn
-// whose reference response is text and whose reference tool calls are
-// calls. Nothing is derived until a metric asks; calls must not change
-// afterwards.
-func NewPreparedReference(text string, calls []extractor.ToolCall) *PreparedReference {
-	return &PreparedReference{text: text, calls: calls}
-}
-
-// preparedCalls returns the reference tool calls prepared when calls is
-// that list (the same backing array and length), else nil.
-func (p *PreparedReference) preparedCalls(calls []extractor.ToolCall) *toolmatch.Prepared {
-	if p == nil || len(calls) == 0 || len(calls) != len(p.calls) || &calls[0] != &p.calls[0] {
-		return nil
-	}
-	p.callsOnce.Do(func() { p.prepared = toolmatch.Prepare(trajCalls(p.calls)) })
-	return p.prepared
+// whose reference response is text; the tool-call metrics derive nothing
+// from the turn's reference tool calls ahead of time. Nothing is derived
+// until a metric asks.
+func NewPreparedReference(text string, _ []extractor.ToolCall) *PreparedReference {
+	return &PreparedReference{text: text}
 }
 
 // rougeTarget returns the reference text as a ROUGE target when text is

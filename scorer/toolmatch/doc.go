@@ -1,7 +1,7 @@
-// Package toolmatch holds the pure comparison functions behind the
-// tool-call and trajectory metrics of Vertex AI, Google ADK and Ragas: JSON
+// Package toolmatch holds the comparison functions behind the tool-call
+// and trajectory metrics of Vertex AI, Google ADK and Ragas: JSON
 // decoding that keeps Python's view of values (key order, int versus
-// float), canonical call keys under each reference's notion of equality,
+// float), argument keys under each reference's notion of equality,
 // trajectory matching, Python str() of values, and the Vertex tool-call
 // output format.
 //

@@ -2,16 +2,13 @@ package toolmatch
 
 import (
 	"encoding/json"
-	"reflect"
-	"slices"
 	"strings"
 	"testing"
 )
 
 // FuzzParseToolCallOutput checks that any text decodes or fails cleanly,
-// that Parse accepts exactly what encoding/json accepts and, through Any,
-// decodes to what it decodes with UseNumber, and that a valid output's
-// calls carry object arguments that decode again.
+// that Decode agrees with encoding/json on it, and that a decoded
+// output's calls compared with themselves score 1.
 func FuzzParseToolCallOutput(f *testing.F) {
 	f.Add(`{"content": "", "tool_calls": [{"name": "f", "arguments": {"a": 1}}]}`)
 	f.Add(`{"tool_calls": [{"name": "f", "arguments": "{\"a\": 1.0}"}]}`)
@@ -20,47 +17,18 @@ func FuzzParseToolCallOutput(f *testing.F) {
 	f.Add(`[1, 2]`)
 	f.Add(`{"tool_calls": [{"name": "é", "arguments": {"k": "\u0000\ud83d\ude00"}}]}`)
 	f.Fuzz(func(t *testing.T, s string) {
-		v, perr := Parse(s)
-		if (perr == nil) != json.Valid([]byte(s)) {
-			t.Fatalf("Parse error %v but json.Valid %v", perr, json.Valid([]byte(s)))
-		}
-		if perr == nil {
-			dec := json.NewDecoder(strings.NewReader(s))
-			dec.UseNumber()
-			var want any
-			if err := dec.Decode(&want); err != nil {
-				t.Fatalf("encoding/json: %v", err)
-			}
-			if got := v.Any(); !reflect.DeepEqual(got, want) {
-				t.Fatalf("Parse(%q).Any() = %#v, encoding/json gives %#v", s, got, want)
-			}
-		}
+		checkDecode(t, s)
 		out, err := ParseToolCallOutput(s)
 		if err != nil {
 			return
 		}
-		for _, c := range out.Calls {
-			if c.Problem == "" && c.Args != "" {
-				if _, ok := ArgsObject(c.Args); !ok {
-					t.Fatalf("valid call with non-object args %q", c.Args)
-				}
-			}
-		}
-		_ = out.Valid()
-		pc := make([]Call, len(out.Calls))
-		for i := range out.Calls {
-			pc[i] = out.Calls[i].Call
-		}
-		// the parsed arguments reused by PrepareOutput are those of Args
-		for _, eq := range []Equality{JSONEqual, PythonEqual} {
-			if got, want := PrepareOutput(&out).Keys(eq), Keys(pc, eq); !slices.Equal(got, want) {
-				t.Fatalf("PrepareOutput keys %q, Keys of Args %q", got, want)
-			}
+		if out.Valid() != (out.Problem() == "") {
+			t.Fatalf("Valid %v, Problem %q", out.Valid(), out.Problem())
 		}
 		for _, sc := range []float64{
-			PairScores(pc, pc, KeyMatch),
-			PairScores(pc, pc, func(p, r *Call) float64 { return KVMatch(p, r, false) }),
-			PairScores(pc, pc, func(p, r *Call) float64 { return KVMatch(p, r, true) }),
+			PairScores(out.Calls, out.Calls, KeyMatch),
+			PairScores(out.Calls, out.Calls, func(p, r []Member) float64 { return KVMatch(p, r, false) }),
+			PairScores(out.Calls, out.Calls, func(p, r []Member) float64 { return KVMatch(p, r, true) }),
 		} {
 			if sc != 1 {
 				t.Fatalf("output compared with itself scores %v", sc)
@@ -69,9 +37,10 @@ func FuzzParseToolCallOutput(f *testing.F) {
 	})
 }
 
-// FuzzArgsEquality checks that argument keys are reflexive, that key
-// equality agrees with encoding/json's semantic equality where the two
-// can be compared, and that PyStr never panics.
+// FuzzArgsEquality checks that argument keys are deterministic and
+// reflexive, that JSON equality implies Python equality, that key
+// equality agrees with encoding/json's equality where numbers cannot
+// differ in their reading, and that PyStr never panics.
 func FuzzArgsEquality(f *testing.F) {
 	f.Add(`{"a":1,"b":[true,null]}`, `{"b":[true,null],"a":1.0}`)
 	f.Add(`{"a":"x"}`, `{"a":"y"}`)
@@ -80,29 +49,23 @@ func FuzzArgsEquality(f *testing.F) {
 	f.Add(`{"a":{"b":1}}`, `{"a":{"b":true}}`)
 	f.Fuzz(func(t *testing.T, a, b string) {
 		for _, eq := range []Equality{JSONEqual, PythonEqual} {
-			if ArgsKey(a, eq) != ArgsKey(a, eq) {
+			if ArgsKey(a, eq) != ArgsKey(a, eq) || ExactArgsKey(a) != ExactArgsKey(a) {
 				t.Fatal("key not deterministic")
 			}
 		}
-		checkPrepared(t, []Call{{Name: "f", Args: a}, {Name: "g", Args: b}})
 		ka, kb := ArgsKey(a, JSONEqual), ArgsKey(b, JSONEqual)
-		// JSON equality implies Python equality.
 		if ka == kb && ArgsKey(a, PythonEqual) != ArgsKey(b, PythonEqual) && strings.TrimSpace(a) != "" && strings.TrimSpace(b) != "" {
 			t.Fatalf("JSON-equal but not Python-equal: %q %q", a, b)
 		}
-		if v, err := Parse(a); err == nil {
+		if v, err := Decode(a); err == nil {
 			_ = PyStr(&v)
-			// Re-encoding keeps the value.
-			if ArgsKey(string(AppendJSON(nil, &v)), JSONEqual) != ArgsKey(a, JSONEqual) {
-				t.Fatalf("re-encoding changed %q", a)
-			}
 		}
 		var va, vb any
-		if json.Unmarshal([]byte(a), &va) == nil && json.Unmarshal([]byte(b), &vb) == nil && ka == kb {
+		if json.Unmarshal([]byte(a), &va) == nil && json.Unmarshal([]byte(b), &vb) == nil && !hasNumber(a) && !hasNumber(b) {
 			ja, _ := json.Marshal(va)
 			jb, _ := json.Marshal(vb)
-			if string(ja) != string(jb) && !hasNumber(a) {
-				t.Fatalf("equal keys for different values: %q %q", a, b)
+			if (string(ja) == string(jb)) != (ka == kb) {
+				t.Fatalf("%q vs %q: encoding/json equal %v, keys equal %v", a, b, string(ja) == string(jb), ka == kb)
 			}
 		}
 	})
@@ -111,10 +74,92 @@ func FuzzArgsEquality(f *testing.F) {
 // hasNumber reports whether s may hold a number, whose float64 decoding
 // in encoding/json may differ from Python's int/float view.
 func hasNumber(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= '0' && s[i] <= '9' {
-			return true
-		}
+	return strings.ContainsAny(s, "0123456789")
+}
+
+// fuzzCalls reads a call list: one call per line, its name before the
+// first space and its arguments after it.
+func fuzzCalls(s string) []Call {
+	if s == "" {
+		return nil
 	}
-	return false
+	var calls []Call
+	for _, line := range strings.Split(s, "\n") {
+		name, args, _ := strings.Cut(line, " ")
+		calls = append(calls, Call{Name: name, Args: args})
+	}
+	return calls
+}
+
+// FuzzMetrics feeds arbitrary call lists to every metric function and
+// checks that scores lie in [0, 1], that a list compared with itself
+// scores as equal lists do, and the symmetries of the measures that are
+// symmetric.
+func FuzzMetrics(f *testing.F) {
+	f.Add("f {\"a\":1}\ng {}", "g \nf {\"a\":1.0}")
+	f.Add("f {\"a\":true}\nf {\"a\":1}", "f {\"a\":1}")
+	f.Add("search {\"q\":\"x\",\"n\":[1,2]}\nsearch {\"n\":[1,2],\"q\":\"x\"}\nbook not json", "book not json\nsearch {\"q\":\"x\"}")
+	f.Add("", "f null")
+	f.Fuzz(func(t *testing.T, ps, rs string) {
+		pred, ref := fuzzCalls(ps), fuzzCalls(rs)
+		unit := func(what string, x float64) {
+			if !(x >= 0 && x <= 1) {
+				t.Fatalf("%s = %v, out of [0, 1]", what, x)
+			}
+		}
+		for _, eq := range []Equality{JSONEqual, PythonEqual, NameOnly} {
+			c, back, self := Compare(pred, ref, eq), Compare(ref, pred, eq), Compare(pred, pred, eq)
+			ex, io, ao := c.ExactMatch(), c.InOrderMatch(), c.AnyOrderMatch()
+			if ex && !io || io && !ao {
+				t.Fatalf("exact %v in-order %v any-order %v", ex, io, ao)
+			}
+			unit("precision", c.Precision())
+			unit("recall", c.Recall())
+			if (c.Recall() == 1) != ao {
+				t.Fatalf("recall %v, any-order %v", c.Recall(), ao)
+			}
+			if back.Matched() != c.Matched() || back.ExactMatch() != ex {
+				t.Fatalf("not symmetric: matched %d / %d", c.Matched(), back.Matched())
+			}
+			if !self.ExactMatch() || self.Precision() != 1 || self.Recall() != 1 {
+				t.Fatal("calls do not match themselves")
+			}
+		}
+		for _, m := range []MatchType{MatchExact, MatchInOrder, MatchAnyOrder} {
+			if !TrajectoryMatches(pred, pred, m, false) {
+				t.Fatalf("%v: calls do not match themselves", m)
+			}
+		}
+		f1, p, r := ToolCallF1(pred, ref)
+		unit("F1", f1)
+		unit("F1 precision", p)
+		unit("F1 recall", r)
+		if bf1, bp, br := ToolCallF1(ref, pred); bf1 != f1 || bp != r || br != p {
+			t.Fatalf("F1 not symmetric: %v %v %v / %v %v %v", f1, p, r, bf1, bp, br)
+		}
+		if sf1, _, _ := ToolCallF1(pred, pred); sf1 != boolScore(len(pred) > 0) {
+			t.Fatalf("F1 of calls with themselves = %v", sf1)
+		}
+		for _, strict := range []bool{true, false} {
+			for _, cmp := range []ArgComparison{ArgExact, ArgLevenshtein} {
+				unit("accuracy", ToolCallAccuracy(pred, ref, strict, cmp))
+				if a := ToolCallAccuracy(pred, pred, strict, cmp); a != 1 {
+					t.Fatalf("accuracy of calls with themselves = %v", a)
+				}
+			}
+		}
+		rep := Repeated(pred)
+		want := 0
+		for i := range pred {
+			for j := range i {
+				if pred[i].Name == pred[j].Name && ExactArgsKey(pred[i].Args) == ExactArgsKey(pred[j].Args) {
+					want++
+					break
+				}
+			}
+		}
+		if rep != want {
+			t.Fatalf("Repeated = %d, pairwise count %d", rep, want)
+		}
+	})
 }

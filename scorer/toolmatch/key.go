@@ -1,6 +1,13 @@
 package toolmatch
 
-import "strings"
+import (
+	"encoding/json"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // Equality is a notion of when two tool calls are the same call.
 type Equality uint8
@@ -22,34 +29,26 @@ const (
 	NameOnly
 )
 
-// Key returns a string equal for two calls exactly when they are equal
-// under eq. Arguments that are not valid JSON give a key equal only to the
-// same raw text (after trimming blanks).
-func Key(c Call, eq Equality) string {
-	b := make([]byte, 0, len(c.Name)+len(c.Args)+16)
-	b = appendString(b, c.Name)
-	if eq == NameOnly {
-		return string(b)
-	}
-	return string(appendArgsKey(b, c.Args, eq))
-}
-
-// ArgsKey returns the argument part of Key: equal for two argument texts
-// exactly when they are equal under eq.
+// ArgsKey returns a string equal for two argument texts exactly when they
+// are equal under eq. The text is trimmed of blanks; arguments that are
+// not valid JSON give a key equal only to the same trimmed text. Under
+// NameOnly every key is "".
 func ArgsKey(args string, eq Equality) string {
 	if eq == NameOnly {
 		return ""
 	}
-	return string(appendArgsKey(nil, args, eq))
-}
-
-// Keys returns Key of every call.
-func Keys(calls []Call, eq Equality) []string {
-	keys := make([]string, len(calls))
-	for i := range calls {
-		keys[i] = Key(calls[i], eq)
+	t := strings.TrimSpace(args)
+	switch {
+	case t == "" && eq == JSONEqual:
+		return "{}" // the key of an empty object
+	case t == "":
+		return "n" // the key of null
 	}
-	return keys
+	v, ok := decodeAny(t)
+	if !ok {
+		return "r" + t
+	}
+	return string(appendKey(nil, v, pythonNumber, eq == PythonEqual))
 }
 
 // ExactArgsKey returns a key equal for two argument texts exactly when
@@ -58,43 +57,120 @@ func Keys(calls []Call, eq Equality) []string {
 // by exact decimal value (1, 1.0 and 1e0 are equal, as are -0 and 0;
 // integers beyond float64 precision stay distinct; a number whose
 // exponent is beyond ±2^60 is compared by its literal text), and booleans
-// are not numbers. Text that is not valid JSON, empty text included, gets a key
-// equal only to the same raw text; blanks are not trimmed.
-// Prepared.ExactArgsKey gives the same key from prepared calls.
+// are not numbers. Text that is not valid JSON, empty text included, gets
+// a key equal only to the same raw text; blanks are not trimmed.
 func ExactArgsKey(raw string) string {
-	v, err := Parse(raw)
-	if err != nil {
+	v, ok := decodeAny(raw)
+	if !ok {
 		return "r" + raw
 	}
-	w := canon{eq: exactEqual}
-	return string(w.value(make([]byte, 0, len(raw)+8), &v))
+	return string(appendKey(nil, v, exactNumber, false))
 }
 
-// rawKey appends the key of text that is not compared as JSON: a tag no
-// canonical encoding starts with, then the text.
-func rawKey(b []byte, text string) []byte {
-	b = append(b, 'r')
-	return append(b, text...)
-}
-
-func appendArgsKey(b []byte, args string, eq Equality) []byte {
-	t := strings.TrimSpace(args)
-	if t == "" {
-		return appendEmptyArgs(b, eq)
-	}
-	v, err := Parse(t)
-	if err != nil {
-		return rawKey(b, t)
-	}
-	w := canon{eq: eq}
-	return w.value(b, &v)
-}
-
-// appendEmptyArgs appends the key of empty arguments: {} under JSONEqual,
-// None under PythonEqual.
-func appendEmptyArgs(b []byte, eq Equality) []byte {
-	if eq == JSONEqual {
-		return append(b, "{}"...)
+// appendKey appends an unambiguous encoding of v, a value as
+// encoding/json decodes it into an any with UseNumber, that is equal for
+// equal values: null "n"; a boolean "b1;" or "b0;" (as the number 1 or 0,
+// "d1;" or "d0;", when boolAsNumber); a number "d", number(literal) and
+// ";"; a string its length-prefixed bytes (see appendString); an array
+// its elements in "[...]"; an object its members, key then value, sorted
+// by key, in "{...}".
+func appendKey(b []byte, v any, number func(string) string, boolAsNumber bool) []byte {
+	switch v := v.(type) {
+	case bool:
+		tag := byte('b')
+		if boolAsNumber {
+			tag = 'd'
+		}
+		if v {
+			return append(b, tag, '1', ';')
+		}
+		return append(b, tag, '0', ';')
+	case json.Number:
+		b = append(b, 'd')
+		b = append(b, number(string(v))...)
+		return append(b, ';')
+	case string:
+		return appendString(b, v)
+	case []any:
+		b = append(b, '[')
+		for _, e := range v {
+			b = appendKey(b, e, number, boolAsNumber)
+		}
+		return append(b, ']')
+	case map[string]any:
+		b = append(b, '{')
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			b = appendString(b, k)
+			b = appendKey(b, v[k], number, boolAsNumber)
+		}
+		return append(b, '}')
 	}
 	return append(b, 'n')
+}
+
+// appendString appends the encoding of s: "s", its byte length, ':' and
+// its bytes.
+func appendString(b []byte, s string) []byte {
+	b = append(b, 's')
+	b = strconv.AppendInt(b, int64(len(s)), 10)
+	b = append(b, ':')
+	return append(b, s...)
+}
+
+// pythonNumber returns a text equal for two JSON number literals exactly
+// when Python's json.loads values of them are equal (==): an integer
+// literal is an exact int; any other literal is the float it rounds to,
+// written as an exact integer when integral (so 1.0 equals 1) and in
+// shortest form after an 'f' otherwise. Overflowing floats are ±inf, as
+// in Python.
+func pythonNumber(lit string) string {
+	if !strings.ContainsAny(lit, ".eE") {
+		if lit == "-0" {
+			return "0"
+		}
+		return lit
+	}
+	f, _ := strconv.ParseFloat(lit, 64) // ±Inf on overflow
+	switch {
+	case math.IsInf(f, 1):
+		return "+inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case f == 0:
+		return "0"
+	case f == math.Trunc(f):
+		return strconv.FormatFloat(f, 'f', 0, 64) // exact for integers
+	}
+	return "f" + strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// maxExactExp bounds the exponents exactNumber handles numerically.
+const maxExactExp = 1 << 60
+
+// exactNumber returns a text equal for two JSON number literals exactly
+// when their decimal values are equal: "0" for zero (-0 included), else
+// the sign, the significant digits (no leading or trailing zeros), 'e'
+// and the decimal exponent, so that value = digits × 10^exponent. A
+// literal whose exponent is beyond ±2^60 is written as 'r' and its text.
+func exactNumber(lit string) string {
+	s, neg := strings.CutPrefix(lit, "-")
+	mant, exp := s, int64(0)
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e, err := strconv.ParseInt(s[i+1:], 10, 64)
+		if err != nil || e > maxExactExp || e < -maxExactExp {
+			return "r" + lit
+		}
+		mant, exp = s[:i], e
+	}
+	whole, frac, _ := strings.Cut(mant, ".")
+	digits := strings.TrimLeft(whole+frac, "0")
+	if digits == "" {
+		return "0"
+	}
+	sig := strings.TrimRight(digits, "0")
+	exp += int64(len(digits)-len(sig)) - int64(len(frac))
+	if neg {
+		sig = "-" + sig
+	}
+	return sig + "e" + strconv.FormatInt(exp, 10)
 }

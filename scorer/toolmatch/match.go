@@ -1,88 +1,106 @@
 package toolmatch
 
-import (
-	"math/bits"
+// keyedCalls is a list of tool calls with the keys of their arguments,
+// each computed on first use.
+type keyedCalls struct {
+	list []Call
+	// key returns the key of an argument text, never ""; nil compares
+	// names only.
+	key  func(args string) string
+	keys []string // "" until computed
+}
 
-	"github.com/evalsidecar/evalsidecar/internal/intern"
-	"github.com/evalsidecar/evalsidecar/internal/swar"
-)
+func newKeyedCalls(list []Call, key func(args string) string) *keyedCalls {
+	return &keyedCalls{list: list, key: key, keys: make([]string, len(list))}
+}
 
-// The matching functions compare call keys (see Keys): two calls match
-// when their keys are equal. Each reference call matches at most one
+// argsKey returns the key of the arguments of call i.
+func (c *keyedCalls) argsKey(i int) string {
+	if c.keys[i] == "" {
+		c.keys[i] = c.key(c.list[i].Args)
+	}
+	return c.keys[i]
+}
+
+// same reports whether call i of a and call j of b are the same call:
+// equal names and either identical argument texts or equal argument
+// keys. Arguments are decoded only when their texts differ.
+func same(a *keyedCalls, i int, b *keyedCalls, j int) bool {
+	x, y := &a.list[i], &b.list[j]
+	switch {
+	case x.Name != y.Name:
+		return false
+	case a.key == nil || x.Args == y.Args:
+		return true
+	}
+	return a.argsKey(i) == b.argsKey(j)
+}
+
+// Comparison compares predicted tool calls with reference calls under
+// one Equality. When matching, each reference call matches at most one
 // predicted call and each predicted call at most one reference call.
+type Comparison struct {
+	pred, ref *keyedCalls
+}
 
-// ExactMatch reports whether pred and ref have the same length and match
+// Compare returns the comparison of pred with ref under eq.
+func Compare(pred, ref []Call, eq Equality) *Comparison {
+	var key func(string) string
+	if eq != NameOnly {
+		key = func(args string) string { return ArgsKey(args, eq) }
+	}
+	return &Comparison{pred: newKeyedCalls(pred, key), ref: newKeyedCalls(ref, key)}
+}
+
+// equal reports whether pred[i] and ref[j] are the same call.
+func (c *Comparison) equal(i, j int) bool { return same(c.pred, i, c.ref, j) }
+
+// ExactMatch reports whether the lists have the same length and match
 // pairwise in order. Two empty lists match.
-func ExactMatch(pred, ref []string) bool {
-	if len(pred) != len(ref) {
+func (c *Comparison) ExactMatch() bool {
+	if len(c.pred.list) != len(c.ref.list) {
 		return false
 	}
-	for i := range pred {
-		if pred[i] != ref[i] {
+	for i := range c.pred.list {
+		if !c.equal(i, i) {
 			return false
 		}
 	}
 	return true
 }
 
-// InOrderMatch reports whether ref is a subsequence of pred: every
-// reference call appears in pred in the same order, extra predicted calls
-// allowed. It walks pred once and advances through ref on each match (the
-// greedy walk finds a subsequence whenever one exists). An empty ref
-// matches.
-func InOrderMatch(pred, ref []string) bool {
+// InOrderMatch reports whether the reference is a subsequence of the
+// prediction: every reference call appears in it in the same order,
+// extra predicted calls allowed. It walks the prediction once and
+// advances through the reference on each match (the greedy walk finds a
+// subsequence whenever one exists). An empty reference matches.
+func (c *Comparison) InOrderMatch() bool {
 	j := 0
-	for i := 0; i < len(pred) && j < len(ref); i++ {
-		if pred[i] == ref[j] {
+	for i := 0; i < len(c.pred.list) && j < len(c.ref.list); i++ {
+		if c.equal(i, j) {
 			j++
 		}
 	}
-	return j == len(ref)
+	return j == len(c.ref.list)
 }
 
-// AnyOrderMatch reports whether ref is contained in pred as a multiset:
-// each reference call consumes one equal predicted call, in any order;
-// extra predicted calls allowed. An empty ref matches.
-func AnyOrderMatch(pred, ref []string) bool {
-	return Matched(pred, ref) == len(ref)
+// AnyOrderMatch reports whether the reference is contained in the
+// prediction as a multiset: each reference call consumes one equal
+// predicted call, in any order; extra predicted calls allowed. An empty
+// reference matches.
+func (c *Comparison) AnyOrderMatch() bool {
+	return c.Matched() == len(c.ref.list)
 }
 
 // Matched returns how many reference calls find a predicted partner when
 // each predicted call can be used once: the size of the multiset
 // intersection.
-func Matched(pred, ref []string) int {
-	if len(pred) == 0 || len(ref) == 0 {
-		return 0
-	}
-	if len(pred) > smallMatch {
-		return matchedLarge(pred, ref)
-	}
-	var fps [smallMatch]uint64
-	for i := range pred {
-		fps[i] = fingerprint(pred[i])
-	}
-	var used uint64 // bit i: pred[i] is taken
+func (c *Comparison) Matched() int {
+	used := make([]bool, len(c.pred.list))
 	n := 0
-	for _, r := range ref {
-		fr := fingerprint(r)
-		for i, p := range pred {
-			if used&(1<<i) == 0 && fps[i] == fr && p == r {
-				used |= 1 << i
-				n++
-				break
-			}
-		}
-	}
-	return n
-}
-
-// matchedLarge is Matched for more than smallMatch predicted calls.
-func matchedLarge(pred, ref []string) int {
-	used := make([]bool, len(pred))
-	n := 0
-	for _, r := range ref {
-		for i, p := range pred {
-			if !used[i] && p == r {
+	for j := range c.ref.list {
+		for i := range c.pred.list {
+			if !used[i] && c.equal(i, j) {
 				used[i] = true
 				n++
 				break
@@ -92,48 +110,27 @@ func matchedLarge(pred, ref []string) int {
 	return n
 }
 
-// smallMatch is the call count up to which Matched and ToolCallF1 keep
-// their work space on the stack.
-const smallMatch = 64
-
-// fingerprint returns a word that is equal for equal strings and, for
-// the keys of calls that differ, most often different: it mixes the
-// length with eight bytes from the middle and eight from the end, or
-// with all the bytes of a short string. Comparing fingerprints first
-// spares most comparisons of unequal keys of equal length.
-func fingerprint(s string) uint64 {
-	n := len(s)
-	if n < 8 {
-		x := uint64(n)
-		for i := 0; i < n; i++ {
-			x = x<<8 | uint64(s[i])
-		}
-		return x
-	}
-	return swar.Load64(s, (n-8)/2) ^ bits.RotateLeft64(swar.Load64(s, n-8), 31) ^ uint64(n)*intern.Golden
-}
-
-// Precision is Matched / len(pred). With no predicted calls it is 1 when
-// ref is empty too and 0 otherwise (doing nothing is not precise when
-// something was expected).
-func Precision(pred, ref []string) float64 {
-	if len(pred) == 0 {
-		if len(ref) == 0 {
+// Precision is Matched / the predicted count. With no predicted calls it
+// is 1 when the reference is empty too and 0 otherwise (doing nothing is
+// not precise when something was expected).
+func (c *Comparison) Precision() float64 {
+	if len(c.pred.list) == 0 {
+		if len(c.ref.list) == 0 {
 			return 1
 		}
 		return 0
 	}
-	return float64(Matched(pred, ref)) / float64(len(pred))
+	return float64(c.Matched()) / float64(len(c.pred.list))
 }
 
-// Recall is Matched / len(ref). With no reference calls it is 1
-// (vacuously everything expected was done), so Recall == 1 exactly when
+// Recall is Matched / the reference count. With no reference calls it is
+// 1 (vacuously everything expected was done), so Recall is 1 exactly when
 // AnyOrderMatch holds.
-func Recall(pred, ref []string) float64 {
-	if len(ref) == 0 {
+func (c *Comparison) Recall() float64 {
+	if len(c.ref.list) == 0 {
 		return 1
 	}
-	return float64(Matched(pred, ref)) / float64(len(ref))
+	return float64(c.Matched()) / float64(len(c.ref.list))
 }
 
 // UsesTool reports whether some call is named name (the count and the

@@ -1,6 +1,9 @@
 package toolmatch
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Kind is the JSON type of a Value.
 type Kind uint8
@@ -32,25 +35,90 @@ type Member struct {
 	Value Value
 }
 
-// IsInt reports whether a Number was written as an integer literal (no
-// fraction or exponent), which Python decodes as int rather than float.
-func (v *Value) IsInt() bool {
-	return v.Kind == Number && isIntLiteral(v.Text)
+// Decode decodes one JSON document in document order. It accepts what
+// encoding/json accepts and decodes strings as it does (escapes resolved,
+// invalid UTF-8 and lone surrogates as U+FFFD). A repeated object key
+// keeps its first position and its last value, as in a Python dict built
+// by json.loads.
+func Decode(s string) (Value, error) {
+	if err := json.Unmarshal([]byte(s), new(json.RawMessage)); err != nil {
+		return Value{}, err // encoding/json's syntax error
+	}
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	return decodeValue(dec)
 }
 
-// Get returns the member named key of an Object.
-func (v *Value) Get(key string) (*Value, bool) {
+// decodeValue decodes the next value of dec's valid document.
+func decodeValue(dec *json.Decoder) (Value, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return Value{}, err
+	}
+	switch t := tok.(type) {
+	case bool:
+		return Value{Kind: Bool, Bool: t}, nil
+	case json.Number:
+		return Value{Kind: Number, Text: string(t)}, nil
+	case string:
+		return Value{Kind: String, Text: t}, nil
+	case json.Delim: // '[' or '{', as the document is valid
+		if t == '[' {
+			v := Value{Kind: Array}
+			for dec.More() {
+				e, err := decodeValue(dec)
+				if err != nil {
+					return Value{}, err
+				}
+				v.Elems = append(v.Elems, e)
+			}
+			_, err := dec.Token() // ']'
+			return v, err
+		}
+		v := Value{Kind: Object}
+		at := make(map[string]int) // member positions by key
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return Value{}, err
+			}
+			key, _ := k.(string)
+			e, err := decodeValue(dec)
+			if err != nil {
+				return Value{}, err
+			}
+			if i, ok := at[key]; ok {
+				v.Members[i].Value = e
+				continue
+			}
+			at[key] = len(v.Members)
+			v.Members = append(v.Members, Member{Key: key, Value: e})
+		}
+		_, err := dec.Token() // '}'
+		return v, err
+	}
+	return Value{Kind: Null}, nil
+}
+
+// member returns the value of the member named key of an Object, or nil.
+func (v *Value) member(key string) *Value {
 	for i := range v.Members {
 		if v.Members[i].Key == key {
-			return &v.Members[i].Value, true
+			return &v.Members[i].Value
 		}
 	}
-	return nil, false
+	return nil
 }
 
-// Any returns v as encoding/json decodes it into an any with UseNumber:
+// isInt reports whether a Number was written as an integer literal (no
+// fraction or exponent), which Python decodes as int rather than float.
+func (v *Value) isInt() bool {
+	return v.Kind == Number && !strings.ContainsAny(v.Text, ".eE")
+}
+
+// toAny returns v as encoding/json decodes it into an any with UseNumber:
 // map[string]any, []any, json.Number, string, bool or nil.
-func (v *Value) Any() any {
+func (v *Value) toAny() any {
 	switch v.Kind {
 	case Bool:
 		return v.Bool
@@ -61,15 +129,26 @@ func (v *Value) Any() any {
 	case Array:
 		a := make([]any, len(v.Elems))
 		for i := range v.Elems {
-			a[i] = v.Elems[i].Any()
+			a[i] = v.Elems[i].toAny()
 		}
 		return a
 	case Object:
 		m := make(map[string]any, len(v.Members))
 		for i := range v.Members {
-			m[v.Members[i].Key] = v.Members[i].Value.Any()
+			m[v.Members[i].Key] = v.Members[i].Value.toAny()
 		}
 		return m
 	}
 	return nil
+}
+
+// decodeAny decodes one JSON document as encoding/json decodes it into
+// an any with UseNumber; ok is false when it is not valid JSON.
+func decodeAny(s string) (v any, ok bool) {
+	if !json.Valid([]byte(s)) {
+		return nil, false
+	}
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	return v, dec.Decode(&v) == nil
 }
