@@ -2,7 +2,6 @@ package toolmatch
 
 import (
 	"encoding/json"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -48,7 +47,7 @@ func ArgsKey(args string, eq Equality) string {
 	if !ok {
 		return "r" + t
 	}
-	return string(appendKey(nil, v, pythonNumber, eq == PythonEqual))
+	return string(appendKey(nil, v, appendPythonNumber, eq == PythonEqual))
 }
 
 // ExactArgsKey returns a key equal for two argument texts exactly when
@@ -64,7 +63,7 @@ func ExactArgsKey(raw string) string {
 	if !ok {
 		return "r" + raw
 	}
-	return string(appendKey(nil, v, exactNumber, false))
+	return string(appendKey(nil, v, appendExactNumber, false))
 }
 
 // appendKey appends an unambiguous encoding of v, a value as
@@ -74,7 +73,7 @@ func ExactArgsKey(raw string) string {
 // ";"; a string its length-prefixed bytes (see appendString); an array
 // its elements in "[...]"; an object its members, key then value, sorted
 // by key, in "{...}".
-func appendKey(b []byte, v any, number func(string) string, boolAsNumber bool) []byte {
+func appendKey(b []byte, v any, number func(b []byte, lit string) []byte, boolAsNumber bool) []byte {
 	switch v := v.(type) {
 	case bool:
 		tag := byte('b')
@@ -86,8 +85,7 @@ func appendKey(b []byte, v any, number func(string) string, boolAsNumber bool) [
 		}
 		return append(b, tag, '0', ';')
 	case json.Number:
-		b = append(b, 'd')
-		b = append(b, number(string(v))...)
+		b = number(append(b, 'd'), string(v))
 		return append(b, ';')
 	case string:
 		return appendString(b, v)
@@ -98,8 +96,13 @@ func appendKey(b []byte, v any, number func(string) string, boolAsNumber bool) [
 		}
 		return append(b, ']')
 	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
 		b = append(b, '{')
-		for _, k := range slices.Sorted(maps.Keys(v)) {
+		for _, k := range keys {
 			b = appendString(b, k)
 			b = appendKey(b, v[k], number, boolAsNumber)
 		}
@@ -117,60 +120,72 @@ func appendString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// pythonNumber returns a text equal for two JSON number literals exactly
-// when Python's json.loads values of them are equal (==): an integer
-// literal is an exact int; any other literal is the float it rounds to,
-// written as an exact integer when integral (so 1.0 equals 1) and in
-// shortest form after an 'f' otherwise. Overflowing floats are ±inf, as
-// in Python.
-func pythonNumber(lit string) string {
+// appendPythonNumber appends a text equal for two JSON number literals
+// exactly when Python's json.loads values of them are equal (==): an
+// integer literal is an exact int; any other literal is the float it
+// rounds to, written as an exact integer when integral (so 1.0 equals 1)
+// and in shortest form after an 'f' otherwise. Overflowing floats are
+// ±inf, as in Python.
+func appendPythonNumber(b []byte, lit string) []byte {
 	if !strings.ContainsAny(lit, ".eE") {
 		if lit == "-0" {
-			return "0"
+			return append(b, '0')
 		}
-		return lit
+		return append(b, lit...)
 	}
 	f, _ := strconv.ParseFloat(lit, 64) // ±Inf on overflow
 	switch {
 	case math.IsInf(f, 1):
-		return "+inf"
+		return append(b, "+inf"...)
 	case math.IsInf(f, -1):
-		return "-inf"
+		return append(b, "-inf"...)
 	case f == 0:
-		return "0"
+		return append(b, '0')
 	case f == math.Trunc(f):
-		return strconv.FormatFloat(f, 'f', 0, 64) // exact for integers
+		return strconv.AppendFloat(b, f, 'f', 0, 64) // exact for integers
 	}
-	return "f" + strconv.FormatFloat(f, 'g', -1, 64)
+	return strconv.AppendFloat(append(b, 'f'), f, 'g', -1, 64)
 }
 
-// maxExactExp bounds the exponents exactNumber handles numerically.
+// maxExactExp bounds the exponents appendExactNumber handles numerically.
 const maxExactExp = 1 << 60
 
-// exactNumber returns a text equal for two JSON number literals exactly
-// when their decimal values are equal: "0" for zero (-0 included), else
-// the sign, the significant digits (no leading or trailing zeros), 'e'
-// and the decimal exponent, so that value = digits × 10^exponent. A
-// literal whose exponent is beyond ±2^60 is written as 'r' and its text.
-func exactNumber(lit string) string {
+// appendExactNumber appends a text equal for two JSON number literals
+// exactly when their decimal values are equal: "0" for zero (-0
+// included), else the sign, the significant digits (no leading or
+// trailing zeros), 'e' and the decimal exponent, so that value = digits ×
+// 10^exponent. A literal whose exponent is beyond ±2^60 is written as
+// 'r' and its text.
+func appendExactNumber(b []byte, lit string) []byte {
 	s, neg := strings.CutPrefix(lit, "-")
 	mant, exp := s, int64(0)
 	if i := strings.IndexAny(s, "eE"); i >= 0 {
 		e, err := strconv.ParseInt(s[i+1:], 10, 64)
 		if err != nil || e > maxExactExp || e < -maxExactExp {
-			return "r" + lit
+			return append(append(b, 'r'), lit...)
 		}
 		mant, exp = s[:i], e
 	}
 	whole, frac, _ := strings.Cut(mant, ".")
-	digits := strings.TrimLeft(whole+frac, "0")
-	if digits == "" {
-		return "0"
+	// The digits are whole then frac: value = whole.frac × 10^exp.
+	whole = strings.TrimLeft(whole, "0")
+	if whole == "" {
+		n := len(frac)
+		frac = strings.TrimLeft(frac, "0")
+		exp -= int64(n - len(frac))
 	}
-	sig := strings.TrimRight(digits, "0")
-	exp += int64(len(digits)-len(sig)) - int64(len(frac))
+	exp -= int64(len(frac))
+	if whole == "" && frac == "" {
+		return append(b, '0')
+	}
 	if neg {
-		sig = "-" + sig
+		b = append(b, '-')
 	}
-	return sig + "e" + strconv.FormatInt(exp, 10)
+	start := len(b)
+	b = append(append(b, whole...), frac...)
+	for len(b) > start+1 && b[len(b)-1] == '0' {
+		b = b[:len(b)-1]
+		exp++
+	}
+	return strconv.AppendInt(append(b, 'e'), exp, 10)
 }

@@ -1,46 +1,45 @@
 package toolmatch
 
-// keyedCalls is a list of tool calls with the keys of their arguments,
-// each computed on first use.
-type keyedCalls struct {
-	list []Call
-	// key returns the key of an argument text, never ""; nil compares
-	// names only.
-	key  func(args string) string
-	keys []string // "" until computed
+// argKeys gives the keys of argument texts under one equality, each
+// text's computed once.
+type argKeys struct {
+	key  func(args string) string // nil compares names only
+	done map[string]string        // keys by argument text
 }
 
-func newKeyedCalls(list []Call, key func(args string) string) *keyedCalls {
-	return &keyedCalls{list: list, key: key, keys: make([]string, len(list))}
+func newArgKeys(key func(args string) string) *argKeys {
+	return &argKeys{key: key, done: make(map[string]string)}
 }
 
-// argsKey returns the key of the arguments of call i.
-func (c *keyedCalls) argsKey(i int) string {
-	if c.keys[i] == "" {
-		c.keys[i] = c.key(c.list[i].Args)
-	}
-	return c.keys[i]
-}
-
-// same reports whether call i of a and call j of b are the same call:
-// equal names and either identical argument texts or equal argument
-// keys. Arguments are decoded only when their texts differ.
-func same(a *keyedCalls, i int, b *keyedCalls, j int) bool {
-	x, y := &a.list[i], &b.list[j]
+// same reports whether x and y are the same call: equal names and either
+// identical argument texts or equal argument keys. Arguments are decoded
+// only when texts differ.
+func (k *argKeys) same(x, y *Call) bool {
 	switch {
 	case x.Name != y.Name:
 		return false
-	case a.key == nil || x.Args == y.Args:
+	case k.key == nil || x.Args == y.Args:
 		return true
 	}
-	return a.argsKey(i) == b.argsKey(j)
+	return k.of(x.Args) == k.of(y.Args)
+}
+
+// of returns the key of args.
+func (k *argKeys) of(args string) string {
+	key, ok := k.done[args]
+	if !ok {
+		key = k.key(args)
+		k.done[args] = key
+	}
+	return key
 }
 
 // Comparison compares predicted tool calls with reference calls under
 // one Equality. When matching, each reference call matches at most one
 // predicted call and each predicted call at most one reference call.
 type Comparison struct {
-	pred, ref *keyedCalls
+	pred, ref []Call
+	keys      *argKeys
 }
 
 // Compare returns the comparison of pred with ref under eq.
@@ -49,19 +48,19 @@ func Compare(pred, ref []Call, eq Equality) *Comparison {
 	if eq != NameOnly {
 		key = func(args string) string { return ArgsKey(args, eq) }
 	}
-	return &Comparison{pred: newKeyedCalls(pred, key), ref: newKeyedCalls(ref, key)}
+	return &Comparison{pred: pred, ref: ref, keys: newArgKeys(key)}
 }
 
 // equal reports whether pred[i] and ref[j] are the same call.
-func (c *Comparison) equal(i, j int) bool { return same(c.pred, i, c.ref, j) }
+func (c *Comparison) equal(i, j int) bool { return c.keys.same(&c.pred[i], &c.ref[j]) }
 
 // ExactMatch reports whether the lists have the same length and match
 // pairwise in order. Two empty lists match.
 func (c *Comparison) ExactMatch() bool {
-	if len(c.pred.list) != len(c.ref.list) {
+	if len(c.pred) != len(c.ref) {
 		return false
 	}
-	for i := range c.pred.list {
+	for i := range c.pred {
 		if !c.equal(i, i) {
 			return false
 		}
@@ -76,12 +75,12 @@ func (c *Comparison) ExactMatch() bool {
 // subsequence whenever one exists). An empty reference matches.
 func (c *Comparison) InOrderMatch() bool {
 	j := 0
-	for i := 0; i < len(c.pred.list) && j < len(c.ref.list); i++ {
+	for i := 0; i < len(c.pred) && j < len(c.ref); i++ {
 		if c.equal(i, j) {
 			j++
 		}
 	}
-	return j == len(c.ref.list)
+	return j == len(c.ref)
 }
 
 // AnyOrderMatch reports whether the reference is contained in the
@@ -89,17 +88,17 @@ func (c *Comparison) InOrderMatch() bool {
 // predicted call, in any order; extra predicted calls allowed. An empty
 // reference matches.
 func (c *Comparison) AnyOrderMatch() bool {
-	return c.Matched() == len(c.ref.list)
+	return c.Matched() == len(c.ref)
 }
 
 // Matched returns how many reference calls find a predicted partner when
 // each predicted call can be used once: the size of the multiset
 // intersection.
 func (c *Comparison) Matched() int {
-	used := make([]bool, len(c.pred.list))
+	used := make([]bool, len(c.pred))
 	n := 0
-	for j := range c.ref.list {
-		for i := range c.pred.list {
+	for j := range c.ref {
+		for i := range c.pred {
 			if !used[i] && c.equal(i, j) {
 				used[i] = true
 				n++
@@ -114,23 +113,23 @@ func (c *Comparison) Matched() int {
 // is 1 when the reference is empty too and 0 otherwise (doing nothing is
 // not precise when something was expected).
 func (c *Comparison) Precision() float64 {
-	if len(c.pred.list) == 0 {
-		if len(c.ref.list) == 0 {
+	if len(c.pred) == 0 {
+		if len(c.ref) == 0 {
 			return 1
 		}
 		return 0
 	}
-	return float64(c.Matched()) / float64(len(c.pred.list))
+	return float64(c.Matched()) / float64(len(c.pred))
 }
 
 // Recall is Matched / the reference count. With no reference calls it is
 // 1 (vacuously everything expected was done), so Recall is 1 exactly when
 // AnyOrderMatch holds.
 func (c *Comparison) Recall() float64 {
-	if len(c.ref.list) == 0 {
+	if len(c.ref) == 0 {
 		return 1
 	}
-	return float64(c.Matched()) / float64(len(c.ref.list))
+	return float64(c.Matched()) / float64(len(c.ref))
 }
 
 // UsesTool reports whether some call is named name (the count and the

@@ -170,21 +170,21 @@ func ragasSorted(calls []Call) []Call {
 // decimals as Python's round() does. Where Ragas raises TypeError on an
 // unhashable (list or dict) argument value, these compare by value.
 func ToolCallF1(pred, ref []Call) (f1, precision, recall float64) {
-	a, e := newKeyedCalls(pred, f1Key), newKeyedCalls(ref, f1Key)
+	keys := newArgKeys(f1Key)
 	tp := 0
 	for i := range pred {
-		if !firstOfItsValue(a, i) {
+		if !firstOfItsValue(keys, pred, i) {
 			continue
 		}
 		for j := range ref {
-			if same(a, i, e, j) {
+			if keys.same(&pred[i], &ref[j]) {
 				tp++
 				break
 			}
 		}
 	}
-	fp := distinct(a) - tp
-	fn := distinct(e) - tp
+	fp := distinct(keys, pred) - tp
+	fn := distinct(keys, ref) - tp
 	if tp+fp > 0 {
 		precision = float64(tp) / float64(tp+fp)
 	}
@@ -206,22 +206,22 @@ func f1Key(args string) string {
 	return ArgsKey(args, PythonEqual)
 }
 
-// distinct returns the number of different calls in c.
-func distinct(c *keyedCalls) int {
+// distinct returns the number of different calls in calls.
+func distinct(keys *argKeys, calls []Call) int {
 	n := 0
-	for i := range c.list {
-		if firstOfItsValue(c, i) {
+	for i := range calls {
+		if firstOfItsValue(keys, calls, i) {
 			n++
 		}
 	}
 	return n
 }
 
-// firstOfItsValue reports whether no call before call i of c is the same
+// firstOfItsValue reports whether no call before calls[i] is the same
 // call.
-func firstOfItsValue(c *keyedCalls, i int) bool {
+func firstOfItsValue(keys *argKeys, calls []Call, i int) bool {
 	for j := range i {
-		if same(c, j, c, i) {
+		if keys.same(&calls[j], &calls[i]) {
 			return false
 		}
 	}

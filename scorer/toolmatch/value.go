@@ -145,10 +145,11 @@ func (v *Value) toAny() any {
 // decodeAny decodes one JSON document as encoding/json decodes it into
 // an any with UseNumber; ok is false when it is not valid JSON.
 func decodeAny(s string) (v any, ok bool) {
-	if !json.Valid([]byte(s)) {
-		return nil, false
-	}
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
-	return v, dec.Decode(&v) == nil
+	if dec.Decode(&v) != nil {
+		return nil, false
+	}
+	// Only JSON blanks may follow the value.
+	return v, strings.Trim(s[dec.InputOffset():], " \t\r\n") == ""
 }

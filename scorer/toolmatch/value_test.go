@@ -7,14 +7,15 @@ import (
 	"testing"
 )
 
-// checkDecode fails when Decode disagrees with encoding/json on s: it must
-// accept what json.Valid accepts and decode to what encoding/json decodes
-// with UseNumber, with object keys unique.
+// checkDecode fails when Decode or decodeAny disagrees with encoding/json
+// on s: they must accept what json.Valid accepts and decode to what
+// encoding/json decodes with UseNumber, Decode with object keys unique.
 func checkDecode(t *testing.T, s string) {
 	t.Helper()
 	v, err := Decode(s)
-	if valid := json.Valid([]byte(s)); (err == nil) != valid {
-		t.Fatalf("Decode(%q) error %v, json.Valid %v", s, err, valid)
+	a, ok := decodeAny(s)
+	if valid := json.Valid([]byte(s)); (err == nil) != valid || ok != valid {
+		t.Fatalf("%q: Decode error %v, decodeAny ok %v, json.Valid %v", s, err, ok, valid)
 	}
 	if err != nil {
 		return
@@ -27,6 +28,9 @@ func checkDecode(t *testing.T, s string) {
 	}
 	if got := v.toAny(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("Decode(%q) = %#v, encoding/json gives %#v", s, got, want)
+	}
+	if !reflect.DeepEqual(a, want) {
+		t.Fatalf("decodeAny(%q) = %#v, encoding/json gives %#v", s, a, want)
 	}
 	checkUniqueKeys(t, &v)
 }
@@ -55,7 +59,7 @@ func TestDecodeAgreesWithEncodingJSON(t *testing.T) {
 		strings.Repeat(`{"k":`, 3000) + "null" + strings.Repeat("}", 3000),
 		`{"a":"\x"}`, `{"a":"\u00g0"}`, "\"\\\x01\"", `"\u12"`, `"abc\`, `{"a" : 1 , "b" : [ 1 , 2 ] }`,
 		"{\"a\"\t:\n1\r}", `[1,2,]`, `{,}`, `{"a":1 "b":2}`, `[-]`, `[01]`, `[1.]`, `[1e]`, `[.5]`, `[tru]`, `[nulL]`,
-		`[NaN]`, `[Infinity]`, `[+1]`, `{"a":1}}`, `{"a":1} {}`, "\ufeff{}", " ", ``, `nul`, `"`, `[1,[2,[3,[4]]],{"x":{"y":[true,false,null]}}]`,
+		`[NaN]`, `[Infinity]`, `[+1]`, `{"a":1}}`, `{"a":1} {}`, `1 2`, `1x`, `1]`, `"a"b`, "{}\n\t ", "1\v", "\ufeff{}", " ", ``, `nul`, `"`, `[1,[2,[3,[4]]],{"x":{"y":[true,false,null]}}]`,
 	} {
 		checkDecode(t, s)
 	}
