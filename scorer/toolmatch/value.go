@@ -3,6 +3,9 @@ package toolmatch
 import (
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
 )
 
 // Kind is the JSON type of a Value.
@@ -40,64 +43,62 @@ type Member struct {
 // invalid UTF-8 and lone surrogates as U+FFFD). A repeated object key
 // keeps its first position and its last value, as in a Python dict built
 // by json.loads.
+//
+// encoding/json checks the document; gjson then reads it in order. Each
+// container is read once per container around it, so the cost grows with
+// the nesting depth times the size.
 func Decode(s string) (Value, error) {
 	if err := json.Unmarshal([]byte(s), new(json.RawMessage)); err != nil {
 		return Value{}, err // encoding/json's syntax error
 	}
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	return decodeValue(dec)
+	return fromResult(gjson.Parse(s)), nil
 }
 
-// decodeValue decodes the next value of dec's valid document.
-func decodeValue(dec *json.Decoder) (Value, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return Value{}, err
+// fromResult converts a value of a valid document.
+func fromResult(r gjson.Result) Value {
+	switch r.Type {
+	case gjson.Null:
+		return Value{Kind: Null}
+	case gjson.False:
+		return Value{Kind: Bool}
+	case gjson.True:
+		return Value{Kind: Bool, Bool: true}
+	case gjson.Number:
+		return Value{Kind: Number, Text: r.Raw}
+	case gjson.String:
+		return Value{Kind: String, Text: decodeString(r.Raw)}
 	}
-	switch t := tok.(type) {
-	case bool:
-		return Value{Kind: Bool, Bool: t}, nil
-	case json.Number:
-		return Value{Kind: Number, Text: string(t)}, nil
-	case string:
-		return Value{Kind: String, Text: t}, nil
-	case json.Delim: // '[' or '{', as the document is valid
-		if t == '[' {
-			v := Value{Kind: Array}
-			for dec.More() {
-				e, err := decodeValue(dec)
-				if err != nil {
-					return Value{}, err
-				}
-				v.Elems = append(v.Elems, e)
-			}
-			_, err := dec.Token() // ']'
-			return v, err
-		}
-		v := Value{Kind: Object}
-		at := make(map[string]int) // member positions by key
-		for dec.More() {
-			k, err := dec.Token()
-			if err != nil {
-				return Value{}, err
-			}
-			key, _ := k.(string)
-			e, err := decodeValue(dec)
-			if err != nil {
-				return Value{}, err
-			}
-			if i, ok := at[key]; ok {
-				v.Members[i].Value = e
-				continue
-			}
-			at[key] = len(v.Members)
-			v.Members = append(v.Members, Member{Key: key, Value: e})
-		}
-		_, err := dec.Token() // '}'
-		return v, err
+	if r.IsArray() {
+		v := Value{Kind: Array}
+		r.ForEach(func(_, e gjson.Result) bool {
+			v.Elems = append(v.Elems, fromResult(e))
+			return true
+		})
+		return v
 	}
-	return Value{Kind: Null}, nil
+	v := Value{Kind: Object}
+	at := make(map[string]int) // member positions by key
+	r.ForEach(func(k, e gjson.Result) bool {
+		key := decodeString(k.Raw)
+		if i, ok := at[key]; ok {
+			v.Members[i].Value = fromResult(e)
+			return true
+		}
+		at[key] = len(v.Members)
+		v.Members = append(v.Members, Member{Key: key, Value: fromResult(e)})
+		return true
+	})
+	return v
+}
+
+// decodeString decodes the quoted JSON string raw as encoding/json does.
+func decodeString(raw string) string {
+	if !strings.Contains(raw, `\`) && utf8.ValidString(raw) {
+		return raw[1 : len(raw)-1] // nothing to decode
+	}
+	var s string
+	_ = json.Unmarshal([]byte(raw), &s) // valid: its document was checked
+	return s
 }
 
 // member returns the value of the member named key of an Object, or nil.
