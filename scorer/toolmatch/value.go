@@ -48,8 +48,8 @@ type Member struct {
 // container is read once per container around it, so the cost grows with
 // the nesting depth times the size.
 func Decode(s string) (Value, error) {
-	if err := json.Unmarshal([]byte(s), new(json.RawMessage)); err != nil {
-		return Value{}, err // encoding/json's syntax error
+	if b := []byte(s); !json.Valid(b) {
+		return Value{}, json.Unmarshal(b, new(any)) // encoding/json's syntax error
 	}
 	return fromResult(gjson.Parse(s)), nil
 }
