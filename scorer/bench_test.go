@@ -71,18 +71,6 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 }
 
-// BenchmarkArgsKey measures the canonical key of one ~200 B argument
-// object.
-func BenchmarkArgsKey(b *testing.B) {
-	tr := loadRun(b, filepath.Join("testdata", "runs", "medium.json"))
-	args := tr.ToolCalls[0].Arguments
-	b.SetBytes(int64(len(args)))
-	b.ReportAllocs()
-	for b.Loop() {
-		_ = argsKey(args)
-	}
-}
-
 // flatSchema is a function-calling parameter schema of the common flat
 // shape.
 const flatSchema = `{"type":"object","properties":{"order_id":{"type":"string"},"customer":{"type":"object"},` +

@@ -1,26 +1,29 @@
 package scorer
 
 import (
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+
 	"github.com/evalsidecar/evalsidecar/internal/jsonobj"
-	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
 )
 
-// parseJSON decodes s as encoding/json would decode it into an `any` with
-// UseNumber: objects as map[string]any, arrays as []any, numbers as
-// json.Number. It accepts exactly what json.Valid accepts.
+// parseJSON decodes s as encoding/json decodes one document into an `any`
+// with UseNumber: objects as map[string]any, arrays as []any, numbers as
+// json.Number. Anything but blanks after the value is an error.
 func parseJSON(s string) (any, error) {
-	v, err := trajectory.Parse(s)
-	if err != nil {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	return v.Any(), nil
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("invalid JSON: data after the top-level value")
+	}
+	return v, nil
 }
 
 // isJSONObject reports whether s is one valid JSON object.
 func isJSONObject(s string) bool { return jsonobj.Valid(s) }
-
-// argsKey returns a key that is equal for two argument texts exactly when
-// they are equal as parsed JSON: object key order is ignored and numbers
-// compare by exact decimal value (1, 1.0 and 1e0 are equal). Text that is
-// not valid JSON gets a key equal only to the same raw text.
-func argsKey(raw string) string { return trajectory.ExactArgsKey(raw) }

@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
+	"github.com/evalsidecar/evalsidecar/agentrun"
+	"github.com/evalsidecar/evalsidecar/scorer/toolmatch"
 )
 
 // MetricToolTrajectoryAvgScore is the id of Google ADK's tool trajectory
@@ -55,7 +56,7 @@ const (
 // makes {"a": true} equal {"a": 1} here but not in the Vertex metrics.
 // Details: "per_invocation" (scores in order), "match_type", "threshold".
 type adkToolTrajectory struct {
-	match      trajectory.MatchType
+	match      toolmatch.MatchType
 	ignoreArgs bool
 	threshold  float64
 }
@@ -70,7 +71,7 @@ func newADKToolTrajectory(params map[string]any) (Metric, error) {
 	switch v := p[ParamMatchType].(type) {
 	case nil:
 	case string:
-		mt, err := trajectory.ParseMatchType(v)
+		mt, err := toolmatch.ParseMatchType(v)
 		if err != nil {
 			return nil, fmt.Errorf("param %q: %w", ParamMatchType, err)
 		}
@@ -83,7 +84,7 @@ func newADKToolTrajectory(params map[string]any) (Metric, error) {
 		if n < 0 || n > 2 {
 			return nil, paramRangeError(ParamMatchType, 0, 2, n)
 		}
-		m.match = trajectory.MatchType(n)
+		m.match = toolmatch.MatchType(n)
 	}
 	var err error
 	if m.ignoreArgs, err = trajBool(p, ParamIgnoreArgs, false); err != nil {
@@ -113,10 +114,10 @@ func (m *adkToolTrajectory) Score(_ context.Context, in *Instance) (Result, erro
 			if !inv.HasReference {
 				continue
 			}
-			per = append(per, m.invocation(trajectory.Prepare(trajCalls(inv.PredictedToolCalls)), trajectory.Prepare(trajCalls(inv.ReferenceToolCalls))))
+			per = append(per, m.invocation(inv.PredictedToolCalls, inv.ReferenceToolCalls))
 		}
 	} else if in.Has&InReferenceTrajectory != 0 {
-		per = append(per, m.invocation(trajectory.Prepare(trajCalls(in.PredictedTrajectory)), trajectory.Prepare(trajCalls(in.ReferenceTrajectory))))
+		per = append(per, m.invocation(in.PredictedTrajectory, in.ReferenceTrajectory))
 	}
 	if len(per) == 0 {
 		return Result{}, ErrNotApplicable
@@ -134,6 +135,8 @@ func (m *adkToolTrajectory) Score(_ context.Context, in *Instance) (Result, erro
 	}, nil
 }
 
-func (m *adkToolTrajectory) invocation(actual, expected *trajectory.Prepared) float64 {
-	return trajBoolScore(trajectory.PreparedTrajectoryMatches(actual, expected, m.match, m.ignoreArgs))
+// invocation scores one invocation's actual calls against the expected
+// ones: 1 when they match, else 0.
+func (m *adkToolTrajectory) invocation(actual, expected []agentrun.ToolCall) float64 {
+	return trajBoolScore(toolmatch.TrajectoryMatches(trajCalls(actual), trajCalls(expected), m.match, m.ignoreArgs))
 }

@@ -5,8 +5,9 @@ import (
 )
 
 // BenchmarkTrajectoryMetrics scores each tool-call and trajectory metric
-// on a 10-call run against a 10-call reference, each metric on its own,
-// on a new Instance per iteration.
+// on a 10-call run against a 10-call reference, each metric on its own
+// and on a new Instance per iteration (Vertex's tool-call metrics read the
+// same calls written as tool-call JSON).
 func BenchmarkTrajectoryMetrics(b *testing.B) {
 	pred, ref := benchTrajectories()
 	enc := benchToolCallOutput

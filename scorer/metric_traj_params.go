@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
-	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
+	"github.com/evalsidecar/evalsidecar/scorer/toolmatch"
 )
 
 // trajBool reads a boolean parameter, or def when absent. YAML booleans
@@ -30,10 +30,10 @@ func trajBool(p Params, key string, def bool) (bool, error) {
 }
 
 // trajCalls converts tool calls to the comparison package's calls.
-func trajCalls(calls []agentrun.ToolCall) []trajectory.Call {
-	out := make([]trajectory.Call, len(calls))
+func trajCalls(calls []agentrun.ToolCall) []toolmatch.Call {
+	out := make([]toolmatch.Call, len(calls))
 	for i := range calls {
-		out[i] = trajectory.Call{Name: calls[i].Name, Args: calls[i].Arguments}
+		out[i] = toolmatch.Call{Name: calls[i].Name, Args: calls[i].Arguments}
 	}
 	return out
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
+	"github.com/evalsidecar/evalsidecar/scorer/toolmatch"
 )
 
 // Ids of the Ragas tool-call metrics.
@@ -25,7 +25,7 @@ const (
 
 // ragasToolCallAccuracy is Ragas ToolCallAccuracy
 // (_tool_call_accuracy.py), exact to its source; see
-// trajectory.ToolCallAccuracy for the formula. In short: 0 unless the
+// toolmatch.ToolCallAccuracy for the formula. In short: 0 unless the
 // predicted and reference name sequences are equal (sorted first when
 // strict_order is false), then the mean over reference calls of the share
 // of reference arguments whose Python str() matches the prediction's.
@@ -45,7 +45,7 @@ const (
 // "reference".
 type ragasToolCallAccuracy struct {
 	strictOrder bool
-	cmp         trajectory.ArgComparison
+	cmp         toolmatch.ArgComparison
 }
 
 // newRagasToolCallAccuracy builds ragas_tool_call_accuracy from its params.
@@ -62,7 +62,7 @@ func newRagasToolCallAccuracy(params map[string]any) (Metric, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmp, err := trajectory.ParseArgComparison(name)
+	cmp, err := toolmatch.ParseArgComparison(name)
 	if err != nil {
 		return nil, fmt.Errorf("param %q: %w", ParamArgComparison, err)
 	}
@@ -79,16 +79,16 @@ func (ragasToolCallAccuracy) inline() {}
 
 // Score returns Ragas' tool-call accuracy.
 func (m ragasToolCallAccuracy) Score(_ context.Context, in *Instance) (Result, error) {
-	pred, ref := trajectory.Prepare(trajCalls(in.PredictedTrajectory)), trajectory.Prepare(trajCalls(in.ReferenceTrajectory))
+	pred, ref := in.PredictedTrajectory, in.ReferenceTrajectory
 	return Result{
 		Metric:  MetricRagasToolCallAccuracy,
-		Score:   trajectory.PreparedToolCallAccuracy(pred, ref, m.strictOrder, m.cmp),
-		Details: map[string]any{"predicted": pred.Len(), "reference": ref.Len()},
+		Score:   toolmatch.ToolCallAccuracy(trajCalls(pred), trajCalls(ref), m.strictOrder, m.cmp),
+		Details: map[string]any{"predicted": len(pred), "reference": len(ref)},
 	}, nil
 }
 
 // ragasToolCallF1 is Ragas ToolCallF1 (_tool_call_f1.py), exact to its
-// source; see trajectory.ToolCallF1. The calls become sets of (name,
+// source; see toolmatch.ToolCallF1. The calls become sets of (name,
 // arguments) under Python equality (duplicates collapse; 1 == 1.0 ==
 // True); F1 of the set overlap, rounded to 4 decimals; 0 when both are
 // empty.
@@ -113,7 +113,7 @@ func (ragasToolCallF1) inline() {}
 
 // Score returns Ragas' tool-call F1.
 func (ragasToolCallF1) Score(_ context.Context, in *Instance) (Result, error) {
-	f1, p, r := trajectory.PreparedToolCallF1(trajectory.Prepare(trajCalls(in.PredictedTrajectory)), trajectory.Prepare(trajCalls(in.ReferenceTrajectory)))
+	f1, p, r := toolmatch.ToolCallF1(trajCalls(in.PredictedTrajectory), trajCalls(in.ReferenceTrajectory))
 	return Result{
 		Metric:  MetricRagasToolCallF1,
 		Score:   f1,

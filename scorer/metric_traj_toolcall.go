@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
+	"github.com/evalsidecar/evalsidecar/scorer/toolmatch"
 )
 
 // Ids of the Vertex AI tool-call metrics.
@@ -109,11 +109,10 @@ func (m vertexToolCall) Score(_ context.Context, in *Instance) (Result, error) {
 	default:
 		return Result{}, ErrNotApplicable
 	}
-	pout, err := trajectory.ParseToolCallOutput(text)
+	pred, err := toolmatch.ParseToolCallOutput(text)
 	if err != nil {
 		return Result{Metric: m.id, Score: 0, Details: map[string]any{"problem": err.Error()}}, nil
 	}
-	pred := &pout
 	details := map[string]any{"predicted_calls": len(pred.Calls)}
 	if m.id == MetricToolCallValid {
 		if p := pred.Problem(); p != "" {
@@ -121,21 +120,20 @@ func (m vertexToolCall) Score(_ context.Context, in *Instance) (Result, error) {
 		}
 		return Result{Metric: m.id, Score: trajBoolScore(pred.Valid()), Details: details}, nil
 	}
-	rout, err := trajectory.ParseToolCallOutput(in.Reference)
+	ref, err := toolmatch.ParseToolCallOutput(in.Reference)
 	if err != nil {
 		return Result{}, fmt.Errorf("reference is not a tool-call output: %w", err)
 	}
-	details["reference_calls"] = len(rout.Calls)
-	pc, rc := trajectory.PrepareOutput(pred), trajectory.PrepareOutput(&rout)
+	details["reference_calls"] = len(ref.Calls)
 	var score float64
 	switch m.id {
 	case MetricToolNameMatch:
-		score = trajBoolScore(trajNamesMatch(pc.Calls, rc.Calls))
+		score = trajBoolScore(trajNamesMatch(pred.Calls, ref.Calls))
 	case MetricToolParameterKeyMatch:
-		score = trajectory.PreparedPairScores(pc, rc, trajectory.KeyMatchMembers)
+		score = toolmatch.PairScores(pred.Calls, ref.Calls, toolmatch.KeyMatch)
 	case MetricToolParameterKVMatch:
 		strict := m.strict
-		score = trajectory.PreparedPairScores(pc, rc, func(p, r []trajectory.Member) float64 { return trajectory.KVMatchMembers(p, r, strict) })
+		score = toolmatch.PairScores(pred.Calls, ref.Calls, func(p, r []toolmatch.Member) float64 { return toolmatch.KVMatch(p, r, strict) })
 	default:
 		return Result{}, fmt.Errorf("unknown tool-call metric %q", m.id)
 	}
@@ -143,7 +141,7 @@ func (m vertexToolCall) Score(_ context.Context, in *Instance) (Result, error) {
 }
 
 // trajNamesMatch reports whether both lists have the same names in order.
-func trajNamesMatch(pred, ref []trajectory.Call) bool {
+func trajNamesMatch(pred, ref []toolmatch.ParsedCall) bool {
 	if len(pred) != len(ref) {
 		return false
 	}

@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/evalsidecar/evalsidecar/agentrun"
-	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
+	"github.com/evalsidecar/evalsidecar/scorer/toolmatch"
 )
 
 // Ids of the Vertex AI trajectory metrics.
@@ -111,39 +110,28 @@ func (m vertexTrajectory) Score(_ context.Context, in *Instance) (Result, error)
 	details := map[string]any{"predicted": len(in.PredictedTrajectory)}
 	if m.id == MetricTrajectorySingleToolUse {
 		details["tool_name"] = m.tool
-		return Result{Metric: m.id, Score: trajBoolScore(usesTool(in.PredictedTrajectory, m.tool)), Details: details}, nil
+		return Result{Metric: m.id, Score: trajBoolScore(toolmatch.UsesTool(trajCalls(in.PredictedTrajectory), m.tool)), Details: details}, nil
 	}
-	pk := trajectory.Prepare(trajCalls(in.PredictedTrajectory)).Keys(trajectory.JSONEqual)
-	rk := trajectory.Prepare(trajCalls(in.ReferenceTrajectory)).Keys(trajectory.JSONEqual)
-	details["reference"] = len(rk)
+	details["reference"] = len(in.ReferenceTrajectory)
+	c := toolmatch.Compare(trajCalls(in.PredictedTrajectory), trajCalls(in.ReferenceTrajectory), toolmatch.JSONEqual)
 	var score float64
 	switch m.id {
 	case MetricTrajectoryExactMatch:
-		score = trajBoolScore(trajectory.ExactMatch(pk, rk))
+		score = trajBoolScore(c.ExactMatch())
 	case MetricTrajectoryInOrderMatch:
-		score = trajBoolScore(trajectory.InOrderMatch(pk, rk))
+		score = trajBoolScore(c.InOrderMatch())
 	case MetricTrajectoryAnyOrderMatch:
-		score = trajBoolScore(trajectory.AnyOrderMatch(pk, rk))
+		score = trajBoolScore(c.AnyOrderMatch())
 	case MetricTrajectoryPrecision:
-		score = trajectory.Precision(pk, rk)
-		details["matched"] = trajectory.Matched(pk, rk)
+		score = c.Precision()
+		details["matched"] = c.Matched()
 	case MetricTrajectoryRecall:
-		score = trajectory.Recall(pk, rk)
-		details["matched"] = trajectory.Matched(pk, rk)
+		score = c.Recall()
+		details["matched"] = c.Matched()
 	default:
 		return Result{}, fmt.Errorf("unknown trajectory metric %q", m.id)
 	}
 	return Result{Metric: m.id, Score: score, Details: details}, nil
-}
-
-// usesTool is trajectory.UsesTool on the instance's tool calls.
-func usesTool(calls []agentrun.ToolCall, name string) bool {
-	for i := range calls {
-		if calls[i].Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // trajBoolScore is 1 for true and 0 for false.

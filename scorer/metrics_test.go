@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
-	"github.com/evalsidecar/evalsidecar/scorer/trajectory"
 )
 
 // call builds a tool call.
@@ -152,36 +151,6 @@ func TestRepeatedToolCallRate(t *testing.T) {
 		{name: "repeat of a non-adjacent call", in: withCalls(call("a", `{"q":"x"}`, ""), call("b", `{}`, ""),
 			call("a", `{"q":"y"}`, ""), call("a", `{"q":"x"}`, "")), want: 0.25},
 	})
-}
-
-// TestCountRepeatedPaths checks that the pairwise path (small runs) and
-// the keyed path (large runs) agree with a direct definition.
-func TestCountRepeatedPaths(t *testing.T) {
-	args := []string{`{"a":1}`, `{"a":1.0}`, `{"a":2}`, `{"b":[1,2],"a":1}`, `{"a":1,"b":[1,2]}`, `not json`, `not json`, `[]`,
-		` {"a":1}`, "\v{}", `{}`, ``, ` `, "\u00a0{}", `{"a":1e0}`}
-	names := []string{"x", "y", "z"}
-	for _, n := range []int{1, 2, 7, pairwiseLimit, pairwiseLimit + 1, 100} {
-		calls := make([]agentrun.ToolCall, n)
-		for i := range calls {
-			calls[i] = call(names[(i*7)%len(names)], args[(i*5)%len(args)], "")
-		}
-		want := 0
-		for i := range calls {
-			for j := 0; j < i; j++ {
-				if calls[i].Name == calls[j].Name && argsKey(calls[i].Arguments) == argsKey(calls[j].Arguments) {
-					want++
-					break
-				}
-			}
-		}
-		if got := countRepeated(calls, func(i int) string { return argsKey(calls[i].Arguments) }); got != want {
-			t.Errorf("n=%d: countRepeated = %d, want %d", n, got, want)
-		}
-		prepared := trajectory.Prepare(trajCalls(calls))
-		if got := countRepeated(calls, prepared.ExactArgsKey); got != want {
-			t.Errorf("n=%d: countRepeated with prepared keys = %d, want %d", n, got, want)
-		}
-	}
 }
 
 // schema texts used by the tool_args_valid tests.

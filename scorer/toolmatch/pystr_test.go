@@ -1,4 +1,4 @@
-package trajectory
+package toolmatch
 
 import "testing"
 
@@ -38,7 +38,7 @@ func TestPyStr(t *testing.T) {
 		{`[{"x": null}]`, `[{'x': None}]`},
 	}
 	for _, tt := range tests {
-		v, err := Parse(tt.json)
+		v, err := Decode(tt.json)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.json, err)
 		}

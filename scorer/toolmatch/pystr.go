@@ -1,4 +1,4 @@
-package trajectory
+package toolmatch
 
 import (
 	"math"
@@ -14,46 +14,10 @@ import (
 // "None"; lists and dicts print the repr of their elements, dicts in
 // document order ("{'k': 1}").
 func PyStr(v *Value) string {
-	if s, ok := pyStrDirect(v); ok {
-		return s
+	if v.Kind == String {
+		return v.Text
 	}
 	return string(appendPyRepr(nil, v))
-}
-
-// pyStrDirect returns PyStr of v when it needs no new text: a string, an
-// int, a boolean or null.
-func pyStrDirect(v *Value) (string, bool) {
-	switch v.Kind {
-	case String:
-		return v.Text, true
-	case Number:
-		if !isIntLiteral(v.Text) {
-			return "", false
-		}
-		if v.Text == "-0" {
-			return "0", true
-		}
-		return v.Text, true
-	case Bool:
-		if v.Bool {
-			return "True", true
-		}
-		return "False", true
-	case Null:
-		return "None", true
-	}
-	return "", false
-}
-
-// isIntLiteral reports whether the number literal t is an integer
-// literal (see Value.IsInt).
-func isIntLiteral(t string) bool {
-	for i := 0; i < len(t); i++ {
-		if c := t[i]; c == '.' || c == 'e' || c == 'E' {
-			return false
-		}
-	}
-	return true
 }
 
 // appendPyRepr writes Python's repr() of v.
@@ -95,21 +59,21 @@ func appendPyRepr(b []byte, v *Value) []byte {
 // appendPyNumber writes an int literal as Python prints the int, and any
 // other literal as Python prints the float it parses to.
 func appendPyNumber(b []byte, v *Value) []byte {
-	if v.IsInt() {
+	if v.isInt() {
 		if v.Text == "-0" {
 			return append(b, '0')
 		}
 		return append(b, v.Text...)
 	}
 	f, _ := strconv.ParseFloat(v.Text, 64) // ±Inf on overflow, as Python
-	return AppendPyFloat(b, f)
+	return appendPyFloat(b, f)
 }
 
-// AppendPyFloat writes Python's repr() of a float: the shortest digits that
+// appendPyFloat writes Python's repr() of a float: the shortest digits that
 // round-trip, in fixed notation when the decimal exponent is in [-4, 16)
 // (with ".0" when integral) and in exponent notation otherwise ("1e-05",
 // "1.5e+16").
-func AppendPyFloat(b []byte, f float64) []byte {
+func appendPyFloat(b []byte, f float64) []byte {
 	switch {
 	case math.IsNaN(f):
 		return append(b, "nan"...)
@@ -177,11 +141,6 @@ func AppendPyFloat(b []byte, f float64) []byte {
 // \t \n \r escaped; other control and non-printable characters as \xNN,
 // \uNNNN or \UNNNNNNNN; printable non-ASCII kept.
 func appendPyStrRepr(b []byte, s string) []byte {
-	if plainPyStr(s) {
-		b = append(b, '\'')
-		b = append(b, s...)
-		return append(b, '\'')
-	}
 	quote := byte('\'')
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		quote = '"'
@@ -216,15 +175,4 @@ func appendPyStrRepr(b []byte, s string) []byte {
 		}
 	}
 	return append(b, quote)
-}
-
-// plainPyStr reports whether s is printable ASCII without a quote or a
-// backslash, so that its repr is itself in single quotes.
-func plainPyStr(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' || c > '~' || c == '\'' || c == '\\' {
-			return false
-		}
-	}
-	return true
 }

@@ -1,4 +1,4 @@
-package trajectory
+package toolmatch
 
 import (
 	"fmt"
@@ -20,11 +20,13 @@ func benchCalls() (pred, ref []Call) {
 	return pred, ref
 }
 
-func BenchmarkKeysJSON(b *testing.B) {
+func BenchmarkArgsKey(b *testing.B) {
 	pred, _ := benchCalls()
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = Keys(pred, JSONEqual)
+		for _, c := range pred {
+			_ = ArgsKey(c.Args, JSONEqual)
+		}
 	}
 }
 
@@ -32,18 +34,18 @@ func BenchmarkVertexTrajectory(b *testing.B) {
 	pred, ref := benchCalls()
 	for _, tc := range []struct {
 		name string
-		fn   func(p, r []string) float64
+		fn   func(c *Comparison) float64
 	}{
-		{"exact_match", func(p, r []string) float64 { return b2f(ExactMatch(p, r)) }},
-		{"in_order_match", func(p, r []string) float64 { return b2f(InOrderMatch(p, r)) }},
-		{"any_order_match", func(p, r []string) float64 { return b2f(AnyOrderMatch(p, r)) }},
-		{"precision", Precision},
-		{"recall", Recall},
+		{"exact_match", func(c *Comparison) float64 { return boolScore(c.ExactMatch()) }},
+		{"in_order_match", func(c *Comparison) float64 { return boolScore(c.InOrderMatch()) }},
+		{"any_order_match", func(c *Comparison) float64 { return boolScore(c.AnyOrderMatch()) }},
+		{"precision", (*Comparison).Precision},
+		{"recall", (*Comparison).Recall},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = tc.fn(Keys(pred, JSONEqual), Keys(ref, JSONEqual))
+				_ = tc.fn(Compare(pred, ref, JSONEqual))
 			}
 		})
 	}
@@ -53,13 +55,6 @@ func BenchmarkVertexTrajectory(b *testing.B) {
 			_ = UsesTool(pred, "tool_3")
 		}
 	})
-}
-
-func b2f(v bool) float64 {
-	if v {
-		return 1
-	}
-	return 0
 }
 
 func BenchmarkADKTrajectory(b *testing.B) {
@@ -96,6 +91,14 @@ func BenchmarkRagas(b *testing.B) {
 	})
 }
 
+func BenchmarkRepeated(b *testing.B) {
+	pred, _ := benchCalls()
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = Repeated(pred)
+	}
+}
+
 func BenchmarkToolCallOutput(b *testing.B) {
 	pred, ref := benchCalls()
 	enc := func(cs []Call) string {
@@ -113,13 +116,16 @@ func BenchmarkToolCallOutput(b *testing.B) {
 	for b.Loop() {
 		p, _ := ParseToolCallOutput(ps)
 		r, _ := ParseToolCallOutput(rs)
-		pc, rc := make([]Call, len(p.Calls)), make([]Call, len(r.Calls))
-		for i := range p.Calls {
-			pc[i] = p.Calls[i].Call
-		}
-		for i := range r.Calls {
-			rc[i] = r.Calls[i].Call
-		}
-		_ = PairScores(pc, rc, func(p, r *Call) float64 { return KVMatch(p, r, false) })
+		_ = PairScores(p.Calls, r.Calls, func(p, r []Member) float64 { return KVMatch(p, r, false) })
+	}
+}
+
+func BenchmarkExactArgsKey(b *testing.B) {
+	pred, _ := benchCalls()
+	args := pred[0].Args
+	b.SetBytes(int64(len(args)))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = ExactArgsKey(args)
 	}
 }

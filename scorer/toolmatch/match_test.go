@@ -1,4 +1,4 @@
-package trajectory
+package toolmatch
 
 import (
 	"fmt"
@@ -8,9 +8,15 @@ import (
 )
 
 func TestMatchEdges(t *testing.T) {
-	k := func(names ...string) []string { return names }
+	k := func(names ...string) []Call {
+		calls := make([]Call, len(names))
+		for i, n := range names {
+			calls[i] = Call{Name: n}
+		}
+		return calls
+	}
 	tests := []struct {
-		pred, ref             []string
+		pred, ref             []Call
 		exact, inOrder, anyOr bool
 		precision, recall     float64
 	}{
@@ -22,23 +28,59 @@ func TestMatchEdges(t *testing.T) {
 		{k("b", "a"), k("a", "b"), false, false, true, 1, 1},
 		{k("a"), k("a", "a"), false, false, false, 1, 0.5},
 		{k("a", "b"), k("a", "b"), true, true, true, 1, 1},
+		{k("a", "b", "c"), k("a", "c"), false, true, true, 2.0 / 3, 1},
+		{k("c", "a"), k("a", "c"), false, false, true, 1, 1},
+		{k("a", "x", "y"), k("a", "b"), false, false, false, 1.0 / 3, 0.5},
 	}
 	for _, tt := range tests {
 		name := fmt.Sprint(tt.pred, tt.ref)
-		if got := ExactMatch(tt.pred, tt.ref); got != tt.exact {
-			t.Errorf("%s exact = %v", name, got)
+		for _, eq := range []Equality{JSONEqual, PythonEqual, NameOnly} {
+			c := Compare(tt.pred, tt.ref, eq)
+			if got := c.ExactMatch(); got != tt.exact {
+				t.Errorf("%s exact = %v", name, got)
+			}
+			if got := c.InOrderMatch(); got != tt.inOrder {
+				t.Errorf("%s in order = %v", name, got)
+			}
+			if got := c.AnyOrderMatch(); got != tt.anyOr {
+				t.Errorf("%s any order = %v", name, got)
+			}
+			if got := c.Precision(); got != tt.precision {
+				t.Errorf("%s precision = %v", name, got)
+			}
+			if got := c.Recall(); got != tt.recall {
+				t.Errorf("%s recall = %v", name, got)
+			}
 		}
-		if got := InOrderMatch(tt.pred, tt.ref); got != tt.inOrder {
-			t.Errorf("%s in order = %v", name, got)
+	}
+}
+
+// TestMatchArguments checks that calls are compared by their arguments
+// under each equality, whether the texts are identical or not.
+func TestMatchArguments(t *testing.T) {
+	tests := []struct {
+		pred, ref string
+		eq        Equality
+		equal     bool
+	}{
+		{`{"a":1}`, `{"a":1}`, JSONEqual, true},
+		{`{"a":1}`, `{"a":1.0}`, JSONEqual, true},
+		{`{"a":1}`, `{"a":2}`, JSONEqual, false},
+		{`{"a":1}`, `{"a":2}`, NameOnly, true},
+		{`{"a":true}`, `{"a":1}`, JSONEqual, false},
+		{`{"a":true}`, `{"a":1}`, PythonEqual, true},
+		{``, `{}`, JSONEqual, true},
+		{``, `{}`, PythonEqual, false},
+		{`{x}`, `{x}`, PythonEqual, true},
+		{`{x}`, `{ x}`, PythonEqual, false},
+	}
+	for _, tt := range tests {
+		p, r := []Call{{Name: "f", Args: tt.pred}}, []Call{{Name: "f", Args: tt.ref}}
+		if got := Compare(p, r, tt.eq).ExactMatch(); got != tt.equal {
+			t.Errorf("%q vs %q under %d: %v, want %v", tt.pred, tt.ref, tt.eq, got, tt.equal)
 		}
-		if got := AnyOrderMatch(tt.pred, tt.ref); got != tt.anyOr {
-			t.Errorf("%s any order = %v", name, got)
-		}
-		if got := Precision(tt.pred, tt.ref); got != tt.precision {
-			t.Errorf("%s precision = %v", name, got)
-		}
-		if got := Recall(tt.pred, tt.ref); got != tt.recall {
-			t.Errorf("%s recall = %v", name, got)
+		if got := Compare([]Call{{Name: "g", Args: tt.pred}}, r, tt.eq).ExactMatch(); got {
+			t.Errorf("%q vs %q under %d: other names match", tt.pred, tt.ref, tt.eq)
 		}
 	}
 }
@@ -74,12 +116,12 @@ func TestMatchProperties(t *testing.T) {
 			default: // ref itself
 				pred = slices.Clone(ref)
 			}
-			pk, rk := Keys(pred, eq), Keys(ref, eq)
-			ex, io, ao := ExactMatch(pk, rk), InOrderMatch(pk, rk), AnyOrderMatch(pk, rk)
+			c := Compare(pred, ref, eq)
+			ex, io, ao := c.ExactMatch(), c.InOrderMatch(), c.AnyOrderMatch()
 			if ex && !io || io && !ao {
 				t.Fatalf("exact %v in-order %v any-order %v for %v / %v", ex, io, ao, pred, ref)
 			}
-			p, rc := Precision(pk, rk), Recall(pk, rk)
+			p, rc := c.Precision(), c.Recall()
 			if p < 0 || p > 1 || rc < 0 || rc > 1 {
 				t.Fatalf("precision %v recall %v out of range", p, rc)
 			}
@@ -88,8 +130,8 @@ func TestMatchProperties(t *testing.T) {
 			}
 			perm := slices.Clone(pred)
 			r.Shuffle(len(perm), func(a, b int) { perm[a], perm[b] = perm[b], perm[a] })
-			qk := Keys(perm, eq)
-			if AnyOrderMatch(qk, rk) != ao || Precision(qk, rk) != p || Recall(qk, rk) != rc {
+			q := Compare(perm, ref, eq)
+			if q.AnyOrderMatch() != ao || q.Precision() != p || q.Recall() != rc {
 				t.Fatalf("permutation changed the result: %v vs %v / %v", pred, perm, ref)
 			}
 			f1, fp, fr := ToolCallF1(pred, ref)

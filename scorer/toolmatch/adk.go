@@ -1,4 +1,4 @@
-package trajectory
+package toolmatch
 
 import (
 	"fmt"
@@ -58,25 +58,12 @@ func TrajectoryMatches(actual, expected []Call, m MatchType, ignoreArgs bool) bo
 	if ignoreArgs {
 		eq = NameOnly
 	}
-	return matchKeys(Keys(actual, eq), Keys(expected, eq), m)
-}
-
-// PreparedTrajectoryMatches is TrajectoryMatches of prepared calls.
-func PreparedTrajectoryMatches(actual, expected *Prepared, m MatchType, ignoreArgs bool) bool {
-	eq := PythonEqual
-	if ignoreArgs {
-		eq = NameOnly
-	}
-	return matchKeys(actual.Keys(eq), expected.Keys(eq), m)
-}
-
-// matchKeys compares call keys as m says.
-func matchKeys(a, e []string, m MatchType) bool {
+	c := Compare(actual, expected, eq)
 	switch m {
 	case MatchInOrder:
-		return InOrderMatch(a, e)
+		return c.InOrderMatch()
 	case MatchAnyOrder:
-		return AnyOrderMatch(a, e)
+		return c.AnyOrderMatch()
 	}
-	return ExactMatch(a, e)
+	return c.ExactMatch()
 }

@@ -1,7 +1,8 @@
-package trajectory
+package toolmatch
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -44,19 +45,7 @@ func (c ArgComparison) score(pred, ref string) float64 {
 	if c == ArgLevenshtein {
 		return levenshteinSimilarity(pred, ref)
 	}
-	if pred == ref {
-		return 1
-	}
-	return 0
-}
-
-// ragasArgs is one call's arguments as Ragas sees its args dict.
-type ragasArgs struct {
-	members []Member
-	raw     string // the text when it is not a JSON object
-	object  bool
-	strs    []string // PyStr of each member's value (built by buildRagas)
-	byKey   []int    // member positions in the order of their keys (ditto)
+	return boolScore(pred == ref)
 }
 
 // ToolCallAccuracy is Ragas ToolCallAccuracy over the predicted and
@@ -80,78 +69,97 @@ type ragasArgs struct {
 // are not a JSON object (Ragas cannot hold them) score 1 against the
 // identical text and 0 otherwise.
 func ToolCallAccuracy(pred, ref []Call, strictOrder bool, cmp ArgComparison) float64 {
-	return PreparedToolCallAccuracy(Prepare(pred), Prepare(ref), strictOrder, cmp)
-}
-
-// PreparedToolCallAccuracy is ToolCallAccuracy of prepared calls.
-func PreparedToolCallAccuracy(pp, rp *Prepared, strictOrder bool, cmp ArgComparison) float64 {
-	pred, ref := pp.Calls, rp.Calls
 	switch {
 	case len(pred) == 0 && len(ref) == 0:
 		return 1
-	case len(pred) == 0, len(ref) == 0:
+	case len(pred) != len(ref), len(pred) == 0:
 		return 0
 	}
-	if len(pred) != len(ref) {
-		return 0
-	}
-	// The name sequences, sorted when not strictOrder: along the sorted
-	// order of the calls, whose keys start with the name, names are
-	// sorted. Under strictOrder they are compared before any argument is
-	// read.
-	if strictOrder {
-		for i := range pred {
-			if pred[i].Name != ref[i].Name {
-				return 0
-			}
-		}
-	}
-	pd, rd := pp.ragasData(), rp.ragasData()
-	po, ro := identityOrder, identityOrder
 	if !strictOrder {
-		ps, rs := pd.sorted(pred), rd.sorted(ref)
-		po = func(i int) int { return ps[i] }
-		ro = func(i int) int { return rs[i] }
-		for i := range pred {
-			if pred[po(i)].Name != ref[ro(i)].Name {
-				return 0
-			}
+		pred, ref = ragasSorted(pred), ragasSorted(ref)
+	}
+	for i := range pred {
+		if pred[i].Name != ref[i].Name {
+			return 0
 		}
 	}
 	sum := 0.0
 	for i := range ref {
-		sum += ragasArgScore(&pd.args[po(i)], &rd.args[ro(i)], cmp)
+		sum += ragasArgScore(pred[i].Args, ref[i].Args, cmp)
 	}
 	return sum / float64(len(ref))
 }
 
-// identityOrder is the order of calls as given.
-func identityOrder(i int) int { return i }
+// ragasArgs is one call's arguments as Ragas holds its args dict.
+type ragasArgs struct {
+	dict   Value  // the arguments when they are a JSON object
+	isDict bool   // empty text is an empty dict
+	text   string // the arguments trimmed of blanks
+}
 
-// ragasArgScore is Ragas' _get_arg_score.
-func ragasArgScore(p, r *ragasArgs, cmp ArgComparison) float64 {
-	if !p.object || !r.object {
-		if p.raw == r.raw {
-			return 1
-		}
-		return 0
+func newRagasArgs(args string) ragasArgs {
+	a := ragasArgs{dict: Value{Kind: Object}, isDict: true, text: strings.TrimSpace(args)}
+	if a.text != "" {
+		v, err := Decode(a.text)
+		a.dict, a.isDict = v, err == nil && v.Kind == Object
 	}
-	if len(r.members) == 0 {
-		if len(p.members) == 0 {
-			return 1
-		}
-		return 0
+	return a
+}
+
+// ragasArgScore is Ragas' _get_arg_score of two calls' arguments.
+// Identical texts score 1, as every reference value then meets its own
+// str() in the prediction.
+func ragasArgScore(pred, ref string, cmp ArgComparison) float64 {
+	if pred == ref {
+		return 1
+	}
+	p, r := newRagasArgs(pred), newRagasArgs(ref)
+	if !p.isDict || !r.isDict {
+		return boolScore(p.text == r.text)
+	}
+	if len(r.dict.Members) == 0 {
+		return boolScore(len(p.dict.Members) == 0)
 	}
 	sum := 0.0
-	for i := range r.members {
-		for j := range p.members {
-			if sameKey(p.members[j].Key, r.members[i].Key) {
-				sum += cmp.score(p.strs[j], r.strs[i])
-				break
-			}
+	for i := range r.dict.Members {
+		rm := &r.dict.Members[i]
+		if pv := p.dict.member(rm.Key); pv != nil {
+			sum += cmp.score(PyStr(pv), PyStr(&rm.Value))
 		}
 	}
-	return sum / float64(len(r.members))
+	return sum / float64(len(r.dict.Members))
+}
+
+// ragasSorted returns calls stably sorted by Ragas' sort key: the tuple
+// (name, k1, str(v1), k2, str(v2), …) with the arguments in key order, or
+// (name, text) for arguments that are not an object, compared as Python
+// compares tuples of str: element by element, str by code point (the
+// byte order of their UTF-8), a tuple before the longer ones it begins.
+func ragasSorted(calls []Call) []Call {
+	type sortable struct {
+		call Call
+		key  []string
+	}
+	s := make([]sortable, len(calls))
+	for i, c := range calls {
+		s[i] = sortable{call: c, key: []string{c.Name}}
+		a := newRagasArgs(c.Args)
+		if !a.isDict {
+			s[i].key = append(s[i].key, a.text)
+			continue
+		}
+		ms := slices.Clone(a.dict.Members)
+		slices.SortFunc(ms, func(x, y Member) int { return strings.Compare(x.Key, y.Key) })
+		for j := range ms {
+			s[i].key = append(s[i].key, ms[j].Key, PyStr(&ms[j].Value))
+		}
+	}
+	slices.SortStableFunc(s, func(x, y sortable) int { return slices.Compare(x.key, y.key) })
+	out := make([]Call, len(s))
+	for i := range s {
+		out[i] = s[i].call
+	}
+	return out
 }
 
 // ToolCallF1 is Ragas ToolCallF1: the predicted and reference calls become
@@ -162,15 +170,21 @@ func ragasArgScore(p, r *ragasArgs, cmp ArgComparison) float64 {
 // decimals as Python's round() does. Where Ragas raises TypeError on an
 // unhashable (list or dict) argument value, these compare by value.
 func ToolCallF1(pred, ref []Call) (f1, precision, recall float64) {
-	return PreparedToolCallF1(Prepare(pred), Prepare(ref))
-}
-
-// PreparedToolCallF1 is ToolCallF1 of prepared calls.
-func PreparedToolCallF1(pred, ref *Prepared) (f1, precision, recall float64) {
-	actual, expected := pred.f1Keys(), ref.f1Keys()
-	na, ne, tp := setSizes(actual, expected)
-	fp := na - tp
-	fn := ne - tp
+	keys := newArgKeys(f1Key)
+	tp := 0
+	for i := range pred {
+		if !firstOfItsValue(keys, pred, i) {
+			continue
+		}
+		for j := range ref {
+			if keys.same(&pred[i], &ref[j]) {
+				tp++
+				break
+			}
+		}
+	}
+	fp := distinct(keys, pred) - tp
+	fn := distinct(keys, ref) - tp
 	if tp+fp > 0 {
 		precision = float64(tp) / float64(tp+fp)
 	}
@@ -183,62 +197,43 @@ func PreparedToolCallF1(pred, ref *Prepared) (f1, precision, recall float64) {
 	return f1, precision, recall
 }
 
-// setSizes returns the sizes of the sets of keys a and e and of their
-// intersection.
-func setSizes(a, e []string) (na, ne, both int) {
-	if len(a) > smallMatch || len(e) > smallMatch {
-		as, es := keySet(a), keySet(e)
-		for k := range as {
-			if _, ok := es[k]; ok {
-				both++
-			}
-		}
-		return len(as), len(es), both
+// f1Key is the PythonEqual key of arguments, with empty arguments read
+// as {}.
+func f1Key(args string) string {
+	if strings.TrimSpace(args) == "" {
+		args = "{}"
 	}
-	var afp, efp [smallMatch]uint64
-	for i := range a {
-		afp[i] = fingerprint(a[i])
-	}
-	for i := range e {
-		efp[i] = fingerprint(e[i])
-	}
-	for i := range a {
-		if !firstOf(a, &afp, i) {
-			continue
-		}
-		na++
-		for j := range e {
-			if efp[j] == afp[i] && e[j] == a[i] {
-				both++
-				break
-			}
-		}
-	}
-	for i := range e {
-		if firstOf(e, &efp, i) {
-			ne++
-		}
-	}
-	return na, ne, both
+	return ArgsKey(args, PythonEqual)
 }
 
-// firstOf reports whether keys[i], whose fingerprints are fps, is the
-// first key of its value.
-func firstOf(keys []string, fps *[smallMatch]uint64, i int) bool {
+// distinct returns the number of different calls in calls.
+func distinct(keys *argKeys, calls []Call) int {
+	n := 0
+	for i := range calls {
+		if firstOfItsValue(keys, calls, i) {
+			n++
+		}
+	}
+	return n
+}
+
+// firstOfItsValue reports whether no call before calls[i] is the same
+// call.
+func firstOfItsValue(keys *argKeys, calls []Call, i int) bool {
 	for j := range i {
-		if fps[j] == fps[i] && keys[j] == keys[i] {
+		if keys.same(&calls[j], &calls[i]) {
 			return false
 		}
 	}
 	return true
 }
 
-func keySet(keys []string) map[string]struct{} {
-	set := make(map[string]struct{}, len(keys))
-	for _, k := range keys {
-		set[k] = struct{}{}
+// boolScore is 1 for true and 0 for false.
+func boolScore(b bool) float64 {
+	if b {
+		return 1
 	}
-	return set
+	return 0
 }
 
 // PyRound is Python's round(x, digits) for a float: correctly rounded to

@@ -1,0 +1,25 @@
+package toolmatch
+
+// Repeated returns how many calls repeat an earlier call: the same name
+// and arguments equal under ExactArgsKey. The first occurrence of a call
+// is not counted, so three identical calls give 2. Only the arguments of
+// calls whose name occurs more than once are decoded.
+func Repeated(calls []Call) int {
+	names := make(map[string]int, len(calls))
+	for i := range calls {
+		names[calls[i].Name]++
+	}
+	seen := make(map[[2]string]bool)
+	n := 0
+	for i := range calls {
+		if names[calls[i].Name] < 2 {
+			continue
+		}
+		k := [2]string{calls[i].Name, ExactArgsKey(calls[i].Args)}
+		if seen[k] {
+			n++
+		}
+		seen[k] = true
+	}
+	return n
+}
