@@ -8,6 +8,7 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/internal/testpayload"
 )
@@ -58,8 +59,8 @@ func TestArenaPoolBounded(t *testing.T) {
 // one after the other, the second on the storage the first released, and
 // checks that the first request's trajectories did not change.
 func TestReleasedStorageReuseKeepsTrajectories(t *testing.T) {
-	var got []*Trajectory
-	sink := SinkFunc(func(_ context.Context, tr *Trajectory) error {
+	var got []*agentrun.Trajectory
+	sink := SinkFunc(func(_ context.Context, tr *agentrun.Trajectory) error {
 		got = append(got, tr)
 		return nil
 	})

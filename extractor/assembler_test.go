@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/internal/errs"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
@@ -256,7 +257,7 @@ func TestLateSpansDropped(t *testing.T) {
 func TestSinkErrorCounted(t *testing.T) {
 	ta := newTestAssembler(t, DefaultConfig())
 	ta.sink = nil
-	ta.Assembler.sink = SinkFunc(func(context.Context, *Trajectory) error { return errors.New("full") })
+	ta.Assembler.sink = SinkFunc(func(context.Context, *agentrun.Trajectory) error { return errors.New("full") })
 	if err := ta.ConsumeTraces(context.Background(), buildTraces(agentRun(1)...)); err != nil {
 		t.Fatal(err)
 	}
@@ -281,9 +282,9 @@ func TestInvalidIDsCounted(t *testing.T) {
 }
 
 // signalSink reports each submission on a channel.
-type signalSink chan *Trajectory
+type signalSink chan *agentrun.Trajectory
 
-func (s signalSink) Submit(_ context.Context, t *Trajectory) error {
+func (s signalSink) Submit(_ context.Context, t *agentrun.Trajectory) error {
 	s <- t
 	return nil
 }

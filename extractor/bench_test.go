@@ -7,6 +7,7 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/internal/testpayload"
 )
@@ -26,7 +27,9 @@ func decodedMedium(tb testing.TB, traces int) (ptrace.Traces, int) {
 	return td, len(wire)
 }
 
-func discard() Sink { return SinkFunc(func(context.Context, *Trajectory) error { return nil }) }
+func discard() Sink {
+	return SinkFunc(func(context.Context, *agentrun.Trajectory) error { return nil })
+}
 
 // BenchmarkAssembleExtract buffers one 50-trace medium request, then
 // releases and extracts every trace.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 )
 
@@ -85,7 +86,7 @@ func listCaptureRuns(t testing.TB) []captureRun {
 
 // replayCapture feeds a run's payloads, in arrival order, to an assembler
 // and returns the trajectories it emits, in start order.
-func replayCapture(t testing.TB, r captureRun, gt *captureTruth) []*Trajectory {
+func replayCapture(t testing.TB, r captureRun, gt *captureTruth) []*agentrun.Trajectory {
 	t.Helper()
 	ta := newTestAssembler(t, DefaultConfig())
 	files := gt.Files
@@ -146,7 +147,7 @@ func jsonEqual(a, b string) bool {
 // diffTurn lists how tr differs from want on the exactness measure: input,
 // ordered tool names, arguments as parsed JSON, per-call error flag and
 // final output.
-func diffTurn(tr *Trajectory, want *captureTurn) []string {
+func diffTurn(tr *agentrun.Trajectory, want *captureTurn) []string {
 	var d []string
 	if tr.Input != want.UserInput {
 		d = append(d, fmt.Sprintf("input = %q, want %q", tr.Input, want.UserInput))
@@ -180,7 +181,7 @@ func diffTurn(tr *Trajectory, want *captureTurn) []string {
 // checkCapture compares a run's trajectories with its ground truth and
 // returns the differences; checks beyond the exactness measure (agent,
 // session, history, failure flag) are returned separately.
-func checkCapture(trajs []*Trajectory, gt *captureTruth) (diffs, extra []string) {
+func checkCapture(trajs []*agentrun.Trajectory, gt *captureTruth) (diffs, extra []string) {
 	turns := gt.Turns
 	if len(turns) == 0 {
 		turns = []captureTurn{gt.captureTurn}

@@ -1,5 +1,7 @@
 package extractor
 
+import "github.com/evalsidecar/evalsidecar/agentrun"
+
 // spanClass is what a span is in an agent run.
 type spanClass int8
 
@@ -161,7 +163,7 @@ type content struct {
 	done         bool
 	msgs         []message
 	instructions string
-	defs         []ToolDefinition
+	defs         []agentrun.ToolDefinition
 }
 
 func (c *content) decode() {
@@ -241,7 +243,7 @@ func (c *content) text() string {
 }
 
 // tools returns decoded tool definitions.
-func (c *content) tools() []ToolDefinition {
+func (c *content) tools() []agentrun.ToolDefinition {
 	if c == nil {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/internal/jsonobj"
 )
 
@@ -55,7 +56,7 @@ type extraction struct {
 // invoke_agent span (an agent span with no agent ancestor), or one for the
 // whole trace when it has GenAI spans but no agent span. It returns nil for
 // a trace without GenAI spans. Extract does not modify t.
-func Extract(t *Trace) []*Trajectory {
+func Extract(t *Trace) []*agentrun.Trajectory {
 	var x extraction
 	return x.extract(t)
 }
@@ -99,7 +100,7 @@ func (x *extraction) reset() {
 	x.unjoinedLogs = 0
 }
 
-func (x *extraction) extract(t *Trace) []*Trajectory {
+func (x *extraction) extract(t *Trace) []*agentrun.Trajectory {
 	n := len(t.spans)
 	x.t = t
 	x.unjoinedLogs = 0
@@ -196,10 +197,10 @@ func (x *extraction) extract(t *Trace) []*Trajectory {
 		}
 	}
 	if len(runs) == 0 {
-		return []*Trajectory{x.build(x.traceRoot(), true)}
+		return []*agentrun.Trajectory{x.build(x.traceRoot(), true)}
 	}
 	sortByStart(t.spans, runs)
-	out := make([]*Trajectory, 0, len(runs))
+	out := make([]*agentrun.Trajectory, 0, len(runs))
 	for k := 0; k < len(runs); {
 		n := 1
 		if len(runs) > 1 {
@@ -360,11 +361,11 @@ func unixTime(ns int64) time.Time {
 }
 
 // build makes the trajectory of the run rooted at span r.
-func (x *extraction) build(r int, whole bool) *Trajectory {
+func (x *extraction) build(r int, whole bool) *agentrun.Trajectory {
 	t := x.t
 	rs := &t.spans[r]
 	rf := &x.facts[r]
-	tr := &Trajectory{
+	tr := &agentrun.Trajectory{
 		TraceID:   t.TraceID(),
 		Agent:     rf.agent,
 		Start:     unixTime(rs.start),
@@ -462,7 +463,7 @@ func (x *extraction) build(r int, whole bool) *Trajectory {
 
 // fillLLMCalls records leaf model calls: an LLM span with an LLM span
 // below it is a wrapper and would count tokens twice.
-func (x *extraction) fillLLMCalls(tr *Trajectory, llms []member) {
+func (x *extraction) fillLLMCalls(tr *agentrun.Trajectory, llms []member) {
 	x.nonLeaf = sized(x.nonLeaf, len(x.t.spans))
 	nonLeaf := x.nonLeaf
 	x.callSpans = x.callSpans[:0]
@@ -487,7 +488,7 @@ func (x *extraction) fillLLMCalls(tr *Trajectory, llms []member) {
 		}
 	}
 	if leaves > 0 {
-		tr.LLMCalls = make([]LLMCall, 0, leaves)
+		tr.LLMCalls = make([]agentrun.LLMCall, 0, leaves)
 	}
 	for _, m := range llms {
 		if nonLeaf[m.i] {
@@ -504,7 +505,7 @@ func (x *extraction) fillLLMCalls(tr *Trajectory, llms []member) {
 			}
 		}
 		x.callSpans = append(x.callSpans, int32(m.i))
-		tr.LLMCalls = append(tr.LLMCalls, LLMCall{
+		tr.LLMCalls = append(tr.LLMCalls, agentrun.LLMCall{
 			Model:         f.model,
 			Provider:      f.provider,
 			InputTokens:   f.inputTokens,
@@ -518,17 +519,17 @@ func (x *extraction) fillLLMCalls(tr *Trajectory, llms []member) {
 }
 
 // fillToolCalls records the run's tool executions in causal order.
-func (x *extraction) fillToolCalls(tr *Trajectory, tools, llms []member) {
+func (x *extraction) fillToolCalls(tr *agentrun.Trajectory, tools, llms []member) {
 	x.toolSpans = x.toolSpans[:0]
 	if len(tools) == 0 {
 		return
 	}
 	req := &requested{x: x, llms: llms}
 	x.orderTools(tools, req)
-	tr.ToolCalls = make([]ToolCall, 0, len(tools))
+	tr.ToolCalls = make([]agentrun.ToolCall, 0, len(tools))
 	for _, m := range tools {
 		s, f := &x.t.spans[m.i], &x.facts[m.i]
-		tc := ToolCall{
+		tc := agentrun.ToolCall{
 			ID:     f.toolCallID,
 			Name:   f.toolName,
 			Agent:  m.agent,
@@ -561,7 +562,7 @@ func (x *extraction) fillToolCalls(tr *Trajectory, tools, llms []member) {
 
 // fillContent sets the run's input, history, output, instructions and tool
 // definitions, decoding only the message attributes it needs.
-func (x *extraction) fillContent(tr *Trajectory, r int, llms []member) {
+func (x *extraction) fillContent(tr *agentrun.Trajectory, r int, llms []member) {
 	rf := &x.facts[r]
 	var first, last *spanFacts
 	if len(llms) > 0 {
@@ -586,7 +587,7 @@ func (x *extraction) fillContent(tr *Trajectory, r int, llms []member) {
 				continue
 			}
 			if txt := m.text(); txt != "" {
-				tr.History = append(tr.History, Message{Role: m.Role, Content: txt})
+				tr.History = append(tr.History, agentrun.Message{Role: m.Role, Content: txt})
 			}
 		}
 	}
@@ -619,7 +620,7 @@ func (x *extraction) fillContent(tr *Trajectory, r int, llms []member) {
 // stepKey is a step before ordering: its kind, its index into LLMCalls,
 // ToolCalls or the run's agent spans, and its span's position.
 type stepKey struct {
-	kind  StepKind
+	kind  agentrun.StepKind
 	index int
 	si    int
 	start int64
@@ -627,40 +628,40 @@ type stepKey struct {
 
 // fillSteps merges model calls, tool calls and sub-agent invocations in
 // execution order.
-func (x *extraction) fillSteps(tr *Trajectory, agents []member) {
+func (x *extraction) fillSteps(tr *agentrun.Trajectory, agents []member) {
 	n := len(tr.LLMCalls) + len(tr.ToolCalls) + len(agents)
 	if n == 0 {
 		return
 	}
 	keys := x.stepKeys[:0]
 	for i, si := range x.callSpans {
-		keys = append(keys, x.stepKey(StepLLM, i, int(si)))
+		keys = append(keys, x.stepKey(agentrun.StepLLM, i, int(si)))
 	}
 	for i, si := range x.toolSpans {
 		if si < 0 { // rebuilt from the model's request: no span
-			keys = append(keys, stepKey{kind: StepTool, index: i, si: -1, start: stepTime(tr.ToolCalls[i].Start)})
+			keys = append(keys, stepKey{kind: agentrun.StepTool, index: i, si: -1, start: stepTime(tr.ToolCalls[i].Start)})
 			continue
 		}
-		keys = append(keys, x.stepKey(StepTool, i, int(si)))
+		keys = append(keys, x.stepKey(agentrun.StepTool, i, int(si)))
 	}
 	for i, m := range agents {
-		keys = append(keys, x.stepKey(StepAgent, i, m.i))
+		keys = append(keys, x.stepKey(agentrun.StepAgent, i, m.i))
 	}
 	x.stepKeys = keys
 	x.orderSteps(keys)
-	steps := make([]Step, 0, n)
+	steps := make([]agentrun.Step, 0, n)
 	for _, k := range keys {
 		switch k.kind {
-		case StepLLM:
+		case agentrun.StepLLM:
 			c := &tr.LLMCalls[k.index]
-			steps = append(steps, Step{Kind: StepLLM, Name: c.Model, SpanID: c.SpanID, Start: c.Start, End: c.End, Index: k.index})
-		case StepTool:
+			steps = append(steps, agentrun.Step{Kind: agentrun.StepLLM, Name: c.Model, SpanID: c.SpanID, Start: c.Start, End: c.End, Index: k.index})
+		case agentrun.StepTool:
 			c := &tr.ToolCalls[k.index]
-			steps = append(steps, Step{Kind: StepTool, Name: c.Name, SpanID: c.SpanID, Start: c.Start, End: c.End, Index: k.index})
+			steps = append(steps, agentrun.Step{Kind: agentrun.StepTool, Name: c.Name, SpanID: c.SpanID, Start: c.Start, End: c.End, Index: k.index})
 		default:
 			m := agents[k.index]
 			s := &x.t.spans[m.i]
-			steps = append(steps, Step{Kind: StepAgent, Name: x.facts[m.i].agent, SpanID: x.spanID(m.i), Start: unixTime(s.start), End: unixTime(s.end), Index: -1})
+			steps = append(steps, agentrun.Step{Kind: agentrun.StepAgent, Name: x.facts[m.i].agent, SpanID: x.spanID(m.i), Start: unixTime(s.start), End: unixTime(s.end), Index: -1})
 		}
 	}
 	tr.Steps = steps
@@ -668,7 +669,7 @@ func (x *extraction) fillSteps(tr *Trajectory, agents []member) {
 
 // stepKey keys a step of span si. The span is looked up by id, as the
 // step's span id names it.
-func (x *extraction) stepKey(kind StepKind, index, si int) stepKey {
+func (x *extraction) stepKey(kind agentrun.StepKind, index, si int) stepKey {
 	id := x.t.spans[si].id
 	pos, ok := x.idx.get(id)
 	if !ok {
@@ -722,7 +723,7 @@ func systemText(msgs []message) string {
 // attributes kept besides the decoders' keys) into tr. The agent span's
 // value wins over a resource attribute of the same key; the run's other
 // spans only fill keys still missing, earliest first.
-func (x *extraction) copyRunAttributes(tr *Trajectory, r int, ms []member) {
+func (x *extraction) copyRunAttributes(tr *agentrun.Trajectory, r int, ms []member) {
 	take := func(i int, override bool) {
 		if x.t.spans[i].genaiOnly {
 			return // no key outside the decoders' namespace

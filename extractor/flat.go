@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
 // Flattened message lists: OpenInference writes a span's messages as
@@ -198,10 +200,10 @@ func (m *flatMsg) message(parts []part) (message, []part) {
 // parseFlatToolDefs reads tool definitions flattened under prefix:
 // OpenInference llm.tools.<i>.tool.json_schema (a JSON object string) and
 // OpenLLMetry llm.request.functions.<i>.{name,description,parameters}.
-func parseFlatToolDefs(as attrs, prefix string) []ToolDefinition {
+func parseFlatToolDefs(as attrs, prefix string) []agentrun.ToolDefinition {
 	type item struct {
 		idx int
-		def ToolDefinition
+		def agentrun.ToolDefinition
 	}
 	var items []item
 	for _, a := range as {
@@ -238,7 +240,7 @@ func parseFlatToolDefs(as attrs, prefix string) []ToolDefinition {
 		}
 	}
 	slices.SortFunc(items, func(a, b item) int { return a.idx - b.idx })
-	out := make([]ToolDefinition, 0, len(items))
+	out := make([]agentrun.ToolDefinition, 0, len(items))
 	for _, it := range items {
 		if it.def.Name != "" {
 			out = append(out, it.def)

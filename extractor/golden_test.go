@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 )
@@ -27,11 +28,11 @@ type goldenInput struct {
 
 // goldenOutput is what a golden file holds.
 type goldenOutput struct {
-	Trajectories []*Trajectory     `json:"trajectories"`
-	Outcomes     map[string]int    `json:"outcomes"`
-	Dropped      map[string]int    `json:"dropped,omitempty"`
-	LateSpans    int               `json:"late_spans,omitempty"`
-	Extra        map[string]string `json:"extra,omitempty"`
+	Trajectories []*agentrun.Trajectory `json:"trajectories"`
+	Outcomes     map[string]int         `json:"outcomes"`
+	Dropped      map[string]int         `json:"dropped,omitempty"`
+	LateSpans    int                    `json:"late_spans,omitempty"`
+	Extra        map[string]string      `json:"extra,omitempty"`
 }
 
 // readGoldenInput reads a golden input file.

@@ -8,26 +8,27 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // collectSink records submitted trajectories.
 type collectSink struct {
 	mu    sync.Mutex
-	trajs []*Trajectory
+	trajs []*agentrun.Trajectory
 }
 
-func (c *collectSink) Submit(_ context.Context, t *Trajectory) error {
+func (c *collectSink) Submit(_ context.Context, t *agentrun.Trajectory) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.trajs = append(c.trajs, t)
 	return nil
 }
 
-func (c *collectSink) all() []*Trajectory {
+func (c *collectSink) all() []*agentrun.Trajectory {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]*Trajectory(nil), c.trajs...)
+	return append([]*agentrun.Trajectory(nil), c.trajs...)
 }
 
 // testAssembler builds an assembler on a fresh registry with a fixed clock.

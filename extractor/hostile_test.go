@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 )
@@ -68,7 +69,7 @@ func hostileTraces(spans []hostileSpan) ptrace.Traces {
 
 // extractDirect converts spans the way the assembler does and extracts
 // them, without the assembler's caps.
-func extractDirect(t *testing.T, spans []hostileSpan) []*Trajectory {
+func extractDirect(t *testing.T, spans []hostileSpan) []*agentrun.Trajectory {
 	t.Helper()
 	bt := converter{maxValue: DefaultConfig().MaxAttributeValueBytes}.traces(hostileTraces(spans))
 	if len(bt.groups) != 1 {
@@ -86,7 +87,7 @@ func extractDirect(t *testing.T, spans []hostileSpan) []*Trajectory {
 
 // consumeHostile feeds spans to an assembler with default limits and
 // flushes it.
-func consumeHostile(t *testing.T, spans []hostileSpan) (*testAssembler, []*Trajectory) {
+func consumeHostile(t *testing.T, spans []hostileSpan) (*testAssembler, []*agentrun.Trajectory) {
 	t.Helper()
 	ta := newTestAssembler(t, DefaultConfig())
 	if err := ta.ConsumeTraces(context.Background(), hostileTraces(spans)); err != nil {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
 // Message part types of the GenAI conventions (v1.37+).
@@ -271,14 +273,14 @@ type wireToolDef struct {
 }
 
 // parseToolDefs decodes gen_ai.tool.definitions.
-func parseToolDefs(raw string) []ToolDefinition {
+func parseToolDefs(raw string) []agentrun.ToolDefinition {
 	var items []wireToolDef
 	if json.Unmarshal([]byte(raw), &items) != nil {
 		return nil
 	}
-	out := make([]ToolDefinition, 0, len(items))
+	out := make([]agentrun.ToolDefinition, 0, len(items))
 	for _, w := range items {
-		d := ToolDefinition{Name: rawString(w.Name), Description: rawString(w.Description), Parameters: rawString(w.Parameters)}
+		d := agentrun.ToolDefinition{Name: rawString(w.Name), Description: rawString(w.Description), Parameters: rawString(w.Parameters)}
 		if w.Function != nil {
 			if n := rawString(w.Function.Name); n != "" {
 				d.Name = n

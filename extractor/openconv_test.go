@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
 func TestParseFlatMessages(t *testing.T) {
@@ -87,7 +89,7 @@ func TestParseFlatToolDefs(t *testing.T) {
 		{"llm.tools.2.tool.json_schema", `not json`},
 	}
 	got := parseFlatToolDefs(as, keyOITools)
-	want := []ToolDefinition{{Name: "a"}, {Name: "b", Description: "B", Parameters: `{"type":"object"}`}}
+	want := []agentrun.ToolDefinition{{Name: "a"}, {Name: "b", Description: "B", Parameters: `{"type":"object"}`}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}

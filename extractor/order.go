@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"cmp"
 	"slices"
+
+	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
 // Span start times are often whole milliseconds, so a tool span and the
@@ -92,7 +94,7 @@ func (x *extraction) orderTools(tools []member, req *requested) {
 
 func (x *extraction) orderSteps(keys []stepKey) {
 	slices.SortStableFunc(keys, func(a, b stepKey) int {
-		if x.requestOrdered && a.kind == StepTool && b.kind == StepTool && a.start == b.start {
+		if x.requestOrdered && a.kind == agentrun.StepTool && b.kind == agentrun.StepTool && a.start == b.start {
 			// tool calls paired with the model's requests are in request
 			// order
 			return cmp.Compare(a.index, b.index)

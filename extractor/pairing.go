@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/internal/jsonobj"
 )
 
@@ -79,7 +80,7 @@ func (x *extraction) collectRequests(llms []member) []toolRequest {
 // matchRequest finds the request a tool call answers: by call id, else the
 // earliest unused request of the same name made before the tool started,
 // preferring one whose arguments equal the call's.
-func matchRequest(reqs []toolRequest, tc *ToolCall, llmStart func(int) int64) int {
+func matchRequest(reqs []toolRequest, tc *agentrun.ToolCall, llmStart func(int) int64) int {
 	if tc.ID != "" {
 		for i := range reqs {
 			if reqs[i].p.ID == tc.ID {
@@ -161,7 +162,7 @@ func (x *extraction) responseFor(llms []member, k int, id string) (string, int, 
 // but no tool span (marking those whose result is an error report as
 // failed). x.toolSpans stays parallel to tr.ToolCalls (-1 for a call with
 // no span).
-func (x *extraction) pairTools(tr *Trajectory, llms []member) {
+func (x *extraction) pairTools(tr *agentrun.Trajectory, llms []member) {
 	x.requestOrdered = false
 	// Tool spans that carry call ids are joined by id already; the
 	// model's requests are decoded only for runs whose instrumentation
@@ -207,7 +208,7 @@ func (x *extraction) pairTools(tr *Trajectory, llms []member) {
 	}
 
 	// requested calls that ran without a span
-	var reqHandoffs []Handoff
+	var reqHandoffs []agentrun.Handoff
 	for k := range reqs {
 		r := &reqs[k]
 		if r.used || r.p.ID == "" {
@@ -218,10 +219,10 @@ func (x *extraction) pairTools(tr *Trajectory, llms []member) {
 			continue
 		}
 		if to, ok := handoffTarget(r.p.Name); ok {
-			reqHandoffs = append(reqHandoffs, Handoff{From: r.agent, To: to, CallID: r.p.ID, Start: unixTime(x.t.spans[llms[r.llm].i].end)})
+			reqHandoffs = append(reqHandoffs, agentrun.Handoff{From: r.agent, To: to, CallID: r.p.ID, Start: unixTime(x.t.spans[llms[r.llm].i].end)})
 			continue
 		}
-		tc := ToolCall{
+		tc := agentrun.ToolCall{
 			ID:             r.p.ID,
 			Name:           r.p.Name,
 			Agent:          r.agent,
@@ -249,7 +250,7 @@ func (x *extraction) pairTools(tr *Trajectory, llms []member) {
 		tc := tr.ToolCalls[i]
 		if to, ok := handoffTarget(tc.Name); ok {
 			to = argsHandoffTarget(tc.Name, tc.Arguments, to)
-			tr.Handoffs = append(tr.Handoffs, Handoff{From: tc.Agent, To: to, CallID: tc.ID, SpanID: tc.SpanID, Start: tc.Start})
+			tr.Handoffs = append(tr.Handoffs, agentrun.Handoff{From: tc.Agent, To: to, CallID: tc.ID, SpanID: tc.SpanID, Start: tc.Start})
 			continue
 		}
 		tr.ToolCalls[kept] = tc
@@ -258,7 +259,7 @@ func (x *extraction) pairTools(tr *Trajectory, llms []member) {
 	}
 	// a handoff the model requested, unless a span recorded it
 	for _, h := range reqHandoffs {
-		if !slices.ContainsFunc(tr.Handoffs, func(o Handoff) bool { return o.To == h.To }) {
+		if !slices.ContainsFunc(tr.Handoffs, func(o agentrun.Handoff) bool { return o.To == h.To }) {
 			tr.Handoffs = append(tr.Handoffs, h)
 		}
 	}
@@ -272,9 +273,9 @@ func (x *extraction) pairTools(tr *Trajectory, llms []member) {
 
 // orderByRequest reorders calls that started in the same instant by the
 // order in which the model requested them.
-func (x *extraction) orderByRequest(tr *Trajectory, pos []int) {
+func (x *extraction) orderByRequest(tr *agentrun.Trajectory, pos []int) {
 	type item struct {
-		tc   ToolCall
+		tc   agentrun.ToolCall
 		span int32
 		pos  int
 	}
@@ -323,18 +324,18 @@ func stepTime(t time.Time) int64 {
 // earlierTurns returns the conversation before the user message input in
 // a model call's input messages: the history of a multi-turn session when
 // the run's own input holds only the new message.
-func earlierTurns(msgs []message, input string) []Message {
+func earlierTurns(msgs []message, input string) []agentrun.Message {
 	u := lastUser(msgs)
 	if u <= 0 || msgs[u].text() != input {
 		return nil
 	}
-	var out []Message
+	var out []agentrun.Message
 	for _, m := range msgs[:u] {
 		if m.Role == "system" || m.Role == "developer" {
 			continue
 		}
 		if txt := m.text(); txt != "" {
-			out = append(out, Message{Role: m.Role, Content: txt})
+			out = append(out, agentrun.Message{Role: m.Role, Content: txt})
 		}
 	}
 	return out

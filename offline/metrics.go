@@ -8,13 +8,15 @@ import (
 	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/aggregate"
+	"github.com/evalsidecar/evalsidecar/scorer/text"
+	"github.com/evalsidecar/evalsidecar/scorer/toolmatch"
 )
 
 // adkDefaultCriteria are ADK's default thresholds, used for an eval set
 // when neither metrics nor criteria are given.
 var adkDefaultCriteria = []aggregate.Criterion{
-	{Metric: scorer.MetricToolTrajectoryAvgScore, Threshold: 1.0},
-	{Metric: scorer.MetricResponseMatchScore, Threshold: 0.8},
+	{Metric: toolmatch.MetricToolTrajectoryAvgScore, Threshold: 1.0},
+	{Metric: text.MetricResponseMatchScore, Threshold: 0.8},
 }
 
 // selectMetrics resolves the metrics to run: the given ids, then the

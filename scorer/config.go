@@ -36,17 +36,11 @@ type Config struct {
 	References ReferencesConfig `yaml:"references"`
 }
 
-// DefaultConfig returns the documented defaults: the built-in
-// deterministic metrics, a queue of 1000 trajectories, 2 consumers and a
-// 5s timeout per metric call.
+// DefaultConfig returns the engine's documented defaults: a queue of 1000
+// trajectories, 2 consumers and a 5s timeout per metric call. The default
+// metric list is catalog.DefaultMetrics (the sidecar's config sets it).
 func DefaultConfig() Config {
-	names := BuiltinMetricNames()
-	ms := make([]MetricConfig, len(names))
-	for i, n := range names {
-		ms[i] = MetricConfig{Name: n}
-	}
 	return Config{
-		Metrics:       ms,
 		SendingQueue:  queue.Config{Enabled: true, NumConsumers: 2, QueueSize: 1000},
 		MetricTimeout: 5 * time.Second,
 		References:    DefaultReferencesConfig(),

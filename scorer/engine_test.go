@@ -166,29 +166,6 @@ func TestEvaluateOutcomes(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
-func TestEvaluateBuiltinsNotApplicable(t *testing.T) {
-	ms, err := NewRegistry().Build(DefaultConfig().Metrics)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, _, _ := testEngine(t, DefaultConfig(), ms, &collectSink{})
-	// No start/end time and no tool calls: latency lacks its input; the
-	// rates are undefined over zero calls.
-	ev := e.Evaluate(context.Background(), FromTrajectory(&agentrun.Trajectory{TraceID: "x"}))
-	want := []string{MetricLatency, MetricToolErrorRate, MetricRepeatedToolCallRate, MetricToolArgsValid, MetricUnsupportedFacts}
-	if !slices.Equal(ev.NotApplicable, want) {
-		t.Errorf("NotApplicable = %v, want %v", ev.NotApplicable, want)
-	}
-	if len(ev.Results) != 2 || ev.Results[0].Metric != MetricFailure || ev.Results[1].Metric != MetricToolCallCount {
-		t.Errorf("results = %+v", ev.Results)
-	}
-	for _, m := range want {
-		if got := testutil.ToFloat64(e.tel.notApplicable.WithLabelValues(m)); got != 1 {
-			t.Errorf("not_applicable_total{metric=%q} = %v, want 1", m, got)
-		}
-	}
-}
-
 func TestSubmitQueueFull(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.SendingQueue.QueueSize = 2

@@ -90,8 +90,8 @@ func (p Params) PositiveInt(key string, def, max int) (int, error) {
 	return n, nil
 }
 
-// paramRangeError reports an integer parameter outside [lo, hi].
-func paramRangeError(key string, lo, hi, got int) error {
+// ParamRangeError reports an integer parameter outside [lo, hi].
+func ParamRangeError(key string, lo, hi, got int) error {
 	return fmt.Errorf("param %q: must be between %d and %d, got %d", key, lo, hi, got)
 }
 
@@ -125,9 +125,9 @@ func (p Params) Float(key string, def, lo, hi float64) (float64, error) {
 	return f, nil
 }
 
-// meanVerdict averages per-invocation scores as Google ADK does and labels
+// MeanVerdict averages per-invocation scores as Google ADK does and labels
 // the mean "passed" when it reaches threshold, else "failed".
-func meanVerdict(per []float64, threshold float64) (float64, string) {
+func MeanVerdict(per []float64, threshold float64) (float64, string) {
 	sum := 0.0
 	for _, s := range per {
 		sum += s

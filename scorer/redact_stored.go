@@ -1,6 +1,9 @@
 package scorer
 
-import "github.com/evalsidecar/evalsidecar/agentrun"
+import (
+	"github.com/evalsidecar/evalsidecar/agentrun"
+	"github.com/evalsidecar/evalsidecar/internal/jsonobj"
+)
 
 // Redactor replaces personal data and secrets in text.
 type Redactor interface {
@@ -21,7 +24,7 @@ func redactTrajectory(t *agentrun.Trajectory, r Redactor) {
 		c := &t.ToolCalls[i]
 		if args := r.Redact(c.Arguments); args != c.Arguments {
 			c.Arguments = args
-			c.ArgumentsValid = c.ArgumentsValid && isJSONObject(args)
+			c.ArgumentsValid = c.ArgumentsValid && jsonobj.Valid(args)
 		}
 		c.Result = r.Redact(c.Result)
 		c.Error = r.Redact(c.Error)

@@ -21,14 +21,37 @@ type Registry struct {
 	factories map[string]Factory
 }
 
-// NewRegistry returns a registry with the built-in deterministic metrics
-// registered.
+// Entry is a metric id and the factory that builds it, as a metric family
+// lists them.
+type Entry struct {
+	Name string
+	New  Factory
+}
+
+// NewRegistry returns an empty registry (package catalog returns one with
+// every built-in metric).
 func NewRegistry() *Registry {
-	r := &Registry{factories: make(map[string]Factory)}
-	for _, b := range catalog() {
-		r.factories[b.name] = b.factory
+	return &Registry{factories: make(map[string]Factory)}
+}
+
+// NoParams is the factory of a metric that takes no parameters.
+func NoParams(m Metric) Factory {
+	return func(params map[string]any) (Metric, error) {
+		if err := Params(params).CheckKnown(); err != nil {
+			return nil, err
+		}
+		return m, nil
 	}
-	return r
+}
+
+// RegisterAll registers every entry, stopping at the first error.
+func (r *Registry) RegisterAll(entries ...Entry) error {
+	for _, e := range entries {
+		if err := r.Register(e.Name, e.New); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Register adds a factory under name. Registering an empty name, a nil

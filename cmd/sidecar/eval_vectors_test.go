@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalsidecar/evalsidecar/internal/config"
+	"github.com/evalsidecar/evalsidecar/scorer/catalog"
 )
 
 // metricVector is one entry of testdata/metric_vectors.json.
@@ -480,5 +480,5 @@ func TestEvalVectors(t *testing.T) {
 
 // newEvalRegistryNames lists the metric types eval can build.
 func newEvalRegistryNames() []string {
-	return config.NewMetricRegistry().Names()
+	return catalog.NewRegistry().Names()
 }

@@ -10,6 +10,7 @@ import (
 	otellog "go.opentelemetry.io/otel/log"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/catalog"
 )
 
 // recordAttrs returns a record's attributes as a map.
@@ -23,7 +24,7 @@ func recordAttrs(rec otellog.Record) map[string]any {
 }
 
 func TestSelectorEvents(t *testing.T) {
-	det := scorer.BuiltinMetricNames()
+	det := catalog.DefaultNames()
 	long := strings.Repeat("é", 10) // 20 bytes
 	e := &scorer.Evaluation{
 		Results: []scorer.Result{

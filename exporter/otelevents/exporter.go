@@ -16,6 +16,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/internal/queue"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/catalog"
 )
 
 // ScopeName is the instrumentation scope of the emitted records.
@@ -80,7 +81,7 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 			allMetrics:    cfg.AllMetrics,
 			errors:        cfg.Errors,
 			explainMax:    cfg.ExplanationMaxLength,
-			deterministic: scorer.BuiltinMetricNames(),
+			deterministic: catalog.DefaultNames(),
 		},
 	}
 	x.queue = queue.New(queue.Settings[sdklog.Record]{

@@ -16,6 +16,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/internal/configopaque"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/runhealth"
 )
 
 const (
@@ -31,11 +32,11 @@ func evaluation() *scorer.Evaluation {
 		Results: []scorer.Result{
 			{Metric: "helpfulness_v1", Score: 0.75, Label: "pass", Explanation: "The answer addresses the refund question.",
 				Judge: &scorer.JudgeUsage{Judge: "default", Provider: "openai", Model: "gpt-test", Calls: 1}},
-			{Metric: scorer.MetricToolErrorRate, Score: 0.25, Details: map[string]any{"calls": 4, "errors": 1}},
+			{Metric: runhealth.MetricToolErrorRate, Score: 0.25, Details: map[string]any{"calls": 4, "errors": 1}},
 		},
 		Errors: []scorer.MetricError{
 			{Metric: "groundedness_v1", Reason: "timeout", Err: errors.New("judge timed out")},
-			{Metric: scorer.MetricToolArgsValid, Reason: "panic", Err: errors.New("boom")},
+			{Metric: runhealth.MetricToolArgsValid, Reason: "panic", Err: errors.New("boom")},
 		},
 	}
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/receiver"
 	"github.com/evalsidecar/evalsidecar/scorer"
-	"github.com/evalsidecar/evalsidecar/scorer/celmetric"
+	"github.com/evalsidecar/evalsidecar/scorer/catalog"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
 )
 
@@ -71,7 +71,7 @@ func Default() Config {
 	return Config{
 		Receiver:  receiver.DefaultConfig(),
 		Extractor: extractor.DefaultConfig(),
-		Scorer:    scorer.DefaultConfig(),
+		Scorer:    defaultScorer(),
 		Judge:     stage.DefaultConfig(),
 		Exporters: Exporters{
 			Prometheus: promexp.DefaultConfig(),
@@ -96,7 +96,7 @@ func (c Config) Validate() error {
 	add("receiver", c.Receiver.Validate())
 	add("extractor", c.Extractor.Validate())
 	add("scorer", c.Scorer.Validate())
-	if _, err := NewMetricRegistry().Build(c.Scorer.Metrics); err != nil {
+	if _, err := catalog.NewRegistry().Build(c.Scorer.Metrics); err != nil {
 		errs = append(errs, fmt.Errorf("scorer.metrics: %w", err))
 	}
 	add("judge", stage.Check(c.Judge))
@@ -126,28 +126,16 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
-// NewMetricRegistry returns the registry every command builds metrics
-// from: the scorer's built-in metrics plus the "cel" custom metric type.
-func NewMetricRegistry() *scorer.Registry {
-	r := scorer.NewRegistry()
-	// Registering on a fresh registry cannot collide.
-	_ = celmetric.Register(r)
-	return r
-}
-
 // NewEvalRegistry returns the registry of offline evaluation (sidecar
-// eval): NewMetricRegistry's metrics plus, when c configures judges, every
+// eval): the catalog's metrics plus, when c configures judges, every
 // judge metric bound to them (see stage.OfflineRegistry).
 func NewEvalRegistry(c Config, s stage.Settings) (*scorer.Registry, error) {
+	r := catalog.NewRegistry()
 	if len(c.Judge.Judges) == 0 {
-		return NewMetricRegistry(), nil
+		return r, nil
 	}
-	r, err := stage.OfflineRegistry(c.Judge, s)
-	if err != nil {
+	if err := stage.OfflineRegistry(c.Judge, s, r); err != nil {
 		return nil, fmt.Errorf("judge: %w", err)
-	}
-	if err := celmetric.Register(r); err != nil {
-		return nil, err
 	}
 	return r, nil
 }
@@ -190,4 +178,12 @@ func Load(path string) (Config, error) {
 		return cfg, fmt.Errorf("%s: %w", path, err)
 	}
 	return cfg, nil
+}
+
+// defaultScorer is the scorer section's default: the engine's defaults and
+// the catalog's default metrics.
+func defaultScorer() scorer.Config {
+	c := scorer.DefaultConfig()
+	c.Metrics = catalog.DefaultMetrics()
+	return c
 }

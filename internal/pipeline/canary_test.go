@@ -9,6 +9,8 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/exporter"
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/text"
+	"github.com/evalsidecar/evalsidecar/scorer/toolmatch"
 )
 
 // TestCanaryReferenceEndToEnd sends a canary run tagged with an eval case
@@ -24,7 +26,7 @@ func TestCanaryReferenceEndToEnd(t *testing.T) {
 	}
 	cfg := testConfig(dir)
 	cfg.Exporters.JSONL.Enabled = false
-	cfg.Scorer.Metrics = []scorer.MetricConfig{{Name: scorer.MetricExactMatch}, {Name: scorer.MetricTrajectoryExactMatch}}
+	cfg.Scorer.Metrics = []scorer.MetricConfig{{Name: text.MetricExactMatch}, {Name: toolmatch.MetricTrajectoryExactMatch}}
 	cfg.Scorer.References.Files = []string{refs}
 	c := &capture{}
 	p, ctx := startOnline(t, cfg, Options{Extra: []exporter.Exporter{c}})
@@ -72,7 +74,7 @@ func TestCanaryReferenceEndToEnd(t *testing.T) {
 	for _, r := range ev.Results {
 		scores[r.Metric] = r.Score
 	}
-	if scores[scorer.MetricExactMatch] != 1 || scores[scorer.MetricTrajectoryExactMatch] != 1 || len(ev.Results) != 2 {
+	if scores[text.MetricExactMatch] != 1 || scores[toolmatch.MetricTrajectoryExactMatch] != 1 || len(ev.Results) != 2 {
 		t.Errorf("canary run results = %+v, not applicable %v; want exact_match and trajectory_exact_match = 1", ev.Results, ev.NotApplicable)
 	}
 	if pl := byID[plain]; pl == nil || len(pl.Results) != 0 || len(pl.NotApplicable) != 2 {

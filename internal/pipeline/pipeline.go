@@ -24,6 +24,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/receiver"
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/catalog"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
 	"github.com/evalsidecar/evalsidecar/scorer/reference"
@@ -110,7 +111,7 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	exps = append(exps, opts.Extra...)
 	p.Exporters = exporter.NewFanout(exps...)
 
-	metrics, err := config.NewMetricRegistry().Build(cfg.Scorer.Metrics)
+	metrics, err := catalog.NewRegistry().Build(cfg.Scorer.Metrics)
 	if err != nil {
 		return nil, fmt.Errorf("scorer.metrics: %w", err)
 	}

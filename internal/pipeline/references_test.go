@@ -15,6 +15,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/exporter"
 	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/text"
 )
 
 // capture keeps every evaluation.
@@ -46,7 +47,7 @@ func TestReferencesOnline(t *testing.T) {
 	cfg := config.Default()
 	cfg.Exporters.JSONL.Enabled = false
 	cfg.Exporters.Prometheus.Endpoint = "127.0.0.1:0"
-	cfg.Scorer.Metrics = []scorer.MetricConfig{{Name: scorer.MetricExactMatch}}
+	cfg.Scorer.Metrics = []scorer.MetricConfig{{Name: text.MetricExactMatch}}
 	cfg.Scorer.References.Files = []string{refs}
 	c := &capture{}
 	p, err := New(cfg, slog.New(slog.DiscardHandler), Options{Extra: []exporter.Exporter{c}})

@@ -14,6 +14,8 @@ import (
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/catalog"
+	"github.com/evalsidecar/evalsidecar/scorer/toolmatch"
 )
 
 func config(files ...string) scorer.ReferencesConfig {
@@ -257,7 +259,7 @@ func TestEngineLookupMakesReferenceMetricsApplicable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, err := scorer.NewRegistry().Build([]scorer.MetricConfig{{Name: scorer.MetricTrajectoryExactMatch}})
+	ms, err := catalog.NewRegistry().Build([]scorer.MetricConfig{{Name: toolmatch.MetricTrajectoryExactMatch}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +295,7 @@ func TestEngineLookupMakesReferenceMetricsApplicable(t *testing.T) {
 		t.Errorf("canary run: %+v", c)
 	}
 	p := evs["plain"]
-	if p == nil || len(p.NotApplicable) != 1 || p.NotApplicable[0] != scorer.MetricTrajectoryExactMatch {
+	if p == nil || len(p.NotApplicable) != 1 || p.NotApplicable[0] != toolmatch.MetricTrajectoryExactMatch {
 		t.Errorf("run without a case id: %+v", p)
 	}
 }

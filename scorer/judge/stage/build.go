@@ -1,11 +1,14 @@
 package stage
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
@@ -116,19 +119,19 @@ func (unsentProvider) Complete(context.Context, *judge.Request) (*judge.Response
 	return nil, &judge.Error{Class: judge.ClassCanceled, Err: errors.New("config check only")}
 }
 
-// OfflineRegistry returns a metric registry for offline evaluation
-// (sidecar eval): the deterministic metrics and every judge metric, bound
-// to cfg's judges, redaction and field allow-lists. Offline there is no
+// OfflineRegistry registers on r, for offline evaluation (sidecar eval),
+// every judge metric bound to cfg's judges, redaction and field
+// allow-lists. Offline there is no
 // sampling and no metric budget; the judges' own budgets, retries and
 // circuits apply.
-func OfflineRegistry(cfg Config, s Settings) (*scorer.Registry, error) {
+func OfflineRegistry(cfg Config, s Settings, r *scorer.Registry) error {
 	if err := cfg.Validate(); err != nil {
-		return nil, err
+		return err
 	}
 	s = s.withDefaults()
 	js, err := buildJudges(cfg, s)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	policies := map[string]*guard.Policy{}
 	all := guard.NewPolicy(guard.Config{MaxFieldBytes: cfg.MaxFieldBytes}, js.redactor)
@@ -142,7 +145,7 @@ func OfflineRegistry(cfg Config, s Settings) (*scorer.Registry, error) {
 			policies[mc.Type] = pol
 		}
 	}
-	return NewRegistry(judgemetric.Deps{
+	return RegisterMetrics(r, judgemetric.Deps{
 		Judges:       js.judges,
 		DefaultJudge: js.def,
 		Sanitizers: func(metric string) func() judge.Sanitizer {
@@ -232,9 +235,13 @@ func buildMetric(mc MetricConfig, maxField int, redactor *redact.Redactor, judge
 		DefaultJudge: def,
 		Sanitizers:   func(string) func() judge.Sanitizer { return pol.New },
 	}
-	r, err := NewRegistry(deps)
-	if err != nil {
+	r := scorer.NewRegistry()
+	if err := RegisterMetrics(r, deps); err != nil {
 		return Metric{}, err
+	}
+	if kind := cmp.Or(mc.Type, mc.Name); !slices.Contains(r.Names(), kind) {
+		return Metric{}, fmt.Errorf("metric %q: %q is not a judge metric (known: %s); deterministic metrics go under scorer.metrics",
+			mc.Name, kind, strings.Join(r.Names(), ", "))
 	}
 	ms, err := r.Build([]scorer.MetricConfig{mc.MetricConfig})
 	if err != nil {
@@ -255,15 +262,14 @@ func buildMetric(mc MetricConfig, maxField int, redactor *redact.Redactor, judge
 	return m, nil
 }
 
-// NewRegistry returns a metric registry with the deterministic metrics and
-// every judge metric (Vertex, ADK, Ragas) registered with deps.
-func NewRegistry(deps judgemetric.Deps) (*scorer.Registry, error) {
-	r := scorer.NewRegistry()
+// RegisterMetrics registers every judge metric (Vertex, ADK, Ragas) on r,
+// bound to deps.
+func RegisterMetrics(r *scorer.Registry, deps judgemetric.Deps) error {
 	err := errors.Join(vertex.Register(r, deps), adk.Register(r, deps), ragas.Register(r, deps))
 	if err != nil {
-		return nil, fmt.Errorf("register judge metrics: %w", err)
+		return fmt.Errorf("register judge metrics: %w", err)
 	}
-	return r, nil
+	return nil
 }
 
 // Build builds the judge stage of cfg, exporting to sink. It returns nil

@@ -1,0 +1,95 @@
+package text
+
+import (
+	"context"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/text/rouge"
+)
+
+// MetricResponseMatchScore is the id of Google ADK's response_match_score.
+const MetricResponseMatchScore = "response_match_score"
+
+// paramResponseMatchThreshold is response_match_score's pass mark.
+const paramResponseMatchThreshold = "threshold"
+
+// defaultResponseMatchThreshold is ADK's default for response_match_score
+// (agent_evaluator.py).
+const defaultResponseMatchThreshold = 0.8
+
+// responseMatchScore is Google ADK's response_match_score
+// (final_response_match_v1.py RougeEvaluator).
+//
+// Formula: for each invocation, the ROUGE-1 F-measure with the Porter
+// stemmer of the actual final response against the expected one
+// (rouge-score's score(reference, response)); the score is the mean over
+// invocations. Result.Label is "passed" when score >= threshold (default
+// 0.8, ADK's), else "failed".
+//
+// Invocations: when Instance.Invocations is non-empty, those with
+// HasReference are scored (a missing response counts as "", as ADK's
+// empty text); the others are skipped, and with none left the metric is
+// not applicable. When Invocations is empty, Response and Reference form
+// one invocation, and a missing reference makes it not applicable. Needs
+// therefore declares nothing and Score decides applicability. Details:
+// "per_invocation" (scores in order), "invocations", "threshold".
+type responseMatchScore struct {
+	scorer    *rouge.Scorer
+	threshold float64
+}
+
+// newResponseMatchScore builds response_match_score from its params.
+func newResponseMatchScore(params map[string]any) (scorer.Metric, error) {
+	p := scorer.Params(params)
+	if err := p.CheckKnown(paramResponseMatchThreshold); err != nil {
+		return nil, err
+	}
+	th, err := p.Float(paramResponseMatchThreshold, defaultResponseMatchThreshold, 0, 1)
+	if err != nil {
+		return nil, err
+	}
+	s, err := rouge.NewScorer("rouge1", rouge.Options{UseStemmer: true})
+	if err != nil {
+		return nil, err
+	}
+	return &responseMatchScore{scorer: s, threshold: th}, nil
+}
+
+// Name returns "response_match_score".
+func (*responseMatchScore) Name() string { return MetricResponseMatchScore }
+
+// Needs declares nothing: applicability depends on which invocations
+// carry a reference (see the type's doc).
+func (*responseMatchScore) Needs() scorer.Inputs { return 0 }
+
+func (*responseMatchScore) inline() {}
+
+// Score returns the mean ROUGE-1 F over invocations with a reference.
+func (m *responseMatchScore) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
+	var per []float64
+	if len(in.Invocations) > 0 {
+		for i := range in.Invocations {
+			inv := &in.Invocations[i]
+			if !inv.HasReference {
+				continue
+			}
+			per = append(per, m.scorer.Score(inv.Reference, inv.Response).FMeasure)
+		}
+	} else if in.Has&scorer.InReference != 0 {
+		per = append(per, m.scorer.Score(in.Reference, in.Response).FMeasure)
+	}
+	if len(per) == 0 {
+		return scorer.Result{}, scorer.ErrNotApplicable
+	}
+	score, label := scorer.MeanVerdict(per, m.threshold)
+	return scorer.Result{
+		Metric: MetricResponseMatchScore,
+		Score:  score,
+		Label:  label,
+		Details: map[string]any{
+			"per_invocation": per,
+			"invocations":    len(per),
+			"threshold":      m.threshold,
+		},
+	}, nil
+}

@@ -1,0 +1,39 @@
+package toolmatch
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/evalsidecar/evalsidecar/agentrun"
+	"github.com/evalsidecar/evalsidecar/scorer"
+)
+
+// trajBool reads a boolean parameter, or def when absent. YAML booleans
+// and the strings "true"/"false" are accepted.
+func trajBool(p scorer.Params, key string, def bool) (bool, error) {
+	v, ok := p[key]
+	if !ok || v == nil {
+		return def, nil
+	}
+	switch b := v.(type) {
+	case bool:
+		return b, nil
+	case string:
+		switch strings.ToLower(strings.TrimSpace(b)) {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
+	}
+	return false, fmt.Errorf("param %q: must be true or false, got %v", key, v)
+}
+
+// Calls converts a run's tool calls to the calls the matchers compare.
+func Calls(calls []agentrun.ToolCall) []Call {
+	out := make([]Call, len(calls))
+	for i := range calls {
+		out[i] = Call{Name: calls[i].Name, Args: calls[i].Arguments}
+	}
+	return out
+}

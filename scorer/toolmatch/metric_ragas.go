@@ -1,0 +1,126 @@
+package toolmatch
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
+)
+
+// Ids of the Ragas tool-call metrics.
+const (
+	MetricRagasToolCallAccuracy = "ragas_tool_call_accuracy"
+	MetricRagasToolCallF1       = "ragas_tool_call_f1"
+)
+
+// Parameters of ragas_tool_call_accuracy.
+const (
+	// ParamStrictOrder requires the call order to match (default true).
+	ParamStrictOrder = "strict_order"
+	// ParamArgComparison is how argument values are compared: "exact"
+	// (default; Ragas ExactMatch on str()) or "levenshtein" (Ragas
+	// NonLLMStringSimilarity with its default distance).
+	ParamArgComparison = "arg_comparison"
+)
+
+// ragasToolCallAccuracy is Ragas ToolCallAccuracy
+// (_tool_call_accuracy.py), exact to its source; see
+// ToolCallAccuracy for the formula. In short: 0 unless the
+// predicted and reference name sequences are equal (sorted first when
+// strict_order is false), then the mean over reference calls of the share
+// of reference arguments whose Python str() matches the prediction's.
+// Both lists empty: 1; one empty: 0.
+//
+// Where the references disagree: Ragas compares str() of values, so 1 and
+// 1.0 differ here although ADK and Ragas F1 treat them as equal; any
+// extra or missing call gives 0, even with strict_order false, unlike
+// ADK's IN_ORDER/ANY_ORDER and Vertex's in/any-order metrics; arguments
+// get partial credit, unlike ADK. An argument-similarity metric other
+// than the two built in (for example an LLM one) is not offered.
+//
+// Inputs: the predicted calls are Instance.PredictedTrajectory (Ragas
+// concatenates the tool calls of every AI message, which is the run's
+// call list); the reference calls are ReferenceTrajectory. Needs:
+// InPredictedTrajectory | InReferenceTrajectory. Details: "predicted",
+// "reference".
+type ragasToolCallAccuracy struct {
+	strictOrder bool
+	cmp         ArgComparison
+}
+
+// newRagasToolCallAccuracy builds ragas_tool_call_accuracy from its params.
+func newRagasToolCallAccuracy(params map[string]any) (scorer.Metric, error) {
+	p := scorer.Params(params)
+	if err := p.CheckKnown(ParamArgComparison, ParamStrictOrder); err != nil {
+		return nil, err
+	}
+	strict, err := trajBool(p, ParamStrictOrder, true)
+	if err != nil {
+		return nil, err
+	}
+	name, err := p.String(ParamArgComparison, "exact")
+	if err != nil {
+		return nil, err
+	}
+	cmp, err := ParseArgComparison(name)
+	if err != nil {
+		return nil, fmt.Errorf("param %q: %w", ParamArgComparison, err)
+	}
+	return ragasToolCallAccuracy{strictOrder: strict, cmp: cmp}, nil
+}
+
+// Name returns "ragas_tool_call_accuracy".
+func (ragasToolCallAccuracy) Name() string { return MetricRagasToolCallAccuracy }
+
+// Needs requires both trajectories.
+func (ragasToolCallAccuracy) Needs() scorer.Inputs {
+	return scorer.InPredictedTrajectory | scorer.InReferenceTrajectory
+}
+
+func (ragasToolCallAccuracy) inline() {}
+
+// Score returns Ragas' tool-call accuracy.
+func (m ragasToolCallAccuracy) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
+	pred, ref := in.PredictedTrajectory, in.ReferenceTrajectory
+	return scorer.Result{
+		Metric:  MetricRagasToolCallAccuracy,
+		Score:   ToolCallAccuracy(Calls(pred), Calls(ref), m.strictOrder, m.cmp),
+		Details: map[string]any{"predicted": len(pred), "reference": len(ref)},
+	}, nil
+}
+
+// ragasToolCallF1 is Ragas ToolCallF1 (_tool_call_f1.py), exact to its
+// source; see ToolCallF1. The calls become sets of (name,
+// arguments) under Python equality (duplicates collapse; 1 == 1.0 ==
+// True); F1 of the set overlap, rounded to 4 decimals; 0 when both are
+// empty.
+//
+// Where the references disagree: both empty gives 0 here but 1 in Ragas
+// ToolCallAccuracy and ADK EXACT; duplicates collapse, where ADK and the
+// Vertex metrics match calls one for one. Where Ragas raises TypeError
+// (a list or object argument value is unhashable), this compares the
+// values by Python equality instead. Empty argument text is {}.
+//
+// Needs: InPredictedTrajectory | InReferenceTrajectory. Details:
+// "precision", "recall".
+type ragasToolCallF1 struct{}
+
+// Name returns "ragas_tool_call_f1".
+func (ragasToolCallF1) Name() string { return MetricRagasToolCallF1 }
+
+// Needs requires both trajectories.
+func (ragasToolCallF1) Needs() scorer.Inputs {
+	return scorer.InPredictedTrajectory | scorer.InReferenceTrajectory
+}
+
+func (ragasToolCallF1) inline() {}
+
+// Score returns Ragas' tool-call F1.
+func (ragasToolCallF1) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
+	f1, p, r := ToolCallF1(Calls(in.PredictedTrajectory), Calls(in.ReferenceTrajectory))
+	return scorer.Result{
+		Metric:  MetricRagasToolCallF1,
+		Score:   f1,
+		Details: map[string]any{"precision": p, "recall": r},
+	}, nil
+}

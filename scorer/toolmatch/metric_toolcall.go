@@ -1,0 +1,154 @@
+package toolmatch
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
+)
+
+// Ids of the Vertex AI tool-call metrics.
+const (
+	MetricToolCallValid         = "tool_call_valid"
+	MetricToolNameMatch         = "tool_name_match"
+	MetricToolParameterKeyMatch = "tool_parameter_key_match"
+	MetricToolParameterKVMatch  = "tool_parameter_kv_match"
+)
+
+// ParamUseStrictStringMatch is tool_parameter_kv_match's
+// use_strict_string_match (Vertex ToolParameterKVMatchSpec).
+const ParamUseStrictStringMatch = "use_strict_string_match"
+
+// vertexToolCall is one of Vertex AI's tool-call metrics. The prediction
+// (Instance.Prediction, or Instance.Response when no prediction was
+// given) and the reference (Instance.Reference) are JSON texts
+// {"content": "...", "tool_calls": [{"name": "...", "arguments": {...}}]};
+// "arguments" may also be a string holding a JSON object. Vertex
+// computes these server-side and documents little; the choices below are
+// this implementation's where its docs are silent.
+//
+//   - tool_call_valid: 1 when the prediction is a JSON object whose
+//     tool_calls holds at least one call and every call is an object with
+//     a non-empty string "name" and, if present, object arguments; else 0.
+//     An empty tool_calls list is invalid (as in Google's samples). Needs
+//     no reference.
+//   - tool_name_match: 1 when the prediction has as many calls as the
+//     reference and the names match position by position; else 0. Both
+//     without calls: 1.
+//   - tool_parameter_key_match: calls are paired by position over
+//     max(len(pred), len(ref)) (an unpaired call scores 0); each pair
+//     scores the share of the reference call's argument names present in
+//     the predicted call (extra predicted names are not penalised; a
+//     reference call without arguments scores 1 when the prediction has
+//     none either, else 0); the score is the mean. Both without calls: 1.
+//     Names of the tools are not compared here (tool_name_match does).
+//   - tool_parameter_kv_match: as key match, counting a name only when the
+//     values are equal too: as parsed JSON with numbers by value (1 ==
+//     1.0) by default, or with use_strict_string_match the values' JSON
+//     text as written (1 != 1.0, key order significant).
+//
+// Where the references disagree or are silent: the key and kv denominator
+// is the reference's argument names (the union of both sides is the other
+// reading); several calls are paired by index; what Vertex's non-strict
+// value matching accepts is undocumented.
+//
+// A prediction that is not valid tool-call JSON scores 0 on every metric
+// (Details "problem"); a reference that is not valid JSON is an error.
+// Needs: InReference for the three match metrics; the prediction is
+// checked in Score (Prediction when InPrediction is set, else Response
+// when InResponse is set, else not applicable). Details: "predicted_calls",
+// "reference_calls".
+type vertexToolCall struct {
+	id     string
+	strict bool
+}
+
+// newVertexToolCall returns the factory of the metric id.
+func newVertexToolCall(id string) scorer.Factory {
+	return func(params map[string]any) (scorer.Metric, error) {
+		p := scorer.Params(params)
+		if id != MetricToolParameterKVMatch {
+			if err := p.CheckKnown(); err != nil {
+				return nil, err
+			}
+			return vertexToolCall{id: id}, nil
+		}
+		if err := p.CheckKnown(ParamUseStrictStringMatch); err != nil {
+			return nil, err
+		}
+		strict, err := trajBool(p, ParamUseStrictStringMatch, false)
+		if err != nil {
+			return nil, err
+		}
+		return vertexToolCall{id: id, strict: strict}, nil
+	}
+}
+
+// Name returns the metric id.
+func (m vertexToolCall) Name() string { return m.id }
+
+// Needs requires the reference except for tool_call_valid; the
+// prediction (Prediction or Response) is checked in Score.
+func (m vertexToolCall) Needs() scorer.Inputs {
+	if m.id == MetricToolCallValid {
+		return 0
+	}
+	return scorer.InReference
+}
+
+func (vertexToolCall) inline() {}
+
+// Score computes the metric; see the type's documentation.
+func (m vertexToolCall) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
+	var text string
+	switch {
+	case in.Has&scorer.InPrediction != 0:
+		text = in.Prediction
+	case in.Has&scorer.InResponse != 0:
+		text = in.Response
+	default:
+		return scorer.Result{}, scorer.ErrNotApplicable
+	}
+	pred, err := ParseToolCallOutput(text)
+	if err != nil {
+		return scorer.Result{Metric: m.id, Score: 0, Details: map[string]any{"problem": err.Error()}}, nil
+	}
+	details := map[string]any{"predicted_calls": len(pred.Calls)}
+	if m.id == MetricToolCallValid {
+		if p := pred.Problem(); p != "" {
+			details["problem"] = p
+		}
+		return scorer.Result{Metric: m.id, Score: trajBoolScore(pred.Valid()), Details: details}, nil
+	}
+	ref, err := ParseToolCallOutput(in.Reference)
+	if err != nil {
+		return scorer.Result{}, fmt.Errorf("reference is not a tool-call output: %w", err)
+	}
+	details["reference_calls"] = len(ref.Calls)
+	var score float64
+	switch m.id {
+	case MetricToolNameMatch:
+		score = trajBoolScore(trajNamesMatch(pred.Calls, ref.Calls))
+	case MetricToolParameterKeyMatch:
+		score = PairScores(pred.Calls, ref.Calls, KeyMatch)
+	case MetricToolParameterKVMatch:
+		strict := m.strict
+		score = PairScores(pred.Calls, ref.Calls, func(p, r []Member) float64 { return KVMatch(p, r, strict) })
+	default:
+		return scorer.Result{}, fmt.Errorf("unknown tool-call metric %q", m.id)
+	}
+	return scorer.Result{Metric: m.id, Score: score, Details: details}, nil
+}
+
+// trajNamesMatch reports whether both lists have the same names in order.
+func trajNamesMatch(pred, ref []ParsedCall) bool {
+	if len(pred) != len(ref) {
+		return false
+	}
+	for i := range pred {
+		if pred[i].Name != ref[i].Name {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,143 @@
+package toolmatch
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
+)
+
+// Ids of the Vertex AI trajectory metrics.
+const (
+	MetricTrajectoryExactMatch    = "trajectory_exact_match"
+	MetricTrajectoryInOrderMatch  = "trajectory_in_order_match"
+	MetricTrajectoryAnyOrderMatch = "trajectory_any_order_match"
+	MetricTrajectoryPrecision     = "trajectory_precision"
+	MetricTrajectoryRecall        = "trajectory_recall"
+	MetricTrajectorySingleToolUse = "trajectory_single_tool_use"
+)
+
+// ParamToolName is the tool trajectory_single_tool_use looks for.
+const ParamToolName = "tool_name"
+
+// vertexTrajectory is one of Vertex AI's computation-based trajectory
+// metrics, comparing Instance.PredictedTrajectory with
+// Instance.ReferenceTrajectory (Vertex computes them server-side; the
+// semantics below follow its documentation and pin what it leaves open).
+//
+// Two calls are equal when their names are equal and their arguments are
+// equal as parsed JSON: key order ignored, numbers by value (1 == 1.0),
+// booleans distinct from numbers, empty arguments equal to {} (Vertex
+// always sends a tool_input object). Arguments that are not JSON equal
+// only the same text. Each reference call matches at most one predicted
+// call (multiset matching).
+//
+//   - trajectory_exact_match: 1 when both lists have the same length and
+//     match pairwise in order, else 0. Two empty lists: 1.
+//   - trajectory_in_order_match: 1 when the reference calls appear in the
+//     prediction in order, extra calls allowed (subsequence), else 0.
+//     Empty reference: 1.
+//   - trajectory_any_order_match: 1 when every reference call finds its
+//     own predicted call, any order, extras allowed, else 0. Empty
+//     reference: 1.
+//   - trajectory_precision: matched / len(predicted). Empty prediction: 1
+//     when the reference is empty too, else 0.
+//   - trajectory_recall: matched / len(reference). Empty reference: 1.
+//   - trajectory_single_tool_use (param tool_name, required): 1 when a
+//     predicted call has that name (count and arguments ignored), else 0.
+//     It needs no reference.
+//
+// Where the references disagree: Vertex's docs say precision counts
+// "predicted actions that also appear in the reference", which read
+// literally counts a repeated call twice (precision 1.0 for [A, A]
+// against [A]); this implementation consumes reference calls, giving 0.5,
+// consistent with recall and with "each reference call matches at most
+// one predicted call". The Vertex SDK sends no trajectory for an empty
+// list and the server's behaviour there is undocumented; the empty-list
+// values above are this implementation's. ADK's ANY_ORDER is the same
+// multiset containment; Ragas' F1 collapses duplicates instead.
+//
+// Needs: InPredictedTrajectory and, except for single tool use,
+// InReferenceTrajectory, which a reference lookup or a dataset row sets;
+// online runs without a reference are not applicable. Details:
+// "predicted", "reference" and, for precision and recall, "matched".
+type vertexTrajectory struct {
+	id   string
+	tool string // trajectory_single_tool_use only
+}
+
+// newVertexTrajectory returns the factory of the metric id.
+func newVertexTrajectory(id string) scorer.Factory {
+	return func(params map[string]any) (scorer.Metric, error) {
+		p := scorer.Params(params)
+		if id != MetricTrajectorySingleToolUse {
+			if err := p.CheckKnown(); err != nil {
+				return nil, err
+			}
+			return vertexTrajectory{id: id}, nil
+		}
+		if err := p.CheckKnown(ParamToolName); err != nil {
+			return nil, err
+		}
+		name, err := p.String(ParamToolName, "")
+		if err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(name) == "" {
+			return nil, fmt.Errorf("param %q: required", ParamToolName)
+		}
+		return vertexTrajectory{id: id, tool: name}, nil
+	}
+}
+
+// Name returns the metric id.
+func (m vertexTrajectory) Name() string { return m.id }
+
+// Needs requires the predicted trajectory and, except for single tool
+// use, the reference trajectory.
+func (m vertexTrajectory) Needs() scorer.Inputs {
+	if m.id == MetricTrajectorySingleToolUse {
+		return scorer.InPredictedTrajectory
+	}
+	return scorer.InPredictedTrajectory | scorer.InReferenceTrajectory
+}
+
+func (vertexTrajectory) inline() {}
+
+// Score computes the metric; see the type's documentation.
+func (m vertexTrajectory) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
+	details := map[string]any{"predicted": len(in.PredictedTrajectory)}
+	if m.id == MetricTrajectorySingleToolUse {
+		details["tool_name"] = m.tool
+		return scorer.Result{Metric: m.id, Score: trajBoolScore(UsesTool(Calls(in.PredictedTrajectory), m.tool)), Details: details}, nil
+	}
+	details["reference"] = len(in.ReferenceTrajectory)
+	c := Compare(Calls(in.PredictedTrajectory), Calls(in.ReferenceTrajectory), JSONEqual)
+	var score float64
+	switch m.id {
+	case MetricTrajectoryExactMatch:
+		score = trajBoolScore(c.ExactMatch())
+	case MetricTrajectoryInOrderMatch:
+		score = trajBoolScore(c.InOrderMatch())
+	case MetricTrajectoryAnyOrderMatch:
+		score = trajBoolScore(c.AnyOrderMatch())
+	case MetricTrajectoryPrecision:
+		score = c.Precision()
+		details["matched"] = c.Matched()
+	case MetricTrajectoryRecall:
+		score = c.Recall()
+		details["matched"] = c.Matched()
+	default:
+		return scorer.Result{}, fmt.Errorf("unknown trajectory metric %q", m.id)
+	}
+	return scorer.Result{Metric: m.id, Score: score, Details: details}, nil
+}
+
+// trajBoolScore is 1 for true and 0 for false.
+func trajBoolScore(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
