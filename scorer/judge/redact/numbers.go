@@ -249,7 +249,9 @@ func hasDate(s string, gs []digitGroup, a, b int) bool {
 // than a leading 1 (the North American country code).
 func hasLoneDigit(s string, gs []digitGroup, a, b int) bool {
 	for k := a; k <= b; k++ {
-		if gs[k].end-gs[k].start < 2 && !(k == a && s[gs[k].start] == '1') {
+		lone := gs[k].end-gs[k].start < 2
+		leadingOne := k == a && s[gs[k].start] == '1'
+		if lone && !leadingOne {
 			return true
 		}
 	}
