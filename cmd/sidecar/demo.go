@@ -104,18 +104,8 @@ loop:
 		case simErr = <-simDone:
 			// Every run is sent; wait for the last ones to be assembled
 			// (quiet period) and scored, then stop.
-			if simErr != nil || *runs == 0 {
-				break loop
-			}
-			deadline := time.After(cfg.Extractor.QuietPeriod + 10*time.Second)
-			for sum.Snapshot().Runs < *runs {
-				select {
-				case <-ctx.Done():
-					break loop
-				case <-deadline:
-					break loop
-				case <-time.After(100 * time.Millisecond):
-				}
+			if simErr == nil && *runs > 0 {
+				waitScored(ctx, sum, *runs, cfg.Extractor.QuietPeriod+10*time.Second)
 			}
 			break loop
 		case <-ticker.C:
@@ -133,4 +123,19 @@ loop:
 		return simErr
 	}
 	return shutdownErr
+}
+
+// waitScored waits until sum has counted runs runs, ctx ends or timeout
+// passes.
+func waitScored(ctx context.Context, sum *summary.Summary, runs int, timeout time.Duration) {
+	deadline := time.After(timeout)
+	for sum.Snapshot().Runs < runs {
+		select {
+		case <-ctx.Done():
+			return
+		case <-deadline:
+			return
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }

@@ -56,40 +56,45 @@ func encodeBatch(dst []byte, b *batch, token string, seq uint64) []byte {
 	for i, c := range b.columns {
 		dst = appendString(dst, c.name)
 		dst = append(dst, byte(c.kind))
-		d := &b.cols[i]
-		switch c.kind {
-		case kString, kLowString:
-			for _, v := range d.str {
+		dst = appendValues(dst, c.kind, &b.cols[i])
+	}
+	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start:], crcTable))
+}
+
+// appendValues appends the values of a column of kind k.
+func appendValues(dst []byte, k kind, d *colData) []byte {
+	switch k {
+	case kString, kLowString:
+		for _, v := range d.str {
+			dst = appendString(dst, v)
+		}
+	case kFloat64:
+		for _, v := range d.f64 {
+			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v))
+		}
+	case kUInt8:
+		dst = append(dst, d.u8...)
+	case kUInt32:
+		for _, v := range d.u32 {
+			dst = binary.AppendUvarint(dst, uint64(v))
+		}
+	case kUInt64:
+		for _, v := range d.u64 {
+			dst = binary.LittleEndian.AppendUint64(dst, v)
+		}
+	case kTime:
+		for _, v := range d.t {
+			dst = binary.AppendVarint(dst, v.UnixNano())
+		}
+	case kStrings:
+		for _, vs := range d.strs {
+			dst = binary.AppendUvarint(dst, uint64(len(vs)))
+			for _, v := range vs {
 				dst = appendString(dst, v)
-			}
-		case kFloat64:
-			for _, v := range d.f64 {
-				dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v))
-			}
-		case kUInt8:
-			dst = append(dst, d.u8...)
-		case kUInt32:
-			for _, v := range d.u32 {
-				dst = binary.AppendUvarint(dst, uint64(v))
-			}
-		case kUInt64:
-			for _, v := range d.u64 {
-				dst = binary.LittleEndian.AppendUint64(dst, v)
-			}
-		case kTime:
-			for _, v := range d.t {
-				dst = binary.AppendVarint(dst, v.UnixNano())
-			}
-		case kStrings:
-			for _, vs := range d.strs {
-				dst = binary.AppendUvarint(dst, uint64(len(vs)))
-				for _, v := range vs {
-					dst = appendString(dst, v)
-				}
 			}
 		}
 	}
-	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start:], crcTable))
+	return dst
 }
 
 // errCorrupt marks a spool file that cannot be decoded.
@@ -147,6 +152,23 @@ func (d *decoder) bytes(n uint64) []byte {
 
 func (d *decoder) string() string { return string(d.bytes(d.uvarint())) }
 
+// stringList reads a count, then that many strings.
+func (d *decoder) stringList() []string {
+	vs := make([]string, d.count(maxSpoolRows, 1))
+	for i := range vs {
+		vs[i] = d.string()
+	}
+	return vs
+}
+
+func (d *decoder) uint32() uint32 {
+	v := d.uvarint()
+	if v > math.MaxUint32 {
+		d.fail("uint32 overflow")
+	}
+	return uint32(v)
+}
+
 func (d *decoder) u64() uint64 {
 	v := d.bytes(8)
 	if v == nil {
@@ -167,6 +189,16 @@ func (d *decoder) count(limit int, minBytes int) int {
 		return 0
 	}
 	return int(v)
+}
+
+// fits reports whether n values of at least width bytes each fit in what
+// is left, and fails d when they do not.
+func (d *decoder) fits(n, width int) bool {
+	if n > len(d.b)/width {
+		d.fail("rows beyond end")
+		return false
+	}
+	return true
 }
 
 // checkFrame verifies the magic and the checksum and returns the body.
@@ -221,90 +253,15 @@ func decodeBatch(data []byte) (spoolHeader, *batch, error) {
 	if ncols == 0 {
 		return h, nil, fmt.Errorf("%w: no columns", errCorrupt)
 	}
-	columns := make([]column, ncols)
-	b := &batch{table: h.table, columns: columns, cols: make([]colData, ncols), rows: h.rows}
+	b := &batch{table: h.table, columns: make([]column, ncols), cols: make([]colData, ncols), rows: h.rows}
 	seen := make(map[string]bool, ncols)
-	for i := range columns {
-		name := d.string()
-		kb := d.bytes(1)
-		if d.err != nil {
-			return h, nil, d.err
+	for i := range b.columns {
+		c, err := decodeColumn(d, seen)
+		if err != nil {
+			return h, nil, err
 		}
-		k := kind(kb[0])
-		if !k.valid() || !identRE.MatchString(name) || seen[name] {
-			return h, nil, fmt.Errorf("%w: bad column %q kind %d", errCorrupt, name, k)
-		}
-		seen[name] = true
-		columns[i] = column{name: name, kind: k}
-		c := &b.cols[i]
-		n := h.rows
-		switch k {
-		case kString, kLowString:
-			if n > len(d.b) {
-				d.fail("rows beyond end")
-				break
-			}
-			c.str = make([]string, n)
-			for j := range n {
-				c.str[j] = d.string()
-			}
-		case kFloat64:
-			if n > len(d.b)/8 {
-				d.fail("rows beyond end")
-				break
-			}
-			c.f64 = make([]float64, n)
-			for j := range n {
-				c.f64[j] = math.Float64frombits(d.u64())
-			}
-		case kUInt8:
-			c.u8 = append([]uint8(nil), d.bytes(uint64(n))...)
-		case kUInt32:
-			if n > len(d.b) {
-				d.fail("rows beyond end")
-				break
-			}
-			c.u32 = make([]uint32, n)
-			for j := range n {
-				v := d.uvarint()
-				if v > math.MaxUint32 {
-					d.fail("uint32 overflow")
-				}
-				c.u32[j] = uint32(v)
-			}
-		case kUInt64:
-			if n > len(d.b)/8 {
-				d.fail("rows beyond end")
-				break
-			}
-			c.u64 = make([]uint64, n)
-			for j := range n {
-				c.u64[j] = d.u64()
-			}
-		case kTime:
-			if n > len(d.b) {
-				d.fail("rows beyond end")
-				break
-			}
-			c.t = make([]time.Time, n)
-			for j := range n {
-				c.t[j] = time.Unix(0, d.varint()).UTC()
-			}
-		case kStrings:
-			if n > len(d.b) {
-				d.fail("rows beyond end")
-				break
-			}
-			c.strs = make([][]string, n)
-			for j := range n {
-				m := d.count(maxSpoolRows, 1)
-				vs := make([]string, m)
-				for l := range m {
-					vs[l] = d.string()
-				}
-				c.strs[j] = vs
-			}
-		}
+		b.columns[i] = c
+		decodeValues(d, c.kind, h.rows, &b.cols[i])
 		if d.err != nil {
 			return h, nil, d.err
 		}
@@ -313,4 +270,72 @@ func decodeBatch(data []byte) (spoolHeader, *batch, error) {
 		return h, nil, fmt.Errorf("%w: %d trailing bytes", errCorrupt, len(d.b))
 	}
 	return h, b, b.check()
+}
+
+// decodeColumn reads a column's name and kind. Names must be identifiers
+// and not in seen; the name read is added to seen.
+func decodeColumn(d *decoder, seen map[string]bool) (column, error) {
+	name := d.string()
+	kb := d.bytes(1)
+	if d.err != nil {
+		return column{}, d.err
+	}
+	k := kind(kb[0])
+	if !k.valid() || !identRE.MatchString(name) || seen[name] {
+		return column{}, fmt.Errorf("%w: bad column %q kind %d", errCorrupt, name, k)
+	}
+	seen[name] = true
+	return column{name: name, kind: k}, nil
+}
+
+// decodeValues reads n values of kind k into c; a failure is left in
+// d.err. Every value takes at least one byte (eight for fixed-size
+// numbers), so a row count beyond what is left fails before allocating.
+func decodeValues(d *decoder, k kind, n int, c *colData) {
+	switch k {
+	case kString, kLowString:
+		if d.fits(n, 1) {
+			c.str = make([]string, n)
+			for j := range n {
+				c.str[j] = d.string()
+			}
+		}
+	case kFloat64:
+		if d.fits(n, 8) {
+			c.f64 = make([]float64, n)
+			for j := range n {
+				c.f64[j] = math.Float64frombits(d.u64())
+			}
+		}
+	case kUInt8:
+		c.u8 = append([]uint8(nil), d.bytes(uint64(n))...)
+	case kUInt32:
+		if d.fits(n, 1) {
+			c.u32 = make([]uint32, n)
+			for j := range n {
+				c.u32[j] = d.uint32()
+			}
+		}
+	case kUInt64:
+		if d.fits(n, 8) {
+			c.u64 = make([]uint64, n)
+			for j := range n {
+				c.u64[j] = d.u64()
+			}
+		}
+	case kTime:
+		if d.fits(n, 1) {
+			c.t = make([]time.Time, n)
+			for j := range n {
+				c.t[j] = time.Unix(0, d.varint()).UTC()
+			}
+		}
+	case kStrings:
+		if d.fits(n, 1) {
+			c.strs = make([][]string, n)
+			for j := range n {
+				c.strs[j] = d.stringList()
+			}
+		}
+	}
 }

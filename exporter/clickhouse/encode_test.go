@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -125,4 +126,82 @@ func stripCRC(b []byte) []byte { return b[:len(b)-4] }
 func withCRC(body []byte) []byte {
 	b := append([]byte(nil), body...)
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
+}
+
+// spoolFile frames a hand-built spool body: a tool_calls header with rows
+// rows, then the given column encodings.
+func spoolFile(rows int, cols ...[]byte) []byte {
+	b := append([]byte(nil), spoolMagic[:]...)
+	b = appendString(b, tToolCalls.String())
+	b = appendString(b, "tok")
+	b = binary.LittleEndian.AppendUint64(b, 1)
+	b = binary.AppendUvarint(b, uint64(rows))
+	b = binary.AppendUvarint(b, uint64(len(cols)))
+	for _, c := range cols {
+		b = append(b, c...)
+	}
+	return withCRC(b)
+}
+
+// spoolColumn encodes a column head followed by raw value bytes.
+func spoolColumn(name string, k kind, values ...[]byte) []byte {
+	b := appendString(nil, name)
+	b = append(b, byte(k))
+	for _, v := range values {
+		b = append(b, v...)
+	}
+	return b
+}
+
+func TestDecodeColumns(t *testing.T) {
+	str := func(s string) []byte { return appendString(nil, s) }
+	uv := func(v uint64) []byte { return binary.AppendUvarint(nil, v) }
+	le := func(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
+	cases := []struct {
+		name string
+		data []byte
+		want string // error text; "" for a good file
+	}{
+		{"every kind", spoolFile(2,
+			spoolColumn("s", kString, str("a"), str("")),
+			spoolColumn("l", kLowString, str("x"), str("y")),
+			spoolColumn("f", kFloat64, le(0), le(1)),
+			spoolColumn("u8", kUInt8, []byte{1, 2}),
+			spoolColumn("u32", kUInt32, uv(0), uv(1<<32-1)),
+			spoolColumn("u64", kUInt64, le(7), le(1<<63)),
+			spoolColumn("t", kTime, binary.AppendVarint(nil, -1), binary.AppendVarint(nil, 1)),
+			spoolColumn("ss", kStrings, uv(0), uv(2), str("a"), str("b")),
+		), ""},
+		{"no rows", spoolFile(0, spoolColumn("s", kString), spoolColumn("ss", kStrings)), ""},
+		{"no columns", spoolFile(2), "no columns"},
+		{"unknown kind", spoolFile(1, spoolColumn("s", 0, str("a"))), `bad column "s" kind 0`},
+		{"kind beyond the last", spoolFile(1, spoolColumn("s", kStrings+1, str("a"))), "bad column"},
+		{"bad name", spoolFile(1, spoolColumn("1s", kString, str("a"))), `bad column "1s"`},
+		{"duplicate name", spoolFile(1, spoolColumn("s", kString, str("a")), spoolColumn("s", kString, str("b"))), `bad column "s"`},
+		{"strings beyond end", spoolFile(3, spoolColumn("s", kString, str(""), str(""))), "rows beyond end"},
+		{"floats beyond end", spoolFile(2, spoolColumn("f", kFloat64, le(0), []byte{1, 2, 3, 4, 5, 6, 7})), "rows beyond end"},
+		{"uint8 beyond end", spoolFile(3, spoolColumn("u8", kUInt8, []byte{1, 2})), "length 3 beyond end"},
+		{"uint32 overflow", spoolFile(1, spoolColumn("u32", kUInt32, uv(1<<32))), "uint32 overflow"},
+		{"uint64 beyond end", spoolFile(1, spoolColumn("u64", kUInt64, []byte{1})), "rows beyond end"},
+		{"time beyond end", spoolFile(2, spoolColumn("t", kTime, uv(0))), "rows beyond end"},
+		{"bad varint", spoolFile(1, spoolColumn("t", kTime, []byte{0x80})), "bad varint"},
+		{"list count beyond end", spoolFile(1, spoolColumn("ss", kStrings, uv(5), str("a"))), "count 5 out of range"},
+		{"trailing bytes", withCRC(append(stripCRC(spoolFile(1, spoolColumn("s", kString, str("a")))), 0)), "1 trailing bytes"},
+	}
+	for _, c := range cases {
+		h, b, err := decodeBatch(c.data)
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+				continue
+			}
+			if b.rows != h.rows || !bytes.Equal(encodeBatch(nil, b, h.token, h.seq), c.data) {
+				t.Errorf("%s: does not re-encode to the same bytes", c.name)
+			}
+			continue
+		}
+		if !errors.Is(err, errCorrupt) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want errCorrupt with %q", c.name, err, c.want)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -192,6 +193,11 @@ func TestBadInputNamesRowAndColumn(t *testing.T) {
 		{"ragas reference calls", FormatJSONL, `{"user_input":[],"reference_tool_calls":[{"name":"a","args":"x"}]}`, 0, ColReferenceToolCalls, `item 0: "args" string does not hold valid JSON`},
 		{"failure not bool", FormatJSONL, `{"failure":"maybe"}`, 0, ColFailure, "must be a boolean"},
 		{"duplicate column", FormatJSONL, `{"prompt":"a","prompt":"b"}`, 0, ColPrompt, "given twice"},
+		{"tool calls and trajectory", FormatJSONL, `{"reference_trajectory":[],"reference_tool_calls":[]}`, 0, ColReferenceToolCalls, `given together with "reference_trajectory"`},
+		{"conversation and history", FormatJSONL, `{"conversation":[],"history":[]}`, 0, ColHistory, "a conversation is already given"},
+		{"ragas sample and conversation", FormatJSONL, `{"user_input":[],"conversation":[]}`, 0, ColConversation, "a conversation is already given"},
+		{"negative latency", FormatJSONL, `{"latency_in_seconds":-1}`, 0, ColLatency, "number of seconds >= 0"},
+		{"topics not strings", FormatJSONL, `{"reference_topics":[1]}`, 0, ColReferenceTopics, "item 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -207,6 +213,38 @@ func TestBadInputNamesRowAndColumn(t *testing.T) {
 				t.Errorf("message %q does not name the column", err)
 			}
 		})
+	}
+}
+
+// TestColumnPrecedence pins which of two columns for the same Instance
+// field wins and what lands in Instance.Columns.
+func TestColumnPrecedence(t *testing.T) {
+	tests := []struct {
+		row     string
+		caseID  string
+		prompt  string
+		columns map[string]any
+	}{
+		{`{"case_id":"a","eval_id":"b"}`, "a", "", nil},
+		{`{"eval_id":"b","case_id":"a"}`, "a", "", nil},
+		{`{"case_id":"","eval_id":"b"}`, "b", "", nil},
+		{`{"case_id":null,"eval_id":7}`, "7", "", nil},
+		{`{"user_input":"u"}`, "", "u", nil},
+		{`{"user_input":"u","prompt":"p"}`, "", "p", nil},
+		{`{"prompt":"p","extra":{"k":1},"none":null,"tags":["x"]}`, "", "p", map[string]any{"extra": map[string]any{"k": 1.0}, "tags": []any{"x"}}},
+	}
+	for _, tt := range tests {
+		rows, err := Parse([]byte(tt.row), FormatJSONL)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.row, err)
+		}
+		in := rows[0].Instance
+		if in.CaseID != tt.caseID || in.Prompt != tt.prompt || !reflect.DeepEqual(in.Columns, tt.columns) {
+			t.Errorf("%s: case %q, prompt %q, columns %v; want %q, %q, %v", tt.row, in.CaseID, in.Prompt, in.Columns, tt.caseID, tt.prompt, tt.columns)
+		}
+		if got := in.Has&scorer.InPrompt != 0; got != (tt.prompt != "") {
+			t.Errorf("%s: prompt present = %v", tt.row, got)
+		}
 	}
 }
 

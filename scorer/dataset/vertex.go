@@ -3,7 +3,9 @@ package dataset
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
@@ -32,145 +34,201 @@ const (
 	ColEvalID              = "eval_id"
 )
 
-// textColumns maps the text columns to their Instance field and Has bit.
-func textColumns(in *scorer.Instance) []struct {
-	name string
-	dst  *string
-	bit  scorer.Inputs
-} {
-	return []struct {
-		name string
-		dst  *string
-		bit  scorer.Inputs
-	}{
-		{ColPrompt, &in.Prompt, scorer.InPrompt},
-		{ColResponse, &in.Response, scorer.InResponse},
-		{ColReference, &in.Reference, scorer.InReference},
-		{ColContext, &in.Context, scorer.InContext},
-		{ColInstruction, &in.Instruction, scorer.InInstruction},
-		{ColPrediction, &in.Prediction, scorer.InPrediction},
-	}
-}
-
 // buildInstance interprets one row. A row whose user_input is a list of
 // messages is a Ragas multi-turn sample; any other row is read with the
 // Vertex AI column names (a string user_input is the prompt, as in Ragas
 // single-turn samples).
 func buildInstance(o object) (*scorer.Instance, error) {
 	in := &scorer.Instance{}
-	if ui := o.get(ColUserInput); ui != nil {
-		if t := bytes.TrimSpace(ui); len(t) > 0 && t[0] == '[' {
-			if err := ragasConversation(in, ui); err != nil {
-				return nil, &Error{Column: ColUserInput, Err: err}
-			}
-		} else {
-			s, err := textValue(ui)
-			if err != nil {
-				return nil, &Error{Column: ColUserInput, Err: err}
-			}
-			in.Prompt = s
-			in.Has |= scorer.InPrompt
-		}
-	}
-	for _, c := range textColumns(in) {
+	for _, c := range columnReaders {
 		v := o.get(c.name)
 		if v == nil {
 			continue
 		}
-		s, err := textValue(v)
-		if err != nil {
+		if err := c.read(in, v); err != nil {
 			return nil, &Error{Column: c.name, Err: err}
 		}
-		*c.dst = s
-		in.Has |= c.bit
 	}
-	var err error
-	if v := o.get(ColPredictedTrajectory); v != nil {
-		if in.PredictedTrajectory, err = trajectoryValue(v); err != nil {
-			return nil, &Error{Column: ColPredictedTrajectory, Err: err}
-		}
-		in.Has |= scorer.InPredictedTrajectory
+	if err := readOtherColumns(in, o.cols); err != nil {
+		return nil, err
 	}
-	if v := o.get(ColReferenceTrajectory); v != nil {
-		if in.ReferenceTrajectory, err = trajectoryValue(v); err != nil {
-			return nil, &Error{Column: ColReferenceTrajectory, Err: err}
+	return in, nil
+}
+
+// columnReader reads the value of one column with a meaning into an
+// Instance.
+type columnReader struct {
+	name string
+	read func(in *scorer.Instance, v json.RawMessage) error
+}
+
+// columnReaders are the columns with a meaning, read in this order: a
+// later column may override or conflict with what an earlier one set.
+var columnReaders = []columnReader{
+	{ColUserInput, readUserInput},
+	{ColPrompt, text(scorer.InPrompt, func(in *scorer.Instance) *string { return &in.Prompt })},
+	{ColResponse, text(scorer.InResponse, func(in *scorer.Instance) *string { return &in.Response })},
+	{ColReference, text(scorer.InReference, func(in *scorer.Instance) *string { return &in.Reference })},
+	{ColContext, text(scorer.InContext, func(in *scorer.Instance) *string { return &in.Context })},
+	{ColInstruction, text(scorer.InInstruction, func(in *scorer.Instance) *string { return &in.Instruction })},
+	{ColPrediction, text(scorer.InPrediction, func(in *scorer.Instance) *string { return &in.Prediction })},
+	{ColPredictedTrajectory, readPredictedTrajectory},
+	{ColReferenceTrajectory, readReferenceTrajectory},
+	{ColReferenceToolCalls, readReferenceToolCalls},
+	{ColReferenceTopics, readReferenceTopics},
+	{ColConversation, readConversation},
+	{ColHistory, readConversation},
+	{ColLatency, readLatency},
+	{ColFailure, readFailure},
+	{ColCaseID, readCaseID},
+	{ColEvalID, readCaseID},
+}
+
+// known reports whether a column has a meaning of its own.
+func known(name string) bool {
+	return slices.ContainsFunc(columnReaders, func(c columnReader) bool { return c.name == name })
+}
+
+// text returns the reader of a text column stored in the field that
+// field returns.
+func text(bit scorer.Inputs, field func(*scorer.Instance) *string) func(*scorer.Instance, json.RawMessage) error {
+	return func(in *scorer.Instance, v json.RawMessage) error {
+		s, err := textValue(v)
+		if err != nil {
+			return err
 		}
-		in.Has |= scorer.InReferenceTrajectory
+		*field(in) = s
+		in.Has |= bit
+		return nil
 	}
-	if v := o.get(ColReferenceToolCalls); v != nil {
-		if in.Has&scorer.InReferenceTrajectory != 0 {
-			return nil, &Error{Column: ColReferenceToolCalls, Err: fmt.Errorf("given together with %q", ColReferenceTrajectory)}
-		}
-		if in.ReferenceTrajectory, err = callsValue(v); err != nil {
-			return nil, &Error{Column: ColReferenceToolCalls, Err: err}
-		}
-		in.Has |= scorer.InReferenceTrajectory
+}
+
+// readUserInput reads a Ragas user_input: a list of messages (a
+// multi-turn sample) or the prompt.
+func readUserInput(in *scorer.Instance, v json.RawMessage) error {
+	if t := bytes.TrimSpace(v); len(t) > 0 && t[0] == '[' {
+		return ragasConversation(in, v)
 	}
-	if v := o.get(ColReferenceTopics); v != nil {
-		if in.ReferenceTopics, err = stringsValue(v); err != nil {
-			return nil, &Error{Column: ColReferenceTopics, Err: err}
-		}
-		in.Has |= scorer.InReferenceTopics
+	s, err := textValue(v)
+	if err != nil {
+		return err
 	}
-	for _, name := range []string{ColConversation, ColHistory} {
-		v := o.get(name)
-		if v == nil {
-			continue
-		}
-		if in.Has&scorer.InConversation != 0 {
-			return nil, &Error{Column: name, Err: fmt.Errorf("a conversation is already given")}
-		}
-		if in.Conversation, err = messagesValue(v); err != nil {
-			return nil, &Error{Column: name, Err: err}
-		}
-		in.Has |= scorer.InConversation
+	in.Prompt = s
+	in.Has |= scorer.InPrompt
+	return nil
+}
+
+func readPredictedTrajectory(in *scorer.Instance, v json.RawMessage) error {
+	calls, err := trajectoryValue(v)
+	if err != nil {
+		return err
 	}
-	if v := o.get(ColLatency); v != nil {
-		f, err := numberValue(v)
-		if err != nil || f < 0 {
-			return nil, &Error{Column: ColLatency, Err: fmt.Errorf("must be a number of seconds >= 0")}
-		}
-		in.Latency = time.Duration(f * float64(time.Second))
-		in.Has |= scorer.InLatency
+	in.PredictedTrajectory = calls
+	in.Has |= scorer.InPredictedTrajectory
+	return nil
+}
+
+func readReferenceTrajectory(in *scorer.Instance, v json.RawMessage) error {
+	calls, err := trajectoryValue(v)
+	if err != nil {
+		return err
 	}
-	if v := o.get(ColFailure); v != nil {
-		if in.Failure, err = boolValue(v); err != nil {
-			return nil, &Error{Column: ColFailure, Err: err}
-		}
-		in.Has |= scorer.InFailure
+	in.ReferenceTrajectory = calls
+	in.Has |= scorer.InReferenceTrajectory
+	return nil
+}
+
+// readReferenceToolCalls reads Ragas reference tool calls, the reference
+// trajectory under another name.
+func readReferenceToolCalls(in *scorer.Instance, v json.RawMessage) error {
+	if in.Has&scorer.InReferenceTrajectory != 0 {
+		return fmt.Errorf("given together with %q", ColReferenceTrajectory)
 	}
-	for _, name := range []string{ColCaseID, ColEvalID} {
-		if v := o.get(name); v != nil && in.CaseID == "" {
-			if in.CaseID, err = textValue(v); err != nil {
-				return nil, &Error{Column: name, Err: err}
-			}
-		}
+	calls, err := callsValue(v)
+	if err != nil {
+		return err
 	}
-	for _, c := range o.cols {
+	in.ReferenceTrajectory = calls
+	in.Has |= scorer.InReferenceTrajectory
+	return nil
+}
+
+func readReferenceTopics(in *scorer.Instance, v json.RawMessage) error {
+	topics, err := stringsValue(v)
+	if err != nil {
+		return err
+	}
+	in.ReferenceTopics = topics
+	in.Has |= scorer.InReferenceTopics
+	return nil
+}
+
+// readConversation reads a conversation or history column; a row gives
+// at most one conversation.
+func readConversation(in *scorer.Instance, v json.RawMessage) error {
+	if in.Has&scorer.InConversation != 0 {
+		return errors.New("a conversation is already given")
+	}
+	msgs, err := messagesValue(v)
+	if err != nil {
+		return err
+	}
+	in.Conversation = msgs
+	in.Has |= scorer.InConversation
+	return nil
+}
+
+func readLatency(in *scorer.Instance, v json.RawMessage) error {
+	f, err := numberValue(v)
+	if err != nil || f < 0 {
+		return errors.New("must be a number of seconds >= 0")
+	}
+	in.Latency = time.Duration(f * float64(time.Second))
+	in.Has |= scorer.InLatency
+	return nil
+}
+
+func readFailure(in *scorer.Instance, v json.RawMessage) error {
+	failed, err := boolValue(v)
+	if err != nil {
+		return err
+	}
+	in.Failure = failed
+	in.Has |= scorer.InFailure
+	return nil
+}
+
+// readCaseID reads a case_id or eval_id column; the first non-empty one
+// wins.
+func readCaseID(in *scorer.Instance, v json.RawMessage) error {
+	if in.CaseID != "" {
+		return nil
+	}
+	id, err := textValue(v)
+	if err != nil {
+		return err
+	}
+	in.CaseID = id
+	return nil
+}
+
+// readOtherColumns keeps every other non-null column, decoded, in
+// Instance.Columns.
+func readOtherColumns(in *scorer.Instance, cols []Column) error {
+	for _, c := range cols {
 		if known(c.Name) || isNull(c.Value) {
 			continue
 		}
 		var v any
 		if err := json.Unmarshal(c.Value, &v); err != nil {
-			return nil, &Error{Column: c.Name, Err: fmt.Errorf("invalid JSON: %w", err)}
+			return &Error{Column: c.Name, Err: fmt.Errorf("invalid JSON: %w", err)}
 		}
 		if in.Columns == nil {
 			in.Columns = make(map[string]any)
 		}
 		in.Columns[c.Name] = v
 	}
-	return in, nil
-}
-
-// known reports whether a column has a meaning of its own.
-func known(name string) bool {
-	switch name {
-	case ColPrompt, ColResponse, ColReference, ColContext, ColInstruction, ColPrediction,
-		ColPredictedTrajectory, ColReferenceTrajectory, ColReferenceToolCalls, ColReferenceTopics,
-		ColConversation, ColHistory, ColUserInput, ColLatency, ColFailure, ColCaseID, ColEvalID:
-		return true
-	}
-	return false
+	return nil
 }
 
 // messagesValue reads a list of {role, content} messages.

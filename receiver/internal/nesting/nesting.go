@@ -49,96 +49,50 @@ const (
 	kindKeyValueList
 )
 
+// edge is a field of an OTLP message that holds a message on a path to
+// AnyValue.
+type edge struct {
+	field protowire.Number
+	child Kind
+}
+
+// paths lists, per message kind, the fields on a path to AnyValue, with
+// their field numbers in the OTLP protos.
+var paths = [...][]edge{
+	TracesRequest: {{1, kindResourceSpans}},
+	// resource, scope_spans, deprecated instrumentation_library_spans
+	kindResourceSpans: {{1, kindResource}, {2, kindScopeSpans}, {1000, kindScopeSpans}},
+	kindScopeSpans:    {{1, kindScope}, {2, kindSpan}},
+	// attributes, events, links
+	kindSpan:  {{9, kindKeyValue}, {11, kindEvent}, {13, kindLink}},
+	kindEvent: {{3, kindKeyValue}},
+	kindLink:  {{4, kindKeyValue}},
+
+	LogsRequest: {{1, kindResourceLogs}},
+	// resource, scope_logs, deprecated instrumentation_library_logs
+	kindResourceLogs: {{1, kindResource}, {2, kindScopeLogs}, {1000, kindScopeLogs}},
+	kindScopeLogs:    {{1, kindScope}, {2, kindLogRecord}},
+	// body, attributes
+	kindLogRecord: {{5, kindAnyValue}, {6, kindKeyValue}},
+
+	kindResource: {{1, kindKeyValue}},
+	kindScope:    {{3, kindKeyValue}},
+	kindKeyValue: {{2, kindAnyValue}},
+	// array_value, kvlist_value
+	kindAnyValue:     {{5, kindArrayValue}, {6, kindKeyValueList}},
+	kindArrayValue:   {{1, kindAnyValue}},
+	kindKeyValueList: {{1, kindKeyValue}},
+}
+
 // childKind returns the message kind of field f of a message of kind k, or
 // kindNone when the field is not a message on a path to AnyValue.
 func childKind(k Kind, f protowire.Number) Kind {
-	switch k {
-	case TracesRequest:
-		if f == 1 {
-			return kindResourceSpans
-		}
-	case kindResourceSpans:
-		switch f {
-		case 1:
-			return kindResource
-		case 2, 1000: // scope_spans; deprecated instrumentation_library_spans
-			return kindScopeSpans
-		}
-	case kindScopeSpans:
-		switch f {
-		case 1:
-			return kindScope
-		case 2:
-			return kindSpan
-		}
-	case kindSpan:
-		switch f {
-		case 9:
-			return kindKeyValue
-		case 11:
-			return kindEvent
-		case 13:
-			return kindLink
-		}
-	case kindEvent:
-		if f == 3 {
-			return kindKeyValue
-		}
-	case kindLink:
-		if f == 4 {
-			return kindKeyValue
-		}
-	case LogsRequest:
-		if f == 1 {
-			return kindResourceLogs
-		}
-	case kindResourceLogs:
-		switch f {
-		case 1:
-			return kindResource
-		case 2, 1000:
-			return kindScopeLogs
-		}
-	case kindScopeLogs:
-		switch f {
-		case 1:
-			return kindScope
-		case 2:
-			return kindLogRecord
-		}
-	case kindLogRecord:
-		switch f {
-		case 5:
-			return kindAnyValue
-		case 6:
-			return kindKeyValue
-		}
-	case kindResource:
-		if f == 1 {
-			return kindKeyValue
-		}
-	case kindScope:
-		if f == 3 {
-			return kindKeyValue
-		}
-	case kindKeyValue:
-		if f == 2 {
-			return kindAnyValue
-		}
-	case kindAnyValue:
-		switch f {
-		case 5:
-			return kindArrayValue
-		case 6:
-			return kindKeyValueList
-		}
-	case kindArrayValue:
-		if f == 1 {
-			return kindAnyValue
-		}
-	case kindKeyValueList:
-		if f == 1 {
-			return kindKeyValue
+	if int(k) >= len(paths) {
+		return kindNone
+	}
+	for _, e := range paths[k] {
+		if e.field == f {
+			return e.child
 		}
 	}
 	return kindNone

@@ -9,6 +9,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // nested returns a value nested depth levels (1 = scalar), alternating
@@ -121,4 +122,70 @@ func FuzzCheckProto(f *testing.F) {
 		_ = ptraceotlp.NewExportRequest().UnmarshalProto(b)
 		_ = CheckProto(b, LogsRequest, 16)
 	})
+}
+
+// anyValue returns the wire form of an AnyValue nesting depth AnyValues
+// through array values, built by hand from the OTLP field numbers.
+func anyValue(depth int) []byte {
+	v := protowire.AppendTag(nil, 1, protowire.BytesType) // string_value
+	v = protowire.AppendString(v, "leaf")
+	for range depth - 1 {
+		arr := protowire.AppendTag(nil, 1, protowire.BytesType) // ArrayValue.values
+		arr = protowire.AppendBytes(arr, v)
+		v = protowire.AppendTag(nil, 5, protowire.BytesType) // array_value
+		v = protowire.AppendBytes(v, arr)
+	}
+	return v
+}
+
+// message returns the wire form of one bytes field holding body.
+func message(field protowire.Number, body []byte) []byte {
+	b := protowire.AppendTag(nil, field, protowire.BytesType)
+	return protowire.AppendBytes(b, body)
+}
+
+// TestCheckProtoFieldPaths walks hand-built requests through every
+// container field, the deprecated instrumentation_library_* fields (1000)
+// included, and checks that bytes fields off the path are not walked.
+func TestCheckProtoFieldPaths(t *testing.T) {
+	keyValue := func(depth int) []byte { return message(2, anyValue(depth)) }
+	// request holds one resource whose field resourceField holds scope.
+	request := func(resourceField protowire.Number, scope []byte) []byte {
+		return message(1, message(resourceField, scope))
+	}
+	// span is a scope holding one span whose field field holds body.
+	span := func(field protowire.Number, body []byte) []byte { return message(2, message(field, body)) }
+	cases := []struct {
+		name    string
+		body    func(depth int) []byte
+		root    Kind
+		checked bool
+	}{
+		{"span attributes", func(d int) []byte { return request(2, span(9, keyValue(d))) }, TracesRequest, true},
+		{"instrumentation_library_spans", func(d int) []byte { return request(1000, span(9, keyValue(d))) }, TracesRequest, true},
+		{"event attributes", func(d int) []byte { return request(2, span(11, message(3, keyValue(d)))) }, TracesRequest, true},
+		{"link attributes", func(d int) []byte { return request(2, span(13, message(4, keyValue(d)))) }, TracesRequest, true},
+		{"resource attributes", func(d int) []byte { return message(1, message(1, message(1, keyValue(d)))) }, TracesRequest, true},
+		{"scope attributes", func(d int) []byte { return message(1, message(2, message(1, message(3, keyValue(d))))) }, TracesRequest, true},
+		{"kvlist value", func(d int) []byte {
+			kvlist := message(6, message(1, keyValue(d-1)))
+			return request(2, span(9, message(2, kvlist)))
+		}, TracesRequest, true},
+		{"span name", func(d int) []byte { return request(2, span(5, keyValue(d))) }, TracesRequest, false},
+		{"event name", func(d int) []byte { return request(2, span(11, message(2, keyValue(d)))) }, TracesRequest, false},
+		{"resource schema_url", func(d int) []byte { return request(3, span(9, keyValue(d))) }, TracesRequest, false},
+		{"log body", func(d int) []byte { return request(2, message(2, message(5, anyValue(d)))) }, LogsRequest, true},
+		{"log attributes", func(d int) []byte { return request(2, message(2, message(6, keyValue(d)))) }, LogsRequest, true},
+		{"instrumentation_library_logs", func(d int) []byte { return request(1000, message(2, message(5, anyValue(d)))) }, LogsRequest, true},
+		{"log severity_text", func(d int) []byte { return request(2, message(2, message(3, anyValue(d)))) }, LogsRequest, false},
+		{"traces request read as logs", func(d int) []byte { return request(2, span(9, keyValue(d))) }, LogsRequest, false},
+	}
+	for _, c := range cases {
+		for _, depth := range []int{10, 11, 200} {
+			err := CheckProto(c.body(depth), c.root, 10)
+			if got, want := errors.Is(err, ErrTooDeep), c.checked && depth > 10; got != want {
+				t.Errorf("%s depth %d: err = %v, want too deep = %v", c.name, depth, err, want)
+			}
+		}
+	}
 }

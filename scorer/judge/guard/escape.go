@@ -97,7 +97,7 @@ func angleEscape(m string) string {
 }
 
 // neutraliseMarkers rewrites reserved judge markers (see the package
-// documentation). Each regexp runs only when a literal it needs occurs.
+// documentation).
 func neutraliseMarkers(s string) (string, bool) {
 	changed := false
 	apply := func(re *regexp.Regexp, f func(string) string) {
@@ -106,25 +106,17 @@ func neutraliseMarkers(s string) (string, bool) {
 			changed = true
 		}
 	}
-	if strings.IndexByte(s, '<') >= 0 {
-		apply(tagMarkerRE, angleEscape)
-		apply(roleTagRE, angleEscape)
-	}
-	if strings.Contains(s, "<<") || strings.Contains(s, "[") {
-		apply(instRE, func(m string) string {
-			if strings.HasPrefix(m, "[") {
-				return "(" + m[1:len(m)-1] + ")"
-			}
-			return angleEscape(m)
-		})
-	}
-	if strings.Contains(s, `\boxed`) {
-		apply(boxedRE, func(m string) string { return m[1:] })
-	}
-	if strings.Contains(s, "[[") {
-		apply(bracketVerdictRE, func(m string) string { return m[1 : len(m)-1] })
-	}
-	if strings.Contains(s, "```") {
+	apply(tagMarkerRE, angleEscape)
+	apply(roleTagRE, angleEscape)
+	apply(instRE, func(m string) string {
+		if strings.HasPrefix(m, "[") {
+			return "(" + m[1:len(m)-1] + ")"
+		}
+		return angleEscape(m)
+	})
+	apply(boxedRE, func(m string) string { return m[1:] })
+	apply(bracketVerdictRE, func(m string) string { return m[1 : len(m)-1] })
+	if fenceRE.MatchString(s) {
 		s = fenceRE.ReplaceAllStringFunc(s, func(f string) string {
 			if !fencedKeyRE.MatchString(f) {
 				return f

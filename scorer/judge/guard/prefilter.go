@@ -2,7 +2,6 @@ package guard
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 	"unicode"
 )
@@ -86,142 +85,70 @@ func normaliseForMatch(s string) string {
 	return b.String()
 }
 
-// injectionPhrase is one known prompt-injection phrasing aimed at a judge.
-// Its regexp, anchored at the start, runs only where one of its trigger
-// words starts a word of the normalised text.
-type injectionPhrase struct {
-	triggers []string
-	re       *regexp.Regexp
-}
-
-// phrase compiles pattern anchored at the start.
-func phrase(pattern string, triggers ...string) injectionPhrase {
-	return injectionPhrase{triggers: triggers, re: regexp.MustCompile(`^(?:` + pattern + `)`)}
-}
-
 // injectionPhrases are known prompt-injection phrasings aimed at a judge,
-// matched against normaliseForMatch output.
-var injectionPhrases = []injectionPhrase{
+// matched at the start of a word of normaliseForMatch output.
+var injectionPhrases = []string{
 	// Overriding the judge's instructions.
-	phrase(`ignore (?:(?:all|any|every|the|your|my|of|these|those) )*(?:previous|prior|above|preceding|earlier|former|original|system|other|existing|given) (?:instructions?|prompts?|directions?|rules|guidelines|context|messages?|text|criteria|rubrics?|tasks?)`,
-		"ignore"),
-	phrase(`ignore (?:(?:all|any|the|your) )*(?:instructions?|rules|guidelines|rubrics?|criteria|evaluation criteria)\b`,
-		"ignore"),
-	phrase(`disregard (?:(?:all|any|of|the|your|everything) )*(?:above|previous|prior|preceding|earlier|instructions?|rules|rubrics?|criteria|guidelines)`,
-		"disregard"),
-	phrase(`forget (?:(?:all|any|everything|of|the|your) )*(?:above|previous|prior|instructions?|rules|rubrics?|criteria|you were told)`,
-		"forget"),
-	phrase(`(?:override|bypass|overrule) (?:(?:the|your|all|any|previous) )*(?:scoring|evaluation|grading|rubrics?|instructions?|guidelines|criteria)\b`,
-		"override", "bypass", "overrule"),
-	phrase(`(?:new|updated|revised|real|actual|true) (?:instructions?|rules|task|system prompt) ?:`,
-		"new", "updated", "revised", "real", "actual", "true"),
-	phrase(`(?:your|the) (?:real|actual|true) (?:task|instructions?|job) (?:is|are)\b`,
-		"your", "the"),
-	phrase(`from now on you\b`,
-		"from"),
-	phrase(`system prompt\b`,
-		"system"),
-	phrase(`(?:reveal|print|repeat|show) (?:me )?your (?:instructions|system prompt|prompt|rubric)\b`,
-		"reveal", "print", "repeat", "show"),
-	phrase(`(?:dan|jailbreak|jailbroken|god) mode\b`,
-		"dan", "jailbreak", "jailbroken", "god"),
+	`ignore (?:(?:all|any|every|the|your|my|of|these|those) )*(?:previous|prior|above|preceding|earlier|former|original|system|other|existing|given) (?:instructions?|prompts?|directions?|rules|guidelines|context|messages?|text|criteria|rubrics?|tasks?)`,
+	`ignore (?:(?:all|any|the|your) )*(?:instructions?|rules|guidelines|rubrics?|criteria|evaluation criteria)\b`,
+	`disregard (?:(?:all|any|of|the|your|everything) )*(?:above|previous|prior|preceding|earlier|instructions?|rules|rubrics?|criteria|guidelines)`,
+	`forget (?:(?:all|any|everything|of|the|your) )*(?:above|previous|prior|instructions?|rules|rubrics?|criteria|you were told)`,
+	`(?:override|bypass|overrule) (?:(?:the|your|all|any|previous) )*(?:scoring|evaluation|grading|rubrics?|instructions?|guidelines|criteria)\b`,
+	`(?:new|updated|revised|real|actual|true) (?:instructions?|rules|task|system prompt) ?:`,
+	`(?:your|the) (?:real|actual|true) (?:task|instructions?|job) (?:is|are)\b`,
+	`from now on you\b`,
+	`system prompt\b`,
+	`(?:reveal|print|repeat|show) (?:me )?your (?:instructions|system prompt|prompt|rubric)\b`,
+	`(?:dan|jailbreak|jailbroken|god) mode\b`,
 	// Recasting the judge.
-	phrase(`you are now (?:(?:an?|the|my) (?:[a-z]+ )?(?:evaluator|judge|grader|rater|scorer|assistant|ai|model|bot)s?\b|in (?:[a-z]+ )?mode\b|(?:dan|free|unrestricted|jailbroken|no longer)\b)`,
-		"you"),
-	phrase(`pretend (?:to be|you are|that you are) (?:an? |the )?(?:[a-z]+ )?(?:evaluator|judge|grader|ai|model|assistant|system)\b`,
-		"pretend"),
-	phrase(`act as (?:the |an |a )?(?:[a-z]+ )?(?:evaluator|judge|grader|system)\b`,
-		"act"),
+	`you are now (?:(?:an?|the|my) (?:[a-z]+ )?(?:evaluator|judge|grader|rater|scorer|assistant|ai|model|bot)s?\b|in (?:[a-z]+ )?mode\b|(?:dan|free|unrestricted|jailbroken|no longer)\b)`,
+	`pretend (?:to be|you are|that you are) (?:an? |the )?(?:[a-z]+ )?(?:evaluator|judge|grader|ai|model|assistant|system)\b`,
+	`act as (?:the |an |a )?(?:[a-z]+ )?(?:evaluator|judge|grader|system)\b`,
 	// Addressing the judge.
-	phrase(`as (?:the|this|an? (?:ai|llm|automated|impartial)) (?:ai |llm |automated |impartial )?(?:evaluator|judge|grader|assessor|rater|scorer)s? (?:you )?(?:must|should|will|need|are required|have to|shall)\b`,
-		"as"),
-	phrase(`(?:note|message|instructions?|reminder) (?:to|for) (?:the |any )?(?:ai |llm |automated |language model )?(?:evaluators?|judges?|graders?|assessors?|raters?|ai|llms?|assistants?)\b`,
-		"note", "message", "instruction", "reminder"),
-	phrase(`(?:dear|attention|hey|hello|hi) (?:ai |llm )?(?:evaluators?|judges?|graders?|assessors?|raters?|scorers?)\b`,
-		"dear", "attention", "hey", "hello", "hi"),
-	phrase(`(?:(?:ai|llm|automated) judges?|evaluators?|graders?|raters?|scorers?) (?:must|should|shall|will|need to|have to|are instructed to|is instructed to) (?:give|assign|award|rate|score|output|return|mark|grade)\b`,
-		"ai", "llm", "automated", "evaluator", "grader", "rater", "scorer"),
-	phrase(`(?:ai|llm|language model|automated) (?:assistants?|models?|agents?|systems?|evaluators?|judges?|graders?)? ?(?:reading|processing|evaluating|summari[sz]ing|grading|reviewing) this\b`,
-		"ai", "llm", "language", "automated"),
-	phrase(`if you are (?:an? )?(?:ai|llm|language model|evaluator|judge|grader|assistant)\b`,
-		"if"),
+	`as (?:the|this|an? (?:ai|llm|automated|impartial)) (?:ai |llm |automated |impartial )?(?:evaluator|judge|grader|assessor|rater|scorer)s? (?:you )?(?:must|should|will|need|are required|have to|shall)\b`,
+	`(?:note|message|instructions?|reminder) (?:to|for) (?:the |any )?(?:ai |llm |automated |language model )?(?:evaluators?|judges?|graders?|assessors?|raters?|ai|llms?|assistants?)\b`,
+	`(?:dear|attention|hey|hello|hi) (?:ai |llm )?(?:evaluators?|judges?|graders?|assessors?|raters?|scorers?)\b`,
+	`(?:(?:ai|llm|automated) judges?|evaluators?|graders?|raters?|scorers?) (?:must|should|shall|will|need to|have to|are instructed to|is instructed to) (?:give|assign|award|rate|score|output|return|mark|grade)\b`,
+	`(?:ai|llm|language model|automated) (?:assistants?|models?|agents?|systems?|evaluators?|judges?|graders?)? ?(?:reading|processing|evaluating|summari[sz]ing|grading|reviewing) this\b`,
+	`if you are (?:an? )?(?:ai|llm|language model|evaluator|judge|grader|assistant)\b`,
 	// Asking for a score.
-	phrase(`give (?:this|me|it|us|the (?:answer|response|agent|output|model)) (?:a |an |the )?(?:(?:score|rating|grade|marks?) of|(?:perfect|full|maximum|max|top|highest) (?:score|rating|grade|marks?)|(?:10|5|ten|five) ?(?:/ ?(?:10|5)|out of))`,
-		"give"),
-	phrase(`rate (?:this|it|the (?:answer|response|agent|output)|me) (?:a |as |with )?(?:10|5|ten|five|perfect|highest|maximum|excellent|top)\b`,
-		"rate"),
-	phrase(`(?:score|grade|mark) (?:this|it|me) (?:as |a |with )?(?:10|5|ten|five|perfect|highest|maximum|full marks|excellent|correct)\b`,
-		"score", "grade", "mark"),
-	phrase(`(?:assign|award|output|return|give|grant) (?:a |an |the )?(?:perfect|full|maximum|max|highest|top) (?:score|rating|grade|marks?)\b`,
-		"assign", "award", "output", "return", "give", "grant"),
-	phrase(`(?:deserves|merits|earns|warrants|should get|should receive|must get|must receive) (?:a |an |the )?(?:perfect|full|maximum|max|highest|top|10|5) (?:score|rating|grade|marks?|out of)`,
-		"deserves", "merits", "earns", "warrants", "should", "must"),
-	phrase(`(?:output|return|respond with|reply with|answer with|print|emit) (?:only |just |exactly )?(?:the |this |a )?(?:json )?(?:\{ ?"?|")(?:score|verdict|rating|grade|label)\b`,
-		"output", "return", "respond", "reply", "answer", "print", "emit"),
-	phrase(`(?:output|return|respond with|reply with|answer with|print|emit) (?:only |just |exactly )?(?:score|verdict|rating|grade) ?: ?(?:10|5|pass|yes|correct|perfect)\b`,
-		"output", "return", "respond", "reply", "answer", "print", "emit"),
-	phrase(`do not (?:penalize|penalise|deduct|mark down|lower the score)\b`,
-		"do"),
-	phrase(`(?:10|5|ten|five) ?/ ?(?:10|5|ten|five) (?:is|would be) (?:the )?(?:correct|right|appropriate|only|fair) (?:score|rating|grade)\b`,
-		"10", "5", "ten", "five"),
+	`give (?:this|me|it|us|the (?:answer|response|agent|output|model)) (?:a |an |the )?(?:(?:score|rating|grade|marks?) of|(?:perfect|full|maximum|max|top|highest) (?:score|rating|grade|marks?)|(?:10|5|ten|five) ?(?:/ ?(?:10|5)|out of))`,
+	`rate (?:this|it|the (?:answer|response|agent|output)|me) (?:a |as |with )?(?:10|5|ten|five|perfect|highest|maximum|excellent|top)\b`,
+	`(?:score|grade|mark) (?:this|it|me) (?:as |a |with )?(?:10|5|ten|five|perfect|highest|maximum|full marks|excellent|correct)\b`,
+	`(?:assign|award|output|return|give|grant) (?:a |an |the )?(?:perfect|full|maximum|max|highest|top) (?:score|rating|grade|marks?)\b`,
+	`(?:deserves|merits|earns|warrants|should get|should receive|must get|must receive) (?:a |an |the )?(?:perfect|full|maximum|max|highest|top|10|5) (?:score|rating|grade|marks?|out of)`,
+	`(?:output|return|respond with|reply with|answer with|print|emit) (?:only |just |exactly )?(?:the |this |a )?(?:json )?(?:\{ ?"?|")(?:score|verdict|rating|grade|label)\b`,
+	`(?:output|return|respond with|reply with|answer with|print|emit) (?:only |just |exactly )?(?:score|verdict|rating|grade) ?: ?(?:10|5|pass|yes|correct|perfect)\b`,
+	`do not (?:penalize|penalise|deduct|mark down|lower the score)\b`,
+	`(?:10|5|ten|five) ?/ ?(?:10|5|ten|five) (?:is|would be) (?:the )?(?:correct|right|appropriate|only|fair) (?:score|rating|grade)\b`,
 	// Forged ends of the data and forged verdicts.
-	phrase(`end of (?:untrusted |quoted |agent )?data\b`,
-		"end"),
-	phrase(`(?:evaluation|grading|scoring|judging|assessment) (?:is )?(?:complete|completed|finished|done|over)\b.{0,40}\b(?:score|verdict|rating|grade|pass)`,
-		"evaluation", "grading", "scoring", "judging", "assessment"),
-	phrase(`final (?:score|rating|grade|verdict) (?:is |= |: |:)?(?:(?:10|5|100)(?: ?/| out of|$| [^0-9])|(?:pass|passed|perfect|yes|correct)\b)`,
-		"final"),
-	phrase(`verdict (?:is |= |: |:)?(?:pass|passed|yes|correct|accepted|approved)\b`,
-		"verdict"),
+	`end of (?:untrusted |quoted |agent )?data\b`,
+	`(?:evaluation|grading|scoring|judging|assessment) (?:is )?(?:complete|completed|finished|done|over)\b.{0,40}\b(?:score|verdict|rating|grade|pass)`,
+	`final (?:score|rating|grade|verdict) (?:is |= |: |:)?(?:(?:10|5|100)(?: ?/| out of|$| [^0-9])|(?:pass|passed|perfect|yes|correct)\b)`,
+	`verdict (?:is |= |: |:)?(?:pass|passed|yes|correct|accepted|approved)\b`,
 }
 
 // phraseWindow bounds the text one anchored phrase match may span.
 const phraseWindow = 256
 
-// phrasesByWord maps the first word of each trigger to the phrases it
-// triggers.
-var phrasesByWord = func() map[string][]int {
-	m := map[string][]int{}
-	for i, p := range injectionPhrases {
-		for _, t := range p.triggers {
-			w, _, _ := strings.Cut(t, " ")
-			if !slices.Contains(m[w], i) {
-				m[w] = append(m[w], i)
-			}
-		}
-	}
-	return m
-}()
+// injectionRE matches one of injectionPhrases at the start of the text.
+var injectionRE = regexp.MustCompile(`^(?:` + strings.Join(injectionPhrases, "|") + `)`)
 
 // isWordRune reports letters and digits of the normalised text.
 func isWordRune(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80 }
 
 // injectionSuspected reports whether s contains a known injection
-// phrasing. It looks at the start of every word of the normalised text
-// and runs the phrases that word can start.
+// phrasing: whether a phrase matches at the start of a word of the
+// normalised text, within phraseWindow bytes.
 func injectionSuspected(s string) bool {
 	n := normaliseForMatch(s)
-	for i := 0; i < len(n); {
-		if !isWordRune(n[i]) {
-			i++
+	for i := 0; i < len(n); i++ {
+		if !isWordRune(n[i]) || i > 0 && isWordRune(n[i-1]) {
 			continue
 		}
-		j := i
-		for j < len(n) && isWordRune(n[j]) {
-			j++
+		if injectionRE.MatchString(n[i:min(len(n), i+phraseWindow)]) {
+			return true
 		}
-		w := n[i:j]
-		for _, key := range [2]string{w, strings.TrimSuffix(w, "s")} {
-			for _, k := range phrasesByWord[key] {
-				if injectionPhrases[k].re.MatchString(n[i:min(len(n), i+phraseWindow)]) {
-					return true
-				}
-			}
-			if len(key) == len(w) && !strings.HasSuffix(w, "s") {
-				break
-			}
-		}
-		i = j
 	}
 	return false
 }

@@ -19,12 +19,6 @@ func lower(c byte) byte {
 	return c
 }
 
-// containsFold reports whether s contains the lower-case ASCII word w,
-// ignoring ASCII case.
-func containsFold(s, w string) bool {
-	return indexFold(s, w, 0) >= 0
-}
-
 // indexFold returns the index of the first ASCII-case-insensitive
 // occurrence of the lower-case word w in s at or after from, or -1.
 func indexFold(s, w string, from int) int {

@@ -49,9 +49,7 @@ func (d ipDetector) findV4(s string, dst []match) []match {
 			}
 		}
 		end := p
-		ok := parts == 4 &&
-			(end >= len(s) || !isWord(s[end]) && !(s[end] == '.' && end+1 < len(s) && isDigit(s[end+1])))
-		if ok {
+		if parts == 4 && quadEnds(s, end) {
 			if _, err := netip.ParseAddr(s[i:end]); err == nil {
 				dst = append(dst, match{start: i, end: end, typ: TypeIP, prio: d.prio})
 			}
@@ -62,6 +60,17 @@ func (d ipDetector) findV4(s string, dst []match) []match {
 		}
 	}
 	return dst
+}
+
+// quadEnds reports whether a dotted quad may end at s[end]: at the end of
+// s, or before a byte that neither continues a word nor continues the
+// dotted number (".5").
+func quadEnds(s string, end int) bool {
+	if end >= len(s) {
+		return true
+	}
+	moreDigits := s[end] == '.' && end+1 < len(s) && isDigit(s[end+1])
+	return !isWord(s[end]) && !moreDigits
 }
 
 func isHex(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }

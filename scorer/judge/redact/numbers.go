@@ -1,5 +1,7 @@
 package redact
 
+import "strings"
+
 // numberDetector finds payment card numbers and phone numbers in runs of
 // digit groups (see the package documentation for the rules).
 type numberDetector struct {
@@ -179,66 +181,87 @@ func luhn(s string, gs []digitGroup, a, b int) bool {
 // package documentation).
 func isPhone(s string, runStart int, gs []digitGroup, a, b int, plus bool) bool {
 	n := countDigits(gs, a, b)
-	if n < 7 || n > 15 {
-		return false
-	}
-	// Left boundary.
-	if a == 0 {
-		if runStart > 0 {
-			c := s[runStart-1]
-			if isWord(c) {
-				return false
-			}
-			if (c == '-' || c == '.' || c == '/') && runStart > 1 && isWord(s[runStart-2]) {
-				return false
-			}
-		}
-	} else if gs[a].sep != ' ' {
-		return false
-	}
-	// Right boundary.
-	if b+1 < len(gs) {
-		if gs[b+1].sep != ' ' {
-			return false
-		}
-	} else if e := gs[b].pend; e < len(s) && isWord(s[e]) {
+	if n < 7 || n > 15 || !leftBounded(s, runStart, gs, a) || !rightBounded(s, gs, b) {
 		return false
 	}
 	if plus && a == 0 {
 		return true
 	}
-	// Dates are never phone numbers.
-	for k := a; k+2 <= b; k++ {
-		if isDate(s, gs[k:k+3]) {
-			return false
-		}
-	}
-	if b == a {
-		// No separators: order ids, prices, years, timestamps.
+	// A single group has no separators: order ids, prices, years,
+	// timestamps.
+	if b == a || hasDate(s, gs, a, b) || hasLoneDigit(s, gs, a, b) {
 		return false
-	}
-	for k := a; k <= b; k++ {
-		if gs[k].end-gs[k].start < 2 && !(k == a && s[gs[k].start] == '1') {
-			return false
-		}
 	}
 	first := s[gs[a].start:gs[a].end]
-	if len(first) >= 2 && first[0] == '0' && first[1] == '0' {
+	switch {
+	case strings.HasPrefix(first, "00"):
 		return n >= 10
-	}
-	// North American 3-3-4, optionally after a leading 1.
-	k := a
-	if first == "1" {
-		k++
-	}
-	if b-k == 2 && gs[k].end-gs[k].start == 3 && gs[k+1].end-gs[k+1].start == 3 && gs[k+2].end-gs[k+2].start == 4 {
+	case first == "1":
+		return isNorthAmerican(gs[a+1 : b+1])
+	case isNorthAmerican(gs[a : b+1]):
 		return true
-	}
-	if first == "1" {
-		return false
 	}
 	// National numbers with the trunk prefix 0.
 	return first[0] == '0' && n >= 9 && n <= 12
+}
+
+// leftBounded reports whether a phone number may start at group a: after
+// a space between groups or, for the run's first group, not after a word
+// or a word and a dash, dot or slash.
+func leftBounded(s string, runStart int, gs []digitGroup, a int) bool {
+	if a > 0 {
+		return gs[a].sep == ' '
+	}
+	if runStart == 0 {
+		return true
+	}
+	c := s[runStart-1]
+	if isWord(c) {
+		return false
+	}
+	// "ab-", "v." or "a/" before the digits: they continue a word.
+	joined := (c == '-' || c == '.' || c == '/') && runStart > 1 && isWord(s[runStart-2])
+	return !joined
+}
+
+// rightBounded reports whether a phone number may end at group b: before
+// a space between groups or, at the run's last group, not before a word.
+func rightBounded(s string, gs []digitGroup, b int) bool {
+	if b+1 < len(gs) {
+		return gs[b+1].sep == ' '
+	}
+	e := gs[b].pend
+	return e >= len(s) || !isWord(s[e])
+}
+
+// hasDate reports whether three consecutive groups of a..b form a date;
+// dates are never phone numbers.
+func hasDate(s string, gs []digitGroup, a, b int) bool {
+	for k := a; k+2 <= b; k++ {
+		if isDate(s, gs[k:k+3]) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasLoneDigit reports whether a group of a..b has a single digit, other
+// than a leading 1 (the North American country code).
+func hasLoneDigit(s string, gs []digitGroup, a, b int) bool {
+	for k := a; k <= b; k++ {
+		lone := gs[k].end-gs[k].start < 2
+		leadingOne := k == a && s[gs[k].start] == '1'
+		if lone && !leadingOne {
+			return true
+		}
+	}
+	return false
+}
+
+// isNorthAmerican reports whether gs are three groups of 3, 3 and 4
+// digits.
+func isNorthAmerican(gs []digitGroup) bool {
+	return len(gs) == 3 && gs[0].end-gs[0].start == 3 && gs[1].end-gs[1].start == 3 && gs[2].end-gs[2].start == 4
 }
 
 // isDate reports whether three groups form a date: year-month-day or

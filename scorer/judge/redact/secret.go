@@ -72,100 +72,140 @@ func keptValue(v string) bool {
 
 func (d secretDetector) find(s string, dst []match) []match {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != ':' && c != '=' {
+		if s[i] != ':' && s[i] != '=' {
 			continue
 		}
-		// The key, before optional spaces and a closing quote.
-		j := i
-		for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
-			j--
+		if m, ok := d.pairAt(s, i); ok {
+			dst = append(dst, m)
+			i = m.end - 1
 		}
-		if j > 0 && (s[j-1] == '"' || s[j-1] == '\'') {
-			j--
-			for j > 0 && s[j-1] == '\\' { // quotes escaped once or more (JSON in JSON)
-				j--
-			}
-		}
-		ke := j
-		for j > 0 && ke-j < 64 && isKeyByte(s[j-1]) {
-			j--
-		}
-		if j == ke {
-			continue
-		}
-		secret, phone := d.classifyKey(s[j:ke])
-		if !secret && !phone {
-			continue
-		}
-		// The value, after optional spaces and an opening quote.
-		p := i + 1
-		if p < len(s) && s[p] == '=' {
-			if c == '=' {
-				continue // "==" is a comparison
-			}
-			p++ // ":="
-		}
-		for p < len(s) && (s[p] == ' ' || s[p] == '\t') {
-			p++
-		}
-		// An opening quote, escaped by nb backslashes (0 for plain text,
-		// 1 for JSON inside a JSON string, 3 for one level deeper, ...).
-		var q byte
-		nb := 0
-		for p+nb < len(s) && s[p+nb] == '\\' {
-			nb++
-		}
-		if p+nb < len(s) && (s[p+nb] == '"' || s[p+nb] == '\'') {
-			q = s[p+nb]
-			p += nb + 1
-		} else {
-			nb = 0
-		}
-		vs := p
-		switch {
-		case q != 0 && nb > 0:
-			// The value ends at the quote escaped exactly as the opening one.
-			for p < len(s) && s[p] != '\n' {
-				if s[p] == q && backslashesBefore(s, vs, p) == nb {
-					p -= nb
-					break
-				}
-				p++
-			}
-		case q != 0:
-			for p < len(s) && s[p] != '\n' && s[p] != q {
-				if s[p] == '\\' && p+1 < len(s) {
-					p += 2
-					continue
-				}
-				p++
-			}
-		default:
-			for p < len(s) && !isValueEnd(s[p]) {
-				p++
-			}
-		}
-		ve := min(p, len(s))
-		v := s[vs:ve]
-		if keptValue(v) {
-			continue
-		}
-		typ := TypeSecret
-		if phone {
-			if !d.phones || !phoneValue(v) {
-				continue
-			}
-			typ = TypePhone
-		}
-		dst = append(dst, match{start: vs, end: ve, typ: typ, prio: d.prio})
-		i = ve - 1
 	}
 	if !d.secrets {
 		return dst
 	}
 	dst = urlPasswords.find(s, dst)
 	return privateKeys.find(s, dst)
+}
+
+// pairAt matches the value of the key-value pair whose separator is s[i],
+// when the key names a secret or a phone number and the value is one.
+func (d secretDetector) pairAt(s string, i int) (match, bool) {
+	key := keyBefore(s, i)
+	if key == "" {
+		return match{}, false
+	}
+	secret, phone := d.classifyKey(key)
+	if !secret && !phone {
+		return match{}, false
+	}
+	vs, ve, ok := valueAfter(s, i)
+	if !ok {
+		return match{}, false
+	}
+	v := s[vs:ve]
+	if keptValue(v) {
+		return match{}, false
+	}
+	typ := TypeSecret
+	if phone {
+		if !phoneValue(v) {
+			return match{}, false
+		}
+		typ = TypePhone
+	}
+	return match{start: vs, end: ve, typ: typ, prio: d.prio}, true
+}
+
+// keyBefore returns the key ending before the separator s[i]: up to 64
+// key bytes, then optionally a closing quote (escaped any number of
+// times, for JSON inside JSON strings) and spaces or tabs. It returns ""
+// when there is no key.
+func keyBefore(s string, i int) string {
+	j := i
+	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
+		j--
+	}
+	if j > 0 && (s[j-1] == '"' || s[j-1] == '\'') {
+		j--
+		for j > 0 && s[j-1] == '\\' {
+			j--
+		}
+	}
+	end := j
+	for j > 0 && end-j < 64 && isKeyByte(s[j-1]) {
+		j--
+	}
+	return s[j:end]
+}
+
+// valueAfter returns the span of the value after the separator s[i]:
+// after optional spaces and an opening quote, up to the matching closing
+// quote or, unquoted, up to the first byte that ends a value. ok is false
+// for "==", a comparison.
+func valueAfter(s string, i int) (start, end int, ok bool) {
+	p := i + 1
+	if p < len(s) && s[p] == '=' {
+		if s[i] == '=' {
+			return 0, 0, false
+		}
+		p++ // ":="
+	}
+	for p < len(s) && (s[p] == ' ' || s[p] == '\t') {
+		p++
+	}
+	q, nb := openingQuote(s, p)
+	if q == 0 {
+		end = p
+		for end < len(s) && !isValueEnd(s[end]) {
+			end++
+		}
+		return p, end, true
+	}
+	start = p + nb + 1
+	if nb > 0 {
+		return start, escapedQuoteEnd(s, start, q, nb), true
+	}
+	return start, quoteEnd(s, start, q), true
+}
+
+// openingQuote returns the quote at s[p], escaped by nb backslashes (0 for
+// plain text, 1 for JSON inside a JSON string, 3 for one level deeper,
+// ...), or q == 0 when no quote opens the value.
+func openingQuote(s string, p int) (q byte, nb int) {
+	for p+nb < len(s) && s[p+nb] == '\\' {
+		nb++
+	}
+	if p+nb < len(s) && (s[p+nb] == '"' || s[p+nb] == '\'') {
+		return s[p+nb], nb
+	}
+	return 0, 0
+}
+
+// quoteEnd returns where a value that starts at vs, after the quote q,
+// ends: at the next unescaped q, at a newline or at the end of s.
+func quoteEnd(s string, vs int, q byte) int {
+	p := vs
+	for p < len(s) && s[p] != '\n' && s[p] != q {
+		if s[p] == '\\' && p+1 < len(s) {
+			p += 2
+			continue
+		}
+		p++
+	}
+	return p
+}
+
+// escapedQuoteEnd returns where a value that starts at vs, after the
+// quote q escaped by nb backslashes, ends: before the next q escaped
+// exactly as the opening one, at a newline or at the end of s.
+func escapedQuoteEnd(s string, vs int, q byte, nb int) int {
+	p := vs
+	for ; p < len(s) && s[p] != '\n'; p++ {
+		if s[p] == q && backslashesBefore(s, vs, p) == nb {
+			return p - nb
+		}
+	}
+	return p
 }
 
 // backslashesBefore counts the backslashes right before s[i], not looking
