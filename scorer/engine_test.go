@@ -342,7 +342,7 @@ type slowInline struct{ d time.Duration }
 
 func (slowInline) Name() string  { return "slow_inline" }
 func (slowInline) Needs() Inputs { return 0 }
-func (slowInline) inline()       {}
+func (slowInline) Inline()       {}
 func (m slowInline) Score(context.Context, *Instance) (Result, error) {
 	time.Sleep(m.d) // sleeps at least d: longer than the timeout below
 	return Result{Score: 1}, nil

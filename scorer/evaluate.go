@@ -48,13 +48,13 @@ func (e *Engine) Evaluate(ctx context.Context, in *Instance) *Evaluation {
 	return ev
 }
 
-// inlineMetric marks a metric that never blocks and ignores its context
-// (the built-in deterministic metrics). The engine calls it without a
-// deadline context, which saves a timer per call, and still treats a call
-// that took longer than the metric timeout as a timeout.
-type inlineMetric interface {
+// Inline marks a metric that never blocks and ignores its context (the
+// built-in deterministic metrics). The engine calls it without a deadline
+// context, which saves a timer per call, and still treats a call that took
+// longer than the metric timeout as a timeout.
+type Inline interface {
 	Metric
-	inline()
+	Inline()
 }
 
 // errInvalidScore reports a NaN or infinite score.
@@ -86,7 +86,7 @@ func runMetric(ctx context.Context, m Metric, in *Instance, timeout time.Duratio
 			took = clock.elapsed() - start
 		}
 	}()
-	if _, ok := m.(inlineMetric); ok {
+	if _, ok := m.(Inline); ok {
 		r, err = m.Score(ctx, in)
 		took = clock.elapsed() - start
 		if took > timeout && err == nil {

@@ -127,3 +127,25 @@ func TestEvaluateBuiltinsNotApplicable(t *testing.T) {
 		}
 	}
 }
+
+// TestBuiltinsRunInline: every deterministic metric is called without a
+// deadline context, as the engine does for scorer.Inline metrics.
+func TestBuiltinsRunInline(t *testing.T) {
+	r := NewRegistry()
+	for _, name := range r.Names() {
+		if name == "cel" {
+			continue // built from a user's expression
+		}
+		mc := scorer.MetricConfig{Name: name}
+		if name == toolmatch.MetricTrajectorySingleToolUse {
+			mc.Params = map[string]any{toolmatch.ParamToolName: "t"}
+		}
+		ms, err := r.Build([]scorer.MetricConfig{mc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := ms[0].(scorer.Inline); !ok {
+			t.Errorf("%s is not scorer.Inline", name)
+		}
+	}
+}

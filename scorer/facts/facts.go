@@ -49,7 +49,8 @@ func (unsupportedFacts) Name() string { return MetricUnsupportedFacts }
 // Needs requires the response.
 func (unsupportedFacts) Needs() scorer.Inputs { return scorer.InResponse }
 
-func (unsupportedFacts) inline() {}
+// Inline marks the metric as one that never blocks (scorer.Inline).
+func (unsupportedFacts) Inline() {}
 
 // Score returns unsupported / checkable facts of the response.
 //

@@ -24,7 +24,8 @@ func (failure) Name() string { return MetricFailure }
 // Needs requires the failure flag.
 func (failure) Needs() scorer.Inputs { return scorer.InFailure }
 
-func (failure) inline() {}
+// Inline marks the metric as one that never blocks (scorer.Inline).
+func (failure) Inline() {}
 
 // Score returns 1 for a failed run and 0 otherwise.
 func (failure) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {

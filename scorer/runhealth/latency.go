@@ -23,7 +23,8 @@ func (latency) Name() string { return MetricLatency }
 // Needs requires the latency.
 func (latency) Needs() scorer.Inputs { return scorer.InLatency }
 
-func (latency) inline() {}
+// Inline marks the metric as one that never blocks (scorer.Inline).
+func (latency) Inline() {}
 
 // Score returns the latency in seconds.
 func (latency) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {

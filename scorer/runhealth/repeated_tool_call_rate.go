@@ -28,7 +28,8 @@ func (repeatedToolCallRate) Name() string { return MetricRepeatedToolCallRate }
 // Needs requires the predicted trajectory.
 func (repeatedToolCallRate) Needs() scorer.Inputs { return scorer.InPredictedTrajectory }
 
-func (repeatedToolCallRate) inline() {}
+// Inline marks the metric as one that never blocks (scorer.Inline).
+func (repeatedToolCallRate) Inline() {}
 
 // Score returns repeated / calls.
 func (repeatedToolCallRate) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {

@@ -67,7 +67,8 @@ func (*toolArgsValid) Name() string { return MetricToolArgsValid }
 // Needs requires the predicted trajectory; tool declarations are optional.
 func (*toolArgsValid) Needs() scorer.Inputs { return scorer.InPredictedTrajectory }
 
-func (*toolArgsValid) inline() {}
+// Inline marks the metric as one that never blocks (scorer.Inline).
+func (*toolArgsValid) Inline() {}
 
 // Score returns the share of calls with valid arguments.
 func (m *toolArgsValid) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {

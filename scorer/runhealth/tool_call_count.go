@@ -21,7 +21,8 @@ func (toolCallCount) Name() string { return MetricToolCallCount }
 // Needs requires the predicted trajectory.
 func (toolCallCount) Needs() scorer.Inputs { return scorer.InPredictedTrajectory }
 
-func (toolCallCount) inline() {}
+// Inline marks the metric as one that never blocks (scorer.Inline).
+func (toolCallCount) Inline() {}
 
 // Score returns the number of calls.
 func (toolCallCount) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {

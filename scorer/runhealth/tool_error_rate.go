@@ -22,7 +22,8 @@ func (toolErrorRate) Name() string { return MetricToolErrorRate }
 // Needs requires the predicted trajectory.
 func (toolErrorRate) Needs() scorer.Inputs { return scorer.InPredictedTrajectory }
 
-func (toolErrorRate) inline() {}
+// Inline marks the metric as one that never blocks (scorer.Inline).
+func (toolErrorRate) Inline() {}
 
 // Score returns errors / calls.
 func (toolErrorRate) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {

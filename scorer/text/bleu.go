@@ -62,7 +62,8 @@ func (bleuMetric) Name() string { return MetricBLEU }
 // Needs requires the response and the reference.
 func (bleuMetric) Needs() scorer.Inputs { return scorer.InResponse | scorer.InReference }
 
-func (bleuMetric) inline() {}
+// Inline marks the metric as one that never blocks (scorer.Inline).
+func (bleuMetric) Inline() {}
 
 // Score returns sentence BLEU / 100.
 func (m bleuMetric) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {

@@ -26,7 +26,8 @@ func (exactMatch) Name() string { return MetricExactMatch }
 // Needs requires the response and the reference.
 func (exactMatch) Needs() scorer.Inputs { return scorer.InResponse | scorer.InReference }
 
-func (exactMatch) inline() {}
+// Inline marks the metric as one that never blocks (scorer.Inline).
+func (exactMatch) Inline() {}
 
 // Score returns 1 for byte-equal strings, else 0.
 func (exactMatch) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {

@@ -62,7 +62,8 @@ func (*responseMatchScore) Name() string { return MetricResponseMatchScore }
 // carry a reference (see the type's doc).
 func (*responseMatchScore) Needs() scorer.Inputs { return 0 }
 
-func (*responseMatchScore) inline() {}
+// Inline marks the metric as one that never blocks (scorer.Inline).
+func (*responseMatchScore) Inline() {}
 
 // Score returns the mean ROUGE-1 F over invocations with a reference.
 func (m *responseMatchScore) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {

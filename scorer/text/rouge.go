@@ -105,6 +105,9 @@ func fixedRouge(name, typ string) scorer.Factory {
 // Name returns the metric id.
 func (m *rougeMetric) Name() string { return m.name }
 
+// Inline marks the metric as one that never blocks (scorer.Inline).
+func (m *rougeMetric) Inline() {}
+
 // Needs requires the response and the reference.
 func (m *rougeMetric) Needs() scorer.Inputs { return scorer.InResponse | scorer.InReference }
 

@@ -103,7 +103,8 @@ func (*adkToolTrajectory) Name() string { return MetricToolTrajectoryAvgScore }
 // Score.
 func (*adkToolTrajectory) Needs() scorer.Inputs { return 0 }
 
-func (*adkToolTrajectory) inline() {}
+// Inline marks the metric as one that never blocks (scorer.Inline).
+func (*adkToolTrajectory) Inline() {}
 
 // Score returns the mean per-invocation match.
 func (m *adkToolTrajectory) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {

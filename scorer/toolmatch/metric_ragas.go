@@ -77,7 +77,8 @@ func (ragasToolCallAccuracy) Needs() scorer.Inputs {
 	return scorer.InPredictedTrajectory | scorer.InReferenceTrajectory
 }
 
-func (ragasToolCallAccuracy) inline() {}
+// Inline marks the metric as one that never blocks (scorer.Inline).
+func (ragasToolCallAccuracy) Inline() {}
 
 // Score returns Ragas' tool-call accuracy.
 func (m ragasToolCallAccuracy) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
@@ -113,7 +114,8 @@ func (ragasToolCallF1) Needs() scorer.Inputs {
 	return scorer.InPredictedTrajectory | scorer.InReferenceTrajectory
 }
 
-func (ragasToolCallF1) inline() {}
+// Inline marks the metric as one that never blocks (scorer.Inline).
+func (ragasToolCallF1) Inline() {}
 
 // Score returns Ragas' tool-call F1.
 func (ragasToolCallF1) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {

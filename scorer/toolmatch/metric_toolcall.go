@@ -96,7 +96,8 @@ func (m vertexToolCall) Needs() scorer.Inputs {
 	return scorer.InReference
 }
 
-func (vertexToolCall) inline() {}
+// Inline marks the metric as one that never blocks (scorer.Inline).
+func (vertexToolCall) Inline() {}
 
 // Score computes the metric; see the type's documentation.
 func (m vertexToolCall) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {

@@ -103,7 +103,8 @@ func (m vertexTrajectory) Needs() scorer.Inputs {
 	return scorer.InPredictedTrajectory | scorer.InReferenceTrajectory
 }
 
-func (vertexTrajectory) inline() {}
+// Inline marks the metric as one that never blocks (scorer.Inline).
+func (vertexTrajectory) Inline() {}
 
 // Score computes the metric; see the type's documentation.
 func (m vertexTrajectory) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
