@@ -136,16 +136,16 @@ func (q *Bounded[T]) Full() bool {
 // ErrClosed; the item is then handed to Drop. With the queue disabled the
 // caller consumes item itself, which needs Start (else ErrNotStarted).
 func (q *Bounded[T]) Offer(item T) error {
-	return q.offer(nil, item)
+	return q.offer(context.Background(), false, item)
 }
 
 // OfferWait queues item, waiting for room until ctx ends (then ErrFull
 // wrapping ctx's error; the item is handed to Drop as queue_full).
 func (q *Bounded[T]) OfferWait(ctx context.Context, item T) error {
-	return q.offer(ctx, item)
+	return q.offer(ctx, true, item)
 }
 
-func (q *Bounded[T]) offer(ctx context.Context, item T) error {
+func (q *Bounded[T]) offer(ctx context.Context, wait bool, item T) error {
 	n := q.size(item)
 	q.mu.Lock()
 	if !q.set.Config.Enabled {
@@ -162,7 +162,7 @@ func (q *Bounded[T]) offer(ctx context.Context, item T) error {
 		if q.fits(n) {
 			break
 		}
-		if q.set.ShedOldest && ctx == nil && q.used-q.waiting+n <= q.set.Config.QueueSize {
+		if q.set.ShedOldest && !wait && q.used-q.waiting+n <= q.set.Config.QueueSize {
 			// Evicting queued items makes room: the oldest goes first.
 			old := q.items[0]
 			clear(q.items[:1])
@@ -172,7 +172,7 @@ func (q *Bounded[T]) offer(ctx context.Context, item T) error {
 			shed = append(shed, old)
 			continue
 		}
-		if ctx == nil {
+		if !wait {
 			q.mu.Unlock()
 			q.dropAll(shed, ReasonShedOldest)
 			q.set.Drop(item, ReasonQueueFull)

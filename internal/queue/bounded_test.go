@@ -297,8 +297,8 @@ func TestDisabledConsumesInTheCaller(t *testing.T) {
 	shut := make(chan error, 1)
 	go func() { shut <- q.Shutdown(context.Background()) }()
 	select {
-	case <-shut:
-		t.Fatal("Shutdown returned while a call was in progress")
+	case err := <-shut:
+		t.Fatalf("Shutdown returned (%v) while a call was in progress", err)
 	case <-time.After(10 * time.Millisecond):
 	}
 	close(r.block)

@@ -49,7 +49,9 @@ func FuzzArgsEquality(f *testing.F) {
 	f.Add(`{"a":{"b":1}}`, `{"a":{"b":true}}`)
 	f.Fuzz(func(t *testing.T, a, b string) {
 		for _, eq := range []Equality{JSONEqual, PythonEqual} {
-			if ArgsKey(a, eq) != ArgsKey(a, eq) || ExactArgsKey(a) != ExactArgsKey(a) {
+			k1, k2 := ArgsKey(a, eq), ArgsKey(a, eq)
+			e1, e2 := ExactArgsKey(a), ExactArgsKey(a)
+			if k1 != k2 || e1 != e2 {
 				t.Fatal("key not deterministic")
 			}
 		}

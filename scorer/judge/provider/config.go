@@ -146,6 +146,8 @@ func (c Config) withDefaults() Config {
 
 // Validate checks the config. Each error names the offending key, for
 // example "model: required".
+//
+//nolint:gocyclo // table-like validator: one flat check per key
 func (c Config) Validate() error {
 	var errs []error
 	bad := func(key, format string, args ...any) {

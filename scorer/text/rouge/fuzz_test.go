@@ -30,7 +30,7 @@ func FuzzTokenize(f *testing.F) {
 				t.Fatalf("empty token from %q", a)
 			}
 			for i := 0; i < len(tok); i++ {
-				if c := tok[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+				if c := tok[i]; (c < 'a' || c > 'z') && (c < '0' || c > '9') {
 					t.Fatalf("token %q from %q has byte %q", tok, a, c)
 				}
 			}
