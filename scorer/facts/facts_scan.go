@@ -521,7 +521,7 @@ func appendInt(b []byte, n, width int) []byte {
 
 // amountSurface returns how a number was written: t with the currency
 // symbol before it or the percent sign after it, when t is a whole word.
-func (sc *factScanner) amountSurface(tok factToken, t string) string {
+func (sc *factScanner) amountSurface(tok *factToken, t string) string {
 	if !tok.whole || t != tok.text {
 		return t
 	}
@@ -614,20 +614,20 @@ func (sc *factScanner) classifyPart(tok factToken, t string, split bool) {
 		return
 	}
 	if sh.letters == 0 {
-		sc.classifyNumeric(tok, t, sh, split)
+		sc.classifyNumeric(&tok, t, &sh, split)
 		return
 	}
 	if sh.comma && split {
 		sc.splitAt(t, ',')
 		return
 	}
-	sc.classifyMixed(tok, t, sh)
+	sc.classifyMixed(&tok, t, &sh)
 }
 
 // classifyNumeric emits the facts of a part of digits and separators
 // without a slash: a number, an identifier such as a phone number, or the
 // facts of its parts.
-func (sc *factScanner) classifyNumeric(tok factToken, t string, sh partShape, split bool) {
+func (sc *factScanner) classifyNumeric(tok *factToken, t string, sh *partShape, split bool) {
 	if norm, ok := appendNumber(sc.buf[:0], t); ok {
 		sc.buf = norm
 		if len(norm) == 1 && !isAmountMark(tok.prev) && !isAmountMark(tok.next) {
@@ -657,7 +657,7 @@ func (sc *factScanner) classifyNumeric(tok factToken, t string, sh partShape, sp
 // classifyMixed emits the facts of a part of letters and digits without a
 // slash or a comma to split at: a number with a unit or ordinal, or an
 // identifier.
-func (sc *factScanner) classifyMixed(tok factToken, t string, sh partShape) {
+func (sc *factScanner) classifyMixed(tok *factToken, t string, sh *partShape) {
 	if k := numberPrefix(t); k > 0 && !isHexID(t) {
 		if norm, ok := appendNumber(sc.buf[:0], t[:k]); ok {
 			sc.buf = norm
