@@ -101,35 +101,32 @@ func (x *extraction) reset() {
 }
 
 func (x *extraction) extract(t *Trace) []*agentrun.Trajectory {
-	n := len(t.spans)
 	x.t = t
 	x.unjoinedLogs = 0
 	if x.ds == nil {
 		x.ds = decoders()
 	}
 	x.idx.reset(t.spans)
-	x.facts = zeroed(x.facts, n)
+	x.facts = zeroed(x.facts, len(t.spans))
+	x.listEvents()
+	if !x.decodeSpans() {
+		return nil
+	}
+	x.linkSpans()
+	return x.buildRuns()
+}
 
-	// events of each span: its own, then the log records joined to it
+// listEvents lists the events of each span: its own, then the log records
+// joined to it.
+func (x *extraction) listEvents() {
+	t := x.t
+	n := len(t.spans)
 	x.evOff = sized(x.evOff, n+1)
 	x.logSpan = sized(x.logSpan, len(t.logs))
 	for i := range t.spans {
 		x.evOff[i+1] = int32(len(t.spans[i].events))
 	}
-	for li := range t.logs {
-		l := &t.logs[li]
-		x.logSpan[li] = -1
-		si, ok := x.idx.get(l.spanID)
-		if !ok {
-			x.unjoinedLogs++
-			continue
-		}
-		// span events win when a span carries the same messages both ways
-		if !hasMessageEvents(t.spans[si].events) || !isMessageEvent(l.ev.name) {
-			x.logSpan[li] = int32(si)
-			x.evOff[si+1]++
-		}
-	}
+	x.joinLogs()
 	for i := 0; i < n; i++ {
 		x.evOff[i+1] += x.evOff[i]
 	}
@@ -149,16 +146,44 @@ func (x *extraction) extract(t *Trace) []*agentrun.Trajectory {
 			x.cursor[si]++
 		}
 	}
+}
 
+// joinLogs sets the span of each log record (-1: none) and counts the
+// records joined to each span in evOff[span+1].
+func (x *extraction) joinLogs() {
+	t := x.t
+	for li := range t.logs {
+		l := &t.logs[li]
+		x.logSpan[li] = -1
+		si, ok := x.idx.get(l.spanID)
+		if !ok {
+			x.unjoinedLogs++
+			continue
+		}
+		// span events win when a span carries the same messages both ways
+		if !hasMessageEvents(t.spans[si].events) || !isMessageEvent(l.ev.name) {
+			x.logSpan[li] = int32(si)
+			x.evOff[si+1]++
+		}
+	}
+}
+
+// decodeSpans runs the decoders on every span and reports whether any
+// span is GenAI telemetry.
+func (x *extraction) decodeSpans() bool {
 	anyGenAI := false
-	for i := range t.spans {
-		decodeSpan(x.ds, &t.spans[i], x.evList[x.evOff[i]:x.evOff[i+1]], &x.facts[i])
+	for i := range x.t.spans {
+		decodeSpan(x.ds, &x.t.spans[i], x.evList[x.evOff[i]:x.evOff[i+1]], &x.facts[i])
 		anyGenAI = anyGenAI || x.facts[i].genai
 	}
-	if !anyGenAI {
-		return nil
-	}
+	return anyGenAI
+}
 
+// linkSpans finds each span's parent in the trace, breaks parent cycles
+// and lists the children of each span.
+func (x *extraction) linkSpans() {
+	t := x.t
+	n := len(t.spans)
 	x.parent = sized(x.parent, n)
 	x.childOff = sized(x.childOff, n+1)
 	for i := range t.spans {
@@ -189,9 +214,13 @@ func (x *extraction) extract(t *Trace) []*agentrun.Trajectory {
 			x.cursor[p]++
 		}
 	}
+}
 
+// buildRuns builds one trajectory per top-level run span, a handoff chain
+// of runs making one, or one for the whole trace when it has no run span.
+func (x *extraction) buildRuns() []*agentrun.Trajectory {
 	var runs []int
-	for i := range t.spans {
+	for i := range x.t.spans {
 		if x.facts[i].class == classRun && !x.hasRunAncestor(i) {
 			runs = append(runs, i)
 		}
@@ -199,7 +228,7 @@ func (x *extraction) extract(t *Trace) []*agentrun.Trajectory {
 	if len(runs) == 0 {
 		return []*agentrun.Trajectory{x.build(x.traceRoot(), true)}
 	}
-	sortByStart(t.spans, runs)
+	sortByStart(x.t.spans, runs)
 	out := make([]*agentrun.Trajectory, 0, len(runs))
 	for k := 0; k < len(runs); {
 		n := 1

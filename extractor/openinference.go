@@ -65,76 +65,108 @@ func (openinferenceDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 	if kind == "" {
 		return false
 	}
-	class := classNone
-	switch kind {
-	case "AGENT":
-		class = classRun
-	case "CHAIN":
-		if !s.hasParent() {
-			class = classRun
-		}
-	case "LLM":
-		class = classLLM
-	case "TOOL":
-		class = classTool
-	}
+	class := openinferenceClass(s, kind)
 	if f.class == classNone {
 		f.class = class
 	}
 	setStr(&f.session, a.str(keyOISession))
 	switch class {
 	case classRun:
-		setStr(&f.agent, a.str(keyOIAgentName))
-		setStr(&f.agent, a.str(keyOIGraphNode))
-		// a root AGENT span is named after the SDK's trace ("Agent
-		// workflow"); a root CHAIN after the graph, which is the agent
-		if f.agent == "" && (kind == "CHAIN" || s.hasParent()) {
-			f.agent = s.name
-		}
-		if v, ok := a.get(keyOIInput); ok && f.input == nil {
-			f.input = f.newContent(content{kind: contentMessages, raw: v, parse: parseInputValue})
-		}
-		if v, ok := a.get(keyOIOutput); ok && f.output == nil {
-			f.output = f.newContent(content{kind: contentMessages, raw: v, parse: parseOutputValue})
-		}
+		openinferenceRun(s, kind, f)
 	case classLLM:
-		setStr(&f.model, a.str(keyOIResponseModel))
-		setStr(&f.model, a.str(keyOIModel))
-		setStr(&f.provider, a.str(keyOIProvider))
-		setStr(&f.provider, a.str(keyOISystem))
-		if f.inputTokens == 0 {
-			f.inputTokens = intAttr(a, keyOIPromptTokens)
-		}
-		if f.outputTokens == 0 {
-			f.outputTokens = intAttr(a, keyOICompletionToks)
-		}
-		if f.finishReasons == nil {
-			if v := a.str(keyOIFinishReason); v != "" {
-				f.finishReasons = []string{v}
-			}
-		}
-		if f.input == nil && hasFlat(a, keyOIInputMessages) {
-			f.input = f.newContent(content{kind: contentMessages, raw: keyOIInputMessages, attrs: a})
-		}
-		if f.output == nil && hasFlat(a, keyOIOutputMessages) {
-			f.output = f.newContent(content{kind: contentMessages, raw: keyOIOutputMessages, attrs: a})
-		}
-		if f.instructions == nil && f.input != nil && f.input.attrs != nil {
-			f.instructions = f.newContent(content{kind: contentInstructions, raw: keyOIInputMessages, attrs: a})
-		}
-		if f.toolDefs == nil && hasFlat(a, keyOITools) {
-			f.toolDefs = f.newContent(content{kind: contentToolDefs, raw: keyOITools, attrs: a})
-		}
+		openinferenceLLM(a, f)
 	case classTool:
-		setStr(&f.toolName, a.str(keyOIToolName))
-		setStr(&f.toolName, s.name)
-		setStr(&f.toolCallID, strings.TrimSpace(a.str(keyOIToolID)))
-		if v, ok := a.get(keyOIInput); ok && !f.hasArgs {
-			f.args, f.hasArgs = unwrapJSONString(v), true
-		}
-		if f.result == "" {
-			f.result = unwrapToolOutput(a.str(keyOIOutput))
-		}
+		openinferenceTool(s, f)
 	}
 	return true
+}
+
+// openinferenceClass is the class of a span of the given span kind: an
+// AGENT span or a root CHAIN span is a run.
+func openinferenceClass(s *span, kind string) spanClass {
+	switch kind {
+	case "AGENT":
+		return classRun
+	case "CHAIN":
+		if !s.hasParent() {
+			return classRun
+		}
+	case "LLM":
+		return classLLM
+	case "TOOL":
+		return classTool
+	}
+	return classNone
+}
+
+// openinferenceRun reads an AGENT or root CHAIN span: the agent's name and
+// the run's input and output.
+func openinferenceRun(s *span, kind string, f *spanFacts) {
+	a := s.attrs
+	setStr(&f.agent, a.str(keyOIAgentName))
+	setStr(&f.agent, a.str(keyOIGraphNode))
+	// a root AGENT span is named after the SDK's trace ("Agent
+	// workflow"); a root CHAIN after the graph, which is the agent
+	if f.agent == "" && (kind == "CHAIN" || s.hasParent()) {
+		f.agent = s.name
+	}
+	if v, ok := a.get(keyOIInput); ok && f.input == nil {
+		f.input = f.newContent(content{kind: contentMessages, raw: v, parse: parseInputValue})
+	}
+	if v, ok := a.get(keyOIOutput); ok && f.output == nil {
+		f.output = f.newContent(content{kind: contentMessages, raw: v, parse: parseOutputValue})
+	}
+}
+
+// openinferenceLLM reads an LLM span: model, provider, token counts,
+// finish reason and the flattened messages and tools.
+func openinferenceLLM(a attrs, f *spanFacts) {
+	setStr(&f.model, a.str(keyOIResponseModel))
+	setStr(&f.model, a.str(keyOIModel))
+	setStr(&f.provider, a.str(keyOIProvider))
+	setStr(&f.provider, a.str(keyOISystem))
+	if f.inputTokens == 0 {
+		f.inputTokens = intAttr(a, keyOIPromptTokens)
+	}
+	if f.outputTokens == 0 {
+		f.outputTokens = intAttr(a, keyOICompletionToks)
+	}
+	if f.finishReasons == nil {
+		if v := a.str(keyOIFinishReason); v != "" {
+			f.finishReasons = []string{v}
+		}
+	}
+	openinferenceMessages(a, f)
+}
+
+// openinferenceMessages reads the flattened llm.input_messages,
+// llm.output_messages and llm.tools of an LLM span.
+func openinferenceMessages(a attrs, f *spanFacts) {
+	if f.input == nil && hasFlat(a, keyOIInputMessages) {
+		f.input = f.newContent(content{kind: contentMessages, raw: keyOIInputMessages, attrs: a})
+	}
+	if f.output == nil && hasFlat(a, keyOIOutputMessages) {
+		f.output = f.newContent(content{kind: contentMessages, raw: keyOIOutputMessages, attrs: a})
+	}
+	if f.instructions == nil && f.input != nil && f.input.attrs != nil {
+		f.instructions = f.newContent(content{kind: contentInstructions, raw: keyOIInputMessages, attrs: a})
+	}
+	if f.toolDefs == nil && hasFlat(a, keyOITools) {
+		f.toolDefs = f.newContent(content{kind: contentToolDefs, raw: keyOITools, attrs: a})
+	}
+}
+
+// openinferenceTool reads a TOOL span: the tool's name and call id, its
+// arguments in input.value and its result in output.value.
+func openinferenceTool(s *span, f *spanFacts) {
+	a := s.attrs
+	setStr(&f.toolName, a.str(keyOIToolName))
+	setStr(&f.toolName, s.name)
+	setStr(&f.toolCallID, strings.TrimSpace(a.str(keyOIToolID)))
+	if v, ok := a.get(keyOIInput); ok && !f.hasArgs {
+		f.args, f.hasArgs = unwrapJSONString(v), true
+	}
+	if f.result == "" {
+		f.result = unwrapToolOutput(a.str(keyOIOutput))
+	}
 }

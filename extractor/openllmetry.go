@@ -39,83 +39,118 @@ var tlSessionKeys = [...]string{
 }
 
 func (openllmetryDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
-	a := s.attrs
-	kind := ""
-	if !s.genaiOnly { // else no traceloop.span.kind and no llm.request.type
-		kind = a.str(keyTLSpanKind)
+	kind, ok := openllmetryKind(s)
+	if !ok {
+		return false
 	}
-	legacy := kind == "" && s.absent&absentTLFlat == 0 && (hasFlat(a, keyTLPrompt) || hasFlat(a, keyTLCompletion))
-	if kind == "" && !legacy {
-		if s.genaiOnly {
-			return false
-		}
-		if _, ok := a.get(keyTLRequestType); !ok {
-			return false
-		}
-	}
-	class := classNone
-	switch kind {
-	case "workflow", "agent":
-		class = classRun
-	case "tool":
-		class = classTool
-	case "":
-		class = classLLM
-	}
+	class := openllmetryClass(kind)
 	if f.class == classNone {
 		f.class = class
 	}
+	a := s.attrs
 	for _, k := range tlSessionKeys {
 		setStr(&f.session, a.str(k))
 	}
 	switch class {
 	case classRun:
-		if kind == "agent" {
-			setStr(&f.agent, a.str(keyAgentName))
-			setStr(&f.agent, a.str(keyTLEntityName))
-		}
-		if v, ok := a.get(keyTLEntityInput); ok && f.input == nil {
-			f.input = f.newContent(content{kind: contentMessages, raw: v, parse: parseInputValue})
-		}
-		if v, ok := a.get(keyTLEntityOutput); ok && f.output == nil {
-			f.output = f.newContent(content{kind: contentMessages, raw: v, parse: parseOutputValue})
-		}
+		openllmetryRun(a, kind, f)
 	case classTool:
-		setStr(&f.toolName, a.str(keyToolName))
-		setStr(&f.toolName, a.str(keyTLEntityName))
-		if f.toolName == "" {
-			f.toolName = strings.TrimSuffix(s.name, ".tool")
-		}
-		if id := strings.TrimSpace(a.str(keyToolCallID)); id != "<not specified>" {
-			setStr(&f.toolCallID, id)
-		}
-		if !f.hasArgs {
-			if v, ok := a.get(keyToolArguments); ok {
-				f.args, f.hasArgs = unwrapCallArgs(unwrapJSONString(v)), true
-			} else if v, ok := a.get(keyTLEntityInput); ok {
-				f.args, f.hasArgs = unwrapCallArgs(v), true
-			}
-		}
-		setStr(&f.result, a.str(keyToolResult))
-		setStr(&f.result, a.str(keyTLEntityOutput))
+		openllmetryTool(s, f)
 	case classLLM:
-		if f.input == nil && hasFlat(a, keyTLPrompt) {
-			f.input = f.newContent(content{kind: contentMessages, raw: keyTLPrompt, attrs: a})
-			if f.instructions == nil {
-				f.instructions = f.newContent(content{kind: contentInstructions, from: f.input})
-			}
-		}
-		if f.output == nil && hasFlat(a, keyTLCompletion) {
-			f.output = f.newContent(content{kind: contentMessages, raw: keyTLCompletion, attrs: a})
-			if f.finishReasons == nil {
-				f.finishReasons = flatFinishReasons(a)
-			}
-		}
-		if f.toolDefs == nil && hasFlat(a, keyTLFunctions) {
-			f.toolDefs = f.newContent(content{kind: contentToolDefs, raw: keyTLFunctions, attrs: a})
-		}
+		openllmetryLLM(a, f)
 	}
 	return true
+}
+
+// openllmetryKind returns the traceloop.span.kind of s, "" for an LLM
+// span, and whether s is an OpenLLMetry span: one with a span kind, the
+// legacy flattened LLM content or llm.request.type.
+func openllmetryKind(s *span) (kind string, ok bool) {
+	a := s.attrs
+	if !s.genaiOnly { // else no traceloop.span.kind and no llm.request.type
+		kind = a.str(keyTLSpanKind)
+	}
+	switch {
+	case kind != "":
+		return kind, true
+	case s.absent&absentTLFlat == 0 && (hasFlat(a, keyTLPrompt) || hasFlat(a, keyTLCompletion)):
+		return "", true // legacy flattened LLM content
+	case s.genaiOnly:
+		return "", false
+	}
+	_, ok = a.get(keyTLRequestType)
+	return "", ok
+}
+
+// openllmetryClass is the class of a span of the given span kind.
+func openllmetryClass(kind string) spanClass {
+	switch kind {
+	case "workflow", "agent":
+		return classRun
+	case "tool":
+		return classTool
+	case "":
+		return classLLM
+	}
+	return classNone
+}
+
+// openllmetryRun reads a workflow or agent span: the agent's name and the
+// run's input and output.
+func openllmetryRun(a attrs, kind string, f *spanFacts) {
+	if kind == "agent" {
+		setStr(&f.agent, a.str(keyAgentName))
+		setStr(&f.agent, a.str(keyTLEntityName))
+	}
+	if v, ok := a.get(keyTLEntityInput); ok && f.input == nil {
+		f.input = f.newContent(content{kind: contentMessages, raw: v, parse: parseInputValue})
+	}
+	if v, ok := a.get(keyTLEntityOutput); ok && f.output == nil {
+		f.output = f.newContent(content{kind: contentMessages, raw: v, parse: parseOutputValue})
+	}
+}
+
+// openllmetryTool reads a tool span: the tool's name and call id, its
+// arguments and its result.
+func openllmetryTool(s *span, f *spanFacts) {
+	a := s.attrs
+	setStr(&f.toolName, a.str(keyToolName))
+	setStr(&f.toolName, a.str(keyTLEntityName))
+	if f.toolName == "" {
+		f.toolName = strings.TrimSuffix(s.name, ".tool")
+	}
+	if id := strings.TrimSpace(a.str(keyToolCallID)); id != "<not specified>" {
+		setStr(&f.toolCallID, id)
+	}
+	if !f.hasArgs {
+		if v, ok := a.get(keyToolArguments); ok {
+			f.args, f.hasArgs = unwrapCallArgs(unwrapJSONString(v)), true
+		} else if v, ok := a.get(keyTLEntityInput); ok {
+			f.args, f.hasArgs = unwrapCallArgs(v), true
+		}
+	}
+	setStr(&f.result, a.str(keyToolResult))
+	setStr(&f.result, a.str(keyTLEntityOutput))
+}
+
+// openllmetryLLM reads the legacy flattened content of an LLM span:
+// prompt, completion (with its finish reasons) and functions.
+func openllmetryLLM(a attrs, f *spanFacts) {
+	if f.input == nil && hasFlat(a, keyTLPrompt) {
+		f.input = f.newContent(content{kind: contentMessages, raw: keyTLPrompt, attrs: a})
+		if f.instructions == nil {
+			f.instructions = f.newContent(content{kind: contentInstructions, from: f.input})
+		}
+	}
+	if f.output == nil && hasFlat(a, keyTLCompletion) {
+		f.output = f.newContent(content{kind: contentMessages, raw: keyTLCompletion, attrs: a})
+		if f.finishReasons == nil {
+			f.finishReasons = flatFinishReasons(a)
+		}
+	}
+	if f.toolDefs == nil && hasFlat(a, keyTLFunctions) {
+		f.toolDefs = f.newContent(content{kind: contentToolDefs, raw: keyTLFunctions, attrs: a})
+	}
 }
 
 // flatFinishReasons reads gen_ai.completion.<i>.finish_reason, in

@@ -63,57 +63,64 @@ func (strandsDecoder) decode(s *span, evs []*event, f *spanFacts) bool {
 		f.provider = "" // the framework, not the model provider
 	}
 	if class == classTool {
-		if a.str(keyToolStatus) == "error" {
-			setStr(&f.errorType, "tool_error")
-		}
-		for _, ev := range evs {
-			switch ev.name {
-			case evToolMessage:
-				if v, ok := ev.attrs.get("content"); ok && !f.hasArgs {
-					f.args, f.hasArgs = unwrapJSONString(v), true
-				}
-				setStr(&f.toolCallID, strings.TrimSpace(ev.attrs.str("id")))
-			case evChoice:
-				if v, ok := ev.attrs.get("message"); ok {
-					setStr(&f.result, strandsResultText(v))
-				}
-			case evOperationDetails:
-				strandsToolDetails(ev.attrs, f)
-			}
-		}
+		strandsTool(a, evs, f)
 		return true
 	}
 	// The GenAI decoder took the message events as plain per-message
 	// events; their content attributes are content-block lists, decoded
 	// here on first use.
-	var msgEvents []*event
-	for _, c := range [...]*content{f.input, f.output, f.instructions} {
-		if c != nil && c.events != nil {
-			msgEvents = c.events // the same events: no second list
-			break
-		}
-	}
-	if msgEvents == nil {
-		for _, ev := range evs {
-			if isMessageEvent(ev.name) {
-				msgEvents = append(msgEvents, ev)
-			}
-		}
-	}
+	msgEvents := strandsMessageEvents(evs, f)
 	if msgEvents == nil {
 		return true // operation-details events: the GenAI decoder reads them
 	}
-	var hasIn, hasOut, hasSys bool
-	for _, ev := range msgEvents {
+	strandsContent(msgEvents, f)
+	return true
+}
+
+// strandsTool reads a tool span: its status, and its arguments, call id
+// and result from its message or operation-details events.
+func strandsTool(a attrs, evs []*event, f *spanFacts) {
+	if a.str(keyToolStatus) == "error" {
+		setStr(&f.errorType, "tool_error")
+	}
+	for _, ev := range evs {
 		switch ev.name {
+		case evToolMessage:
+			if v, ok := ev.attrs.get("content"); ok && !f.hasArgs {
+				f.args, f.hasArgs = unwrapJSONString(v), true
+			}
+			setStr(&f.toolCallID, strings.TrimSpace(ev.attrs.str("id")))
 		case evChoice:
-			hasOut = true
-		case evSystemMessage:
-			hasIn, hasSys = true, true
-		default:
-			hasIn = true
+			if v, ok := ev.attrs.get("message"); ok {
+				setStr(&f.result, strandsResultText(v))
+			}
+		case evOperationDetails:
+			strandsToolDetails(ev.attrs, f)
 		}
 	}
+}
+
+// strandsMessageEvents returns the per-message events of a span: those the
+// GenAI decoder took, else those among evs; nil when there are none.
+func strandsMessageEvents(evs []*event, f *spanFacts) []*event {
+	for _, c := range [...]*content{f.input, f.output, f.instructions} {
+		if c != nil && c.events != nil {
+			return c.events // the same events: no second list
+		}
+	}
+	var msgEvents []*event
+	for _, ev := range evs {
+		if isMessageEvent(ev.name) {
+			msgEvents = append(msgEvents, ev)
+		}
+	}
+	return msgEvents
+}
+
+// strandsContent reads the input, output, instructions and finish reasons
+// of the per-message events msgEvents in Strands' content-block form.
+func strandsContent(msgEvents []*event, f *spanFacts) {
+	hasIn, hasOut, hasSys := strandsSides(msgEvents)
 	setDecoded(f, &f.input, content{kind: contentMessages, events: msgEvents, eventParse: strandsEvents}, hasIn)
 	setDecoded(f, &f.output, content{kind: contentMessages, events: msgEvents, output: true, eventParse: strandsEvents}, hasOut)
 	switch {
@@ -128,15 +135,38 @@ func (strandsDecoder) decode(s *span, evs []*event, f *spanFacts) bool {
 		*f.instructions = content{kind: contentInstructions, events: msgEvents, eventParse: strandsEvents, orGenAI: true}
 	}
 	if f.finishReasons == nil {
-		for _, ev := range msgEvents {
-			if ev.name == evChoice {
-				if r := ev.attrs.str("finish_reason"); r != "" {
-					f.finishReasons = append(f.finishReasons, r)
-				}
+		f.finishReasons = choiceFinishReasons(msgEvents)
+	}
+}
+
+// strandsSides reports whether the message events hold input, output
+// (a choice) and system messages.
+func strandsSides(msgEvents []*event) (in, out, sys bool) {
+	for _, ev := range msgEvents {
+		switch ev.name {
+		case evChoice:
+			out = true
+		case evSystemMessage:
+			in, sys = true, true
+		default:
+			in = true
+		}
+	}
+	return in, out, sys
+}
+
+// choiceFinishReasons returns the finish reasons of the choice events, in
+// order; nil when none has one.
+func choiceFinishReasons(msgEvents []*event) []string {
+	var out []string
+	for _, ev := range msgEvents {
+		if ev.name == evChoice {
+			if r := ev.attrs.str("finish_reason"); r != "" {
+				out = append(out, r)
 			}
 		}
 	}
-	return true
+	return out
 }
 
 // setDecoded stores c in *dst when dst is empty or holds the per-message

@@ -521,7 +521,7 @@ func appendInt(b []byte, n, width int) []byte {
 
 // amountSurface returns how a number was written: t with the currency
 // symbol before it or the percent sign after it, when t is a whole word.
-func (sc *factScanner) amountSurface(tok factToken, t string) string {
+func (sc *factScanner) amountSurface(tok *factToken, t string) string {
 	if !tok.whole || t != tok.text {
 		return t
 	}
@@ -561,79 +561,103 @@ func (sc *factScanner) classify(tok factToken) {
 	sc.classifyPart(tok, t, true)
 }
 
-// classifyPart emits the facts of t; split allows one level of splitting
-// at commas and slashes.
-func (sc *factScanner) classifyPart(tok factToken, t string, split bool) {
-	var letters, digits int
-	var at, slash, comma, other bool
+// partShape counts what a word part is made of.
+type partShape struct {
+	letters, digits  int
+	at, slash, comma bool
+	other            bool // any other ASCII rune, a connector such as '-' or '.'
+}
+
+// shapeOf reads the shape of t.
+func shapeOf(t string) partShape {
+	var sh partShape
 	for _, r := range t {
 		switch {
 		case r >= utf8.RuneSelf:
 			if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) {
-				letters++
+				sh.letters++
 			}
 		case isASCIIDigit(byte(r)):
-			digits++
+			sh.digits++
 		case isASCIILetter(byte(r)):
-			letters++
+			sh.letters++
 		case r == '@':
-			at = true
+			sh.at = true
 		case r == '/':
-			slash = true
+			sh.slash = true
 		case r == ',':
-			comma = true
+			sh.comma = true
 		default:
-			other = true
+			sh.other = true
 		}
 	}
-	if digits == 0 && !at {
+	return sh
+}
+
+// classifyPart emits the facts of t; split allows one level of splitting
+// at commas and slashes.
+func (sc *factScanner) classifyPart(tok factToken, t string, split bool) {
+	sh := shapeOf(t)
+	if sh.digits == 0 && !sh.at {
 		return // a plain word
 	}
-	if at && sc.emitEmail(t) {
+	if sh.at && sc.emitEmail(t) {
 		return
 	}
-	if digits > 0 && sc.emitISODate(t) {
+	if sh.digits > 0 && sc.emitISODate(t) {
 		return
 	}
-	if slash {
-		if sc.emitSlashDate(t) || !split {
-			return
+	if sh.slash {
+		if !sc.emitSlashDate(t) && split {
+			sc.splitAt(t, '/')
 		}
-		sc.splitAt(t, '/')
 		return
 	}
-	if letters == 0 {
-		if norm, ok := appendNumber(sc.buf[:0], t); ok {
-			sc.buf = norm
-			if len(norm) == 1 && !isAmountMark(tok.prev) && !isAmountMark(tok.next) {
-				return // a trivial count
-			}
-			if tok.lineStart && (tok.next == '.' || tok.next == ')') && !other && !comma {
-				return // an ordered-list marker
-			}
-			sc.emit(factNumber, norm, nil, sc.amountSurface(tok, t))
-			return
-		}
-		if norm, ok := appendDecimalComma(sc.buf[:0], t); ok {
-			sc.buf = norm
-			sc.emit(factNumber, norm, nil, sc.amountSurface(tok, t))
-			return
-		}
-		if comma && split {
-			sc.splitAt(t, ',')
-			return
-		}
-		if digits >= 4 && !isRange(t) {
-			sc.emitIdentifier(t)
-			return
-		}
-		sc.splitDigits(t)
+	if sh.letters == 0 {
+		sc.classifyNumeric(&tok, t, &sh, split)
 		return
 	}
-	if comma && split {
+	if sh.comma && split {
 		sc.splitAt(t, ',')
 		return
 	}
+	sc.classifyMixed(&tok, t, &sh)
+}
+
+// classifyNumeric emits the facts of a part of digits and separators
+// without a slash: a number, an identifier such as a phone number, or the
+// facts of its parts.
+func (sc *factScanner) classifyNumeric(tok *factToken, t string, sh *partShape, split bool) {
+	if norm, ok := appendNumber(sc.buf[:0], t); ok {
+		sc.buf = norm
+		if len(norm) == 1 && !isAmountMark(tok.prev) && !isAmountMark(tok.next) {
+			return // a trivial count
+		}
+		if tok.lineStart && (tok.next == '.' || tok.next == ')') && !sh.other && !sh.comma {
+			return // an ordered-list marker
+		}
+		sc.emit(factNumber, norm, nil, sc.amountSurface(tok, t))
+		return
+	}
+	if norm, ok := appendDecimalComma(sc.buf[:0], t); ok {
+		sc.buf = norm
+		sc.emit(factNumber, norm, nil, sc.amountSurface(tok, t))
+		return
+	}
+	switch {
+	case sh.comma && split:
+		sc.splitAt(t, ',')
+	case sh.digits >= 4 && !isRange(t):
+		sc.emitIdentifier(t)
+	default:
+		sc.splitDigits(t)
+	}
+}
+
+// classifyMixed emits the facts of a part of letters and digits without a
+// slash or a comma to split at: a number with a unit or ordinal, or an
+// identifier.
+func (sc *factScanner) classifyMixed(tok *factToken, t string, sh *partShape) {
 	if k := numberPrefix(t); k > 0 && !isHexID(t) {
 		if norm, ok := appendNumber(sc.buf[:0], t[:k]); ok {
 			sc.buf = norm
@@ -643,7 +667,7 @@ func (sc *factScanner) classifyPart(tok factToken, t string, split bool) {
 			return
 		}
 	}
-	if digits >= 2 && utf8.RuneCountInString(t) >= 3 || strings.ContainsAny(t, "-_#") && utf8.RuneCountInString(t) >= 5 {
+	if sh.digits >= 2 && utf8.RuneCountInString(t) >= 3 || strings.ContainsAny(t, "-_#") && utf8.RuneCountInString(t) >= 5 {
 		sc.emitIdentifier(t)
 	}
 }
@@ -824,7 +848,10 @@ func (sc *factScanner) emitEmail(t string) bool {
 // emitISODate emits t as a date when it starts with YYYY-MM-DD or
 // YYYY/MM/DD (optionally followed by a time).
 func (sc *factScanner) emitISODate(t string) bool {
-	if len(t) < 10 || !(t[4] == '-' && t[7] == '-' || t[4] == '/' && t[7] == '/') {
+	if len(t) < 10 {
+		return false
+	}
+	if sep := t[4]; sep != '-' && sep != '/' || t[7] != sep {
 		return false
 	}
 	if len(t) > 10 && t[10] != 'T' && t[10] != 't' {
