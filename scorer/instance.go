@@ -53,6 +53,10 @@ type Instance struct {
 	// Trajectory is the run this instance was built from; nil for offline
 	// dataset rows.
 	Trajectory *agentrun.Trajectory
+
+	// derived holds values metrics derive from the fields above (see
+	// Derive).
+	derived derived
 }
 
 // Invocation is one user turn of a case and the agent's answer to it.

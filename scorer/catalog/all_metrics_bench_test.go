@@ -50,9 +50,10 @@ func BenchmarkAllReferenceMetrics(b *testing.B) {
 			b.Fatalf("%s: %v", name, err)
 		}
 		m := ms[0]
-		if m.Needs()&scorer.InPrediction != 0 { // Vertex's tool-call metrics
+		switch name {
+		case toolmatch.MetricToolCallValid, toolmatch.MetricToolNameMatch, toolmatch.MetricToolParameterKeyMatch, toolmatch.MetricToolParameterKVMatch:
 			toolCall = append(toolCall, m)
-		} else {
+		default:
 			onRuns = append(onRuns, m)
 		}
 	}

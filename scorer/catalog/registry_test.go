@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"context"
+	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -10,9 +12,11 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
+	"github.com/evalsidecar/evalsidecar/internal/testtext"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/facts"
 	"github.com/evalsidecar/evalsidecar/scorer/runhealth"
+	"github.com/evalsidecar/evalsidecar/scorer/scorertest"
 	"github.com/evalsidecar/evalsidecar/scorer/text"
 	"github.com/evalsidecar/evalsidecar/scorer/toolmatch"
 )
@@ -146,6 +150,63 @@ func TestBuiltinsRunInline(t *testing.T) {
 		}
 		if _, ok := ms[0].(scorer.Inline); !ok {
 			t.Errorf("%s is not scorer.Inline", name)
+		}
+	}
+}
+
+// TestDerivedValuesDoNotChangeScores: a metric scores an instance the
+// other metrics have already used (sharing tokens, scores and decoded
+// arguments through scorer.Derive) exactly as it scores a fresh one, in
+// any order.
+func TestDerivedValuesDoNotChangeScores(t *testing.T) {
+	r := NewRegistry()
+	var ms []scorer.Metric
+	for _, name := range r.Names() {
+		mc := scorer.MetricConfig{Name: name}
+		switch name {
+		case "cel":
+			continue
+		case toolmatch.MetricTrajectorySingleToolUse:
+			mc.Params = map[string]any{toolmatch.ParamToolName: "tool_3"}
+		}
+		built, err := r.Build([]scorer.MetricConfig{mc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, built[0])
+	}
+	pred, ref := scorertest.Trajectories()
+	newIn := func() *scorer.Instance {
+		return &scorer.Instance{
+			Response: testtext.Answer(200, 1), Reference: testtext.Answer(200, 3), Prompt: "question",
+			PredictedTrajectory: pred, ReferenceTrajectory: ref,
+			Has: scorer.InResponse | scorer.InReference | scorer.InPrompt | scorer.InPredictedTrajectory | scorer.InReferenceTrajectory,
+		}
+	}
+	fresh := map[string]scorer.Result{}
+	for _, m := range ms {
+		res, err := m.Score(t.Context(), newIn())
+		if err == nil {
+			fresh[m.Name()] = res
+		}
+	}
+	if len(fresh) < 20 {
+		t.Fatalf("only %d metrics scored the fixture", len(fresh))
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 5 {
+		shared := newIn()
+		order := rng.Perm(len(ms))
+		for _, i := range order {
+			m := ms[i]
+			res, err := m.Score(t.Context(), shared)
+			want, ok := fresh[m.Name()]
+			if (err == nil) != ok {
+				t.Fatalf("round %d, %s: error %v on a shared instance", round, m.Name(), err)
+			}
+			if ok && !reflect.DeepEqual(res, want) {
+				t.Errorf("round %d, %s: %+v on a shared instance, %+v on a fresh one", round, m.Name(), res, want)
+			}
 		}
 	}
 }

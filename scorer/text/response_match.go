@@ -74,10 +74,10 @@ func (m *responseMatchScore) Score(_ context.Context, in *scorer.Instance) (scor
 			if !inv.HasReference {
 				continue
 			}
-			per = append(per, m.scorer.Score(inv.Reference, inv.Response).FMeasure)
+			per = append(per, rougeScore(in, m.scorer, inv.Reference, inv.Response).FMeasure)
 		}
 	} else if in.Has&scorer.InReference != 0 {
-		per = append(per, m.scorer.Score(in.Reference, in.Response).FMeasure)
+		per = append(per, rougeScore(in, m.scorer, in.Reference, in.Response).FMeasure)
 	}
 	if len(per) == 0 {
 		return scorer.Result{}, scorer.ErrNotApplicable

@@ -118,7 +118,7 @@ func (m *rougeMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.Re
 	if err := ctx.Err(); err != nil {
 		return scorer.Result{}, err
 	}
-	s := m.scorer.Score(in.Reference, in.Response)
+	s := rougeScore(in, m.scorer, in.Reference, in.Response)
 	return scorer.Result{
 		Metric: m.name,
 		Score:  s.FMeasure,
@@ -128,4 +128,36 @@ func (m *rougeMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.Re
 			"rouge_type": m.typ,
 		},
 	}, nil
+}
+
+// rougeKey names a ROUGE score of one instance's texts; the metrics of one
+// evaluation that ask for the same score (rouge with its default type and
+// rouge_l) share it.
+type rougeKey struct {
+	typ                rouge.Type
+	opts               rouge.Options
+	target, prediction string
+}
+
+// tokensKey names the ROUGE tokens of one text.
+type tokensKey struct {
+	text string
+	stem bool
+}
+
+// rougeScore scores prediction against target with s, computing each score
+// and each text's tokens once per instance.
+func rougeScore(in *scorer.Instance, s *rouge.Scorer, target, prediction string) rouge.Score {
+	return scorer.Derive(in, rougeKey{s.Type(), s.Options(), target, prediction}, func() rouge.Score {
+		if s.Type() == rouge.TypeLsum {
+			return s.Score(target, prediction)
+		}
+		stem := s.Options().UseStemmer
+		return s.ScoreTokens(rougeTokens(in, target, stem), rougeTokens(in, prediction, stem))
+	})
+}
+
+// rougeTokens returns text's ROUGE tokens, tokenized once per instance.
+func rougeTokens(in *scorer.Instance, text string, stem bool) []string {
+	return scorer.Derive(in, tokensKey{text, stem}, func() []string { return rouge.Tokenize(text, stem) })
 }

@@ -1,10 +1,13 @@
 package toolmatch
 
+import "sync"
+
 // argKeys gives the keys of argument texts under one equality, each
-// text's computed once.
+// text's computed once. It is safe for concurrent use.
 type argKeys struct {
 	key  func(args string) string // nil compares names only
-	done map[string]string        // keys by argument text
+	mu   sync.Mutex
+	done map[string]string // keys by argument text
 }
 
 func newArgKeys(key func(args string) string) *argKeys {
@@ -26,6 +29,8 @@ func (k *argKeys) same(x, y *Call) bool {
 
 // of returns the key of args.
 func (k *argKeys) of(args string) string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
 	key, ok := k.done[args]
 	if !ok {
 		key = k.key(args)

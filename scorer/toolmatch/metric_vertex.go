@@ -106,6 +106,10 @@ func (m vertexTrajectory) Needs() scorer.Inputs {
 // Inline marks the metric as one that never blocks (scorer.Inline).
 func (vertexTrajectory) Inline() {}
 
+// vertexComparison names the comparison of an instance's predicted and
+// reference trajectories under JSONEqual.
+type vertexComparison struct{}
+
 // Score computes the metric; see the type's documentation.
 func (m vertexTrajectory) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
 	details := map[string]any{"predicted": len(in.PredictedTrajectory)}
@@ -114,7 +118,10 @@ func (m vertexTrajectory) Score(_ context.Context, in *scorer.Instance) (scorer.
 		return scorer.Result{Metric: m.id, Score: trajBoolScore(UsesTool(Calls(in.PredictedTrajectory), m.tool)), Details: details}, nil
 	}
 	details["reference"] = len(in.ReferenceTrajectory)
-	c := Compare(Calls(in.PredictedTrajectory), Calls(in.ReferenceTrajectory), JSONEqual)
+	// The five comparisons of one instance share the decoded arguments.
+	c := scorer.Derive(in, vertexComparison{}, func() *Comparison {
+		return Compare(Calls(in.PredictedTrajectory), Calls(in.ReferenceTrajectory), JSONEqual)
+	})
 	var score float64
 	switch m.id {
 	case MetricTrajectoryExactMatch:

@@ -105,3 +105,16 @@ func (s *Scorer) Score(target, prediction string) Score {
 	}
 	return scoreNgrams(Tokenize(target, s.opts.UseStemmer), Tokenize(prediction, s.opts.UseStemmer), s.typ.N())
 }
+
+// Options returns the scorer's options.
+func (s *Scorer) Options() Options { return s.opts }
+
+// ScoreTokens scores texts already split by Tokenize with the scorer's
+// stemming option, as Score does; it serves the rougeN and rougeL types
+// (rougeLsum reads the texts' sentences: use Score).
+func (s *Scorer) ScoreTokens(target, prediction []string) Score {
+	if s.typ == TypeL {
+		return scoreLCS(target, prediction)
+	}
+	return scoreNgrams(target, prediction, s.typ.N())
+}
