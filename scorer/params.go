@@ -125,20 +125,6 @@ func (p Params) Float(key string, def, lo, hi float64) (float64, error) {
 	return f, nil
 }
 
-// MeanVerdict averages per-invocation scores as Google ADK does and labels
-// the mean "passed" when it reaches threshold, else "failed".
-func MeanVerdict(per []float64, threshold float64) (float64, string) {
-	sum := 0.0
-	for _, s := range per {
-		sum += s
-	}
-	score := sum / float64(len(per))
-	if score >= threshold {
-		return score, "passed"
-	}
-	return score, "failed"
-}
-
 // String reads a string parameter, or def when it is absent.
 func (p Params) String(key, def string) (string, error) {
 	v, ok := p[key]

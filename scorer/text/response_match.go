@@ -67,18 +67,9 @@ func (*responseMatchScore) Inline() {}
 
 // Score returns the mean ROUGE-1 F over invocations with a reference.
 func (m *responseMatchScore) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
-	var per []float64
-	if len(in.Invocations) > 0 {
-		for i := range in.Invocations {
-			inv := &in.Invocations[i]
-			if !inv.HasReference {
-				continue
-			}
-			per = append(per, rougeScore(in, m.scorer, inv.Reference, inv.Response).FMeasure)
-		}
-	} else if in.Has&scorer.InReference != 0 {
-		per = append(per, rougeScore(in, m.scorer, in.Reference, in.Response).FMeasure)
-	}
+	per := scorer.PerInvocation(in, scorer.InReference, func(inv *scorer.Invocation) float64 {
+		return rougeScore(in, m.scorer, inv.Reference, inv.Response).FMeasure
+	})
 	if len(per) == 0 {
 		return scorer.Result{}, scorer.ErrNotApplicable
 	}

@@ -108,18 +108,9 @@ func (*adkToolTrajectory) Inline() {}
 
 // Score returns the mean per-invocation match.
 func (m *adkToolTrajectory) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
-	var per []float64
-	if len(in.Invocations) > 0 {
-		for i := range in.Invocations {
-			inv := &in.Invocations[i]
-			if !inv.HasReference {
-				continue
-			}
-			per = append(per, m.invocation(inv.PredictedToolCalls, inv.ReferenceToolCalls))
-		}
-	} else if in.Has&scorer.InReferenceTrajectory != 0 {
-		per = append(per, m.invocation(in.PredictedTrajectory, in.ReferenceTrajectory))
-	}
+	per := scorer.PerInvocation(in, scorer.InReferenceTrajectory, func(inv *scorer.Invocation) float64 {
+		return m.invocation(inv.PredictedToolCalls, inv.ReferenceToolCalls)
+	})
 	if len(per) == 0 {
 		return scorer.Result{}, scorer.ErrNotApplicable
 	}
