@@ -139,25 +139,23 @@ type rougeKey struct {
 	target, prediction string
 }
 
-// tokensKey names the ROUGE tokens of one text.
-type tokensKey struct {
-	text string
-	stem bool
+// pairKey names the numbered tokens of two texts (rouge.NewPair).
+type pairKey struct {
+	target, prediction string
+	stem               bool
 }
 
 // rougeScore scores prediction against target with s, computing each score
-// and each text's tokens once per instance.
+// and the tokens of each pair of texts once per instance.
 func rougeScore(in *scorer.Instance, s *rouge.Scorer, target, prediction string) rouge.Score {
 	return scorer.Derive(in, rougeKey{s.Type(), s.Options(), target, prediction}, func() rouge.Score {
 		if s.Type() == rouge.TypeLsum {
 			return s.Score(target, prediction)
 		}
 		stem := s.Options().UseStemmer
-		return s.ScoreTokens(rougeTokens(in, target, stem), rougeTokens(in, prediction, stem))
+		p := scorer.Derive(in, pairKey{target, prediction, stem}, func() rouge.Pair {
+			return rouge.NewPair(target, prediction, stem)
+		})
+		return s.ScorePair(p)
 	})
-}
-
-// rougeTokens returns text's ROUGE tokens, tokenized once per instance.
-func rougeTokens(in *scorer.Instance, text string, stem bool) []string {
-	return scorer.Derive(in, tokensKey{text, stem}, func() []string { return rouge.Tokenize(text, stem) })
 }

@@ -161,39 +161,23 @@ func (b *BLEU) Corpus(hyps []string, streams [][]string) (Score, error) {
 // hypothesis n-gram is correct up to its highest count in one reference;
 // the reference length is the one closest to the hypothesis's.
 func (b *BLEU) SegmentStats(hyp string, refs []string) (Stats, error) {
-	var refMax [MaxOrder]map[string]int // highest count of each n-gram in one reference
-	var refLens []int
+	seqs := [][]string{b.tokenize(rstrip(hyp))} // the hypothesis, then each reference
 	for _, r := range refs {
-		if r == "" {
-			continue
-		}
-		toks := b.tokenize(rstrip(r))
-		refLens = append(refLens, len(toks))
-		for n, counts := range countNgrams(toks) {
-			if refMax[n] == nil {
-				refMax[n] = counts
-				continue
-			}
-			for g, c := range counts {
-				refMax[n][g] = max(refMax[n][g], c)
-			}
+		if r != "" {
+			seqs = append(seqs, b.tokenize(rstrip(r)))
 		}
 	}
-	if len(refLens) == 0 {
+	if len(seqs) == 1 {
 		return Stats{}, ErrEmptyReference
 	}
-	h := b.tokenize(rstrip(hyp))
-	st := Stats{SysLen: len(h), RefLen: closestRefLen(len(h), refLens)}
-	// each hypothesis n-gram is correct while the references' count of
-	// it is not used up: min(hypothesis count, reference count) in all
-	for n, grams := range ngramsOf(h) {
-		st.Total[n] = len(grams)
-		for _, g := range grams {
-			if refMax[n][g] > 0 {
-				st.Correct[n]++
-				refMax[n][g]--
-			}
-		}
+	refLens := make([]int, 0, len(seqs)-1)
+	for _, toks := range seqs[1:] {
+		refLens = append(refLens, len(toks))
+	}
+	st := Stats{SysLen: len(seqs[0]), RefLen: closestRefLen(len(seqs[0]), refLens)}
+	for n, grams := range ngramsOf(seqs) {
+		st.Total[n] = len(grams.seqs[0])
+		st.Correct[n] = clippedMatches(grams)
 	}
 	return st, nil
 }

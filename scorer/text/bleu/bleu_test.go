@@ -6,6 +6,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -247,7 +248,8 @@ func TestNewErrors(t *testing.T) {
 }
 
 // FuzzTokenize13a checks that the tokenizer never panics, yields no empty
-// or whitespace-bearing tokens, and that a sentence scores in [0, 100]
+// or whitespace-bearing tokens, that Fields splits as strings.FieldsFunc
+// with Python's whitespace does, and that a sentence scores in [0, 100]
 // and 100 against itself when it has a token.
 func FuzzTokenize13a(f *testing.F) {
 	for _, s := range []string{"Hello, world!", "1,000.50-2", "&amp;&lt;", "é.ü,", "-\n<skipped>", "\xff\xfe."} {
@@ -267,6 +269,9 @@ func FuzzTokenize13a(f *testing.F) {
 					t.Fatalf("token %q from %q holds whitespace", tok, hyp)
 				}
 			}
+		}
+		if got, want := Fields(hyp), strings.FieldsFunc(hyp, isPySpace); !slices.Equal(got, want) {
+			t.Fatalf("Fields(%q) = %q, strings.FieldsFunc gives %q", hyp, got, want)
 		}
 		s, err := b.Sentence(hyp, ref)
 		if err != nil {

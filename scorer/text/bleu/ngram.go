@@ -1,33 +1,50 @@
 package bleu
 
-import "strings"
+import "github.com/evalsidecar/evalsidecar/scorer/text/ngram"
 
-// ngramsOf returns the n-grams of toks by order: grams[n-1] holds every
-// n-gram in order, written as its tokens joined by single spaces (no
-// token holds a space).
-func ngramsOf(toks []string) (grams [MaxOrder][]string) {
-	// the n-gram from token i is text[start[i] : start[i+n]-1]
-	text := strings.Join(toks, " ")
-	start := make([]int, len(toks)+1)
-	for i, t := range toks {
-		start[i+1] = start[i] + len(t) + 1
+// numbered holds the n-grams of one order of several token sequences as
+// numbers: equal n-grams, of any of the sequences, get equal numbers.
+type numbered struct {
+	seqs [][]int32 // seqs[k] numbers the n-grams of sequence k, in order
+	size int       // every number is below it
+}
+
+// ngramsOf numbers the n-grams of seqs by order: grams[n-1] holds the
+// n-grams, n = 1..MaxOrder.
+func ngramsOf(seqs [][]string) (grams [MaxOrder]numbered) {
+	total := 0
+	for _, s := range seqs {
+		total += len(s)
 	}
-	for n := 1; n <= MaxOrder; n++ {
-		grams[n-1] = make([]string, 0, max(len(toks)-n+1, 0))
-		for i := 0; i+n <= len(toks); i++ {
-			grams[n-1] = append(grams[n-1], text[start[i]:start[i+n]-1])
-		}
+	v := ngram.NewVocabulary(total)
+	ids := make([][]int32, len(seqs))
+	for k, s := range seqs {
+		ids[k] = v.IDs(s)
+	}
+	grams[0] = numbered{seqs: ids, size: v.Len()}
+	for n := 1; n < MaxOrder; n++ {
+		longer, size := ngram.Longer(ids, grams[n-1].seqs, n)
+		grams[n] = numbered{seqs: longer, size: size}
 	}
 	return grams
 }
 
-// countNgrams counts the n-grams of toks by order.
-func countNgrams(toks []string) (counts [MaxOrder]map[string]int) {
-	for n, grams := range ngramsOf(toks) {
-		counts[n] = make(map[string]int, len(grams))
-		for _, g := range grams {
-			counts[n][g]++
+// clippedMatches counts the n-grams of the hypothesis, seqs[0], that are
+// correct: each distinct n-gram up to its highest count in one reference
+// (seqs[1:]).
+func clippedMatches(g numbered) int {
+	left := make([]int32, g.size) // the highest reference count not yet used
+	for _, ref := range g.seqs[1:] {
+		for i, c := range ngram.Counts(ref, g.size) {
+			left[i] = max(left[i], c)
 		}
 	}
-	return counts
+	n := 0
+	for _, id := range g.seqs[0] {
+		if left[id] > 0 {
+			left[id]--
+			n++
+		}
+	}
+	return n
 }

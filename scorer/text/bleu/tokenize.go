@@ -47,26 +47,45 @@ func Tokenize13a(line string) []string {
 		}
 	}
 	a = append(a, ' ')
-	// ([^0-9])([.,]) -> "\1 \2 "
-	a = substitute(a, func(x, y byte) bool { return !isDigit(x) && (y == '.' || y == ',') },
-		func(dst []byte, x, y byte) []byte { return append(dst, x, ' ', y, ' ') })
-	// ([.,])([^0-9]) -> " \1 \2"
-	a = substitute(a, func(x, y byte) bool { return (x == '.' || x == ',') && !isDigit(y) },
-		func(dst []byte, x, y byte) []byte { return append(dst, ' ', x, ' ', y) })
-	// ([0-9])(-) -> "\1 \2 "
-	a = substitute(a, func(x, y byte) bool { return isDigit(x) && y == '-' },
-		func(dst []byte, x, y byte) []byte { return append(dst, x, ' ', y, ' ') })
+	a = substitute(a, nonDigitThenDotComma)
+	a = substitute(a, dotCommaThenNonDigit)
+	a = substitute(a, digitThenHyphen)
 	return Fields(string(a))
 }
 
-// substitute is Python's re.sub with a pattern of two characters:
-// scanning s left to right, each pair x, y that match accepts is replaced
-// by what with appends for it, and the scan resumes after the pair.
-func substitute(s []byte, match func(x, y byte) bool, with func(dst []byte, x, y byte) []byte) []byte {
+// pairPattern is one of the two-character substitutions of 13a.
+type pairPattern uint8
+
+// The substitutions, in the order 13a applies them.
+const (
+	nonDigitThenDotComma pairPattern = iota // ([^0-9])([.,]) -> "\1 \2 "
+	dotCommaThenNonDigit                    // ([.,])([^0-9]) -> " \1 \2"
+	digitThenHyphen                         // ([0-9])(-) -> "\1 \2 "
+)
+
+// matches reports whether x, y match the pattern.
+func (p pairPattern) matches(x, y byte) bool {
+	switch p {
+	case nonDigitThenDotComma:
+		return !isDigit(x) && (y == '.' || y == ',')
+	case dotCommaThenNonDigit:
+		return (x == '.' || x == ',') && !isDigit(y)
+	}
+	return isDigit(x) && y == '-'
+}
+
+// substitute is Python's re.sub with the pattern p: scanning s left to
+// right, each pair x, y that matches is replaced ("\1 \2 ", or " \1 \2"
+// for dotCommaThenNonDigit), and the scan resumes after the pair.
+func substitute(s []byte, p pairPattern) []byte {
 	out := make([]byte, 0, len(s)+len(s)/2)
 	for i := 0; i < len(s); {
-		if i+1 < len(s) && match(s[i], s[i+1]) {
-			out = with(out, s[i], s[i+1])
+		if i+1 < len(s) && p.matches(s[i], s[i+1]) {
+			if p == dotCommaThenNonDigit {
+				out = append(out, ' ', s[i], ' ', s[i+1])
+			} else {
+				out = append(out, s[i], ' ', s[i+1], ' ')
+			}
 			i += 2
 			continue
 		}
@@ -103,7 +122,28 @@ func TokenizeChar(line string) []string {
 // Fields splits s on runs of whitespace as Python's str.split() with no
 // argument does (Go's strings.Fields does not treat U+001C–U+001F as
 // whitespace; Python does). It is the "none" tokenizer.
-func Fields(s string) []string { return strings.FieldsFunc(s, isPySpace) }
+func Fields(s string) []string {
+	var out []string
+	start := -1 // start of the current field, or -1
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		switch {
+		case isPySpace(r) && start >= 0:
+			out = append(out, s[start:i])
+			start = -1
+		case !isPySpace(r) && start < 0:
+			start = i
+		}
+		i += size
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
+}
 
 // rstrip removes trailing whitespace as Python's str.rstrip() does.
 func rstrip(s string) string { return strings.TrimRightFunc(s, isPySpace) }

@@ -3,30 +3,12 @@ package rouge
 // scoreLCS is rouge-score's rougeL: the length of the longest common
 // subsequence of the token lists, P = LCS / #prediction tokens and R =
 // LCS / #target tokens (an empty side scores 0).
-func scoreLCS(target, prediction []string) Score {
-	if len(target) == 0 || len(prediction) == 0 {
+func scoreLCS(p Pair) Score {
+	if len(p.Target) == 0 || len(p.Prediction) == 0 {
 		return Score{}
 	}
-	v := vocabulary{}
-	l := float64(lcsLength(v.ids(target), v.ids(prediction)))
-	return newScore(l/float64(len(prediction)), l/float64(len(target)))
-}
-
-// vocabulary numbers tokens, so that the LCS tables compare integers.
-type vocabulary map[string]int32
-
-// ids returns the numbers of toks, numbering the new ones.
-func (v vocabulary) ids(toks []string) []int32 {
-	out := make([]int32, len(toks))
-	for i, t := range toks {
-		id, ok := v[t]
-		if !ok {
-			id = int32(len(v))
-			v[t] = id
-		}
-		out[i] = id
-	}
-	return out
+	l := float64(lcsLength(p.Target, p.Prediction))
+	return newScore(l/float64(len(p.Prediction)), l/float64(len(p.Target)))
 }
 
 // lcsLength is the length of the longest common subsequence of a and b:

@@ -2,21 +2,28 @@ package rouge
 
 import "strings"
 
-// sentenceTokens returns the tokens of each sentence of text, as
-// rouge-score's rougeLsum reads it: the text split on "\n" (or with
-// SplitSentences when SplitSummaries is set), empty pieces dropped, each
-// sentence tokenized on its own.
-func (s *Scorer) sentenceTokens(text string) [][]string {
+// sentenceIDs returns the token numbers of each sentence of target and of
+// prediction, numbered with one vocabulary, as rouge-score's rougeLsum
+// reads the texts: split on "\n" (or with SplitSentences when
+// SplitSummaries is set), empty pieces dropped, each sentence tokenized
+// on its own; size is how many numbers they use.
+func (s *Scorer) sentenceIDs(target, prediction string) (t, p [][]int32, size int) {
+	v := newVocabulary(s.opts.UseStemmer, len(target)/4)
+	t, p = s.sentences(v, target), s.sentences(v, prediction)
+	return t, p, v.toks.Len()
+}
+
+func (s *Scorer) sentences(v *vocabulary, text string) [][]int32 {
 	var sents []string
 	if s.opts.SplitSummaries {
 		sents = SplitSentences(text)
 	} else {
 		sents = strings.Split(text, "\n")
 	}
-	var out [][]string
+	out := make([][]int32, 0, len(sents))
 	for _, sent := range sents {
 		if sent != "" {
-			out = append(out, Tokenize(sent, s.opts.UseStemmer))
+			out = append(out, v.ids(words(sent)))
 		}
 	}
 	return out
@@ -32,17 +39,11 @@ func (s *Scorer) sentenceTokens(text string) [][]string {
 //     order, and each of those tokens scores a hit while both budgets
 //     allow it;
 //   - R = hits/m, P = hits/n.
-func scoreLsum(targetSents, predictionSents [][]string) Score {
-	v := vocabulary{}
-	target, prediction := make([][]int32, len(targetSents)), make([][]int32, len(predictionSents))
-	for k, s := range targetSents {
-		target[k] = v.ids(s)
-	}
-	for k, s := range predictionSents {
-		prediction[k] = v.ids(s)
-	}
-	cntT, cntP := make([]int, len(v)), make([]int, len(v)) // by token number
+//
+// Sentences are token numbers below size.
+func scoreLsum(target, prediction [][]int32, size int) Score {
 	m, n := 0, 0
+	cntT, cntP := make([]int, size), make([]int, size) // by token number
 	for _, r := range target {
 		m += len(r)
 		for _, id := range r {

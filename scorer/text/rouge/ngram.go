@@ -1,33 +1,28 @@
 package rouge
 
-import "strings"
+import "github.com/evalsidecar/evalsidecar/scorer/text/ngram"
 
 // scoreNgrams is rouge-score's rougeN (_score_ngrams): the n-grams of
 // each side counted, the overlap clipped to the smaller count of each
 // n-gram, P = overlap / max(#prediction n-grams, 1) and R = overlap /
 // max(#target n-grams, 1).
-func scoreNgrams(target, prediction []string, n int) Score {
-	tc, pc := ngrams(target, n), ngrams(prediction, n)
+func scoreNgrams(p Pair, n int) Score {
+	target, prediction, size := p.Target, p.Prediction, p.size
+	for k := 1; k < n; k++ {
+		var longer [][]int32
+		longer, size = ngram.Longer([][]int32{p.Target, p.Prediction}, [][]int32{target, prediction}, k)
+		target, prediction = longer[0], longer[1]
+	}
+	// each prediction n-gram counts while the target's count of it is not
+	// used up: min(target count, prediction count) in all
+	left := ngram.Counts(target, size)
 	overlap := 0
-	for g, c := range tc {
-		overlap += min(c, pc[g])
+	for _, g := range prediction {
+		if left[g] > 0 {
+			left[g]--
+			overlap++
+		}
 	}
-	tn, pn := max(len(target)-n+1, 1), max(len(prediction)-n+1, 1)
+	tn, pn := max(len(p.Target)-n+1, 1), max(len(p.Prediction)-n+1, 1)
 	return newScore(float64(overlap)/float64(pn), float64(overlap)/float64(tn))
-}
-
-// ngrams counts the n-grams of toks, each written as its tokens joined
-// by single spaces (no token holds a space).
-func ngrams(toks []string, n int) map[string]int {
-	// the n-gram from token i is text[start[i] : start[i+n]-1]
-	text := strings.Join(toks, " ")
-	start := make([]int, len(toks)+1)
-	for i, t := range toks {
-		start[i+1] = start[i] + len(t) + 1
-	}
-	m := make(map[string]int, len(toks))
-	for i := 0; i+n <= len(toks); i++ {
-		m[text[start[i]:start[i+n]-1]]++
-	}
-	return m
 }

@@ -97,24 +97,37 @@ func (s *Scorer) Type() Type { return s.typ }
 // Score compares prediction with target (the reference), in
 // rouge-score's argument order: score(target, prediction).
 func (s *Scorer) Score(target, prediction string) Score {
-	switch s.typ {
-	case TypeL:
-		return scoreLCS(Tokenize(target, s.opts.UseStemmer), Tokenize(prediction, s.opts.UseStemmer))
-	case TypeLsum:
-		return scoreLsum(s.sentenceTokens(target), s.sentenceTokens(prediction))
+	if s.typ == TypeLsum {
+		return scoreLsum(s.sentenceIDs(target, prediction))
 	}
-	return scoreNgrams(Tokenize(target, s.opts.UseStemmer), Tokenize(prediction, s.opts.UseStemmer), s.typ.N())
+	return s.ScorePair(NewPair(target, prediction, s.opts.UseStemmer))
 }
 
 // Options returns the scorer's options.
 func (s *Scorer) Options() Options { return s.opts }
 
-// ScoreTokens scores texts already split by Tokenize with the scorer's
-// stemming option, as Score does; it serves the rougeN and rougeL types
-// (rougeLsum reads the texts' sentences: use Score).
-func (s *Scorer) ScoreTokens(target, prediction []string) Score {
+// Pair is a target and a prediction tokenized as Tokenize does, each
+// token replaced by its number in a vocabulary the two share.
+type Pair struct {
+	Target, Prediction []int32
+	size               int // every number is below it
+}
+
+// NewPair tokenizes target and prediction, with stemming when stem is
+// set (each distinct word stemmed once), and numbers their tokens.
+func NewPair(target, prediction string, stem bool) Pair {
+	tw, pw := words(target), words(prediction)
+	v := newVocabulary(stem, len(tw)+len(pw))
+	t, p := v.ids(tw), v.ids(pw)
+	return Pair{Target: t, Prediction: p, size: v.toks.Len()}
+}
+
+// ScorePair scores a pair built by NewPair with the scorer's stemming
+// option, as Score scores its texts; it serves the rougeN and rougeL
+// types (rougeLsum reads the texts' sentences: use Score).
+func (s *Scorer) ScorePair(p Pair) Score {
 	if s.typ == TypeL {
-		return scoreLCS(target, prediction)
+		return scoreLCS(p)
 	}
-	return scoreNgrams(target, prediction, s.typ.N())
+	return scoreNgrams(p, s.typ.N())
 }

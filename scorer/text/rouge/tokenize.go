@@ -1,8 +1,9 @@
 package rouge
 
 import (
-	"strings"
+	"unicode/utf8"
 
+	"github.com/evalsidecar/evalsidecar/scorer/text/ngram"
 	"github.com/evalsidecar/evalsidecar/scorer/text/rouge/porter"
 )
 
@@ -21,38 +22,114 @@ import (
 // U+212A KELVIN SIGN (-> "k"); both are handled. Invalid UTF-8 bytes are
 // separators.
 func Tokenize(text string, stem bool) []string {
-	lower := make([]byte, 0, len(text))
-	for _, r := range text {
-		switch {
-		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
-			lower = append(lower, byte(r))
-		case r >= 'A' && r <= 'Z':
-			lower = append(lower, byte(r)+'a'-'A')
-		case r == '\u212a': // KELVIN SIGN
-			lower = append(lower, 'k')
-		case r == '\u0130': // LATIN CAPITAL LETTER I WITH DOT ABOVE
-			lower = append(lower, 'i', ' ')
-		default:
-			lower = append(lower, ' ')
-		}
-	}
-	toks := strings.Fields(string(lower))
+	toks := words(text)
 	if !stem {
 		return toks
 	}
-	stems := make(map[string]string) // a text repeats its words
 	out := toks[:0]
-	for _, t := range toks {
-		if len(t) > 3 {
-			s, ok := stems[t]
-			if !ok {
-				s = porter.Stem(t)
-				stems[t] = s
-			}
-			t = s
-		}
-		if t != "" {
+	for _, w := range toks {
+		if t := stemmed(w); t != "" {
 			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// words returns the tokens of text before stemming (steps 1, 2 and 4 of
+// Tokenize): the [a-z0-9] runs of its lowercase form.
+func words(text string) []string {
+	lower := make([]byte, 0, len(text)) // no character lowercases to more bytes than it has
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			lower = append(lower, c)
+		case c >= 'A' && c <= 'Z':
+			lower = append(lower, c+'a'-'A')
+		case c < utf8.RuneSelf:
+			lower = append(lower, ' ')
+		default:
+			r, size := utf8.DecodeRuneInString(text[i:])
+			switch r {
+			case '\u212a': // KELVIN SIGN
+				lower = append(lower, 'k')
+			case '\u0130': // LATIN CAPITAL LETTER I WITH DOT ABOVE
+				lower = append(lower, 'i', ' ')
+			default:
+				lower = append(lower, ' ')
+			}
+			i += size
+			continue
+		}
+		i++
+	}
+	s := string(lower)
+	n := 0 // tokens: a token starts where a byte other than ' ' follows ' ' or the start
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' && (i == 0 || s[i-1] == ' ') {
+			n++
+		}
+	}
+	toks := make([]string, 0, n)
+	start := -1 // start of the current token, or -1
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] != ' ' && start < 0:
+			start = i
+		case s[i] == ' ' && start >= 0:
+			toks = append(toks, s[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		toks = append(toks, s[start:])
+	}
+	return toks
+}
+
+// stemmed is the token a word becomes with stemming: its Porter stem
+// when longer than three characters, else the word.
+func stemmed(word string) string {
+	if len(word) > 3 {
+		return porter.Stem(word)
+	}
+	return word
+}
+
+// vocabulary numbers ROUGE tokens: words, or with stem their stems, each
+// distinct word stemmed once.
+type vocabulary struct {
+	stem  bool
+	toks  ngram.Vocabulary
+	words map[string]int32 // numbers of the words' stems, or -1 for an empty stem
+}
+
+// newVocabulary returns a vocabulary with room for hint words.
+func newVocabulary(stem bool, hint int) *vocabulary {
+	v := &vocabulary{stem: stem, toks: ngram.NewVocabulary(hint)}
+	if stem {
+		v.words = make(map[string]int32, hint)
+	}
+	return v
+}
+
+// ids returns the numbers of the tokens of words (Tokenize's tokens).
+func (v *vocabulary) ids(words []string) []int32 {
+	if !v.stem {
+		return v.toks.IDs(words)
+	}
+	out := make([]int32, 0, len(words))
+	for _, w := range words {
+		id, ok := v.words[w]
+		if !ok {
+			id = -1
+			if t := stemmed(w); t != "" {
+				id = v.toks.ID(t)
+			}
+			v.words[w] = id
+		}
+		if id >= 0 {
+			out = append(out, id)
 		}
 	}
 	return out
