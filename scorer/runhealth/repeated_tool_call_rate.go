@@ -37,7 +37,7 @@ func (repeatedToolCallRate) Score(_ context.Context, in *scorer.Instance) (score
 	if len(calls) == 0 {
 		return scorer.Result{}, scorer.ErrNotApplicable
 	}
-	rep := toolmatch.Repeated(toolmatch.Calls(calls))
+	rep := toolmatch.Repeated(toolmatch.Calls(calls), toolmatch.SharedDecoder(in))
 	return scorer.Result{
 		Metric:  MetricRepeatedToolCallRate,
 		Score:   float64(rep) / float64(len(calls)),

@@ -45,7 +45,7 @@ func BenchmarkVertexTrajectory(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = tc.fn(Compare(pred, ref, JSONEqual))
+				_ = tc.fn(Compare(pred, ref, JSONEqual, Decode))
 			}
 		})
 	}
@@ -63,7 +63,7 @@ func BenchmarkADKTrajectory(b *testing.B) {
 		b.Run(m.String(), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = TrajectoryMatches(pred, ref, m, false)
+				_ = TrajectoryMatches(pred, ref, m, false, Decode)
 			}
 		})
 	}
@@ -74,19 +74,19 @@ func BenchmarkRagas(b *testing.B) {
 	b.Run("accuracy_strict", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = ToolCallAccuracy(pred, ref, true, ArgExact)
+			_ = ToolCallAccuracy(pred, ref, true, ArgExact, Decode)
 		}
 	})
 	b.Run("accuracy_unordered", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = ToolCallAccuracy(pred, ref, false, ArgExact)
+			_ = ToolCallAccuracy(pred, ref, false, ArgExact, Decode)
 		}
 	})
 	b.Run("f1", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_, _, _ = ToolCallF1(pred, ref)
+			_, _, _ = ToolCallF1(pred, ref, Decode)
 		}
 	})
 }
@@ -95,7 +95,7 @@ func BenchmarkRepeated(b *testing.B) {
 	pred, _ := benchCalls()
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = Repeated(pred)
+		_ = Repeated(pred, Decode)
 	}
 }
 

@@ -1,7 +1,7 @@
 package toolmatch
 
 import (
-	"encoding/json"
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -32,7 +32,10 @@ const (
 // are equal under eq. The text is trimmed of blanks; arguments that are
 // not valid JSON give a key equal only to the same trimmed text. Under
 // NameOnly every key is "".
-func ArgsKey(args string, eq Equality) string {
+func ArgsKey(args string, eq Equality) string { return argsKey(args, eq, Decode) }
+
+// argsKey is ArgsKey with the arguments decoded by dec.
+func argsKey(args string, eq Equality, dec Decoder) string {
 	if eq == NameOnly {
 		return ""
 	}
@@ -43,11 +46,11 @@ func ArgsKey(args string, eq Equality) string {
 	case t == "":
 		return "n" // the key of null
 	}
-	v, ok := decodeAny(t)
-	if !ok {
+	v, err := dec(t)
+	if err != nil {
 		return "r" + t
 	}
-	return string(appendKey(nil, v, appendPythonNumber, eq == PythonEqual))
+	return string(appendKey(nil, &v, appendPythonNumber, eq == PythonEqual))
 }
 
 // ExactArgsKey returns a key equal for two argument texts exactly when
@@ -58,53 +61,56 @@ func ArgsKey(args string, eq Equality) string {
 // exponent is beyond ±2^60 is compared by its literal text), and booleans
 // are not numbers. Text that is not valid JSON, empty text included, gets
 // a key equal only to the same raw text; blanks are not trimmed.
-func ExactArgsKey(raw string) string {
-	v, ok := decodeAny(raw)
-	if !ok {
+func ExactArgsKey(raw string) string { return exactArgsKey(raw, Decode) }
+
+// exactArgsKey is ExactArgsKey with the arguments decoded by dec.
+func exactArgsKey(raw string, dec Decoder) string {
+	v, err := dec(raw)
+	if err != nil {
 		return "r" + raw
 	}
-	return string(appendKey(nil, v, appendExactNumber, false))
+	return string(appendKey(nil, &v, appendExactNumber, false))
 }
 
-// appendKey appends an unambiguous encoding of v, a value as
-// encoding/json decodes it into an any with UseNumber, that is equal for
-// equal values: null "n"; a boolean "b1;" or "b0;" (as the number 1 or 0,
-// "d1;" or "d0;", when boolAsNumber); a number "d", number(literal) and
-// ";"; a string its length-prefixed bytes (see appendString); an array
-// its elements in "[...]"; an object its members, key then value, sorted
-// by key, in "{...}".
-func appendKey(b []byte, v any, number func(b []byte, lit string) []byte, boolAsNumber bool) []byte {
-	switch v := v.(type) {
-	case bool:
+// appendKey appends an unambiguous encoding of v that is equal for equal
+// values: null "n"; a boolean "b1;" or "b0;" (as the number 1 or 0, "d1;"
+// or "d0;", when boolAsNumber); a number "d", number(literal) and ";"; a
+// string its length-prefixed bytes (see appendString); an array its
+// elements in "[...]"; an object its members, key then value, sorted by
+// key, in "{...}" (Decode leaves each key once, with its last value, as
+// encoding/json does).
+func appendKey(b []byte, v *Value, number func(b []byte, lit string) []byte, boolAsNumber bool) []byte {
+	switch v.Kind {
+	case Bool:
 		tag := byte('b')
 		if boolAsNumber {
 			tag = 'd'
 		}
-		if v {
+		if v.Bool {
 			return append(b, tag, '1', ';')
 		}
 		return append(b, tag, '0', ';')
-	case json.Number:
-		b = number(append(b, 'd'), string(v))
+	case Number:
+		b = number(append(b, 'd'), v.Text)
 		return append(b, ';')
-	case string:
-		return appendString(b, v)
-	case []any:
+	case String:
+		return appendString(b, v.Text)
+	case Array:
 		b = append(b, '[')
-		for _, e := range v {
-			b = appendKey(b, e, number, boolAsNumber)
+		for i := range v.Elems {
+			b = appendKey(b, &v.Elems[i], number, boolAsNumber)
 		}
 		return append(b, ']')
-	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
+	case Object:
+		sorted := make([]*Member, len(v.Members))
+		for i := range v.Members {
+			sorted[i] = &v.Members[i]
 		}
-		slices.Sort(keys)
+		slices.SortFunc(sorted, func(x, y *Member) int { return cmp.Compare(x.Key, y.Key) })
 		b = append(b, '{')
-		for _, k := range keys {
-			b = appendString(b, k)
-			b = appendKey(b, v[k], number, boolAsNumber)
+		for _, m := range sorted {
+			b = appendString(b, m.Key)
+			b = appendKey(b, &m.Value, number, boolAsNumber)
 		}
 		return append(b, '}')
 	}

@@ -47,11 +47,12 @@ type Comparison struct {
 	keys      *argKeys
 }
 
-// Compare returns the comparison of pred with ref under eq.
-func Compare(pred, ref []Call, eq Equality) *Comparison {
+// Compare returns the comparison of pred with ref under eq, the
+// arguments decoded by dec.
+func Compare(pred, ref []Call, eq Equality, dec Decoder) *Comparison {
 	var key func(string) string
 	if eq != NameOnly {
-		key = func(args string) string { return ArgsKey(args, eq) }
+		key = func(args string) string { return argsKey(args, eq, dec) }
 	}
 	return &Comparison{pred: pred, ref: ref, keys: newArgKeys(key)}
 }

@@ -35,7 +35,7 @@ func TestMatchEdges(t *testing.T) {
 	for _, tt := range tests {
 		name := fmt.Sprint(tt.pred, tt.ref)
 		for _, eq := range []Equality{JSONEqual, PythonEqual, NameOnly} {
-			c := Compare(tt.pred, tt.ref, eq)
+			c := Compare(tt.pred, tt.ref, eq, Decode)
 			if got := c.ExactMatch(); got != tt.exact {
 				t.Errorf("%s exact = %v", name, got)
 			}
@@ -76,10 +76,10 @@ func TestMatchArguments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		p, r := []Call{{Name: "f", Args: tt.pred}}, []Call{{Name: "f", Args: tt.ref}}
-		if got := Compare(p, r, tt.eq).ExactMatch(); got != tt.equal {
+		if got := Compare(p, r, tt.eq, Decode).ExactMatch(); got != tt.equal {
 			t.Errorf("%q vs %q under %d: %v, want %v", tt.pred, tt.ref, tt.eq, got, tt.equal)
 		}
-		if got := Compare([]Call{{Name: "g", Args: tt.pred}}, r, tt.eq).ExactMatch(); got {
+		if got := Compare([]Call{{Name: "g", Args: tt.pred}}, r, tt.eq, Decode).ExactMatch(); got {
 			t.Errorf("%q vs %q under %d: other names match", tt.pred, tt.ref, tt.eq)
 		}
 	}
@@ -116,7 +116,7 @@ func TestMatchProperties(t *testing.T) {
 			default: // ref itself
 				pred = slices.Clone(ref)
 			}
-			c := Compare(pred, ref, eq)
+			c := Compare(pred, ref, eq, Decode)
 			ex, io, ao := c.ExactMatch(), c.InOrderMatch(), c.AnyOrderMatch()
 			if ex && !io || io && !ao {
 				t.Fatalf("exact %v in-order %v any-order %v for %v / %v", ex, io, ao, pred, ref)
@@ -130,20 +130,20 @@ func TestMatchProperties(t *testing.T) {
 			}
 			perm := slices.Clone(pred)
 			r.Shuffle(len(perm), func(a, b int) { perm[a], perm[b] = perm[b], perm[a] })
-			q := Compare(perm, ref, eq)
+			q := Compare(perm, ref, eq, Decode)
 			if q.AnyOrderMatch() != ao || q.Precision() != p || q.Recall() != rc {
 				t.Fatalf("permutation changed the result: %v vs %v / %v", pred, perm, ref)
 			}
-			f1, fp, fr := ToolCallF1(pred, ref)
+			f1, fp, fr := ToolCallF1(pred, ref, Decode)
 			if f1 < 0 || f1 > 1 || fp < 0 || fp > 1 || fr < 0 || fr > 1 {
 				t.Fatalf("F1 out of range: %v %v %v", f1, fp, fr)
 			}
 			for _, strict := range []bool{true, false} {
-				if a := ToolCallAccuracy(pred, ref, strict, ArgExact); a < 0 || a > 1 {
+				if a := ToolCallAccuracy(pred, ref, strict, ArgExact, Decode); a < 0 || a > 1 {
 					t.Fatalf("accuracy %v out of range", a)
 				}
 			}
-			if a := ToolCallAccuracy(perm, ref, false, ArgExact); a != ToolCallAccuracy(pred, ref, false, ArgExact) {
+			if a := ToolCallAccuracy(perm, ref, false, ArgExact, Decode); a != ToolCallAccuracy(pred, ref, false, ArgExact, Decode) {
 				t.Fatalf("unordered accuracy depends on order: %v / %v", pred, perm)
 			}
 		}
@@ -169,10 +169,10 @@ func TestADKMatchTypes(t *testing.T) {
 	}
 	a := []Call{{Name: "f", Args: `{"on":true}`}}
 	e := []Call{{Name: "f", Args: `{"on":1}`}}
-	if !TrajectoryMatches(a, e, MatchExact, false) {
+	if !TrajectoryMatches(a, e, MatchExact, false, Decode) {
 		t.Error("Python True == 1 not honoured")
 	}
-	if TrajectoryMatches([]Call{{Name: "f"}}, []Call{{Name: "f", Args: "{}"}}, MatchExact, false) {
+	if TrajectoryMatches([]Call{{Name: "f"}}, []Call{{Name: "f", Args: "{}"}}, MatchExact, false, Decode) {
 		t.Error("missing args matched {}")
 	}
 }
@@ -195,15 +195,15 @@ func TestRagasAccuracyDetails(t *testing.T) {
 		{"same names unordered, args differ", []Call{c("a", `{"x":2}`), c("a", `{"x":1}`)}, []Call{c("a", `{"x":1}`), c("a", `{"x":3}`)}, false, ArgExact, 0.5},
 	}
 	for _, tt := range tests {
-		if got := ToolCallAccuracy(tt.pred, tt.ref, tt.strict, tt.cmp); got != tt.want {
+		if got := ToolCallAccuracy(tt.pred, tt.ref, tt.strict, tt.cmp, Decode); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}
-	f1, _, _ := ToolCallF1([]Call{c("f", `{"a":1}`), c("f", `{"a":1.0}`)}, []Call{c("f", `{"a":true}`)})
+	f1, _, _ := ToolCallF1([]Call{c("f", `{"a":1}`), c("f", `{"a":1.0}`)}, []Call{c("f", `{"a":true}`)}, Decode)
 	if f1 != 1 {
 		t.Errorf("F1 set collapse with 1 == 1.0 == True: %v", f1)
 	}
-	f1, _, _ = ToolCallF1([]Call{c("f", ``)}, []Call{c("f", `{}`)})
+	f1, _, _ = ToolCallF1([]Call{c("f", ``)}, []Call{c("f", `{}`)}, Decode)
 	if f1 != 1 {
 		t.Errorf("F1 empty args as {}: %v", f1)
 	}

@@ -108,8 +108,9 @@ func (*adkToolTrajectory) Inline() {}
 
 // Score returns the mean per-invocation match.
 func (m *adkToolTrajectory) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
+	dec := SharedDecoder(in)
 	per := scorer.PerInvocation(in, scorer.InReferenceTrajectory, func(inv *scorer.Invocation) float64 {
-		return m.invocation(inv.PredictedToolCalls, inv.ReferenceToolCalls)
+		return m.invocation(inv.PredictedToolCalls, inv.ReferenceToolCalls, dec)
 	})
 	if len(per) == 0 {
 		return scorer.Result{}, scorer.ErrNotApplicable
@@ -129,6 +130,6 @@ func (m *adkToolTrajectory) Score(_ context.Context, in *scorer.Instance) (score
 
 // invocation scores one invocation's actual calls against the expected
 // ones: 1 when they match, else 0.
-func (m *adkToolTrajectory) invocation(actual, expected []agentrun.ToolCall) float64 {
-	return trajBoolScore(TrajectoryMatches(Calls(actual), Calls(expected), m.match, m.ignoreArgs))
+func (m *adkToolTrajectory) invocation(actual, expected []agentrun.ToolCall, dec Decoder) float64 {
+	return trajBoolScore(TrajectoryMatches(Calls(actual), Calls(expected), m.match, m.ignoreArgs, dec))
 }

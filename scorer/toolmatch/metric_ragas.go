@@ -85,7 +85,7 @@ func (m ragasToolCallAccuracy) Score(_ context.Context, in *scorer.Instance) (sc
 	pred, ref := in.PredictedTrajectory, in.ReferenceTrajectory
 	return scorer.Result{
 		Metric:  MetricRagasToolCallAccuracy,
-		Score:   ToolCallAccuracy(Calls(pred), Calls(ref), m.strictOrder, m.cmp),
+		Score:   ToolCallAccuracy(Calls(pred), Calls(ref), m.strictOrder, m.cmp, SharedDecoder(in)),
 		Details: map[string]any{"predicted": len(pred), "reference": len(ref)},
 	}, nil
 }
@@ -119,7 +119,7 @@ func (ragasToolCallF1) Inline() {}
 
 // Score returns Ragas' tool-call F1.
 func (ragasToolCallF1) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
-	f1, p, r := ToolCallF1(Calls(in.PredictedTrajectory), Calls(in.ReferenceTrajectory))
+	f1, p, r := ToolCallF1(Calls(in.PredictedTrajectory), Calls(in.ReferenceTrajectory), SharedDecoder(in))
 	return scorer.Result{
 		Metric:  MetricRagasToolCallF1,
 		Score:   f1,

@@ -110,7 +110,7 @@ func (m vertexToolCall) Score(_ context.Context, in *scorer.Instance) (scorer.Re
 	default:
 		return scorer.Result{}, scorer.ErrNotApplicable
 	}
-	pred, err := ParseToolCallOutput(text)
+	pred, err := sharedToolCallOutput(in, text)
 	if err != nil {
 		return scorer.Result{Metric: m.id, Score: 0, Details: map[string]any{"problem": err.Error()}}, nil
 	}
@@ -121,7 +121,7 @@ func (m vertexToolCall) Score(_ context.Context, in *scorer.Instance) (scorer.Re
 		}
 		return scorer.Result{Metric: m.id, Score: trajBoolScore(pred.Valid()), Details: details}, nil
 	}
-	ref, err := ParseToolCallOutput(in.Reference)
+	ref, err := sharedToolCallOutput(in, in.Reference)
 	if err != nil {
 		return scorer.Result{}, fmt.Errorf("reference is not a tool-call output: %w", err)
 	}

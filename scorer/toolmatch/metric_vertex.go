@@ -118,9 +118,9 @@ func (m vertexTrajectory) Score(_ context.Context, in *scorer.Instance) (scorer.
 		return scorer.Result{Metric: m.id, Score: trajBoolScore(UsesTool(Calls(in.PredictedTrajectory), m.tool)), Details: details}, nil
 	}
 	details["reference"] = len(in.ReferenceTrajectory)
-	// The five comparisons of one instance share the decoded arguments.
+	// The five comparisons of one instance share the argument keys.
 	c := scorer.Derive(in, vertexComparison{}, func() *Comparison {
-		return Compare(Calls(in.PredictedTrajectory), Calls(in.ReferenceTrajectory), JSONEqual)
+		return Compare(Calls(in.PredictedTrajectory), Calls(in.ReferenceTrajectory), JSONEqual, SharedDecoder(in))
 	})
 	var score float64
 	switch m.id {

@@ -67,8 +67,8 @@ func (c ArgComparison) score(pred, ref string) float64 {
 // str() is Python's (see PyStr): 1 and 1.0 differ, True equals "True",
 // nested dicts compare by their repr in document order. Arguments that
 // are not a JSON object (Ragas cannot hold them) score 1 against the
-// identical text and 0 otherwise.
-func ToolCallAccuracy(pred, ref []Call, strictOrder bool, cmp ArgComparison) float64 {
+// identical text and 0 otherwise. dec decodes the arguments.
+func ToolCallAccuracy(pred, ref []Call, strictOrder bool, cmp ArgComparison, dec Decoder) float64 {
 	switch {
 	case len(pred) == 0 && len(ref) == 0:
 		return 1
@@ -76,7 +76,7 @@ func ToolCallAccuracy(pred, ref []Call, strictOrder bool, cmp ArgComparison) flo
 		return 0
 	}
 	if !strictOrder {
-		pred, ref = ragasSorted(pred), ragasSorted(ref)
+		pred, ref = ragasSorted(pred, dec), ragasSorted(ref, dec)
 	}
 	for i := range pred {
 		if pred[i].Name != ref[i].Name {
@@ -85,7 +85,7 @@ func ToolCallAccuracy(pred, ref []Call, strictOrder bool, cmp ArgComparison) flo
 	}
 	sum := 0.0
 	for i := range ref {
-		sum += ragasArgScore(pred[i].Args, ref[i].Args, cmp)
+		sum += ragasArgScore(pred[i].Args, ref[i].Args, cmp, dec)
 	}
 	return sum / float64(len(ref))
 }
@@ -97,10 +97,10 @@ type ragasArgs struct {
 	text   string // the arguments trimmed of blanks
 }
 
-func newRagasArgs(args string) ragasArgs {
+func newRagasArgs(args string, dec Decoder) ragasArgs {
 	a := ragasArgs{dict: Value{Kind: Object}, isDict: true, text: strings.TrimSpace(args)}
 	if a.text != "" {
-		v, err := Decode(a.text)
+		v, err := dec(a.text)
 		a.dict, a.isDict = v, err == nil && v.Kind == Object
 	}
 	return a
@@ -109,11 +109,11 @@ func newRagasArgs(args string) ragasArgs {
 // ragasArgScore is Ragas' _get_arg_score of two calls' arguments.
 // Identical texts score 1, as every reference value then meets its own
 // str() in the prediction.
-func ragasArgScore(pred, ref string, cmp ArgComparison) float64 {
+func ragasArgScore(pred, ref string, cmp ArgComparison, dec Decoder) float64 {
 	if pred == ref {
 		return 1
 	}
-	p, r := newRagasArgs(pred), newRagasArgs(ref)
+	p, r := newRagasArgs(pred, dec), newRagasArgs(ref, dec)
 	if !p.isDict || !r.isDict {
 		return boolScore(p.text == r.text)
 	}
@@ -135,7 +135,7 @@ func ragasArgScore(pred, ref string, cmp ArgComparison) float64 {
 // (name, text) for arguments that are not an object, compared as Python
 // compares tuples of str: element by element, str by code point (the
 // byte order of their UTF-8), a tuple before the longer ones it begins.
-func ragasSorted(calls []Call) []Call {
+func ragasSorted(calls []Call, dec Decoder) []Call {
 	type sortable struct {
 		call Call
 		key  []string
@@ -143,7 +143,7 @@ func ragasSorted(calls []Call) []Call {
 	s := make([]sortable, len(calls))
 	for i, c := range calls {
 		s[i] = sortable{call: c, key: []string{c.Name}}
-		a := newRagasArgs(c.Args)
+		a := newRagasArgs(c.Args, dec)
 		if !a.isDict {
 			s[i].key = append(s[i].key, a.text)
 			continue
@@ -168,9 +168,10 @@ func ragasSorted(calls []Call) []Call {
 // tp = |A∩E|, fp = |A−E|, fn = |E−A|; precision, recall and F1 are 0 when
 // their denominator is 0 (so two empty lists give 0); F1 is rounded to 4
 // decimals as Python's round() does. Where Ragas raises TypeError on an
-// unhashable (list or dict) argument value, these compare by value.
-func ToolCallF1(pred, ref []Call) (f1, precision, recall float64) {
-	keys := newArgKeys(f1Key)
+// unhashable (list or dict) argument value, these compare by value. dec
+// decodes the arguments.
+func ToolCallF1(pred, ref []Call, dec Decoder) (f1, precision, recall float64) {
+	keys := newArgKeys(func(args string) string { return f1Key(args, dec) })
 	tp := 0
 	for i := range pred {
 		if !firstOfItsValue(keys, pred, i) {
@@ -199,11 +200,11 @@ func ToolCallF1(pred, ref []Call) (f1, precision, recall float64) {
 
 // f1Key is the PythonEqual key of arguments, with empty arguments read
 // as {}.
-func f1Key(args string) string {
+func f1Key(args string, dec Decoder) string {
 	if strings.TrimSpace(args) == "" {
 		args = "{}"
 	}
-	return ArgsKey(args, PythonEqual)
+	return argsKey(args, PythonEqual, dec)
 }
 
 // distinct returns the number of different calls in calls.

@@ -3,8 +3,8 @@ package toolmatch
 // Repeated returns how many calls repeat an earlier call: the same name
 // and arguments equal under ExactArgsKey. The first occurrence of a call
 // is not counted, so three identical calls give 2. Only the arguments of
-// calls whose name occurs more than once are decoded.
-func Repeated(calls []Call) int {
+// calls whose name occurs more than once are decoded, by dec.
+func Repeated(calls []Call, dec Decoder) int {
 	names := make(map[string]int, len(calls))
 	for i := range calls {
 		names[calls[i].Name]++
@@ -15,7 +15,7 @@ func Repeated(calls []Call) int {
 		if names[calls[i].Name] < 2 {
 			continue
 		}
-		k := [2]string{calls[i].Name, ExactArgsKey(calls[i].Args)}
+		k := [2]string{calls[i].Name, exactArgsKey(calls[i].Args, dec)}
 		if seen[k] {
 			n++
 		}

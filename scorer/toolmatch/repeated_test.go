@@ -21,7 +21,7 @@ func TestRepeated(t *testing.T) {
 		{"non-adjacent", []Call{c("a", `{"q":"x"}`), c("b", `{}`), c("a", `{"q":"y"}`), c("a", `{"q":"x"}`)}, 1},
 	}
 	for _, tt := range tests {
-		if got := Repeated(tt.calls); got != tt.want {
+		if got := Repeated(tt.calls, Decode); got != tt.want {
 			t.Errorf("%s: Repeated = %d, want %d", tt.name, got, tt.want)
 		}
 	}
@@ -48,7 +48,7 @@ func TestRepeatedLongRuns(t *testing.T) {
 				}
 			}
 		}
-		if got := Repeated(calls); got != want {
+		if got := Repeated(calls, Decode); got != want {
 			t.Errorf("n=%d: Repeated = %d, want %d", n, got, want)
 		}
 	}

@@ -144,7 +144,7 @@ func KVMatch(pred, ref []Member, strict bool) float64 {
 		return argsMatch(pred, ref, writtenAlike)
 	}
 	return argsMatch(pred, ref, func(p, r *Value) bool {
-		return string(appendKey(nil, p.toAny(), appendPythonNumber, false)) == string(appendKey(nil, r.toAny(), appendPythonNumber, false))
+		return string(appendKey(nil, p, appendPythonNumber, false)) == string(appendKey(nil, r, appendPythonNumber, false))
 	})
 }
 

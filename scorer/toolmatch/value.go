@@ -38,6 +38,11 @@ type Member struct {
 	Value Value
 }
 
+// Decoder decodes argument texts as Decode does. The metrics pass one
+// that decodes each distinct text once per instance (SharedDecoder);
+// callers must not modify the values it returns.
+type Decoder func(text string) (Value, error)
+
 // Decode decodes one JSON document in document order. It accepts what
 // encoding/json accepts and decodes strings as it does (escapes resolved,
 // invalid UTF-8 and lone surrogates as U+FFFD). A repeated object key
@@ -115,42 +120,4 @@ func (v *Value) member(key string) *Value {
 // fraction or exponent), which Python decodes as int rather than float.
 func (v *Value) isInt() bool {
 	return v.Kind == Number && !strings.ContainsAny(v.Text, ".eE")
-}
-
-// toAny returns v as encoding/json decodes it into an any with UseNumber:
-// map[string]any, []any, json.Number, string, bool or nil.
-func (v *Value) toAny() any {
-	switch v.Kind {
-	case Bool:
-		return v.Bool
-	case Number:
-		return json.Number(v.Text)
-	case String:
-		return v.Text
-	case Array:
-		a := make([]any, len(v.Elems))
-		for i := range v.Elems {
-			a[i] = v.Elems[i].toAny()
-		}
-		return a
-	case Object:
-		m := make(map[string]any, len(v.Members))
-		for i := range v.Members {
-			m[v.Members[i].Key] = v.Members[i].Value.toAny()
-		}
-		return m
-	}
-	return nil
-}
-
-// decodeAny decodes one JSON document as encoding/json decodes it into
-// an any with UseNumber; ok is false when it is not valid JSON.
-func decodeAny(s string) (v any, ok bool) {
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	if dec.Decode(&v) != nil {
-		return nil, false
-	}
-	// Only JSON blanks may follow the value.
-	return v, strings.Trim(s[dec.InputOffset():], " \t\r\n") == ""
 }

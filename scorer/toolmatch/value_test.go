@@ -81,3 +81,42 @@ func TestDecodeKeepsDocumentOrder(t *testing.T) {
 		t.Errorf("Decode = %+v\nwant %+v", v, want)
 	}
 }
+
+// decodeAny decodes one JSON document as encoding/json decodes it into
+// an any with UseNumber; ok is false when it is not valid JSON. It is the
+// oracle the decoder and the argument keys are checked against.
+func decodeAny(s string) (v any, ok bool) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return nil, false
+	}
+	// Only JSON blanks may follow the value.
+	return v, strings.Trim(s[dec.InputOffset():], " \t\r\n") == ""
+}
+
+// toAny returns v as encoding/json decodes it into an any with UseNumber:
+// map[string]any, []any, json.Number, string, bool or nil.
+func (v *Value) toAny() any {
+	switch v.Kind {
+	case Bool:
+		return v.Bool
+	case Number:
+		return json.Number(v.Text)
+	case String:
+		return v.Text
+	case Array:
+		a := make([]any, len(v.Elems))
+		for i := range v.Elems {
+			a[i] = v.Elems[i].toAny()
+		}
+		return a
+	case Object:
+		m := make(map[string]any, len(v.Members))
+		for i := range v.Members {
+			m[v.Members[i].Key] = v.Members[i].Value.toAny()
+		}
+		return m
+	}
+	return nil
+}
