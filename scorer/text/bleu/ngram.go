@@ -12,11 +12,7 @@ type numbered struct {
 // ngramsOf numbers the n-grams of seqs by order: grams[n-1] holds the
 // n-grams, n = 1..MaxOrder.
 func ngramsOf(seqs [][]string) (grams [MaxOrder]numbered) {
-	total := 0
-	for _, s := range seqs {
-		total += len(s)
-	}
-	v := ngram.NewVocabulary(total)
+	var v ngram.Vocabulary
 	ids := make([][]int32, len(seqs))
 	for k, s := range seqs {
 		ids[k] = v.IDs(s)

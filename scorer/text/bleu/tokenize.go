@@ -78,21 +78,24 @@ func (p pairPattern) matches(x, y byte) bool {
 // right, each pair x, y that matches is replaced ("\1 \2 ", or " \1 \2"
 // for dotCommaThenNonDigit), and the scan resumes after the pair.
 func substitute(s []byte, p pairPattern) []byte {
-	out := make([]byte, 0, len(s)+len(s)/2)
+	out := make([]byte, 2*len(s)) // each replaced pair grows by two bytes
+	n := 0
 	for i := 0; i < len(s); {
 		if i+1 < len(s) && p.matches(s[i], s[i+1]) {
 			if p == dotCommaThenNonDigit {
-				out = append(out, ' ', s[i], ' ', s[i+1])
+				out[n], out[n+1], out[n+2], out[n+3] = ' ', s[i], ' ', s[i+1]
 			} else {
-				out = append(out, s[i], ' ', s[i+1], ' ')
+				out[n], out[n+1], out[n+2], out[n+3] = s[i], ' ', s[i+1], ' '
 			}
+			n += 4
 			i += 2
 			continue
 		}
-		out = append(out, s[i])
+		out[n] = s[i]
+		n++
 		i++
 	}
-	return out
+	return out[:n]
 }
 
 // isSymbol13a is the first 13a character class: space to '&', '(' to
@@ -126,15 +129,17 @@ func Fields(s string) []string {
 	var out []string
 	start := -1 // start of the current field, or -1
 	for i := 0; i < len(s); {
-		r, size := rune(s[i]), 1
-		if r >= utf8.RuneSelf {
+		space, size := isASCIISpace(s[i]), 1
+		if s[i] >= utf8.RuneSelf {
+			var r rune
 			r, size = utf8.DecodeRuneInString(s[i:])
+			space = isPySpace(r)
 		}
 		switch {
-		case isPySpace(r) && start >= 0:
+		case space && start >= 0:
 			out = append(out, s[start:i])
 			start = -1
-		case !isPySpace(r) && start < 0:
+		case !space && start < 0:
 			start = i
 		}
 		i += size
@@ -147,6 +152,12 @@ func Fields(s string) []string {
 
 // rstrip removes trailing whitespace as Python's str.rstrip() does.
 func rstrip(s string) string { return strings.TrimRightFunc(s, isPySpace) }
+
+// isASCIISpace is isPySpace for a byte below utf8.RuneSelf: '\t' to '\r',
+// U+001C to U+001F, and ' '.
+func isASCIISpace(c byte) bool {
+	return c >= '\t' && c <= '\r' || c >= 0x1c && c <= 0x1f || c == ' '
+}
 
 // isPySpace reports whether Python's str.isspace() holds for r.
 func isPySpace(r rune) bool {

@@ -9,11 +9,6 @@ type Vocabulary struct {
 	ids map[string]int32
 }
 
-// NewVocabulary returns a vocabulary with room for hint tokens.
-func NewVocabulary(hint int) Vocabulary {
-	return Vocabulary{ids: make(map[string]int32, hint)}
-}
-
 // ID returns the number of tok, numbering it when it is new.
 func (v *Vocabulary) ID(tok string) int32 {
 	id, ok := v.ids[tok]

@@ -16,6 +16,7 @@ func scoreLCS(p Pair) Score {
 func lcsLength(a, b []int32) int {
 	up, row := make([]int32, len(b)+1), make([]int32, len(b)+1)
 	for _, x := range a {
+		up, row := up[:len(b)+1], row[:len(b)+1] // fewer bounds checks in the loop
 		for j, y := range b {
 			if x == y {
 				row[j+1] = up[j] + 1
@@ -23,7 +24,7 @@ func lcsLength(a, b []int32) int {
 				row[j+1] = max(up[j+1], row[j])
 			}
 		}
-		up, row = row, up
+		copy(up, row)
 	}
 	return int(up[len(b)])
 }

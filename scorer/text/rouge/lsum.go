@@ -8,7 +8,7 @@ import "strings"
 // SplitSummaries is set), empty pieces dropped, each sentence tokenized
 // on its own; size is how many numbers they use.
 func (s *Scorer) sentenceIDs(target, prediction string) (t, p [][]int32, size int) {
-	v := newVocabulary(s.opts.UseStemmer, len(target)/4)
+	v := &vocabulary{stem: s.opts.UseStemmer}
 	t, p = s.sentences(v, target), s.sentences(v, prediction)
 	return t, p, v.toks.Len()
 }

@@ -116,9 +116,8 @@ type Pair struct {
 // NewPair tokenizes target and prediction, with stemming when stem is
 // set (each distinct word stemmed once), and numbers their tokens.
 func NewPair(target, prediction string, stem bool) Pair {
-	tw, pw := words(target), words(prediction)
-	v := newVocabulary(stem, len(tw)+len(pw))
-	t, p := v.ids(tw), v.ids(pw)
+	v := vocabulary{stem: stem}
+	t, p := v.ids(words(target)), v.ids(words(prediction))
 	return Pair{Target: t, Prediction: p, size: v.toks.Len()}
 }
 

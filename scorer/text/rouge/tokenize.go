@@ -104,19 +104,13 @@ type vocabulary struct {
 	words map[string]int32 // numbers of the words' stems, or -1 for an empty stem
 }
 
-// newVocabulary returns a vocabulary with room for hint words.
-func newVocabulary(stem bool, hint int) *vocabulary {
-	v := &vocabulary{stem: stem, toks: ngram.NewVocabulary(hint)}
-	if stem {
-		v.words = make(map[string]int32, hint)
-	}
-	return v
-}
-
 // ids returns the numbers of the tokens of words (Tokenize's tokens).
 func (v *vocabulary) ids(words []string) []int32 {
 	if !v.stem {
 		return v.toks.IDs(words)
+	}
+	if v.words == nil {
+		v.words = make(map[string]int32)
 	}
 	out := make([]int32, 0, len(words))
 	for _, w := range words {
