@@ -152,10 +152,17 @@ func rougeScore(in *scorer.Instance, s *rouge.Scorer, target, prediction string)
 		if s.Type() == rouge.TypeLsum {
 			return s.Score(target, prediction)
 		}
-		stem := s.Options().UseStemmer
-		p := scorer.Derive(in, pairKey{target, prediction, stem}, func() rouge.Pair {
-			return rouge.NewPair(target, prediction, stem)
-		})
-		return s.ScorePair(p)
+		return s.ScorePair(rougePair(in, target, prediction, s.Options().UseStemmer))
+	})
+}
+
+// rougePair returns the numbered tokens of target and prediction, built
+// once per instance; the stemmed pair is built from the unstemmed one.
+func rougePair(in *scorer.Instance, target, prediction string, stem bool) rouge.Pair {
+	return scorer.Derive(in, pairKey{target, prediction, stem}, func() rouge.Pair {
+		if stem {
+			return rougePair(in, target, prediction, false).Stemmed()
+		}
+		return rouge.NewPair(target, prediction, false)
 	})
 }

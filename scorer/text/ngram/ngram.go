@@ -6,7 +6,8 @@ package ngram
 // Vocabulary numbers tokens: each new token gets the next number, from 0.
 // The zero value is ready to use.
 type Vocabulary struct {
-	ids map[string]int32
+	ids  map[string]int32
+	toks []string // by number
 }
 
 // ID returns the number of tok, numbering it when it is new.
@@ -16,11 +17,15 @@ func (v *Vocabulary) ID(tok string) int32 {
 		if v.ids == nil {
 			v.ids = make(map[string]int32)
 		}
-		id = int32(len(v.ids))
+		id = int32(len(v.toks))
 		v.ids[tok] = id
+		v.toks = append(v.toks, tok)
 	}
 	return id
 }
+
+// Tokens returns the numbered tokens, each at its number.
+func (v *Vocabulary) Tokens() []string { return v.toks }
 
 // IDs returns the numbers of toks.
 func (v *Vocabulary) IDs(toks []string) []int32 {
@@ -32,7 +37,7 @@ func (v *Vocabulary) IDs(toks []string) []int32 {
 }
 
 // Len returns how many tokens are numbered: every number is below it.
-func (v *Vocabulary) Len() int { return len(v.ids) }
+func (v *Vocabulary) Len() int { return len(v.toks) }
 
 // Longer numbers the (n+1)-grams of token sequences from the numbers of
 // their n-grams. seqs[k] is a sequence of token numbers and grams[k] the

@@ -1,6 +1,10 @@
 package rouge
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/evalsidecar/evalsidecar/scorer/text/ngram"
+)
 
 // sentenceIDs returns the token numbers of each sentence of target and of
 // prediction, numbered with one vocabulary, as rouge-score's rougeLsum
@@ -8,12 +12,22 @@ import "strings"
 // SplitSummaries is set), empty pieces dropped, each sentence tokenized
 // on its own; size is how many numbers they use.
 func (s *Scorer) sentenceIDs(target, prediction string) (t, p [][]int32, size int) {
-	v := &vocabulary{stem: s.opts.UseStemmer}
-	t, p = s.sentences(v, target), s.sentences(v, prediction)
-	return t, p, v.toks.Len()
+	var v ngram.Vocabulary
+	t, p = s.sentences(&v, target), s.sentences(&v, prediction)
+	if !s.opts.UseStemmer {
+		return t, p, v.Len()
+	}
+	ids, stems := stemNumbers(v.Tokens())
+	for _, sents := range [][][]int32{t, p} {
+		for k := range sents {
+			sents[k] = renumber(sents[k], ids)
+		}
+	}
+	return t, p, len(stems)
 }
 
-func (s *Scorer) sentences(v *vocabulary, text string) [][]int32 {
+// sentences returns the word numbers of each sentence of text.
+func (s *Scorer) sentences(v *ngram.Vocabulary, text string) [][]int32 {
 	var sents []string
 	if s.opts.SplitSummaries {
 		sents = SplitSentences(text)
@@ -23,7 +37,7 @@ func (s *Scorer) sentences(v *vocabulary, text string) [][]int32 {
 	out := make([][]int32, 0, len(sents))
 	for _, sent := range sents {
 		if sent != "" {
-			out = append(out, v.ids(words(sent)))
+			out = append(out, v.IDs(words(sent)))
 		}
 	}
 	return out

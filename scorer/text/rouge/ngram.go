@@ -7,7 +7,7 @@ import "github.com/evalsidecar/evalsidecar/scorer/text/ngram"
 // n-gram, P = overlap / max(#prediction n-grams, 1) and R = overlap /
 // max(#target n-grams, 1).
 func scoreNgrams(p Pair, n int) Score {
-	target, prediction, size := p.Target, p.Prediction, p.size
+	target, prediction, size := p.Target, p.Prediction, p.size()
 	for k := 1; k < n; k++ {
 		var longer [][]int32
 		longer, size = ngram.Longer([][]int32{p.Target, p.Prediction}, [][]int32{target, prediction}, k)

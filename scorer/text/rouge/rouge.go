@@ -9,6 +9,8 @@ package rouge
 import (
 	"fmt"
 	"strings"
+
+	"github.com/evalsidecar/evalsidecar/scorer/text/ngram"
 )
 
 // Score is one ROUGE result.
@@ -110,16 +112,31 @@ func (s *Scorer) Options() Options { return s.opts }
 // token replaced by its number in a vocabulary the two share.
 type Pair struct {
 	Target, Prediction []int32
-	size               int // every number is below it
+	toks               []string // the tokens, each at its number
 }
 
 // NewPair tokenizes target and prediction, with stemming when stem is
-// set (each distinct word stemmed once), and numbers their tokens.
+// set, and numbers their tokens.
 func NewPair(target, prediction string, stem bool) Pair {
-	v := vocabulary{stem: stem}
-	t, p := v.ids(words(target)), v.ids(words(prediction))
-	return Pair{Target: t, Prediction: p, size: v.toks.Len()}
+	var v ngram.Vocabulary
+	p := Pair{Target: v.IDs(words(target)), Prediction: v.IDs(words(prediction))}
+	p.toks = v.Tokens()
+	if stem {
+		return p.Stemmed()
+	}
+	return p
 }
+
+// Stemmed returns the pair of a NewPair without stemming as NewPair
+// with stemming builds it: each distinct word stemmed once, words whose
+// stems are equal numbered alike, empty stems dropped.
+func (p Pair) Stemmed() Pair {
+	ids, stems := stemNumbers(p.toks)
+	return Pair{Target: renumber(p.Target, ids), Prediction: renumber(p.Prediction, ids), toks: stems}
+}
+
+// size is how many numbers the pair uses: every number is below it.
+func (p Pair) size() int { return len(p.toks) }
 
 // ScorePair scores a pair built by NewPair with the scorer's stemming
 // option, as Score scores its texts; it serves the rougeN and rougeL

@@ -96,34 +96,28 @@ func stemmed(word string) string {
 	return word
 }
 
-// vocabulary numbers ROUGE tokens: words, or with stem their stems, each
-// distinct word stemmed once.
-type vocabulary struct {
-	stem  bool
-	toks  ngram.Vocabulary
-	words map[string]int32 // numbers of the words' stems, or -1 for an empty stem
+// stemNumbers numbers the stems of words, a vocabulary's tokens each at
+// its number: ids[w] is the number of word w's stem, or -1 when the stem
+// is empty, and stems holds the stems, each at its number.
+func stemNumbers(words []string) (ids []int32, stems []string) {
+	var v ngram.Vocabulary
+	ids = make([]int32, len(words))
+	for i, w := range words {
+		ids[i] = -1
+		if t := stemmed(w); t != "" {
+			ids[i] = v.ID(t)
+		}
+	}
+	return ids, v.Tokens()
 }
 
-// ids returns the numbers of the tokens of words (Tokenize's tokens).
-func (v *vocabulary) ids(words []string) []int32 {
-	if !v.stem {
-		return v.toks.IDs(words)
-	}
-	if v.words == nil {
-		v.words = make(map[string]int32)
-	}
-	out := make([]int32, 0, len(words))
-	for _, w := range words {
-		id, ok := v.words[w]
-		if !ok {
-			id = -1
-			if t := stemmed(w); t != "" {
-				id = v.toks.ID(t)
-			}
-			v.words[w] = id
-		}
-		if id >= 0 {
-			out = append(out, id)
+// renumber returns seq with each number w replaced by ids[w], dropping
+// those that are -1.
+func renumber(seq, ids []int32) []int32 {
+	out := make([]int32, 0, len(seq))
+	for _, w := range seq {
+		if ids[w] >= 0 {
+			out = append(out, ids[w])
 		}
 	}
 	return out
