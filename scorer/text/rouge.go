@@ -146,13 +146,11 @@ type pairKey struct {
 }
 
 // rougeScore scores prediction against target with s, computing each score
-// and the tokens of each pair of texts once per instance.
+// and the tokens of each pair of texts once per instance: rougeN, rougeL
+// and rougeLsum without split_summaries read the same pair.
 func rougeScore(in *scorer.Instance, s *rouge.Scorer, target, prediction string) rouge.Score {
 	return scorer.Derive(in, rougeKey{s.Type(), s.Options(), target, prediction}, func() rouge.Score {
-		if s.Type() == rouge.TypeLsum {
-			return s.Score(target, prediction)
-		}
-		return s.ScorePair(rougePair(in, target, prediction, s.Options().UseStemmer))
+		return s.ScorePair(rougePair(in, s.Text(target), s.Text(prediction), s.Options().UseStemmer))
 	})
 }
 

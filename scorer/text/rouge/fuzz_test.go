@@ -2,11 +2,14 @@ package rouge
 
 import (
 	"math"
+	"reflect"
+	"strings"
 	"testing"
 )
 
 // FuzzTokenize checks that the tokenizer never panics and yields only
-// non-empty [a-z0-9] tokens, and that every ROUGE type scores in [0, 1],
+// non-empty [a-z0-9] tokens, that a pair's lines hold the tokens of the
+// texts' lines (checkLines), and that every ROUGE type scores in [0, 1],
 // symmetric in F, and 1 for a text against itself when it has enough
 // tokens.
 func FuzzTokenize(f *testing.F) {
@@ -35,6 +38,7 @@ func FuzzTokenize(f *testing.F) {
 				}
 			}
 		}
+		checkLines(t, a, b, stem)
 		for _, s := range scorers {
 			ab, ba := s.Score(a, b), s.Score(b, a)
 			for _, v := range []float64{ab.Precision, ab.Recall, ab.FMeasure} {
@@ -52,4 +56,40 @@ func FuzzTokenize(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkLines checks the sentences rougeLsum scores: the lines of a pair
+// are the tokens of each line of the text that has any, as rouge-score
+// tokenizes each line on its own, and with SplitSummaries those of each
+// sentence SplitSentences finds.
+func checkLines(t *testing.T, a, b string, stem bool) {
+	t.Helper()
+	for _, split := range []bool{false, true} {
+		s, err := NewScorer(string(TypeLsum), Options{UseStemmer: stem, SplitSummaries: split})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sents := strings.Split(a, "\n")
+		if split {
+			sents = SplitSentences(a)
+		}
+		var want [][]string
+		for _, sent := range sents {
+			if toks := Tokenize(sent, stem); len(toks) > 0 {
+				want = append(want, toks)
+			}
+		}
+		p := NewPair(s.Text(a), s.Text(b), stem)
+		var got [][]string
+		for _, line := range p.target.lines() {
+			toks := make([]string, len(line))
+			for i, id := range line {
+				toks[i] = p.toks[id]
+			}
+			got = append(got, toks)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("lines of %q (split %v) = %q, want %q", a, split, got, want)
+		}
+	}
 }

@@ -3,12 +3,12 @@ package rouge
 // scoreLCS is rouge-score's rougeL: the length of the longest common
 // subsequence of the token lists, P = LCS / #prediction tokens and R =
 // LCS / #target tokens (an empty side scores 0).
-func scoreLCS(p Pair) Score {
-	if len(p.Target) == 0 || len(p.Prediction) == 0 {
+func scoreLCS(target, prediction []int32) Score {
+	if len(target) == 0 || len(prediction) == 0 {
 		return Score{}
 	}
-	l := float64(lcsLength(p.Target, p.Prediction))
-	return newScore(l/float64(len(p.Prediction)), l/float64(len(p.Target)))
+	l := float64(lcsLength(target, prediction))
+	return newScore(l/float64(len(prediction)), l/float64(len(target)))
 }
 
 // lcsLength is the length of the longest common subsequence of a and b:

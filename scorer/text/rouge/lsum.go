@@ -1,48 +1,5 @@
 package rouge
 
-import (
-	"strings"
-
-	"github.com/evalsidecar/evalsidecar/scorer/text/ngram"
-)
-
-// sentenceIDs returns the token numbers of each sentence of target and of
-// prediction, numbered with one vocabulary, as rouge-score's rougeLsum
-// reads the texts: split on "\n" (or with SplitSentences when
-// SplitSummaries is set), empty pieces dropped, each sentence tokenized
-// on its own; size is how many numbers they use.
-func (s *Scorer) sentenceIDs(target, prediction string) (t, p [][]int32, size int) {
-	var v ngram.Vocabulary
-	t, p = s.sentences(&v, target), s.sentences(&v, prediction)
-	if !s.opts.UseStemmer {
-		return t, p, v.Len()
-	}
-	ids, stems := stemNumbers(v.Tokens())
-	for _, sents := range [][][]int32{t, p} {
-		for k := range sents {
-			sents[k] = renumber(sents[k], ids)
-		}
-	}
-	return t, p, len(stems)
-}
-
-// sentences returns the word numbers of each sentence of text.
-func (s *Scorer) sentences(v *ngram.Vocabulary, text string) [][]int32 {
-	var sents []string
-	if s.opts.SplitSummaries {
-		sents = SplitSentences(text)
-	} else {
-		sents = strings.Split(text, "\n")
-	}
-	out := make([][]int32, 0, len(sents))
-	for _, sent := range sents {
-		if sent != "" {
-			out = append(out, v.IDs(words(sent)))
-		}
-	}
-	return out
-}
-
 // scoreLsum is rouge-score's summary-level LCS (_summary_level_lcs):
 //
 //   - m and n are the total token counts of target and prediction; no
@@ -54,7 +11,8 @@ func (s *Scorer) sentences(v *ngram.Vocabulary, text string) [][]int32 {
 //     allow it;
 //   - R = hits/m, P = hits/n.
 //
-// Sentences are token numbers below size.
+// Sentences are token numbers below size; rouge-score's sentences are
+// the texts' lines (Pair.lines).
 func scoreLsum(target, prediction [][]int32, size int) Score {
 	m, n := 0, 0
 	cntT, cntP := make([]int, size), make([]int, size) // by token number

@@ -7,10 +7,11 @@ import "github.com/evalsidecar/evalsidecar/scorer/text/ngram"
 // n-gram, P = overlap / max(#prediction n-grams, 1) and R = overlap /
 // max(#target n-grams, 1).
 func scoreNgrams(p Pair, n int) Score {
-	target, prediction, size := p.Target, p.Prediction, p.size()
+	toks := [][]int32{p.target.ids, p.prediction.ids}
+	target, prediction, size := toks[0], toks[1], p.size()
 	for k := 1; k < n; k++ {
 		var longer [][]int32
-		longer, size = ngram.Longer([][]int32{p.Target, p.Prediction}, [][]int32{target, prediction}, k)
+		longer, size = ngram.Longer(toks, [][]int32{target, prediction}, k)
 		target, prediction = longer[0], longer[1]
 	}
 	// each prediction n-gram counts while the target's count of it is not
@@ -23,6 +24,6 @@ func scoreNgrams(p Pair, n int) Score {
 			overlap++
 		}
 	}
-	tn, pn := max(len(p.Target)-n+1, 1), max(len(p.Prediction)-n+1, 1)
+	tn, pn := max(len(p.target.ids)-n+1, 1), max(len(p.prediction.ids)-n+1, 1)
 	return newScore(float64(overlap)/float64(pn), float64(overlap)/float64(tn))
 }

@@ -9,8 +9,6 @@ package rouge
 import (
 	"fmt"
 	"strings"
-
-	"github.com/evalsidecar/evalsidecar/scorer/text/ngram"
 )
 
 // Score is one ROUGE result.
@@ -99,51 +97,35 @@ func (s *Scorer) Type() Type { return s.typ }
 // Score compares prediction with target (the reference), in
 // rouge-score's argument order: score(target, prediction).
 func (s *Scorer) Score(target, prediction string) Score {
-	if s.typ == TypeLsum {
-		return scoreLsum(s.sentenceIDs(target, prediction))
+	return s.ScorePair(NewPair(s.Text(target), s.Text(prediction), s.opts.UseStemmer))
+}
+
+// Text returns text as the scorer reads it: for rougeLsum with
+// SplitSummaries, its sentences (SplitSentences) one per line, newlines
+// inside a sentence read as spaces (both separate tokens alike);
+// otherwise text itself.
+func (s *Scorer) Text(text string) string {
+	if s.typ != TypeLsum || !s.opts.SplitSummaries {
+		return text
 	}
-	return s.ScorePair(NewPair(target, prediction, s.opts.UseStemmer))
+	sents := SplitSentences(text)
+	for i, sent := range sents {
+		sents[i] = strings.ReplaceAll(sent, "\n", " ")
+	}
+	return strings.Join(sents, "\n")
 }
 
 // Options returns the scorer's options.
 func (s *Scorer) Options() Options { return s.opts }
 
-// Pair is a target and a prediction tokenized as Tokenize does, each
-// token replaced by its number in a vocabulary the two share.
-type Pair struct {
-	Target, Prediction []int32
-	toks               []string // the tokens, each at its number
-}
-
-// NewPair tokenizes target and prediction, with stemming when stem is
-// set, and numbers their tokens.
-func NewPair(target, prediction string, stem bool) Pair {
-	var v ngram.Vocabulary
-	p := Pair{Target: v.IDs(words(target)), Prediction: v.IDs(words(prediction))}
-	p.toks = v.Tokens()
-	if stem {
-		return p.Stemmed()
-	}
-	return p
-}
-
-// Stemmed returns the pair of a NewPair without stemming as NewPair
-// with stemming builds it: each distinct word stemmed once, words whose
-// stems are equal numbered alike, empty stems dropped.
-func (p Pair) Stemmed() Pair {
-	ids, stems := stemNumbers(p.toks)
-	return Pair{Target: renumber(p.Target, ids), Prediction: renumber(p.Prediction, ids), toks: stems}
-}
-
-// size is how many numbers the pair uses: every number is below it.
-func (p Pair) size() int { return len(p.toks) }
-
-// ScorePair scores a pair built by NewPair with the scorer's stemming
-// option, as Score scores its texts; it serves the rougeN and rougeL
-// types (rougeLsum reads the texts' sentences: use Score).
+// ScorePair scores the pair of the texts Text returns, built by NewPair
+// with the scorer's stemming option, as Score scores the texts.
 func (s *Scorer) ScorePair(p Pair) Score {
-	if s.typ == TypeL {
-		return scoreLCS(p)
+	switch s.typ {
+	case TypeL:
+		return scoreLCS(p.target.ids, p.prediction.ids)
+	case TypeLsum:
+		return scoreLsum(p.target.lines(), p.prediction.lines(), p.size())
 	}
 	return scoreNgrams(p, s.typ.N())
 }

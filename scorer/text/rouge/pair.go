@@ -1,0 +1,76 @@
+package rouge
+
+import "github.com/evalsidecar/evalsidecar/scorer/text/ngram"
+
+// Pair is a target and a prediction tokenized as Tokenize does, each
+// token replaced by its number in a vocabulary the two share, with
+// where each text's lines start.
+type Pair struct {
+	target, prediction side
+	toks               []string // the tokens, each at its number
+}
+
+// side is one text of a pair.
+type side struct {
+	ids    []int32 // the token numbers
+	breaks []int   // breaks[k] is the number of tokens before the k-th newline
+}
+
+// NewPair tokenizes target and prediction, with stemming when stem is
+// set, and numbers their tokens.
+func NewPair(target, prediction string, stem bool) Pair {
+	var v ngram.Vocabulary
+	var p Pair
+	for _, t := range []struct {
+		text string
+		side *side
+	}{{target, &p.target}, {prediction, &p.prediction}} {
+		toks, breaks := words(t.text)
+		*t.side = side{ids: v.IDs(toks), breaks: breaks}
+	}
+	p.toks = v.Tokens()
+	if stem {
+		return p.Stemmed()
+	}
+	return p
+}
+
+// Stemmed returns the pair of a NewPair without stemming as NewPair
+// with stemming builds it: each distinct word stemmed once, words whose
+// stems are equal numbered alike.
+func (p Pair) Stemmed() Pair {
+	ids, stems := stemNumbers(p.toks)
+	return Pair{target: p.target.renumber(ids), prediction: p.prediction.renumber(ids), toks: stems}
+}
+
+// size is how many numbers the pair uses: every number is below it.
+func (p Pair) size() int { return len(p.toks) }
+
+// renumber returns the side with each token number w replaced by ids[w].
+func (s side) renumber(ids []int32) side {
+	out := side{ids: make([]int32, len(s.ids)), breaks: s.breaks}
+	for i, w := range s.ids {
+		out.ids[i] = ids[w]
+	}
+	return out
+}
+
+// lines returns the token numbers of each line that has tokens, in
+// order: the sentences of rouge-score's rougeLsum, which splits on "\n"
+// and tokenizes each line (a line without tokens adds nothing to the
+// score).
+func (s side) lines() [][]int32 {
+	out := make([][]int32, 0, len(s.breaks)+1)
+	start := 0
+	for k := 0; k <= len(s.breaks); k++ {
+		end := len(s.ids)
+		if k < len(s.breaks) {
+			end = s.breaks[k]
+		}
+		if end > start {
+			out = append(out, s.ids[start:end])
+		}
+		start = end
+	}
+	return out
+}
