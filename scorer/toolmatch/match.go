@@ -1,50 +1,43 @@
 package toolmatch
 
-import "sync"
-
-// argKeys gives the keys of argument texts under one equality, each
-// text's computed once. It is safe for concurrent use.
-type argKeys struct {
-	key  func(args string) string // nil compares names only
-	mu   sync.Mutex
-	done map[string]string // keys by argument text
-}
-
-func newArgKeys(key func(args string) string) *argKeys {
-	return &argKeys{key: key, done: make(map[string]string)}
-}
-
-// same reports whether x and y are the same call: equal names and either
-// identical argument texts or equal argument keys. Arguments are decoded
-// only when texts differ.
-func (k *argKeys) same(x, y *Call) bool {
-	switch {
-	case x.Name != y.Name:
-		return false
-	case k.key == nil || x.Args == y.Args:
-		return true
+// numberCalls numbers the calls of lists: two calls, of any of the
+// lists, get the same number exactly when they are the same call, with
+// equal names and equal argument keys (key, computed once per distinct
+// argument text; nil compares names only). out[k][i] is the number of
+// lists[k][i].
+func numberCalls(lists [][]Call, key func(args string) string) (out [][]int32) {
+	keys := make(map[string]string)  // argument keys by text
+	ids := make(map[[2]string]int32) // call numbers by name and argument key
+	out = make([][]int32, len(lists))
+	for k, calls := range lists {
+		out[k] = make([]int32, len(calls))
+		for i := range calls {
+			var ak string
+			if key != nil {
+				var ok bool
+				if ak, ok = keys[calls[i].Args]; !ok {
+					ak = key(calls[i].Args)
+					keys[calls[i].Args] = ak
+				}
+			}
+			nk := [2]string{calls[i].Name, ak}
+			id, ok := ids[nk]
+			if !ok {
+				id = int32(len(ids))
+				ids[nk] = id
+			}
+			out[k][i] = id
+		}
 	}
-	return k.of(x.Args) == k.of(y.Args)
-}
-
-// of returns the key of args.
-func (k *argKeys) of(args string) string {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	key, ok := k.done[args]
-	if !ok {
-		key = k.key(args)
-		k.done[args] = key
-	}
-	return key
+	return out
 }
 
 // Comparison compares predicted tool calls with reference calls under
 // one Equality. When matching, each reference call matches at most one
-// predicted call and each predicted call at most one reference call.
+// predicted call and each predicted call at most one reference call. It
+// is immutable and safe for concurrent use.
 type Comparison struct {
-	pred, ref []Call
-	keys      *argKeys
+	pred, ref []int32 // the calls' numbers (numberCalls)
 }
 
 // Compare returns the comparison of pred with ref under eq, the
@@ -54,11 +47,12 @@ func Compare(pred, ref []Call, eq Equality, dec Decoder) *Comparison {
 	if eq != NameOnly {
 		key = func(args string) string { return argsKey(args, eq, dec) }
 	}
-	return &Comparison{pred: pred, ref: ref, keys: newArgKeys(key)}
+	ids := numberCalls([][]Call{pred, ref}, key)
+	return &Comparison{pred: ids[0], ref: ids[1]}
 }
 
 // equal reports whether pred[i] and ref[j] are the same call.
-func (c *Comparison) equal(i, j int) bool { return c.keys.same(&c.pred[i], &c.ref[j]) }
+func (c *Comparison) equal(i, j int) bool { return c.pred[i] == c.ref[j] }
 
 // ExactMatch reports whether the lists have the same length and match
 // pairwise in order. Two empty lists match.

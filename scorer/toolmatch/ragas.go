@@ -171,21 +171,21 @@ func ragasSorted(calls []Call, dec Decoder) []Call {
 // unhashable (list or dict) argument value, these compare by value. dec
 // decodes the arguments.
 func ToolCallF1(pred, ref []Call, dec Decoder) (f1, precision, recall float64) {
-	keys := newArgKeys(func(args string) string { return f1Key(args, dec) })
+	ids := numberCalls([][]Call{pred, ref}, func(args string) string { return f1Key(args, dec) })
+	actual, expected := make(map[int32]bool), make(map[int32]bool) // the sets of calls
+	for _, id := range ids[0] {
+		actual[id] = true
+	}
+	for _, id := range ids[1] {
+		expected[id] = true
+	}
 	tp := 0
-	for i := range pred {
-		if !firstOfItsValue(keys, pred, i) {
-			continue
-		}
-		for j := range ref {
-			if keys.same(&pred[i], &ref[j]) {
-				tp++
-				break
-			}
+	for id := range actual {
+		if expected[id] {
+			tp++
 		}
 	}
-	fp := distinct(keys, pred) - tp
-	fn := distinct(keys, ref) - tp
+	fp, fn := len(actual)-tp, len(expected)-tp
 	if tp+fp > 0 {
 		precision = float64(tp) / float64(tp+fp)
 	}
@@ -205,28 +205,6 @@ func f1Key(args string, dec Decoder) string {
 		args = "{}"
 	}
 	return argsKey(args, PythonEqual, dec)
-}
-
-// distinct returns the number of different calls in calls.
-func distinct(keys *argKeys, calls []Call) int {
-	n := 0
-	for i := range calls {
-		if firstOfItsValue(keys, calls, i) {
-			n++
-		}
-	}
-	return n
-}
-
-// firstOfItsValue reports whether no call before calls[i] is the same
-// call.
-func firstOfItsValue(keys *argKeys, calls []Call, i int) bool {
-	for j := range i {
-		if keys.same(&calls[j], &calls[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // boolScore is 1 for true and 0 for false.
