@@ -176,7 +176,7 @@ func (b *BLEU) SegmentStats(hyp string, refs []string) (Stats, error) {
 	}
 	st := Stats{SysLen: len(seqs[0]), RefLen: closestRefLen(len(seqs[0]), refLens)}
 	for n, grams := range ngramsOf(seqs) {
-		st.Total[n] = len(grams.seqs[0])
+		st.Total[n] = len(grams.Seqs[0])
 		st.Correct[n] = clippedMatches(grams)
 	}
 	return st, nil

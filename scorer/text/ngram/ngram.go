@@ -39,34 +39,45 @@ func (v *Vocabulary) IDs(toks []string) []int32 {
 // Len returns how many tokens are numbered: every number is below it.
 func (v *Vocabulary) Len() int { return len(v.toks) }
 
-// Longer numbers the (n+1)-grams of token sequences from the numbers of
-// their n-grams. seqs[k] is a sequence of token numbers and grams[k] the
-// numbers of its n-grams (grams[k][i] numbers seqs[k][i:i+n]); the
-// result's [k][i] numbers seqs[k][i:i+n+1], the n-gram at i followed by
-// token i+n, so that pair decides the number. The numbers are shared by
-// all the sequences, from 0 to size-1. With n = 1, grams are the
-// sequences themselves.
-func Longer(seqs, grams [][]int32, n int) (longer [][]int32, size int) {
+// Order is the n-grams of one order of several token sequences, as
+// numbers: equal n-grams, of any of the sequences, get equal numbers.
+type Order struct {
+	Seqs [][]int32 // Seqs[k][i] numbers the n-gram at token i of sequence k
+	Size int       // every number is below it
+}
+
+// Grams numbers the n-grams of token sequences for n = 1 to maxN:
+// grams[n-1] holds order n. seqs are token numbers below size, and are
+// order 1. The (n+1)-gram at token i is the n-gram at i followed by
+// token i+n, so that pair of numbers decides its number.
+func Grams(seqs [][]int32, size, maxN int) (grams []Order) {
+	grams = make([]Order, 0, maxN)
+	grams = append(grams, Order{Seqs: seqs, Size: size})
 	total := 0
 	for _, s := range seqs {
-		total += max(len(s)-n, 0)
+		total += len(s)
 	}
-	ids := make(map[[2]int32]int32, total)
-	longer = make([][]int32, len(seqs))
-	for k, s := range seqs {
-		out := make([]int32, 0, max(len(s)-n, 0))
-		for i := 0; i+n < len(s); i++ {
-			key := [2]int32{grams[k][i], s[i+n]}
-			id, ok := ids[key]
-			if !ok {
-				id = int32(len(ids))
-				ids[key] = id
+	ids := make(map[[2]int32]int32, total) // numbers of one order, by (prefix, last token)
+	for n := 1; n < maxN; n++ {
+		prev := grams[n-1].Seqs
+		next := make([][]int32, len(seqs))
+		clear(ids)
+		for k, s := range seqs {
+			out := make([]int32, 0, max(len(s)-n, 0))
+			for i := 0; i+n < len(s); i++ {
+				key := [2]int32{prev[k][i], s[i+n]}
+				id, ok := ids[key]
+				if !ok {
+					id = int32(len(ids))
+					ids[key] = id
+				}
+				out = append(out, id)
 			}
-			out = append(out, id)
+			next[k] = out
 		}
-		longer[k] = out
+		grams = append(grams, Order{Seqs: next, Size: len(ids)})
 	}
-	return longer, len(ids)
+	return grams
 }
 
 // Counts returns how many times each number below size occurs in grams.

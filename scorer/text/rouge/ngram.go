@@ -7,16 +7,11 @@ import "github.com/evalsidecar/evalsidecar/scorer/text/ngram"
 // n-gram, P = overlap / max(#prediction n-grams, 1) and R = overlap /
 // max(#target n-grams, 1).
 func scoreNgrams(p Pair, n int) Score {
-	toks := [][]int32{p.target.ids, p.prediction.ids}
-	target, prediction, size := toks[0], toks[1], p.size()
-	for k := 1; k < n; k++ {
-		var longer [][]int32
-		longer, size = ngram.Longer(toks, [][]int32{target, prediction}, k)
-		target, prediction = longer[0], longer[1]
-	}
+	g := ngram.Grams([][]int32{p.target.ids, p.prediction.ids}, p.size(), n)[n-1]
+	target, prediction := g.Seqs[0], g.Seqs[1]
 	// each prediction n-gram counts while the target's count of it is not
 	// used up: min(target count, prediction count) in all
-	left := ngram.Counts(target, size)
+	left := ngram.Counts(target, g.Size)
 	overlap := 0
 	for _, g := range prediction {
 		if left[g] > 0 {
