@@ -50,7 +50,7 @@ func argsKey(args string, eq Equality, dec Decoder) string {
 	if err != nil {
 		return "r" + t
 	}
-	return string(appendKey(nil, &v, appendPythonNumber, eq == PythonEqual))
+	return string(appendKey(make([]byte, 0, 2*len(t)), &v, appendPythonNumber, eq == PythonEqual))
 }
 
 // ExactArgsKey returns a key equal for two argument texts exactly when
@@ -69,7 +69,7 @@ func exactArgsKey(raw string, dec Decoder) string {
 	if err != nil {
 		return "r" + raw
 	}
-	return string(appendKey(nil, &v, appendExactNumber, false))
+	return string(appendKey(make([]byte, 0, 2*len(raw)), &v, appendExactNumber, false))
 }
 
 // appendKey appends an unambiguous encoding of v that is equal for equal
@@ -102,9 +102,10 @@ func appendKey(b []byte, v *Value, number func(b []byte, lit string) []byte, boo
 		}
 		return append(b, ']')
 	case Object:
-		sorted := make([]*Member, len(v.Members))
+		var small [8]*Member // room for the members of most objects
+		sorted := small[:0]
 		for i := range v.Members {
-			sorted[i] = &v.Members[i]
+			sorted = append(sorted, &v.Members[i])
 		}
 		slices.SortFunc(sorted, func(x, y *Member) int { return cmp.Compare(x.Key, y.Key) })
 		b = append(b, '{')
