@@ -2,8 +2,6 @@ package catalog
 
 import (
 	"context"
-	"math/rand/v2"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -157,10 +155,20 @@ func TestBuiltinsRunInline(t *testing.T) {
 // TestDerivedValuesDoNotChangeScores: a metric scores an instance the
 // other metrics have already used (sharing tokens, scores and decoded
 // arguments through scorer.Derive) exactly as it scores a fresh one, in
-// any order.
+// any order and concurrently: every metric of the catalog, with the
+// parameter variants that derive different values, on the benchmark's
+// canary run, a run with nested arguments written in another order in
+// its reference, and a dataset row of tool-call outputs.
 func TestDerivedValuesDoNotChangeScores(t *testing.T) {
 	r := NewRegistry()
 	var ms []scorer.Metric
+	build := func(mc scorer.MetricConfig) {
+		built, err := r.Build([]scorer.MetricConfig{mc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, built[0])
+	}
 	for _, name := range r.Names() {
 		mc := scorer.MetricConfig{Name: name}
 		switch name {
@@ -169,44 +177,57 @@ func TestDerivedValuesDoNotChangeScores(t *testing.T) {
 		case toolmatch.MetricTrajectorySingleToolUse:
 			mc.Params = map[string]any{toolmatch.ParamToolName: "tool_3"}
 		}
-		built, err := r.Build([]scorer.MetricConfig{mc})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ms = append(ms, built[0])
+		build(mc)
 	}
+	for _, typ := range []string{"rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum"} {
+		for _, stem := range []bool{false, true} {
+			for _, split := range []bool{false, true} {
+				build(scorer.MetricConfig{Name: text.MetricRouge, Params: map[string]any{
+					text.ParamRougeType: typ, text.ParamUseStemmer: stem, text.ParamSplitSummaries: split,
+				}})
+			}
+		}
+	}
+	for _, mt := range []string{"EXACT", "IN_ORDER", "ANY_ORDER"} {
+		build(scorer.MetricConfig{Name: toolmatch.MetricToolTrajectoryAvgScore, Params: map[string]any{toolmatch.ParamMatchType: mt}})
+	}
+	build(scorer.MetricConfig{Name: toolmatch.MetricRagasToolCallAccuracy, Params: map[string]any{toolmatch.ParamStrictOrder: false}})
+
 	pred, ref := scorertest.Trajectories()
-	newIn := func() *scorer.Instance {
-		return &scorer.Instance{
-			Response: testtext.Answer(200, 1), Reference: testtext.Answer(200, 3), Prompt: "question",
-			PredictedTrajectory: pred, ReferenceTrajectory: ref,
-			Has: scorer.InResponse | scorer.InReference | scorer.InPrompt | scorer.InPredictedTrajectory | scorer.InReferenceTrajectory,
-		}
-	}
-	fresh := map[string]scorer.Result{}
-	for _, m := range ms {
-		res, err := m.Score(t.Context(), newIn())
-		if err == nil {
-			fresh[m.Name()] = res
-		}
-	}
-	if len(fresh) < 20 {
-		t.Fatalf("only %d metrics scored the fixture", len(fresh))
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	for round := range 5 {
-		shared := newIn()
-		order := rng.Perm(len(ms))
-		for _, i := range order {
-			m := ms[i]
-			res, err := m.Score(t.Context(), shared)
-			want, ok := fresh[m.Name()]
-			if (err == nil) != ok {
-				t.Fatalf("round %d, %s: error %v on a shared instance", round, m.Name(), err)
+	// nested arguments equal as JSON but written in another order
+	nestedPred := append(slices.Clone(pred), agentrun.ToolCall{Name: "lookup", Arguments: `{"f": {"b": 1, "a": [2, {"y": 0, "x": 1}]}}`})
+	nestedRef := append(slices.Clone(pred), agentrun.ToolCall{Name: "lookup", Arguments: `{"f": {"a": [2, {"x": 1, "y": 0}], "b": 1}}`})
+	canary := benchCaseRun(t)
+	refText := testtext.Answer(200, 3)
+	for _, tc := range []struct {
+		name  string
+		newIn func() *scorer.Instance
+	}{
+		{"canary", func() *scorer.Instance {
+			in := scorer.FromTrajectory(canary)
+			in.Reference, in.ReferenceTrajectory = refText, ref
+			in.Has |= scorer.InReference | scorer.InReferenceTrajectory | scorer.InInvocations
+			in.Invocations = []scorer.Invocation{{
+				UserContent: in.Prompt, Response: in.Response, Reference: refText,
+				PredictedToolCalls: in.PredictedTrajectory, ReferenceToolCalls: ref, HasReference: true,
+			}}
+			return in
+		}},
+		{"nested arguments", func() *scorer.Instance {
+			return &scorer.Instance{
+				Response: testtext.Answer(200, 1), Reference: "Returns are accepted.\nRefunds take  3 days!\n\nThank you.", Prompt: "question",
+				PredictedTrajectory: nestedPred, ReferenceTrajectory: nestedRef,
+				Has: scorer.InResponse | scorer.InReference | scorer.InPrompt | scorer.InPredictedTrajectory | scorer.InReferenceTrajectory,
 			}
-			if ok && !reflect.DeepEqual(res, want) {
-				t.Errorf("round %d, %s: %+v on a shared instance, %+v on a fresh one", round, m.Name(), res, want)
+		}},
+		{"tool-call outputs", func() *scorer.Instance {
+			return &scorer.Instance{
+				Prediction: scorertest.ToolCallOutput(pred), Reference: scorertest.ToolCallOutput(ref),
+				PredictedTrajectory: pred, ReferenceTrajectory: ref,
+				Has: scorer.InPrediction | scorer.InReference | scorer.InPredictedTrajectory | scorer.InReferenceTrajectory,
 			}
-		}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { scorertest.SharedValues(t, ms, tc.newIn, 1) })
 	}
 }

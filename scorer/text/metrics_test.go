@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -245,4 +246,44 @@ func TestBLEUEmptyReferenceNotApplicable(t *testing.T) {
 // mustMetric builds a text metric with params.
 func mustMetric(t testing.TB, name string, params map[string]any) scorer.Metric {
 	return scorertest.MustMetric(t, Metrics(), name, params)
+}
+
+// TestSharedValuesOverVectors: on the instance of every text vector, each
+// text metric (every ROUGE type and option) scores an instance the
+// others have used exactly as a fresh one (scorertest.SharedValues).
+func TestSharedValuesOverVectors(t *testing.T) {
+	raw, err := os.ReadFile("testdata/text_vectors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []textVector
+	if err := json.Unmarshal(raw, &vs); err != nil {
+		t.Fatal(err)
+	}
+	var ms []scorer.Metric
+	for _, e := range Metrics() {
+		ms = append(ms, mustMetric(t, e.Name, nil))
+	}
+	for _, typ := range []string{"rouge1", "rouge2", "rouge4", "rougeL", "rougeLsum"} {
+		for _, stem := range []bool{false, true} {
+			for _, split := range []bool{false, true} {
+				ms = append(ms, mustMetric(t, MetricRouge, map[string]any{ParamRougeType: typ, ParamUseStemmer: stem, ParamSplitSummaries: split}))
+			}
+		}
+	}
+	ms = append(ms, mustMetric(t, MetricBLEU, map[string]any{ParamUseEffectiveOrder: false}))
+	for i, v := range vs {
+		in := v.Input
+		newIn := func() *scorer.Instance {
+			inst := &scorer.Instance{
+				Response: in.Prediction, Reference: in.Reference, Has: scorer.InResponse | scorer.InReference | scorer.InInvocations,
+				Invocations: []scorer.Invocation{{Response: in.Prediction, Reference: in.Reference, HasReference: true}},
+			}
+			for k := range in.Candidates {
+				inst.Invocations = append(inst.Invocations, scorer.Invocation{Response: in.Candidates[k], Reference: in.References[k], HasReference: true})
+			}
+			return inst
+		}
+		t.Run(fmt.Sprintf("%02d_%s", i, v.Metric), func(t *testing.T) { scorertest.SharedValues(t, ms, newIn, uint64(i)) })
+	}
 }

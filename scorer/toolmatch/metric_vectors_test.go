@@ -184,3 +184,68 @@ func TestTrajectoryVectors(t *testing.T) {
 		})
 	}
 }
+
+// repeatedMetric scores Repeated on the predicted trajectory, as the
+// run-health metric repeated_tool_call_rate does, so that the shared
+// decoder is checked with the metrics of this package.
+type repeatedMetric struct{}
+
+func (repeatedMetric) Name() string         { return "repeated" }
+func (repeatedMetric) Needs() scorer.Inputs { return scorer.InPredictedTrajectory }
+func (repeatedMetric) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
+	n := Repeated(Calls(in.PredictedTrajectory), SharedDecoder(in))
+	return scorer.Result{Metric: "repeated", Score: float64(n)}, nil
+}
+
+// TestSharedValuesOverVectors: on the instance of every reference vector
+// merged with the next vector's (so that trajectories, invocations and
+// tool-call outputs meet), each metric of the package in each of its
+// modes scores an instance the others have used exactly as a fresh one
+// (scorertest.SharedValues).
+func TestSharedValuesOverVectors(t *testing.T) {
+	vs := loadTrajVectors(t)
+	reg := scorertest.Registry(Metrics())
+	ms := []scorer.Metric{repeatedMetric{}}
+	configs := []scorer.MetricConfig{
+		{Name: MetricTrajectorySingleToolUse, Params: map[string]any{ParamToolName: "test_func"}},
+		{Name: MetricToolParameterKVMatch, Params: map[string]any{ParamUseStrictStringMatch: true}},
+		{Name: MetricRagasToolCallAccuracy, Params: map[string]any{ParamStrictOrder: false}},
+		{Name: MetricRagasToolCallAccuracy, Params: map[string]any{ParamArgComparison: "levenshtein"}},
+	}
+	for _, e := range Metrics() {
+		if e.Name != MetricTrajectorySingleToolUse {
+			configs = append(configs, scorer.MetricConfig{Name: e.Name})
+		}
+	}
+	for _, mt := range []string{"EXACT", "IN_ORDER", "ANY_ORDER"} {
+		for _, ignore := range []bool{false, true} {
+			configs = append(configs, scorer.MetricConfig{Name: MetricToolTrajectoryAvgScore, Params: map[string]any{ParamMatchType: mt, ParamIgnoreArgs: ignore}})
+		}
+	}
+	for _, mc := range configs {
+		built, err := reg.Build([]scorer.MetricConfig{mc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, built[0])
+	}
+	for i := range vs {
+		a, b := vs[i], vs[(i+1)%len(vs)]
+		newIn := func() *scorer.Instance {
+			_, in := trajVectorCase(t, a)
+			_, other := trajVectorCase(t, b)
+			if in.Has&scorer.InPredictedTrajectory == 0 {
+				in.PredictedTrajectory, in.ReferenceTrajectory = other.PredictedTrajectory, other.ReferenceTrajectory
+			}
+			if in.Has&scorer.InInvocations == 0 {
+				in.Invocations = other.Invocations
+			}
+			if in.Has&scorer.InPrediction == 0 {
+				in.Prediction, in.Reference = other.Prediction, other.Reference
+			}
+			in.Has |= other.Has
+			return in
+		}
+		t.Run(fmt.Sprintf("%02d_%s", i, a.Metric), func(t *testing.T) { scorertest.SharedValues(t, ms, newIn, uint64(i)) })
+	}
+}
