@@ -1,6 +1,7 @@
 package bleu
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -47,9 +48,13 @@ func Tokenize13a(line string) []string {
 		}
 	}
 	a = append(a, ' ')
-	a = substitute(a, nonDigitThenDotComma)
-	a = substitute(a, dotCommaThenNonDigit)
-	a = substitute(a, digitThenHyphen)
+	if bytes.ContainsAny(a, ".,") { // both patterns need a '.' or ','
+		a = substitute(a, nonDigitThenDotComma)
+		a = substitute(a, dotCommaThenNonDigit)
+	}
+	if bytes.IndexByte(a, '-') >= 0 {
+		a = substitute(a, digitThenHyphen)
+	}
 	return Fields(string(a))
 }
 
