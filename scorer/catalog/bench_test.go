@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
@@ -17,7 +18,9 @@ import (
 // "schemas" validates every call against its declared, nested schema;
 // "flat_schemas" uses the typical function-calling shape (top-level typed
 // properties and required keys); "no_schemas" is the same run without tool
-// declarations (JSON-object check only).
+// declarations (JSON-object check only). Each iteration scores a new
+// Instance, so that no value one evaluation derives (scorer.Derive) is
+// reused by the next.
 func BenchmarkDeterministic(b *testing.B) {
 	ms, err := NewRegistry().Build(DefaultMetrics())
 	if err != nil {
@@ -34,14 +37,15 @@ func BenchmarkDeterministic(b *testing.B) {
 	}
 	for _, bc := range []struct {
 		name string
-		in   *scorer.Instance
-	}{{"schemas", scorer.FromTrajectory(tr)}, {"flat_schemas", scorer.FromTrajectory(&flat)}, {"no_schemas", scorer.FromTrajectory(&bare)}} {
+		tr   *agentrun.Trajectory
+	}{{"schemas", tr}, {"flat_schemas", &flat}, {"no_schemas", &bare}} {
 		b.Run(bc.name, func(b *testing.B) {
 			ctx := context.Background()
 			b.ReportAllocs()
 			for b.Loop() {
+				in := scorer.FromTrajectory(bc.tr) // a new instance per run, as the engine builds
 				for _, m := range ms {
-					if _, err := m.Score(ctx, bc.in); err != nil && !errors.Is(err, scorer.ErrNotApplicable) {
+					if _, err := m.Score(ctx, in); err != nil && !errors.Is(err, scorer.ErrNotApplicable) {
 						b.Fatal(err)
 					}
 				}
