@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -248,7 +249,8 @@ func TestNewErrors(t *testing.T) {
 }
 
 // FuzzTokenize13a checks that the tokenizer never panics, yields no empty
-// or whitespace-bearing tokens, that Fields splits as strings.FieldsFunc
+// or whitespace-bearing tokens and splits as sacrebleu's regular
+// expressions do (tokenize13aByRegexp), that Fields splits as strings.FieldsFunc
 // with Python's whitespace does, and that a sentence scores in [0, 100]
 // and 100 against itself when it has a token.
 func FuzzTokenize13a(f *testing.F) {
@@ -270,6 +272,9 @@ func FuzzTokenize13a(f *testing.F) {
 				}
 			}
 		}
+		if got, want := Tokenize13a(hyp), tokenize13aByRegexp(hyp); !slices.Equal(got, want) {
+			t.Fatalf("Tokenize13a(%q) = %q, the regular expressions give %q", hyp, got, want)
+		}
 		if got, want := Fields(hyp), strings.FieldsFunc(hyp, isPySpace); !slices.Equal(got, want) {
 			t.Fatalf("Fields(%q) = %q, strings.FieldsFunc gives %q", hyp, got, want)
 		}
@@ -287,4 +292,29 @@ func FuzzTokenize13a(f *testing.F) {
 			}
 		}
 	})
+}
+
+// tokenize13aByRegexp is sacrebleu's tokenizer_13a written with its
+// regular expressions, applied in order with Go's regexp (leftmost,
+// non-overlapping, as Python's re.sub): the fuzz test's oracle.
+func tokenize13aByRegexp(line string) []string {
+	line = strings.ReplaceAll(line, "<skipped>", "")
+	line = strings.ReplaceAll(line, "-\n", "")
+	line = strings.ReplaceAll(line, "\n", " ")
+	if strings.Contains(line, "&") {
+		line = strings.ReplaceAll(line, "&quot;", "\"")
+		line = strings.ReplaceAll(line, "&amp;", "&")
+		line = strings.ReplaceAll(line, "&lt;", "<")
+		line = strings.ReplaceAll(line, "&gt;", ">")
+	}
+	line = " " + line + " "
+	for _, sub := range []struct{ re, repl string }{
+		{"([{-~\\[-` -&(-+:-@/])", " $1 "},
+		{"([^0-9])([.,])", "$1 $2 "},
+		{"([.,])([^0-9])", " $1 $2"},
+		{"([0-9])(-)", "$1 $2 "},
+	} {
+		line = regexp.MustCompile(sub.re).ReplaceAllString(line, sub.repl)
+	}
+	return strings.FieldsFunc(line, isPySpace)
 }

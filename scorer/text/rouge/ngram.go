@@ -13,9 +13,9 @@ func scoreNgrams(p Pair, n int) Score {
 	// used up: min(target count, prediction count) in all
 	left := ngram.Counts(target, g.Size)
 	overlap := 0
-	for _, g := range prediction {
-		if left[g] > 0 {
-			left[g]--
+	for _, id := range prediction {
+		if left[id] > 0 {
+			left[id]--
 			overlap++
 		}
 	}
