@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"sync"
@@ -13,8 +14,10 @@ import (
 
 // Config is what to replay and how.
 type Config struct {
-	Protocol string // "grpc" (Endpoint host:port) or "http" (Endpoint base URL or host:port)
-	Endpoint string
+	Protocol string // "grpc" (endpoints host:port) or "http" (base URLs or host:port)
+	// Endpoints receive the requests in turn, as a plain load balancer
+	// spreads them; one endpoint is the usual case.
+	Endpoints []string
 	Captures []Capture
 	// Runs is how many runs to start; with Duration, whichever comes first
 	// ends the starting. At least one of the two must be set.
@@ -68,6 +71,7 @@ func (r *Report) Acked() []SentRun {
 type request struct {
 	td   ptrace.Traces
 	runs []int
+	to   sender
 }
 
 // Replay sends runs until cfg.Runs are started or cfg.Duration passes, then
@@ -83,11 +87,18 @@ func Replay(ctx context.Context, cfg Config) (*Report, error) {
 	cfg.InFlight = cmpOr(cfg.InFlight, 1000)
 	cfg.SpansPerRequest = cmpOr(cfg.SpansPerRequest, 8)
 	cfg.Senders = cmpOr(cfg.Senders, 4)
-	snd, err := newSender(cfg.Protocol, cfg.Endpoint)
-	if err != nil {
-		return nil, err
+	if len(cfg.Endpoints) == 0 {
+		return nil, errors.New("loadgen: no endpoint")
 	}
-	defer snd.close() //nolint:errcheck // nothing left to report
+	snds := make([]sender, len(cfg.Endpoints))
+	for i, ep := range cfg.Endpoints {
+		s, err := newSender(cfg.Protocol, ep)
+		if err != nil {
+			return nil, err
+		}
+		defer s.close() //nolint:errcheck // nothing left to report
+		snds[i] = s
+	}
 
 	rep := &Report{}
 	var mu sync.Mutex // guards rep
@@ -96,7 +107,7 @@ func Replay(ctx context.Context, cfg Config) (*Report, error) {
 	for range cfg.Senders {
 		wg.Go(func() {
 			for r := range reqs {
-				err := snd.send(ctx, r.td)
+				err := r.to.send(ctx, r.td)
 				mu.Lock()
 				rep.Requests++
 				if err != nil {
@@ -131,7 +142,7 @@ func Replay(ctx context.Context, cfg Config) (*Report, error) {
 		next int
 	}
 	var pool []*live
-	started := 0
+	started, sent := 0, 0
 	canStart := func() bool {
 		return (cfg.Runs <= 0 || started < cfg.Runs) && (cfg.Duration <= 0 || time.Since(start) < cfg.Duration)
 	}
@@ -149,7 +160,8 @@ func Replay(ctx context.Context, cfg Config) (*Report, error) {
 		if len(pool) == 0 {
 			break
 		}
-		req := request{td: ptrace.NewTraces()}
+		req := request{td: ptrace.NewTraces(), to: snds[sent%len(snds)]}
+		sent++
 		for n := 0; n < cfg.SpansPerRequest && len(pool) > 0; n++ {
 			k := rng.IntN(len(pool))
 			l := pool[k]
@@ -193,4 +205,19 @@ func cmpOr(v, def int) int {
 		return v
 	}
 	return def
+}
+
+// MarshalJSON writes the run with its trace ids in hex, as every OTLP tool
+// shows them.
+func (r SentRun) MarshalJSON() ([]byte, error) {
+	ids := make([]string, len(r.TraceIDs))
+	for i, id := range r.TraceIDs {
+		ids[i] = id.String()
+	}
+	return json.Marshal(struct {
+		Capture  string   `json:"capture"`
+		TraceIDs []string `json:"trace_ids"`
+		Acked    bool     `json:"acknowledged"`
+		Complete bool     `json:"complete"`
+	}{r.Capture, ids, r.Acked, r.Complete})
 }

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/internal/loadgen"
@@ -30,9 +31,9 @@ func run() error {
 	var cfg loadgen.Config
 	var captures string
 	var pid int
-	var runsOut string
+	var runsOut, endpoints string
 	flag.StringVar(&cfg.Protocol, "protocol", "grpc", "grpc or http")
-	flag.StringVar(&cfg.Endpoint, "endpoint", "127.0.0.1:4317", "OTLP endpoint: host:port for grpc, base URL or host:port for http")
+	flag.StringVar(&endpoints, "endpoint", "127.0.0.1:4317", "OTLP endpoint: host:port for grpc, base URL or host:port for http; several, comma-separated, get requests in turn")
 	flag.StringVar(&captures, "captures", "extractor/testdata/realclients", "directory of captures (each with ground_truth.json and payload-* files)")
 	flag.IntVar(&cfg.Runs, "runs", 0, "runs to send (0: until -duration)")
 	flag.DurationVar(&cfg.Duration, "duration", 0, "how long to start new runs (0: until -runs)")
@@ -45,6 +46,7 @@ func run() error {
 	flag.StringVar(&runsOut, "runs-out", "", "write every run sent (capture, trace ids, acknowledged) here as JSON")
 	flag.Parse()
 
+	cfg.Endpoints = strings.Split(endpoints, ",")
 	cs, err := loadgen.LoadCaptures(captures)
 	if err != nil {
 		return err
