@@ -18,7 +18,7 @@ type Config struct {
 	// Endpoints receive the requests in turn, as a plain load balancer
 	// spreads them; one endpoint is the usual case.
 	Endpoints []string
-	Captures []Capture
+	Captures  []Capture
 	// Runs is how many runs to start; with Duration, whichever comes first
 	// ends the starting. At least one of the two must be set.
 	Runs     int
