@@ -188,7 +188,7 @@ func startCollector(t *testing.T, bin, dir string, backends []string) *collector
       grpc:
         endpoint: %q
 exporters:
-  loadbalancing:
+  load_balancing:
     routing_key: traceID
     protocol:
       otlp:
@@ -208,7 +208,7 @@ service:
   pipelines:
     traces:
       receivers: [otlp]
-      exporters: [loadbalancing]
+      exporters: [load_balancing]
 `, endpoint, strings.Join(backends, ", "), host, port)
 	path := filepath.Join(dir, "otelcol.yaml")
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
