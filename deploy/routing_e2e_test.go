@@ -352,7 +352,7 @@ func baseline(t *testing.T, r *replica, captures []loadgen.Capture) map[string]a
 // buffered, and the ring delivers everything after it is back; without the
 // routing tier the split runs show on evalsidecar_assembler_partial_traces_total.
 func TestTraceIDRouting(t *testing.T) {
-	otelcol := binary(t, "EVALSIDECAR_OTELCOL_LB_BIN", "otelcol-lb")
+	otelcol := binary(t, "EVALSIDECAR_OTELCOL_BIN", "otelcol-evalsidecar")
 	dsn := clickhouseDSNForRouting(t)
 	bin := buildSidecar(t)
 	captures := loadCaptures(t)

@@ -80,7 +80,7 @@ func Default() Config {
 			OTelEvents: otelevents.DefaultConfig(),
 		},
 		Log:             Log{Level: "info", Format: "auto"},
-		Runtime:         Runtime{GCPercent: 400},
+		Runtime:         Runtime{GCPercent: 100},
 		ShutdownTimeout: 20 * time.Second,
 	}
 }
