@@ -26,7 +26,7 @@ import (
 // exporter (routing_key: traceID, static resolver) in front of three
 // sidecar processes, fed by the load generator replaying the real-client
 // captures with fresh trace ids, each run cut into requests of a few spans
-// and interleaved with up to a thousand other runs.
+// and interleaved with up to two thousand other runs.
 
 // replica is one sidecar process of the gateway.
 type replica struct {
@@ -207,6 +207,9 @@ service:
         - pull: {exporter: {prometheus: {host: %q, port: %s}}}
   pipelines:
     traces:
+      receivers: [otlp]
+      exporters: [load_balancing]
+    logs:
       receivers: [otlp]
       exporters: [load_balancing]
 `, endpoint, strings.Join(backends, ", "), host, port)
@@ -392,7 +395,7 @@ func TestTraceIDRouting(t *testing.T) {
 	}
 	load := func(eps []string, runs int) loadgen.Config {
 		return loadgen.Config{Protocol: "grpc", Endpoints: eps, Captures: captures, Runs: runs,
-			InFlight: 1000, SpansPerRequest: 3, Senders: 4, Seed: uint64(time.Now().UnixNano())}
+			InFlight: 2000, SpansPerRequest: 3, Senders: 4, Seed: uint64(time.Now().UnixNano())}
 	}
 
 	t.Run("routed", func(t *testing.T) {
