@@ -80,6 +80,9 @@ type Exporter struct {
 	readyMu sync.Mutex
 	ready   bool
 	sch     schema
+	// described are the metrics written to the metrics table when the
+	// schema is ready (DescribeMetrics).
+	described []scorer.Metric
 }
 
 var _ exporter.Exporter = (*Exporter)(nil)

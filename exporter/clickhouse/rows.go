@@ -147,6 +147,7 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 		w.str(s.Label)
 		w.str(s.Explanation)
 		w.f64(s.Confidence)
+		w.verdict(res.Passed)
 		w.str(details)
 		w.str(j.Provider)
 		w.str(j.Model)

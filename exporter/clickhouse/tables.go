@@ -82,6 +82,9 @@ var (
 			{"label", kString, codecZSTD},
 			{"explanation", kString, codecZSTD},
 			{"confidence", kFloat64, codecZSTD},
+			// passed: the pass verdict, NULL without a pass rule (added
+			// by migration 2).
+			{"passed", kNullUInt8, codecZSTD},
 			{"details", kString, codecZSTD},
 			{"judge_provider", kLowString, codecZSTD},
 			{"judge_model", kLowString, codecZSTD},
