@@ -133,7 +133,7 @@ func TestMigrationAddsPassedAndMetricsTable(t *testing.T) {
 	}
 	_ = rows.Close()
 	wantVerdicts := map[string]string{
-		"old-run/failure": "NULL", // written before the column existed
+		"old-run/failure":                        "NULL", // written before the column existed
 		fmt.Sprintf("%032x/tool_error_rate", 1):  "0",
 		fmt.Sprintf("%032x/hallucination_v1", 1): "NULL",
 	}
