@@ -271,8 +271,8 @@ var migrations = []migration{
 		}
 		return out, nil
 	}},
-	{version: 2, name: "pass verdicts and metrics table", statements: schema.createMetrics,
-		columns: []addedColumn{{tEvaluations, "passed"}}},
+	{version: 2, name: "pass verdicts, tool call texts and metrics table", statements: schema.createMetrics,
+		columns: []addedColumn{{tEvaluations, "passed"}, {tToolCalls, "arguments"}, {tToolCalls, "result"}}},
 }
 
 // ddl returns every statement a fresh install runs, in order: database,

@@ -32,18 +32,24 @@ func createPreviousSchema(t *testing.T, s *testServer, cfg Config) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	passed := "passed " + kNullUInt8.chType(sch.f)
+	passed := kNullUInt8.chType(sch.f)
 	if sch.f.Codecs {
 		passed += " CODEC(" + codecZSTD + ")"
 	}
+	text := "String"
+	if sch.f.Codecs {
+		text += " CODEC(" + codecZSTD + ")"
+	}
 	for _, q := range append([]string{db, mt}, v1...) {
-		q = strings.Replace(q, passed+",\n    ", "", 1)
+		for _, col := range []string{"passed " + passed, "arguments " + text, "result " + text} {
+			q = strings.Replace(q, col+",\n    ", "", 1)
+		}
 		if err := s.exec(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	if n := s.count(t, fmt.Sprintf("SELECT count() FROM system.columns WHERE database = '%s' AND table = 'evaluations' AND name = 'passed'", s.db)); n != 0 {
-		t.Fatal("the previous schema has passed")
+	if n := s.count(t, fmt.Sprintf("SELECT count() FROM system.columns WHERE database = '%s' AND name IN ('passed', 'arguments', 'result')", s.db)); n != 0 {
+		t.Fatal("the previous schema has the new columns")
 	}
 	insert := func(q string, vals ...any) {
 		pb, err := s.conn.PrepareBatch(ctx, q)
@@ -97,29 +103,39 @@ func TestMigrationAddsPassedAndMetricsTable(t *testing.T) {
 	}
 
 	// The columns are those of a fresh install, in the same order.
-	rows, err := s.conn.Query(context.Background(), fmt.Sprintf(
-		"SELECT name FROM system.columns WHERE database = '%s' AND table = 'evaluations'", s.db))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cols []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
+	for _, def := range []*tableDef{&evaluationsDef, &toolCallsDef} {
+		rows, err := s.conn.Query(context.Background(), fmt.Sprintf(
+			"SELECT name FROM system.columns WHERE database = '%s' AND table = '%s'", s.db, def.id))
+		if err != nil {
 			t.Fatal(err)
 		}
-		cols = append(cols, n)
+		var cols []string
+		for rows.Next() {
+			var n string
+			if err := rows.Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			cols = append(cols, n)
+		}
+		_ = rows.Close()
+		var want []string
+		for _, c := range def.columns {
+			want = append(want, c.name)
+		}
+		if !slices.Equal(cols, want) {
+			t.Errorf("%s columns after migration\n got %v\nwant %v", def.id, cols, want)
+		}
 	}
-	_ = rows.Close()
-	var want []string
-	for _, c := range evaluationsDef.columns {
-		want = append(want, c.name)
+	var args, result string
+	if err := s.conn.QueryRow(context.Background(), fmt.Sprintf(
+		"SELECT arguments, result FROM %s.tool_calls WHERE position = 1", s.db)).Scan(&args, &result); err != nil {
+		t.Fatal(err)
 	}
-	if !slices.Equal(cols, want) {
-		t.Errorf("evaluations columns after migration\n got %v\nwant %v", cols, want)
+	if args != `{"id":42,"amount":10}` || result != "ok" {
+		t.Errorf("tool call 1: arguments %q result %q", args, result)
 	}
 	verdicts := map[string]string{}
-	rows, err = s.conn.Query(context.Background(), fmt.Sprintf(
+	rows, err := s.conn.Query(context.Background(), fmt.Sprintf(
 		"SELECT trace_id, metric, ifNull(toString(passed), 'NULL') FROM %s.evaluations", s.db))
 	if err != nil {
 		t.Fatal(err)

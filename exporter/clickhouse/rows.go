@@ -270,6 +270,8 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 		w.bool(tc.ArgumentsValid)
 		w.u32(uint32(min(len(tc.Result), 1<<31)))
 		w.str(tc.Error)
+		w.str(tc.Arguments)
+		w.str(tc.Result)
 		w.bool(tc.Error != "")
 		w.bool(repeated)
 		w.f64(dur)

@@ -104,6 +104,8 @@ CREATE TABLE IF NOT EXISTS evalsidecar.tool_calls_local
     arguments_valid UInt8,
     result_bytes UInt32,
     error String,
+    arguments String,
+    result String,
     failed UInt8,
     repeated UInt8,
     duration_seconds Float64,

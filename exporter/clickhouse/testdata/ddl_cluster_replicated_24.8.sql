@@ -108,6 +108,8 @@ CREATE TABLE IF NOT EXISTS evalsidecar.tool_calls_local ON CLUSTER analytics
     arguments_valid UInt8 CODEC(ZSTD(1)),
     result_bytes UInt32 CODEC(ZSTD(1)),
     error String CODEC(ZSTD(1)),
+    arguments String CODEC(ZSTD(1)),
+    result String CODEC(ZSTD(1)),
     failed UInt8 CODEC(ZSTD(1)),
     repeated UInt8 CODEC(ZSTD(1)),
     duration_seconds Float64 CODEC(ZSTD(1)),
