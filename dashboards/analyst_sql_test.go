@@ -252,7 +252,7 @@ func TestAnalystPanelsRunOnClickHouse(t *testing.T) {
 			"database": {db}, "service": {"shop-assistant"}, "agent": {"planner", "checkout"},
 			"metric": {"hallucination_v1"}, "tool": {"search", "cart_add"}, "release": {"2.0.0", "2.1.0"},
 			"trace_id": {fmt.Sprintf("%032x", 2)},
-			"worst_n": {"3"}, "usd_per_1k_input": {"0.0025"}, "usd_per_1k_output": {"0.01"},
+			"worst_n":  {"3"}, "usd_per_1k_input": {"0.0025"}, "usd_per_1k_output": {"0.01"},
 		},
 	}
 	for _, a := range analystSpecs() {
