@@ -202,6 +202,13 @@ type SemanticsConfig struct {
 	Description string    `yaml:"description,omitempty"`
 }
 
+// Validate reports the invalid overrides that need no declared semantics
+// to be seen (Registry.Build checks the result against them).
+func (c SemanticsConfig) Validate() error {
+	_, err := c.apply(Semantics{})
+	return err
+}
+
 // apply returns s with c's overrides, validated.
 func (c SemanticsConfig) apply(s Semantics) (Semantics, error) {
 	s = s.normal()
