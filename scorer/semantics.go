@@ -202,9 +202,9 @@ type SemanticsConfig struct {
 	Description string    `yaml:"description,omitempty"`
 }
 
-// Validate reports the invalid overrides that need no declared semantics
-// to be seen (Registry.Build checks the result against them).
-func (c SemanticsConfig) Validate() error {
+// check reports the invalid overrides that need no declared semantics to
+// be seen (Registry.Build checks the result against them).
+func (c SemanticsConfig) check() error {
 	_, err := c.apply(Semantics{})
 	return err
 }
