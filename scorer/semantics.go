@@ -107,7 +107,7 @@ type Described interface {
 // Described, else "none" in every respect.
 func SemanticsOf(m Metric) Semantics {
 	if d, ok := m.(Described); ok {
-		return d.Semantics()
+		return d.Semantics().normal()
 	}
 	return Semantics{}.normal()
 }
