@@ -202,9 +202,10 @@ type SemanticsConfig struct {
 	Description string    `yaml:"description,omitempty"`
 }
 
-// check reports the invalid overrides that need no declared semantics to
-// be seen (Registry.Build checks the result against them).
-func (c SemanticsConfig) check() error {
+// CheckSemantics reports the invalid overrides that need no declared
+// semantics to be seen (Registry.Build checks the result against them),
+// named by key.
+func (c SemanticsConfig) CheckSemantics() error {
 	_, err := c.apply(Semantics{})
 	return err
 }
