@@ -444,6 +444,77 @@ func TestAnalystPanelAnswers(t *testing.T) {
 		}
 	})
 
+	t.Run("time series by release", func(t *testing.T) {
+		// Buckets of the interval (10 minutes) on the epoch, by run start.
+		type key struct {
+			bucket  int64
+			release string
+		}
+		sum, pass, n := map[key]float64{}, map[key]float64{}, map[key]float64{}
+		for _, r := range runs {
+			k := key{r.start.Unix() / 600 * 600, r.release}
+			s, v := r.score("coherence")
+			sum[k] += s
+			n[k]++
+			if *v {
+				pass[k]++
+			}
+		}
+		for title, want := range map[string]map[key]float64{"${metric} by release": sum, "Pass rate of ${metric} by release": pass} {
+			rows := panel(t, "evalsidecar-agent-quality", title, "coherence", "")
+			if len(rows) != len(n) {
+				t.Errorf("%s: %d points, want %d", title, len(rows), len(n))
+			}
+			for _, row := range rows {
+				k := key{row[0].(time.Time).Unix(), row[1].(string)}
+				if w := want[k] / n[k]; !near(num(row[2]), w) {
+					t.Errorf("%s at %v %s = %v, want %v", title, row[0], k.release, row[2], w)
+				}
+			}
+		}
+	})
+
+	t.Run("tool tables", func(t *testing.T) {
+		type tally struct{ calls, errs int }
+		byToolAgent, byError := map[string]*tally{}, map[string]int{}
+		for _, r := range runs {
+			for _, c := range r.calls {
+				k := c.tool + "/" + r.agent
+				if byToolAgent[k] == nil {
+					byToolAgent[k] = &tally{}
+				}
+				byToolAgent[k].calls++
+				if c.err != "" {
+					byToolAgent[k].errs++
+					byError[c.tool+"/"+c.err]++
+				}
+			}
+		}
+		rows := panel(t, "evalsidecar-tools", "Tools by agent", "failure", "")
+		if len(rows) != len(byToolAgent) {
+			t.Errorf("Tools by agent: %d rows, want %d", len(rows), len(byToolAgent))
+		}
+		for _, row := range rows {
+			w := byToolAgent[row[0].(string)+"/"+row[1].(string)]
+			if w == nil || num(row[2]) != float64(w.calls) || num(row[3]) != float64(w.errs) || !near(num(row[4]), float64(w.errs)/float64(w.calls)) {
+				t.Errorf("Tools by agent row %v, want %+v", row[:5], w)
+			}
+		}
+		rows = panel(t, "evalsidecar-tools", "Top tool errors", "failure", "")
+		if len(rows) != len(byError) {
+			t.Fatalf("Top tool errors: %d rows, want %d", len(rows), len(byError))
+		}
+		for i, row := range rows {
+			k := row[0].(string) + "/" + row[1].(string)
+			if num(row[2]) != float64(byError[k]) || i > 0 && num(row[2]) > num(rows[i-1][2]) {
+				t.Errorf("Top tool errors row %d %v: want %d calls, most first", i, row[:3], byError[k])
+			}
+		}
+		if rows[0][0] != "update_budget" {
+			t.Errorf("the most frequent tool error is %v, want update_budget's", rows[0][:2])
+		}
+	})
+
 	t.Run("runs", func(t *testing.T) {
 		const r = "evalsidecar-runs"
 		if got := single(t, r, "Runs scored", "failure"); got != float64(len(runs)) {
