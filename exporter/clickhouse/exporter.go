@@ -85,7 +85,10 @@ type Exporter struct {
 	described []scorer.Metric
 }
 
-var _ exporter.Exporter = (*Exporter)(nil)
+var (
+	_ exporter.Exporter         = (*Exporter)(nil)
+	_ exporter.MetricsDescriber = (*Exporter)(nil)
+)
 
 // New validates cfg and registers the exporter's metrics with
 // set.Registerer; set.Version is written into every row. The connection

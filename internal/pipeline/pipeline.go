@@ -94,9 +94,8 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 		}
 		exps = append(exps, jl)
 	}
-	var chx *chexp.Exporter
 	if cfg.Exporters.ClickHouse.Enabled {
-		chx, err = chexp.New(cfg.Exporters.ClickHouse, set.Component("exporter/clickhouse"))
+		chx, err := chexp.New(cfg.Exporters.ClickHouse, set.Component("exporter/clickhouse"))
 		if err != nil {
 			return nil, fmt.Errorf("exporters.clickhouse: %w", err)
 		}
@@ -143,8 +142,11 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	if p.Engine, err = scorer.NewEngine(cfg.Scorer, set.Component("scorer"), metrics, p.Exporters, engineOpts); err != nil {
 		return nil, fmt.Errorf("scorer: %w", err)
 	}
-	if chx != nil {
-		chx.DescribeMetrics(append(metrics, p.Judge.Metrics()...))
+	all := append(metrics, p.Judge.Metrics()...)
+	for _, x := range exps {
+		if d, ok := x.(exporter.MetricsDescriber); ok {
+			d.DescribeMetrics(all)
+		}
 	}
 	if p.Assembler, err = extractor.NewAssembler(cfg.Extractor, set.Component("extractor"), p.Engine); err != nil {
 		return nil, fmt.Errorf("extractor: %w", err)
