@@ -6,6 +6,8 @@ import (
 	"math"
 	"time"
 
+	ch "github.com/ClickHouse/clickhouse-go/v2"
+
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -26,7 +28,11 @@ func (x *Exporter) writeMetrics(ctx context.Context, s schema, now time.Time) er
 	}
 	ctx, cancel := context.WithTimeout(ctx, x.cfg.Timeout)
 	defer cancel()
-	pb, err := x.conn.PrepareBatch(x.queryCtx(ctx, s, nil), fmt.Sprintf(
+	extra := ch.Settings{}
+	if s.cfg.Cluster != "" {
+		extra["insert_distributed_sync"] = 1 // as the row inserts
+	}
+	pb, err := x.conn.PrepareBatch(x.queryCtx(ctx, s, extra), fmt.Sprintf(
 		"INSERT INTO %s.%s (name, direction, unit, min, max, threshold, comparison, description, updated)",
 		s.cfg.Database, s.cfg.Tables.Metrics))
 	if err != nil {

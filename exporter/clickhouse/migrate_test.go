@@ -65,7 +65,7 @@ func createPreviousSchema(t *testing.T, s *testServer, cfg Config) {
 	}
 	insert(fmt.Sprintf("INSERT INTO %s.schema_migrations (version, name, applied_at, sidecar_version)", s.db),
 		uint32(1), "create tables", baseTime, "previous")
-	insert(fmt.Sprintf("INSERT INTO %s.evaluations (timestamp, run_start, trace_id, metric, score, row_key)", s.db),
+	insert(fmt.Sprintf("INSERT INTO %s.%s (timestamp, run_start, trace_id, metric, score, row_key)", s.db, sch.storageTable(tEvaluations)),
 		baseTime, baseTime, "old-run", "failure", 1.0, uint64(7))
 }
 
@@ -74,8 +74,16 @@ func createPreviousSchema(t *testing.T, s *testServer, cfg Config) {
 // NULL there), new rows carry their verdicts, the metrics table describes
 // the configured metrics, and a second start changes nothing.
 func TestMigrationAddsPassedAndMetricsTable(t *testing.T) {
+	t.Run("single server", func(t *testing.T) { testMigration(t, "") })
+	// Cluster mode: local tables and Distributed tables over Debian's
+	// test_shard_localhost cluster, both migrated.
+	t.Run("cluster", func(t *testing.T) { testMigration(t, "test_shard_localhost") })
+}
+
+func testMigration(t *testing.T, cluster string) {
 	s := newTestServer(t)
 	cfg := s.config(t)
+	cfg.Cluster, cfg.ClusterReplicated, cfg.ClusterDDL = cluster, false, false
 	createPreviousSchema(t, s, cfg)
 	ms, err := catalog.NewRegistry().Build(catalog.DefaultMetrics())
 	if err != nil {
@@ -102,10 +110,22 @@ func TestMigrationAddsPassedAndMetricsTable(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// The columns are those of a fresh install, in the same order.
+	// The columns are those of a fresh install, in the same order, in
+	// every table (local and Distributed in cluster mode).
+	var tables []string
 	for _, def := range []*tableDef{&evaluationsDef, &toolCallsDef} {
+		tables = append(tables, def.id.String())
+		if cluster != "" {
+			tables = append(tables, def.id.String()+localSuffix)
+		}
+	}
+	for _, table := range tables {
+		def := tableDefs[tEvaluations]
+		if strings.HasPrefix(table, "tool_calls") {
+			def = tableDefs[tToolCalls]
+		}
 		rows, err := s.conn.Query(context.Background(), fmt.Sprintf(
-			"SELECT name FROM system.columns WHERE database = '%s' AND table = '%s'", s.db, def.id))
+			"SELECT name FROM system.columns WHERE database = '%s' AND table = '%s'", s.db, table))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,7 +143,7 @@ func TestMigrationAddsPassedAndMetricsTable(t *testing.T) {
 			want = append(want, c.name)
 		}
 		if !slices.Equal(cols, want) {
-			t.Errorf("%s columns after migration\n got %v\nwant %v", def.id, cols, want)
+			t.Errorf("%s columns after migration\n got %v\nwant %v", table, cols, want)
 		}
 	}
 	var args, result string
