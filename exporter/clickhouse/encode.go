@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -309,6 +310,9 @@ func decodeValues(d *decoder, k kind, n int, c *colData) {
 		}
 	case kUInt8, kNullUInt8:
 		c.u8 = append([]uint8(nil), d.bytes(uint64(n))...)
+		if k == kNullUInt8 && slices.ContainsFunc(c.u8, func(v uint8) bool { return v > nullU8 }) {
+			d.fail("verdict column holds a value other than 0, 1 or NULL")
+		}
 	case kUInt32:
 		if d.fits(n, 1) {
 			c.u32 = make([]uint32, n)

@@ -181,6 +181,7 @@ func TestDecodeColumns(t *testing.T) {
 		{"strings beyond end", spoolFile(3, spoolColumn("s", kString, str(""), str(""))), "rows beyond end"},
 		{"floats beyond end", spoolFile(2, spoolColumn("f", kFloat64, le(0), []byte{1, 2, 3, 4, 5, 6, 7})), "rows beyond end"},
 		{"uint8 beyond end", spoolFile(3, spoolColumn("u8", kUInt8, []byte{1, 2})), "length 3 beyond end"},
+		{"bad verdict", spoolFile(2, spoolColumn("v", kNullUInt8, []byte{1, 3})), "verdict column"},
 		{"verdicts beyond end", spoolFile(3, spoolColumn("v", kNullUInt8, []byte{1, nullU8})), "length 3 beyond end"},
 		{"uint32 overflow", spoolFile(1, spoolColumn("u32", kUInt32, uv(1<<32))), "uint32 overflow"},
 		{"uint64 beyond end", spoolFile(1, spoolColumn("u64", kUInt64, []byte{1})), "rows beyond end"},
