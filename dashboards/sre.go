@@ -36,8 +36,8 @@ func SRE(o Options) *dashboard.DashboardBuilder {
 			Url(DefaultRunbookURL).
 			TargetBlank(true)).
 		WithVariable(dashboard.NewDatasourceVariableBuilder(promVar).Label("Prometheus").Type("prometheus")).
-		WithVariable(labelVariable("service", "Service", "label_values("+mTrajectories+", service)")).
-		WithVariable(labelVariable("agent", "Agent", "label_values("+mTrajectories+`{service=~"$service"}, agent)`)).
+		WithVariable(labelVariable("service", "Service", "label_values("+mTrajectories+", service_name)")).
+		WithVariable(labelVariable("agent", "Agent", "label_values("+mTrajectories+`{service_name=~"$service"}, agent)`)).
 		WithVariable(labelVariable("instance", "Sidecar", "label_values("+mBuildInfo+", instance)"))
 
 	b = b.WithRow(dashboard.NewRowBuilder("Agent golden signals"))

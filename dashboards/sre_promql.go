@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evalsidecar/evalsidecar/exporter"
+	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
 	promexp "github.com/evalsidecar/evalsidecar/exporter/prometheus"
 )
 
@@ -33,25 +35,31 @@ const (
 	mScorerDuration       = "evalsidecar_scorer_duration_seconds"
 	mEvalErrors           = "evalsidecar_eval_errors_total"
 	mEvalNotApplicable    = "evalsidecar_eval_not_applicable_total"
-	mExporterQueue        = "evalsidecar_exporter_queue_length"
-	mExporterRecords      = "evalsidecar_exporter_records_total"
+	mExporterQueue        = exporter.MetricQueueSize     // exporter
+	mExporterQueueCap     = exporter.MetricQueueCapacity // exporter
+	mExporterRecords      = exporter.MetricRecords       // exporter, stream, outcome
 	mBuildInfo            = "evalsidecar_build_info"
 
 	// The LLM judge's metrics (scorer/judge, scorer/judge/stage,
 	// scorer/judge/redact, exporter/otelevents). The rules and panels over them
 	// stay quiet and empty until a judge is configured.
-	mJudgeRequests      = "evalsidecar_judge_requests_total"           // judge, model, outcome=ok or a failure class; one per attempt
-	mJudgeLatency       = "evalsidecar_judge_request_duration_seconds" // judge, model (histogram)
-	mJudgeTokens        = "evalsidecar_judge_tokens_total"             // judge, model, type=input|output
-	mJudgeCost          = "evalsidecar_judge_cost_usd_total"           // judge, model
-	mJudgeCircuitOpen   = "evalsidecar_judge_circuit_open"             // judge; 1 while the breaker is open or half-open
-	mJudgeInFlight      = "evalsidecar_judge_in_flight"                // judge
-	mJudgeRetries       = "evalsidecar_judge_retries_total"            // judge, model, class
-	mJudgeQueue         = "evalsidecar_judge_queue_length"             // judge; runs waiting for the judge
-	mEvalSkipped        = "evalsidecar_eval_skipped_total"             // metric, reason (ledger outcomes that leave a run unjudged)
-	mJudgeRedactions    = "evalsidecar_judge_redactions_total"         // type
-	mOtelEventsRecords  = "evalsidecar_otelevents_records_total"       // outcome=exported|failed|dropped
-	mExporterSpoolBytes = "evalsidecar_exporter_spool_bytes"           // exporter; bytes waiting on disk
+	mJudgeRequests     = "evalsidecar_judge_requests_total"           // judge, model, outcome=ok or a failure class; one per attempt
+	mJudgeLatency      = "evalsidecar_judge_request_duration_seconds" // judge, model (histogram)
+	mJudgeTokens       = "evalsidecar_judge_tokens_total"             // judge, model, type=input|output
+	mJudgeCost         = "evalsidecar_judge_cost_usd_total"           // judge, model
+	mJudgeCircuitOpen  = "evalsidecar_judge_circuit_open"             // judge; 1 while the breaker is open or half-open
+	mJudgeInFlight     = "evalsidecar_judge_in_flight"                // judge
+	mJudgeRetries      = "evalsidecar_judge_retries_total"            // judge, model, class
+	mJudgeQueue        = "evalsidecar_judge_queue_length"             // judge; runs waiting for the judge
+	mEvalSkipped       = "evalsidecar_eval_skipped_total"             // metric, reason (ledger outcomes that leave a run unjudged)
+	mJudgeRedactions   = "evalsidecar_judge_redactions_total"         // type
+	mOtelEventsRecords = "evalsidecar_otelevents_records_total"       // outcome=exported|failed|dropped
+
+	// The ClickHouse exporter's own metrics (exporter="clickhouse").
+	mExporterSpoolBytes    = chexp.MetricSpoolBytes    // exporter; bytes waiting in the spool
+	mExporterSpoolCap      = chexp.MetricSpoolCapacity // exporter; spool.max_bytes
+	mExporterParked        = chexp.MetricParked        // exporter, table
+	mExporterBatchDuration = chexp.MetricBatchDuration // exporter, table, result (histogram)
 )
 
 // Judge outcomes and skip reasons the rules and panels select.

@@ -141,7 +141,7 @@ func healthPanels() []cog.Builder[dashboard.Panel] {
 		timeseriesPanel("Exporter spool", "Bytes waiting in exporter spools on disk.", unitBytes,
 			promQuery{expr: "sum by (exporter) (" + mExporterSpoolBytes + sel(inst) + ")", legend: "{{exporter}}"}),
 		timeseriesPanel("Exported records", "Records written per second, by exporter and stream; OpenTelemetry gen_ai.evaluation.result events by outcome.", unitPerSec,
-			promQuery{expr: "sum by (exporter, stream) (" + rateOf(mExporterRecords, inst) + ")", legend: "{{exporter}} {{stream}}"},
+			promQuery{expr: "sum by (exporter, stream) (" + rateOf(mExporterRecords, inst, `outcome="sent"`) + ")", legend: "{{exporter}} {{stream}}"},
 			promQuery{expr: "sum by (outcome) (" + rateOf(mOtelEventsRecords, inst) + ")", legend: "otel_events {{outcome}}"}),
 		timeseriesPanel("Scoring time p95 by metric", "95th percentile of one metric call.", unitSeconds,
 			promQuery{expr: "histogram_quantile(0.95, sum by (le, metric) (" + rateOf(mScorerDuration+"_bucket", inst) + "))", legend: "{{metric}}"}),

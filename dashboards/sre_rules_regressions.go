@@ -28,7 +28,7 @@ const (
 // items over all items, aggregated by the labels in by.
 type proportion struct {
 	level  string // recording rule level, e.g. service_agent_metric
-	by     string // aggregation labels, e.g. "service, agent, metric"
+	by     string // aggregation labels, e.g. "service_name, agent, metric"
 	failed string // metric part of the failed-count recordings
 	total  string // metric part of the total-count recordings
 	// failedExpr and totalExpr give the counts over a window.
@@ -131,7 +131,7 @@ func (g ruleGen) evalProportion() proportion {
 	for _, t := range g.p.Thresholds {
 		ids = append(ids, t.Metric)
 	}
-	by := "service, agent, metric"
+	by := "service_name, agent, metric"
 	return proportion{
 		level: "service_agent_metric", by: by,
 		failed: "evalsidecar_eval_failed", total: "evalsidecar_eval_scored",
@@ -162,7 +162,7 @@ func (g ruleGen) failedScores(by, w string) string {
 func (g ruleGen) rateRecordings() []Rule {
 	w := dur(g.p.RateWindow)
 	op := "rate" + w
-	byVersion := "service, service_version, agent"
+	byVersion := "service_name, service_version, agent"
 	rules := []Rule{
 		{Record: recordName(levelVersionAgentOutcome, "evalsidecar_trajectories", op),
 			Expr: fmt.Sprintf("sum by (%s, outcome) (rate(%s[%s]))", byVersion, mTrajectories, w)},
@@ -187,7 +187,7 @@ func (g ruleGen) rateRecordings() []Rule {
 		rules = append(rules, Rule{Record: recordName(levelVersionAgentMetric, "evalsidecar_eval_failed", op), Expr: strings.Join(terms, "\nor\n")})
 	}
 	rules = append(rules, Rule{Record: recordName(levelAgentToolOutcome, "evalsidecar_tool_calls", op),
-		Expr: fmt.Sprintf("sum by (service, agent, tool, outcome) (rate(%s[%s]))", mToolCalls, w)})
+		Expr: fmt.Sprintf("sum by (service_name, agent, tool, outcome) (rate(%s[%s]))", mToolCalls, w)})
 	return rules
 }
 
@@ -196,7 +196,7 @@ func (g ruleGen) rateRecordings() []Rule {
 func (g ruleGen) qualityRegressions() []Rule {
 	p := g.evalProportion()
 	rules := g.recordings(p)
-	labels := []string{"service", "agent", "metric"}
+	labels := []string{"service_name", "agent", "metric"}
 	hallu := regexAlt(g.p.HallucinationMetrics)
 	other := ""
 	if hallu != "" {
@@ -204,12 +204,12 @@ func (g ruleGen) qualityRegressions() []Rule {
 	}
 	rules = append(rules, g.alert("EvalSidecarPassRateRegression",
 		g.regressionExpr(p, other), dur(g.p.For), severityWarning, categoryQuality,
-		"{{ $labels.metric }} fails more often for {{ $labels.agent }} ({{ $labels.service }})",
+		"{{ $labels.metric }} fails more often for {{ $labels.agent }} ({{ $labels.service_name }})",
 		g.proportionDescription(p, "The share of {{ $labels.metric }} scores that fail", labels)))
 	if hallu != "" {
 		rules = append(rules, g.alert("EvalSidecarHallucinationRateRegression",
 			g.regressionExpr(p, fmt.Sprintf("{metric=~%q}", hallu)), dur(g.p.For), severityCritical, categoryQuality,
-			"{{ $labels.agent }} ({{ $labels.service }}) states unsupported facts more often ({{ $labels.metric }})",
+			"{{ $labels.agent }} ({{ $labels.service_name }}) states unsupported facts more often ({{ $labels.metric }})",
 			g.proportionDescription(p, "The share of runs with unsupported facts ({{ $labels.metric }})", labels)))
 	}
 	return rules
@@ -218,33 +218,33 @@ func (g ruleGen) qualityRegressions() []Rule {
 // runRegressions test the run failure rate and the tool error rate.
 func (g ruleGen) runRegressions() []Rule {
 	runs := proportion{
-		level: "service_agent", by: "service, agent",
+		level: "service_agent", by: "service_name, agent",
 		failed: "evalsidecar_trajectories_failed", total: "evalsidecar_trajectories",
 		totalExpr: func(w string) string {
-			return fmt.Sprintf("sum by (service, agent) (increase(%s[%s]))", mTrajectories, w)
+			return fmt.Sprintf("sum by (service_name, agent) (increase(%s[%s]))", mTrajectories, w)
 		},
 		failedExpr: func(w string) string {
-			return fmt.Sprintf("sum by (service, agent) (increase(%s{outcome=\"failed\"}[%s]))", mTrajectories, w)
+			return fmt.Sprintf("sum by (service_name, agent) (increase(%s{outcome=\"failed\"}[%s]))", mTrajectories, w)
 		},
 	}
 	tools := proportion{
-		level: "service_agent_tool", by: "service, agent, tool",
+		level: "service_agent_tool", by: "service_name, agent, tool",
 		failed: "evalsidecar_tool_calls_failed", total: "evalsidecar_tool_calls",
 		totalExpr: func(w string) string {
-			return fmt.Sprintf("sum by (service, agent, tool) (increase(%s[%s]))", mToolCalls, w)
+			return fmt.Sprintf("sum by (service_name, agent, tool) (increase(%s[%s]))", mToolCalls, w)
 		},
 		failedExpr: func(w string) string {
-			return fmt.Sprintf("sum by (service, agent, tool) (increase(%s{outcome=\"error\"}[%s]))", mToolCalls, w)
+			return fmt.Sprintf("sum by (service_name, agent, tool) (increase(%s{outcome=\"error\"}[%s]))", mToolCalls, w)
 		},
 	}
 	rules := append(g.recordings(runs), g.recordings(tools)...)
 	rules = append(rules,
 		g.alert("EvalSidecarRunFailureRateRegression", g.regressionExpr(runs, ""), dur(g.p.For), severityCritical, categoryQuality,
-			"Runs of {{ $labels.agent }} ({{ $labels.service }}) fail more often",
-			g.proportionDescription(runs, "The share of failed runs", []string{"service", "agent"})),
+			"Runs of {{ $labels.agent }} ({{ $labels.service_name }}) fail more often",
+			g.proportionDescription(runs, "The share of failed runs", []string{"service_name", "agent"})),
 		g.alert("EvalSidecarToolErrorRateRegression", g.regressionExpr(tools, ""), dur(g.p.For), severityWarning, categoryQuality,
-			"Tool {{ $labels.tool }} of {{ $labels.agent }} ({{ $labels.service }}) fails more often",
-			g.proportionDescription(tools, "The share of failed {{ $labels.tool }} calls", []string{"service", "agent", "tool"})),
+			"Tool {{ $labels.tool }} of {{ $labels.agent }} ({{ $labels.service_name }}) fails more often",
+			g.proportionDescription(tools, "The share of failed {{ $labels.tool }} calls", []string{"service_name", "agent", "tool"})),
 	)
 	return rules
 }
@@ -255,38 +255,38 @@ func (g ruleGen) runRegressions() []Rule {
 // the stricter LatencyZThreshold because several buckets are tested).
 func (g ruleGen) latencyRegressions() []Rule {
 	bucket := func(w string) string {
-		return fmt.Sprintf("sum by (service, agent, le) (increase(%s_bucket{le!=\"+Inf\"}[%s]))", mTrajectoryDuration, w)
+		return fmt.Sprintf("sum by (service_name, agent, le) (increase(%s_bucket{le!=\"+Inf\"}[%s]))", mTrajectoryDuration, w)
 	}
 	count := func(w string) string {
-		return fmt.Sprintf("sum by (service, agent) (increase(%s_count[%s]))", mTrajectoryDuration, w)
+		return fmt.Sprintf("sum by (service_name, agent) (increase(%s_count[%s]))", mTrajectoryDuration, w)
 	}
 	slow := proportion{
-		level: "service_agent_le", by: "service, agent, le",
+		level: "service_agent_le", by: "service_name, agent, le",
 		failed: "evalsidecar_trajectories_slower", total: "evalsidecar_trajectories_timed",
-		totalExpr:  func(w string) string { return bucket(w) + " * 0\n+ on (service, agent) group_left\n" + count(w) },
-		failedExpr: func(w string) string { return bucket(w) + " * -1\n+ on (service, agent) group_left\n" + count(w) },
+		totalExpr:  func(w string) string { return bucket(w) + " * 0\n+ on (service_name, agent) group_left\n" + count(w) },
+		failedExpr: func(w string) string { return bucket(w) + " * -1\n+ on (service_name, agent) group_left\n" + count(w) },
 	}
 	rules := g.recordings(slow)
 	p95 := func(w string) Rule {
 		return Rule{
 			Record: recordName("service_agent", mTrajectoryDuration, "p95_"+w),
-			Expr:   fmt.Sprintf("histogram_quantile(0.95, sum by (service, agent, le) (increase(%s_bucket[%s])))", mTrajectoryDuration, w),
+			Expr:   fmt.Sprintf("histogram_quantile(0.95, sum by (service_name, agent, le) (increase(%s_bucket[%s])))", mTrajectoryDuration, w),
 		}
 	}
 	recentP95, baseP95 := p95(dur(g.p.RecentWindow)), p95(dur(g.p.BaselineWindow))
 	rules = append(rules, recentP95, baseP95)
 	baseP95Sel := baseP95.Record + " offset " + dur(g.p.BaselineOffset)
 	timed := slow.name(slow.total, "increase")
-	expr := fmt.Sprintf("max by (service, agent) (%s) > %g\nand on (service, agent)\n%s > %g * %s\nand on (service, agent)\nmax by (service, agent) (%s) >= %d\nand on (service, agent)\nmax by (service, agent) (%s) >= %d",
+	expr := fmt.Sprintf("max by (service_name, agent) (%s) > %g\nand on (service_name, agent)\n%s > %g * %s\nand on (service_name, agent)\nmax by (service_name, agent) (%s) >= %d\nand on (service_name, agent)\nmax by (service_name, agent) (%s) >= %d",
 		slow.name(slow.failed, "zscore"+dur(g.p.RecentWindow)), g.p.LatencyZThreshold,
 		recentP95.Record, g.p.LatencyRatio, baseP95Sel,
 		g.recent(timed), g.p.MinSamples, g.baseline(timed), g.p.MinSamples)
-	labels := []string{"service", "agent"}
+	labels := []string{"service_name", "agent"}
 	desc := fmt.Sprintf("p95 run latency was %s over the last %s against %s over the %s baseline ending %s ago; the largest rise in the share of slower runs has z = {{ $value | printf \"%%.1f\" }} (alerts above z %g with p95 above %g times the baseline and %d runs in each window).",
 		query(recentP95.Record, labels, "humanizeDuration"), dur(g.p.RecentWindow),
 		query(baseP95Sel, labels, "humanizeDuration"), dur(g.p.BaselineWindow), dur(g.p.BaselineOffset),
 		g.p.LatencyZThreshold, g.p.LatencyRatio, g.p.MinSamples)
 	rules = append(rules, g.alert("EvalSidecarLatencyRegression", expr, dur(g.p.For), severityWarning, categoryQuality,
-		"p95 run latency of {{ $labels.agent }} ({{ $labels.service }}) regressed", desc))
+		"p95 run latency of {{ $labels.agent }} ({{ $labels.service_name }}) regressed", desc))
 	return rules
 }

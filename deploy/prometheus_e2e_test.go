@@ -157,7 +157,7 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	api.waitFor(ctx, t, "EvalSidecarRunFailureRateRegression firing", func() (bool, error) {
 		active, err := api.alerts(ctx, "EvalSidecarRunFailureRateRegression")
 		for _, a := range active {
-			if a.State == "firing" && a.Labels["service"] == simCfg.Service {
+			if a.State == "firing" && a.Labels["service_name"] == simCfg.Service {
 				t.Logf("alert firing %s after the regression: %s", time.Since(injected).Round(time.Second), a.Annotations["description"])
 				return true, nil
 			}
@@ -170,13 +170,49 @@ func TestPrometheusEndToEnd(t *testing.T) {
 		t.Errorf("no runs recorded for service_version 1.1.0 (%v, %v)", v, err)
 	}
 
-	checkDashboardQueries(ctx, t, api)
+	checkServiceLabels(ctx, t, api, simCfg.Service)
+	checkDashboardQueries(ctx, t, api, simCfg.Service)
+}
+
+// operatorTargetLabels are the target labels the Prometheus Operator adds
+// to every series scraped through a ServiceMonitor or PodMonitor (job and
+// instance come from the scrape itself). The test's scrape config adds
+// them, with honor_labels: true as the chart's monitors set it.
+var operatorTargetLabels = map[string]string{
+	"service":   "evalsidecar",
+	"namespace": "agents",
+	"pod":       "evalsidecar-0",
+	"container": "evalsidecar",
+	"endpoint":  "metrics",
+}
+
+// checkServiceLabels checks that the agent's service survives the
+// Operator's target labels: no series carries an exported_* label, every
+// recording rule groups by the agent's service (service_name), and the raw
+// series keep the target's own service label beside it.
+func checkServiceLabels(ctx context.Context, t *testing.T, api promAPI, service string) {
+	t.Helper()
+	for l := range operatorTargetLabels {
+		if n, err := api.count(ctx, fmt.Sprintf(`{exported_%s=~".+"}`, l)); err != nil || n > 0 {
+			t.Errorf("%d series carry exported_%s (%v): a sidecar label collides with a target label", n, l, err)
+		}
+	}
+	groups, err := api.query(ctx, `count by (service_name) ({__name__=~".+:.+", service_name!=""})`)
+	if err != nil || len(groups) != 1 || groups[0].Metric["service_name"] != service {
+		t.Errorf("recording rules group by service_name %v (%v), want only the agent's %q", groups, err, service)
+	}
+	raw, err := api.query(ctx, `count by (service, service_name) (evalsidecar_trajectories_total)`)
+	if err != nil || len(raw) != 1 || raw[0].Metric["service"] != operatorTargetLabels["service"] || raw[0].Metric["service_name"] != service {
+		t.Errorf("evalsidecar_trajectories_total by (service, service_name) = %v (%v), want the target's %q beside the agent's %q",
+			raw, err, operatorTargetLabels["service"], service)
+	}
 }
 
 // checkDashboardQueries runs every query of the SRE dashboard with its
 // variables set to "all": each must parse, and return data unless listed
-// in emptyInDemo; exemplar queries must return exemplars with a trace id.
-func checkDashboardQueries(ctx context.Context, t *testing.T, api promAPI) {
+// in emptyInDemo; a series grouped by service_name must be the agent's
+// service; exemplar queries must return exemplars with a trace id.
+func checkDashboardQueries(ctx context.Context, t *testing.T, api promAPI, service string) {
 	t.Helper()
 	qs, err := dashboards.PromQueries(dashboards.Dashboard{UID: dashboards.SREUID, Build: dashboards.SRE}, dashboards.DefaultOptions())
 	if err != nil {
@@ -185,7 +221,13 @@ func checkDashboardQueries(ctx context.Context, t *testing.T, api promAPI) {
 	expand := strings.NewReplacer("$service", ".*", "$agent", ".*", "$instance", ".*", "$__rate_interval", "1m")
 	for _, q := range qs {
 		expr := expand.Replace(q.Expr)
-		n, err := api.count(ctx, expr)
+		res, err := api.query(ctx, expr)
+		n := len(res)
+		for _, r := range res {
+			if v, ok := r.Metric["service_name"]; ok && v != service {
+				t.Errorf("panel %q %s: series of service_name %q, want the agent's %q", q.Panel, q.RefID, v, service)
+			}
+		}
 		switch {
 		case err != nil:
 			t.Errorf("panel %q %s: %v\n%s", q.Panel, q.RefID, err, expr)
@@ -236,15 +278,21 @@ func startPrometheus(ctx context.Context, t *testing.T, bin, dir, target string)
 			t.Fatal(err)
 		}
 	}
+	targetLabels, err := json.Marshal(operatorTargetLabels)
+	if err != nil {
+		t.Fatal(err)
+	}
 	promCfg := fmt.Sprintf(`global:
   scrape_interval: 1s
   evaluation_interval: 1s
 rule_files: [committed.rules.yaml, fast.rules.yaml]
 scrape_configs:
   - job_name: evalsidecar
+    honor_labels: true
     static_configs:
       - targets: [%q]
-`, target)
+        labels: %s
+`, target, targetLabels)
 	if err := os.WriteFile(filepath.Join(dir, "prometheus.yml"), []byte(promCfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -363,13 +411,19 @@ type vectorSample struct {
 	Value  [2]any            `json:"value"`
 }
 
-// count runs an instant query and returns the number of series.
-func (a promAPI) count(ctx context.Context, expr string) (int, error) {
+// query runs an instant query and returns its series.
+func (a promAPI) query(ctx context.Context, expr string) ([]vectorSample, error) {
 	var data struct {
 		Result []vectorSample `json:"result"`
 	}
 	err := a.get(ctx, "/api/v1/query", url.Values{"query": {expr}}, &data)
-	return len(data.Result), err
+	return data.Result, err
+}
+
+// count runs an instant query and returns the number of series.
+func (a promAPI) count(ctx context.Context, expr string) (int, error) {
+	r, err := a.query(ctx, expr)
+	return len(r), err
 }
 
 // scalar runs an instant query and returns the value of its first series.

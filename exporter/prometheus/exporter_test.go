@@ -75,17 +75,17 @@ func TestExportMetrics(t *testing.T) {
 		name, labels string
 		want         float64
 	}{
-		{MetricTrajectories, "agent=triage,outcome=ok,service=support-bot,service_version=1.4.2", 1},
-		{MetricTrajectories, "agent=unknown,outcome=failed,service=unknown,service_version=unknown", 1},
-		{MetricTrajectories, "agent=agent \"quoted\"\n,outcome=ok,service=héllo-服务,service_version=unknown", 1},
-		{MetricToolCalls, "agent=triage,outcome=ok,service=support-bot,tool=lookup_order", 1},
-		{MetricToolCalls, "agent=triage,outcome=error,service=support-bot,tool=check_carrier", 1},
-		{MetricToolCalls, "agent=billing,outcome=ok,service=support-bot,tool=issue_refund", 1}, // the sub-agent's call
-		{MetricToolCalls, "agent=triage,outcome=ok,service=support-bot,tool=notify_user", 1},   // no agent: the run's
-		{MetricLLMTokens, "agent=triage,model=gpt-4o-mini,service=support-bot,type=input", 812 + 1020},
-		{MetricLLMTokens, "agent=triage,model=gpt-4o-mini,service=support-bot,type=output", 64 + 40},
-		{MetricLLMTokens, "agent=triage,model=claude-haiku,service=support-bot,type=input", 1300},
-		{MetricLLMTokens, "agent=triage,model=claude-haiku,service=support-bot,type=output", 120},
+		{MetricTrajectories, "agent=triage,outcome=ok,service_name=support-bot,service_version=1.4.2", 1},
+		{MetricTrajectories, "agent=unknown,outcome=failed,service_name=unknown,service_version=unknown", 1},
+		{MetricTrajectories, "agent=agent \"quoted\"\n,outcome=ok,service_name=héllo-服务,service_version=unknown", 1},
+		{MetricToolCalls, "agent=triage,outcome=ok,service_name=support-bot,tool=lookup_order", 1},
+		{MetricToolCalls, "agent=triage,outcome=error,service_name=support-bot,tool=check_carrier", 1},
+		{MetricToolCalls, "agent=billing,outcome=ok,service_name=support-bot,tool=issue_refund", 1}, // the sub-agent's call
+		{MetricToolCalls, "agent=triage,outcome=ok,service_name=support-bot,tool=notify_user", 1},   // no agent: the run's
+		{MetricLLMTokens, "agent=triage,model=gpt-4o-mini,service_name=support-bot,type=input", 812 + 1020},
+		{MetricLLMTokens, "agent=triage,model=gpt-4o-mini,service_name=support-bot,type=output", 64 + 40},
+		{MetricLLMTokens, "agent=triage,model=claude-haiku,service_name=support-bot,type=input", 1300},
+		{MetricLLMTokens, "agent=triage,model=claude-haiku,service_name=support-bot,type=output", 120},
 	}
 	for _, c := range counters {
 		m, ok := s[c.name][c.labels]
@@ -106,12 +106,12 @@ func TestExportMetrics(t *testing.T) {
 		count        uint64
 		sum          float64
 	}{
-		{MetricTrajectoryDuration, "agent=triage,service=support-bot,service_version=1.4.2", 1, 4.376543211},
-		{MetricToolCallDuration, "agent=billing,service=support-bot,tool=issue_refund", 1, 1.2},
-		{MetricToolCallDuration, "agent=unknown,service=unknown,tool=search", 0, 0}, // absent: run 3 is another service
-		{MetricEvalScore, "agent=triage,metric=latency,service=support-bot,service_version=1.4.2", 1, 4.376543211},
-		{MetricEvalScore, "agent=triage,metric=hallucination_v1,service=support-bot,service_version=1.4.2", 1, 4.5},
-		{MetricEvalScore, "agent=triage,metric=tool_call_count,service=support-bot,service_version=1.4.2", 1, 4},
+		{MetricTrajectoryDuration, "agent=triage,service_name=support-bot,service_version=1.4.2", 1, 4.376543211},
+		{MetricToolCallDuration, "agent=billing,service_name=support-bot,tool=issue_refund", 1, 1.2},
+		{MetricToolCallDuration, "agent=unknown,service_name=unknown,tool=search", 0, 0}, // absent: run 3 is another service
+		{MetricEvalScore, "agent=triage,metric=latency,service_name=support-bot,service_version=1.4.2", 1, 4.376543211},
+		{MetricEvalScore, "agent=triage,metric=hallucination_v1,service_name=support-bot,service_version=1.4.2", 1, 4.5},
+		{MetricEvalScore, "agent=triage,metric=tool_call_count,service_name=support-bot,service_version=1.4.2", 1, 4},
 	}
 	for _, h := range hists {
 		m, ok := s[h.name][h.labels]
@@ -160,7 +160,7 @@ func TestEvalScoreBuckets(t *testing.T) {
 	if err := x.Export(context.Background(), ev); err != nil {
 		t.Fatal(err)
 	}
-	h := series(t, reg)[MetricEvalScore]["agent=a,metric=m,service=s,service_version=unknown"].GetHistogram()
+	h := series(t, reg)[MetricEvalScore]["agent=a,metric=m,service_name=s,service_version=unknown"].GetHistogram()
 	want := map[float64]uint64{0: 1, 0.2: 2, 1: 3, 3: 4, 4.5: 5, 10: 6, 100: 7}
 	for _, b := range h.GetBucket() {
 		if w, ok := want[b.GetUpperBound()]; ok && b.GetCumulativeCount() != w {
@@ -202,9 +202,9 @@ func TestExemplars(t *testing.T) {
 		}
 	}
 	for _, r := range evs[0].Results {
-		check(MetricEvalScore, "agent=triage,metric="+r.Metric+",service=support-bot,service_version=1.4.2")
+		check(MetricEvalScore, "agent=triage,metric="+r.Metric+",service_name=support-bot,service_version=1.4.2")
 	}
-	check(MetricTrajectoryDuration, "agent=triage,service=support-bot,service_version=1.4.2")
+	check(MetricTrajectoryDuration, "agent=triage,service_name=support-bot,service_version=1.4.2")
 }
 
 func TestNoExemplarForUnusableTraceID(t *testing.T) {
@@ -217,7 +217,7 @@ func TestNoExemplarForUnusableTraceID(t *testing.T) {
 		if err := x.Export(context.Background(), ev); err != nil {
 			t.Fatal(err)
 		}
-		h := series(t, reg)[MetricEvalScore]["agent=a,metric=m,service=s,service_version=unknown"].GetHistogram()
+		h := series(t, reg)[MetricEvalScore]["agent=a,metric=m,service_name=s,service_version=unknown"].GetHistogram()
 		if h.GetSampleCount() != 1 {
 			t.Errorf("trace id %q: score not observed", id)
 		}
@@ -248,7 +248,7 @@ func TestLabelCapping(t *testing.T) {
 		services := map[string]bool{}
 		for _, m := range s[name] {
 			for _, l := range m.GetLabel() {
-				if l.GetName() == "service" {
+				if l.GetName() == "service_name" {
 					services[l.GetValue()] = true
 				}
 			}
@@ -258,11 +258,11 @@ func TestLabelCapping(t *testing.T) {
 				name, len(services), services["svc-199"], services["svc-200"], services[ValueOther])
 		}
 	}
-	if got := s[MetricTrajectories]["agent=a,outcome=ok,service=other,service_version=unknown"].GetCounter().GetValue(); got != 1 {
-		t.Errorf("trajectories{service=other} = %v, want 1", got)
+	if got := s[MetricTrajectories]["agent=a,outcome=ok,service_name=other,service_version=unknown"].GetCounter().GetValue(); got != 1 {
+		t.Errorf("trajectories{service_name=other} = %v, want 1", got)
 	}
-	if got := s[MetricLabelOverflow]["label=service"].GetCounter().GetValue(); got != 1 {
-		t.Errorf("label_overflow{label=service} = %v, want 1", got)
+	if got := s[MetricLabelOverflow]["label=service_name"].GetCounter().GetValue(); got != 1 {
+		t.Errorf("label_overflow{label=service_name} = %v, want 1", got)
 	}
 }
 
@@ -280,10 +280,10 @@ func TestLabelCapIsPerLabelAcrossMetrics(t *testing.T) {
 	}
 	s := series(t, reg)
 	want := map[string]float64{
-		"agent=a,outcome=ok,service=s,tool=t1":       1,
-		"agent=a,outcome=ok,service=s,tool=t2":       1,
-		"agent=sub1,outcome=ok,service=s,tool=other": 1,
-		"agent=other,outcome=ok,service=s,tool=t1":   1,
+		"agent=a,outcome=ok,service_name=s,tool=t1":       1,
+		"agent=a,outcome=ok,service_name=s,tool=t2":       1,
+		"agent=sub1,outcome=ok,service_name=s,tool=other": 1,
+		"agent=other,outcome=ok,service_name=s,tool=t1":   1,
 	}
 	if len(s[MetricToolCalls]) != len(want) {
 		t.Errorf("tool call series %v, want %d", keys(s[MetricToolCalls]), len(want))
@@ -293,7 +293,7 @@ func TestLabelCapIsPerLabelAcrossMetrics(t *testing.T) {
 			t.Errorf("tool_calls{%s} = %v, want %v", k, got, v)
 		}
 	}
-	if got := s[MetricLLMTokens]["agent=a,model=other,service=s,type=input"].GetCounter().GetValue(); got != 1 {
+	if got := s[MetricLLMTokens]["agent=a,model=other,service_name=s,type=input"].GetCounter().GetValue(); got != 1 {
 		t.Errorf("tokens{model=other} = %v, want 1", got)
 	}
 	for label, n := range map[string]float64{"tool": 1, "agent": 1, "model": 1} {
@@ -316,7 +316,7 @@ func TestNonFiniteScoresSkipped(t *testing.T) {
 		t.Errorf("Export error = %v, want a report of 2 non-finite scores", err)
 	}
 	s := series(t, reg)
-	h := s[MetricEvalScore]["agent=a,metric=m,service=s,service_version=unknown"].GetHistogram()
+	h := s[MetricEvalScore]["agent=a,metric=m,service_name=s,service_version=unknown"].GetHistogram()
 	if h.GetSampleCount() != 1 || h.GetSampleSum() != 0.5 {
 		t.Errorf("eval_score count %d sum %v, want only the finite score", h.GetSampleCount(), h.GetSampleSum())
 	}
@@ -338,10 +338,10 @@ func TestBadTimesAndTokensIgnored(t *testing.T) {
 	if _, ok := s[MetricTrajectoryDuration]; ok {
 		t.Error("duration observed for a run that ends before it starts")
 	}
-	if _, ok := s[MetricToolCallDuration]["agent=triage,service=support-bot,tool=lookup_order"]; ok {
+	if _, ok := s[MetricToolCallDuration]["agent=triage,service_name=support-bot,tool=lookup_order"]; ok {
 		t.Error("duration observed for a tool call that ends before it starts")
 	}
-	if got := s[MetricLLMTokens]["agent=triage,model=gpt-4o-mini,service=support-bot,type=input"].GetCounter().GetValue(); got != 1020 {
+	if got := s[MetricLLMTokens]["agent=triage,model=gpt-4o-mini,service_name=support-bot,type=input"].GetCounter().GetValue(); got != 1020 {
 		t.Errorf("input tokens = %v, want 1020 (negative count ignored)", got)
 	}
 }
@@ -355,7 +355,7 @@ func TestEvaluationWithoutTrajectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := series(t, reg)
-	if got := s[MetricEvalScore]["agent=unknown,metric=m,service=unknown,service_version=unknown"].GetHistogram().GetSampleCount(); got != 1 {
+	if got := s[MetricEvalScore]["agent=unknown,metric=m,service_name=unknown,service_version=unknown"].GetHistogram().GetSampleCount(); got != 1 {
 		t.Errorf("score without trajectory observed %d times, want 1", got)
 	}
 	if _, ok := s[MetricTrajectories]; ok {
@@ -408,11 +408,11 @@ func TestServiceVersionLabel(t *testing.T) {
 	s := series(t, reg)
 	want := map[string]float64{"1.0.0": 2, "1.1.0": 1, ValueOther: 1, ValueUnknown: 1}
 	for v, n := range want {
-		key := "agent=a,outcome=ok,service=s,service_version=" + v
+		key := "agent=a,outcome=ok,service_name=s,service_version=" + v
 		if got := s[MetricTrajectories][key].GetCounter().GetValue(); got != n {
 			t.Errorf("trajectories{%s} = %v, want %v", key, got, n)
 		}
-		key = "agent=a,metric=m,service=s,service_version=" + v
+		key = "agent=a,metric=m,service_name=s,service_version=" + v
 		if got := s[MetricEvalScore][key].GetHistogram().GetSampleCount(); got != uint64(n) {
 			t.Errorf("eval_score{%s} count = %v, want %v", key, got, n)
 		}

@@ -23,7 +23,7 @@ const ExemplarTraceIDLabel = "trace_id"
 
 // Label names and fixed label values.
 const (
-	labelService = "service"
+	labelService = "service_name"
 	// labelServiceVersion carries the run's service.version resource
 	// attribute, so rules and dashboards can compare releases.
 	labelServiceVersion = "service_version"
