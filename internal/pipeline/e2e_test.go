@@ -200,8 +200,8 @@ func checkMetrics(t *testing.T, families map[string]*dto.MetricFamily, want map[
 	if got := sumCounter(traj, map[string]string{"outcome": "failed"}); got != float64(failed) {
 		t.Errorf("trajectories_total{outcome=failed} = %v, want %d", got, failed)
 	}
-	if got := sumCounter(traj, map[string]string{"outcome": "ok", "service": "demo-agent"}); got != runs-float64(failed) {
-		t.Errorf("trajectories_total{outcome=ok,service=demo-agent} = %v, want %v", got, runs-float64(failed))
+	if got := sumCounter(traj, map[string]string{"outcome": "ok", "service_name": "demo-agent"}); got != runs-float64(failed) {
+		t.Errorf("trajectories_total{outcome=ok,service_name=demo-agent} = %v, want %v", got, runs-float64(failed))
 	}
 	tc := families["evalsidecar_tool_calls_total"]
 	if got := sumCounter(tc, nil); got != float64(calls) {
