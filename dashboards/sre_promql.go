@@ -86,6 +86,19 @@ const (
 	judgeErrorsRatio = 0.25
 )
 
+// Exporter health thresholds.
+const (
+	// exporterRetryRatio is the share of write attempts retried above
+	// which EvalSidecarExporterRetrying fires.
+	exporterRetryRatio = 0.1
+	// exporterFillRatio is the fill of an exporter's queue or spool above
+	// which EvalSidecarExporterStorageFilling fires.
+	exporterFillRatio = 0.8
+	// exporterStages are the evalsidecar_dropped_total stages of the
+	// exporters that write in the background.
+	exporterStages = "jsonl|clickhouse|otelevents"
+)
+
 // Drop reasons the rules treat specially.
 const (
 	// benignDropReasons are drops that lose nothing: duplicate spans from
