@@ -19,6 +19,10 @@ type MetricConfig struct {
 	// {name: my_rouge, type: rouge, params: {rouge_type: rougeLsum}}.
 	Type   string         `yaml:"type,omitempty"`
 	Params map[string]any `yaml:"params"`
+	// SemanticsConfig overrides the metric's direction, unit, bounds,
+	// pass rule and description (direction, unit, min, max, pass,
+	// description keys).
+	SemanticsConfig `yaml:",inline"`
 }
 
 // Config is the scorer's configuration.

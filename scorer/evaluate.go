@@ -92,7 +92,7 @@ func runMetric(ctx context.Context, m Metric, in *Instance, timeout time.Duratio
 		if took > timeout && err == nil {
 			return Result{}, took, ReasonTimeout, fmt.Errorf("metric call took %s, more than %s", took, timeout)
 		}
-		r, reason, err = classify(r, err)
+		r, reason, err = classify(m, r, err)
 		return r, took, reason, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
@@ -104,13 +104,13 @@ func runMetric(ctx context.Context, m Metric, in *Instance, timeout time.Duratio
 			return Result{}, took, ReasonTimeout, fmt.Errorf("metric call exceeded %s: %w", timeout, errors.Join(ctxErr, err))
 		}
 	}
-	r, reason, err = classify(r, err)
+	r, reason, err = classify(m, r, err)
 	return r, took, reason, err
 }
 
-// classify sorts a metric's return into success, not applicable, error or
-// invalid score.
-func classify(r Result, err error) (Result, string, error) {
+// classify sorts m's return into success, not applicable, error or
+// invalid score, and gives a success m's pass verdict.
+func classify(m Metric, r Result, err error) (Result, string, error) {
 	if err != nil {
 		if errors.Is(err, ErrNotApplicable) {
 			return Result{}, "", err
@@ -120,5 +120,6 @@ func classify(r Result, err error) (Result, string, error) {
 	if math.IsNaN(r.Score) || math.IsInf(r.Score, 0) {
 		return Result{}, ReasonInvalidScore, fmt.Errorf("%w: %v", errInvalidScore, r.Score)
 	}
+	r.Passed = SemanticsOf(m).Pass.Verdict(r.Score)
 	return r, "", nil
 }

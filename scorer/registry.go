@@ -17,21 +17,25 @@ type Factory func(params map[string]any) (Metric, error)
 // caller builds its own with NewRegistry and registers further metrics
 // (for example judge metrics) on it.
 type Registry struct {
-	mu        sync.RWMutex
-	factories map[string]Factory
+	mu      sync.RWMutex
+	entries map[string]Entry
 }
 
-// Entry is a metric id and the factory that builds it, as a metric family
-// lists them.
+// Entry is a metric id, the factory that builds it and the semantics of
+// its scores, as a metric family lists them.
 type Entry struct {
 	Name string
 	New  Factory
+	// Semantics are the scores' direction, unit and pass rule; a metric
+	// that is Described overrides them, and configuration overrides
+	// both. The zero value means "none" in every respect.
+	Semantics Semantics
 }
 
 // NewRegistry returns an empty registry (package catalog returns one with
 // every built-in metric).
 func NewRegistry() *Registry {
-	return &Registry{factories: make(map[string]Factory)}
+	return &Registry{entries: make(map[string]Entry)}
 }
 
 // NoParams is the factory of a metric that takes no parameters.
@@ -47,37 +51,53 @@ func NoParams(m Metric) Factory {
 // RegisterAll registers every entry, stopping at the first error.
 func (r *Registry) RegisterAll(entries ...Entry) error {
 	for _, e := range entries {
-		if err := r.Register(e.Name, e.New); err != nil {
+		if err := r.add(e); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// Register adds a factory under name. Registering an empty name, a nil
-// factory or a name already taken is an error.
+// Register adds a factory under name, with no declared semantics.
+// Registering an empty name, a nil factory or a name already taken is an
+// error.
 func (r *Registry) Register(name string, f Factory) error {
-	if name == "" {
+	return r.add(Entry{Name: name, New: f})
+}
+
+func (r *Registry) add(e Entry) error {
+	if e.Name == "" {
 		return errors.New("register metric: empty name")
 	}
-	if f == nil {
-		return fmt.Errorf("register metric %q: nil factory", name)
+	if e.New == nil {
+		return fmt.Errorf("register metric %q: nil factory", e.Name)
+	}
+	if err := e.Semantics.normal().Validate(); err != nil {
+		return fmt.Errorf("register metric %q: %w", e.Name, err)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, ok := r.factories[name]; ok {
-		return fmt.Errorf("register metric %q: already registered", name)
+	if _, ok := r.entries[e.Name]; ok {
+		return fmt.Errorf("register metric %q: already registered", e.Name)
 	}
-	r.factories[name] = f
+	r.entries[e.Name] = e
 	return nil
+}
+
+// Semantics returns the declared semantics of the registered metric name.
+func (r *Registry) Semantics(name string) (Semantics, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	e, ok := r.entries[name]
+	return e.Semantics.normal(), ok
 }
 
 // Names returns the registered metric ids, sorted.
 func (r *Registry) Names() []string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	names := make([]string, 0, len(r.factories))
-	for n := range r.factories {
+	names := make([]string, 0, len(r.entries))
+	for n := range r.entries {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -102,7 +122,7 @@ func (r *Registry) Build(cfgs []MetricConfig) ([]Metric, error) {
 			kind = c.Name
 		}
 		r.mu.RLock()
-		f, ok := r.factories[kind]
+		e, ok := r.entries[kind]
 		r.mu.RUnlock()
 		if !ok {
 			return nil, fmt.Errorf("metric %q: unknown metric type %q (known: %s)", c.Name, kind, strings.Join(r.Names(), ", "))
@@ -111,51 +131,77 @@ func (r *Registry) Build(cfgs []MetricConfig) ([]Metric, error) {
 		if params == nil {
 			params = map[string]any{}
 		}
-		m, err := f(params)
+		m, err := e.New(params)
 		if err != nil {
 			return nil, fmt.Errorf("metric %q: %w", c.Name, err)
 		}
 		if m == nil {
 			return nil, fmt.Errorf("metric %q: factory returned no metric", c.Name)
 		}
-		if m.Name() != c.Name {
-			if j, ok := m.(Judged); ok {
-				m = namedJudged{named: named{Metric: m, name: c.Name}, judge: j.JudgeName()}
-			} else {
-				m = named{Metric: m, name: c.Name}
-			}
+		sem := e.Semantics
+		if d, ok := m.(Described); ok {
+			sem = d.Semantics()
 		}
-		out = append(out, m)
+		if sem, err = c.SemanticsConfig.apply(sem); err != nil {
+			return nil, fmt.Errorf("metric %q: %w", c.Name, err)
+		}
+		out = append(out, configure(m, c.Name, sem))
 	}
 	return out, nil
 }
 
-// named gives a configured metric its own id, e.g. "my_rouge" for a rouge
-// metric with particular parameters.
-type named struct {
+// configure gives a built metric its configured id (e.g. "my_rouge" for a
+// rouge metric with particular parameters) and semantics, keeping it
+// Inline or Judged as it was.
+func configure(m Metric, name string, sem Semantics) Metric {
+	c := configured{Metric: m, name: name, sem: sem}
+	if j, ok := m.(Judged); ok {
+		return configuredJudged{configured: c, judge: j.JudgeName()}
+	}
+	if _, ok := m.(Inline); ok {
+		return configuredInline{c}
+	}
+	return c
+}
+
+// configured is a metric under its configured id and semantics.
+type configured struct {
 	Metric
 	name string
+	sem  Semantics
 }
 
 // Name returns the configured id.
-func (n named) Name() string { return n.name }
+func (c configured) Name() string { return c.name }
+
+// Semantics returns the configured semantics.
+func (c configured) Semantics() Semantics { return c.sem }
+
+// Unwrap returns the metric its factory built.
+func (c configured) Unwrap() Metric { return c.Metric }
 
 // Score scores with the underlying metric and reports the result under
 // the configured id.
-func (n named) Score(ctx context.Context, in *Instance) (Result, error) {
-	r, err := n.Metric.Score(ctx, in)
+func (c configured) Score(ctx context.Context, in *Instance) (Result, error) {
+	r, err := c.Metric.Score(ctx, in)
 	if err == nil {
-		r.Metric = n.name
+		r.Metric = c.name
 	}
 	return r, err
 }
 
-// namedJudged is a renamed judge metric: it stays a Judged, so the engine
-// still runs it in the judge stage.
-type namedJudged struct {
-	named
+// configuredInline is a configured Inline metric.
+type configuredInline struct{ configured }
+
+// Inline marks the metric as one that never blocks.
+func (configuredInline) Inline() {}
+
+// configuredJudged is a configured judge metric: it stays a Judged, so
+// the engine still runs it in the judge stage.
+type configuredJudged struct {
+	configured
 	judge string
 }
 
 // JudgeName returns the underlying metric's judge.
-func (n namedJudged) JudgeName() string { return n.judge }
+func (c configuredJudged) JudgeName() string { return c.judge }

@@ -13,6 +13,9 @@ type Result struct {
 	Label       string
 	Explanation string
 	Confidence  float64
+	// Passed is the metric's pass rule applied to Score when it was
+	// scored; nil when the metric has no pass rule.
+	Passed *bool
 	// Details holds metric-specific numbers (precision, recall, counts).
 	Details  map[string]any
 	Verdicts []Verdict

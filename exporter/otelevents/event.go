@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"go.opentelemetry.io/otel/attribute"
 	otellog "go.opentelemetry.io/otel/log"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/trace"
@@ -69,12 +70,33 @@ func newRecord(now time.Time, sev otellog.Severity, metric string) otellog.Recor
 	return rec
 }
 
-// resultRecord describes a score: name, value, label when set, and the
-// explanation cut to the configured length.
+// Score labels of a result with a pass verdict.
+const (
+	LabelPass = "pass"
+	LabelFail = "fail"
+)
+
+// MetricLabelKey carries the metric's own label when the pass verdict
+// takes gen_ai.evaluation.score.label.
+const MetricLabelKey = "evalsidecar.evaluation.metric_label"
+
+// resultRecord describes a score: name, value, label (the pass verdict
+// where the metric has a pass rule, else the metric's label when set),
+// and the explanation cut to the configured length.
 func (s selector) resultRecord(r *scorer.Result, now time.Time) otellog.Record {
 	rec := newRecord(now, otellog.SeverityInfo, r.Metric)
 	rec.AddAttributes(semconv.GenAIEvaluationScoreValue(r.Score))
-	if r.Label != "" {
+	switch {
+	case r.Passed != nil:
+		label := LabelFail
+		if *r.Passed {
+			label = LabelPass
+		}
+		rec.AddAttributes(semconv.GenAIEvaluationScoreLabel(label))
+		if r.Label != "" {
+			rec.AddAttributes(attribute.String(MetricLabelKey, r.Label))
+		}
+	case r.Label != "":
 		rec.AddAttributes(semconv.GenAIEvaluationScoreLabel(r.Label))
 	}
 	if ex := truncateUTF8(r.Explanation, s.explainMax); ex != "" {

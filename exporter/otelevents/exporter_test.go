@@ -24,15 +24,19 @@ const (
 	runSpanID  = "b7ad6b7169203331"
 )
 
-// evaluation returns a run with one judged and one deterministic result,
-// one failed judge metric and one failed built-in metric.
+// evaluation returns a run with one judged result (no pass rule, a label
+// of its own) and one deterministic result (failed its pass rule), one
+// failed judge metric and one failed built-in metric.
 func evaluation() *scorer.Evaluation {
+	failed := false
 	return &scorer.Evaluation{
 		Trajectory: &agentrun.Trajectory{TraceID: runTraceID, RootSpanID: runSpanID, Agent: "support"},
 		Results: []scorer.Result{
 			{Metric: "helpfulness_v1", Score: 0.75, Label: "pass", Explanation: "The answer addresses the refund question.",
 				Judge: &scorer.JudgeUsage{Judge: "default", Provider: "openai", Model: "gpt-test", Calls: 1}},
-			{Metric: runhealth.MetricToolErrorRate, Score: 0.25, Details: map[string]any{"calls": 4, "errors": 1}},
+			// tool_error_rate's pass rule (<= 0) failed; its label, if it had
+			// one, moves to the metric label attribute.
+			{Metric: runhealth.MetricToolErrorRate, Score: 0.25, Label: "errors", Passed: &failed, Details: map[string]any{"calls": 4, "errors": 1}},
 		},
 		Errors: []scorer.MetricError{
 			{Metric: "groundedness_v1", Reason: "timeout", Err: errors.New("judge timed out")},
@@ -55,8 +59,10 @@ func TestEndToEnd(t *testing.T) {
 		"gen_ai.evaluation.explanation": "The answer addresses the refund question.",
 	}}
 	deterministic := wantEvent{severity: plog.SeverityNumberInfo, attrs: map[string]any{
-		"gen_ai.evaluation.name":        "tool_error_rate",
-		"gen_ai.evaluation.score.value": 0.25,
+		"gen_ai.evaluation.name":              "tool_error_rate",
+		"gen_ai.evaluation.score.value":       0.25,
+		"gen_ai.evaluation.score.label":       "fail",
+		"evalsidecar.evaluation.metric_label": "errors",
 	}}
 	judgeFailed := wantEvent{severity: plog.SeverityNumberWarn, attrs: map[string]any{
 		"gen_ai.evaluation.name": "groundedness_v1",

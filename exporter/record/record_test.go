@@ -94,7 +94,7 @@ func TestFieldNamesAndOrder(t *testing.T) {
 		{"llm_call", tr.LLMCalls[0], []string{"model", "provider", "input_tokens", "output_tokens",
 			"start", "end", "finish_reasons"}},
 		{"score", sc[0], []string{"timestamp", "trace_id", "span_id", "service", "agent", "session_id",
-			"metric", "score", "label", "explanation", "confidence", "details", "judge"}},
+			"metric", "score", "label", "explanation", "confidence", "passed", "details", "judge"}},
 		{"judge", sc[4].Judge, []string{"judge", "provider", "model", "input_tokens", "output_tokens", "cost_usd", "latency_seconds", "calls", "attempts"}},
 	}
 	for _, c := range cases {

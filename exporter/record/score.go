@@ -10,19 +10,22 @@ import (
 type ScoreRecord struct {
 	// Timestamp is when the score was produced (exported), not when the
 	// run happened.
-	Timestamp   Time           `json:"timestamp"`
-	TraceID     string         `json:"trace_id"`
-	SpanID      string         `json:"span_id"`
-	Service     string         `json:"service"`
-	Agent       string         `json:"agent"`
-	SessionID   string         `json:"session_id"`
-	Metric      string         `json:"metric"`
-	Score       float64        `json:"score"`
-	Label       string         `json:"label"`
-	Explanation string         `json:"explanation"`
-	Confidence  float64        `json:"confidence"`
-	Details     map[string]any `json:"details"`
-	Judge       *JudgeRecord   `json:"judge"`
+	Timestamp   Time    `json:"timestamp"`
+	TraceID     string  `json:"trace_id"`
+	SpanID      string  `json:"span_id"`
+	Service     string  `json:"service"`
+	Agent       string  `json:"agent"`
+	SessionID   string  `json:"session_id"`
+	Metric      string  `json:"metric"`
+	Score       float64 `json:"score"`
+	Label       string  `json:"label"`
+	Explanation string  `json:"explanation"`
+	Confidence  float64 `json:"confidence"`
+	// Passed is the metric's pass rule applied to the score; null when
+	// the metric has no pass rule.
+	Passed  *bool          `json:"passed"`
+	Details map[string]any `json:"details"`
+	Judge   *JudgeRecord   `json:"judge"`
 }
 
 // JudgeRecord describes the LLM judge calls behind a score, summed over
@@ -69,6 +72,7 @@ func ScoresAt(e *scorer.Evaluation, at time.Time) []ScoreRecord {
 		r.Label = res.Label
 		r.Explanation = res.Explanation
 		r.Confidence = res.Confidence
+		r.Passed = res.Passed
 		r.Details = details(res)
 		if j := res.Judge; j != nil {
 			r.Judge = &JudgeRecord{

@@ -193,7 +193,11 @@ func TestToolArgsValidReasons(t *testing.T) {
 }
 
 func TestSchemaCache(t *testing.T) {
-	m := mustMetric(t, MetricToolArgsValid, map[string]any{"schema_cache_size": 2}).(*toolArgsValid)
+	built, err := newToolArgsValid(map[string]any{"schema_cache_size": 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := built.(*toolArgsValid)
 	defs := []agentrun.ToolDefinition{
 		{Name: "a", Parameters: weatherSchema},
 		{Name: "b", Parameters: weatherSchema}, // same text: one entry
@@ -248,7 +252,10 @@ func TestToolArgsValidConcurrent(t *testing.T) {
 
 func TestRegistryParamsAccepted(t *testing.T) {
 	for _, v := range []any{int(7), int64(7), uint8(7), float64(7)} {
-		m := mustMetric(t, MetricToolArgsValid, map[string]any{ParamMaxReasons: v, ParamSchemaCacheSize: 64})
+		m, err := newToolArgsValid(map[string]any{ParamMaxReasons: v, ParamSchemaCacheSize: 64})
+		if err != nil {
+			t.Fatal(err)
+		}
 		if got := m.(*toolArgsValid); got.maxReasons != 7 || got.schemas.size != 64 {
 			t.Errorf("%T: max_reasons, schema cache = %d, %d, want 7, 64", v, got.maxReasons, got.schemas.size)
 		}

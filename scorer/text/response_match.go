@@ -85,3 +85,10 @@ func (m *responseMatchScore) Score(_ context.Context, in *scorer.Instance) (scor
 		},
 	}, nil
 }
+
+// Semantics declares a 0–1 score that passes at the threshold parameter,
+// as the label does.
+func (m *responseMatchScore) Semantics() scorer.Semantics {
+	return scorer.Ratio(scorer.HigherIsBetter, "ROUGE-1 F of the responses against the references, mean over invocations").
+		WithPass(">=", m.threshold)
+}

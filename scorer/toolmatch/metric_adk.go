@@ -133,3 +133,10 @@ func (m *adkToolTrajectory) Score(_ context.Context, in *scorer.Instance) (score
 func (m *adkToolTrajectory) invocation(actual, expected []agentrun.ToolCall, dec Decoder) float64 {
 	return trajBoolScore(TrajectoryMatches(Calls(actual), Calls(expected), m.match, m.ignoreArgs, dec))
 }
+
+// Semantics declares a 0–1 score that passes at the threshold parameter,
+// as the label does.
+func (m *adkToolTrajectory) Semantics() scorer.Semantics {
+	return scorer.Ratio(scorer.HigherIsBetter, "share of invocations whose tool calls match the expected ones").
+		WithPass(">=", m.threshold)
+}

@@ -10,9 +10,9 @@ import (
 // rejects unknown parameters.
 func Register(r *scorer.Registry, deps judgemetric.Deps) error {
 	return judgemetric.RegisterAll(r, deps,
-		judgemetric.Entry{ID: MetricHallucinations, New: newHallucinations},
-		judgemetric.Entry{ID: MetricRubricFinalResponse, New: newRubricMetric(MetricRubricFinalResponse, false)},
-		judgemetric.Entry{ID: MetricRubricToolUse, New: newRubricMetric(MetricRubricToolUse, true)},
-		judgemetric.Entry{ID: MetricFinalResponseMatchV2, New: newFinalMatch},
+		judgemetric.Entry{ID: MetricHallucinations, New: newHallucinations, Semantics: judgemetric.Share()},
+		judgemetric.Entry{ID: MetricRubricFinalResponse, New: newRubricMetric(MetricRubricFinalResponse, false), Semantics: judgemetric.Share()},
+		judgemetric.Entry{ID: MetricRubricToolUse, New: newRubricMetric(MetricRubricToolUse, true), Semantics: judgemetric.Share()},
+		judgemetric.Entry{ID: MetricFinalResponseMatchV2, New: newFinalMatch, Semantics: judgemetric.Share()},
 	)
 }

@@ -181,7 +181,7 @@ func TestRubricParams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ms[0].(*rubricMetric).samples != 5 {
+	if ms[0].(interface{ Unwrap() scorer.Metric }).Unwrap().(*rubricMetric).samples != 5 {
 		t.Fatal("num_samples default is not 5")
 	}
 	if ms[0].(scorer.Judged).JudgeName() != "fake" {

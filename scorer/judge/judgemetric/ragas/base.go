@@ -36,7 +36,7 @@ func (b *judgeBase) caller() *judgemetric.Caller {
 // rejects unknown parameters.
 func Register(r *scorer.Registry, deps judgemetric.Deps) error {
 	return judgemetric.RegisterAll(r, deps,
-		judgemetric.Entry{ID: MetricTopicAdherence, New: newTopicAdherence},
-		judgemetric.Entry{ID: MetricAgentGoalAccuracy, New: newGoalAccuracy},
+		judgemetric.Entry{ID: MetricTopicAdherence, New: newTopicAdherence, Semantics: judgemetric.Share()},
+		judgemetric.Entry{ID: MetricAgentGoalAccuracy, New: newGoalAccuracy, Semantics: judgemetric.Binary()},
 	)
 }

@@ -46,6 +46,20 @@ func newPointwise(id string, t *Template, vars []inputVar, j judge.Judge, newSan
 // Name returns the metric id.
 func (m *pointwise) Name() string { return m.id }
 
+// Semantics declares the rubric's scale: a 0/1 scale is a verdict that
+// passes at 1, a scale from negative to positive rates a deviation either
+// way (verbosity), any other is a rating where higher is better.
+func (m *pointwise) Semantics() scorer.Semantics {
+	lo, hi := m.scale[0].value, m.scale[len(m.scale)-1].value
+	switch {
+	case len(m.scale) == 2 && lo == 0 && hi == 1:
+		return judgemetric.Binary()
+	case lo < 0 && hi > 0:
+		return scorer.Rating(scorer.DirectionNone, lo, hi, "the judge's rating; 0 is best")
+	}
+	return scorer.Rating(scorer.HigherIsBetter, lo, hi, "the judge's rating")
+}
+
 // Needs returns the response plus the input variables' fields.
 func (m *pointwise) Needs() scorer.Inputs { return m.needs }
 

@@ -32,7 +32,11 @@ func Register(r *scorer.Registry, deps judgemetric.Deps) error {
 		return err
 	}
 	for _, spec := range rubricSpecs() {
-		if err := r.Register(spec.id, rubricFactory(deps, spec)); err != nil {
+		sem := judgemetric.Share()
+		if spec.id == "safety_v1" || spec.id == "final_response_match_v2" {
+			sem = judgemetric.Binary()
+		}
+		if err := r.RegisterAll(scorer.Entry{Name: spec.id, New: rubricFactory(deps, spec), Semantics: sem}); err != nil {
 			return err
 		}
 	}
@@ -41,7 +45,7 @@ func Register(r *scorer.Registry, deps judgemetric.Deps) error {
 		{id: "hallucination_v1", needs: scorer.InResponse | scorer.InPredictedTrajectory, segment: true, evidence: hallucinationEvidence, system: hallucinationSystem},
 	}
 	for _, cm := range claims {
-		if err := r.Register(cm.id, claimFactory(deps, cm)); err != nil {
+		if err := r.RegisterAll(scorer.Entry{Name: cm.id, New: claimFactory(deps, cm), Semantics: judgemetric.Share()}); err != nil {
 			return err
 		}
 	}
