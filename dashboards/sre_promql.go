@@ -2,7 +2,6 @@ package dashboards
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/exporter"
@@ -18,7 +17,9 @@ const (
 	mToolCalls          = promexp.MetricToolCalls
 	mToolCallDuration   = promexp.MetricToolCallDuration
 	mLLMTokens          = promexp.MetricLLMTokens
-	mEvalScore          = promexp.MetricEvalScore
+	mEvalScoreRatio     = promexp.MetricEvalScoreRatio
+	mEvalScored         = promexp.MetricEvalScored
+	mEvalPassed         = promexp.MetricEvalPassed
 	mLabelOverflow      = promexp.MetricLabelOverflow
 
 	mReceiverRequests     = "evalsidecar_receiver_requests_total"
@@ -105,26 +106,6 @@ const (
 	// client retries and attribute values cut to the size limit.
 	benignDropReasons = "duplicate_span|attribute_truncated"
 )
-
-// isBucketBound reports whether v is a bucket bound of evalsidecar_eval_score.
-func isBucketBound(v float64) bool {
-	for _, b := range promexp.EvalScoreBuckets {
-		if b == v {
-			return true
-		}
-	}
-	return false
-}
-
-// leMatcher matches the bucket with upper bound v in both exposition
-// formats: the text format writes le="1", OpenMetrics le="1.0".
-func leMatcher(v float64) string {
-	s := strconv.FormatFloat(v, 'f', -1, 64)
-	if strings.Contains(s, ".") {
-		return fmt.Sprintf("le=%q", s)
-	}
-	return fmt.Sprintf(`le=~"%s|%s\\.0"`, s, s)
-}
 
 // regexAlt returns a regular expression matching exactly the given ids.
 func regexAlt(ids []string) string { return strings.Join(ids, "|") }

@@ -13,8 +13,9 @@ var (
 	recRuns       = recordName(levelVersionAgentOutcome, "evalsidecar_trajectories", "rate5m")
 	recDuration   = recordName(levelVersionAgentLe, mTrajectoryDuration+"_bucket", "rate5m")
 	recScored     = recordName(levelVersionAgentMetric, "evalsidecar_eval_scored", "rate5m")
-	recFailed     = recordName(levelVersionAgentMetric, "evalsidecar_eval_failed", "rate5m")
-	recScoreSum   = recordName(levelVersionAgentMetric, mEvalScore+"_sum", "rate5m")
+	recPassed     = recordName(levelVersionAgentMetric, "evalsidecar_eval_passed", "rate5m")
+	recRatioSum   = recordName(levelVersionAgentMetric, mEvalScoreRatio+"_sum", "rate5m")
+	recRatioCount = recordName(levelVersionAgentMetric, mEvalScoreRatio+"_count", "rate5m")
 	recToolCalls  = recordName(levelAgentToolOutcome, "evalsidecar_tool_calls", "rate5m")
 	recEvalZ      = recordName("service_agent_metric", "evalsidecar_eval_failed", "zscore1h")
 	recRunZ       = recordName("service_agent", "evalsidecar_trajectories_failed", "zscore1h")
@@ -55,19 +56,19 @@ func goldenSignalPanels() []cog.Builder[dashboard.Panel] {
 
 func qualityPanels(o Options) []cog.Builder[dashboard.Panel] {
 	return []cog.Builder[dashboard.Panel]{
-		timeseriesPanel("Failing share by metric and release", "Share of scores that fail the metric's threshold (see docs/runbooks/alerts.md), by metric and service.version.", unitRatio,
+		timeseriesPanel("Pass rate by metric and release", "Share of scores that pass their metric's pass rule (evalsidecar_eval_passed_total over evalsidecar_eval_scored_total), by metric and service.version; metrics without a pass rule have no pass rate.", unitRatio,
 			promQuery{
-				expr:   "sum by (metric, service_version) (" + recFailed + sel(svcAgent) + ")\n/\nsum by (metric, service_version) (" + recScored + sel(svcAgent) + ")",
+				expr:   "sum by (metric, service_version) (" + recPassed + sel(svcAgent) + ")\n/\nsum by (metric, service_version) (" + recScored + sel(svcAgent) + ")",
 				legend: "{{metric}} {{service_version}}",
-			}),
-		timeseriesPanel("Mean score by metric and release", "Mean score per metric and service.version.", "none",
+			}).Min(0).Max(1),
+		timeseriesPanel("Mean ratio score by metric and release", "Mean score per metric and service.version, for the metrics whose unit is a ratio (0 to 1); seconds, counts and ratings have their own histograms (evalsidecar_eval_score_seconds, _items, _rating).", unitRatio,
 			promQuery{
-				expr:   "sum by (metric, service_version) (" + recScoreSum + sel(svcAgent) + ")\n/\nsum by (metric, service_version) (" + recScored + sel(svcAgent) + ")",
+				expr:   "sum by (metric, service_version) (" + recRatioSum + sel(svcAgent) + ")\n/\nsum by (metric, service_version) (" + recRatioCount + sel(svcAgent) + ")",
 				legend: "{{metric}} {{service_version}}",
-			}),
-		timeseriesPanel("Scores with trace exemplars", "Median score per metric; the dots are exemplars carrying the trace_id of a scored run: click one to open the trace.", "none",
+			}).Min(0).Max(1),
+		timeseriesPanel("Ratio scores with trace exemplars", "Median score per ratio metric; the dots are exemplars carrying the trace_id of a scored run: click one to open the trace.", unitRatio,
 			promQuery{
-				expr:     "histogram_quantile(0.5, sum by (le, metric) (" + rateOf(mEvalScore+"_bucket", svcAgent) + "))",
+				expr:     "histogram_quantile(0.5, sum by (le, metric) (" + rateOf(mEvalScoreRatio+"_bucket", svcAgent) + "))",
 				legend:   "{{metric}}",
 				exemplar: true,
 			}).DataLinks([]cog.Builder[dashboard.DashboardLink]{traceLink(o)}),

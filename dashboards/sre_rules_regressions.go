@@ -125,37 +125,29 @@ func (g ruleGen) alert(name, expr, forDur, severity, category, summary, descript
 	}
 }
 
-// evalProportion is the share of scores of thresholded metrics that fail.
+// evalProportion is the share of scores that fail their metric's pass
+// rule, for every metric with one (a metric without a pass rule has no
+// evalsidecar_eval_passed_total series, so it has no proportion).
 func (g ruleGen) evalProportion() proportion {
-	var ids []string
-	for _, t := range g.p.Thresholds {
-		ids = append(ids, t.Metric)
-	}
 	by := "service_name, agent, metric"
 	return proportion{
 		level: "service_agent_metric", by: by,
 		failed: "evalsidecar_eval_failed", total: "evalsidecar_eval_scored",
-		totalExpr: func(w string) string {
-			return fmt.Sprintf("sum by (%s) (increase(%s_count{metric=~%q}[%s]))", by, mEvalScore, regexAlt(ids), w)
-		},
-		failedExpr: func(w string) string { return g.failedScores(by, w) },
+		totalExpr:  func(w string) string { return verdictScores(by, "increase", w) },
+		failedExpr: func(w string) string { return failedScores(by, "increase", w) },
 	}
 }
 
-// failedScores is the count of failing scores per threshold, one term per
-// metric id joined with "or" (each term has its own metric label).
-func (g ruleGen) failedScores(by, w string) string {
-	var terms []string
-	for _, t := range g.p.Thresholds {
-		bucket := fmt.Sprintf("sum by (%s) (increase(%s_bucket{metric=%q,%s}[%s]))", by, mEvalScore, t.Metric, leMatcher(t.Bound), w)
-		if t.Fail == FailAtOrBelow {
-			terms = append(terms, bucket)
-			continue
-		}
-		count := fmt.Sprintf("sum by (%s) (increase(%s_count{metric=%q}[%s]))", by, mEvalScore, t.Metric, w)
-		terms = append(terms, "("+count+" - "+bucket+")")
-	}
-	return strings.Join(terms, "\nor\n")
+// verdictScores is fn (increase or rate) of the scores of metrics with a
+// pass rule over window w, aggregated by the labels in by.
+func verdictScores(by, fn, w string) string {
+	return fmt.Sprintf("sum by (%s) (%s(%s[%s]))\nand\nsum by (%s) (%s(%s[%s]))", by, fn, mEvalScored, w, by, fn, mEvalPassed, w)
+}
+
+// failedScores is fn of the scores that failed their pass rule: scored
+// minus passed, for the metrics that have a passed series.
+func failedScores(by, fn, w string) string {
+	return fmt.Sprintf("sum by (%s) (%s(%s[%s]))\n-\nsum by (%s) (%s(%s[%s]))", by, fn, mEvalScored, w, by, fn, mEvalPassed, w)
 }
 
 // rateRecordings are the per-release rates the SRE dashboard reads.
@@ -163,32 +155,23 @@ func (g ruleGen) rateRecordings() []Rule {
 	w := dur(g.p.RateWindow)
 	op := "rate" + w
 	byVersion := "service_name, service_version, agent"
-	rules := []Rule{
+	byMetric := byVersion + ", metric"
+	return []Rule{
 		{Record: recordName(levelVersionAgentOutcome, "evalsidecar_trajectories", op),
 			Expr: fmt.Sprintf("sum by (%s, outcome) (rate(%s[%s]))", byVersion, mTrajectories, w)},
 		{Record: recordName(levelVersionAgentLe, mTrajectoryDuration+"_bucket", op),
 			Expr: fmt.Sprintf("sum by (%s, le) (rate(%s_bucket[%s]))", byVersion, mTrajectoryDuration, w)},
 		{Record: recordName(levelVersionAgentMetric, "evalsidecar_eval_scored", op),
-			Expr: fmt.Sprintf("sum by (%s, metric) (rate(%s_count[%s]))", byVersion, mEvalScore, w)},
-		{Record: recordName(levelVersionAgentMetric, mEvalScore+"_sum", op),
-			Expr: fmt.Sprintf("sum by (%s, metric) (rate(%s_sum[%s]))", byVersion, mEvalScore, w)},
+			Expr: fmt.Sprintf("sum by (%s) (rate(%s[%s]))", byMetric, mEvalScored, w)},
+		{Record: recordName(levelVersionAgentMetric, "evalsidecar_eval_passed", op),
+			Expr: fmt.Sprintf("sum by (%s) (rate(%s[%s]))", byMetric, mEvalPassed, w)},
+		{Record: recordName(levelVersionAgentMetric, mEvalScoreRatio+"_sum", op),
+			Expr: fmt.Sprintf("sum by (%s) (rate(%s_sum[%s]))", byMetric, mEvalScoreRatio, w)},
+		{Record: recordName(levelVersionAgentMetric, mEvalScoreRatio+"_count", op),
+			Expr: fmt.Sprintf("sum by (%s) (rate(%s_count[%s]))", byMetric, mEvalScoreRatio, w)},
+		{Record: recordName(levelAgentToolOutcome, "evalsidecar_tool_calls", op),
+			Expr: fmt.Sprintf("sum by (service_name, agent, tool, outcome) (rate(%s[%s]))", mToolCalls, w)},
 	}
-	var terms []string
-	for _, t := range g.p.Thresholds {
-		by := byVersion + ", metric"
-		bucket := fmt.Sprintf("sum by (%s) (rate(%s_bucket{metric=%q,%s}[%s]))", by, mEvalScore, t.Metric, leMatcher(t.Bound), w)
-		if t.Fail == FailAtOrBelow {
-			terms = append(terms, bucket)
-			continue
-		}
-		terms = append(terms, fmt.Sprintf("(sum by (%s) (rate(%s_count{metric=%q}[%s])) - %s)", by, mEvalScore, t.Metric, w, bucket))
-	}
-	if len(terms) > 0 {
-		rules = append(rules, Rule{Record: recordName(levelVersionAgentMetric, "evalsidecar_eval_failed", op), Expr: strings.Join(terms, "\nor\n")})
-	}
-	rules = append(rules, Rule{Record: recordName(levelAgentToolOutcome, "evalsidecar_tool_calls", op),
-		Expr: fmt.Sprintf("sum by (service_name, agent, tool, outcome) (rate(%s[%s]))", mToolCalls, w)})
-	return rules
 }
 
 // qualityRegressions test the pass rate of every thresholded metric, with

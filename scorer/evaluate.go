@@ -120,6 +120,7 @@ func classify(m Metric, r Result, err error) (Result, string, error) {
 	if math.IsNaN(r.Score) || math.IsInf(r.Score, 0) {
 		return Result{}, ReasonInvalidScore, fmt.Errorf("%w: %v", errInvalidScore, r.Score)
 	}
-	r.Passed = SemanticsOf(m).Pass.Verdict(r.Score)
+	sem := SemanticsOf(m)
+	r.Passed, r.Unit = sem.Pass.Verdict(r.Score), sem.Unit
 	return r, "", nil
 }

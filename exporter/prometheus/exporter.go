@@ -62,9 +62,10 @@ func (x *Exporter) Start(context.Context) error { return nil }
 // Shutdown does nothing: metrics stay readable until the process exits.
 func (x *Exporter) Shutdown(context.Context) error { return nil }
 
-// Export records the run's outcome, duration, tool calls and token use and
-// observes every score in evalsidecar_eval_score with the run's trace id as
-// exemplar. Non-finite scores are skipped, counted and reported in the
+// Export records the run's outcome, duration, tool calls and token use,
+// observes every score in the histogram of its unit with the run's trace
+// id as exemplar, and counts it in evalsidecar_eval_scored_total and, when
+// it passed its metric's pass rule, evalsidecar_eval_passed_total. Non-finite scores are skipped, counted and reported in the
 // returned error.
 func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 	if e == nil {
@@ -92,7 +93,17 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 			invalid++
 			continue
 		}
-		observe(x.series.score(row, x.metricIDs.label(r.Metric)), r.Score, exemplar)
+		metric := x.metricIDs.label(r.Metric)
+		observe(x.series.score(row, metric, familyOf(r.Unit)), r.Score, exemplar)
+		x.series.scoreCounter(row, seriesEvalScored, metric).Inc()
+		if r.Passed != nil {
+			// The passed series exists from a metric's first verdict, so
+			// a pass rate reads 0 rather than nothing.
+			passed := x.series.scoreCounter(row, seriesEvalPassed, metric)
+			if *r.Passed {
+				passed.Inc()
+			}
+		}
 	}
 	if invalid > 0 {
 		x.m.invalidScores.Add(float64(invalid))

@@ -65,7 +65,7 @@ func rowsModel(evs []*scorer.Evaluation) map[string]map[string]float64 {
 			}
 		}
 		for _, r := range e.Results {
-			add(MetricEvalScore, fmt.Sprintf("agent=%s,metric=%s,service_name=%s,service_version=%s", t.Agent, r.Metric, t.Service, t.ServiceVersion), 1)
+			add(MetricEvalScoreOther, fmt.Sprintf("agent=%s,metric=%s,service_name=%s,service_version=%s", t.Agent, r.Metric, t.Service, t.ServiceVersion), 1)
 		}
 	}
 	return want
@@ -127,7 +127,7 @@ func TestRowsPastTheCap(t *testing.T) {
 		t.Fatalf("%d runs, %d agents cached, cap %d", len(x.rows.runs), len(x.rows.agents), maxCachedRows)
 	}
 	s := series(t, reg)
-	for _, name := range []string{MetricTrajectories, MetricToolCalls, MetricEvalScore} {
+	for _, name := range []string{MetricTrajectories, MetricToolCalls, MetricEvalScoreOther} {
 		if len(s[name]) != services {
 			t.Errorf("%s: %d series, want %d", name, len(s[name]), services)
 		}
@@ -136,7 +136,7 @@ func TestRowsPastTheCap(t *testing.T) {
 	if got := s[MetricToolCalls]["agent=a,outcome=ok,"+last+",tool=t"].GetCounter().GetValue(); got != 2 {
 		t.Errorf("tool_calls{%s} = %v, want 2", last, got)
 	}
-	if got := s[MetricEvalScore]["agent=a,metric=m,"+last+",service_version=unknown"].GetHistogram().GetSampleCount(); got != 2 {
+	if got := s[MetricEvalScoreOther]["agent=a,metric=m,"+last+",service_version=unknown"].GetHistogram().GetSampleCount(); got != 2 {
 		t.Errorf("eval_score{%s} count = %v, want 2", last, got)
 	}
 }
