@@ -62,7 +62,8 @@ type RuleParams struct {
 	// BurnRates are the tiers of the pass-rate burn-rate alerts.
 	BurnRates []BurnRate `yaml:"burn_rates"`
 	// WilsonZ is the z of the Wilson score interval the burn-rate and
-	// low-traffic regression alerts test (1.645: one-sided 95 %).
+	// low-traffic regression alerts test (2.326: one-sided 99 %, so one
+	// failure in three scores does not burn a 95 % objective).
 	WilsonZ float64 `yaml:"wilson_z"`
 	// LowTrafficRecentWindow and LowTrafficBaselineWindow are the longer
 	// windows of the low-traffic regression alerts, which compare Wilson
@@ -130,7 +131,7 @@ func DefaultRuleParams() RuleParams {
 			{Long: 6 * time.Hour, Short: 30 * time.Minute, Factor: 6, Severity: severityCritical, For: 5 * time.Minute},
 			{Long: 3 * 24 * time.Hour, Short: 6 * time.Hour, Factor: 1, Severity: severityWarning, For: time.Hour},
 		},
-		WilsonZ:                  1.645,
+		WilsonZ:                  2.326,
 		LowTrafficRecentWindow:   6 * time.Hour,
 		LowTrafficBaselineWindow: 24 * time.Hour,
 		HallucinationMetrics:     []string{"unsupported_facts", "hallucinations_v1", "hallucination_v1"},
@@ -286,9 +287,10 @@ func SRERules(p RuleParams) (RuleFile, error) {
 		g.group("evalsidecar.quality-regressions", g.qualityRegressions()),
 		g.group("evalsidecar.run-regressions", g.runRegressions()),
 		g.group("evalsidecar.latency-regressions", g.latencyRegressions()),
+		g.group("evalsidecar.pass-rate-burn", g.passRateBurn()),
 		g.group("evalsidecar.operations", g.operations()),
 	}}
-	return f, nil
+	return dedupe(f)
 }
 
 // RenderRules returns the rule file for p as YAML.

@@ -195,6 +195,15 @@ func (g ruleGen) qualityRegressions() []Rule {
 			"{{ $labels.agent }} ({{ $labels.service_name }}) states unsupported facts more often ({{ $labels.metric }})",
 			g.proportionDescription(p, "The share of runs with unsupported facts ({{ $labels.metric }})", labels)))
 	}
+	rules = append(rules, g.lowTrafficRecordings(p)...)
+	rules = append(rules, g.lowTrafficRegression(p, other, "EvalSidecarPassRateRegressionLowTraffic", severityWarning,
+		"{{ $labels.metric }} fails more often for {{ $labels.agent }} ({{ $labels.service_name }}, low traffic)",
+		"The share of {{ $labels.metric }} scores that fail", labels))
+	if hallu != "" {
+		rules = append(rules, g.lowTrafficRegression(p, fmt.Sprintf("{metric=~%q}", hallu), "EvalSidecarHallucinationRateRegressionLowTraffic", severityCritical,
+			"{{ $labels.agent }} ({{ $labels.service_name }}) states unsupported facts more often ({{ $labels.metric }}, low traffic)",
+			"The share of runs with unsupported facts ({{ $labels.metric }})", labels))
+	}
 	return rules
 }
 
@@ -228,6 +237,16 @@ func (g ruleGen) runRegressions() []Rule {
 		g.alert("EvalSidecarToolErrorRateRegression", g.regressionExpr(tools, ""), dur(g.p.For), severityWarning, categoryQuality,
 			"Tool {{ $labels.tool }} of {{ $labels.agent }} ({{ $labels.service_name }}) fails more often",
 			g.proportionDescription(tools, "The share of failed {{ $labels.tool }} calls", []string{"service_name", "agent", "tool"})),
+	)
+	rules = append(rules, g.lowTrafficRecordings(runs)...)
+	rules = append(rules, g.lowTrafficRecordings(tools)...)
+	rules = append(rules,
+		g.lowTrafficRegression(runs, "", "EvalSidecarRunFailureRateRegressionLowTraffic", severityCritical,
+			"Runs of {{ $labels.agent }} ({{ $labels.service_name }}) fail more often (low traffic)",
+			"The share of failed runs", []string{"service_name", "agent"}),
+		g.lowTrafficRegression(tools, "", "EvalSidecarToolErrorRateRegressionLowTraffic", severityWarning,
+			"Tool {{ $labels.tool }} of {{ $labels.agent }} ({{ $labels.service_name }}) fails more often (low traffic)",
+			"The share of failed {{ $labels.tool }} calls", []string{"service_name", "agent", "tool"}),
 	)
 	return rules
 }

@@ -54,10 +54,12 @@ func TestRulesHaveRunbooks(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, a := range alerts {
-		if seen[a.Alert] {
-			t.Errorf("alert %s defined twice", a.Alert)
+		// The burn-rate tiers share a name and differ in burn_window.
+		key := a.Alert + "/" + a.Labels["burn_window"]
+		if seen[key] {
+			t.Errorf("alert %s defined twice", key)
 		}
-		seen[a.Alert] = true
+		seen[key] = true
 		for _, k := range []string{"summary", "description", "runbook_url"} {
 			if a.Annotations[k] == "" {
 				t.Errorf("%s: no %s", a.Alert, k)
