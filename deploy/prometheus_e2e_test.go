@@ -74,11 +74,15 @@ var emptyInDemo = map[string]string{
 	"Regression significance (z)":  "its baseline starts 1h ago, before the test began",
 }
 
-// TestPrometheusEndToEnd runs a sidecar fed by the simulated agent, a real
-// Prometheus scraping it every second with the alert rules loaded, injects
-// a regression (the agent switches to a worse release) and waits until the
-// run-failure regression alert fires. It then runs every PromQL query of
-// the SRE dashboard against that Prometheus.
+// TestPrometheusEndToEnd runs a sidecar with every exporter and a judge,
+// fed by the simulated agent, and a real Prometheus scraping it every
+// second the way a ServiceMonitor does (the Operator's target labels,
+// honor_labels) with the alert rules loaded; it injects a regression (the
+// agent switches to a worse release) and waits until the run-failure
+// regression alert fires for the agent's service. It then checks that the
+// agent's service survives the target labels, runs every PromQL query of
+// the SRE dashboard against that Prometheus, and checks that every metric
+// name a rule or panel reads is on the live /metrics.
 func TestPrometheusEndToEnd(t *testing.T) {
 	promBin := binary(t, "EVALSIDECAR_PROMETHEUS_BIN", "prometheus")
 	if testing.Short() {
