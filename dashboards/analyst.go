@@ -58,6 +58,9 @@ type chPanel struct {
 	height  uint32
 	// traceLink turns the trace_id column into a link to the trace UI.
 	traceLink bool
+	// drillDown adds a link on the trace_id column that opens the run's
+	// trajectory on the Runs dashboard.
+	drillDown bool
 }
 
 // Table names as the exporter creates them by default; ${database} is a
@@ -67,7 +70,44 @@ var (
 	tTrajectories = "${database}." + chexp.DefaultTrajectoriesTable
 	tToolCalls    = "${database}." + chexp.DefaultToolCallsTable
 	tDecisions    = "${database}." + chexp.DefaultEvalDecisionsTable
+	tMetrics      = "${database}." + chexp.DefaultMetricsTable
 )
+
+// Filters on the dashboards' variables.
+const (
+	// metricIs selects the one metric of the metric variable.
+	metricIs = "metric = ${metric:singlequote}"
+	// releaseFilter restricts to the selected releases (service.version).
+	releaseFilter = "service_version IN (${release:singlequote})"
+)
+
+// worseSign is 1 when a higher score of the selected metric is better (or
+// the metric has no direction) and -1 when lower is better, from the
+// metrics table: ordering by score * worseSign puts the worst runs first.
+var worseSign = "(SELECT if(argMax(direction, updated) = 'lower_is_better', -1, 1) FROM " + tMetrics +
+	" WHERE name = ${metric:singlequote})"
+
+// releaseChange compares releases: inner returns one row per key (a
+// metric, a tool) and release with the columns key, release, first (the
+// release's first run), the sample size n and the values; the result has,
+// per key and release in order of first run, the key, release, sample
+// size and values, then the release before it, its sample size, and each
+// value's change from it (NULL for a key's first release).
+func releaseChange(key, n string, values []string, inner string) string {
+	tuple := "release, first, n"
+	cols := []string{key, "tupleElement(r, 1) AS release", "tupleElement(r, 3) AS " + n}
+	var changes []string
+	for i, v := range values {
+		tuple += ", " + v
+		cols = append(cols, fmt.Sprintf("tupleElement(r, %d) AS %s", i+4, v))
+		changes = append(changes, fmt.Sprintf("if(i > 1, tupleElement(r, %d) - tupleElement(rows[i - 1], %d), NULL) AS %s_change", i+4, i+4, v))
+	}
+	cols = append(cols, "if(i > 1, tupleElement(rows[i - 1], 1), '') AS previous_release",
+		"if(i > 1, tupleElement(rows[i - 1], 3), 0) AS previous_"+n)
+	cols = append(cols, changes...)
+	return fmt.Sprintf("SELECT %s\nFROM (\n  SELECT %s, arraySort(x -> tupleElement(x, 2), groupArray((%s))) AS rows\n  FROM (\n%s\n  )\n  GROUP BY %s\n)\nARRAY JOIN rows AS r, arrayEnumerate(rows) AS i\nORDER BY %s, i",
+		strings.Join(cols, ",\n  "), key, tuple, inner, key, key)
+}
 
 // bucket is the time bucket of a time-series query. The plugin's
 // $__timeInterval macro expands to toStartOfInterval, which ClickHouse
@@ -86,9 +126,6 @@ func where(col string, extra ...string) string {
 	}, extra...)
 	return "WHERE " + strings.Join(conds, "\n  AND ")
 }
-
-// metricFilter restricts to the selected metrics.
-const metricFilter = "metric IN (${metric:singlequote})"
 
 func chDatasource() common.DataSourceRef {
 	return common.DataSourceRef{Type: cog.ToPtr(ClickHousePluginID), Uid: cog.ToPtr("${ch}")}
@@ -119,6 +156,10 @@ func traceLinkURL(o Options) string {
 	return strings.ReplaceAll(o.TraceURLTemplate, "${trace_id}", "${__value.raw}")
 }
 
+// drillDownURL opens the Runs dashboard on a run, keeping the time range,
+// database and metric.
+const drillDownURL = "/d/" + runsUID + "?${__url_time_range}&${database:queryparam}&${metric:queryparam}&var-trace_id=${__value.raw}"
+
 func (p chPanel) add(d *dashboard.DashboardBuilder, o Options) {
 	w, h := p.size()
 	switch p.kind {
@@ -144,17 +185,25 @@ func (p chPanel) add(d *dashboard.DashboardBuilder, o Options) {
 		if p.unit != "" {
 			b.Unit(p.unit)
 		}
+		// An explicit footer: the SDK's default marshals a null reducer.
+		b.Footer(common.NewTableFooterOptionsBuilder().Show(false).Reducer([]string{}))
+		var links []map[string]any
+		if p.drillDown {
+			links = append(links, map[string]any{"title": "Show this run's trajectory", "url": drillDownURL})
+		}
 		if p.traceLink {
-			b.OverrideByName("trace_id", []dashboard.DynamicConfigValue{{
-				Id: "links",
-				Value: []map[string]any{{
-					"title": "Open trace", "url": traceLinkURL(o), "targetBlank": true,
-				}},
-			}})
+			links = append(links, map[string]any{"title": "Open trace", "url": traceLinkURL(o), "targetBlank": true})
+		}
+		if len(links) > 0 {
+			b.OverrideByName("trace_id", []dashboard.DynamicConfigValue{{Id: "links", Value: links}})
 		}
 		d.WithPanel(b)
 	}
 }
+
+// defaultMetric is the metric variable's default: every run has a
+// failure score.
+const defaultMetric = "failure"
 
 // variable builders, by name.
 func analystVariable(name string) cog.Builder[dashboard.VariableModel] {
@@ -189,11 +238,23 @@ func analystVariable(name string) cog.Builder[dashboard.VariableModel] {
 	case "agent":
 		return distinct("agent", tTrajectories, "Agent")
 	case "metric":
-		return distinct("metric", tEvaluations, "Metric")
+		// One metric at a time: scores of different metrics have
+		// different units and directions.
+		return dashboard.NewQueryVariableBuilder(name).Label("Metric").
+			Datasource(chDatasource()).
+			Query(dashboard.StringOrMap{String: cog.ToPtr("SELECT DISTINCT metric FROM " + tEvaluations + " ORDER BY metric LIMIT 1000")}).
+			Refresh(dashboard.VariableRefreshOnTimeRangeChanged).
+			Current(dashboard.VariableOption{
+				Selected: cog.ToPtr(true),
+				Text:     dashboard.StringOrArrayOfString{String: cog.ToPtr(defaultMetric)},
+				Value:    dashboard.StringOrArrayOfString{String: cog.ToPtr(defaultMetric)},
+			})
+	case "release":
+		return distinct("service_version", tTrajectories, "Release")
+	case "trace_id":
+		return textbox("Run (trace id)", "")
 	case "tool":
 		return distinct("tool", tToolCalls, "Tool")
-	case "threshold":
-		return textbox("Pass threshold", "0.5")
 	case "worst_n":
 		return textbox("Worst runs per metric", "10")
 	case "usd_per_1k_input":

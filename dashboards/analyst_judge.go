@@ -86,7 +86,7 @@ func judgeCostDashboard() analystDashboard {
 						"output_tokens", "mean_latency_seconds", "cost_usd"},
 				},
 				{
-					title: "Decisions over time", kind: kindTimeSeries,
+					title: "Decisions over time", kind: kindTimeSeries, width: 24,
 					description: "The ledger, per run and metric: scored, not applicable or error for every metric; for judge metrics, queued (sampled for a judge, followed by its outcome), sampled_out, filtered, over_budget, queue_full, judge_error, not_applicable or shutting_down.",
 					sql: fmt.Sprintf("SELECT %s AS time, decision AS series, count() AS decisions\nFROM %s\n%s\nGROUP BY time, series\nORDER BY time",
 						bucket("timestamp"), tDecisions, where("timestamp")),

@@ -250,8 +250,9 @@ func TestAnalystPanelsRunOnClickHouse(t *testing.T) {
 		from: at.Add(-time.Hour), to: time.Now().UTC().Add(time.Hour), interval: 5 * time.Minute,
 		vars: map[string][]string{
 			"database": {db}, "service": {"shop-assistant"}, "agent": {"planner", "checkout"},
-			"metric": {"tool_error_rate", "hallucination_v1"}, "tool": {"search", "cart_add"},
-			"threshold": {"0.5"}, "worst_n": {"3"}, "usd_per_1k_input": {"0.0025"}, "usd_per_1k_output": {"0.01"},
+			"metric": {"hallucination_v1"}, "tool": {"search", "cart_add"}, "release": {"2.0.0", "2.1.0"},
+			"trace_id": {fmt.Sprintf("%032x", 2)},
+			"worst_n":  {"3"}, "usd_per_1k_input": {"0.0025"}, "usd_per_1k_output": {"0.01"},
 		},
 	}
 	for _, a := range analystSpecs() {
@@ -349,26 +350,27 @@ func TestAnalystPanelsRunOnClickHouse(t *testing.T) {
 		}
 	})
 	t.Run("worst runs are the lowest scores", func(t *testing.T) {
-		tg := renderedTargets(t, "evalsidecar-runs")["Worst runs per metric"]
+		tg := renderedTargets(t, "evalsidecar-runs")["Worst runs"]
 		rows, err := conn.Query(context.Background(), env.expand(t, tg.RawSQL))
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer rows.Close()
-		perMetric := map[string][]float64{}
+		var worst []float64
 		for rows.Next() {
 			var (
-				metric, label, agent, version, trace, expl, judge string
-				score                                             float64
-				ts                                                time.Time
+				label, agent, version, trace, expl, judge string
+				score                                     float64
+				passed                                    *uint8
+				ts                                        time.Time
 			)
-			if err := rows.Scan(&metric, &score, &label, &agent, &version, &trace, &expl, &judge, &ts); err != nil {
+			if err := rows.Scan(&score, &passed, &label, &agent, &version, &trace, &expl, &judge, &ts); err != nil {
 				t.Fatal(err)
 			}
-			perMetric[metric] = append(perMetric[metric], score)
+			worst = append(worst, score)
 		}
-		if got := perMetric["hallucination_v1"]; fmt.Sprint(got) != "[0 0 0]" {
-			t.Errorf("worst hallucination_v1 scores = %v, want three zeros", got)
+		if fmt.Sprint(worst) != "[0 0 0]" {
+			t.Errorf("worst hallucination_v1 scores = %v, want three zeros", worst)
 		}
 	})
 }

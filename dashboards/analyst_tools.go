@@ -12,9 +12,9 @@ func toolsDashboard() analystDashboard {
 		title:       "Tools",
 		description: "Tool calls of agent runs: volume, errors, latency and repeated calls, per tool and agent.",
 		tags:        []string{"analysts"},
-		vars:        []string{"service", "agent", "tool"},
+		vars:        []string{"service", "agent", "release", "tool"},
 		panels: func(Options) []chPanel {
-			w := where("start", toolFilter)
+			w := where("start", toolFilter, releaseFilter)
 			return []chPanel{
 				{
 					title: "Calls by tool", kind: kindTimeSeries,
@@ -45,6 +45,14 @@ func toolsDashboard() analystDashboard {
 					columns: []string{"time", "series", "repeated_rate"},
 				},
 				{
+					title: "Tool error rate by release", kind: kindTable, width: 24, height: 10,
+					description: "Which tool got worse after a release: per tool, each release next to the release before it (by first call), with calls (sample size), error rate and its change. Sorted by tool; sort by error_rate_change to see the largest rise.",
+					sql: releaseChange("tool", "calls", []string{"error_rate"},
+						"    SELECT tool, service_version AS release, min(start) AS first, count() AS n, avg(failed) AS error_rate\n    FROM "+
+							tToolCalls+"\n    "+w+"\n    GROUP BY tool, release"),
+					columns: []string{"tool", "release", "calls", "error_rate", "previous_release", "previous_calls", "error_rate_change"},
+				},
+				{
 					title: "Tools by agent", kind: kindTable, width: 24, height: 10,
 					description: "Per tool and calling agent: calls, errors, latency, repeated calls, argument sizes.",
 					sql: "SELECT tool, agent, count() AS calls, sum(failed) AS errors, avg(failed) AS error_rate,\n" +
@@ -58,7 +66,7 @@ func toolsDashboard() analystDashboard {
 					title: "Top tool errors", kind: kindTable, width: 24,
 					description: "Most frequent error messages per tool.",
 					sql: "SELECT tool, error, count() AS calls, uniqExact(trace_id) AS runs, max(start) AS last_seen\nFROM " +
-						tToolCalls + "\n" + where("start", toolFilter, "failed = 1") + "\nGROUP BY tool, error\nORDER BY calls DESC\nLIMIT 100",
+						tToolCalls + "\n" + where("start", toolFilter, releaseFilter, "failed = 1") + "\nGROUP BY tool, error\nORDER BY calls DESC\nLIMIT 100",
 					columns: []string{"tool", "error", "calls", "runs", "last_seen"},
 				},
 			}

@@ -126,7 +126,7 @@ func healthPanels() []cog.Builder[dashboard.Panel] {
 			promQuery{expr: "sum(" + mScorerQueue + sel(inst) + ")", legend: "queued"}),
 		timeseriesPanel("Received", "Spans and log records accepted per second.", unitPerSec,
 			promQuery{expr: "sum by (protocol) (" + rateOf(mReceiverSpans, inst) + ")", legend: "spans {{protocol}}"},
-			promQuery{expr: "sum by (protocol) (" + rateOf(mReceiverLogRecords, inst) + ")", legend: "log records {{protocol}}"}),
+			promQuery{expr: "sum by (protocol) (" + rateOf(mReceiverLogRecords, inst) + ")", legend: "log records {{protocol}}"}).Span(12),
 		timeseriesPanel("Requests by code", "OTLP export requests answered, by signal and response code.", unitPerSec,
 			promQuery{expr: "sum by (signal, code) (" + rateOf(mReceiverRequests, inst) + ")", legend: "{{signal}} {{code}}"}),
 		timeseriesPanel("Refused", "Spans and log records refused, by reason.", unitPerSec,

@@ -18,3 +18,10 @@ type Exporter interface {
 	// Shutdown drains what was accepted, within ctx, and releases resources.
 	Shutdown(ctx context.Context) error
 }
+
+// MetricsDescriber is an exporter that wants the configured metrics (ids
+// and scorer.Semantics, deterministic and judge) before Start, for
+// example to describe them in a table or to create their series.
+type MetricsDescriber interface {
+	DescribeMetrics(ms []scorer.Metric)
+}

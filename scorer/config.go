@@ -71,6 +71,7 @@ func (c Config) Validate() error {
 			continue
 		}
 		seen[m.Name] = i
+		err = errors.Join(err, errs.Prefix(fmt.Sprintf("metrics[%d].", i), m.CheckSemantics()))
 	}
 	return err
 }

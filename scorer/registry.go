@@ -142,7 +142,7 @@ func (r *Registry) Build(cfgs []MetricConfig) ([]Metric, error) {
 		if d, ok := m.(Described); ok {
 			sem = d.Semantics()
 		}
-		if sem, err = c.SemanticsConfig.apply(sem); err != nil {
+		if sem, err = c.apply(sem); err != nil {
 			return nil, fmt.Errorf("metric %q: %w", c.Name, err)
 		}
 		out = append(out, configure(m, c.Name, sem))

@@ -107,7 +107,7 @@ type Described interface {
 // Described, else "none" in every respect.
 func SemanticsOf(m Metric) Semantics {
 	if d, ok := m.(Described); ok {
-		return d.Semantics()
+		return d.Semantics().normal()
 	}
 	return Semantics{}.normal()
 }
@@ -200,6 +200,14 @@ type SemanticsConfig struct {
 	Max         *float64  `yaml:"max,omitempty"`
 	Pass        *PassRule `yaml:"pass,omitempty"`
 	Description string    `yaml:"description,omitempty"`
+}
+
+// CheckSemantics reports the invalid overrides that need no declared
+// semantics to be seen (Registry.Build checks the result against them),
+// named by key.
+func (c SemanticsConfig) CheckSemantics() error {
+	_, err := c.apply(Semantics{})
+	return err
 }
 
 // apply returns s with c's overrides, validated.

@@ -37,6 +37,15 @@ func TestPassRule(t *testing.T) {
 	}
 }
 
+func TestConfigValidateNamesSemanticsKeys(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Metrics = []MetricConfig{{Name: "ok"}, {Name: "bad", SemanticsConfig: SemanticsConfig{Pass: &PassRule{Op: "=>"}}}}
+	err := cfg.Validate()
+	if err == nil || !strings.Contains(err.Error(), "metrics[1].pass.comparison") {
+		t.Errorf("Validate = %v, want metrics[1].pass.comparison", err)
+	}
+}
+
 func TestSemanticsConfig(t *testing.T) {
 	ratio := Ratio(HigherIsBetter, "share").WithPass(">=", 1)
 	f := func(v float64) *float64 { return &v }

@@ -18,9 +18,15 @@ const (
 	kUInt64                    // UInt64
 	kTime                      // DateTime, or DateTime64(9) where the server has it
 	kStrings                   // Array(String)
+	// kNullUInt8 is Nullable(UInt8), a verdict: 0, 1, or nullU8 for
+	// NULL. New kinds go at the end: spool files store kinds by number.
+	kNullUInt8
 )
 
-func (k kind) valid() bool { return k >= kString && k <= kStrings }
+// nullU8 is a NULL in a kNullUInt8 column.
+const nullU8 = 2
+
+func (k kind) valid() bool { return k >= kString && k <= kNullUInt8 }
 
 // chType is the ClickHouse type of k on a server with features f.
 func (k kind) chType(f features) string {
@@ -44,6 +50,8 @@ func (k kind) chType(f features) string {
 		return "DateTime('UTC')"
 	case kStrings:
 		return "Array(String)"
+	case kNullUInt8:
+		return "Nullable(UInt8)"
 	}
 	return fmt.Sprintf("unknown kind %d", k)
 }
@@ -85,6 +93,14 @@ func (c *colData) values(k kind) any {
 		return c.t
 	case kStrings:
 		return c.strs
+	case kNullUInt8:
+		vs := make([]*uint8, len(c.u8))
+		for i := range c.u8 {
+			if c.u8[i] != nullU8 {
+				vs[i] = &c.u8[i]
+			}
+		}
+		return vs
 	}
 	return nil
 }
@@ -95,7 +111,7 @@ func (c *colData) len(k kind) int {
 		return len(c.str)
 	case kFloat64:
 		return len(c.f64)
-	case kUInt8:
+	case kUInt8, kNullUInt8:
 		return len(c.u8)
 	case kUInt32:
 		return len(c.u32)
@@ -126,7 +142,7 @@ func newBatch(t tableID, columns []column, capRows int) *batch {
 			d.str = make([]string, 0, capRows)
 		case kFloat64:
 			d.f64 = make([]float64, 0, capRows)
-		case kUInt8:
+		case kUInt8, kNullUInt8:
 			d.u8 = make([]uint8, 0, capRows)
 		case kUInt32:
 			d.u32 = make([]uint32, 0, capRows)
@@ -175,6 +191,17 @@ func (w *rowWriter) u32(v uint32)     { d := w.next(kUInt32); d.u32 = append(d.u
 func (w *rowWriter) u64(v uint64)     { d := w.next(kUInt64); d.u64 = append(d.u64, v) }
 func (w *rowWriter) time(v time.Time) { d := w.next(kTime); d.t = append(d.t, v) }
 func (w *rowWriter) strs(v []string)  { d := w.next(kStrings); d.strs = append(d.strs, v) }
+func (w *rowWriter) verdict(v *bool) {
+	d := w.next(kNullUInt8)
+	u := uint8(nullU8)
+	if v != nil {
+		u = 0
+		if *v {
+			u = 1
+		}
+	}
+	d.u8 = append(d.u8, u)
+}
 func (w *rowWriter) bool(v bool) {
 	d := w.next(kUInt8)
 	var u uint8

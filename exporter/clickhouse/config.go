@@ -88,6 +88,9 @@ type TableNames struct {
 	Trajectories  string `yaml:"trajectories"`
 	ToolCalls     string `yaml:"tool_calls"`
 	EvalDecisions string `yaml:"eval_decisions"`
+	// Metrics is the metrics dimension table: each configured metric's
+	// direction, unit, bounds and pass rule, written at start.
+	Metrics string `yaml:"metrics"`
 }
 
 // SpoolConfig configures the spool of sealed batches.
@@ -124,6 +127,7 @@ const (
 	DefaultTrajectoriesTable  = "trajectories"
 	DefaultToolCallsTable     = "tool_calls"
 	DefaultEvalDecisionsTable = "eval_decisions"
+	DefaultMetricsTable       = "metrics"
 	DefaultDatabase           = "evalsidecar"
 )
 
@@ -138,6 +142,7 @@ func DefaultConfig() Config {
 			Trajectories:  DefaultTrajectoriesTable,
 			ToolCalls:     DefaultToolCallsTable,
 			EvalDecisions: DefaultEvalDecisionsTable,
+			Metrics:       DefaultMetricsTable,
 		},
 		CreateSchema:      true,
 		TTL:               30 * 24 * time.Hour,
@@ -190,10 +195,12 @@ func (c Config) Validate() error {
 	ident("tables.trajectories", c.Tables.Trajectories)
 	ident("tables.tool_calls", c.Tables.ToolCalls)
 	ident("tables.eval_decisions", c.Tables.EvalDecisions)
+	ident("tables.metrics", c.Tables.Metrics)
 	seen := map[string]string{}
 	for _, kv := range [][2]string{
 		{"tables.evaluations", c.Tables.Evaluations}, {"tables.trajectories", c.Tables.Trajectories},
 		{"tables.tool_calls", c.Tables.ToolCalls}, {"tables.eval_decisions", c.Tables.EvalDecisions},
+		{"tables.metrics", c.Tables.Metrics},
 	} {
 		if other, dup := seen[kv[1]]; dup {
 			add("%s: same table name %q as %s", kv[0], kv[1], other)

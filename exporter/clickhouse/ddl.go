@@ -75,11 +75,22 @@ func (s schema) engine(table string) string {
 	if s.cfg.Engine == EngineReplacingMergeTree {
 		name = "ReplacingMergeTree"
 	}
+	return s.engineOf(name, table, "")
+}
+
+// engineOf is the engine name with its arguments (version, a version
+// column or ""), replicated in a replicated cluster.
+func (s schema) engineOf(name, table, version string) string {
+	var args []string
 	if s.cfg.Cluster != "" && s.cfg.ClusterReplicated {
 		path := strings.NewReplacer("{database}", s.cfg.Database, "{table}", table).Replace(s.cfg.ReplicaPath)
-		return fmt.Sprintf("Replicated%s('%s', '%s')", name, path, s.cfg.ReplicaName)
+		name = "Replicated" + name
+		args = append(args, "'"+path+"'", "'"+s.cfg.ReplicaName+"'")
 	}
-	return name + "()"
+	if version != "" {
+		args = append(args, version)
+	}
+	return name + "(" + strings.Join(args, ", ") + ")"
 }
 
 // ttlExpr is the TTL clause for the time column, or "" when TTL is off.
@@ -148,6 +159,49 @@ func (s schema) createDistributed(t tableID) (string, error) {
 	})
 }
 
+// metricsStorage is the table that stores the metrics dimension rows.
+func (s schema) metricsStorage() string {
+	if s.cfg.Cluster != "" {
+		return s.cfg.Tables.Metrics + localSuffix
+	}
+	return s.cfg.Tables.Metrics
+}
+
+// createMetrics renders the metrics dimension table (and its Distributed
+// table in cluster mode). It is a ReplacingMergeTree on the update time:
+// the latest row of a metric wins.
+func (s schema) createMetrics() ([]string, error) {
+	local := s.metricsStorage()
+	ct, err := render("metrics.sql.tmpl", tableData{Database: s.cfg.Database, Table: local,
+		OnCluster: s.onCluster(), Engine: s.engineOf("ReplacingMergeTree", local, "updated")})
+	if err != nil || s.cfg.Cluster == "" {
+		return []string{ct}, err
+	}
+	dt, err := render("distributed.sql.tmpl", distributedData{Database: s.cfg.Database, Table: s.cfg.Tables.Metrics,
+		Local: local, OnCluster: s.onCluster(), Cluster: s.cfg.Cluster, ShardingKey: "cityHash64(name)"})
+	return []string{ct, dt}, err
+}
+
+// addColumn renders the ALTER TABLE that adds column name of t to table
+// (its storage or Distributed table) after the column before it.
+func (s schema) addColumn(t tableID, table, name string) (string, error) {
+	cols := tableDefs[t].columns
+	for i, c := range cols {
+		if c.name != name {
+			continue
+		}
+		e := c.name + " " + c.kind.chType(s.f)
+		if s.f.Codecs && c.codec != "" && table == s.storageTable(t) {
+			e += " CODEC(" + c.codec + ")"
+		}
+		if i > 0 {
+			e += " AFTER " + cols[i-1].name
+		}
+		return fmt.Sprintf("ALTER TABLE %s.%s%s ADD COLUMN %s", s.cfg.Database, table, s.onCluster(), e), nil
+	}
+	return "", fmt.Errorf("add column: %s has no column %s", t, name)
+}
+
 // createDatabase renders CREATE DATABASE.
 func (s schema) createDatabase() (string, error) {
 	return render("database.sql.tmpl", tableData{Database: s.cfg.Database, OnCluster: s.onCluster()})
@@ -181,11 +235,23 @@ type migration struct {
 	version    uint32
 	name       string
 	statements func(s schema) ([]string, error)
+	// columns are columns a later version added to a table created by
+	// an earlier one: migrate adds each one its tables lack (storage
+	// and, in cluster mode, Distributed), checking system.columns first
+	// since 18.16 has no ADD COLUMN IF NOT EXISTS. A fresh install
+	// creates them with the table.
+	columns []addedColumn
+}
+
+// addedColumn names a column a migration adds.
+type addedColumn struct {
+	table tableID
+	name  string
 }
 
 // migrations is the schema's history, oldest first. A later version adds
-// columns with a new entry (ALTER TABLE … ADD COLUMN IF NOT EXISTS on the
-// storage table and, in cluster mode, the Distributed table).
+// columns with a new entry listing them in columns, and tables with
+// CREATE TABLE IF NOT EXISTS statements.
 var migrations = []migration{
 	{version: 1, name: "create tables", statements: func(s schema) ([]string, error) {
 		var out []string
@@ -205,6 +271,8 @@ var migrations = []migration{
 		}
 		return out, nil
 	}},
+	{version: 2, name: "pass verdicts, tool call texts and metrics table", statements: schema.createMetrics,
+		columns: []addedColumn{{tEvaluations, "passed"}, {tToolCalls, "arguments"}, {tToolCalls, "result"}}},
 }
 
 // ddl returns every statement a fresh install runs, in order: database,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -72,7 +73,7 @@ func appendValues(dst []byte, k kind, d *colData) []byte {
 		for _, v := range d.f64 {
 			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v))
 		}
-	case kUInt8:
+	case kUInt8, kNullUInt8:
 		dst = append(dst, d.u8...)
 	case kUInt32:
 		for _, v := range d.u32 {
@@ -307,8 +308,11 @@ func decodeValues(d *decoder, k kind, n int, c *colData) {
 				c.f64[j] = math.Float64frombits(d.u64())
 			}
 		}
-	case kUInt8:
+	case kUInt8, kNullUInt8:
 		c.u8 = append([]uint8(nil), d.bytes(uint64(n))...)
+		if k == kNullUInt8 && slices.ContainsFunc(c.u8, func(v uint8) bool { return v > nullU8 }) {
+			d.fail("verdict column holds a value other than 0, 1 or NULL")
+		}
 	case kUInt32:
 		if d.fits(n, 1) {
 			c.u32 = make([]uint32, n)

@@ -80,9 +80,15 @@ type Exporter struct {
 	readyMu sync.Mutex
 	ready   bool
 	sch     schema
+	// described are the metrics written to the metrics table when the
+	// schema is ready (DescribeMetrics).
+	described []scorer.Metric
 }
 
-var _ exporter.Exporter = (*Exporter)(nil)
+var (
+	_ exporter.Exporter         = (*Exporter)(nil)
+	_ exporter.MetricsDescriber = (*Exporter)(nil)
+)
 
 // New validates cfg and registers the exporter's metrics with
 // set.Registerer; set.Version is written into every row. The connection

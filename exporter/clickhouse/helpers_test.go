@@ -192,10 +192,11 @@ func testEvaluation(i int) *scorer.Evaluation {
 		},
 		Attributes: map[string]string{"intent": "refund"},
 	}
+	failed := false // tool_error_rate's pass rule is <= 0
 	return &scorer.Evaluation{
 		Trajectory: tr,
 		Results: []scorer.Result{
-			{Metric: "tool_error_rate", Score: 1.0 / 3, Details: map[string]any{"errors": 1}},
+			{Metric: "tool_error_rate", Score: 1.0 / 3, Passed: &failed, Details: map[string]any{"errors": 1}},
 			{Metric: "hallucination_v1", Score: float64(i%10) / 10, Label: "ok", Explanation: fmt.Sprintf("run %d explained", i),
 				Judge: &scorer.JudgeUsage{Provider: "openai", Model: "judge-1", InputTokens: 500, OutputTokens: 50, Latency: time.Second}},
 		},

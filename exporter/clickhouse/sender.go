@@ -145,6 +145,9 @@ func (x *Exporter) ensureReady(ctx context.Context) error {
 		if err := x.migrate(ctx, sch); err != nil {
 			return err
 		}
+		if err := x.writeMetrics(ctx, sch, x.now()); err != nil {
+			return err
+		}
 	}
 	x.sch = sch
 	x.ready = true
@@ -207,6 +210,13 @@ func (x *Exporter) migrate(ctx context.Context, s schema) error {
 		if err != nil {
 			return err
 		}
+		for _, ac := range m.columns {
+			q, err := x.missingColumns(qctx, s, ac)
+			if err != nil {
+				return fmt.Errorf("clickhouse exporter: migration %d (%s): %w", m.version, m.name, err)
+			}
+			stmts = append(stmts, q...)
+		}
 		for _, q := range stmts {
 			if err := x.conn.Exec(qctx, q); err != nil {
 				return fmt.Errorf("clickhouse exporter: migration %d (%s): %w", m.version, m.name, err)
@@ -227,6 +237,33 @@ func (x *Exporter) migrate(ctx context.Context, s schema) error {
 		x.logger.Info("clickhouse exporter applied schema migration", "version", m.version, "name", m.name)
 	}
 	return nil
+}
+
+// missingColumns returns the ALTER TABLE statements that add ac to the
+// tables of its table that lack it.
+func (x *Exporter) missingColumns(ctx context.Context, s schema, ac addedColumn) ([]string, error) {
+	tables := []string{s.storageTable(ac.table)}
+	if s.cfg.Cluster != "" {
+		tables = append(tables, s.cfg.Tables.name(ac.table))
+	}
+	var out []string
+	for _, t := range tables {
+		var n uint64
+		err := x.conn.QueryRow(ctx, "SELECT count() FROM system.columns WHERE database = ? AND table = ? AND name = ?",
+			s.cfg.Database, t, ac.name).Scan(&n)
+		if err != nil {
+			return nil, fmt.Errorf("read columns of %s: %w", t, err)
+		}
+		if n > 0 {
+			continue
+		}
+		q, err := s.addColumn(ac.table, t, ac.name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, q)
+	}
+	return out, nil
 }
 
 // insert sends one batch with a native column-wise insert.

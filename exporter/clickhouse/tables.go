@@ -82,6 +82,9 @@ var (
 			{"label", kString, codecZSTD},
 			{"explanation", kString, codecZSTD},
 			{"confidence", kFloat64, codecZSTD},
+			// passed: the pass verdict, NULL without a pass rule (added
+			// by migration 2).
+			{"passed", kNullUInt8, codecZSTD},
 			{"details", kString, codecZSTD},
 			{"judge_provider", kLowString, codecZSTD},
 			{"judge_model", kLowString, codecZSTD},
@@ -156,6 +159,10 @@ var (
 			{"arguments_valid", kUInt8, codecZSTD},
 			{"result_bytes", kUInt32, codecZSTD},
 			{"error", kString, codecZSTD},
+			// arguments and result: the call's text, for a run's
+			// drill-down (added by migration 2).
+			{"arguments", kString, codecZSTD},
+			{"result", kString, codecZSTD},
 			{"failed", kUInt8, codecZSTD},
 			{"repeated", kUInt8, codecZSTD},
 			{"duration_seconds", kFloat64, codecZSTD},

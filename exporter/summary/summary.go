@@ -28,6 +28,7 @@ type stat struct {
 	n             int
 	mean, m2      float64 // Welford's running mean and sum of squares
 	min, max      float64
+	ruled, passed int // scores with a pass verdict, and those that passed
 	notApplicable int
 	errors        int
 }
@@ -63,6 +64,12 @@ func (s *Summary) Export(_ context.Context, e *scorer.Evaluation) error {
 		if st.n == 1 || r.Score > st.max {
 			st.max = r.Score
 		}
+		if r.Passed != nil {
+			st.ruled++
+			if *r.Passed {
+				st.passed++
+			}
+		}
 	}
 	for _, m := range e.NotApplicable {
 		s.get(m).notApplicable++
@@ -84,11 +91,14 @@ func (s *Summary) get(metric string) *stat {
 
 // Row is one metric's statistics.
 type Row struct {
-	Metric        string
-	Count         int
-	Mean          float64
-	Std           float64 // sample standard deviation (n−1); NaN with fewer than two scores
-	Min, Max      float64
+	Metric   string
+	Count    int
+	Mean     float64
+	Std      float64 // sample standard deviation (n−1); NaN with fewer than two scores
+	Min, Max float64
+	// PassRate is the share of scores that passed the metric's pass
+	// rule; NaN for a metric without one.
+	PassRate      float64
 	NotApplicable int
 	Errors        int
 }
@@ -107,7 +117,10 @@ func (s *Summary) Snapshot() Table {
 	t := Table{Runs: s.runs, Failed: s.failed}
 	for name, st := range s.metrics {
 		r := Row{Metric: name, Count: st.n, Mean: st.mean, Min: st.min, Max: st.max,
-			NotApplicable: st.notApplicable, Errors: st.errors, Std: math.NaN()}
+			NotApplicable: st.notApplicable, Errors: st.errors, Std: math.NaN(), PassRate: math.NaN()}
+		if st.ruled > 0 {
+			r.PassRate = float64(st.passed) / float64(st.ruled)
+		}
 		if st.n > 1 {
 			r.Std = math.Sqrt(st.m2 / float64(st.n-1))
 		}
@@ -120,18 +133,21 @@ func (s *Summary) Snapshot() Table {
 // Write prints the table in aligned columns.
 func (t Table) Write(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "metric\tscored\tmean\tstd\tmin\tmax\tn/a\terrors\t\n")
+	fmt.Fprintf(tw, "metric\tscored\tmean\tstd\tmin\tmax\tpassed\tn/a\terrors\t\n")
 	for _, r := range t.Rows {
 		if r.Count == 0 {
-			fmt.Fprintf(tw, "%s\t0\t-\t-\t-\t-\t%d\t%d\t\n", r.Metric, r.NotApplicable, r.Errors)
+			fmt.Fprintf(tw, "%s\t0\t-\t-\t-\t-\t-\t%d\t%d\t\n", r.Metric, r.NotApplicable, r.Errors)
 			continue
 		}
-		std := "-"
+		std, pass := "-", "-"
 		if !math.IsNaN(r.Std) {
 			std = fmt.Sprintf("%.4f", r.Std)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%s\t%.4f\t%.4f\t%d\t%d\t\n",
-			r.Metric, r.Count, r.Mean, std, r.Min, r.Max, r.NotApplicable, r.Errors)
+		if !math.IsNaN(r.PassRate) {
+			pass = fmt.Sprintf("%.1f%%", 100*r.PassRate)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%s\t%.4f\t%.4f\t%s\t%d\t%d\t\n",
+			r.Metric, r.Count, r.Mean, std, r.Min, r.Max, pass, r.NotApplicable, r.Errors)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

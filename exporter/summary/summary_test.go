@@ -16,8 +16,11 @@ func TestSummaryStatistics(t *testing.T) {
 	for i, v := range scores {
 		e := &scorer.Evaluation{
 			Trajectory: &agentrun.Trajectory{Failed: i == 0},
-			Results:    []scorer.Result{{Metric: "tool_error_rate", Score: v}},
+			Results:    []scorer.Result{{Metric: "tool_error_rate", Score: v}, {Metric: "latency", Score: 2}},
 		}
+		// tool_error_rate's rule (<= 0) passes only the zero score.
+		passed := v <= 0
+		e.Results[0].Passed = &passed
 		if i == 3 {
 			e.NotApplicable = []string{"tool_args_valid"}
 			e.Errors = []scorer.MetricError{{Metric: "tool_args_valid", Reason: "error"}}
@@ -30,10 +33,16 @@ func TestSummaryStatistics(t *testing.T) {
 	if tab.Runs != 4 || tab.Failed != 1 {
 		t.Fatalf("runs/failed = %d/%d, want 4/1", tab.Runs, tab.Failed)
 	}
-	if len(tab.Rows) != 2 || tab.Rows[0].Metric != "tool_args_valid" || tab.Rows[1].Metric != "tool_error_rate" {
+	if len(tab.Rows) != 3 || tab.Rows[1].Metric != "tool_args_valid" || tab.Rows[2].Metric != "tool_error_rate" {
 		t.Fatalf("rows = %+v", tab.Rows)
 	}
-	r := tab.Rows[1]
+	if r := tab.Rows[2]; r.PassRate != 0.25 {
+		t.Errorf("tool_error_rate pass rate = %v, want 1 of 4", r.PassRate)
+	}
+	if r := tab.Rows[0]; !math.IsNaN(r.PassRate) {
+		t.Errorf("latency (no pass rule) pass rate = %v, want NaN", r.PassRate)
+	}
+	r := tab.Rows[2]
 	// mean 0.4375; sample variance = sum((x-mean)^2)/(n-1)
 	var ss float64
 	for _, v := range scores {
@@ -43,7 +52,7 @@ func TestSummaryStatistics(t *testing.T) {
 	if r.Count != 4 || math.Abs(r.Mean-0.4375) > 1e-12 || math.Abs(r.Std-wantStd) > 1e-12 || r.Min != 0 || r.Max != 1 {
 		t.Fatalf("stats = %+v, want mean 0.4375 std %v", r, wantStd)
 	}
-	na := tab.Rows[0]
+	na := tab.Rows[1]
 	if na.Count != 0 || na.NotApplicable != 1 || na.Errors != 1 {
 		t.Fatalf("n/a row = %+v", na)
 	}
@@ -52,7 +61,7 @@ func TestSummaryStatistics(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"tool_error_rate", "0.4375", "runs: 4, failed: 1"} {
+	for _, want := range []string{"tool_error_rate", "0.4375", "25.0%", "runs: 4, failed: 1"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}

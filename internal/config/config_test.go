@@ -104,6 +104,8 @@ func TestParseErrorsNameKeys(t *testing.T) {
 		{"invalid value", "extractor:\n  max_live_traces: 0\n", "extractor.max_live_traces"},
 		{"invalid log level", "log:\n  level: loud\n", "log.level"},
 		{"unknown metric", "scorer:\n  metrics:\n    - name: nope\n", "nope"},
+		{"bad pass rule", "scorer:\n  metrics:\n    - name: latency\n      pass: {threshold: 30, comparison: '=<'}\n", "scorer.metrics[0].pass.comparison"},
+		{"bad unit", "scorer:\n  metrics:\n    - name: latency\n      unit: ms\n", "scorer.metrics[0].unit"},
 		{"missing env", "receiver:\n  auth:\n    bearer_token: ${env:MISSING}\n", "MISSING is not set"},
 	}
 	for _, tt := range tests {

@@ -142,6 +142,12 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	if p.Engine, err = scorer.NewEngine(cfg.Scorer, set.Component("scorer"), metrics, p.Exporters, engineOpts); err != nil {
 		return nil, fmt.Errorf("scorer: %w", err)
 	}
+	all := append(metrics, p.Judge.Metrics()...)
+	for _, x := range exps {
+		if d, ok := x.(exporter.MetricsDescriber); ok {
+			d.DescribeMetrics(all)
+		}
+	}
 	if p.Assembler, err = extractor.NewAssembler(cfg.Extractor, set.Component("extractor"), p.Engine); err != nil {
 		return nil, fmt.Errorf("extractor: %w", err)
 	}

@@ -85,8 +85,16 @@ func TestSemantics(t *testing.T) {
 			t.Errorf("%s: no description", name)
 		}
 	}
+	// A bool CEL expression is a verdict that passes at 1.
+	ms, err := r.Build([]scorer.MetricConfig{{Name: "has_answer", Type: "cel", Params: map[string]any{"expression": "response != ''"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := scorer.SemanticsOf(ms[0]); s.Unit != scorer.UnitRatio || s.Direction != hi || s.Pass == nil || *s.Pass != (scorer.PassRule{Threshold: 1, Op: ">="}) {
+		t.Errorf("bool cel: %+v", s)
+	}
 	// A parameter threshold is the pass rule.
-	ms, err := r.Build([]scorer.MetricConfig{{Name: "response_match_score", Params: map[string]any{"threshold": 0.6}}})
+	ms, err = r.Build([]scorer.MetricConfig{{Name: "response_match_score", Params: map[string]any{"threshold": 0.6}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,6 +65,8 @@ type Metric struct {
 	needs scorer.Inputs
 	prg   cel.Program
 	vars  map[string]variable
+	// verdict is set for a bool expression: its score is a 1/0 verdict.
+	verdict bool
 }
 
 // New compiles expression into a metric named name. The error gives the
@@ -92,7 +94,7 @@ func New(name, expression string) (*Metric, error) {
 		return nil, fmt.Errorf("param \"expression\": %w", err)
 	}
 	vars := variables()
-	m := &Metric{name: name, expr: expression, prg: prg, vars: vars}
+	m := &Metric{name: name, expr: expression, prg: prg, vars: vars, verdict: ast.OutputType() == cel.BoolType}
 	for _, r := range ast.NativeRep().ReferenceMap() {
 		if v, ok := vars[r.Name]; ok {
 			m.needs |= v.needs
@@ -120,6 +122,15 @@ func (m *Metric) Name() string { return m.name }
 
 // Needs returns the Instance fields the expression mentions.
 func (m *Metric) Needs() scorer.Inputs { return m.needs }
+
+// Semantics declares a bool expression a 1/0 verdict that passes at 1;
+// a number means nothing until configured (direction, unit, pass keys).
+func (m *Metric) Semantics() scorer.Semantics {
+	if m.verdict {
+		return scorer.Ratio(scorer.HigherIsBetter, "1 when the expression holds, else 0").WithPass(">=", 1)
+	}
+	return scorer.Semantics{}
+}
 
 // Expression returns the source expression.
 func (m *Metric) Expression() string { return m.expr }

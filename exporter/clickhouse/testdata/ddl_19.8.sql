@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS evalsidecar.evaluations
     label String,
     explanation String,
     confidence Float64,
+    passed Nullable(UInt8),
     details String,
     judge_provider LowCardinality(String),
     judge_model LowCardinality(String),
@@ -97,6 +98,8 @@ CREATE TABLE IF NOT EXISTS evalsidecar.tool_calls
     arguments_valid UInt8,
     result_bytes UInt32,
     error String,
+    arguments String,
+    result String,
     failed UInt8,
     repeated UInt8,
     duration_seconds Float64,
@@ -133,4 +136,19 @@ PARTITION BY toDate(timestamp)
 ORDER BY (decision, metric, agent, toStartOfHour(timestamp), row_key)
 TTL timestamp + toIntervalSecond(129600)
 SETTINGS index_granularity = 8192;
+
+CREATE TABLE IF NOT EXISTS evalsidecar.metrics
+(
+    name String,
+    direction String,
+    unit String,
+    min Nullable(Float64),
+    max Nullable(Float64),
+    threshold Nullable(Float64),
+    comparison String,
+    description String,
+    updated DateTime('UTC')
+)
+ENGINE = ReplacingMergeTree(updated)
+ORDER BY name;
 

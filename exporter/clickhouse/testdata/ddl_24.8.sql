@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS evalsidecar.evaluations
     label String CODEC(ZSTD(1)),
     explanation String CODEC(ZSTD(1)),
     confidence Float64 CODEC(ZSTD(1)),
+    passed Nullable(UInt8) CODEC(ZSTD(1)),
     details String CODEC(ZSTD(1)),
     judge_provider LowCardinality(String) CODEC(ZSTD(1)),
     judge_model LowCardinality(String) CODEC(ZSTD(1)),
@@ -99,6 +100,8 @@ CREATE TABLE IF NOT EXISTS evalsidecar.tool_calls
     arguments_valid UInt8 CODEC(ZSTD(1)),
     result_bytes UInt32 CODEC(ZSTD(1)),
     error String CODEC(ZSTD(1)),
+    arguments String CODEC(ZSTD(1)),
+    result String CODEC(ZSTD(1)),
     failed UInt8 CODEC(ZSTD(1)),
     repeated UInt8 CODEC(ZSTD(1)),
     duration_seconds Float64 CODEC(ZSTD(1)),
@@ -137,4 +140,19 @@ PARTITION BY toDate(timestamp)
 ORDER BY (decision, metric, agent, toStartOfHour(timestamp), row_key)
 TTL toDateTime(timestamp) + toIntervalDay(30)
 SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1, non_replicated_deduplication_window = 1000;
+
+CREATE TABLE IF NOT EXISTS evalsidecar.metrics
+(
+    name String,
+    direction String,
+    unit String,
+    min Nullable(Float64),
+    max Nullable(Float64),
+    threshold Nullable(Float64),
+    comparison String,
+    description String,
+    updated DateTime('UTC')
+)
+ENGINE = ReplacingMergeTree(updated)
+ORDER BY name;
 

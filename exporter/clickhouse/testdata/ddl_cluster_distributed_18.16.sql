@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS evalsidecar.evaluations_local
     label String,
     explanation String,
     confidence Float64,
+    passed Nullable(UInt8),
     details String,
     judge_provider LowCardinality(String),
     judge_model LowCardinality(String),
@@ -103,6 +104,8 @@ CREATE TABLE IF NOT EXISTS evalsidecar.tool_calls_local
     arguments_valid UInt8,
     result_bytes UInt32,
     error String,
+    arguments String,
+    result String,
     failed UInt8,
     repeated UInt8,
     duration_seconds Float64,
@@ -145,4 +148,23 @@ SETTINGS index_granularity = 8192;
 CREATE TABLE IF NOT EXISTS evalsidecar.eval_decisions
 AS evalsidecar.eval_decisions_local
 ENGINE = Distributed(analytics, evalsidecar, eval_decisions_local, cityHash64(trace_id));
+
+CREATE TABLE IF NOT EXISTS evalsidecar.metrics_local
+(
+    name String,
+    direction String,
+    unit String,
+    min Nullable(Float64),
+    max Nullable(Float64),
+    threshold Nullable(Float64),
+    comparison String,
+    description String,
+    updated DateTime('UTC')
+)
+ENGINE = ReplacingMergeTree(updated)
+ORDER BY name;
+
+CREATE TABLE IF NOT EXISTS evalsidecar.metrics
+AS evalsidecar.metrics_local
+ENGINE = Distributed(analytics, evalsidecar, metrics_local, cityHash64(name));
 

@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS evalsidecar.evaluations_local ON CLUSTER analytics
     label String CODEC(ZSTD(1)),
     explanation String CODEC(ZSTD(1)),
     confidence Float64 CODEC(ZSTD(1)),
+    passed Nullable(UInt8) CODEC(ZSTD(1)),
     details String CODEC(ZSTD(1)),
     judge_provider LowCardinality(String) CODEC(ZSTD(1)),
     judge_model LowCardinality(String) CODEC(ZSTD(1)),
@@ -107,6 +108,8 @@ CREATE TABLE IF NOT EXISTS evalsidecar.tool_calls_local ON CLUSTER analytics
     arguments_valid UInt8 CODEC(ZSTD(1)),
     result_bytes UInt32 CODEC(ZSTD(1)),
     error String CODEC(ZSTD(1)),
+    arguments String CODEC(ZSTD(1)),
+    result String CODEC(ZSTD(1)),
     failed UInt8 CODEC(ZSTD(1)),
     repeated UInt8 CODEC(ZSTD(1)),
     duration_seconds Float64 CODEC(ZSTD(1)),
@@ -153,4 +156,23 @@ SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1;
 CREATE TABLE IF NOT EXISTS evalsidecar.eval_decisions ON CLUSTER analytics
 AS evalsidecar.eval_decisions_local
 ENGINE = Distributed(analytics, evalsidecar, eval_decisions_local, cityHash64(trace_id));
+
+CREATE TABLE IF NOT EXISTS evalsidecar.metrics_local ON CLUSTER analytics
+(
+    name String,
+    direction String,
+    unit String,
+    min Nullable(Float64),
+    max Nullable(Float64),
+    threshold Nullable(Float64),
+    comparison String,
+    description String,
+    updated DateTime('UTC')
+)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/evalsidecar/metrics_local', '{replica}', updated)
+ORDER BY name;
+
+CREATE TABLE IF NOT EXISTS evalsidecar.metrics ON CLUSTER analytics
+AS evalsidecar.metrics_local
+ENGINE = Distributed(analytics, evalsidecar, metrics_local, cityHash64(name));
 

@@ -165,6 +165,7 @@ func (c Config) Validate() error {
 		seen[m.Name] = i
 		add(p+"sampling.", m.Sampling.Validate())
 		add(p, m.Budget.Validate("budget."))
+		add(p, m.CheckSemantics())
 		for k, f := range m.Fields {
 			if !knownField(f) {
 				err = errors.Join(err, fmt.Errorf("%sfields[%d]: unknown field %q (known: %v)", p, k, f, Fields()))

@@ -1,0 +1,47 @@
+package pipeline
+
+import (
+	"context"
+	"log/slog"
+	"testing"
+
+	"github.com/evalsidecar/evalsidecar/exporter"
+	"github.com/evalsidecar/evalsidecar/internal/config"
+	"github.com/evalsidecar/evalsidecar/scorer"
+)
+
+// describer records the metrics the pipeline describes to it.
+type describer struct {
+	ms []scorer.Metric
+}
+
+func (d *describer) Export(context.Context, *scorer.Evaluation) error { return nil }
+func (d *describer) Start(context.Context) error                      { return nil }
+func (d *describer) Shutdown(context.Context) error                   { return nil }
+func (d *describer) DescribeMetrics(ms []scorer.Metric)               { d.ms = ms }
+
+// TestExportersAreToldTheMetrics checks that every exporter that asks is
+// given the configured metrics with their semantics, overrides applied.
+func TestExportersAreToldTheMetrics(t *testing.T) {
+	cfg := config.Default()
+	cfg.Scorer.Metrics = append(cfg.Scorer.Metrics, scorer.MetricConfig{Name: "slow", Type: "latency",
+		SemanticsConfig: scorer.SemanticsConfig{Pass: &scorer.PassRule{Threshold: 30, Op: "<="}}})
+	d := &describer{}
+	if _, err := New(cfg, slog.New(slog.DiscardHandler), Options{Extra: []exporter.Exporter{d}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.ms) != len(cfg.Scorer.Metrics) {
+		t.Fatalf("described %d metrics, want %d", len(d.ms), len(cfg.Scorer.Metrics))
+	}
+	for i, m := range d.ms {
+		if m.Name() != cfg.Scorer.Metrics[i].Name {
+			t.Errorf("metric %d is %s, want %s", i, m.Name(), cfg.Scorer.Metrics[i].Name)
+		}
+	}
+	if p := scorer.SemanticsOf(d.ms[len(d.ms)-1]).Pass; p == nil || *p != (scorer.PassRule{Threshold: 30, Op: "<="}) {
+		t.Errorf("slow's pass rule = %+v, want <= 30", p)
+	}
+	if s := scorer.SemanticsOf(d.ms[1]); d.ms[1].Name() != "failure" || s.Direction != scorer.LowerIsBetter {
+		t.Errorf("%s: %+v", d.ms[1].Name(), s)
+	}
+}
