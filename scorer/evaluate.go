@@ -120,7 +120,6 @@ func classify(m Metric, r Result, err error) (Result, string, error) {
 	if math.IsNaN(r.Score) || math.IsInf(r.Score, 0) {
 		return Result{}, ReasonInvalidScore, fmt.Errorf("%w: %v", errInvalidScore, r.Score)
 	}
-	sem := SemanticsOf(m)
-	r.Passed, r.Unit = sem.Pass.Verdict(r.Score), sem.Unit
+	r.Passed = SemanticsOf(m).Pass.Verdict(r.Score)
 	return r, "", nil
 }

@@ -16,9 +16,6 @@ type Result struct {
 	// Passed is the metric's pass rule applied to Score when it was
 	// scored; nil when the metric has no pass rule.
 	Passed *bool
-	// Unit is the metric's unit, set with Passed when it was scored, so
-	// that sinks keep scores of different units apart.
-	Unit Unit
 	// Details holds metric-specific numbers (precision, recall, counts).
 	Details  map[string]any
 	Verdicts []Verdict

@@ -27,9 +27,15 @@ type Exporter struct {
 	exemplars                                            *exemplarBudget
 	series                                               seriesCaches
 	rows                                                 *seriesRows
+	// families is each described metric's score histogram, set by
+	// DescribeMetrics before Start and only read after.
+	families map[string]scoreFamily
 }
 
-var _ exporter.Exporter = (*Exporter)(nil)
+var (
+	_ exporter.Exporter         = (*Exporter)(nil)
+	_ exporter.MetricsDescriber = (*Exporter)(nil)
+)
 
 // New validates cfg and registers the scoring metrics with
 // set.Registerer (a nil one leaves them unregistered).
@@ -54,6 +60,25 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 	x.models = capper(labelModel)
 	x.metricIDs = capper(labelMetric)
 	return x, nil
+}
+
+// DescribeMetrics takes the configured metrics' units, which pick the
+// histogram of each one's scores; a metric not described (or of unit
+// none) goes to evalsidecar_eval_score_other.
+func (x *Exporter) DescribeMetrics(ms []scorer.Metric) {
+	f := make(map[string]scoreFamily, len(ms))
+	for _, m := range ms {
+		f[m.Name()] = familyOf(scorer.SemanticsOf(m).Unit)
+	}
+	x.families = f
+}
+
+// family is the score histogram of metric.
+func (x *Exporter) family(metric string) scoreFamily {
+	if f, ok := x.families[metric]; ok {
+		return f
+	}
+	return familyOther
 }
 
 // Start does nothing: the exporter has no background work.
@@ -94,7 +119,7 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 			continue
 		}
 		metric := x.metricIDs.label(r.Metric)
-		observe(x.series.score(row, metric, familyOf(r.Unit)), r.Score, exemplar)
+		observe(x.series.score(row, metric, x.family(r.Metric)), r.Score, exemplar)
 		x.series.scoreCounter(row, seriesEvalScored, metric).Inc()
 		if r.Passed != nil {
 			// The passed series exists from a metric's first verdict, so

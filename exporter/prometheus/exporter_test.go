@@ -151,9 +151,23 @@ func keys(m map[string]*dto.Metric) []string {
 	return out
 }
 
-// TestEvalScoreFamilies checks that each unit's scores go to its own
-// histogram, with that family's buckets: the cumulative bucket counts are
-// those of counting the values at or below each bound.
+// describedMetric is a metric of a unit, for DescribeMetrics.
+type describedMetric struct {
+	name string
+	unit scorer.Unit
+}
+
+func (m describedMetric) Name() string                { return m.name }
+func (describedMetric) Needs() (in scorer.Inputs)     { return in }
+func (m describedMetric) Semantics() scorer.Semantics { return scorer.Semantics{Unit: m.unit} }
+func (describedMetric) Score(context.Context, *scorer.Instance) (scorer.Result, error) {
+	return scorer.Result{}, nil
+}
+
+// TestEvalScoreFamilies checks that each described metric's scores go to
+// the histogram of its unit (an undescribed one's to _other), with that
+// family's buckets: the cumulative bucket counts are those of counting the
+// values at or below each bound.
 func TestEvalScoreFamilies(t *testing.T) {
 	cases := []struct {
 		unit   scorer.Unit
@@ -168,12 +182,17 @@ func TestEvalScoreFamilies(t *testing.T) {
 		{"", MetricEvalScoreOther, []float64{-1, 0, 10, 1000}, []float64{-5, 0, 7, 5000}},
 	}
 	x, reg := newTestExporter(t, DefaultConfig())
+	var described []scorer.Metric
 	ev := &scorer.Evaluation{Trajectory: &agentrun.Trajectory{Service: "s", Agent: "a", TraceID: "t1"}}
 	for _, c := range cases {
+		if c.unit != "" {
+			described = append(described, describedMetric{"m_" + string(c.unit), c.unit})
+		}
 		for _, v := range c.values {
-			ev.Results = append(ev.Results, scorer.Result{Metric: "m_" + string(c.unit), Score: v, Unit: c.unit})
+			ev.Results = append(ev.Results, scorer.Result{Metric: "m_" + string(c.unit), Score: v})
 		}
 	}
+	x.DescribeMetrics(described)
 	if err := x.Export(context.Background(), ev); err != nil {
 		t.Fatal(err)
 	}
@@ -212,12 +231,12 @@ func TestPassedAndScored(t *testing.T) {
 	yes, no := true, false
 	x, reg := newTestExporter(t, DefaultConfig())
 	ev := &scorer.Evaluation{Trajectory: &agentrun.Trajectory{Service: "s", Agent: "a"}, Results: []scorer.Result{
-		{Metric: "failure", Score: 0, Unit: scorer.UnitRatio, Passed: &yes},
-		{Metric: "failure", Score: 1, Unit: scorer.UnitRatio, Passed: &no},
-		{Metric: "failure", Score: 0, Unit: scorer.UnitRatio, Passed: &yes},
-		{Metric: "tool_args_valid", Score: 0.5, Unit: scorer.UnitRatio, Passed: &no},
-		{Metric: "latency", Score: 3, Unit: scorer.UnitSeconds},
-		{Metric: "latency", Score: 4, Unit: scorer.UnitSeconds},
+		{Metric: "failure", Score: 0, Passed: &yes},
+		{Metric: "failure", Score: 1, Passed: &no},
+		{Metric: "failure", Score: 0, Passed: &yes},
+		{Metric: "tool_args_valid", Score: 0.5, Passed: &no},
+		{Metric: "latency", Score: 3},
+		{Metric: "latency", Score: 4},
 	}}
 	if err := x.Export(context.Background(), ev); err != nil {
 		t.Fatal(err)
