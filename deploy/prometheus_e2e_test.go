@@ -74,6 +74,23 @@ var emptyInDemo = map[string]string{
 	"Regression significance (z)":  "its baseline starts 1h ago, before the test began",
 }
 
+// wantInDemo are label values some targets (panel and refId) must show
+// while the demo runs: both releases, the pass rates of the metrics with
+// a pass rule, every exporter, the judge's successes and server errors.
+var wantInDemo = map[string]map[string][]string{
+	"Runs per second by release A":        {"service_version": {"1.0.0", "1.1.0"}},
+	"Pass rate by metric and release A":   {"metric": {"failure", "tool_error_rate"}, "service_version": {"1.0.0", "1.1.0"}},
+	"Exported records A":                  {"exporter": {"jsonl", "clickhouse"}},
+	"Exported records B":                  {"outcome": {"exported"}},
+	"Exporter queue and spool fill A":     {"exporter": {"jsonl", "clickhouse"}},
+	"Exporter queue and spool fill B":     {"exporter": {"clickhouse"}},
+	"Judge requests by outcome A":         {"outcome": {"ok", "server_error"}},
+	"Judge retries by class A":            {"class": {"server_error"}},
+	"Requests by code A":                  {"code": {"ok", "invalid_argument"}},
+	"Parked batches A":                    {"table": {"evaluations", "trajectories", "tool_calls"}},
+	"Ratio scores with trace exemplars A": {"metric": {"failure"}},
+}
+
 // TestPrometheusEndToEnd runs a sidecar with every exporter and a judge,
 // fed by the simulated agent, and a real Prometheus scraping it every
 // second the way a ServiceMonitor does (the Operator's target labels,
@@ -400,8 +417,9 @@ func checkServiceLabels(ctx context.Context, t *testing.T, api promAPI, service 
 
 // checkDashboardQueries runs every query of the SRE dashboard with its
 // variables set to "all": each must parse, and return data unless listed
-// in emptyInDemo; a series grouped by service_name must be the agent's
-// service; exemplar queries must return exemplars with a trace id.
+// in emptyInDemo, with the label values of wantInDemo; a series grouped by
+// service_name must be the agent's service; exemplar queries must return
+// exemplars with a trace id.
 func checkDashboardQueries(ctx context.Context, t *testing.T, api promAPI, service string) {
 	t.Helper()
 	qs, err := dashboards.PromQueries(dashboards.Dashboard{UID: dashboards.SREUID, Build: dashboards.SRE}, dashboards.DefaultOptions())
@@ -416,6 +434,17 @@ func checkDashboardQueries(ctx context.Context, t *testing.T, api promAPI, servi
 		for _, r := range res {
 			if v, ok := r.Metric["service_name"]; ok && v != service {
 				t.Errorf("panel %q %s: series of service_name %q, want the agent's %q", q.Panel, q.RefID, v, service)
+			}
+		}
+		for label, values := range wantInDemo[q.Panel+" "+q.RefID] {
+			have := map[string]bool{}
+			for _, r := range res {
+				have[r.Metric[label]] = true
+			}
+			for _, v := range values {
+				if !have[v] {
+					t.Errorf("panel %q %s: no series with %s=%q", q.Panel, q.RefID, label, v)
+				}
 			}
 		}
 		excused := emptyInDemo[q.Panel] != "" || emptyInDemo[q.Panel+" "+q.RefID] != ""
