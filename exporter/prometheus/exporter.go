@@ -90,8 +90,9 @@ func (x *Exporter) Shutdown(context.Context) error { return nil }
 // Export records the run's outcome, duration, tool calls and token use,
 // observes every score in the histogram of its unit with the run's trace
 // id as exemplar, and counts it in evalsidecar_eval_scored_total and, when
-// it passed its metric's pass rule, evalsidecar_eval_passed_total. Non-finite scores are skipped, counted and reported in the
-// returned error.
+// it passed its metric's pass rule, evalsidecar_eval_passed_total.
+// Non-finite scores are skipped, counted and reported in the returned
+// error.
 func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 	if e == nil {
 		return nil
