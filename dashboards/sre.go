@@ -20,7 +20,7 @@ func sreDashboards() []Dashboard {
 // SRE is the dashboard for the people who run the agent and the sidecar:
 // the agent's golden signals, quality per metric and release with
 // exemplars that open the scored trace, the LLM judge's health and cost,
-// and the sidecar's own health. It reads the recording rules of
+// the exporters' delivery and the sidecar's own health. It reads the recording rules of
 // SRERules(DefaultRuleParams()) and the raw metrics.
 func SRE(o Options) *dashboard.DashboardBuilder {
 	b := dashboard.NewDashboardBuilder("evalsidecar / SRE").
@@ -36,8 +36,8 @@ func SRE(o Options) *dashboard.DashboardBuilder {
 			Url(DefaultRunbookURL).
 			TargetBlank(true)).
 		WithVariable(dashboard.NewDatasourceVariableBuilder(promVar).Label("Prometheus").Type("prometheus")).
-		WithVariable(labelVariable("service", "Service", "label_values("+mTrajectories+", service)")).
-		WithVariable(labelVariable("agent", "Agent", "label_values("+mTrajectories+`{service=~"$service"}, agent)`)).
+		WithVariable(labelVariable("service", "Service", "label_values("+mTrajectories+", service_name)")).
+		WithVariable(labelVariable("agent", "Agent", "label_values("+mTrajectories+`{service_name=~"$service"}, agent)`)).
 		WithVariable(labelVariable("instance", "Sidecar", "label_values("+mBuildInfo+", instance)"))
 
 	b = b.WithRow(dashboard.NewRowBuilder("Agent golden signals"))
@@ -50,6 +50,10 @@ func SRE(o Options) *dashboard.DashboardBuilder {
 	}
 	b = b.WithRow(dashboard.NewRowBuilder("LLM judge"))
 	for _, p := range judgePanels() {
+		b = b.WithPanel(p)
+	}
+	b = b.WithRow(dashboard.NewRowBuilder("Exporters"))
+	for _, p := range exporterPanels() {
 		b = b.WithPanel(p)
 	}
 	b = b.WithRow(dashboard.NewRowBuilder("Sidecar health"))

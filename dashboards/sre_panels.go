@@ -97,7 +97,7 @@ func sel(matchers ...string) string {
 
 // Filter matchers of the dashboard variables.
 const (
-	svcAgent = `service=~"$service",agent=~"$agent"`
+	svcAgent = `service_name=~"$service",agent=~"$agent"`
 	inst     = `instance=~"$instance"`
 )
 

@@ -2,9 +2,10 @@ package dashboards
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
+	"github.com/evalsidecar/evalsidecar/exporter"
+	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
 	promexp "github.com/evalsidecar/evalsidecar/exporter/prometheus"
 )
 
@@ -16,7 +17,9 @@ const (
 	mToolCalls          = promexp.MetricToolCalls
 	mToolCallDuration   = promexp.MetricToolCallDuration
 	mLLMTokens          = promexp.MetricLLMTokens
-	mEvalScore          = promexp.MetricEvalScore
+	mEvalScoreRatio     = promexp.MetricEvalScoreRatio
+	mEvalScored         = promexp.MetricEvalScored
+	mEvalPassed         = promexp.MetricEvalPassed
 	mLabelOverflow      = promexp.MetricLabelOverflow
 
 	mReceiverRequests     = "evalsidecar_receiver_requests_total"
@@ -33,25 +36,31 @@ const (
 	mScorerDuration       = "evalsidecar_scorer_duration_seconds"
 	mEvalErrors           = "evalsidecar_eval_errors_total"
 	mEvalNotApplicable    = "evalsidecar_eval_not_applicable_total"
-	mExporterQueue        = "evalsidecar_exporter_queue_length"
-	mExporterRecords      = "evalsidecar_exporter_records_total"
+	mExporterQueue        = exporter.MetricQueueSize     // exporter
+	mExporterQueueCap     = exporter.MetricQueueCapacity // exporter
+	mExporterRecords      = exporter.MetricRecords       // exporter, stream, outcome
 	mBuildInfo            = "evalsidecar_build_info"
 
 	// The LLM judge's metrics (scorer/judge, scorer/judge/stage,
 	// scorer/judge/redact, exporter/otelevents). The rules and panels over them
 	// stay quiet and empty until a judge is configured.
-	mJudgeRequests      = "evalsidecar_judge_requests_total"           // judge, model, outcome=ok or a failure class; one per attempt
-	mJudgeLatency       = "evalsidecar_judge_request_duration_seconds" // judge, model (histogram)
-	mJudgeTokens        = "evalsidecar_judge_tokens_total"             // judge, model, type=input|output
-	mJudgeCost          = "evalsidecar_judge_cost_usd_total"           // judge, model
-	mJudgeCircuitOpen   = "evalsidecar_judge_circuit_open"             // judge; 1 while the breaker is open or half-open
-	mJudgeInFlight      = "evalsidecar_judge_in_flight"                // judge
-	mJudgeRetries       = "evalsidecar_judge_retries_total"            // judge, model, class
-	mJudgeQueue         = "evalsidecar_judge_queue_length"             // judge; runs waiting for the judge
-	mEvalSkipped        = "evalsidecar_eval_skipped_total"             // metric, reason (ledger outcomes that leave a run unjudged)
-	mJudgeRedactions    = "evalsidecar_judge_redactions_total"         // type
-	mOtelEventsRecords  = "evalsidecar_otelevents_records_total"       // outcome=exported|failed|dropped
-	mExporterSpoolBytes = "evalsidecar_exporter_spool_bytes"           // exporter; bytes waiting on disk
+	mJudgeRequests     = "evalsidecar_judge_requests_total"           // judge, model, outcome=ok or a failure class; one per attempt
+	mJudgeLatency      = "evalsidecar_judge_request_duration_seconds" // judge, model (histogram)
+	mJudgeTokens       = "evalsidecar_judge_tokens_total"             // judge, model, type=input|output
+	mJudgeCost         = "evalsidecar_judge_cost_usd_total"           // judge, model
+	mJudgeCircuitOpen  = "evalsidecar_judge_circuit_open"             // judge; 1 while the breaker is open or half-open
+	mJudgeInFlight     = "evalsidecar_judge_in_flight"                // judge
+	mJudgeRetries      = "evalsidecar_judge_retries_total"            // judge, model, class
+	mJudgeQueue        = "evalsidecar_judge_queue_length"             // judge; runs waiting for the judge
+	mEvalSkipped       = "evalsidecar_eval_skipped_total"             // metric, reason (ledger outcomes that leave a run unjudged)
+	mJudgeRedactions   = "evalsidecar_judge_redactions_total"         // type
+	mOtelEventsRecords = "evalsidecar_otelevents_records_total"       // outcome=exported|failed|dropped
+
+	// The ClickHouse exporter's own metrics (exporter="clickhouse").
+	mExporterSpoolBytes    = chexp.MetricSpoolBytes    // exporter; bytes waiting in the spool
+	mExporterSpoolCap      = chexp.MetricSpoolCapacity // exporter; spool.max_bytes
+	mExporterParked        = chexp.MetricParked        // exporter, table
+	mExporterBatchDuration = chexp.MetricBatchDuration // exporter, table, result (histogram)
 )
 
 // Judge outcomes and skip reasons the rules and panels select.
@@ -78,32 +87,25 @@ const (
 	judgeErrorsRatio = 0.25
 )
 
+// Exporter health thresholds.
+const (
+	// exporterRetryRatio is the share of write attempts retried above
+	// which EvalSidecarExporterRetrying fires.
+	exporterRetryRatio = 0.1
+	// exporterFillRatio is the fill of an exporter's queue or spool above
+	// which EvalSidecarExporterStorageFilling fires.
+	exporterFillRatio = 0.8
+	// exporterStages are the evalsidecar_dropped_total stages of the
+	// exporters that write in the background.
+	exporterStages = "jsonl|clickhouse|otelevents"
+)
+
 // Drop reasons the rules treat specially.
 const (
 	// benignDropReasons are drops that lose nothing: duplicate spans from
 	// client retries and attribute values cut to the size limit.
 	benignDropReasons = "duplicate_span|attribute_truncated"
 )
-
-// isBucketBound reports whether v is a bucket bound of evalsidecar_eval_score.
-func isBucketBound(v float64) bool {
-	for _, b := range promexp.EvalScoreBuckets {
-		if b == v {
-			return true
-		}
-	}
-	return false
-}
-
-// leMatcher matches the bucket with upper bound v in both exposition
-// formats: the text format writes le="1", OpenMetrics le="1.0".
-func leMatcher(v float64) string {
-	s := strconv.FormatFloat(v, 'f', -1, 64)
-	if strings.Contains(s, ".") {
-		return fmt.Sprintf("le=%q", s)
-	}
-	return fmt.Sprintf(`le=~"%s|%s\\.0"`, s, s)
-}
 
 // regexAlt returns a regular expression matching exactly the given ids.
 func regexAlt(ids []string) string { return strings.Join(ids, "|") }

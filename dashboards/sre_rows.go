@@ -13,8 +13,9 @@ var (
 	recRuns       = recordName(levelVersionAgentOutcome, "evalsidecar_trajectories", "rate5m")
 	recDuration   = recordName(levelVersionAgentLe, mTrajectoryDuration+"_bucket", "rate5m")
 	recScored     = recordName(levelVersionAgentMetric, "evalsidecar_eval_scored", "rate5m")
-	recFailed     = recordName(levelVersionAgentMetric, "evalsidecar_eval_failed", "rate5m")
-	recScoreSum   = recordName(levelVersionAgentMetric, mEvalScore+"_sum", "rate5m")
+	recPassed     = recordName(levelVersionAgentMetric, "evalsidecar_eval_passed", "rate5m")
+	recRatioSum   = recordName(levelVersionAgentMetric, mEvalScoreRatio+"_sum", "rate5m")
+	recRatioCount = recordName(levelVersionAgentMetric, mEvalScoreRatio+"_count", "rate5m")
 	recToolCalls  = recordName(levelAgentToolOutcome, "evalsidecar_tool_calls", "rate5m")
 	recEvalZ      = recordName("service_agent_metric", "evalsidecar_eval_failed", "zscore1h")
 	recRunZ       = recordName("service_agent", "evalsidecar_trajectories_failed", "zscore1h")
@@ -55,19 +56,19 @@ func goldenSignalPanels() []cog.Builder[dashboard.Panel] {
 
 func qualityPanels(o Options) []cog.Builder[dashboard.Panel] {
 	return []cog.Builder[dashboard.Panel]{
-		timeseriesPanel("Failing share by metric and release", "Share of scores that fail the metric's threshold (see docs/runbooks/alerts.md), by metric and service.version.", unitRatio,
+		timeseriesPanel("Pass rate by metric and release", "Share of scores that pass their metric's pass rule (evalsidecar_eval_passed_total over evalsidecar_eval_scored_total), by metric and service.version; metrics without a pass rule have no pass rate.", unitRatio,
 			promQuery{
-				expr:   "sum by (metric, service_version) (" + recFailed + sel(svcAgent) + ")\n/\nsum by (metric, service_version) (" + recScored + sel(svcAgent) + ")",
+				expr:   "sum by (metric, service_version) (" + recPassed + sel(svcAgent) + ")\n/\nsum by (metric, service_version) (" + recScored + sel(svcAgent) + ")",
 				legend: "{{metric}} {{service_version}}",
-			}),
-		timeseriesPanel("Mean score by metric and release", "Mean score per metric and service.version.", "none",
+			}).Min(0).Max(1),
+		timeseriesPanel("Mean ratio score by metric and release", "Mean score per metric and service.version, for the metrics whose unit is a ratio (0 to 1); seconds, counts and ratings have their own histograms (evalsidecar_eval_score_seconds, _items, _rating).", unitRatio,
 			promQuery{
-				expr:   "sum by (metric, service_version) (" + recScoreSum + sel(svcAgent) + ")\n/\nsum by (metric, service_version) (" + recScored + sel(svcAgent) + ")",
+				expr:   "sum by (metric, service_version) (" + recRatioSum + sel(svcAgent) + ")\n/\nsum by (metric, service_version) (" + recRatioCount + sel(svcAgent) + ")",
 				legend: "{{metric}} {{service_version}}",
-			}),
-		timeseriesPanel("Scores with trace exemplars", "Median score per metric; the dots are exemplars carrying the trace_id of a scored run: click one to open the trace.", "none",
+			}).Min(0).Max(1),
+		timeseriesPanel("Ratio scores with trace exemplars", "Median score per ratio metric; the dots are exemplars carrying the trace_id of a scored run: click one to open the trace.", unitRatio,
 			promQuery{
-				expr:     "histogram_quantile(0.5, sum by (le, metric) (" + rateOf(mEvalScore+"_bucket", svcAgent) + "))",
+				expr:     "histogram_quantile(0.5, sum by (le, metric) (" + rateOf(mEvalScoreRatio+"_bucket", svcAgent) + "))",
 				legend:   "{{metric}}",
 				exemplar: true,
 			}).DataLinks([]cog.Builder[dashboard.DashboardLink]{traceLink(o)}),
@@ -138,12 +139,32 @@ func healthPanels() []cog.Builder[dashboard.Panel] {
 		timeseriesPanel("Queues", "Items waiting in the scorer and exporter queues.", "none",
 			promQuery{expr: "sum(" + mScorerQueue + sel(inst) + ")", legend: "scorer"},
 			promQuery{expr: "sum by (exporter) (" + mExporterQueue + sel(inst) + ")", legend: "exporter {{exporter}}"}),
-		timeseriesPanel("Exporter spool", "Bytes waiting in exporter spools on disk.", unitBytes,
-			promQuery{expr: "sum by (exporter) (" + mExporterSpoolBytes + sel(inst) + ")", legend: "{{exporter}}"}),
-		timeseriesPanel("Exported records", "Records written per second, by exporter and stream; OpenTelemetry gen_ai.evaluation.result events by outcome.", unitPerSec,
-			promQuery{expr: "sum by (exporter, stream) (" + rateOf(mExporterRecords, inst) + ")", legend: "{{exporter}} {{stream}}"},
-			promQuery{expr: "sum by (outcome) (" + rateOf(mOtelEventsRecords, inst) + ")", legend: "otel_events {{outcome}}"}),
 		timeseriesPanel("Scoring time p95 by metric", "95th percentile of one metric call.", unitSeconds,
 			promQuery{expr: "histogram_quantile(0.95, sum by (le, metric) (" + rateOf(mScorerDuration+"_bucket", inst) + "))", legend: "{{metric}}"}),
+	}
+}
+
+// exporterPanels show that the exporters deliver: what they write, what
+// they retry, hold and drop, how full their queues and spools are, and how
+// long a ClickHouse insert takes.
+func exporterPanels() []cog.Builder[dashboard.Panel] {
+	return []cog.Builder[dashboard.Panel]{
+		timeseriesPanel("Exported records", "Records the destination accepted per second, by exporter and stream (file or table); OpenTelemetry gen_ai.evaluation.result events by outcome.", unitPerSec,
+			promQuery{expr: "sum by (exporter, stream) (" + rateOf(mExporterRecords, inst, `outcome="sent"`) + ")", legend: "{{exporter}} {{stream}}"},
+			promQuery{expr: "sum by (outcome) (" + rateOf(mOtelEventsRecords, inst) + ")", legend: "otel_events {{outcome}}"}),
+		timeseriesPanel("Exporter retries and drops", "Records whose write failed and is retried, or that were parked, per second (evalsidecar_exporter_records_total), and records the exporters dropped, by reason (evalsidecar_dropped_total).", unitPerSec,
+			promQuery{expr: "sum by (exporter, stream, outcome) (" + rateOf(mExporterRecords, inst, `outcome=~"retried|parked"`) + ")", legend: "{{exporter}} {{stream}} {{outcome}}"},
+			promQuery{expr: "sum by (stage, reason) (" + rateOf(mDropped, inst, `stage=~"`+exporterStages+`"`) + ")", legend: "{{stage}} dropped {{reason}}"}),
+		timeseriesPanel("Exporter queue and spool fill", "How full each exporter's queue (queue_size / sending_queue.queue_size) and spool (bytes / spool.max_bytes) are; at 100% new records are dropped. EvalSidecarExporterStorageFilling fires above 80%.", unitRatio,
+			promQuery{expr: "max by (exporter) (" + mExporterQueue + sel(inst) + ")\n/\nmax by (exporter) (" + mExporterQueueCap + sel(inst) + ")", legend: "queue {{exporter}}"},
+			promQuery{expr: "max by (exporter) (" + mExporterSpoolBytes + sel(inst) + ")\n/\nmax by (exporter) (" + mExporterSpoolCap + sel(inst) + ")", legend: "spool {{exporter}}"}).
+			Max(1),
+		timeseriesPanel("Exporter spool", "Bytes of sealed batches waiting in exporter spools.", unitBytes,
+			promQuery{expr: "sum by (exporter) (" + mExporterSpoolBytes + sel(inst) + ")", legend: "{{exporter}}"}),
+		timeseriesPanel("Parked batches", "Batches held because the database refused them for their schema, by table; they are written once the table is fixed.", "none",
+			promQuery{expr: "sum by (exporter, table) (" + mExporterParked + sel(inst) + ")", legend: "{{exporter}} {{table}}"}),
+		timeseriesPanel("ClickHouse insert time p95", "95th percentile of one batch insert attempt by table, and failed attempts per second.", unitSeconds,
+			promQuery{expr: "histogram_quantile(0.95, sum by (le, table) (" + rateOf(mExporterBatchDuration+"_bucket", inst) + "))", legend: "p95 {{table}}"},
+			promQuery{expr: "sum by (table) (" + rateOf(mExporterBatchDuration+"_count", inst, `result="error"`) + ")", legend: "failed {{table}}"}),
 	}
 }

@@ -52,8 +52,25 @@ type RuleParams struct {
 	// before EvalSidecarNoTrajectories fires; the service must have sent
 	// runs in the SilenceWindow before that.
 	SilenceWindow time.Duration `yaml:"silence_window"`
-	// Thresholds define pass and fail for the scored metrics.
-	Thresholds []Threshold `yaml:"thresholds"`
+	// PassRateObjective is the share of a metric's scores that should
+	// pass its pass rule (the rule is the metric's, configured in the
+	// sidecar): the objective of the burn-rate alerts for every metric
+	// with a pass rule and no entry in Objectives.
+	PassRateObjective float64 `yaml:"pass_rate_objective"`
+	// Objectives override PassRateObjective per metric id.
+	Objectives []Objective `yaml:"objectives"`
+	// BurnRates are the tiers of the pass-rate burn-rate alerts.
+	BurnRates []BurnRate `yaml:"burn_rates"`
+	// WilsonZ is the z of the Wilson score interval the burn-rate and
+	// low-traffic regression alerts test (2.326: one-sided 99 %, so one
+	// failure in three scores does not burn a 95 % objective).
+	WilsonZ float64 `yaml:"wilson_z"`
+	// LowTrafficRecentWindow and LowTrafficBaselineWindow are the longer
+	// windows of the low-traffic regression alerts, which compare Wilson
+	// intervals instead of needing MinSamples runs (the baseline ends
+	// where the recent window starts).
+	LowTrafficRecentWindow   time.Duration `yaml:"low_traffic_recent_window"`
+	LowTrafficBaselineWindow time.Duration `yaml:"low_traffic_baseline_window"`
 	// HallucinationMetrics are the metric ids whose failures are reported
 	// as hallucinations (their own alert, critical) instead of by the
 	// generic pass-rate alert.
@@ -65,72 +82,61 @@ type RuleParams struct {
 	UpSelector string `yaml:"up_selector"`
 }
 
-// FailWhen says on which side of a Threshold's bound a score fails.
-type FailWhen string
-
-// FailWhen values.
-const (
-	// FailAbove: lower is better; a score above the bound fails.
-	FailAbove FailWhen = "above"
-	// FailAtOrBelow: higher is better; a score at or below the bound fails.
-	FailAtOrBelow FailWhen = "at_or_below"
-)
-
-// Threshold defines pass and fail of one metric id on the buckets of
-// evalsidecar_eval_score. Bound must be one of the histogram's bucket
-// bounds, so fail counts are exact for scores on either side of it.
-type Threshold struct {
-	Metric string   `yaml:"metric"`
-	Bound  float64  `yaml:"bound"`
-	Fail   FailWhen `yaml:"fail"`
+// Objective is the pass-rate objective of one metric id.
+type Objective struct {
+	Metric string  `yaml:"metric"`
+	Target float64 `yaml:"target"`
 }
 
-// DefaultThresholds are the thresholds of the committed rules: zero-is-good
-// rates fail above 0; 0/1 matches fail at 0; tool_args_valid fails at or
-// below 0.9; hallucinations_v1 (ADK: passed when >= 0.8) fails at or below
-// 0.8, which also fails a score of exactly 0.8; hallucination_v1 (Vertex:
-// the share of claims supported, a case passes at 1.0) fails at or below
-// 0.9, so one unsupported claim fails a response of up to ten claims.
-func DefaultThresholds() []Threshold {
-	return []Threshold{
-		{Metric: "failure", Bound: 0, Fail: FailAbove},
-		{Metric: "tool_error_rate", Bound: 0, Fail: FailAbove},
-		{Metric: "repeated_tool_call_rate", Bound: 0, Fail: FailAbove},
-		{Metric: "tool_args_valid", Bound: 0.9, Fail: FailAtOrBelow},
-		{Metric: "unsupported_facts", Bound: 0, Fail: FailAbove},
-		{Metric: "hallucinations_v1", Bound: 0.8, Fail: FailAtOrBelow},
-		{Metric: "hallucination_v1", Bound: 0.9, Fail: FailAtOrBelow},
-		{Metric: "trajectory_exact_match", Bound: 0, Fail: FailAtOrBelow},
-		{Metric: "trajectory_in_order_match", Bound: 0, Fail: FailAtOrBelow},
-		{Metric: "trajectory_any_order_match", Bound: 0, Fail: FailAtOrBelow},
-	}
+// BurnRate is one tier of the multi-window burn-rate alerts: it fires when
+// the failing share of scores is above Factor times the error budget (1 -
+// objective) over the Short window, and the Wilson lower bound of the
+// failing share over the Long window is above it too.
+type BurnRate struct {
+	Long     time.Duration `yaml:"long"`
+	Short    time.Duration `yaml:"short"`
+	Factor   float64       `yaml:"factor"`
+	Severity string        `yaml:"severity"`
+	For      time.Duration `yaml:"for"`
 }
 
 // DefaultRunbookURL is where the committed rules link their runbooks.
 const DefaultRunbookURL = "https://github.com/evalsidecar/evalsidecar/blob/main/docs/runbooks/alerts.md"
 
 // DefaultRuleParams returns the parameters of the committed rule file:
-// the last hour against the six hours before it, at least 100 samples in
-// each, z > 3.09 and a rise of at least 5 points, held for 15 minutes.
+// regressions compare the last hour with the six hours before it (at
+// least 100 samples in each, z > 3.09 and a rise of at least 5 points,
+// held for 15 minutes) and, for agents below that traffic, the last 6h
+// with the 24h before it by Wilson intervals; pass rates should be 95 %
+// with the workbook's burn-rate tiers (14.4x over 1h and 5m, 6x over 6h
+// and 30m, 1x over 3d and 6h).
 func DefaultRuleParams() RuleParams {
 	return RuleParams{
-		Interval:             time.Minute,
-		RateWindow:           5 * time.Minute,
-		RecentWindow:         time.Hour,
-		BaselineWindow:       6 * time.Hour,
-		BaselineOffset:       time.Hour,
-		MinSamples:           100,
-		ZThreshold:           3.09,
-		LatencyZThreshold:    4,
-		MinEffect:            0.05,
-		LatencyRatio:         1.25,
-		For:                  15 * time.Minute,
-		OpsFor:               10 * time.Minute,
-		SilenceWindow:        30 * time.Minute,
-		Thresholds:           DefaultThresholds(),
-		HallucinationMetrics: []string{"unsupported_facts", "hallucinations_v1", "hallucination_v1"},
-		RunbookURL:           DefaultRunbookURL,
-		UpSelector:           `job=~".*evalsidecar.*"`,
+		Interval:          time.Minute,
+		RateWindow:        5 * time.Minute,
+		RecentWindow:      time.Hour,
+		BaselineWindow:    6 * time.Hour,
+		BaselineOffset:    time.Hour,
+		MinSamples:        100,
+		ZThreshold:        3.09,
+		LatencyZThreshold: 4,
+		MinEffect:         0.05,
+		LatencyRatio:      1.25,
+		For:               15 * time.Minute,
+		OpsFor:            10 * time.Minute,
+		SilenceWindow:     30 * time.Minute,
+		PassRateObjective: 0.95,
+		BurnRates: []BurnRate{
+			{Long: time.Hour, Short: 5 * time.Minute, Factor: 14.4, Severity: severityCritical, For: 2 * time.Minute},
+			{Long: 6 * time.Hour, Short: 30 * time.Minute, Factor: 6, Severity: severityCritical, For: 5 * time.Minute},
+			{Long: 3 * 24 * time.Hour, Short: 6 * time.Hour, Factor: 1, Severity: severityWarning, For: time.Hour},
+		},
+		WilsonZ:                  2.326,
+		LowTrafficRecentWindow:   6 * time.Hour,
+		LowTrafficBaselineWindow: 24 * time.Hour,
+		HallucinationMetrics:     []string{"unsupported_facts", "hallucinations_v1", "hallucination_v1"},
+		RunbookURL:               DefaultRunbookURL,
+		UpSelector:               `job=~".*evalsidecar.*"`,
 	}
 }
 
@@ -170,23 +176,46 @@ func (p RuleParams) Validate() error {
 	if p.LatencyRatio <= 1 {
 		errs = append(errs, errors.New("latency_ratio: must be > 1"))
 	}
-	seen := map[string]bool{}
-	for i, t := range p.Thresholds {
-		switch {
-		case !isLabelValue(t.Metric):
-			errs = append(errs, fmt.Errorf("thresholds[%d].metric: %q is not a metric id", i, t.Metric))
-		case seen[t.Metric]:
-			errs = append(errs, fmt.Errorf("thresholds[%d].metric: %q repeated", i, t.Metric))
-		case !isBucketBound(t.Bound):
-			errs = append(errs, fmt.Errorf("thresholds[%d].bound: %v is not a bucket bound of evalsidecar_eval_score", i, t.Bound))
-		case t.Fail != FailAbove && t.Fail != FailAtOrBelow:
-			errs = append(errs, fmt.Errorf("thresholds[%d].fail: must be %q or %q", i, FailAbove, FailAtOrBelow))
+	pos("low_traffic_recent_window", p.LowTrafficRecentWindow)
+	pos("low_traffic_baseline_window", p.LowTrafficBaselineWindow)
+	if p.WilsonZ <= 0 {
+		errs = append(errs, errors.New("wilson_z: must be > 0"))
+	}
+	target := func(key string, v float64) {
+		if !(v > 0 && v < 1) {
+			errs = append(errs, fmt.Errorf("%s: must be in (0, 1), got %v", key, v))
 		}
-		seen[t.Metric] = true
+	}
+	target("pass_rate_objective", p.PassRateObjective)
+	seen := map[string]bool{}
+	for i, o := range p.Objectives {
+		switch {
+		case !isLabelValue(o.Metric):
+			errs = append(errs, fmt.Errorf("objectives[%d].metric: %q is not a metric id", i, o.Metric))
+		case seen[o.Metric]:
+			errs = append(errs, fmt.Errorf("objectives[%d].metric: %q repeated", i, o.Metric))
+		}
+		seen[o.Metric] = true
+		target(fmt.Sprintf("objectives[%d].target", i), o.Target)
+	}
+	for i, b := range p.BurnRates {
+		key := fmt.Sprintf("burn_rates[%d]", i)
+		pos(key+".long", b.Long)
+		pos(key+".short", b.Short)
+		pos(key+".for", b.For)
+		if b.Short >= b.Long {
+			errs = append(errs, fmt.Errorf("%s.short: must be shorter than long", key))
+		}
+		if b.Factor <= 0 {
+			errs = append(errs, fmt.Errorf("%s.factor: must be > 0", key))
+		}
+		if b.Severity != severityCritical && b.Severity != severityWarning && b.Severity != severityInfo {
+			errs = append(errs, fmt.Errorf("%s.severity: must be %q, %q or %q", key, severityCritical, severityWarning, severityInfo))
+		}
 	}
 	for i, m := range p.HallucinationMetrics {
-		if !seen[m] {
-			errs = append(errs, fmt.Errorf("hallucination_metrics[%d]: %q has no threshold", i, m))
+		if !isLabelValue(m) {
+			errs = append(errs, fmt.Errorf("hallucination_metrics[%d]: %q is not a metric id", i, m))
 		}
 	}
 	if p.RunbookURL == "" {
@@ -258,9 +287,10 @@ func SRERules(p RuleParams) (RuleFile, error) {
 		g.group("evalsidecar.quality-regressions", g.qualityRegressions()),
 		g.group("evalsidecar.run-regressions", g.runRegressions()),
 		g.group("evalsidecar.latency-regressions", g.latencyRegressions()),
+		g.group("evalsidecar.pass-rate-burn", g.passRateBurn()),
 		g.group("evalsidecar.operations", g.operations()),
 	}}
-	return f, nil
+	return dedupe(f)
 }
 
 // RenderRules returns the rule file for p as YAML.

@@ -28,7 +28,7 @@ const (
 // items over all items, aggregated by the labels in by.
 type proportion struct {
 	level  string // recording rule level, e.g. service_agent_metric
-	by     string // aggregation labels, e.g. "service, agent, metric"
+	by     string // aggregation labels, e.g. "service_name, agent, metric"
 	failed string // metric part of the failed-count recordings
 	total  string // metric part of the total-count recordings
 	// failedExpr and totalExpr give the counts over a window.
@@ -125,70 +125,53 @@ func (g ruleGen) alert(name, expr, forDur, severity, category, summary, descript
 	}
 }
 
-// evalProportion is the share of scores of thresholded metrics that fail.
+// evalProportion is the share of scores that fail their metric's pass
+// rule, for every metric with one (a metric without a pass rule has no
+// evalsidecar_eval_passed_total series, so it has no proportion).
 func (g ruleGen) evalProportion() proportion {
-	var ids []string
-	for _, t := range g.p.Thresholds {
-		ids = append(ids, t.Metric)
-	}
-	by := "service, agent, metric"
+	by := "service_name, agent, metric"
 	return proportion{
 		level: "service_agent_metric", by: by,
 		failed: "evalsidecar_eval_failed", total: "evalsidecar_eval_scored",
-		totalExpr: func(w string) string {
-			return fmt.Sprintf("sum by (%s) (increase(%s_count{metric=~%q}[%s]))", by, mEvalScore, regexAlt(ids), w)
-		},
-		failedExpr: func(w string) string { return g.failedScores(by, w) },
+		totalExpr:  func(w string) string { return verdictScores(by, "increase", w) },
+		failedExpr: func(w string) string { return failedScores(by, "increase", w) },
 	}
 }
 
-// failedScores is the count of failing scores per threshold, one term per
-// metric id joined with "or" (each term has its own metric label).
-func (g ruleGen) failedScores(by, w string) string {
-	var terms []string
-	for _, t := range g.p.Thresholds {
-		bucket := fmt.Sprintf("sum by (%s) (increase(%s_bucket{metric=%q,%s}[%s]))", by, mEvalScore, t.Metric, leMatcher(t.Bound), w)
-		if t.Fail == FailAtOrBelow {
-			terms = append(terms, bucket)
-			continue
-		}
-		count := fmt.Sprintf("sum by (%s) (increase(%s_count{metric=%q}[%s]))", by, mEvalScore, t.Metric, w)
-		terms = append(terms, "("+count+" - "+bucket+")")
-	}
-	return strings.Join(terms, "\nor\n")
+// verdictScores is fn (increase or rate) of the scores of metrics with a
+// pass rule over window w, aggregated by the labels in by.
+func verdictScores(by, fn, w string) string {
+	return fmt.Sprintf("sum by (%s) (%s(%s[%s]))\nand\nsum by (%s) (%s(%s[%s]))", by, fn, mEvalScored, w, by, fn, mEvalPassed, w)
+}
+
+// failedScores is fn of the scores that failed their pass rule: scored
+// minus passed, for the metrics that have a passed series.
+func failedScores(by, fn, w string) string {
+	return fmt.Sprintf("sum by (%s) (%s(%s[%s]))\n-\nsum by (%s) (%s(%s[%s]))", by, fn, mEvalScored, w, by, fn, mEvalPassed, w)
 }
 
 // rateRecordings are the per-release rates the SRE dashboard reads.
 func (g ruleGen) rateRecordings() []Rule {
 	w := dur(g.p.RateWindow)
 	op := "rate" + w
-	byVersion := "service, service_version, agent"
-	rules := []Rule{
+	byVersion := "service_name, service_version, agent"
+	byMetric := byVersion + ", metric"
+	return []Rule{
 		{Record: recordName(levelVersionAgentOutcome, "evalsidecar_trajectories", op),
 			Expr: fmt.Sprintf("sum by (%s, outcome) (rate(%s[%s]))", byVersion, mTrajectories, w)},
 		{Record: recordName(levelVersionAgentLe, mTrajectoryDuration+"_bucket", op),
 			Expr: fmt.Sprintf("sum by (%s, le) (rate(%s_bucket[%s]))", byVersion, mTrajectoryDuration, w)},
 		{Record: recordName(levelVersionAgentMetric, "evalsidecar_eval_scored", op),
-			Expr: fmt.Sprintf("sum by (%s, metric) (rate(%s_count[%s]))", byVersion, mEvalScore, w)},
-		{Record: recordName(levelVersionAgentMetric, mEvalScore+"_sum", op),
-			Expr: fmt.Sprintf("sum by (%s, metric) (rate(%s_sum[%s]))", byVersion, mEvalScore, w)},
+			Expr: fmt.Sprintf("sum by (%s) (rate(%s[%s]))", byMetric, mEvalScored, w)},
+		{Record: recordName(levelVersionAgentMetric, "evalsidecar_eval_passed", op),
+			Expr: fmt.Sprintf("sum by (%s) (rate(%s[%s]))", byMetric, mEvalPassed, w)},
+		{Record: recordName(levelVersionAgentMetric, mEvalScoreRatio+"_sum", op),
+			Expr: fmt.Sprintf("sum by (%s) (rate(%s_sum[%s]))", byMetric, mEvalScoreRatio, w)},
+		{Record: recordName(levelVersionAgentMetric, mEvalScoreRatio+"_count", op),
+			Expr: fmt.Sprintf("sum by (%s) (rate(%s_count[%s]))", byMetric, mEvalScoreRatio, w)},
+		{Record: recordName(levelAgentToolOutcome, "evalsidecar_tool_calls", op),
+			Expr: fmt.Sprintf("sum by (service_name, agent, tool, outcome) (rate(%s[%s]))", mToolCalls, w)},
 	}
-	var terms []string
-	for _, t := range g.p.Thresholds {
-		by := byVersion + ", metric"
-		bucket := fmt.Sprintf("sum by (%s) (rate(%s_bucket{metric=%q,%s}[%s]))", by, mEvalScore, t.Metric, leMatcher(t.Bound), w)
-		if t.Fail == FailAtOrBelow {
-			terms = append(terms, bucket)
-			continue
-		}
-		terms = append(terms, fmt.Sprintf("(sum by (%s) (rate(%s_count{metric=%q}[%s])) - %s)", by, mEvalScore, t.Metric, w, bucket))
-	}
-	if len(terms) > 0 {
-		rules = append(rules, Rule{Record: recordName(levelVersionAgentMetric, "evalsidecar_eval_failed", op), Expr: strings.Join(terms, "\nor\n")})
-	}
-	rules = append(rules, Rule{Record: recordName(levelAgentToolOutcome, "evalsidecar_tool_calls", op),
-		Expr: fmt.Sprintf("sum by (service, agent, tool, outcome) (rate(%s[%s]))", mToolCalls, w)})
-	return rules
 }
 
 // qualityRegressions test the pass rate of every thresholded metric, with
@@ -196,7 +179,7 @@ func (g ruleGen) rateRecordings() []Rule {
 func (g ruleGen) qualityRegressions() []Rule {
 	p := g.evalProportion()
 	rules := g.recordings(p)
-	labels := []string{"service", "agent", "metric"}
+	labels := []string{"service_name", "agent", "metric"}
 	hallu := regexAlt(g.p.HallucinationMetrics)
 	other := ""
 	if hallu != "" {
@@ -204,13 +187,22 @@ func (g ruleGen) qualityRegressions() []Rule {
 	}
 	rules = append(rules, g.alert("EvalSidecarPassRateRegression",
 		g.regressionExpr(p, other), dur(g.p.For), severityWarning, categoryQuality,
-		"{{ $labels.metric }} fails more often for {{ $labels.agent }} ({{ $labels.service }})",
+		"{{ $labels.metric }} fails more often for {{ $labels.agent }} ({{ $labels.service_name }})",
 		g.proportionDescription(p, "The share of {{ $labels.metric }} scores that fail", labels)))
 	if hallu != "" {
 		rules = append(rules, g.alert("EvalSidecarHallucinationRateRegression",
 			g.regressionExpr(p, fmt.Sprintf("{metric=~%q}", hallu)), dur(g.p.For), severityCritical, categoryQuality,
-			"{{ $labels.agent }} ({{ $labels.service }}) states unsupported facts more often ({{ $labels.metric }})",
+			"{{ $labels.agent }} ({{ $labels.service_name }}) states unsupported facts more often ({{ $labels.metric }})",
 			g.proportionDescription(p, "The share of runs with unsupported facts ({{ $labels.metric }})", labels)))
+	}
+	rules = append(rules, g.lowTrafficRecordings(p)...)
+	rules = append(rules, g.lowTrafficRegression(p, other, "EvalSidecarPassRateRegressionLowTraffic", severityWarning,
+		"{{ $labels.metric }} fails more often for {{ $labels.agent }} ({{ $labels.service_name }}, low traffic)",
+		"The share of {{ $labels.metric }} scores that fail", labels))
+	if hallu != "" {
+		rules = append(rules, g.lowTrafficRegression(p, fmt.Sprintf("{metric=~%q}", hallu), "EvalSidecarHallucinationRateRegressionLowTraffic", severityCritical,
+			"{{ $labels.agent }} ({{ $labels.service_name }}) states unsupported facts more often ({{ $labels.metric }}, low traffic)",
+			"The share of runs with unsupported facts ({{ $labels.metric }})", labels))
 	}
 	return rules
 }
@@ -218,33 +210,43 @@ func (g ruleGen) qualityRegressions() []Rule {
 // runRegressions test the run failure rate and the tool error rate.
 func (g ruleGen) runRegressions() []Rule {
 	runs := proportion{
-		level: "service_agent", by: "service, agent",
+		level: "service_agent", by: "service_name, agent",
 		failed: "evalsidecar_trajectories_failed", total: "evalsidecar_trajectories",
 		totalExpr: func(w string) string {
-			return fmt.Sprintf("sum by (service, agent) (increase(%s[%s]))", mTrajectories, w)
+			return fmt.Sprintf("sum by (service_name, agent) (increase(%s[%s]))", mTrajectories, w)
 		},
 		failedExpr: func(w string) string {
-			return fmt.Sprintf("sum by (service, agent) (increase(%s{outcome=\"failed\"}[%s]))", mTrajectories, w)
+			return fmt.Sprintf("sum by (service_name, agent) (increase(%s{outcome=\"failed\"}[%s]))", mTrajectories, w)
 		},
 	}
 	tools := proportion{
-		level: "service_agent_tool", by: "service, agent, tool",
+		level: "service_agent_tool", by: "service_name, agent, tool",
 		failed: "evalsidecar_tool_calls_failed", total: "evalsidecar_tool_calls",
 		totalExpr: func(w string) string {
-			return fmt.Sprintf("sum by (service, agent, tool) (increase(%s[%s]))", mToolCalls, w)
+			return fmt.Sprintf("sum by (service_name, agent, tool) (increase(%s[%s]))", mToolCalls, w)
 		},
 		failedExpr: func(w string) string {
-			return fmt.Sprintf("sum by (service, agent, tool) (increase(%s{outcome=\"error\"}[%s]))", mToolCalls, w)
+			return fmt.Sprintf("sum by (service_name, agent, tool) (increase(%s{outcome=\"error\"}[%s]))", mToolCalls, w)
 		},
 	}
 	rules := append(g.recordings(runs), g.recordings(tools)...)
 	rules = append(rules,
 		g.alert("EvalSidecarRunFailureRateRegression", g.regressionExpr(runs, ""), dur(g.p.For), severityCritical, categoryQuality,
-			"Runs of {{ $labels.agent }} ({{ $labels.service }}) fail more often",
-			g.proportionDescription(runs, "The share of failed runs", []string{"service", "agent"})),
+			"Runs of {{ $labels.agent }} ({{ $labels.service_name }}) fail more often",
+			g.proportionDescription(runs, "The share of failed runs", []string{"service_name", "agent"})),
 		g.alert("EvalSidecarToolErrorRateRegression", g.regressionExpr(tools, ""), dur(g.p.For), severityWarning, categoryQuality,
-			"Tool {{ $labels.tool }} of {{ $labels.agent }} ({{ $labels.service }}) fails more often",
-			g.proportionDescription(tools, "The share of failed {{ $labels.tool }} calls", []string{"service", "agent", "tool"})),
+			"Tool {{ $labels.tool }} of {{ $labels.agent }} ({{ $labels.service_name }}) fails more often",
+			g.proportionDescription(tools, "The share of failed {{ $labels.tool }} calls", []string{"service_name", "agent", "tool"})),
+	)
+	rules = append(rules, g.lowTrafficRecordings(runs)...)
+	rules = append(rules, g.lowTrafficRecordings(tools)...)
+	rules = append(rules,
+		g.lowTrafficRegression(runs, "", "EvalSidecarRunFailureRateRegressionLowTraffic", severityCritical,
+			"Runs of {{ $labels.agent }} ({{ $labels.service_name }}) fail more often (low traffic)",
+			"The share of failed runs", []string{"service_name", "agent"}),
+		g.lowTrafficRegression(tools, "", "EvalSidecarToolErrorRateRegressionLowTraffic", severityWarning,
+			"Tool {{ $labels.tool }} of {{ $labels.agent }} ({{ $labels.service_name }}) fails more often (low traffic)",
+			"The share of failed {{ $labels.tool }} calls", []string{"service_name", "agent", "tool"}),
 	)
 	return rules
 }
@@ -255,38 +257,38 @@ func (g ruleGen) runRegressions() []Rule {
 // the stricter LatencyZThreshold because several buckets are tested).
 func (g ruleGen) latencyRegressions() []Rule {
 	bucket := func(w string) string {
-		return fmt.Sprintf("sum by (service, agent, le) (increase(%s_bucket{le!=\"+Inf\"}[%s]))", mTrajectoryDuration, w)
+		return fmt.Sprintf("sum by (service_name, agent, le) (increase(%s_bucket{le!=\"+Inf\"}[%s]))", mTrajectoryDuration, w)
 	}
 	count := func(w string) string {
-		return fmt.Sprintf("sum by (service, agent) (increase(%s_count[%s]))", mTrajectoryDuration, w)
+		return fmt.Sprintf("sum by (service_name, agent) (increase(%s_count[%s]))", mTrajectoryDuration, w)
 	}
 	slow := proportion{
-		level: "service_agent_le", by: "service, agent, le",
+		level: "service_agent_le", by: "service_name, agent, le",
 		failed: "evalsidecar_trajectories_slower", total: "evalsidecar_trajectories_timed",
-		totalExpr:  func(w string) string { return bucket(w) + " * 0\n+ on (service, agent) group_left\n" + count(w) },
-		failedExpr: func(w string) string { return bucket(w) + " * -1\n+ on (service, agent) group_left\n" + count(w) },
+		totalExpr:  func(w string) string { return bucket(w) + " * 0\n+ on (service_name, agent) group_left\n" + count(w) },
+		failedExpr: func(w string) string { return bucket(w) + " * -1\n+ on (service_name, agent) group_left\n" + count(w) },
 	}
 	rules := g.recordings(slow)
 	p95 := func(w string) Rule {
 		return Rule{
 			Record: recordName("service_agent", mTrajectoryDuration, "p95_"+w),
-			Expr:   fmt.Sprintf("histogram_quantile(0.95, sum by (service, agent, le) (increase(%s_bucket[%s])))", mTrajectoryDuration, w),
+			Expr:   fmt.Sprintf("histogram_quantile(0.95, sum by (service_name, agent, le) (increase(%s_bucket[%s])))", mTrajectoryDuration, w),
 		}
 	}
 	recentP95, baseP95 := p95(dur(g.p.RecentWindow)), p95(dur(g.p.BaselineWindow))
 	rules = append(rules, recentP95, baseP95)
 	baseP95Sel := baseP95.Record + " offset " + dur(g.p.BaselineOffset)
 	timed := slow.name(slow.total, "increase")
-	expr := fmt.Sprintf("max by (service, agent) (%s) > %g\nand on (service, agent)\n%s > %g * %s\nand on (service, agent)\nmax by (service, agent) (%s) >= %d\nand on (service, agent)\nmax by (service, agent) (%s) >= %d",
+	expr := fmt.Sprintf("max by (service_name, agent) (%s) > %g\nand on (service_name, agent)\n%s > %g * %s\nand on (service_name, agent)\nmax by (service_name, agent) (%s) >= %d\nand on (service_name, agent)\nmax by (service_name, agent) (%s) >= %d",
 		slow.name(slow.failed, "zscore"+dur(g.p.RecentWindow)), g.p.LatencyZThreshold,
 		recentP95.Record, g.p.LatencyRatio, baseP95Sel,
 		g.recent(timed), g.p.MinSamples, g.baseline(timed), g.p.MinSamples)
-	labels := []string{"service", "agent"}
+	labels := []string{"service_name", "agent"}
 	desc := fmt.Sprintf("p95 run latency was %s over the last %s against %s over the %s baseline ending %s ago; the largest rise in the share of slower runs has z = {{ $value | printf \"%%.1f\" }} (alerts above z %g with p95 above %g times the baseline and %d runs in each window).",
 		query(recentP95.Record, labels, "humanizeDuration"), dur(g.p.RecentWindow),
 		query(baseP95Sel, labels, "humanizeDuration"), dur(g.p.BaselineWindow), dur(g.p.BaselineOffset),
 		g.p.LatencyZThreshold, g.p.LatencyRatio, g.p.MinSamples)
 	rules = append(rules, g.alert("EvalSidecarLatencyRegression", expr, dur(g.p.For), severityWarning, categoryQuality,
-		"p95 run latency of {{ $labels.agent }} ({{ $labels.service }}) regressed", desc))
+		"p95 run latency of {{ $labels.agent }} ({{ $labels.service_name }}) regressed", desc))
 	return rules
 }

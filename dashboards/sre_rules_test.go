@@ -54,10 +54,12 @@ func TestRulesHaveRunbooks(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, a := range alerts {
-		if seen[a.Alert] {
-			t.Errorf("alert %s defined twice", a.Alert)
+		// The burn-rate tiers share a name and differ in burn_window.
+		key := a.Alert + "/" + a.Labels["burn_window"]
+		if seen[key] {
+			t.Errorf("alert %s defined twice", key)
 		}
-		seen[a.Alert] = true
+		seen[key] = true
 		for _, k := range []string{"summary", "description", "runbook_url"} {
 			if a.Annotations[k] == "" {
 				t.Errorf("%s: no %s", a.Alert, k)
@@ -89,11 +91,16 @@ func TestRuleParamsValidate(t *testing.T) {
 		{"min samples", func(p *RuleParams) { p.MinSamples = 0 }, "min_samples: must be >= 1"},
 		{"effect", func(p *RuleParams) { p.MinEffect = 1 }, "min_effect: must be in [0, 1)"},
 		{"ratio", func(p *RuleParams) { p.LatencyRatio = 1 }, "latency_ratio: must be > 1"},
-		{"bound", func(p *RuleParams) { p.Thresholds[0].Bound = 0.55 }, "thresholds[0].bound: 0.55 is not a bucket bound"},
-		{"metric id", func(p *RuleParams) { p.Thresholds[0].Metric = `a"b` }, "thresholds[0].metric"},
-		{"repeated", func(p *RuleParams) { p.Thresholds[1].Metric = p.Thresholds[0].Metric }, "thresholds[1].metric: \"failure\" repeated"},
-		{"fail side", func(p *RuleParams) { p.Thresholds[0].Fail = "below" }, "thresholds[0].fail"},
-		{"hallucination", func(p *RuleParams) { p.HallucinationMetrics = []string{"nope"} }, "hallucination_metrics[0]: \"nope\" has no threshold"},
+		{"objective", func(p *RuleParams) { p.PassRateObjective = 1 }, "pass_rate_objective: must be in (0, 1)"},
+		{"metric id", func(p *RuleParams) { p.Objectives = []Objective{{Metric: `a"b`, Target: 0.9}} }, "objectives[0].metric"},
+		{"repeated", func(p *RuleParams) {
+			p.Objectives = []Objective{{Metric: "failure", Target: 0.9}, {Metric: "failure", Target: 0.8}}
+		}, "objectives[1].metric: \"failure\" repeated"},
+		{"target", func(p *RuleParams) { p.Objectives = []Objective{{Metric: "failure", Target: 0}} }, "objectives[0].target"},
+		{"burn windows", func(p *RuleParams) { p.BurnRates[0].Short = p.BurnRates[0].Long }, "burn_rates[0].short: must be shorter than long"},
+		{"burn severity", func(p *RuleParams) { p.BurnRates[1].Severity = "page" }, "burn_rates[1].severity"},
+		{"wilson", func(p *RuleParams) { p.WilsonZ = 0 }, "wilson_z: must be > 0"},
+		{"hallucination", func(p *RuleParams) { p.HallucinationMetrics = []string{"a b"} }, "hallucination_metrics[0]: \"a b\" is not a metric id"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -114,17 +121,4 @@ func TestRuleParamsValidate(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestLeMatcher(t *testing.T) {
-	f := func(v float64, want string) {
-		t.Helper()
-		if got := leMatcher(v); got != want {
-			t.Errorf("leMatcher(%v) = %s, want %s", v, got, want)
-		}
-	}
-	f(0, `le=~"0|0\\.0"`)
-	f(1, `le=~"1|1\\.0"`)
-	f(0.9, `le="0.9"`)
-	f(2.5, `le="2.5"`)
 }

@@ -12,17 +12,23 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 	"gopkg.in/yaml.v3"
 
 	"github.com/evalsidecar/evalsidecar/dashboards"
 	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/internal/pipeline"
 	"github.com/evalsidecar/evalsidecar/internal/simulator"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
 )
 
 // binary returns the path in env (or name on PATH). In CI a missing binary
@@ -43,7 +49,8 @@ func binary(t testing.TB, env, name string) string {
 }
 
 // e2eRuleParams are the regression rules at test speed: the last 20s
-// against the 40s before, evaluated every second.
+// against the 40s before (at low traffic 30s against the 90s before),
+// evaluated every second.
 func e2eRuleParams() dashboards.RuleParams {
 	p := dashboards.DefaultRuleParams()
 	p.Interval = time.Second
@@ -51,53 +58,59 @@ func e2eRuleParams() dashboards.RuleParams {
 	p.BaselineWindow = 40 * time.Second
 	p.BaselineOffset = 20 * time.Second
 	p.For = 5 * time.Second
+	// Windows of their own, so that no recording name of the fast groups
+	// is one of the committed file's.
+	p.LowTrafficRecentWindow = 30 * time.Second
+	p.LowTrafficBaselineWindow = 90 * time.Second
 	return p
 }
 
 // Panels (or "panel refId") of the SRE dashboard that have no data while
-// the demo runs, and why. Every other query must return data.
+// the demo runs (every exporter and a judge enabled), and why. Every other
+// query must return data.
 var emptyInDemo = map[string]string{
-	"Judge requests by outcome":          "the demo configures no LLM judge",
-	"Judge latency p95":                  "the demo configures no LLM judge",
-	"Judge tokens per second":            "the demo configures no LLM judge",
-	"Judge cost per hour":                "the demo configures no LLM judge",
-	"Judge circuit open":                 "the demo configures no LLM judge",
-	"Judge budget skips":                 "the demo configures no LLM judge",
-	"Judge skipped by metric and reason": "the demo configures no LLM judge",
-	"Judge queue and in flight":          "the demo configures no LLM judge",
-	"Judge retries by class":             "the demo configures no LLM judge",
-	"Judge redactions by type":           "the demo configures no LLM judge",
-	"Exported records B":                 "the demo exports no OpenTelemetry evaluation events",
-	"Exporter spool":                     "no spooling exporter runs in the demo",
-	"Refused":                            "the simulator sends only valid data",
-	"Dropped":                            "nothing is dropped at this load",
-	"Regression significance (z)":        "its baseline starts 1h ago, before the test began",
-	"Received B":                         "the simulator sends messages as span attributes, not log records",
+	"Exporter retries and drops B": "nothing is dropped at this load",
+	"ClickHouse insert time p95 B": "no insert fails in the demo",
+	"Regression significance (z)":  "its baseline starts 1h ago, before the test began",
 }
 
-// TestPrometheusEndToEnd runs a sidecar fed by the simulated agent, a real
-// Prometheus scraping it every second with the alert rules loaded, injects
-// a regression (the agent switches to a worse release) and waits until the
-// run-failure regression alert fires. It then runs every PromQL query of
-// the SRE dashboard against that Prometheus.
+// wantInDemo are label values some targets (panel and refId) must show
+// while the demo runs: both releases, the pass rates of the metrics with
+// a pass rule, every exporter, the judge's successes and server errors.
+var wantInDemo = map[string]map[string][]string{
+	"Runs per second by release A":        {"service_version": {"1.0.0", "1.1.0"}},
+	"Pass rate by metric and release A":   {"metric": {"failure", "tool_error_rate"}, "service_version": {"1.0.0", "1.1.0"}},
+	"Exported records A":                  {"exporter": {"jsonl", "clickhouse"}},
+	"Exported records B":                  {"outcome": {"exported"}},
+	"Exporter queue and spool fill A":     {"exporter": {"jsonl", "clickhouse"}},
+	"Exporter queue and spool fill B":     {"exporter": {"clickhouse"}},
+	"Judge requests by outcome A":         {"outcome": {"ok", "server_error"}},
+	"Judge retries by class A":            {"class": {"server_error"}},
+	"Requests by code A":                  {"code": {"ok", "invalid_argument"}},
+	"Parked batches A":                    {"table": {"evaluations", "trajectories", "tool_calls"}},
+	"Ratio scores with trace exemplars A": {"metric": {"failure"}},
+}
+
+// TestPrometheusEndToEnd runs a sidecar with every exporter and a judge,
+// fed by the simulated agent, and a real Prometheus scraping it every
+// second the way a ServiceMonitor does (the Operator's target labels,
+// honor_labels) with the alert rules loaded; it injects a regression (the
+// agent switches to a worse release) and waits until the run-failure
+// regression alert fires for the agent's service. It then checks that the
+// agent's service survives the target labels, runs every PromQL query of
+// the SRE dashboard against that Prometheus, and checks that every metric
+// name a rule or panel reads is on the live /metrics.
 func TestPrometheusEndToEnd(t *testing.T) {
 	promBin := binary(t, "EVALSIDECAR_PROMETHEUS_BIN", "prometheus")
 	if testing.Short() {
 		t.Skip("end-to-end test skipped in -short mode")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
 
-	// The sidecar.
-	cfg := config.Default()
-	cfg.Receiver.GRPC.Endpoint = "127.0.0.1:0"
-	cfg.Receiver.HTTP.Endpoint = "127.0.0.1:0"
-	cfg.Exporters.Prometheus.Endpoint = "127.0.0.1:0"
-	cfg.Exporters.JSONL.Enabled = true
-	cfg.Exporters.JSONL.Directory = filepath.Join(dir, "jsonl")
-	cfg.Extractor.QuietPeriod = 200 * time.Millisecond
-	cfg.Extractor.Tick = 50 * time.Millisecond
+	// The sidecar, with every exporter and an LLM judge.
+	cfg := e2eConfig(ctx, t, dir)
 	p, err := pipeline.New(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), pipeline.Options{Online: true, Version: "e2e"})
 	if err != nil {
 		t.Fatal(err)
@@ -150,6 +163,10 @@ func TestPrometheusEndToEnd(t *testing.T) {
 		t.Fatalf("regression alerts active on the good release: %v", active)
 	}
 
+	// What the simulator does not send: a log record, and a traces and a
+	// logs request that cannot be decoded.
+	sendOTLPHTTP(ctx, t, p.Receiver.HTTPAddr())
+
 	// The regression: a new release that fails far more often.
 	sim.SetQuality(simulator.Degraded)
 	sim.SetRelease("1.1.0")
@@ -157,7 +174,7 @@ func TestPrometheusEndToEnd(t *testing.T) {
 	api.waitFor(ctx, t, "EvalSidecarRunFailureRateRegression firing", func() (bool, error) {
 		active, err := api.alerts(ctx, "EvalSidecarRunFailureRateRegression")
 		for _, a := range active {
-			if a.State == "firing" && a.Labels["service"] == simCfg.Service {
+			if a.State == "firing" && a.Labels["service_name"] == simCfg.Service {
 				t.Logf("alert firing %s after the regression: %s", time.Since(injected).Round(time.Second), a.Annotations["description"])
 				return true, nil
 			}
@@ -170,13 +187,240 @@ func TestPrometheusEndToEnd(t *testing.T) {
 		t.Errorf("no runs recorded for service_version 1.1.0 (%v, %v)", v, err)
 	}
 
-	checkDashboardQueries(ctx, t, api)
+	checkServiceLabels(ctx, t, api, simCfg.Service)
+	checkDashboardQueries(ctx, t, api, simCfg.Service)
+	checkMetricNames(ctx, t, p.Metrics.Addr())
+}
+
+// sendOTLPHTTP posts to the receiver's OTLP/HTTP endpoints one log record
+// (accepted), one span twice (the copy is dropped as duplicate_span) and
+// one undecodable request per signal (refused), checking the answers.
+func sendOTLPHTTP(ctx context.Context, t *testing.T, addr string) {
+	t.Helper()
+	for _, r := range []struct {
+		path, contentType, body string
+		want                    int
+	}{
+		{"/v1/logs", "application/json", `{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"body":{"stringValue":"hello"}}]}]}]}`, http.StatusOK},
+		{"/v1/traces", "application/json", duplicateSpan, http.StatusOK},
+		{"/v1/traces", "application/json", duplicateSpan, http.StatusOK},
+		{"/v1/logs", "application/x-protobuf", "not protobuf", http.StatusBadRequest},
+		{"/v1/traces", "application/x-protobuf", "not protobuf", http.StatusBadRequest},
+	} {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+addr+r.path, strings.NewReader(r.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", r.contentType)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != r.want {
+			t.Errorf("POST %s (%s): %s, want %d", r.path, r.contentType, resp.Status, r.want)
+		}
+	}
+}
+
+// duplicateSpan is an OTLP/JSON traces request of one span that is no
+// agent run (it has no gen_ai attributes).
+const duplicateSpan = `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"dup"}}]},` +
+	`"scopeSpans":[{"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","name":"GET /health",` +
+	`"kind":1,"startTimeUnixNano":"1700000000000000000","endTimeUnixNano":"1700000001000000000"}]}]}]}`
+
+// e2eJudgeConfig judges a fifth of the runs for coherence with a judge
+// that is the local judge server speaking the OpenAI format.
+const e2eJudgeConfig = `
+judge:
+  judges:
+    - name: primary
+      provider: openai
+      model: judge-model
+      base_url: %s
+      api_key: sk-test-key
+      prices: {input_per_million_tokens: 1, output_per_million_tokens: 4}
+  metrics:
+    - name: coherence
+      sampling: {rate: 0.2}
+`
+
+// e2eConfig is the sidecar of the end-to-end test with every exporter
+// enabled: Prometheus, JSON lines, ClickHouse (the real server of
+// EVALSIDECAR_CLICKHOUSE_DSN, a fresh database) and OpenTelemetry
+// evaluation events (sent to a second sidecar's OTLP receiver, which is
+// also the upstream the requests are forwarded to), and a judge whose
+// every tenth answer is a server error, so that its retries show.
+func e2eConfig(ctx context.Context, t *testing.T, dir string) config.Config {
+	t.Helper()
+	dsn := os.Getenv("EVALSIDECAR_CLICKHOUSE_DSN")
+	if dsn == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("EVALSIDECAR_CLICKHOUSE_DSN is not set (scripts/test starts ClickHouse)")
+		}
+		t.Skip("EVALSIDECAR_CLICKHOUSE_DSN not set; run scripts/test")
+	}
+	srv := judgetest.New(t)
+	var calls atomic.Int64
+	srv.Handle(judgetest.OpenAI, func(judgetest.CapturedRequest) judgetest.Reply {
+		if calls.Add(1)%10 == 0 {
+			return judgetest.Status(http.StatusInternalServerError)
+		}
+		r := judgetest.JSON(`{"explanation": "clear", "score": 4}`)
+		r.InputTokens, r.OutputTokens = 300, 20
+		return r
+	})
+	cfg, err := config.Parse([]byte(fmt.Sprintf(e2eJudgeConfig, srv.OpenAIBaseURL())), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Receiver.GRPC.Endpoint = "127.0.0.1:0"
+	cfg.Receiver.HTTP.Endpoint = "127.0.0.1:0"
+	cfg.Exporters.Prometheus.Endpoint = "127.0.0.1:0"
+	cfg.Exporters.JSONL.Enabled = true
+	cfg.Exporters.JSONL.Directory = filepath.Join(dir, "jsonl")
+	ch := &cfg.Exporters.ClickHouse
+	ch.Enabled, ch.Endpoint = true, dsn
+	ch.Database = fmt.Sprintf("t_prom_e2e_%d", time.Now().UnixNano())
+	ch.Spool.Directory = filepath.Join(dir, "spool")
+	ch.FlushInterval = 200 * time.Millisecond
+	oe := &cfg.Exporters.OTelEvents
+	oe.Enabled, oe.AllMetrics = true, true
+	sink := otlpSink(ctx, t)
+	oe.Endpoint, oe.Protocol = "http://"+sink+"/v1/logs", "http/protobuf"
+	cfg.Receiver.Forward.Endpoint, cfg.Receiver.Forward.Protocol = "http://"+sink, "http"
+	cfg.Extractor.QuietPeriod = 200 * time.Millisecond
+	cfg.Extractor.Tick = 50 * time.Millisecond
+	return cfg
+}
+
+// otlpSink starts a second sidecar to receive the evaluation events and
+// the forwarded requests over OTLP/HTTP and returns its HTTP address.
+func otlpSink(ctx context.Context, t *testing.T) string {
+	t.Helper()
+	cfg := config.Default()
+	cfg.Receiver.GRPC.Endpoint = "127.0.0.1:0"
+	cfg.Receiver.HTTP.Endpoint = "127.0.0.1:0"
+	cfg.Exporters.Prometheus.Endpoint = "127.0.0.1:0"
+	p, err := pipeline.New(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), pipeline.Options{Online: true, Version: "e2e-sink"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Shutdown(context.Background()) })
+	return p.Receiver.HTTPAddr()
+}
+
+// metricName is a metric name in PromQL: recording rule names (with a
+// colon) match as one token and are skipped.
+var metricName = regexp.MustCompile(`[a-zA-Z_:][a-zA-Z0-9_:]*`)
+
+// checkMetricNames checks that every metric name the rules and the SRE
+// dashboard read is exposed by the sidecar's live /metrics: a histogram
+// is read through its _bucket, _count and _sum series.
+func checkMetricNames(ctx context.Context, t *testing.T, addr string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/metrics", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	parser := expfmt.NewTextParser(model.LegacyValidation)
+	families, err := parser.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exposed := map[string]bool{}
+	for name, f := range families {
+		exposed[name] = true
+		if f.GetType() == dto.MetricType_HISTOGRAM {
+			exposed[name+"_bucket"], exposed[name+"_count"], exposed[name+"_sum"] = true, true, true
+		}
+	}
+	var exprs []string
+	rules, err := dashboards.SRERules(dashboards.DefaultRuleParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range rules.Groups {
+		for _, r := range g.Rules {
+			exprs = append(exprs, r.Expr)
+		}
+	}
+	qs, err := dashboards.PromQueries(dashboards.Dashboard{UID: dashboards.SREUID, Build: dashboards.SRE}, dashboards.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range qs {
+		exprs = append(exprs, q.Expr)
+	}
+	missing := map[string]bool{}
+	read := 0
+	for _, e := range exprs {
+		for _, name := range metricName.FindAllString(e, -1) {
+			if !strings.HasPrefix(name, "evalsidecar_") || strings.Contains(name, ":") {
+				continue
+			}
+			read++
+			if !exposed[name] {
+				missing[name] = true
+			}
+		}
+	}
+	if read == 0 {
+		t.Fatal("no metric names found in the rules and panels")
+	}
+	for name := range missing {
+		t.Errorf("%s is read by a rule or panel but not exposed on /metrics", name)
+	}
+}
+
+// operatorTargetLabels are the target labels the Prometheus Operator adds
+// to every series scraped through a ServiceMonitor or PodMonitor (job and
+// instance come from the scrape itself). The test's scrape config adds
+// them, with honor_labels: true as the chart's monitors set it.
+var operatorTargetLabels = map[string]string{
+	"service":   "evalsidecar",
+	"namespace": "agents",
+	"pod":       "evalsidecar-0",
+	"container": "evalsidecar",
+	"endpoint":  "metrics",
+}
+
+// checkServiceLabels checks that the agent's service survives the
+// Operator's target labels: no series carries an exported_* label, every
+// recording rule groups by the agent's service (service_name), and the raw
+// series keep the target's own service label beside it.
+func checkServiceLabels(ctx context.Context, t *testing.T, api promAPI, service string) {
+	t.Helper()
+	for l := range operatorTargetLabels {
+		if n, err := api.count(ctx, fmt.Sprintf(`{exported_%s=~".+"}`, l)); err != nil || n > 0 {
+			t.Errorf("%d series carry exported_%s (%v): a sidecar label collides with a target label", n, l, err)
+		}
+	}
+	groups, err := api.query(ctx, `count by (service_name) ({__name__=~".+:.+", service_name!=""})`)
+	if err != nil || len(groups) != 1 || groups[0].Metric["service_name"] != service {
+		t.Errorf("recording rules group by service_name %v (%v), want only the agent's %q", groups, err, service)
+	}
+	raw, err := api.query(ctx, `count by (service, service_name) (evalsidecar_trajectories_total)`)
+	if err != nil || len(raw) != 1 || raw[0].Metric["service"] != operatorTargetLabels["service"] || raw[0].Metric["service_name"] != service {
+		t.Errorf("evalsidecar_trajectories_total by (service, service_name) = %v (%v), want the target's %q beside the agent's %q",
+			raw, err, operatorTargetLabels["service"], service)
+	}
 }
 
 // checkDashboardQueries runs every query of the SRE dashboard with its
 // variables set to "all": each must parse, and return data unless listed
-// in emptyInDemo; exemplar queries must return exemplars with a trace id.
-func checkDashboardQueries(ctx context.Context, t *testing.T, api promAPI) {
+// in emptyInDemo, with the label values of wantInDemo; a series grouped by
+// service_name must be the agent's service; exemplar queries must return
+// exemplars with a trace id.
+func checkDashboardQueries(ctx context.Context, t *testing.T, api promAPI, service string) {
 	t.Helper()
 	qs, err := dashboards.PromQueries(dashboards.Dashboard{UID: dashboards.SREUID, Build: dashboards.SRE}, dashboards.DefaultOptions())
 	if err != nil {
@@ -185,12 +429,32 @@ func checkDashboardQueries(ctx context.Context, t *testing.T, api promAPI) {
 	expand := strings.NewReplacer("$service", ".*", "$agent", ".*", "$instance", ".*", "$__rate_interval", "1m")
 	for _, q := range qs {
 		expr := expand.Replace(q.Expr)
-		n, err := api.count(ctx, expr)
+		res, err := api.query(ctx, expr)
+		n := len(res)
+		for _, r := range res {
+			if v, ok := r.Metric["service_name"]; ok && v != service {
+				t.Errorf("panel %q %s: series of service_name %q, want the agent's %q", q.Panel, q.RefID, v, service)
+			}
+		}
+		for label, values := range wantInDemo[q.Panel+" "+q.RefID] {
+			have := map[string]bool{}
+			for _, r := range res {
+				have[r.Metric[label]] = true
+			}
+			for _, v := range values {
+				if !have[v] {
+					t.Errorf("panel %q %s: no series with %s=%q", q.Panel, q.RefID, label, v)
+				}
+			}
+		}
+		excused := emptyInDemo[q.Panel] != "" || emptyInDemo[q.Panel+" "+q.RefID] != ""
 		switch {
 		case err != nil:
 			t.Errorf("panel %q %s: %v\n%s", q.Panel, q.RefID, err, expr)
-		case n == 0 && emptyInDemo[q.Panel] == "" && emptyInDemo[q.Panel+" "+q.RefID] == "":
+		case n == 0 && !excused:
 			t.Errorf("panel %q %s returned no data\n%s", q.Panel, q.RefID, expr)
+		case n > 0 && excused:
+			t.Errorf("panel %q %s is listed in emptyInDemo but returned data", q.Panel, q.RefID)
 		}
 		if q.Exemplar {
 			ids, err := api.exemplarTraceIDs(ctx, expr)
@@ -236,15 +500,21 @@ func startPrometheus(ctx context.Context, t *testing.T, bin, dir, target string)
 			t.Fatal(err)
 		}
 	}
+	targetLabels, err := json.Marshal(operatorTargetLabels)
+	if err != nil {
+		t.Fatal(err)
+	}
 	promCfg := fmt.Sprintf(`global:
   scrape_interval: 1s
   evaluation_interval: 1s
 rule_files: [committed.rules.yaml, fast.rules.yaml]
 scrape_configs:
   - job_name: evalsidecar
+    honor_labels: true
     static_configs:
       - targets: [%q]
-`, target)
+        labels: %s
+`, target, targetLabels)
 	if err := os.WriteFile(filepath.Join(dir, "prometheus.yml"), []byte(promCfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -363,13 +633,19 @@ type vectorSample struct {
 	Value  [2]any            `json:"value"`
 }
 
-// count runs an instant query and returns the number of series.
-func (a promAPI) count(ctx context.Context, expr string) (int, error) {
+// query runs an instant query and returns its series.
+func (a promAPI) query(ctx context.Context, expr string) ([]vectorSample, error) {
 	var data struct {
 		Result []vectorSample `json:"result"`
 	}
 	err := a.get(ctx, "/api/v1/query", url.Values{"query": {expr}}, &data)
-	return len(data.Result), err
+	return data.Result, err
+}
+
+// count runs an instant query and returns the number of series.
+func (a promAPI) count(ctx context.Context, expr string) (int, error) {
+	r, err := a.query(ctx, expr)
+	return len(r), err
 }
 
 // scalar runs an instant query and returns the value of its first series.

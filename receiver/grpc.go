@@ -69,7 +69,7 @@ func (s *signal[Req, Resp]) exportGRPC(ctx context.Context, raw []byte, req Req)
 // exportRaw decodes (with the nesting guard) and handles a protobuf body.
 func (s *signal[Req, Resp]) exportRaw(ctx context.Context, raw []byte) (rawMessage, error) {
 	o, out := s.handleRaw(ctx, raw)
-	s.r.metrics.requests.WithLabelValues(protoGRPC, s.name, o.code.String()).Inc()
+	s.r.metrics.requests.WithLabelValues(protoGRPC, s.name, codeLabel(o.code)).Inc()
 	return out, o.grpcErr()
 }
 
@@ -164,7 +164,7 @@ func (r *Receiver) authTap(ctx context.Context, info *tap.Info) (context.Context
 		return ctx, nil
 	}
 	if signal := signalOf(info.FullMethodName); signal != "" {
-		r.metrics.requests.WithLabelValues(protoGRPC, signal, codes.Unauthenticated.String()).Inc()
+		r.metrics.requests.WithLabelValues(protoGRPC, signal, codeLabel(codes.Unauthenticated)).Inc()
 		r.metrics.refused(protoGRPC, signal, reasonUnauthenticated, 0)
 	}
 	return ctx, status.Error(codes.Unauthenticated, "missing or invalid bearer token")
@@ -201,7 +201,7 @@ func (h sizeStats) HandleRPC(ctx context.Context, s stats.RPCStats) {
 	if signal == "" {
 		return
 	}
-	h.r.metrics.requests.WithLabelValues(protoGRPC, signal, codes.ResourceExhausted.String()).Inc()
+	h.r.metrics.requests.WithLabelValues(protoGRPC, signal, codeLabel(codes.ResourceExhausted)).Inc()
 	h.r.metrics.refused(protoGRPC, signal, reasonTooLarge, 0)
 }
 

@@ -229,7 +229,7 @@ func (h *httpHandler) finish(w http.ResponseWriter, signal, media string, o outc
 	w.Header().Set("Content-Type", media)
 	w.WriteHeader(httpStatus)
 	_, _ = w.Write(payload)
-	h.r.metrics.requests.WithLabelValues(protoHTTP, signal, fmt.Sprint(httpStatus)).Inc()
+	h.r.metrics.requests.WithLabelValues(protoHTTP, signal, codeLabel(o.code)).Inc()
 }
 
 func encodeStatus(st *spb.Status, media string) []byte {

@@ -55,7 +55,7 @@ func TestLogsPartialSuccess(t *testing.T) {
 			if got := counter(t, m.refusedRecords, protocol, reasonInvalidUTF8); got != 1 {
 				t.Errorf("refused_log_records_total{invalid_utf8} = %v, want 1", got)
 			}
-			if got := counter(t, m.requests, protocol, signalLogs, map[string]string{protoGRPC: "OK", protoHTTP: "200"}[protocol]); got != 1 {
+			if got := counter(t, m.requests, protocol, signalLogs, "ok"); got != 1 {
 				t.Errorf("requests_total = %v, want 1", got)
 			}
 		})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -252,10 +251,12 @@ func TestResponseMatrix(t *testing.T) {
 				}
 
 				m := r.metrics
-				code := tc.wantGRPC.String()
-				if protocol == protoHTTP {
-					code = strconv.Itoa(tc.wantHTTP)
-				}
+				// One code label for both protocols: the gRPC status
+				// name in lower snake case.
+				code := map[codes.Code]string{
+					codes.OK: "ok", codes.InvalidArgument: "invalid_argument", codes.ResourceExhausted: "resource_exhausted",
+					codes.Unauthenticated: "unauthenticated", codes.Unavailable: "unavailable", codes.Internal: "internal",
+				}[tc.wantGRPC]
 				if got := counter(t, m.requests, protocol, signalTraces, code); got != 1 {
 					t.Errorf("requests_total{code=%q} = %v, want 1", code, got)
 				}

@@ -1,6 +1,9 @@
 package receiver
 
-import "github.com/prometheus/client_golang/prometheus"
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"google.golang.org/grpc/codes"
+)
 
 // Label values.
 const (
@@ -41,7 +44,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 	m := &metrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "evalsidecar_receiver_requests_total",
-			Help: "OTLP export requests answered, by protocol, signal and response code (gRPC code name or HTTP status).",
+			Help: "OTLP export requests answered, by protocol, signal and response code: the lower-case gRPC status name (ok, invalid_argument, resource_exhausted, unauthenticated, unavailable, ...) for both protocols.",
 		}, []string{"protocol", "signal", "code"}),
 		spans: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "evalsidecar_receiver_spans_total",
@@ -93,4 +96,49 @@ func (m *metrics) accepted(protocol, signal string, n int) {
 		vec = m.logRecords
 	}
 	vec.WithLabelValues(protocol).Add(float64(n))
+}
+
+// codeLabel is the code label value of an answer: the lower-case name of
+// its gRPC status code, for both protocols (an HTTP answer's status maps
+// from that code as the OTLP specification asks), so one query covers
+// gRPC and HTTP clients.
+func codeLabel(c codes.Code) string {
+	switch c {
+	case codes.OK:
+		return "ok"
+	case codes.Canceled:
+		return "canceled"
+	case codes.Unknown:
+		return "unknown"
+	case codes.InvalidArgument:
+		return "invalid_argument"
+	case codes.DeadlineExceeded:
+		return "deadline_exceeded"
+	case codes.NotFound:
+		return "not_found"
+	case codes.AlreadyExists:
+		return "already_exists"
+	case codes.PermissionDenied:
+		return "permission_denied"
+	case codes.ResourceExhausted:
+		return "resource_exhausted"
+	case codes.FailedPrecondition:
+		return "failed_precondition"
+	case codes.Aborted:
+		return "aborted"
+	case codes.OutOfRange:
+		return "out_of_range"
+	case codes.Unimplemented:
+		return "unimplemented"
+	case codes.Internal:
+		return "internal"
+	case codes.Unavailable:
+		return "unavailable"
+	case codes.DataLoss:
+		return "data_loss"
+	case codes.Unauthenticated:
+		return "unauthenticated"
+	default:
+		return "unknown"
+	}
 }

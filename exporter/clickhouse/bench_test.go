@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
+	"github.com/evalsidecar/evalsidecar/exporter"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -56,7 +57,7 @@ func BenchmarkInsert(b *testing.B) {
 			_ = h.x.Export(context.Background(), benchEvaluation(0))
 			_ = h.x.Flush(context.Background())
 			waitFor(b, time.Minute, "schema", func() bool { return h.x.queueRows() == 0 })
-			base := h.rows("evaluations", OutcomeInserted)
+			base := h.rows("evaluations", exporter.OutcomeSent)
 			const runs = 20000 // 200,000 score rows per iteration
 			evs := make([]*scorer.Evaluation, runs)
 			for i := range evs {
@@ -77,10 +78,10 @@ func BenchmarkInsert(b *testing.B) {
 			waitFor(b, 5*time.Minute, "inserts", func() bool { return h.x.queueRows() == 0 })
 			wall, cpu := time.Since(t0), cpuTime()-cpu0
 			b.StopTimer()
-			scores := h.rows("evaluations", OutcomeInserted) - base
+			scores := h.rows("evaluations", exporter.OutcomeSent) - base
 			all := 0
 			for tb := range numTables {
-				all += h.rows(tb.String(), OutcomeInserted)
+				all += h.rows(tb.String(), exporter.OutcomeSent)
 			}
 			if scores != b.N*runs*10 {
 				b.Fatalf("%d score rows inserted, want %d", scores, b.N*runs*10)

@@ -125,7 +125,7 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 	for t := range numTables {
 		x.open[t] = newBatch(t, tableDefs[t].columns, 0)
 	}
-	m, err := newMetrics(set.Registerer,
+	m, err := newMetrics(set.Registerer, cfg,
 		func() float64 { b, _ := x.spool.stats(); return float64(b) },
 		func() float64 { return float64(x.queueRows()) })
 	if err != nil {
@@ -137,7 +137,7 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 
 func (x *Exporter) countDrop(table string, rows int, reason string) {
 	x.drops.Add(dropStage, reason, rows)
-	x.m.rows.WithLabelValues(table, OutcomeDropped).Add(float64(rows))
+	x.m.rows.WithLabelValues(table, exporter.OutcomeDropped).Add(float64(rows))
 }
 
 func (x *Exporter) queueRows() int {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/exporter"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -29,8 +30,8 @@ func TestInsertAllTables(t *testing.T) {
 		if got := s.count(t, fmt.Sprintf("SELECT count() FROM %s.%s FINAL", s.db, tb)); got != want {
 			t.Errorf("%s: %d rows, want %d", tb, got, want)
 		}
-		if got := h.rows(tb.String(), OutcomeInserted); got != want {
-			t.Errorf("%s: rows_total{inserted} = %d, want %d", tb, got, want)
+		if got := h.rows(tb.String(), exporter.OutcomeSent); got != want {
+			t.Errorf("%s: records_total{sent} = %d, want %d", tb, got, want)
 		}
 	}
 	if got := s.count(t, "SELECT count() FROM "+s.db+".schema_migrations WHERE version = 1"); got != 1 {

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/exporter"
 	"github.com/evalsidecar/evalsidecar/internal/configretry"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
@@ -80,10 +81,10 @@ func TestServerRestartDuringIngest(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 	}()
-	waitFor(t, 30*time.Second, "first inserts", func() bool { return h.rows("evaluations", OutcomeInserted) > 0 })
+	waitFor(t, 30*time.Second, "first inserts", func() bool { return h.rows("evaluations", exporter.OutcomeSent) > 0 })
 	srv.stop()
 	waitFor(t, 30*time.Second, "failed inserts during the outage", func() bool {
-		return h.rows("evaluations", OutcomeRetried) > 0 && exported.Load() > 0
+		return h.rows("evaluations", exporter.OutcomeRetried) > 0 && exported.Load() > 0
 	})
 	time.Sleep(time.Second) // keep ingesting while the server is down
 	srv.start()
@@ -234,19 +235,19 @@ func TestSchemaDriftParksAndResumes(t *testing.T) {
 		}
 	}
 	export(0, 100)
-	waitFor(t, 30*time.Second, "first rows", func() bool { return h.rows("evaluations", OutcomeInserted) == 200 })
+	waitFor(t, 30*time.Second, "first rows", func() bool { return h.rows("evaluations", exporter.OutcomeSent) == 200 })
 
 	if err := s.exec(ctx, "ALTER TABLE "+s.db+".evaluations DROP COLUMN label"); err != nil {
 		t.Fatal(err)
 	}
 	export(100, 200)
-	waitFor(t, 30*time.Second, "the batch to park", func() bool { return h.rows("evaluations", OutcomeParked) > 0 })
+	waitFor(t, 30*time.Second, "the batch to park", func() bool { return h.rows("evaluations", exporter.OutcomeParked) > 0 })
 	parked := testutilGauge(h, "evaluations")
 	if parked != 1 {
 		t.Errorf("parked batches gauge = %v, want 1", parked)
 	}
 	// Other tables are not held up by the parked one.
-	waitFor(t, 30*time.Second, "trajectories to keep flowing", func() bool { return h.rows("trajectories", OutcomeInserted) == 200 })
+	waitFor(t, 30*time.Second, "trajectories to keep flowing", func() bool { return h.rows("trajectories", exporter.OutcomeSent) == 200 })
 	if got := s.count(t, "SELECT count() FROM "+s.db+".evaluations"); got != 200 {
 		t.Errorf("evaluations has %d rows while parked, want the 200 written before the drop", got)
 	}
@@ -255,7 +256,7 @@ func TestSchemaDriftParksAndResumes(t *testing.T) {
 	if err := s.exec(ctx, "ALTER TABLE "+s.db+".evaluations ADD COLUMN label String AFTER score"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 30*time.Second, "writing to resume", func() bool { return h.rows("evaluations", OutcomeInserted) == 500 })
+	waitFor(t, 30*time.Second, "writing to resume", func() bool { return h.rows("evaluations", exporter.OutcomeSent) == 500 })
 	if g := testutilGauge(h, "evaluations"); g != 0 {
 		t.Errorf("parked batches gauge = %v after resume, want 0", g)
 	}
@@ -291,7 +292,7 @@ func TestSpoolFullDropsByPolicy(t *testing.T) {
 				t.Fatal(err)
 			}
 			_ = h0.x.Flush(context.Background())
-			waitFor(t, 30*time.Second, "schema", func() bool { return h0.rows("evaluations", OutcomeInserted) == 2 })
+			waitFor(t, 30*time.Second, "schema", func() bool { return h0.rows("evaluations", exporter.OutcomeSent) == 2 })
 			_ = h0.x.Shutdown(context.Background())
 			_ = s.exec(context.Background(), "TRUNCATE TABLE "+s.db+".evaluations")
 			for _, tb := range []string{"trajectories", "tool_calls", "eval_decisions"} {
@@ -324,14 +325,14 @@ func TestSpoolFullDropsByPolicy(t *testing.T) {
 			total := 0
 			for tb := range numTables {
 				in := s.count(t, fmt.Sprintf("SELECT count() FROM %s.%s", s.db, tb))
-				dropped := h.rows(tb.String(), OutcomeDropped)
+				dropped := h.rows(tb.String(), exporter.OutcomeDropped)
 				total += dropped
 				if in+dropped != n*rowsPerEvaluation[tb] {
 					t.Errorf("%s: %d rows inserted + %d dropped != %d exported", tb, in, dropped, n*rowsPerEvaluation[tb])
 				}
 			}
 			if got := h.dropped(reasonSpoolFull); got != total {
-				t.Errorf("evalsidecar_dropped_total{reason=spool_full} = %d, rows_total{dropped} = %d", got, total)
+				t.Errorf("evalsidecar_dropped_total{reason=spool_full} = %d, records_total{dropped} = %d", got, total)
 			}
 			// Which runs survived shows the policy: the newest for
 			// drop_oldest (the batch a sender was already retrying is

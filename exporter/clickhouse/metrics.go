@@ -4,29 +4,23 @@ import (
 	"fmt"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/evalsidecar/evalsidecar/exporter"
 )
 
-// Metric names of the ClickHouse exporter. They carry the constant label
-// exporter="clickhouse" so that other exporters can report the same names.
+// Metric names of the ClickHouse exporter besides the exporters' shared
+// ones (exporter.MetricRecords, with the table as stream,
+// exporter.MetricQueueSize and exporter.MetricQueueCapacity). They carry
+// the constant label exporter="clickhouse".
 const (
-	MetricRows          = "evalsidecar_exporter_rows_total"
-	HelpRows            = "Rows handled by a database exporter, by table and outcome (inserted, retried, parked, dropped)."
 	MetricBatchDuration = "evalsidecar_exporter_batch_duration_seconds"
 	HelpBatchDuration   = "Duration of one batch insert attempt, by table and result."
 	MetricSpoolBytes    = "evalsidecar_exporter_spool_bytes"
 	HelpSpoolBytes      = "Bytes of sealed batches waiting in an exporter's spool."
-	MetricQueueRows     = "evalsidecar_exporter_queue_rows"
-	HelpQueueRows       = "Rows accepted by an exporter and not yet written to the database."
+	MetricSpoolCapacity = "evalsidecar_exporter_spool_capacity_bytes"
+	HelpSpoolCapacity   = "Bytes an exporter's spool holds at most before it drops (spool.max_bytes)."
 	MetricParked        = "evalsidecar_exporter_parked_batches"
 	HelpParked          = "Batches an exporter holds because the database refused them for their schema."
-)
-
-// Outcomes of evalsidecar_exporter_rows_total.
-const (
-	OutcomeInserted = "inserted"
-	OutcomeRetried  = "retried"
-	OutcomeParked   = "parked"
-	OutcomeDropped  = "dropped"
 )
 
 type metrics struct {
@@ -35,12 +29,12 @@ type metrics struct {
 	parked   *prometheus.GaugeVec
 }
 
-func newMetrics(reg prometheus.Registerer, spoolBytes, queueRows func() float64) (*metrics, error) {
+func newMetrics(reg prometheus.Registerer, cfg Config, spoolBytes, queueRows func() float64) (*metrics, error) {
 	exp := prometheus.Labels{"exporter": dropStage}
 	m := &metrics{
 		rows: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: MetricRows, Help: HelpRows, ConstLabels: exp,
-		}, []string{"table", "outcome"}),
+			Name: exporter.MetricRecords, Help: exporter.HelpRecords, ConstLabels: exp,
+		}, []string{"stream", "outcome"}),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: MetricBatchDuration, Help: HelpBatchDuration, ConstLabels: exp,
 			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
@@ -50,10 +44,14 @@ func newMetrics(reg prometheus.Registerer, spoolBytes, queueRows func() float64)
 		}, []string{"table"}),
 	}
 	spool := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: MetricSpoolBytes, Help: HelpSpoolBytes, ConstLabels: exp}, spoolBytes)
-	queue := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: MetricQueueRows, Help: HelpQueueRows, ConstLabels: exp}, queueRows)
+	spoolCap := prometheus.NewGauge(prometheus.GaugeOpts{Name: MetricSpoolCapacity, Help: HelpSpoolCapacity, ConstLabels: exp})
+	spoolCap.Set(float64(cfg.Spool.MaxBytes))
+	queue := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: exporter.MetricQueueSize, Help: exporter.HelpQueueSize, ConstLabels: exp}, queueRows)
+	queueCap := prometheus.NewGauge(prometheus.GaugeOpts{Name: exporter.MetricQueueCapacity, Help: exporter.HelpQueueCapacity, ConstLabels: exp})
+	queueCap.Set(float64(cfg.SendingQueue.QueueSize))
 	// Pre-create the series dashboards and alerts read, so they exist at 0.
 	for t := range numTables {
-		for _, o := range []string{OutcomeInserted, OutcomeRetried, OutcomeParked, OutcomeDropped} {
+		for _, o := range []string{exporter.OutcomeSent, exporter.OutcomeRetried, exporter.OutcomeParked, exporter.OutcomeDropped} {
 			m.rows.WithLabelValues(t.String(), o)
 		}
 		m.parked.WithLabelValues(t.String())
@@ -61,7 +59,7 @@ func newMetrics(reg prometheus.Registerer, spoolBytes, queueRows func() float64)
 	if reg == nil {
 		return m, nil
 	}
-	for _, c := range []prometheus.Collector{m.rows, m.duration, m.parked, spool, queue} {
+	for _, c := range []prometheus.Collector{m.rows, m.duration, m.parked, spool, spoolCap, queue, queueCap} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("clickhouse exporter: register metrics: %w", err)
 		}

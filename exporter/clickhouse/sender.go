@@ -7,6 +7,8 @@ import (
 	"time"
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
+
+	"github.com/evalsidecar/evalsidecar/exporter"
 )
 
 // runSender inserts t's spooled batches in order until ctx ends.
@@ -56,7 +58,7 @@ func (x *Exporter) send(ctx context.Context, e *entry, b *batch) bool {
 			if err == nil {
 				// Counted before the batch leaves the spool, so that an
 				// empty queue implies the count is complete.
-				x.m.rows.WithLabelValues(table, OutcomeInserted).Add(float64(e.rows))
+				x.m.rows.WithLabelValues(table, exporter.OutcomeSent).Add(float64(e.rows))
 				x.spool.done(e)
 				if !parkedSince.IsZero() {
 					x.logger.Info("clickhouse exporter: parked batch accepted, writing resumed", "table", table,
@@ -77,7 +79,7 @@ func (x *Exporter) send(ctx context.Context, e *entry, b *batch) bool {
 			if parkedSince.IsZero() {
 				parkedSince = time.Now()
 				x.m.parked.WithLabelValues(table).Inc()
-				x.m.rows.WithLabelValues(table, OutcomeParked).Add(float64(e.rows))
+				x.m.rows.WithLabelValues(table, exporter.OutcomeParked).Add(float64(e.rows))
 				x.logger.Error("clickhouse exporter: server refused the batch for its schema; batch parked, nothing written",
 					"table", table, "rows", e.rows, "code", exceptionCode(err), "error", err)
 				lastLog = time.Now()
@@ -103,7 +105,7 @@ func (x *Exporter) send(ctx context.Context, e *entry, b *batch) bool {
 				unpark()
 				return true
 			}
-			x.m.rows.WithLabelValues(table, OutcomeRetried).Add(float64(e.rows))
+			x.m.rows.WithLabelValues(table, exporter.OutcomeRetried).Add(float64(e.rows))
 			if time.Since(lastLog) > 30*time.Second {
 				x.logger.Warn("clickhouse exporter: insert failed, retrying", "table", table, "rows", e.rows,
 					"code", exceptionCode(err), "error", err)

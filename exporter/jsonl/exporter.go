@@ -68,7 +68,7 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 		Consume: func(_ context.Context, b *batch) { x.write(b) },
 		Drop:    x.dropBatch,
 	})
-	m, err := newMetrics(set.Registerer, func() float64 { return float64(x.queue.Len()) })
+	m, err := newMetrics(set.Registerer, func() float64 { return float64(x.queue.Len()) }, cfg.SendingQueue.QueueSize)
 	if err != nil {
 		return nil, err
 	}

@@ -4,15 +4,8 @@ import (
 	"fmt"
 
 	"github.com/prometheus/client_golang/prometheus"
-)
 
-// Metric names and help texts. Other exporters that report the same
-// metrics must use the same help text, or registration fails.
-const (
-	MetricRecords     = "evalsidecar_exporter_records_total"
-	HelpRecords       = "Records written by an exporter, by stream."
-	MetricQueueLength = "evalsidecar_exporter_queue_length"
-	HelpQueueLength   = "Items waiting in an exporter's queue."
+	"github.com/evalsidecar/evalsidecar/exporter"
 )
 
 // Drop stage and reasons counted in evalsidecar_dropped_total. Every drop is
@@ -41,27 +34,35 @@ type metrics struct {
 	queueLength  prometheus.GaugeFunc
 }
 
-func newMetrics(reg prometheus.Registerer, queueLen func() float64) (*metrics, error) {
+// newMetrics counts written lines as records sent; drops are counted in
+// evalsidecar_dropped_total by reason.
+func newMetrics(reg prometheus.Registerer, queueLen func() float64, queueCap int) (*metrics, error) {
 	exp := prometheus.Labels{"exporter": dropStage}
 	records := prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name:        MetricRecords,
-		Help:        HelpRecords,
+		Name:        exporter.MetricRecords,
+		Help:        exporter.HelpRecords,
 		ConstLabels: exp,
-	}, []string{"stream"})
+	}, []string{"stream", "outcome"})
 	m := &metrics{
-		trajectories: records.WithLabelValues(streamTrajectories),
-		scores:       records.WithLabelValues(streamScores),
-		decisions:    records.WithLabelValues(streamDecisions),
+		trajectories: records.WithLabelValues(streamTrajectories, exporter.OutcomeSent),
+		scores:       records.WithLabelValues(streamScores, exporter.OutcomeSent),
+		decisions:    records.WithLabelValues(streamDecisions, exporter.OutcomeSent),
 		queueLength: prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name:        MetricQueueLength,
-			Help:        HelpQueueLength,
+			Name:        exporter.MetricQueueSize,
+			Help:        exporter.HelpQueueSize,
 			ConstLabels: exp,
 		}, queueLen),
 	}
+	capacity := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name:        exporter.MetricQueueCapacity,
+		Help:        exporter.HelpQueueCapacity,
+		ConstLabels: exp,
+	})
+	capacity.Set(float64(queueCap))
 	if reg == nil {
 		return m, nil
 	}
-	for _, c := range []prometheus.Collector{records, m.queueLength} {
+	for _, c := range []prometheus.Collector{records, m.queueLength, capacity} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("jsonl exporter: register metrics: %w", err)
 		}

@@ -55,6 +55,10 @@ const (
 	seriesToolCalls
 	seriesToolCallDuration
 	seriesLLMTokens
+	seriesEvalScored
+	seriesEvalPassed
+	// seriesEvalScore is the score histogram of the first family; the
+	// family f's is seriesEvalScore + f.
 	seriesEvalScore
 )
 
@@ -95,6 +99,10 @@ func newSeriesCaches(m *metrics) seriesCaches {
 				return m.trajectories.WithLabelValues(l[0], l[1], l[2], l[3])
 			case seriesToolCalls:
 				return m.toolCalls.WithLabelValues(l[0], l[1], l[2], l[3])
+			case seriesEvalScored:
+				return m.evalScored.WithLabelValues(l[0], l[1], l[2], l[3])
+			case seriesEvalPassed:
+				return m.evalPassed.WithLabelValues(l[0], l[1], l[2], l[3])
 			default:
 				return m.llmTokens.WithLabelValues(l[0], l[1], l[2], l[3])
 			}
@@ -106,7 +114,7 @@ func newSeriesCaches(m *metrics) seriesCaches {
 			case seriesToolCallDuration:
 				return m.toolCallDuration.WithLabelValues(l[0], l[1], l[2])
 			default:
-				return m.evalScore.WithLabelValues(l[0], l[1], l[2], l[3])
+				return m.evalScore[k.vec-seriesEvalScore].WithLabelValues(l[0], l[1], l[2], l[3])
 			}
 		}),
 	}

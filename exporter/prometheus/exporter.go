@@ -27,9 +27,15 @@ type Exporter struct {
 	exemplars                                            *exemplarBudget
 	series                                               seriesCaches
 	rows                                                 *seriesRows
+	// families is each described metric's score histogram, set by
+	// DescribeMetrics before Start and only read after.
+	families map[string]scoreFamily
 }
 
-var _ exporter.Exporter = (*Exporter)(nil)
+var (
+	_ exporter.Exporter         = (*Exporter)(nil)
+	_ exporter.MetricsDescriber = (*Exporter)(nil)
+)
 
 // New validates cfg and registers the scoring metrics with
 // set.Registerer (a nil one leaves them unregistered).
@@ -56,16 +62,37 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 	return x, nil
 }
 
+// DescribeMetrics takes the configured metrics' units, which pick the
+// histogram of each one's scores; a metric not described (or of unit
+// none) goes to evalsidecar_eval_score_other.
+func (x *Exporter) DescribeMetrics(ms []scorer.Metric) {
+	f := make(map[string]scoreFamily, len(ms))
+	for _, m := range ms {
+		f[m.Name()] = familyOf(scorer.SemanticsOf(m).Unit)
+	}
+	x.families = f
+}
+
+// family is the score histogram of metric.
+func (x *Exporter) family(metric string) scoreFamily {
+	if f, ok := x.families[metric]; ok {
+		return f
+	}
+	return familyOther
+}
+
 // Start does nothing: the exporter has no background work.
 func (x *Exporter) Start(context.Context) error { return nil }
 
 // Shutdown does nothing: metrics stay readable until the process exits.
 func (x *Exporter) Shutdown(context.Context) error { return nil }
 
-// Export records the run's outcome, duration, tool calls and token use and
-// observes every score in evalsidecar_eval_score with the run's trace id as
-// exemplar. Non-finite scores are skipped, counted and reported in the
-// returned error.
+// Export records the run's outcome, duration, tool calls and token use,
+// observes every score in the histogram of its unit with the run's trace
+// id as exemplar, and counts it in evalsidecar_eval_scored_total and, when
+// it passed its metric's pass rule, evalsidecar_eval_passed_total.
+// Non-finite scores are skipped, counted and reported in the returned
+// error.
 func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 	if e == nil {
 		return nil
@@ -92,7 +119,17 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 			invalid++
 			continue
 		}
-		observe(x.series.score(row, x.metricIDs.label(r.Metric)), r.Score, exemplar)
+		metric := x.metricIDs.label(r.Metric)
+		observe(x.series.score(row, metric, x.family(r.Metric)), r.Score, exemplar)
+		x.series.scoreCounter(row, seriesEvalScored, metric).Inc()
+		if r.Passed != nil {
+			// The passed series exists from a metric's first verdict, so
+			// a pass rate reads 0 rather than nothing.
+			passed := x.series.scoreCounter(row, seriesEvalPassed, metric)
+			if *r.Passed {
+				passed.Inc()
+			}
+		}
 	}
 	if invalid > 0 {
 		x.m.invalidScores.Add(float64(invalid))

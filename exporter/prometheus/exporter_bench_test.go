@@ -22,7 +22,7 @@ func BenchmarkPrometheusExport(b *testing.B) {
 	}
 	b.StopTimer()
 	var n uint64
-	for _, m := range series(b, reg)[MetricEvalScore] {
+	for _, m := range series(b, reg)[MetricEvalScoreOther] {
 		n += m.GetHistogram().GetSampleCount()
 	}
 	if n != uint64(6*b.N) {

@@ -75,17 +75,17 @@ func TestExportMetrics(t *testing.T) {
 		name, labels string
 		want         float64
 	}{
-		{MetricTrajectories, "agent=triage,outcome=ok,service=support-bot,service_version=1.4.2", 1},
-		{MetricTrajectories, "agent=unknown,outcome=failed,service=unknown,service_version=unknown", 1},
-		{MetricTrajectories, "agent=agent \"quoted\"\n,outcome=ok,service=héllo-服务,service_version=unknown", 1},
-		{MetricToolCalls, "agent=triage,outcome=ok,service=support-bot,tool=lookup_order", 1},
-		{MetricToolCalls, "agent=triage,outcome=error,service=support-bot,tool=check_carrier", 1},
-		{MetricToolCalls, "agent=billing,outcome=ok,service=support-bot,tool=issue_refund", 1}, // the sub-agent's call
-		{MetricToolCalls, "agent=triage,outcome=ok,service=support-bot,tool=notify_user", 1},   // no agent: the run's
-		{MetricLLMTokens, "agent=triage,model=gpt-4o-mini,service=support-bot,type=input", 812 + 1020},
-		{MetricLLMTokens, "agent=triage,model=gpt-4o-mini,service=support-bot,type=output", 64 + 40},
-		{MetricLLMTokens, "agent=triage,model=claude-haiku,service=support-bot,type=input", 1300},
-		{MetricLLMTokens, "agent=triage,model=claude-haiku,service=support-bot,type=output", 120},
+		{MetricTrajectories, "agent=triage,outcome=ok,service_name=support-bot,service_version=1.4.2", 1},
+		{MetricTrajectories, "agent=unknown,outcome=failed,service_name=unknown,service_version=unknown", 1},
+		{MetricTrajectories, "agent=agent \"quoted\"\n,outcome=ok,service_name=héllo-服务,service_version=unknown", 1},
+		{MetricToolCalls, "agent=triage,outcome=ok,service_name=support-bot,tool=lookup_order", 1},
+		{MetricToolCalls, "agent=triage,outcome=error,service_name=support-bot,tool=check_carrier", 1},
+		{MetricToolCalls, "agent=billing,outcome=ok,service_name=support-bot,tool=issue_refund", 1}, // the sub-agent's call
+		{MetricToolCalls, "agent=triage,outcome=ok,service_name=support-bot,tool=notify_user", 1},   // no agent: the run's
+		{MetricLLMTokens, "agent=triage,model=gpt-4o-mini,service_name=support-bot,type=input", 812 + 1020},
+		{MetricLLMTokens, "agent=triage,model=gpt-4o-mini,service_name=support-bot,type=output", 64 + 40},
+		{MetricLLMTokens, "agent=triage,model=claude-haiku,service_name=support-bot,type=input", 1300},
+		{MetricLLMTokens, "agent=triage,model=claude-haiku,service_name=support-bot,type=output", 120},
 	}
 	for _, c := range counters {
 		m, ok := s[c.name][c.labels]
@@ -106,12 +106,12 @@ func TestExportMetrics(t *testing.T) {
 		count        uint64
 		sum          float64
 	}{
-		{MetricTrajectoryDuration, "agent=triage,service=support-bot,service_version=1.4.2", 1, 4.376543211},
-		{MetricToolCallDuration, "agent=billing,service=support-bot,tool=issue_refund", 1, 1.2},
-		{MetricToolCallDuration, "agent=unknown,service=unknown,tool=search", 0, 0}, // absent: run 3 is another service
-		{MetricEvalScore, "agent=triage,metric=latency,service=support-bot,service_version=1.4.2", 1, 4.376543211},
-		{MetricEvalScore, "agent=triage,metric=hallucination_v1,service=support-bot,service_version=1.4.2", 1, 4.5},
-		{MetricEvalScore, "agent=triage,metric=tool_call_count,service=support-bot,service_version=1.4.2", 1, 4},
+		{MetricTrajectoryDuration, "agent=triage,service_name=support-bot,service_version=1.4.2", 1, 4.376543211},
+		{MetricToolCallDuration, "agent=billing,service_name=support-bot,tool=issue_refund", 1, 1.2},
+		{MetricToolCallDuration, "agent=unknown,service_name=unknown,tool=search", 0, 0}, // absent: run 3 is another service
+		{MetricEvalScoreOther, "agent=triage,metric=latency,service_name=support-bot,service_version=1.4.2", 1, 4.376543211},
+		{MetricEvalScoreOther, "agent=triage,metric=hallucination_v1,service_name=support-bot,service_version=1.4.2", 1, 4.5},
+		{MetricEvalScoreOther, "agent=triage,metric=tool_call_count,service_name=support-bot,service_version=1.4.2", 1, 4},
 	}
 	for _, h := range hists {
 		m, ok := s[h.name][h.labels]
@@ -134,7 +134,7 @@ func TestExportMetrics(t *testing.T) {
 	}
 	// Every result of every evaluation is observed: 6 + 0 + 1.
 	var scores uint64
-	for _, m := range s[MetricEvalScore] {
+	for _, m := range s[MetricEvalScoreOther] {
 		scores += m.GetHistogram().GetSampleCount()
 	}
 	if scores != 7 {
@@ -151,24 +151,111 @@ func keys(m map[string]*dto.Metric) []string {
 	return out
 }
 
-func TestEvalScoreBuckets(t *testing.T) {
-	x, reg := newTestExporter(t, DefaultConfig())
-	ev := &scorer.Evaluation{Trajectory: &agentrun.Trajectory{Service: "s", Agent: "a", TraceID: "t1"}}
-	for _, v := range []float64{0, 0.15, 0.95, 3, 4.2, 7, 60, 250} {
-		ev.Results = append(ev.Results, scorer.Result{Metric: "m", Score: v})
+// describedMetric is a metric of a unit, for DescribeMetrics.
+type describedMetric struct {
+	name string
+	unit scorer.Unit
+}
+
+func (m describedMetric) Name() string                { return m.name }
+func (describedMetric) Needs() (in scorer.Inputs)     { return in }
+func (m describedMetric) Semantics() scorer.Semantics { return scorer.Semantics{Unit: m.unit} }
+func (describedMetric) Score(context.Context, *scorer.Instance) (scorer.Result, error) {
+	return scorer.Result{}, nil
+}
+
+// TestEvalScoreFamilies checks that each described metric's scores go to
+// the histogram of its unit (an undescribed one's to _other), with that
+// family's buckets: the cumulative bucket counts are those of counting the
+// values at or below each bound.
+func TestEvalScoreFamilies(t *testing.T) {
+	cases := []struct {
+		unit   scorer.Unit
+		name   string
+		bounds []float64
+		values []float64
+	}{
+		{scorer.UnitRatio, MetricEvalScoreRatio, []float64{0, 0.1, 0.5, 0.9, 0.95, 1}, []float64{0, 0.05, 0.5, 0.93, 1}},
+		{scorer.UnitSeconds, MetricEvalScoreSeconds, []float64{0.05, 1, 10, 600}, []float64{0.01, 0.7, 4.2, 45, 900}},
+		{scorer.UnitCount, MetricEvalScoreCount, []float64{0, 1, 5, 10, 100}, []float64{0, 1, 3, 12, 250}},
+		{scorer.UnitRating, MetricEvalScoreRating, []float64{-2, 0, 1, 3, 4.5, 5, 10}, []float64{-2, 1, 3, 4, 5}},
+		{"", MetricEvalScoreOther, []float64{-1, 0, 10, 1000}, []float64{-5, 0, 7, 5000}},
 	}
+	x, reg := newTestExporter(t, DefaultConfig())
+	var described []scorer.Metric
+	ev := &scorer.Evaluation{Trajectory: &agentrun.Trajectory{Service: "s", Agent: "a", TraceID: "t1"}}
+	for _, c := range cases {
+		if c.unit != "" {
+			described = append(described, describedMetric{"m_" + string(c.unit), c.unit})
+		}
+		for _, v := range c.values {
+			ev.Results = append(ev.Results, scorer.Result{Metric: "m_" + string(c.unit), Score: v})
+		}
+	}
+	x.DescribeMetrics(described)
 	if err := x.Export(context.Background(), ev); err != nil {
 		t.Fatal(err)
 	}
-	h := series(t, reg)[MetricEvalScore]["agent=a,metric=m,service=s,service_version=unknown"].GetHistogram()
-	want := map[float64]uint64{0: 1, 0.2: 2, 1: 3, 3: 4, 4.5: 5, 10: 6, 100: 7}
-	for _, b := range h.GetBucket() {
-		if w, ok := want[b.GetUpperBound()]; ok && b.GetCumulativeCount() != w {
-			t.Errorf("bucket le=%v has %d, want %d", b.GetUpperBound(), b.GetCumulativeCount(), w)
+	s := series(t, reg)
+	for _, c := range cases {
+		if n := len(s[c.name]); n != 1 {
+			t.Errorf("%s: %d series, want 1 (only metric m_%s)", c.name, n, c.unit)
+		}
+		h := s[c.name]["agent=a,metric=m_"+string(c.unit)+",service_name=s,service_version=unknown"].GetHistogram()
+		if h.GetSampleCount() != uint64(len(c.values)) {
+			t.Errorf("%s: count %d, want %d (values above the last bucket still count)", c.name, h.GetSampleCount(), len(c.values))
+		}
+		got := map[float64]uint64{}
+		for _, b := range h.GetBucket() {
+			got[b.GetUpperBound()] = b.GetCumulativeCount()
+		}
+		for _, bound := range c.bounds {
+			var want uint64
+			for _, v := range c.values {
+				if v <= bound {
+					want++
+				}
+			}
+			if w, ok := got[bound]; !ok || w != want {
+				t.Errorf("%s: bucket le=%v has %d (present %v), want %d", c.name, bound, w, ok, want)
+			}
 		}
 	}
-	if h.GetSampleCount() != 8 {
-		t.Errorf("count %d, want 8 (values above the last bucket still count)", h.GetSampleCount())
+}
+
+// TestPassedAndScored checks the pass-rate counters: every score counts in
+// scored_total; passed_total counts the passes, exists from a metric's
+// first verdict (at 0 when everything failed) and never exists for a
+// metric without a pass rule.
+func TestPassedAndScored(t *testing.T) {
+	yes, no := true, false
+	x, reg := newTestExporter(t, DefaultConfig())
+	ev := &scorer.Evaluation{Trajectory: &agentrun.Trajectory{Service: "s", Agent: "a"}, Results: []scorer.Result{
+		{Metric: "failure", Score: 0, Passed: &yes},
+		{Metric: "failure", Score: 1, Passed: &no},
+		{Metric: "failure", Score: 0, Passed: &yes},
+		{Metric: "tool_args_valid", Score: 0.5, Passed: &no},
+		{Metric: "latency", Score: 3},
+		{Metric: "latency", Score: 4},
+	}}
+	if err := x.Export(context.Background(), ev); err != nil {
+		t.Fatal(err)
+	}
+	s := series(t, reg)
+	key := func(m string) string { return "agent=a,metric=" + m + ",service_name=s,service_version=unknown" }
+	for m, want := range map[string]float64{"failure": 3, "tool_args_valid": 1, "latency": 2} {
+		if got := s[MetricEvalScored][key(m)].GetCounter().GetValue(); got != want {
+			t.Errorf("scored_total{metric=%s} = %v, want %v", m, got, want)
+		}
+	}
+	for m, want := range map[string]float64{"failure": 2, "tool_args_valid": 0} {
+		c, ok := s[MetricEvalPassed][key(m)]
+		if !ok || c.GetCounter().GetValue() != want {
+			t.Errorf("passed_total{metric=%s} = %v (present %v), want %v", m, c.GetCounter().GetValue(), ok, want)
+		}
+	}
+	if _, ok := s[MetricEvalPassed][key("latency")]; ok {
+		t.Error("passed_total{metric=latency} exists for a metric without a pass rule")
 	}
 }
 
@@ -202,9 +289,9 @@ func TestExemplars(t *testing.T) {
 		}
 	}
 	for _, r := range evs[0].Results {
-		check(MetricEvalScore, "agent=triage,metric="+r.Metric+",service=support-bot,service_version=1.4.2")
+		check(MetricEvalScoreOther, "agent=triage,metric="+r.Metric+",service_name=support-bot,service_version=1.4.2")
 	}
-	check(MetricTrajectoryDuration, "agent=triage,service=support-bot,service_version=1.4.2")
+	check(MetricTrajectoryDuration, "agent=triage,service_name=support-bot,service_version=1.4.2")
 }
 
 func TestNoExemplarForUnusableTraceID(t *testing.T) {
@@ -217,7 +304,7 @@ func TestNoExemplarForUnusableTraceID(t *testing.T) {
 		if err := x.Export(context.Background(), ev); err != nil {
 			t.Fatal(err)
 		}
-		h := series(t, reg)[MetricEvalScore]["agent=a,metric=m,service=s,service_version=unknown"].GetHistogram()
+		h := series(t, reg)[MetricEvalScoreOther]["agent=a,metric=m,service_name=s,service_version=unknown"].GetHistogram()
 		if h.GetSampleCount() != 1 {
 			t.Errorf("trace id %q: score not observed", id)
 		}
@@ -244,11 +331,11 @@ func TestLabelCapping(t *testing.T) {
 		}
 	}
 	s := series(t, reg)
-	for _, name := range []string{MetricTrajectories, MetricToolCalls, MetricEvalScore} {
+	for _, name := range []string{MetricTrajectories, MetricToolCalls, MetricEvalScoreOther} {
 		services := map[string]bool{}
 		for _, m := range s[name] {
 			for _, l := range m.GetLabel() {
-				if l.GetName() == "service" {
+				if l.GetName() == "service_name" {
 					services[l.GetValue()] = true
 				}
 			}
@@ -258,11 +345,11 @@ func TestLabelCapping(t *testing.T) {
 				name, len(services), services["svc-199"], services["svc-200"], services[ValueOther])
 		}
 	}
-	if got := s[MetricTrajectories]["agent=a,outcome=ok,service=other,service_version=unknown"].GetCounter().GetValue(); got != 1 {
-		t.Errorf("trajectories{service=other} = %v, want 1", got)
+	if got := s[MetricTrajectories]["agent=a,outcome=ok,service_name=other,service_version=unknown"].GetCounter().GetValue(); got != 1 {
+		t.Errorf("trajectories{service_name=other} = %v, want 1", got)
 	}
-	if got := s[MetricLabelOverflow]["label=service"].GetCounter().GetValue(); got != 1 {
-		t.Errorf("label_overflow{label=service} = %v, want 1", got)
+	if got := s[MetricLabelOverflow]["label=service_name"].GetCounter().GetValue(); got != 1 {
+		t.Errorf("label_overflow{label=service_name} = %v, want 1", got)
 	}
 }
 
@@ -280,10 +367,10 @@ func TestLabelCapIsPerLabelAcrossMetrics(t *testing.T) {
 	}
 	s := series(t, reg)
 	want := map[string]float64{
-		"agent=a,outcome=ok,service=s,tool=t1":       1,
-		"agent=a,outcome=ok,service=s,tool=t2":       1,
-		"agent=sub1,outcome=ok,service=s,tool=other": 1,
-		"agent=other,outcome=ok,service=s,tool=t1":   1,
+		"agent=a,outcome=ok,service_name=s,tool=t1":       1,
+		"agent=a,outcome=ok,service_name=s,tool=t2":       1,
+		"agent=sub1,outcome=ok,service_name=s,tool=other": 1,
+		"agent=other,outcome=ok,service_name=s,tool=t1":   1,
 	}
 	if len(s[MetricToolCalls]) != len(want) {
 		t.Errorf("tool call series %v, want %d", keys(s[MetricToolCalls]), len(want))
@@ -293,7 +380,7 @@ func TestLabelCapIsPerLabelAcrossMetrics(t *testing.T) {
 			t.Errorf("tool_calls{%s} = %v, want %v", k, got, v)
 		}
 	}
-	if got := s[MetricLLMTokens]["agent=a,model=other,service=s,type=input"].GetCounter().GetValue(); got != 1 {
+	if got := s[MetricLLMTokens]["agent=a,model=other,service_name=s,type=input"].GetCounter().GetValue(); got != 1 {
 		t.Errorf("tokens{model=other} = %v, want 1", got)
 	}
 	for label, n := range map[string]float64{"tool": 1, "agent": 1, "model": 1} {
@@ -316,7 +403,7 @@ func TestNonFiniteScoresSkipped(t *testing.T) {
 		t.Errorf("Export error = %v, want a report of 2 non-finite scores", err)
 	}
 	s := series(t, reg)
-	h := s[MetricEvalScore]["agent=a,metric=m,service=s,service_version=unknown"].GetHistogram()
+	h := s[MetricEvalScoreOther]["agent=a,metric=m,service_name=s,service_version=unknown"].GetHistogram()
 	if h.GetSampleCount() != 1 || h.GetSampleSum() != 0.5 {
 		t.Errorf("eval_score count %d sum %v, want only the finite score", h.GetSampleCount(), h.GetSampleSum())
 	}
@@ -338,10 +425,10 @@ func TestBadTimesAndTokensIgnored(t *testing.T) {
 	if _, ok := s[MetricTrajectoryDuration]; ok {
 		t.Error("duration observed for a run that ends before it starts")
 	}
-	if _, ok := s[MetricToolCallDuration]["agent=triage,service=support-bot,tool=lookup_order"]; ok {
+	if _, ok := s[MetricToolCallDuration]["agent=triage,service_name=support-bot,tool=lookup_order"]; ok {
 		t.Error("duration observed for a tool call that ends before it starts")
 	}
-	if got := s[MetricLLMTokens]["agent=triage,model=gpt-4o-mini,service=support-bot,type=input"].GetCounter().GetValue(); got != 1020 {
+	if got := s[MetricLLMTokens]["agent=triage,model=gpt-4o-mini,service_name=support-bot,type=input"].GetCounter().GetValue(); got != 1020 {
 		t.Errorf("input tokens = %v, want 1020 (negative count ignored)", got)
 	}
 }
@@ -355,7 +442,7 @@ func TestEvaluationWithoutTrajectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := series(t, reg)
-	if got := s[MetricEvalScore]["agent=unknown,metric=m,service=unknown,service_version=unknown"].GetHistogram().GetSampleCount(); got != 1 {
+	if got := s[MetricEvalScoreOther]["agent=unknown,metric=m,service_name=unknown,service_version=unknown"].GetHistogram().GetSampleCount(); got != 1 {
 		t.Errorf("score without trajectory observed %d times, want 1", got)
 	}
 	if _, ok := s[MetricTrajectories]; ok {
@@ -408,12 +495,12 @@ func TestServiceVersionLabel(t *testing.T) {
 	s := series(t, reg)
 	want := map[string]float64{"1.0.0": 2, "1.1.0": 1, ValueOther: 1, ValueUnknown: 1}
 	for v, n := range want {
-		key := "agent=a,outcome=ok,service=s,service_version=" + v
+		key := "agent=a,outcome=ok,service_name=s,service_version=" + v
 		if got := s[MetricTrajectories][key].GetCounter().GetValue(); got != n {
 			t.Errorf("trajectories{%s} = %v, want %v", key, got, n)
 		}
-		key = "agent=a,metric=m,service=s,service_version=" + v
-		if got := s[MetricEvalScore][key].GetHistogram().GetSampleCount(); got != uint64(n) {
+		key = "agent=a,metric=m,service_name=s,service_version=" + v
+		if got := s[MetricEvalScoreOther][key].GetHistogram().GetSampleCount(); got != uint64(n) {
 			t.Errorf("eval_score{%s} count = %v, want %v", key, got, n)
 		}
 	}

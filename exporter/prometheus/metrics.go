@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
 // Metric names this package exports.
@@ -13,7 +15,13 @@ const (
 	MetricToolCalls          = "evalsidecar_tool_calls_total"
 	MetricToolCallDuration   = "evalsidecar_tool_call_duration_seconds"
 	MetricLLMTokens          = "evalsidecar_llm_tokens_total"
-	MetricEvalScore          = "evalsidecar_eval_score"
+	MetricEvalScoreRatio     = "evalsidecar_eval_score_ratio"
+	MetricEvalScoreSeconds   = "evalsidecar_eval_score_seconds"
+	MetricEvalScoreCount     = "evalsidecar_eval_score_items"
+	MetricEvalScoreRating    = "evalsidecar_eval_score_rating"
+	MetricEvalScoreOther     = "evalsidecar_eval_score_other"
+	MetricEvalScored         = "evalsidecar_eval_scored_total"
+	MetricEvalPassed         = "evalsidecar_eval_passed_total"
 	MetricLabelOverflow      = "evalsidecar_exporter_label_overflow_total"
 	MetricInvalidScores      = "evalsidecar_exporter_invalid_scores_total"
 )
@@ -23,7 +31,7 @@ const ExemplarTraceIDLabel = "trace_id"
 
 // Label names and fixed label values.
 const (
-	labelService = "service"
+	labelService = "service_name"
 	// labelServiceVersion carries the run's service.version resource
 	// attribute, so rules and dashboards can compare releases.
 	labelServiceVersion = "service_version"
@@ -48,11 +56,52 @@ var (
 	TrajectoryDurationBuckets = []float64{0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300}
 	// ToolCallDurationBuckets fit tool calls: 5 ms to 2 min.
 	ToolCallDurationBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120}
-	// EvalScoreBuckets resolve 0–1 scores in tenths and 1–5 scores in
-	// halves; 10 and 100 catch unbounded metrics such as latency and
-	// tool-call counts.
-	EvalScoreBuckets = []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 10, 100}
+	// ScoreRatioBuckets resolve 0–1 scores in tenths, with the top
+	// percentiles apart.
+	ScoreRatioBuckets = []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1}
+	// ScoreSecondsBuckets fit durations from 50 ms to 10 min.
+	ScoreSecondsBuckets = []float64{0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300, 600}
+	// ScoreCountBuckets fit counts of tool calls, steps and turns.
+	ScoreCountBuckets = []float64{0, 1, 2, 3, 4, 5, 7, 10, 15, 20, 30, 50, 100}
+	// ScoreRatingBuckets resolve rating scales (-2 to 2, 1 to 5, 1 to
+	// 10) in halves up to 5 and in steps above.
+	ScoreRatingBuckets = []float64{-2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10}
+	// ScoreOtherBuckets are powers of ten either side of 0, for scores
+	// of no declared unit.
+	ScoreOtherBuckets = []float64{-1000, -100, -10, -1, 0, 1, 10, 100, 1000}
 )
+
+// scoreFamily is the index of a unit's score histogram.
+type scoreFamily uint8
+
+const (
+	familyRatio scoreFamily = iota
+	familySeconds
+	familyCount
+	familyRating
+	familyOther
+	numFamilies
+)
+
+// familyOf returns the histogram family of a unit.
+func familyOf(u scorer.Unit) scoreFamily {
+	switch u {
+	case scorer.UnitRatio:
+		return familyRatio
+	case scorer.UnitSeconds:
+		return familySeconds
+	case scorer.UnitCount:
+		return familyCount
+	case scorer.UnitRating:
+		return familyRating
+	}
+	return familyOther
+}
+
+// runMetricLabels are the labels of the per-score series.
+func runMetricLabels() []string {
+	return []string{labelService, labelServiceVersion, labelAgent, labelMetric}
+}
 
 type metrics struct {
 	trajectories       *prometheus.CounterVec
@@ -60,7 +109,9 @@ type metrics struct {
 	toolCalls          *prometheus.CounterVec
 	toolCallDuration   *prometheus.HistogramVec
 	llmTokens          *prometheus.CounterVec
-	evalScore          *prometheus.HistogramVec
+	evalScore          [numFamilies]*prometheus.HistogramVec
+	evalScored         *prometheus.CounterVec
+	evalPassed         *prometheus.CounterVec
 	labelOverflow      *prometheus.CounterVec
 	invalidScores      prometheus.Counter
 }
@@ -89,11 +140,14 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Name: MetricLLMTokens,
 			Help: "Model tokens used by agent runs, by type (input or output).",
 		}, []string{labelService, labelAgent, labelModel, "type"}),
-		evalScore: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    MetricEvalScore,
-			Help:    "Evaluation scores by metric id; exemplars carry the trace_id of the scored run.",
-			Buckets: EvalScoreBuckets,
-		}, []string{labelService, labelServiceVersion, labelAgent, labelMetric}),
+		evalScored: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: MetricEvalScored,
+			Help: "Scores by metric id, every unit; with evalsidecar_eval_passed_total it gives the pass rate.",
+		}, runMetricLabels()),
+		evalPassed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: MetricEvalPassed,
+			Help: "Scores that passed their metric's pass rule, by metric id; a metric has this series (from 0) once it has a score with a verdict, none without a pass rule.",
+		}, runMetricLabels()),
 		labelOverflow: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: MetricLabelOverflow,
 			Help: "Label values replaced by \"other\" because the label reached max_label_values distinct values.",
@@ -104,13 +158,31 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			ConstLabels: prometheus.Labels{exporterLabel: exporterName},
 		}),
 	}
+	for f, h := range []struct {
+		name, help string
+		buckets    []float64
+	}{
+		familyRatio:   {MetricEvalScoreRatio, "Scores of metrics whose unit is a ratio (0 to 1), by metric id", ScoreRatioBuckets},
+		familySeconds: {MetricEvalScoreSeconds, "Scores of metrics whose unit is seconds, by metric id", ScoreSecondsBuckets},
+		familyCount:   {MetricEvalScoreCount, "Scores of metrics that count things (tool calls, steps), by metric id", ScoreCountBuckets},
+		familyRating:  {MetricEvalScoreRating, "Scores of metrics rated on a scale (such as 1 to 5), by metric id", ScoreRatingBuckets},
+		familyOther:   {MetricEvalScoreOther, "Scores of metrics with no declared unit, by metric id", ScoreOtherBuckets},
+	} {
+		m.evalScore[f] = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: h.name, Help: h.help + "; exemplars carry the trace_id of the scored run.", Buckets: h.buckets,
+		}, runMetricLabels())
+	}
 	if reg == nil {
 		return m, nil
 	}
-	for _, c := range []prometheus.Collector{
+	cs := []prometheus.Collector{
 		m.trajectories, m.trajectoryDuration, m.toolCalls, m.toolCallDuration,
-		m.llmTokens, m.evalScore, m.labelOverflow, m.invalidScores,
-	} {
+		m.llmTokens, m.evalScored, m.evalPassed, m.labelOverflow, m.invalidScores,
+	}
+	for _, h := range m.evalScore {
+		cs = append(cs, h)
+	}
+	for _, c := range cs {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("prometheus exporter: register metrics: %w", err)
 		}

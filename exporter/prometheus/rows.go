@@ -23,7 +23,9 @@ type runSeries struct {
 	calls        *agentSeries
 	trajectories [2]atomic.Pointer[prometheus.Counter] // by outcome id (ok, failed)
 	duration     atomic.Pointer[prometheus.Observer]
-	scores       childTable[prometheus.Observer] // by metric id
+	scores       childTable[prometheus.Observer] // by numFamilies*metric id + family
+	scored       childTable[prometheus.Counter]  // by metric id
+	passed       childTable[prometheus.Counter]  // by metric id
 }
 
 // agentSeries are the tool-call and token series of one (service, agent)
@@ -154,13 +156,29 @@ func (c seriesCaches) trajectoryDuration(r *runSeries) prometheus.Observer {
 	return v
 }
 
-// score returns the run's score histogram for metric.
-func (c seriesCaches) score(r *runSeries, metric label) prometheus.Observer {
-	if p := r.scores.load(metric.id); p != nil {
+// score returns the run's score histogram of family f for metric.
+func (c seriesCaches) score(r *runSeries, metric label, f scoreFamily) prometheus.Observer {
+	i := uint32(numFamilies)*metric.id + uint32(f)
+	if p := r.scores.load(i); p != nil {
 		return *p
 	}
-	v := c.observer(seriesEvalScore, r.service, r.version, r.agent, metric)
-	r.scores.store(metric.id, v)
+	v := c.observer(seriesEvalScore+vecID(f), r.service, r.version, r.agent, metric)
+	r.scores.store(i, v)
+	return v
+}
+
+// scoreCounter returns the run's scored (vec seriesEvalScored) or passed
+// (seriesEvalPassed) counter for metric, creating it on first use.
+func (c seriesCaches) scoreCounter(r *runSeries, vec vecID, metric label) prometheus.Counter {
+	t := &r.scored
+	if vec == seriesEvalPassed {
+		t = &r.passed
+	}
+	if p := t.load(metric.id); p != nil {
+		return *p
+	}
+	v := c.counter(vec, r.service, r.version, r.agent, metric)
+	t.store(metric.id, v)
 	return v
 }
 

@@ -42,9 +42,9 @@ func rowsModel(evs []*scorer.Evaluation) map[string]map[string]float64 {
 	}
 	for _, e := range evs {
 		t := e.Trajectory
-		run := fmt.Sprintf("agent=%s,service=%s,service_version=%s", t.Agent, t.Service, t.ServiceVersion)
+		run := fmt.Sprintf("agent=%s,service_name=%s,service_version=%s", t.Agent, t.Service, t.ServiceVersion)
 		outcome := map[bool]string{false: "ok", true: "failed"}[t.Failed]
-		add(MetricTrajectories, fmt.Sprintf("agent=%s,outcome=%s,service=%s,service_version=%s", t.Agent, outcome, t.Service, t.ServiceVersion), 1)
+		add(MetricTrajectories, fmt.Sprintf("agent=%s,outcome=%s,service_name=%s,service_version=%s", t.Agent, outcome, t.Service, t.ServiceVersion), 1)
 		add(MetricTrajectoryDuration, run, 1)
 		for _, tc := range t.ToolCalls {
 			agent := t.Agent
@@ -52,20 +52,20 @@ func rowsModel(evs []*scorer.Evaluation) map[string]map[string]float64 {
 				agent = tc.Agent
 			}
 			outcome := map[bool]string{false: "ok", true: "error"}[tc.Error != ""]
-			add(MetricToolCalls, fmt.Sprintf("agent=%s,outcome=%s,service=%s,tool=%s", agent, outcome, t.Service, tc.Name), 1)
+			add(MetricToolCalls, fmt.Sprintf("agent=%s,outcome=%s,service_name=%s,tool=%s", agent, outcome, t.Service, tc.Name), 1)
 			if !tc.Start.IsZero() {
-				add(MetricToolCallDuration, fmt.Sprintf("agent=%s,service=%s,tool=%s", agent, t.Service, tc.Name), 1)
+				add(MetricToolCallDuration, fmt.Sprintf("agent=%s,service_name=%s,tool=%s", agent, t.Service, tc.Name), 1)
 			}
 		}
 		for _, lc := range t.LLMCalls {
 			for typ, n := range map[string]int64{"input": lc.InputTokens, "output": lc.OutputTokens} {
 				if n > 0 {
-					add(MetricLLMTokens, fmt.Sprintf("agent=%s,model=%s,service=%s,type=%s", t.Agent, lc.Model, t.Service, typ), float64(n))
+					add(MetricLLMTokens, fmt.Sprintf("agent=%s,model=%s,service_name=%s,type=%s", t.Agent, lc.Model, t.Service, typ), float64(n))
 				}
 			}
 		}
 		for _, r := range e.Results {
-			add(MetricEvalScore, fmt.Sprintf("agent=%s,metric=%s,service=%s,service_version=%s", t.Agent, r.Metric, t.Service, t.ServiceVersion), 1)
+			add(MetricEvalScoreOther, fmt.Sprintf("agent=%s,metric=%s,service_name=%s,service_version=%s", t.Agent, r.Metric, t.Service, t.ServiceVersion), 1)
 		}
 	}
 	return want
@@ -127,16 +127,16 @@ func TestRowsPastTheCap(t *testing.T) {
 		t.Fatalf("%d runs, %d agents cached, cap %d", len(x.rows.runs), len(x.rows.agents), maxCachedRows)
 	}
 	s := series(t, reg)
-	for _, name := range []string{MetricTrajectories, MetricToolCalls, MetricEvalScore} {
+	for _, name := range []string{MetricTrajectories, MetricToolCalls, MetricEvalScoreOther} {
 		if len(s[name]) != services {
 			t.Errorf("%s: %d series, want %d", name, len(s[name]), services)
 		}
 	}
-	last := fmt.Sprintf("service=s%d", services-1)
+	last := fmt.Sprintf("service_name=s%d", services-1)
 	if got := s[MetricToolCalls]["agent=a,outcome=ok,"+last+",tool=t"].GetCounter().GetValue(); got != 2 {
 		t.Errorf("tool_calls{%s} = %v, want 2", last, got)
 	}
-	if got := s[MetricEvalScore]["agent=a,metric=m,"+last+",service_version=unknown"].GetHistogram().GetSampleCount(); got != 2 {
+	if got := s[MetricEvalScoreOther]["agent=a,metric=m,"+last+",service_version=unknown"].GetHistogram().GetSampleCount(); got != 2 {
 		t.Errorf("eval_score{%s} count = %v, want 2", last, got)
 	}
 }

@@ -79,10 +79,10 @@ func TestServerMetricsText(t *testing.T) {
 		list = append(list, f)
 	}
 	s := familiesByLabels(list)
-	if got := s[MetricTrajectories]["agent=triage,outcome=ok,service=support-bot,service_version=1.4.2"].GetCounter().GetValue(); got != 1 {
+	if got := s[MetricTrajectories]["agent=triage,outcome=ok,service_name=support-bot,service_version=1.4.2"].GetCounter().GetValue(); got != 1 {
 		t.Errorf("trajectories_total = %v, want 1", got)
 	}
-	if got := s[MetricEvalScore]["agent=triage,metric=hallucination_v1,service=support-bot,service_version=1.4.2"].GetHistogram().GetSampleSum(); got != 4.5 {
+	if got := s[MetricEvalScoreOther]["agent=triage,metric=hallucination_v1,service_name=support-bot,service_version=1.4.2"].GetHistogram().GetSampleSum(); got != 4.5 {
 		t.Errorf("eval_score sum = %v, want 4.5", got)
 	}
 }
@@ -106,7 +106,7 @@ func TestServerMetricsExemplars(t *testing.T) {
 		}
 		list = append(list, f)
 	}
-	m := familiesByLabels(list)[MetricEvalScore]["agent=triage,metric=latency,service=support-bot,service_version=1.4.2"]
+	m := familiesByLabels(list)[MetricEvalScoreOther]["agent=triage,metric=latency,service_name=support-bot,service_version=1.4.2"]
 	var ids []string
 	for _, b := range m.GetHistogram().GetBucket() {
 		for _, l := range b.GetExemplar().GetLabel() {

@@ -112,16 +112,21 @@ func TestEndToEnd(t *testing.T) {
 	}
 }
 
-// scoreMetrics are metrics every run is scored by.
-var scoreMetrics = []string{"latency", "failure", "tool_call_count"}
+// scoreMetrics are metrics every run is scored by, with the score
+// histogram of their unit.
+var scoreMetrics = map[string]string{
+	"latency":         "evalsidecar_eval_score_seconds",
+	"failure":         "evalsidecar_eval_score_ratio",
+	"tool_call_count": "evalsidecar_eval_score_items",
+}
 
 // scoresObserved returns the number of runs whose every score of
-// scoreMetrics is observed in evalsidecar_eval_score.
+// scoreMetrics is observed in the histogram of its unit.
 func scoresObserved(families map[string]*dto.MetricFamily) int {
 	least := -1
-	for _, metric := range scoreMetrics {
+	for metric, family := range scoreMetrics {
 		var n uint64
-		for _, m := range families["evalsidecar_eval_score"].GetMetric() {
+		for _, m := range families[family].GetMetric() {
 			if labelsMatch(m, map[string]string{"metric": metric}) {
 				n += m.GetHistogram().GetSampleCount()
 			}
@@ -200,8 +205,8 @@ func checkMetrics(t *testing.T, families map[string]*dto.MetricFamily, want map[
 	if got := sumCounter(traj, map[string]string{"outcome": "failed"}); got != float64(failed) {
 		t.Errorf("trajectories_total{outcome=failed} = %v, want %d", got, failed)
 	}
-	if got := sumCounter(traj, map[string]string{"outcome": "ok", "service": "demo-agent"}); got != runs-float64(failed) {
-		t.Errorf("trajectories_total{outcome=ok,service=demo-agent} = %v, want %v", got, runs-float64(failed))
+	if got := sumCounter(traj, map[string]string{"outcome": "ok", "service_name": "demo-agent"}); got != runs-float64(failed) {
+		t.Errorf("trajectories_total{outcome=ok,service_name=demo-agent} = %v, want %v", got, runs-float64(failed))
 	}
 	tc := families["evalsidecar_tool_calls_total"]
 	if got := sumCounter(tc, nil); got != float64(calls) {
@@ -216,30 +221,35 @@ func checkMetrics(t *testing.T, families map[string]*dto.MetricFamily, want map[
 	if got := sumCounter(families["evalsidecar_dropped_total"], nil); got != 0 {
 		t.Errorf("dropped_total = %v, want 0", got)
 	}
-	// Every run gets a latency and a failure score; the histogram counts them.
-	scores := families["evalsidecar_eval_score"]
-	if scores == nil {
-		t.Fatal("no evalsidecar_eval_score samples")
-	}
-	for _, metric := range scoreMetrics {
+	// Every run gets a latency, a failure and a tool call count score; the
+	// histogram of each one's unit counts them.
+	for metric, family := range scoreMetrics {
 		var n uint64
-		for _, m := range scores.GetMetric() {
+		for _, m := range families[family].GetMetric() {
 			if labelsMatch(m, map[string]string{"metric": metric}) {
 				n += m.GetHistogram().GetSampleCount()
 			}
 		}
 		if n != uint64(len(want)) {
-			t.Errorf("eval_score{metric=%s} count = %d, want %d", metric, n, len(want))
+			t.Errorf("%s{metric=%s} count = %d, want %d", family, metric, n, len(want))
 		}
 	}
 	var failureSum float64
-	for _, m := range scores.GetMetric() {
+	for _, m := range families["evalsidecar_eval_score_ratio"].GetMetric() {
 		if labelsMatch(m, map[string]string{"metric": "failure"}) {
 			failureSum += m.GetHistogram().GetSampleSum()
 		}
 	}
+	// failure passes (its rule: score <= 0) exactly for the runs that
+	// did not fail.
+	if got := sumCounter(families["evalsidecar_eval_passed_total"], map[string]string{"metric": "failure"}); got != runs-float64(failed) {
+		t.Errorf("eval_passed_total{metric=failure} = %v, want %v runs that did not fail", got, runs-float64(failed))
+	}
+	if got := sumCounter(families["evalsidecar_eval_scored_total"], map[string]string{"metric": "failure"}); got != runs {
+		t.Errorf("eval_scored_total{metric=failure} = %v, want %v", got, runs)
+	}
 	if failureSum != float64(failed) {
-		t.Errorf("eval_score{metric=failure} sum = %v, want %d failed runs", failureSum, failed)
+		t.Errorf("eval_score_ratio{metric=failure} sum = %v, want %d failed runs", failureSum, failed)
 	}
 }
 

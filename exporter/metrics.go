@@ -1,0 +1,25 @@
+package exporter
+
+// Self-metrics shared by the exporters that write in the background (JSON
+// lines, ClickHouse), named after the OpenTelemetry Collector's
+// exporterhelper metrics (otelcol_exporter_queue_size,
+// otelcol_exporter_queue_capacity) with the exporter as a label. Every
+// exporter registers them with the same help text, or registration fails.
+const (
+	MetricRecords = "evalsidecar_exporter_records_total"
+	HelpRecords   = "Records handled by an exporter, by stream (file or table) and outcome: sent (the destination has them), retried (an attempt failed and is repeated), parked (held because the destination refused them for their schema) or dropped (lost; evalsidecar_dropped_total has the reason)."
+
+	MetricQueueSize = "evalsidecar_exporter_queue_size"
+	HelpQueueSize   = "Items accepted by an exporter and not yet sent, in the unit of its sending_queue.queue_size (JSON lines: batches; ClickHouse: rows, spooled ones included)."
+
+	MetricQueueCapacity = "evalsidecar_exporter_queue_capacity"
+	HelpQueueCapacity   = "Items an exporter holds at most before it drops (sending_queue.queue_size)."
+)
+
+// Outcomes of evalsidecar_exporter_records_total.
+const (
+	OutcomeSent    = "sent"
+	OutcomeRetried = "retried"
+	OutcomeParked  = "parked"
+	OutcomeDropped = "dropped"
+)
