@@ -21,6 +21,7 @@ const (
 	mEvalScored         = promexp.MetricEvalScored
 	mEvalPassed         = promexp.MetricEvalPassed
 	mLabelOverflow      = promexp.MetricLabelOverflow
+	mSeriesOverflow     = promexp.MetricSeriesOverflow
 
 	mReceiverRequests     = "evalsidecar_receiver_requests_total"
 	mReceiverSpans        = "evalsidecar_receiver_spans_total"
@@ -30,6 +31,7 @@ const (
 	mForwardRequests      = "evalsidecar_forward_requests_total"
 	mLiveTraces           = "evalsidecar_assembler_live_traces"
 	mAssemblerTraces      = "evalsidecar_assembler_traces_total"
+	mPartialTraces        = "evalsidecar_assembler_partial_traces_total"
 	mDropped              = "evalsidecar_dropped_total"
 	mScorerQueue          = "evalsidecar_scorer_queue_length"
 	mScorerEvaluations    = "evalsidecar_scorer_evaluations_total"

@@ -2,6 +2,11 @@ package dashboards
 
 import "fmt"
 
+// splitTracesRatio is the share of released traces missing a parent span
+// above which EvalSidecarTracesSplit fires: a rollout of the routing tier
+// splits a few traces, misrouting splits most.
+const splitTracesRatio = 0.05
+
 // operations are the alerts on the sidecar itself.
 func (g ruleGen) operations() []Rule {
 	w := dur(g.p.RateWindow)
@@ -99,6 +104,17 @@ func (g ruleGen) operations() []Rule {
 			forOps, severityInfo, categoryOperational,
 			"Label {{ $labels.label }} reached its cardinality cap on {{ $labels.instance }}",
 			"New values of {{ $labels.label }} are reported as \"other\" on {{ $labels.instance }}; raise exporters.prometheus.max_label_values or reduce the distinct values."),
+		g.alert("EvalSidecarSeriesBudgetReached",
+			fmt.Sprintf("sum by (%s, metric) (increase(%s[%s])) > 0", inst, mSeriesOverflow, long),
+			forOps, severityInfo, categoryOperational,
+			"{{ $labels.metric }} reached its series budget on {{ $labels.instance }}",
+			"New label combinations of {{ $labels.metric }} are recorded in its \"other\" row on {{ $labels.instance }}; raise exporters.prometheus.max_series or reduce the combinations of service, version, agent, tool and model."),
+		g.alert("EvalSidecarTracesSplit",
+			fmt.Sprintf("sum by (%s) (rate(%s{reason=\"missing_parent\"}[%s]))\n/\nsum by (%s) (rate(%s{outcome!=\"no_genai\"}[%s]))\n> %g",
+				inst, mPartialTraces, w, inst, mAssemblerTraces, w, splitTracesRatio),
+			forOps, severityWarning, categoryOperational,
+			"Traces reach {{ $labels.instance }} in part",
+			pct+" of the traces with agent runs that {{ $labels.instance }} released over the last "+w+" held spans whose parent span never arrived: the spans of one trace reach several replicas (route by trace id: docs/scaling.md) and those runs are scored from fragments."),
 	}
 }
 

@@ -6,30 +6,34 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// maxCachedChildren bounds each children cache. Label values are capped
-// already, so the caches stay far below this in practice; past it, lookups
-// still work, they are just not remembered.
-const maxCachedChildren = 1 << 14
-
 // labelValues are the label values of one child in its vector's label
 // order (unused trailing values empty).
 type labelValues [4]string
 
 // children caches the label children of metric vectors by series key, so
 // the hot path does not validate and hash label values on every
-// observation.
+// observation, and holds each vector to a series budget: once a vector has
+// max series, an observation of a new combination goes to the vector's
+// other row instead, the series whose first three labels (service, version
+// or agent, agent or tool, model) are "other" and whose last label (outcome,
+// metric id, token type) is kept, so totals stay whole and the rows that
+// exist keep their values.
 type children[V any] struct {
-	mu    sync.RWMutex
-	m     map[seriesKey]V
-	build func(seriesKey, labelValues) V
+	mu     sync.RWMutex
+	m      map[seriesKey]V
+	series map[vecID]int // series created, per vector
+	max    int
+	folded func(vecID) // counts one combination folded into the other row
+	build  func(seriesKey, labelValues) V
 }
 
-func newChildren[V any](build func(seriesKey, labelValues) V) *children[V] {
-	return &children[V]{m: make(map[seriesKey]V), build: build}
+func newChildren[V any](max int, folded func(vecID), build func(seriesKey, labelValues) V) *children[V] {
+	return &children[V]{m: make(map[seriesKey]V), series: make(map[vecID]int), max: max, folded: folded, build: build}
 }
 
-// get returns the cached child for k, building it from lv, the label
-// values k stands for, on first use.
+// get returns the child for k, building it from lv, the label values k
+// stands for, on first use, or the vector's other row once the vector has
+// used its budget.
 func (c *children[V]) get(k seriesKey, lv labelValues) V {
 	c.mu.RLock()
 	v, ok := c.m[k]
@@ -37,12 +41,21 @@ func (c *children[V]) get(k seriesKey, lv labelValues) V {
 	if ok {
 		return v
 	}
-	v = c.build(k, lv)
 	c.mu.Lock()
-	if len(c.m) < maxCachedChildren {
-		c.m[k] = v
+	defer c.mu.Unlock()
+	if v, ok := c.m[k]; ok {
+		return v
 	}
-	c.mu.Unlock()
+	if other := (seriesKey{k.vec, idOther, idOther, idOther, k.d}); k != other && c.series[k.vec] >= c.max {
+		c.folded(k.vec)
+		k, lv = other, labelValues{ValueOther, ValueOther, ValueOther, lv[3]}
+		if v, ok := c.m[k]; ok {
+			return v
+		}
+	}
+	v = c.build(k, lv)
+	c.m[k] = v
+	c.series[k.vec]++
 	return v
 }
 
@@ -61,6 +74,27 @@ const (
 	// family f's is seriesEvalScore + f.
 	seriesEvalScore
 )
+
+// vecName is the metric name of vector v.
+func vecName(v vecID) string {
+	switch v {
+	case seriesTrajectories:
+		return MetricTrajectories
+	case seriesTrajectoryDuration:
+		return MetricTrajectoryDuration
+	case seriesToolCalls:
+		return MetricToolCalls
+	case seriesToolCallDuration:
+		return MetricToolCallDuration
+	case seriesLLMTokens:
+		return MetricLLMTokens
+	case seriesEvalScored:
+		return MetricEvalScored
+	case seriesEvalPassed:
+		return MetricEvalPassed
+	}
+	return [numFamilies]string{MetricEvalScoreRatio, MetricEvalScoreSeconds, MetricEvalScoreCount, MetricEvalScoreRating, MetricEvalScoreOther}[v-seriesEvalScore]
+}
 
 // seriesKey is one child of one vector: the vector and the ids of its
 // label values in the vector's label order (unused trailing ids zero).
@@ -91,9 +125,10 @@ type seriesCaches struct {
 	observers *children[prometheus.Observer]
 }
 
-func newSeriesCaches(m *metrics) seriesCaches {
+func newSeriesCaches(m *metrics, maxSeries int) seriesCaches {
+	folded := func(v vecID) { m.seriesOverflow.WithLabelValues(vecName(v)).Inc() }
 	return seriesCaches{
-		counters: newChildren(func(k seriesKey, l labelValues) prometheus.Counter {
+		counters: newChildren(maxSeries, folded, func(k seriesKey, l labelValues) prometheus.Counter {
 			switch k.vec {
 			case seriesTrajectories:
 				return m.trajectories.WithLabelValues(l[0], l[1], l[2], l[3])
@@ -107,7 +142,7 @@ func newSeriesCaches(m *metrics) seriesCaches {
 				return m.llmTokens.WithLabelValues(l[0], l[1], l[2], l[3])
 			}
 		}),
-		observers: newChildren(func(k seriesKey, l labelValues) prometheus.Observer {
+		observers: newChildren(maxSeries, folded, func(k seriesKey, l labelValues) prometheus.Observer {
 			switch k.vec {
 			case seriesTrajectoryDuration:
 				return m.trajectoryDuration.WithLabelValues(l[0], l[1], l[2])

@@ -17,6 +17,11 @@ type Config struct {
 	// service, service_version, agent, tool and model; further values
 	// become "other".
 	MaxLabelValues int `yaml:"max_label_values"`
+	// MaxSeries bounds the series of each metric family the exporter
+	// writes (label combinations, histograms counted once): past it, new
+	// combinations are folded into the family's "other" row and counted in
+	// evalsidecar_exporter_series_overflow_total.
+	MaxSeries int `yaml:"max_series"`
 	// ExemplarsPerSecond bounds the observations per second that carry a
 	// trace_id exemplar (0 disables exemplars). Prometheus keeps one
 	// exemplar per bucket, so a few hundred per second keep them fresh.
@@ -28,6 +33,7 @@ func DefaultConfig() Config {
 	return Config{
 		Endpoint:           "127.0.0.1:9464",
 		MaxLabelValues:     200,
+		MaxSeries:          500,
 		ExemplarsPerSecond: 200,
 	}
 }
@@ -42,6 +48,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxLabelValues <= 0 {
 		errs = append(errs, fmt.Errorf("max_label_values: must be > 0, got %d", c.MaxLabelValues))
+	}
+	if c.MaxSeries <= 0 {
+		errs = append(errs, fmt.Errorf("max_series: must be > 0, got %d", c.MaxSeries))
 	}
 	if c.ExemplarsPerSecond < 0 {
 		errs = append(errs, fmt.Errorf("exemplars_per_second: must be >= 0, got %d", c.ExemplarsPerSecond))

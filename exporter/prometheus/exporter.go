@@ -48,7 +48,7 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &Exporter{logger: logger, m: m, exemplars: newExemplarBudget(cfg.ExemplarsPerSecond), series: newSeriesCaches(m), rows: newSeriesRows()}
+	x := &Exporter{logger: logger, m: m, exemplars: newExemplarBudget(cfg.ExemplarsPerSecond), series: newSeriesCaches(m, cfg.MaxSeries), rows: newSeriesRows()}
 	capper := func(label string) *Capper {
 		c := m.labelOverflow.WithLabelValues(label)
 		return NewCapper(cfg.MaxLabelValues, c.Inc)

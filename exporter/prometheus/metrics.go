@@ -24,6 +24,7 @@ const (
 	MetricEvalPassed         = "evalsidecar_eval_passed_total"
 	MetricLabelOverflow      = "evalsidecar_exporter_label_overflow_total"
 	MetricInvalidScores      = "evalsidecar_exporter_invalid_scores_total"
+	MetricSeriesOverflow     = "evalsidecar_exporter_series_overflow_total"
 )
 
 // ExemplarTraceIDLabel is the exemplar label that carries the trace id.
@@ -113,6 +114,7 @@ type metrics struct {
 	evalScored         *prometheus.CounterVec
 	evalPassed         *prometheus.CounterVec
 	labelOverflow      *prometheus.CounterVec
+	seriesOverflow     *prometheus.CounterVec
 	invalidScores      prometheus.Counter
 }
 
@@ -152,6 +154,10 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Name: MetricLabelOverflow,
 			Help: "Label values replaced by \"other\" because the label reached max_label_values distinct values.",
 		}, []string{"label"}),
+		seriesOverflow: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: MetricSeriesOverflow,
+			Help: "Label combinations recorded in a metric family's \"other\" row because the family reached max_series series (counted as each is folded).",
+		}, []string{"metric"}),
 		invalidScores: prometheus.NewCounter(prometheus.CounterOpts{
 			Name:        MetricInvalidScores,
 			Help:        "Scores not exported because they were NaN or infinite.",
@@ -177,7 +183,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	}
 	cs := []prometheus.Collector{
 		m.trajectories, m.trajectoryDuration, m.toolCalls, m.toolCallDuration,
-		m.llmTokens, m.evalScored, m.evalPassed, m.labelOverflow, m.invalidScores,
+		m.llmTokens, m.evalScored, m.evalPassed, m.labelOverflow, m.seriesOverflow, m.invalidScores,
 	}
 	for _, h := range m.evalScore {
 		cs = append(cs, h)

@@ -110,6 +110,7 @@ func TestRowsMatchModel(t *testing.T) {
 func TestRowsPastTheCap(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.MaxLabelValues = 2 * maxCachedRows
+	cfg.MaxSeries = 2 * maxCachedRows
 	x, reg := newTestExporter(t, cfg)
 	const services = maxCachedRows + 10
 	for round := range 2 {
