@@ -172,6 +172,11 @@ func (x *Exporter) Start(context.Context) error {
 		x.spool.close()
 		return fmt.Errorf("clickhouse exporter: %w", err)
 	}
+	if err := checkProtocol(context.Background(), conn, opts, x.cfg.DialTimeout); err != nil {
+		x.spool.close()
+		_ = conn.Close()
+		return fmt.Errorf("clickhouse exporter: %w", err)
+	}
 	x.conn = conn
 	x.started = true
 	ctx, cancel := context.WithCancel(context.Background())
