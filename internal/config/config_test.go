@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -51,7 +52,16 @@ func TestExampleListsEveryKey(t *testing.T) {
 	collectKeys(example.Content[0], "", have)
 	want := map[string]bool{}
 	collectKeys(defaults.Content[0], "", want)
+	// Paths placed under storage.directory are shown commented out: set,
+	// they would no longer follow it.
+	derived := map[string]string{"exporters.jsonl.directory": "jsonl:", "exporters.clickhouse.spool.directory": "spool:"}
 	for k := range want {
+		if block, ok := derived[k]; ok {
+			if have[k] || !regexp.MustCompile(`(?s)`+block+`.*\n\s+# directory: .*default: storage\.directory`).Match(data) {
+				t.Errorf("config.example.yaml must show %s commented out, with its default under storage.directory", k)
+			}
+			continue
+		}
 		if !have[k] {
 			t.Errorf("config.example.yaml lacks %s", k)
 		}

@@ -26,11 +26,11 @@ func Distance(a, b string) int {
 	return prev[len(rb)]
 }
 
-// Closest returns the candidate nearest to s, when it is within a third of
-// s's length (at least 1, at most 3 edits) and no other candidate is as
-// near; "" otherwise.
+// Closest returns the candidate nearest to s, when it is within half of
+// s's length (rounded up, at most 3 edits; a swap of two letters is 2) and
+// no other candidate is as near; "" otherwise.
 func Closest(s string, candidates []string) string {
-	limit := min(max(len([]rune(s))/3, 1), 3)
+	limit := min((len([]rune(s))+1)/2, 3)
 	best, bestD, tie := "", limit+1, false
 	for _, c := range candidates {
 		switch d := Distance(s, c); {

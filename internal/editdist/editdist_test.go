@@ -27,14 +27,16 @@ func TestDistance(t *testing.T) {
 }
 
 func TestClosest(t *testing.T) {
-	keys := []string{"endpoint", "enabled", "timeout", "tls", "headers"}
+	keys := []string{"endpoint", "enabled", "timeout", "tls", "headers", "level"}
 	for _, c := range []struct{ s, want string }{
 		{"endpont", "endpoint"},
 		{"enabeld", "enabled"},
 		{"timout", "timeout"},
-		{"tsl", ""},         // 2 edits on 3 letters: too far to guess
+		{"tsl", "tls"},      // a swap: 2 edits
+		{"levle", "level"},  // a swap
 		{"compression", ""}, // nothing near
 		{"x", ""},
+		{"ab", ""}, // 1 edit allowed, "tls" is 3 away
 	} {
 		if got := Closest(c.s, keys); got != c.want {
 			t.Errorf("Closest(%q) = %q, want %q", c.s, got, c.want)
