@@ -11,7 +11,9 @@ import (
 // are already printed.
 type errInvalid struct{ problems int }
 
-func (e errInvalid) Error() string { return fmt.Sprintf("%d problem(s) in the configuration", e.problems) }
+func (e errInvalid) Error() string {
+	return fmt.Sprintf("%d problem(s) in the configuration", e.problems)
+}
 
 // validateCmd loads the configuration as serve would (file, flags, --set)
 // and reports every problem, one per line with its key path, without

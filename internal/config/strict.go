@@ -104,8 +104,8 @@ type keyWalker struct {
 	unknown []string        // one message per unknown or renamed key
 	// setLine is the line number given to the next --set override's
 	// nodes: past the document's end, so messages can tell them apart.
-	setLine  int
-	sets     map[int]string // line -> the override's text
+	setLine int
+	sets    map[int]string // line -> the override's text
 }
 
 // where names the origin of line: "line N", or the --set override.
@@ -176,6 +176,7 @@ func unknownKey(p, key, parent string, fields map[string]reflect.Type) string {
 	}
 	return p + " is not a known key"
 }
+
 // yamlFields maps the yaml keys of struct t (including inlined structs) to
 // their types.
 func yamlFields(t reflect.Type) map[string]reflect.Type {
