@@ -136,8 +136,6 @@ func TestDataDirLockAndShutdownWithUnreachableClickHouse(t *testing.T) {
 	}
 }
 
-
-
 func waitUntil(t *testing.T, limit time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(limit)

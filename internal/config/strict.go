@@ -132,7 +132,7 @@ func (w *keyWalker) check(node *yaml.Node, t reflect.Type, path string) {
 	}
 	switch {
 	case node.Kind == yaml.MappingNode && t.Kind() == reflect.Struct && t != durationType:
-		fields := yamlFields(t)
+		fields := YAMLFields(t)
 		for i := 0; i+1 < len(node.Content); i += 2 {
 			k, v := node.Content[i], node.Content[i+1]
 			p := join(path, k.Value)
@@ -177,9 +177,9 @@ func unknownKey(p, key, parent string, fields map[string]reflect.Type) string {
 	return p + " is not a known key"
 }
 
-// yamlFields maps the yaml keys of struct t (including inlined structs) to
-// their types.
-func yamlFields(t reflect.Type) map[string]reflect.Type {
+// YAMLFields maps the yaml keys of struct t (including inlined structs) to
+// their types: the keys a configuration block of type t accepts.
+func YAMLFields(t reflect.Type) map[string]reflect.Type {
 	fields := map[string]reflect.Type{}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -192,7 +192,7 @@ func yamlFields(t reflect.Type) map[string]reflect.Type {
 			continue
 		}
 		if strings.Contains(opts, "inline") {
-			for k, v := range yamlFields(f.Type) {
+			for k, v := range YAMLFields(f.Type) {
 				fields[k] = v
 			}
 			continue
