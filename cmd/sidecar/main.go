@@ -54,14 +54,13 @@ func commands() []command {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	name := "serve"
 	if len(args) > 0 {
-		switch args[0] {
-		case "-h", "-help", "--help":
-			args[0] = "help"
-		case "-v", "-version", "--version":
-			args[0] = "version"
-		}
-		if len(args[0]) > 0 && args[0][0] != '-' {
-			name, args = args[0], args[1:]
+		switch first := args[0]; {
+		case first == "-h" || first == "-help" || first == "--help":
+			name, args = "help", args[1:]
+		case first == "-v" || first == "-version" || first == "--version":
+			name, args = "version", args[1:]
+		case first != "" && first[0] != '-':
+			name, args = first, args[1:]
 		}
 	}
 	for _, c := range commands() {

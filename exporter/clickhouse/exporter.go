@@ -358,7 +358,7 @@ func (x *Exporter) Shutdown(ctx context.Context) error {
 	onDisk := x.cfg.Spool.Directory != ""
 	tick := time.NewTicker(10 * time.Millisecond)
 wait:
-	for !x.spool.empty() && !(onDisk && x.stalled.Load() > 0) {
+	for !x.spool.empty() && (!onDisk || x.stalled.Load() == 0) {
 		select {
 		case <-ctx.Done():
 			err = fmt.Errorf("clickhouse exporter: shutdown: %w", ctx.Err())
