@@ -10,6 +10,11 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	yaml3 "gopkg.in/yaml.v3"
+
+	"github.com/evalsidecar/evalsidecar/internal/config"
 )
 
 var update = flag.Bool("update", false, "rewrite properties.config of values.schema.json from the Go config types")
@@ -51,13 +56,14 @@ func TestConfigSchemaIsGenerated(t *testing.T) {
 	}
 }
 
-// The generated schema agrees with the sidecar's own loader: the defaults
-// and the example configuration pass, and every block refuses a key it
-// does not have.
+// The generated schema agrees with the sidecar's own loader: every block
+// refuses keys it does not have; config.example.yaml (every key with its
+// default) and the chart's rendered configurations pass; what the loader
+// rejects as an unknown key or a wrong type, the schema rejects too.
 func TestConfigSchemaMatchesLoader(t *testing.T) {
 	s := ConfigSchema()
-	var walk func(path string, s map[string]any)
 	blocks := 0
+	var walk func(path string, s map[string]any)
 	walk = func(path string, s map[string]any) {
 		if props, ok := s["properties"].(map[string]any); ok {
 			blocks++
@@ -77,6 +83,56 @@ func TestConfigSchemaMatchesLoader(t *testing.T) {
 	walk("", s)
 	if blocks < 20 {
 		t.Errorf("only %d blocks in the schema", blocks)
+	}
+
+	b, _ := json.Marshal(s)
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("config.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("config.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(name, text string, wantValid bool) {
+		t.Helper()
+		var v any
+		if err := yaml3.Unmarshal([]byte(text), &v); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		jb, _ := json.Marshal(v) // YAML → JSON values, as Helm validates
+		inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(jb))
+		env := map[string]string{"SPOOL": "1048576", "TIMEOUT": "10s"}
+		_, loaderErr := config.Parse([]byte(text), func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+		if err := sch.Validate(inst); (err == nil) != wantValid {
+			t.Errorf("%s: schema says %v, want valid=%v", name, err, wantValid)
+		}
+		if (loaderErr == nil) != wantValid {
+			t.Errorf("%s: the sidecar's loader says %v, want valid=%v", name, loaderErr, wantValid)
+		}
+	}
+	example, err := os.ReadFile(filepath.Join("..", "config.example.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("config.example.yaml", string(example), true)
+	check("env references", "exporters:\n  clickhouse:\n    spool:\n      max_bytes: ${env:SPOOL}\n    timeout: ${env:TIMEOUT}\n", true)
+	for name, text := range map[string]string{
+		"unknown key":           "receiver:\n  grpc:\n    endpont: x\n",
+		"unknown top-level":     "recevier: {}\n",
+		"renamed key":           "exporters:\n  clickhouse:\n    dsn: x\n",
+		"key in a list item":    "scorer:\n  metrics:\n    - name: failure\n      parms: {}\n",
+		"duration typo":         "shutdown_timeout: 20 s\n",
+		"number as text":        "extractor:\n  max_live_traces: many\n",
+		"boolean as text":       "exporters:\n  jsonl:\n    enabled: sometimes\n",
+		"list where a map goes": "receiver: [a]\n",
+		"number as duration":    "shutdown_timeout: 20\n",
+	} {
+		check(name, text, false)
 	}
 }
 

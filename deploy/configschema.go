@@ -50,10 +50,11 @@ func schemaOf(t reflect.Type) map[string]any {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		if t == reflect.TypeOf(time.Duration(0)) {
-			// "1m30s" as time.ParseDuration reads it, or nanoseconds.
+			// "1m30s" as time.ParseDuration reads it (the decoder refuses
+			// bare numbers for durations).
 			return map[string]any{"anyOf": []any{
 				map[string]any{"type": "string", "pattern": `^(-?([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+$|^0$`},
-				map[string]any{"type": "integer"}, envRefSchema}}
+				envRefSchema}}
 		}
 		return scalar("integer")
 	default: // interface{}: metric params and the like

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -130,5 +131,14 @@ func TestParseErrorsNameKeys(t *testing.T) {
 	cfg, err := Parse([]byte("receiver:\n  auth:\n    bearer_token: ${env:TOKEN}\n"), env)
 	if err != nil || cfg.Receiver.Auth.BearerToken != "abc" {
 		t.Fatalf("env expansion: %v, token %q", err, cfg.Receiver.Auth.BearerToken)
+	}
+	// Plain references take the type of their key; quoted ones stay text.
+	nums := func(k string) (string, bool) {
+		v, ok := map[string]string{"N": "7", "D": "90s", "B": "false"}[k]
+		return v, ok
+	}
+	cfg, err = Parse([]byte("extractor:\n  max_live_traces: ${env:N}\nshutdown_timeout: ${env:D}\nexporters:\n  jsonl:\n    enabled: ${env:B}\nlog:\n  level: \"${env:L:-debug}\"\n"), nums)
+	if err != nil || cfg.Extractor.MaxLiveTraces != 7 || cfg.ShutdownTimeout != 90*time.Second || cfg.Exporters.JSONL.Enabled || cfg.Log.Level != "debug" {
+		t.Fatalf("typed env expansion: %v, %d %s %v %q", err, cfg.Extractor.MaxLiveTraces, cfg.ShutdownTimeout, cfg.Exporters.JSONL.Enabled, cfg.Log.Level)
 	}
 }

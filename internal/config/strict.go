@@ -78,10 +78,12 @@ func expandNode(n *yaml.Node, lookup func(string) (string, bool)) error {
 				return
 			}
 			n.Value = v
-			if n.Tag == "!!str" || n.Style != 0 {
+			if n.Style != 0 { // quoted, block or tagged (!!str): stays a string
 				return
 			}
-			n.Tag = "" // let the decoder resolve the expanded text (numbers, booleans)
+			// A plain ${env:...} parsed as a string; let the decoder resolve
+			// the expanded text (numbers, booleans, durations).
+			n.Tag = ""
 			return
 		}
 		for i, c := range n.Content {
