@@ -368,7 +368,18 @@ wait:
 	}
 	tick.Stop()
 	x.stopSenders()
-	x.senders.Wait()
+	// A sender blocked in a call that ignores cancellation (a server that
+	// accepts the connection and never answers) is not waited for past
+	// the deadline: its batch stays in the spool like the others.
+	sendersDone := make(chan struct{})
+	go func() { x.senders.Wait(); close(sendersDone) }()
+	select {
+	case <-sendersDone:
+	case <-ctx.Done():
+		if err == nil {
+			err = fmt.Errorf("clickhouse exporter: shutdown: %w", ctx.Err())
+		}
+	}
 	if left := x.spool.drain(); len(left) > 0 {
 		rows := 0
 		for _, e := range left {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -112,6 +113,56 @@ func TestShutdownUnreachableLeavesSpoolQuickly(t *testing.T) {
 		}
 	}
 	if !found {
+		t.Errorf("no log of the rows left in the spool:\n%s", logs.String())
+	}
+}
+
+// A server that accepts connections and never answers (a hung ClickHouse
+// or a half-open network path): Shutdown still ends at its deadline,
+// leaves the rows in the spool and logs them.
+func TestShutdownHungServerEndsAtDeadline(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = ln.Close() }()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer func() { _ = c.Close() }() // held open, never answered
+		}
+	}()
+	cfg := unreachableConfig(t)
+	cfg.Endpoint = "clickhouse://" + ln.Addr().String()
+	cfg.DialTimeout, cfg.Timeout = 10*time.Second, 30*time.Second
+	var logs syncBuffer
+	x, err := New(cfg, telemetry.Settings{
+		Registerer: prometheus.NewRegistry(),
+		Logger:     slog.New(slog.NewJSONHandler(&logs, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if err := x.Export(context.Background(), testEvaluation(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const deadline = 500 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	start := time.Now()
+	_ = x.Shutdown(ctx)
+	if took := time.Since(start); took > deadline+time.Second {
+		t.Errorf("Shutdown took %s against a hung server, deadline %s", took, deadline)
+	}
+	if !strings.Contains(logs.String(), "rows left in the spool") {
 		t.Errorf("no log of the rows left in the spool:\n%s", logs.String())
 	}
 }
