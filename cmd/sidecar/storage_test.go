@@ -146,3 +146,29 @@ func waitUntil(t *testing.T, limit time.Duration, what string, cond func() bool)
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// serve with an http:// ClickHouse endpoint on a server whose HTTP
+// interface the client cannot use (the test server, 18.16) exits 1 at
+// start, naming the native-protocol fix.
+func TestServeRefusesUnusableClickHouseProtocol(t *testing.T) {
+	httpURL := os.Getenv("EVALSIDECAR_CLICKHOUSE_HTTP")
+	if httpURL == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("EVALSIDECAR_CLICKHOUSE_HTTP is not set (scripts/test starts ClickHouse)")
+		}
+		t.Skip("EVALSIDECAR_CLICKHOUSE_HTTP not set; run scripts/test to start ClickHouse")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second) // ends serve if it starts after all
+	defer cancel()
+	var out, errOut syncBuffer
+	code := run(ctx, []string{"serve", "-grpc-endpoint", "127.0.0.1:0", "-http-endpoint", "127.0.0.1:0",
+		"-metrics-endpoint", "127.0.0.1:0", "-data-dir", t.TempDir(),
+		"--set", "exporters.clickhouse.enabled=true", "--set", "exporters.clickhouse.endpoint=" + httpURL}, &out, &errOut)
+	stderr := errOut.String()
+	if strings.Contains(stderr, "evalsidecar started") {
+		t.Skipf("this ClickHouse server accepts the client's HTTP protocol: %s", stderr)
+	}
+	if code != 1 || !strings.Contains(stderr, "use the native protocol: endpoint: clickhouse://") {
+		t.Errorf("exit %d, want 1 with the fix:\n%s", code, stderr)
+	}
+}
