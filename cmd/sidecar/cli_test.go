@@ -111,6 +111,9 @@ func TestValidate(t *testing.T) {
 	if code, _, _ := runCLI("validate", "-nosuchflag"); code != 2 {
 		t.Errorf("unknown flag: exit %d, want 2", code)
 	}
+	if code, _, errOut := runCLI("serve", "--data-dri", "/tmp/x"); code != 2 || !strings.Contains(errOut, "did you mean -data-dir?") {
+		t.Errorf("misspelt flag: exit %d, %q", code, errOut)
+	}
 	if code, _, errOut := runCLI("validate", "-config", filepath.Join(t.TempDir(), "missing.yaml")); code != 1 || !strings.Contains(errOut, "missing.yaml") {
 		t.Errorf("missing file: exit %d, %q", code, errOut)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/internal/config"
+	"github.com/evalsidecar/evalsidecar/internal/editdist"
 )
 
 // commonFlags are the operator overrides shared by serve, validate,
@@ -85,11 +86,19 @@ func newLogger(cfg config.Log, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, opts))
 }
 
-// parseFlags parses args into fs and turns flag errors into usage errors.
+// parseFlags parses args into fs and turns flag errors into usage errors,
+// naming the nearest flag when an unknown one is a near miss.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return err
+		}
+		if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+			var names []string
+			fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+			if near := editdist.Closest(strings.TrimPrefix(name, "-"), names); near != "" {
+				return fmt.Errorf("%w: %v (did you mean -%s?)", errUsage, err, near)
+			}
 		}
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
