@@ -5,7 +5,7 @@ IMAGE   ?= ghcr.io/evalsidecar/evalsidecar
 VERSION ?= dev
 CHART   := deploy/helm/evalsidecar
 
-.PHONY: test build docker helm-lint dashboards
+.PHONY: test build docker helm-lint dashboards schema
 
 ## test: vet, gofmt check and every test, with the services they need
 test:
@@ -34,3 +34,8 @@ helm-lint:
 dashboards:
 	go test ./dashboards -run 'GeneratedUpToDate|RulesUpToDate' -update -count=1
 	cp dashboards/generated/evalsidecar-sre.json $(CHART)/files/dashboards/
+
+## schema: regenerate the chart's config schema (values.schema.json
+## properties.config) from the Go configuration types
+schema:
+	go test ./deploy -run ConfigSchemaIsGenerated -update -count=1

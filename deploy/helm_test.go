@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -108,7 +109,13 @@ func TestHelmLintRejectsBadValues(t *testing.T) {
 		{"mode=daemonset", "mode"},
 		{"ports.metrics=0", "metrics"},
 		{"unknownKey=1", "unknownKey"},
-		{"mode=sidecar,autoscaling.enabled=true", "autoscaling applies to mode \"deployment\" only"},
+		{"mode=sidecar,autoscaling.enabled=true", "autoscaling applies to mode \"deployment\" or \"statefulset\" only"},
+		{"dataVolume.existingClaim=data,replicaCount=2", "Use mode \"statefulset\""},
+		{"dataVolume.existingClaim=data,replicaCount=1,autoscaling.enabled=true", "share one ClickHouse spool directory"},
+		{"mode=statefulset,dataVolume.existingClaim=data", "each replica gets its own claim"},
+		{"nativeSidecar=true", "nativeSidecar applies to mode \"sidecar\" only"},
+		{"dataVolume.sizeLimit=lots", "sizeLimit"},
+		{"extraVolumeMounts[0].name=x", "mountPath"},
 		{"secretEnv.X.secretName=s", "key"},
 		{"judge.env[0].name=OPENAI_API_KEY,judge.env[0].key=openai", "judge.existingSecret is required"},
 		{"judge.existingSecret=k,judge.env[0].name=OPENAI-KEY,judge.env[0].key=openai", "/judge/env/0/name"},
@@ -217,9 +224,10 @@ func TestHelmTemplateInvariants(t *testing.T) {
 				byKind[o.kind()] = append(byKind[o.kind()], o)
 			}
 			cfgText, cfg := checkConfigMap(t, byKind["ConfigMap"])
-			sidecar := str(values, "mode") == "sidecar"
-			if sidecar {
-				for _, k := range []string{"Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget"} {
+			checkMonitors(t, byKind, values)
+			mode := str(values, "mode")
+			if mode == "sidecar" {
+				for _, k := range []string{"Deployment", "StatefulSet", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget", "NetworkPolicy"} {
 					if len(byKind[k]) > 0 {
 						t.Errorf("sidecar mode renders a %s", k)
 					}
@@ -229,13 +237,26 @@ func TestHelmTemplateInvariants(t *testing.T) {
 				}
 				return
 			}
-			if len(byKind["Deployment"]) != 1 || len(byKind["Service"]) != 1 {
-				t.Fatalf("want one Deployment and one Service, got %d and %d", len(byKind["Deployment"]), len(byKind["Service"]))
+			kind, other := "Deployment", "StatefulSet"
+			if mode == "statefulset" {
+				kind, other = other, kind
 			}
-			dep := byKind["Deployment"][0]
+			if len(byKind[kind]) != 1 || len(byKind[other]) != 0 {
+				t.Fatalf("mode %q: want one %s and no %s, got %d and %d", mode, kind, other, len(byKind[kind]), len(byKind[other]))
+			}
+			dep := byKind[kind][0]
 			checkDeployment(t, dep, cfgText, cfg, get(values, "useGOMEMLIMIT") != false)
+			checkDataVolume(t, dep, cfg, values)
 			checkSecretEnv(t, dep, cfgText, values)
-			checkService(t, byKind["Service"][0], dep)
+			var svc manifest
+			for _, s := range byKind["Service"] {
+				if !strings.HasSuffix(str(s, "metadata", "name"), "-headless") {
+					svc = s
+				} else if str(dep, "spec", "serviceName") != str(s, "metadata", "name") {
+					t.Errorf("headless Service %s is not the StatefulSet's serviceName", str(s, "metadata", "name"))
+				}
+			}
+			checkService(t, svc, dep)
 			checkOptional(t, byKind, values)
 		})
 	}
@@ -341,14 +362,96 @@ func checkDeployment(t *testing.T, dep manifest, cfgText string, cfg config.Conf
 			t.Error("secret references leaked into the ConfigMap")
 		}
 	}
-	mounts := map[string]bool{}
-	for _, m := range list(c, "volumeMounts") {
-		mounts[str(m, "mountPath")] = true
+	mounted := func(dir string) bool {
+		for _, m := range list(c, "volumeMounts") {
+			if mp := str(m, "mountPath"); dir == mp || strings.HasPrefix(dir, mp+"/") {
+				return true
+			}
+		}
+		return false
 	}
-	for _, dir := range []string{filepath.Dir(cfg.Exporters.JSONL.Directory), "/etc/evalsidecar"} {
-		if !mounts[dir] {
+	for _, dir := range []string{cfg.Exporters.JSONL.Directory, cfg.Exporters.ClickHouse.Spool.Directory, "/etc/evalsidecar"} {
+		if !mounted(dir) {
 			t.Errorf("no volume mounted at %s (the root filesystem is read-only)", dir)
 		}
+	}
+	if str(c, "startupProbe", "httpGet", "path") != "/healthz" {
+		t.Error("no startupProbe on /healthz")
+	}
+}
+
+// checkDataVolume checks that the data volume holds what the exporters may
+// keep, computed here from the configuration the sidecar reads: JSON lines
+// keep 3 streams of max_files rotated files and the current one, each up to
+// max_file_bytes; the ClickHouse spool max_bytes. An emptyDir smaller than
+// that gets the pod evicted; a claim smaller fills up. In mode statefulset
+// every replica has its own claim.
+func checkDataVolume(t *testing.T, workload manifest, cfg config.Config, values map[string]any) {
+	t.Helper()
+	var need int64
+	if cfg.Exporters.JSONL.Enabled {
+		need += 3 * int64(cfg.Exporters.JSONL.MaxFiles+1) * cfg.Exporters.JSONL.MaxFileBytes
+	}
+	if cfg.Exporters.ClickHouse.Enabled {
+		need += cfg.Exporters.ClickHouse.Spool.MaxBytes
+	}
+	var data any
+	for _, v := range list(workload, "spec", "template", "spec", "volumes") {
+		if str(v, "name") == "evalsidecar-data" {
+			data = v
+		}
+	}
+	switch {
+	case str(values, "mode") == "statefulset":
+		if data != nil {
+			t.Error("statefulset mode: evalsidecar-data is a pod volume, not a claim template")
+		}
+		claims := list(workload, "spec", "volumeClaimTemplates")
+		if len(claims) != 1 || str(claims[0], "metadata", "name") != "evalsidecar-data" {
+			t.Fatalf("statefulset mode: volumeClaimTemplates %v, want one named evalsidecar-data", claims)
+		}
+		if got := memBytes(t, str(claims[0], "spec", "resources", "requests", "storage")); got < need {
+			t.Errorf("each replica's claim holds %d bytes, the exporters may keep %d", got, need)
+		}
+	case data == nil:
+		t.Error("no evalsidecar-data volume")
+	case get(data, "emptyDir") != nil:
+		limit := str(data, "emptyDir", "sizeLimit")
+		if limit == "" {
+			t.Fatal("the data emptyDir has no sizeLimit")
+		}
+		if got := memBytes(t, limit); got < need && str(values, "dataVolume", "sizeLimit") == "" {
+			t.Errorf("emptyDir sizeLimit %s (%d bytes) is below what the exporters may keep (%d bytes)", limit, got, need)
+		}
+	case str(data, "persistentVolumeClaim", "claimName") != str(values, "dataVolume", "existingClaim"):
+		t.Errorf("data volume %v is not dataVolume.existingClaim", data)
+	}
+}
+
+// checkMonitors checks the ServiceMonitor and PodMonitor: each scrapes the
+// metrics port with honorLabels (so the sidecar's labels survive the
+// Operator's target labels), and the PodMonitor selects the pods.
+func checkMonitors(t *testing.T, byKind map[string][]manifest, values map[string]any) {
+	t.Helper()
+	for _, sm := range byKind["ServiceMonitor"] {
+		if get(sm, "spec", "endpoints", 0, "honorLabels") != true {
+			t.Error("ServiceMonitor without honorLabels: true")
+		}
+	}
+	want := get(values, "podMonitor", "enabled") == true
+	if want != (len(byKind["PodMonitor"]) == 1) {
+		t.Fatalf("podMonitor.enabled=%v but %d PodMonitors", want, len(byKind["PodMonitor"]))
+	}
+	if !want {
+		return
+	}
+	pm := byKind["PodMonitor"][0]
+	ep := get(pm, "spec", "podMetricsEndpoints", 0)
+	if str(ep, "port") != "metrics" || get(ep, "honorLabels") != true {
+		t.Errorf("PodMonitor endpoint %v: want port metrics with honorLabels: true", ep)
+	}
+	if sel, _ := get(pm, "spec", "selector", "matchLabels").(map[string]any); len(sel) == 0 {
+		t.Error("PodMonitor selects no pods")
 	}
 }
 
@@ -445,10 +548,23 @@ func checkOptional(t *testing.T, byKind map[string][]manifest, values map[string
 	} else if want && str(byKind["ServiceMonitor"][0], "spec", "endpoints", 0, "port") != "metrics" {
 		t.Error("ServiceMonitor does not scrape the metrics port")
 	}
+	workload := append(byKind["Deployment"], byKind["StatefulSet"]...)[0]
 	if want := on("autoscaling"); want != (len(byKind["HorizontalPodAutoscaler"]) == 1) {
 		t.Errorf("autoscaling.enabled=%v but %d HPAs", want, len(byKind["HorizontalPodAutoscaler"]))
-	} else if want && get(byKind["Deployment"][0], "spec", "replicas") != nil {
-		t.Error("the Deployment sets replicas while an HPA scales it")
+	} else if want {
+		hpa := byKind["HorizontalPodAutoscaler"][0]
+		if get(workload, "spec", "replicas") != nil {
+			t.Errorf("the %s sets replicas while an HPA scales it", workload.kind())
+		}
+		if str(hpa, "spec", "scaleTargetRef", "kind") != workload.kind() || str(hpa, "spec", "scaleTargetRef", "name") != str(workload, "metadata", "name") {
+			t.Errorf("HPA scales %v, not the %s", get(hpa, "spec", "scaleTargetRef"), workload.kind())
+		}
+		if b := get(values, "autoscaling", "behavior"); b != nil && !reflect.DeepEqual(get(hpa, "spec", "behavior"), b) {
+			t.Errorf("HPA behavior %v, want autoscaling.behavior %v", get(hpa, "spec", "behavior"), b)
+		}
+	}
+	if want := on("networkPolicy"); want != (len(byKind["NetworkPolicy"]) == 1) {
+		t.Errorf("networkPolicy.enabled=%v but %d NetworkPolicies", want, len(byKind["NetworkPolicy"]))
 	}
 	pdbOn := get(values, "podDisruptionBudget", "enabled") != false
 	if pdbOn != (len(byKind["PodDisruptionBudget"]) == 1) {

@@ -36,9 +36,6 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *runs < 0 || *degradeAfter < 0 {
 		return fmt.Errorf("%w: -runs and -degrade-after must be >= 0", errUsage)
 	}
-	if cf.jsonlDir == "" && cf.configPath == "" {
-		cf.jsonlDir = "evalsidecar-data"
-	}
 	cfg, err := cf.load()
 	if err != nil {
 		return err

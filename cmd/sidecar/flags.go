@@ -6,13 +6,16 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/internal/config"
+	"github.com/evalsidecar/evalsidecar/internal/editdist"
 )
 
-// commonFlags are the operator overrides shared by serve, replay and demo.
-// A flag that is set wins over the config file.
+// commonFlags are the operator overrides shared by serve, validate,
+// replay and demo. Each named flag is an override of one key, applied over
+// the config file before the --set overrides.
 type commonFlags struct {
 	configPath string
 	logLevel   string
@@ -21,10 +24,14 @@ type commonFlags struct {
 	http       string
 	metrics    string
 	jsonlDir   string
+	dataDir    string
+	sets       stringList
 }
 
 func (f *commonFlags) register(fs *flag.FlagSet, online bool) {
 	fs.StringVar(&f.configPath, "config", os.Getenv("EVALSIDECAR_CONFIG"), "YAML config `file` (env EVALSIDECAR_CONFIG); defaults when empty")
+	fs.Var(&f.sets, "set", "override one config key, as `key.path=value` (YAML value; repeatable, applied last), e.g. --set exporters.clickhouse.enabled=true")
+	fs.StringVar(&f.dataDir, "data-dir", "", "override storage.directory: the `directory` of the JSON lines files and the ClickHouse spool")
 	fs.StringVar(&f.logLevel, "log-level", "", "override log.level: debug, info, warn, error")
 	fs.StringVar(&f.logFormat, "log-format", "", "override log.format: auto, json, text")
 	if online {
@@ -35,35 +42,27 @@ func (f *commonFlags) register(fs *flag.FlagSet, online bool) {
 	fs.StringVar(&f.jsonlDir, "jsonl-dir", "", "override exporters.jsonl.directory and enable the JSON lines exporter")
 }
 
-// load reads the config file and applies the flags that were set.
+// load reads the config file and applies the flags that were set, then
+// the --set overrides.
 func (f *commonFlags) load() (config.Config, error) {
-	cfg, err := config.Load(f.configPath)
-	if err != nil {
-		return cfg, err
-	}
-	if f.logLevel != "" {
-		cfg.Log.Level = f.logLevel
-	}
-	if f.logFormat != "" {
-		cfg.Log.Format = f.logFormat
-	}
-	if f.grpc != "" {
-		cfg.Receiver.GRPC.Endpoint = f.grpc
-	}
-	if f.http != "" {
-		cfg.Receiver.HTTP.Endpoint = f.http
-	}
-	if f.metrics != "" {
-		cfg.Exporters.Prometheus.Endpoint = f.metrics
+	var sets []string
+	for _, o := range []struct{ key, value string }{
+		{"storage.directory", f.dataDir},
+		{"log.level", f.logLevel},
+		{"log.format", f.logFormat},
+		{"receiver.grpc.endpoint", f.grpc},
+		{"receiver.http.endpoint", f.http},
+		{"exporters.prometheus.endpoint", f.metrics},
+		{"exporters.jsonl.directory", f.jsonlDir},
+	} {
+		if o.value != "" {
+			sets = append(sets, o.key+"="+strconv.Quote(o.value)) // a YAML string, whatever it holds
+		}
 	}
 	if f.jsonlDir != "" {
-		cfg.Exporters.JSONL.Enabled = true
-		cfg.Exporters.JSONL.Directory = f.jsonlDir
+		sets = append(sets, "exporters.jsonl.enabled=true")
 	}
-	if err := cfg.Validate(); err != nil {
-		return cfg, fmt.Errorf("invalid flags or config:\n%w", err)
-	}
-	return cfg, nil
+	return config.Load(f.configPath, append(sets, f.sets...)...)
 }
 
 // newLogger builds the process logger: JSON in production, text on a
@@ -87,11 +86,19 @@ func newLogger(cfg config.Log, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, opts))
 }
 
-// parseFlags parses args into fs and turns flag errors into usage errors.
+// parseFlags parses args into fs and turns flag errors into usage errors,
+// naming the nearest flag when an unknown one is a near miss.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return err
+		}
+		if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+			var names []string
+			fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+			if near := editdist.Closest(strings.TrimPrefix(name, "-"), names); near != "" {
+				return fmt.Errorf("%w: %v (did you mean -%s?)", errUsage, err, near)
+			}
 		}
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}

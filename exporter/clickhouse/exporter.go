@@ -75,6 +75,9 @@ type Exporter struct {
 	sealDone    chan struct{}
 	stopSenders context.CancelFunc
 	senders     sync.WaitGroup
+	// stalled counts senders waiting to try again after a failed insert
+	// (server unreachable, overloaded, or refusing the schema).
+	stalled atomic.Int32
 
 	conn    driver.Conn
 	readyMu sync.Mutex
@@ -172,6 +175,12 @@ func (x *Exporter) Start(context.Context) error {
 	}
 	conn, err := ch.Open(opts)
 	if err != nil {
+		x.spool.close()
+		return fmt.Errorf("clickhouse exporter: %w", err)
+	}
+	if err := checkProtocol(context.Background(), conn, opts, x.cfg.DialTimeout); err != nil {
+		x.spool.close()
+		_ = conn.Close()
 		return fmt.Errorf("clickhouse exporter: %w", err)
 	}
 	x.conn = conn
@@ -322,7 +331,10 @@ func (x *Exporter) Flush(ctx context.Context) error {
 
 // Shutdown stops accepting evaluations, spools every open batch and sends
 // what it can until ctx ends. With a spool directory, unsent batches stay
-// there for the next start; in memory they are dropped and counted.
+// there for the next start, and Shutdown stops waiting as soon as a sender
+// is backing off from a failed insert (a server that is down now will not
+// take the rest before the deadline); in memory they are sent until ctx
+// ends, then dropped and counted. Either way the rows left are logged.
 func (x *Exporter) Shutdown(ctx context.Context) error {
 	x.mu.Lock()
 	if x.closed {
@@ -349,9 +361,10 @@ func (x *Exporter) Shutdown(ctx context.Context) error {
 	_ = x.queue.Shutdown(context.Background())
 
 	var err error
+	onDisk := x.cfg.Spool.Directory != ""
 	tick := time.NewTicker(10 * time.Millisecond)
 wait:
-	for !x.spool.empty() {
+	for !x.spool.empty() && (!onDisk || x.stalled.Load() == 0) {
 		select {
 		case <-ctx.Done():
 			err = fmt.Errorf("clickhouse exporter: shutdown: %w", ctx.Err())
@@ -361,7 +374,18 @@ wait:
 	}
 	tick.Stop()
 	x.stopSenders()
-	x.senders.Wait()
+	// A sender blocked in a call that ignores cancellation (a server that
+	// accepts the connection and never answers) is not waited for past
+	// the deadline: its batch stays in the spool like the others.
+	sendersDone := make(chan struct{})
+	go func() { x.senders.Wait(); close(sendersDone) }()
+	select {
+	case <-sendersDone:
+	case <-ctx.Done():
+		if err == nil {
+			err = fmt.Errorf("clickhouse exporter: shutdown: %w", ctx.Err())
+		}
+	}
 	if left := x.spool.drain(); len(left) > 0 {
 		rows := 0
 		for _, e := range left {
@@ -370,11 +394,15 @@ wait:
 				x.countDrop(e.table.String(), e.rows, reasonShutdown)
 			}
 		}
-		if x.cfg.Spool.Directory != "" {
-			x.logger.Warn("clickhouse exporter: unsent batches stay in the spool for the next start",
-				"batches", len(left), "rows", rows)
+		if onDisk {
+			x.logger.Warn("clickhouse exporter: stopped with rows left in the spool; they are sent at the next start",
+				"rows", rows, "batches", len(left), "spool", x.cfg.Spool.Directory)
+		} else {
+			x.logger.Error("clickhouse exporter: stopped with unsent rows in the memory spool; dropped",
+				"rows", rows, "batches", len(left))
 		}
 	}
+	x.spool.close()
 	if cerr := x.conn.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("clickhouse exporter: close: %w", cerr)
 	}

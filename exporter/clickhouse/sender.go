@@ -115,12 +115,15 @@ func (x *Exporter) send(ctx context.Context, e *entry, b *batch) bool {
 			attempt++
 		}
 		timer := time.NewTimer(wait)
+		x.stalled.Add(1)
 		select {
 		case <-ctx.Done():
+			x.stalled.Add(-1)
 			timer.Stop()
 			unpark()
 			return false
 		case <-timer.C:
+			x.stalled.Add(-1)
 		}
 	}
 }

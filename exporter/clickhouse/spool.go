@@ -28,6 +28,8 @@ type spool struct {
 	// onDrop counts rows dropped from the spool with a reason.
 	onDrop func(table string, rows int, reason string)
 
+	lock *os.File // the flock on dir/.lock, held from open to close
+
 	mu    sync.Mutex
 	seq   uint64
 	bytes int64
@@ -82,8 +84,9 @@ func newSpool(cfg SpoolConfig, logger *slog.Logger, onDrop func(string, int, str
 	return s
 }
 
-// open creates the directory and loads the batches an earlier process
-// left, reading only their headers. Unreadable files are moved aside
+// open creates the directory, locks it against a second process (see
+// lockDir) and loads the batches an earlier process left, reading only
+// their headers. Unreadable files are moved aside
 // (".corrupt") and counted; stray temporary files are removed. A spool
 // larger than max_bytes is loaded whole: the next push evicts by policy.
 func (s *spool) open() error {
@@ -93,8 +96,14 @@ func (s *spool) open() error {
 	if err := os.MkdirAll(s.dir, 0o750); err != nil {
 		return fmt.Errorf("spool: %w", err)
 	}
+	lock, err := lockDir(s.dir)
+	if err != nil {
+		return err
+	}
+	s.lock = lock
 	names, err := os.ReadDir(s.dir)
 	if err != nil {
+		s.close()
 		return fmt.Errorf("spool: %w", err)
 	}
 	var loaded []*entry
@@ -417,6 +426,14 @@ func (s *spool) drain() []*entry {
 	}
 	s.bytes, s.rows, s.held = 0, 0, 0
 	return out
+}
+
+// close releases the directory lock.
+func (s *spool) close() {
+	if s.lock != nil {
+		_ = s.lock.Close()
+		s.lock = nil
+	}
 }
 
 // empty reports whether no batch is spooled.

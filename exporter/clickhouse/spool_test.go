@@ -67,6 +67,7 @@ func TestSpoolReplaysInOrderAcrossRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	pushN(t, s, tTrajectories, 0, 5)
+	s.close() // the process ends
 
 	// A new process finds the files and continues the sequence after them.
 	s2 := newTestSpool(dir, 1<<30, DropOldest, d)
@@ -100,6 +101,7 @@ func TestSpoolQuarantinesCorruptFiles(t *testing.T) {
 	s := newTestSpool(dir, 1<<30, DropOldest, d)
 	_ = s.open()
 	pushN(t, s, tTrajectories, 0, 3)
+	s.close()
 	files, _ := filepath.Glob(filepath.Join(dir, "*"+spoolExt))
 	// Damage the middle batch's body (header intact) and add garbage and a
 	// stray temporary file.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -32,6 +33,8 @@ type Config struct {
 	Exporters Exporters    `yaml:"exporters"`
 	Log       Log          `yaml:"log"`
 	Runtime   Runtime      `yaml:"runtime"`
+	// Storage is where the sidecar keeps its files.
+	Storage Storage `yaml:"storage"`
 	// ShutdownTimeout bounds the drain on SIGTERM: refuse new data, flush
 	// the assembler, drain the scorer and the exporters. Keep it below the
 	// pod's terminationGracePeriodSeconds.
@@ -60,6 +63,29 @@ type Runtime struct {
 	MemoryLimitBytes int64 `yaml:"memory_limit_bytes"`
 }
 
+// Storage configures the data directory.
+type Storage struct {
+	// Directory is the one data directory: the JSON lines files go to it
+	// and the ClickHouse spool to its clickhouse-spool subdirectory, unless
+	// exporters.jsonl.directory or exporters.clickhouse.spool.directory is
+	// set explicitly.
+	Directory string `yaml:"directory"`
+}
+
+// spoolSubdir is the ClickHouse spool's directory under Storage.Directory.
+const spoolSubdir = "clickhouse-spool"
+
+// placeFiles puts the on-disk paths the configuration did not set
+// (present holds the key paths it set) under Storage.Directory.
+func (c *Config) placeFiles(present map[string]bool) {
+	if !present["exporters.jsonl.directory"] {
+		c.Exporters.JSONL.Directory = c.Storage.Directory
+	}
+	if !present["exporters.clickhouse.spool.directory"] {
+		c.Exporters.ClickHouse.Spool.Directory = filepath.Join(c.Storage.Directory, spoolSubdir)
+	}
+}
+
 // Log configures log/slog output.
 type Log struct {
 	Level  string `yaml:"level"`  // debug, info, warn, error
@@ -68,7 +94,7 @@ type Log struct {
 
 // Default returns the documented defaults; config.example.yaml mirrors it.
 func Default() Config {
-	return Config{
+	c := Config{
 		Receiver:  receiver.DefaultConfig(),
 		Extractor: extractor.DefaultConfig(),
 		Scorer:    defaultScorer(),
@@ -81,8 +107,11 @@ func Default() Config {
 		},
 		Log:             Log{Level: "info", Format: "auto"},
 		Runtime:         Runtime{GCPercent: 100},
+		Storage:         Storage{Directory: "./evalsidecar-data"},
 		ShutdownTimeout: 20 * time.Second,
 	}
+	c.placeFiles(nil)
+	return c
 }
 
 // Validate checks every section; errors carry the key path.
@@ -93,17 +122,17 @@ func (c Config) Validate() error {
 			errs = append(errs, prefixed(prefix, err))
 		}
 	}
-	add("receiver", c.Receiver.Validate())
-	add("extractor", c.Extractor.Validate())
-	add("scorer", c.Scorer.Validate())
+	add("receiver.", c.Receiver.Validate())
+	add("extractor.", c.Extractor.Validate())
+	add("scorer.", c.Scorer.Validate())
 	if _, err := catalog.NewRegistry().Build(c.Scorer.Metrics); err != nil {
 		errs = append(errs, fmt.Errorf("scorer.metrics: %w", err))
 	}
-	add("judge", stage.Check(c.Judge))
-	add("exporters.prometheus", c.Exporters.Prometheus.Validate())
-	add("exporters.jsonl", c.Exporters.JSONL.Validate())
-	add("exporters.clickhouse", c.Exporters.ClickHouse.Validate())
-	add("exporters.otel_events", c.Exporters.OTelEvents.Validate())
+	add("judge.", stage.Check(c.Judge))
+	add("exporters.prometheus.", c.Exporters.Prometheus.Validate())
+	add("exporters.jsonl.", c.Exporters.JSONL.Validate())
+	add("exporters.clickhouse.", c.Exporters.ClickHouse.Validate())
+	add("exporters.otel_events.", c.Exporters.OTelEvents.Validate())
 	switch strings.ToLower(c.Log.Level) {
 	case "debug", "info", "warn", "error":
 	default:
@@ -119,6 +148,9 @@ func (c Config) Validate() error {
 	}
 	if c.Runtime.MemoryLimitBytes < 0 {
 		errs = append(errs, errors.New("runtime.memory_limit_bytes: must be >= 0"))
+	}
+	if c.Storage.Directory == "" {
+		errs = append(errs, errors.New("storage.directory: must not be empty"))
 	}
 	if c.ShutdownTimeout <= 0 {
 		errs = append(errs, errors.New("shutdown_timeout: must be > 0"))
@@ -141,43 +173,45 @@ func NewEvalRegistry(c Config, s stage.Settings) (*scorer.Registry, error) {
 }
 
 // prefixed puts prefix before every line of err, so "grpc.endpoint: ..."
-// from a component becomes "receiver.grpc.endpoint: ...".
+// from a component becomes "receiver.grpc.endpoint: ..." (with prefix
+// "receiver.").
 func prefixed(prefix string, err error) error {
 	lines := strings.Split(err.Error(), "\n")
 	for i, l := range lines {
-		lines[i] = prefix + "." + l
+		lines[i] = prefix + l
 	}
 	return errors.New(strings.Join(lines, "\n"))
 }
 
-// Parse expands environment references in data, decodes it over the
-// defaults and validates the result.
-func Parse(data []byte, lookup func(string) (string, bool)) (Config, error) {
+// Parse expands environment references in data, applies the overrides
+// ("key.path=value", as --set), decodes the result over the defaults,
+// places the files under storage.directory and validates. The error lists
+// every problem, one per line, each with its line or override and key path.
+func Parse(data []byte, lookup func(string) (string, bool), sets ...string) (Config, error) {
 	cfg := Default()
-	if err := Decode(data, &cfg, lookup); err != nil {
+	present, err := decode(data, &cfg, lookup, sets)
+	if present == nil { // not YAML
 		return cfg, err
 	}
-	if err := cfg.Validate(); err != nil {
-		return cfg, fmt.Errorf("config: invalid values:\n%w", err)
-	}
-	return cfg, nil
+	cfg.placeFiles(present)
+	return cfg, errors.Join(err, cfg.Validate())
 }
 
-// Load reads and parses the file at path. An empty path gives the defaults.
-func Load(path string) (Config, error) {
-	if path == "" {
-		cfg := Default()
-		return cfg, cfg.Validate()
+// Load reads and parses the file at path (the defaults when path is
+// empty) with the overrides. Each line of the error starts with path.
+func Load(path string, sets ...string) (Config, error) {
+	var data []byte
+	if path != "" {
+		var err error
+		if data, err = os.ReadFile(path); err != nil {
+			return Default(), fmt.Errorf("config: %w", err)
+		}
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return Default(), fmt.Errorf("config: %w", err)
+	cfg, err := Parse(data, os.LookupEnv, sets...)
+	if err != nil && path != "" {
+		err = prefixed(path+": ", err)
 	}
-	cfg, err := Parse(data, os.LookupEnv)
-	if err != nil {
-		return cfg, fmt.Errorf("%s: %w", path, err)
-	}
-	return cfg, nil
+	return cfg, err
 }
 
 // defaultScorer is the scorer section's default: the engine's defaults and

@@ -4,14 +4,16 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
 
-func examplePath(t *testing.T) string {
+func examplePath(t testing.TB) string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..", "config.example.yaml")
@@ -51,7 +53,16 @@ func TestExampleListsEveryKey(t *testing.T) {
 	collectKeys(example.Content[0], "", have)
 	want := map[string]bool{}
 	collectKeys(defaults.Content[0], "", want)
+	// Paths placed under storage.directory are shown commented out: set,
+	// they would no longer follow it.
+	derived := map[string]string{"exporters.jsonl.directory": "jsonl:", "exporters.clickhouse.spool.directory": "spool:"}
 	for k := range want {
+		if block, ok := derived[k]; ok {
+			if have[k] || !regexp.MustCompile(`(?s)`+block+`.*\n\s+# directory: .*default: storage\.directory`).Match(data) {
+				t.Errorf("config.example.yaml must show %s commented out, with its default under storage.directory", k)
+			}
+			continue
+		}
 		if !have[k] {
 			t.Errorf("config.example.yaml lacks %s", k)
 		}
@@ -122,5 +133,14 @@ func TestParseErrorsNameKeys(t *testing.T) {
 	cfg, err := Parse([]byte("receiver:\n  auth:\n    bearer_token: ${env:TOKEN}\n"), env)
 	if err != nil || cfg.Receiver.Auth.BearerToken != "abc" {
 		t.Fatalf("env expansion: %v, token %q", err, cfg.Receiver.Auth.BearerToken)
+	}
+	// Plain references take the type of their key; quoted ones stay text.
+	nums := func(k string) (string, bool) {
+		v, ok := map[string]string{"N": "7", "D": "90s", "B": "false"}[k]
+		return v, ok
+	}
+	cfg, err = Parse([]byte("extractor:\n  max_live_traces: ${env:N}\nshutdown_timeout: ${env:D}\nexporters:\n  jsonl:\n    enabled: ${env:B}\nlog:\n  level: \"${env:L:-debug}\"\n"), nums)
+	if err != nil || cfg.Extractor.MaxLiveTraces != 7 || cfg.ShutdownTimeout != 90*time.Second || cfg.Exporters.JSONL.Enabled || cfg.Log.Level != "debug" {
+		t.Fatalf("typed env expansion: %v, %d %s %v %q", err, cfg.Extractor.MaxLiveTraces, cfg.ShutdownTimeout, cfg.Exporters.JSONL.Enabled, cfg.Log.Level)
 	}
 }

@@ -1,47 +1,70 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/evalsidecar/evalsidecar/internal/editdist"
 )
 
 // Decode parses YAML into out (which holds the defaults on entry). ${env:NAME}
 // references in scalar values (not in comments or keys) are expanded with
 // lookup (os.LookupEnv when nil). Keys not known to out's type are rejected
-// with their full key path, renamed keys with the key that replaced them;
-// type errors name the key path and line.
+// with their full key path (and the nearest known key, when one is close),
+// renamed keys with the key that replaced them; type errors name the key
+// path and line. Every problem is reported, one per line.
 func Decode(data []byte, out any, lookup func(string) (string, bool)) error {
+	_, err := decode(data, out, lookup, nil)
+	return err
+}
+
+// decode is Decode with --set style overrides ("key.path=value", see
+// applySet) applied over the document. It returns the key paths the
+// document and the overrides set.
+func decode(data []byte, out any, lookup func(string) (string, bool), sets []string) (map[string]bool, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return fmt.Errorf("config: %w", err)
+		return nil, fmt.Errorf("config: %w", err)
 	}
-	if len(root.Content) == 0 {
-		return nil // empty document: defaults
+	var doc *yaml.Node
+	switch {
+	case len(root.Content) > 0 && root.Content[0].Kind == yaml.MappingNode:
+		doc = root.Content[0]
+	case len(root.Content) > 0 && !isNull(root.Content[0]):
+		return nil, fmt.Errorf("config: line %d: the document must be a mapping of keys", root.Content[0].Line)
+	default:
+		doc = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	}
-	doc := root.Content[0]
+	w := keyWalker{paths: map[int]string{}, present: map[string]bool{}, setLine: bytes.Count(data, []byte("\n")) + 2}
+	var problems []string
+	for _, s := range sets {
+		if err := w.applySet(doc, s); err != nil {
+			problems = append(problems, err.Error())
+		}
+	}
 	if err := expandNode(doc, lookup); err != nil {
-		return err
+		problems = append(problems, err.Error())
 	}
-	paths := map[int]string{}
-	var unknown []string
-	checkKeys(doc, reflect.TypeOf(out).Elem(), "", paths, &unknown)
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return fmt.Errorf("config: unknown or renamed keys: %s", strings.Join(unknown, "; "))
-	}
+	w.check(doc, reflect.TypeOf(out).Elem(), "")
+	problems = append(problems, w.unknown...)
 	if err := doc.Decode(out); err != nil {
-		return fmt.Errorf("config: %s", annotate(err, paths))
+		problems = append(problems, w.annotate(err)...)
 	}
-	return nil
+	if len(problems) > 0 {
+		return w.present, errors.New(strings.Join(problems, "\n"))
+	}
+	return w.present, nil
 }
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
 
 // expandNode expands environment references in every scalar value below n.
 func expandNode(n *yaml.Node, lookup func(string) (string, bool)) error {
@@ -55,10 +78,12 @@ func expandNode(n *yaml.Node, lookup func(string) (string, bool)) error {
 				return
 			}
 			n.Value = v
-			if n.Tag == "!!str" || n.Style != 0 {
+			if n.Style != 0 { // quoted, block or tagged (!!str): stays a string
 				return
 			}
-			n.Tag = "" // let the decoder resolve the expanded text (numbers, booleans)
+			// A plain ${env:...} parsed as a string; let the decoder resolve
+			// the expanded text (numbers, booleans, durations).
+			n.Tag = ""
 			return
 		}
 		for i, c := range n.Content {
@@ -74,9 +99,28 @@ var (
 	lineRef      = regexp.MustCompile(`line (\d+):`)
 )
 
-// checkKeys walks node against t, records the key path of every line, and
-// collects mapping keys that t does not declare.
-func checkKeys(node *yaml.Node, t reflect.Type, path string, paths map[int]string, unknown *[]string) {
+// keyWalker checks a document's keys against a Go type.
+type keyWalker struct {
+	paths   map[int]string  // line -> key path, for type errors
+	present map[string]bool // key paths the document sets
+	unknown []string        // one message per unknown or renamed key
+	// setLine is the line number given to the next --set override's
+	// nodes: past the document's end, so messages can tell them apart.
+	setLine int
+	sets    map[int]string // line -> the override's text
+}
+
+// where names the origin of line: "line N", or the --set override.
+func (w *keyWalker) where(line int) string {
+	if s, ok := w.sets[line]; ok {
+		return "--set " + s
+	}
+	return fmt.Sprintf("line %d", line)
+}
+
+// check walks node against t, records the key path of every line and every
+// key present, and collects mapping keys that t does not declare.
+func (w *keyWalker) check(node *yaml.Node, t reflect.Type, path string) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -84,45 +128,60 @@ func checkKeys(node *yaml.Node, t reflect.Type, path string, paths map[int]strin
 		node = node.Alias
 	}
 	if path != "" {
-		if _, seen := paths[node.Line]; !seen {
-			paths[node.Line] = path
+		if _, seen := w.paths[node.Line]; !seen {
+			w.paths[node.Line] = path
 		}
 	}
 	switch {
 	case node.Kind == yaml.MappingNode && t.Kind() == reflect.Struct && t != durationType:
-		fields := yamlFields(t)
+		fields := YAMLFields(t)
 		for i := 0; i+1 < len(node.Content); i += 2 {
 			k, v := node.Content[i], node.Content[i+1]
 			p := join(path, k.Value)
-			paths[k.Line] = p
+			w.paths[k.Line] = p
 			ft, ok := fields[k.Value]
 			if !ok {
-				msg, moved := renamed(p)
-				if !moved {
-					msg = p + " is not a known key"
-				}
-				*unknown = append(*unknown, fmt.Sprintf("line %d: %s", k.Line, msg))
+				w.unknown = append(w.unknown, w.where(k.Line)+": "+unknownKey(p, k.Value, path, fields))
 				continue
 			}
-			checkKeys(v, ft, p, paths, unknown)
+			w.present[p] = true
+			w.check(v, ft, p)
 		}
 	case node.Kind == yaml.MappingNode && t.Kind() == reflect.Map:
 		for i := 0; i+1 < len(node.Content); i += 2 {
 			k, v := node.Content[i], node.Content[i+1]
 			p := join(path, k.Value)
-			paths[k.Line] = p
-			checkKeys(v, t.Elem(), p, paths, unknown)
+			w.paths[k.Line] = p
+			w.present[p] = true
+			w.check(v, t.Elem(), p)
 		}
 	case node.Kind == yaml.SequenceNode && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array):
 		for i, item := range node.Content {
-			checkKeys(item, t.Elem(), path+"["+strconv.Itoa(i)+"]", paths, unknown)
+			w.check(item, t.Elem(), path+"["+strconv.Itoa(i)+"]")
 		}
 	}
 }
 
-// yamlFields maps the yaml keys of struct t (including inlined structs) to
-// their types.
-func yamlFields(t reflect.Type) map[string]reflect.Type {
+// unknownKey is the message for key (at path p, in the block parent) that
+// the block's fields do not declare: its successor when it was renamed,
+// else the nearest known key when one is close.
+func unknownKey(p, key, parent string, fields map[string]reflect.Type) string {
+	if msg, moved := renamed(p); moved {
+		return msg
+	}
+	names := make([]string, 0, len(fields))
+	for n := range fields {
+		names = append(names, n)
+	}
+	if near := editdist.Closest(key, names); near != "" {
+		return fmt.Sprintf("%s is not a known key (did you mean %s?)", p, join(parent, near))
+	}
+	return p + " is not a known key"
+}
+
+// YAMLFields maps the yaml keys of struct t (including inlined structs) to
+// their types: the keys a configuration block of type t accepts.
+func YAMLFields(t reflect.Type) map[string]reflect.Type {
 	fields := map[string]reflect.Type{}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -135,7 +194,7 @@ func yamlFields(t reflect.Type) map[string]reflect.Type {
 			continue
 		}
 		if strings.Contains(opts, "inline") {
-			for k, v := range yamlFields(f.Type) {
+			for k, v := range YAMLFields(f.Type) {
 				fields[k] = v
 			}
 			continue
@@ -155,8 +214,9 @@ func join(path, key string) string {
 	return path + "." + key
 }
 
-// annotate rewrites "line N:" in yaml errors to "line N (key.path):".
-func annotate(err error, paths map[int]string) string {
+// annotate rewrites "line N:" in yaml errors to "line N (key.path):", or
+// to "--set key.path=value:" for an override's nodes.
+func (w *keyWalker) annotate(err error) []string {
 	var te *yaml.TypeError
 	msgs := []string{err.Error()}
 	if errors.As(err, &te) {
@@ -165,11 +225,14 @@ func annotate(err error, paths map[int]string) string {
 	for i, m := range msgs {
 		msgs[i] = lineRef.ReplaceAllStringFunc(m, func(s string) string {
 			n, _ := strconv.Atoi(lineRef.FindStringSubmatch(s)[1])
-			if p, ok := paths[n]; ok {
+			if set, ok := w.sets[n]; ok {
+				return "--set " + set + ":"
+			}
+			if p, ok := w.paths[n]; ok {
 				return fmt.Sprintf("line %d (%s):", n, p)
 			}
 			return s
 		})
 	}
-	return strings.Join(msgs, "; ")
+	return msgs
 }

@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/evalsidecar/evalsidecar/internal/editdist"
 )
 
 // ArgComparison is how Ragas ToolCallAccuracy compares one argument
@@ -227,26 +230,9 @@ func PyRound(x float64, digits int) float64 {
 
 // levenshteinSimilarity is 1 - distance/max(len) over code points.
 func levenshteinSimilarity(a, b string) float64 {
-	ra, rb := []rune(a), []rune(b)
-	n := max(len(ra), len(rb))
+	n := max(utf8.RuneCountInString(a), utf8.RuneCountInString(b))
 	if n == 0 {
 		return 1
 	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return 1 - float64(prev[len(rb)])/float64(n)
+	return 1 - float64(editdist.Distance(a, b))/float64(n)
 }

@@ -9,13 +9,19 @@ own pod spec in sidecar mode (with evalsidecar as a dependency of your chart):
   volumes:
     {{- include "evalsidecar.volumes" (dict "Values" .Values.evalsidecar "Release" .Release) | nindent 4 }}
 
+With nativeSidecar: true, include the container under initContainers instead:
+it then carries restartPolicy: Always (Kubernetes >= 1.29), starts before the
+agent and stops after it.
+
 The agent then exports OTLP to localhost:4317 (gRPC) or localhost:4318 (HTTP).
 */}}
 {{- define "evalsidecar.container" -}}
-{{- $tag := .Values.image.tag | default (and .Chart .Chart.AppVersion) | required "image.tag is required when the chart is included from another chart" -}}
 - name: evalsidecar
-  image: "{{ .Values.image.repository }}:{{ $tag }}"
+  image: {{ include "evalsidecar.image" . | quote }}
   imagePullPolicy: {{ .Values.image.pullPolicy }}
+  {{- if and .Values.nativeSidecar (eq .Values.mode "sidecar") }}
+  restartPolicy: Always
+  {{- end }}
   args: ["serve", "-config", "/etc/evalsidecar/config.yaml"]
   ports:
     - name: otlp-grpc
@@ -49,9 +55,17 @@ The agent then exports OTLP to localhost:4317 (gRPC) or localhost:4318 (HTTP).
           key: {{ required (printf "judge.env[%d].key is required" $i) $e.key }}
     {{- end }}
     {{- end }}
-    {{- with .Values.extraEnv }}
+    {{- with concat (.Values.extraEnvs | default list) (.Values.extraEnv | default list) }}
     {{- toYaml . | nindent 4 }}
     {{- end }}
+  {{- with .Values.extraEnvsFrom }}
+  envFrom:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with .Values.startupProbe }}
+  startupProbe:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
   {{- with .Values.livenessProbe }}
   livenessProbe:
     {{- toYaml . | nindent 4 }}
@@ -74,19 +88,32 @@ The agent then exports OTLP to localhost:4317 (gRPC) or localhost:4318 (HTTP).
       readOnly: true
     - name: evalsidecar-data
       mountPath: /var/lib/evalsidecar
+    {{- with .Values.extraVolumeMounts }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
 {{- end }}
 
-{{/* The volumes the evalsidecar container mounts. */}}
+{{/*
+The volumes the evalsidecar container mounts: the config, the data volume
+(an emptyDir sized for what the exporters may keep, or existingClaim; in
+mode statefulset each replica's claim comes from volumeClaimTemplates) and
+extraVolumes.
+*/}}
 {{- define "evalsidecar.volumes" -}}
 - name: evalsidecar-config
   configMap:
     name: {{ include "evalsidecar.fullname" . }}
+{{- if ne .Values.mode "statefulset" }}
 - name: evalsidecar-data
   {{- if .Values.dataVolume.existingClaim }}
   persistentVolumeClaim:
     claimName: {{ .Values.dataVolume.existingClaim }}
   {{- else }}
   emptyDir:
-    sizeLimit: {{ .Values.dataVolume.sizeLimit }}
+    sizeLimit: {{ .Values.dataVolume.sizeLimit | default (include "evalsidecar.dataSize" .) }}
   {{- end }}
+{{- end }}
+{{- with .Values.extraVolumes }}
+{{ toYaml . }}
+{{- end }}
 {{- end }}

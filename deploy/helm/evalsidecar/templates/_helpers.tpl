@@ -35,7 +35,56 @@ helm.sh/chart: {{ include "evalsidecar.chart" . }}
 {{ include "evalsidecar.selectorLabels" . }}
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
-app.kubernetes.io/component: {{ ternary "gateway" "sidecar" (eq .Values.mode "deployment") }}
+app.kubernetes.io/component: {{ ternary "gateway" "sidecar" (include "evalsidecar.gateway" . | eq "true") }}
+{{- end }}
+
+{{/* "true" in the gateway modes (deployment, statefulset), which render a workload and a Service. */}}
+{{- define "evalsidecar.gateway" -}}
+{{- has .Values.mode (list "deployment" "statefulset") -}}
+{{- end }}
+
+{{/* The gateway's workload kind. */}}
+{{- define "evalsidecar.workloadKind" -}}
+{{- ternary "StatefulSet" "Deployment" (eq .Values.mode "statefulset") -}}
+{{- end }}
+
+{{/* The image reference, under global.imageRegistry when a parent chart sets one. */}}
+{{- define "evalsidecar.image" -}}
+{{- $tag := .Values.image.tag | default (and .Chart .Chart.AppVersion) | required "image.tag is required when the chart is included from another chart" -}}
+{{- $registry := dig "imageRegistry" "" (.Values.global | default dict) -}}
+{{- if $registry -}}
+{{- printf "%s/%s:%s" (trimSuffix "/" $registry) .Values.image.repository $tag -}}
+{{- else -}}
+{{- printf "%s:%s" .Values.image.repository $tag -}}
+{{- end -}}
+{{- end }}
+
+{{/*
+The bytes the exporters may keep on the data volume, from the sidecar
+configuration (the sidecar's defaults where it sets nothing): JSON lines keep
+3 streams x (max_files + 1) files of max_file_bytes, the ClickHouse spool
+max_bytes; plus 10 % for a file being written past its limit. The chart tests
+check these defaults against the sidecar's.
+*/}}
+{{- define "evalsidecar.dataBytes" -}}
+{{- $cfg := include "evalsidecar.configYAML" . | fromYaml -}}
+{{- $exp := $cfg.exporters | default dict -}}
+{{- $jsonl := $exp.jsonl | default dict -}}
+{{- $ch := $exp.clickhouse | default dict -}}
+{{- $bytes := 0.0 -}}
+{{- if (hasKey $jsonl "enabled" | ternary $jsonl.enabled true) -}}
+{{- $bytes = mulf 3 (addf 1 (hasKey $jsonl "max_files" | ternary $jsonl.max_files 5)) (hasKey $jsonl "max_file_bytes" | ternary $jsonl.max_file_bytes 104857600) -}}
+{{- end -}}
+{{- if $ch.enabled -}}
+{{- $bytes = addf $bytes (dig "spool" "max_bytes" 1073741824 $ch) -}}
+{{- end -}}
+{{- printf "%.0f" (mulf $bytes 1.1) -}}
+{{- end }}
+
+{{/* The data volume's size: the derived bytes in MiB, at least 64Mi. */}}
+{{- define "evalsidecar.dataSize" -}}
+{{- $mib := divf (include "evalsidecar.dataBytes" . | float64) 1048576 | ceil | int64 -}}
+{{- printf "%dMi" (max $mib 64) -}}
 {{- end }}
 
 {{- define "evalsidecar.serviceAccountName" -}}
@@ -64,19 +113,19 @@ app.kubernetes.io/component: {{ ternary "gateway" "sidecar" (eq .Values.mode "de
 
 {{/*
 The sidecar configuration: .Values.config over the chart's defaults, with the
-listen addresses, data directories and log format forced so that ports,
-probes and volumes always match.
+listen addresses, the data directory (storage.directory: the JSON lines files
+and the ClickHouse spool, unless the config moves them) and the log format
+forced so that ports, probes and volumes always match.
 */}}
 {{- define "evalsidecar.configYAML" -}}
-{{- $bind := ternary "0.0.0.0" "127.0.0.1" (eq .Values.mode "deployment") -}}
+{{- $bind := ternary "0.0.0.0" "127.0.0.1" (include "evalsidecar.gateway" . | eq "true") -}}
 {{- $forced := dict
   "receiver" (dict
     "grpc" (dict "endpoint" (printf "%s:%d" $bind (int .Values.ports.otlpGrpc)))
     "http" (dict "endpoint" (printf "%s:%d" $bind (int .Values.ports.otlpHttp))))
   "exporters" (dict
-    "prometheus" (dict "endpoint" (printf "0.0.0.0:%d" (int .Values.ports.metrics)))
-    "jsonl" (dict "directory" "/var/lib/evalsidecar/jsonl")
-    "clickhouse" (dict "spool" (dict "directory" "/var/lib/evalsidecar/clickhouse-spool")))
+    "prometheus" (dict "endpoint" (printf "0.0.0.0:%d" (int .Values.ports.metrics))))
+  "storage" (dict "directory" "/var/lib/evalsidecar")
   "log" (dict "format" "json") -}}
 {{- $cfg := mustMergeOverwrite (dict) (deepCopy (.Values.config | default dict)) $forced -}}
 {{- toYaml $cfg }}

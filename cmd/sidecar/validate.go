@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+)
+
+// errInvalid marks a configuration that validate rejected; its problems
+// are already printed.
+type errInvalid struct{ problems int }
+
+func (e errInvalid) Error() string {
+	return fmt.Sprintf("%d problem(s) in the configuration", e.problems)
+}
+
+// validateCmd loads the configuration as serve would (file, flags, --set)
+// and reports every problem, one per line with its key path, without
+// starting anything. Exit status 0 when the configuration is valid, 1
+// otherwise, as otelcol validate.
+func validateCmd(_ context.Context, args []string, _ io.Writer, stderr io.Writer) error {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cf commonFlags
+	cf.register(fs, true)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected arguments %v", errUsage, fs.Args())
+	}
+	if _, err := cf.load(); err != nil {
+		fmt.Fprintln(stderr, err)
+		return errInvalid{problems: countLines(err.Error())}
+	}
+	return nil
+}
+
+func countLines(s string) int {
+	n := 1
+	for _, c := range s {
+		if c == '\n' {
+			n++
+		}
+	}
+	return n
+}
