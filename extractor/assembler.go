@@ -324,6 +324,11 @@ func (a *Assembler) release(ctx context.Context, out []released) {
 			outcome = OutcomeTooLarge
 		}
 		a.m.released(outcome)
+		if len(trajs) > 0 {
+			if reason := partialReason(r.t); reason != "" {
+				a.m.partial.WithLabelValues(reason).Inc()
+			}
+		}
 		if outcome == OutcomeEvicted {
 			a.log.Debug("trace released before it was complete", "trace_id", r.t.TraceID(), "spans", len(r.t.spans))
 		}

@@ -34,6 +34,9 @@ type metrics struct {
 	live   prometheus.Gauge
 	traces *prometheus.CounterVec
 	late   prometheus.Counter
+	// partial counts released traces that yield runs but miss spans,
+	// by reason (PartialNoRoot, PartialMissingParent).
+	partial *prometheus.CounterVec
 	// byOutcome are the traces counter's children, resolved once (the
 	// series are initialised at start) so a release does no label lookup;
 	// indexed like traceOutcomes.
@@ -73,6 +76,13 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Name: "evalsidecar_late_spans_total",
 			Help: "Spans that arrived after their trace had been released; they are dropped.",
 		}),
+		partial: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "evalsidecar_assembler_partial_traces_total",
+			Help: "Traces with agent runs released without some of their spans: no_root (no parentless span arrived) or missing_parent (a span's parent never arrived). Spans of one trace reaching different replicas show here.",
+		}, []string{"reason"}),
+	}
+	for _, r := range []string{PartialNoRoot, PartialMissingParent} {
+		m.partial.WithLabelValues(r)
 	}
 	for i, o := range traceOutcomes() {
 		m.byOutcome[i] = m.traces.WithLabelValues(o)
@@ -80,7 +90,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	if reg == nil {
 		return m, nil
 	}
-	for _, c := range []prometheus.Collector{m.live, m.traces, m.late} {
+	for _, c := range []prometheus.Collector{m.live, m.traces, m.late, m.partial} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("extractor: register metrics: %w", err)
 		}
