@@ -137,7 +137,13 @@ func (m manifest) kind() string { return str(m, "kind") }
 // render runs helm template with the values file and returns the objects.
 func render(t *testing.T, helm, valuesFile string) []manifest {
 	t.Helper()
-	out, err := exec.Command(helm, helmArgs(valuesFile, "template", "rel", chartDir, "--namespace", "agents")...).Output()
+	return renderArgs(t, helm, helmArgs(valuesFile, "template", "rel", chartDir, "--namespace", "agents")...)
+}
+
+// renderArgs runs helm with args and returns the objects it prints.
+func renderArgs(t *testing.T, helm string, args ...string) []manifest {
+	t.Helper()
+	out, err := exec.Command(helm, args...).Output()
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
