@@ -27,7 +27,7 @@ import (
 
 // binary returns the path in env (or name on PATH). In CI a missing binary
 // fails the test; elsewhere it skips.
-func binary(t *testing.T, env, name string) string {
+func binary(t testing.TB, env, name string) string {
 	t.Helper()
 	if p := os.Getenv(env); p != "" {
 		return p
@@ -293,7 +293,7 @@ scrape_configs:
 	return addr
 }
 
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

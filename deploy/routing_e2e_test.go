@@ -62,7 +62,7 @@ exporters:
 }
 
 // startReplica starts a sidecar with cfg and waits until it serves.
-func startReplica(t *testing.T, bin, dir, grpc, metrics, cfg string) *replica {
+func startReplica(t testing.TB, bin, dir, grpc, metrics, cfg string) *replica {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -77,7 +77,7 @@ func startReplica(t *testing.T, bin, dir, grpc, metrics, cfg string) *replica {
 	return r
 }
 
-func (r *replica) start(t *testing.T) {
+func (r *replica) start(t testing.TB) {
 	t.Helper()
 	logf, err := os.OpenFile(filepath.Join(r.dir, "sidecar.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -122,7 +122,7 @@ func (r *replica) stop() {
 }
 
 // metric sums every series of the named family on the replica's /metrics.
-func (r *replica) metric(t *testing.T, name string) float64 {
+func (r *replica) metric(t testing.TB, name string) float64 {
 	t.Helper()
 	resp, err := http.Get("http://" + r.metrics + "/metrics")
 	if err != nil {
@@ -178,7 +178,7 @@ type collector struct {
 }
 
 // startCollector runs the load_balancing Collector in front of backends.
-func startCollector(t *testing.T, bin, dir string, backends []string) *collector {
+func startCollector(t testing.TB, bin, dir string, backends []string) *collector {
 	t.Helper()
 	endpoint, telemetry := freeAddr(t), freeAddr(t)
 	host, port, _ := strings.Cut(telemetry, ":")
@@ -251,7 +251,7 @@ service:
 }
 
 // waitUntil polls cond every 200ms until it holds, or fails the test.
-func waitUntil(t *testing.T, limit time.Duration, what string, cond func() bool) {
+func waitUntil(t testing.TB, limit time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for !cond() {
@@ -263,7 +263,7 @@ func waitUntil(t *testing.T, limit time.Duration, what string, cond func() bool)
 }
 
 // buildSidecar builds the sidecar binary once for the package's tests.
-func buildSidecar(t *testing.T) string {
+func buildSidecar(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "evalsidecar")
 	cmd := exec.Command("go", "build", "-o", bin, "../cmd/sidecar")
@@ -275,7 +275,7 @@ func buildSidecar(t *testing.T) string {
 
 // loadCaptures returns the real-client captures: each is one agent run in
 // one trace.
-func loadCaptures(t *testing.T) []loadgen.Capture {
+func loadCaptures(t testing.TB) []loadgen.Capture {
 	t.Helper()
 	cs, err := loadgen.LoadCaptures(filepath.Join("..", "extractor", "testdata", "realclients"))
 	if err != nil {
@@ -352,7 +352,7 @@ func baseline(t *testing.T, r *replica, captures []loadgen.Capture) map[string]a
 // buffered, and the ring delivers everything after it is back; without the
 // routing tier the split runs show on evalsidecar_assembler_partial_traces_total.
 func TestTraceIDRouting(t *testing.T) {
-	otelcol := binary(t, "EVALSIDECAR_OTELCOL_LB_BIN", "otelcol-lb")
+	otelcol := binary(t, "EVALSIDECAR_OTELCOL_BIN", "otelcol-evalsidecar")
 	dsn := clickhouseDSNForRouting(t)
 	bin := buildSidecar(t)
 	captures := loadCaptures(t)

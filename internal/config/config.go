@@ -106,7 +106,7 @@ func Default() Config {
 			OTelEvents: otelevents.DefaultConfig(),
 		},
 		Log:             Log{Level: "info", Format: "auto"},
-		Runtime:         Runtime{GCPercent: 400},
+		Runtime:         Runtime{GCPercent: 100},
 		Storage:         Storage{Directory: "./evalsidecar-data"},
 		ShutdownTimeout: 20 * time.Second,
 	}

@@ -1,8 +1,8 @@
-# The OpenTelemetry Collector with the load_balancing exporter, for the
-# trace-id routing tests: built from deploy/otelcol/builder.yaml with the
+# The OpenTelemetry Collector with the load_balancing and nop exporters, for the
+# trace-id routing and footprint tests: built from deploy/otelcol/builder.yaml with the
 # Collector builder (through the Go module proxy) and cached by the
 # builder file's hash, so later runs reuse it. Exports:
-#   EVALSIDECAR_OTELCOL_LB_BIN   the collector binary
+#   EVALSIDECAR_OTELCOL_BIN   the collector binary
 
 SERVICES+=(otelcol)
 
@@ -11,9 +11,9 @@ OTELCOL_BUILDER_VERSION=v0.160.0 # equal to the component versions in deploy/ote
 otelcol_start() {
   local spec=deploy/otelcol/builder.yaml hash cache
   hash="$( (echo "$OTELCOL_BUILDER_VERSION"; cat "$spec") | sha256sum | cut -c1-16)"
-  cache="${EVALSIDECAR_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/evalsidecar}/otelcol-lb-$hash"
-  if [ ! -x "$cache/otelcol-lb" ]; then
-    echo "building the OpenTelemetry Collector (load_balancing exporter) into $cache; later runs reuse it"
+  cache="${EVALSIDECAR_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/evalsidecar}/otelcol-evalsidecar-$hash"
+  if [ ! -x "$cache/otelcol-evalsidecar" ]; then
+    echo "building the OpenTelemetry Collector (load_balancing and nop exporters) into $cache; later runs reuse it"
     mkdir -p "$cache"
     sed "s|^  output_path: .*|  output_path: $cache|" "$spec" >"$cache/builder.yaml"
     if ! go run "go.opentelemetry.io/collector/cmd/builder@$OTELCOL_BUILDER_VERSION" \
@@ -22,7 +22,7 @@ otelcol_start() {
       return 1
     fi
   fi
-  export EVALSIDECAR_OTELCOL_LB_BIN="$cache/otelcol-lb"
+  export EVALSIDECAR_OTELCOL_BIN="$cache/otelcol-evalsidecar"
 }
 
 otelcol_stop() { :; }
