@@ -137,7 +137,13 @@ func (m manifest) kind() string { return str(m, "kind") }
 // render runs helm template with the values file and returns the objects.
 func render(t *testing.T, helm, valuesFile string) []manifest {
 	t.Helper()
-	out, err := exec.Command(helm, helmArgs(valuesFile, "template", "rel", chartDir, "--namespace", "agents")...).Output()
+	return renderArgs(t, helm, helmArgs(valuesFile, "template", "rel", chartDir, "--namespace", "agents")...)
+}
+
+// renderArgs runs helm with args and returns the objects it prints.
+func renderArgs(t *testing.T, helm string, args ...string) []manifest {
+	t.Helper()
+	out, err := exec.Command(helm, args...).Output()
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
@@ -219,8 +225,13 @@ func TestHelmTemplateInvariants(t *testing.T) {
 				}
 			}
 			objs := render(t, helm, vf)
-			byKind := map[string][]manifest{}
+			// the routing tier's objects are checked by TestChartRoutingTier
+			byKind, routing := map[string][]manifest{}, map[string][]manifest{}
 			for _, o := range objs {
+				if get(o, "metadata", "labels", "app.kubernetes.io/component") == "routing" {
+					routing[o.kind()] = append(routing[o.kind()], o)
+					continue
+				}
 				byKind[o.kind()] = append(byKind[o.kind()], o)
 			}
 			cfgText, cfg := checkConfigMap(t, byKind["ConfigMap"])
@@ -252,11 +263,15 @@ func TestHelmTemplateInvariants(t *testing.T) {
 			for _, s := range byKind["Service"] {
 				if !strings.HasSuffix(str(s, "metadata", "name"), "-headless") {
 					svc = s
-				} else if str(dep, "spec", "serviceName") != str(s, "metadata", "name") {
+				} else if mode == "statefulset" && str(dep, "spec", "serviceName") != str(s, "metadata", "name") {
 					t.Errorf("headless Service %s is not the StatefulSet's serviceName", str(s, "metadata", "name"))
 				}
 			}
-			checkService(t, svc, dep)
+			if len(routing["Deployment"]) == 1 {
+				checkService(t, svc, routing["Deployment"][0]) // agents send to the routing tier
+			} else {
+				checkService(t, svc, dep)
+			}
 			checkOptional(t, byKind, values)
 		})
 	}

@@ -17,6 +17,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
@@ -32,6 +33,8 @@ var kinds = map[schema.GroupVersionKind]func() runtime.Object{
 	autoscalingv2.SchemeGroupVersion.WithKind("HorizontalPodAutoscaler"): func() runtime.Object { return &autoscalingv2.HorizontalPodAutoscaler{} },
 	policyv1.SchemeGroupVersion.WithKind("PodDisruptionBudget"):          func() runtime.Object { return &policyv1.PodDisruptionBudget{} },
 	networkingv1.SchemeGroupVersion.WithKind("NetworkPolicy"):            func() runtime.Object { return &networkingv1.NetworkPolicy{} },
+	rbacv1.SchemeGroupVersion.WithKind("Role"):                           func() runtime.Object { return &rbacv1.Role{} },
+	rbacv1.SchemeGroupVersion.WithKind("RoleBinding"):                    func() runtime.Object { return &rbacv1.RoleBinding{} },
 	monitoringv1.SchemeGroupVersion.WithKind("ServiceMonitor"):           func() runtime.Object { return &monitoringv1.ServiceMonitor{} },
 	monitoringv1.SchemeGroupVersion.WithKind("PodMonitor"):               func() runtime.Object { return &monitoringv1.PodMonitor{} },
 	monitoringv1.SchemeGroupVersion.WithKind("PrometheusRule"):           func() runtime.Object { return &monitoringv1.PrometheusRule{} },

@@ -135,3 +135,75 @@ forced so that ports, probes and volumes always match.
 {{- define "evalsidecar.checksumAnnotations" -}}
 checksum/config: {{ include "evalsidecar.configYAML" . | sha256sum }}
 {{- end }}
+
+{{/*
+"true" when the trace-id routing tier is rendered: routing.enabled true, or
+"auto" in a gateway mode that can run more than one replica.
+*/}}
+{{- define "evalsidecar.routing" -}}
+{{- $on := .Values.routing.enabled -}}
+{{- if eq (toString $on) "auto" -}}
+{{- $on = or (gt (int .Values.replicaCount) 1) .Values.autoscaling.enabled -}}
+{{- end -}}
+{{- and (include "evalsidecar.gateway" . | eq "true") $on -}}
+{{- end }}
+
+{{- define "evalsidecar.routingSelectorLabels" -}}
+app.kubernetes.io/name: {{ printf "%s-routing" (include "evalsidecar.name" .) | trunc 63 | trimSuffix "-" }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "evalsidecar.routingLabels" -}}
+helm.sh/chart: {{ include "evalsidecar.chart" . }}
+{{ include "evalsidecar.routingSelectorLabels" . }}
+app.kubernetes.io/version: {{ .Values.routing.image.tag | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/component: routing
+app.kubernetes.io/part-of: {{ include "evalsidecar.name" . }}
+{{- end }}
+
+{{/*
+The routing tier's Collector configuration: OTLP in; traces and logs out
+through the load_balancing exporter by trace id to the sidecar replicas
+behind the headless Service; routing.config merged over it.
+*/}}
+{{- define "evalsidecar.routingConfig" -}}
+{{- $headless := printf "%s-headless" (include "evalsidecar.fullname" .) -}}
+{{- $resolver := dict -}}
+{{- if eq .Values.routing.resolver "k8s" -}}
+{{- $resolver = dict "k8s" (dict "service" (printf "%s.%s" $headless .Release.Namespace) "ports" (list (int .Values.ports.otlpGrpc))) -}}
+{{- else if eq .Values.routing.resolver "dns" -}}
+{{- $resolver = dict "dns" (dict "hostname" (printf "%s.%s.svc.%s" $headless .Release.Namespace .Values.routing.clusterDomain) "port" (toString .Values.ports.otlpGrpc)) -}}
+{{- else -}}
+{{- fail (printf "routing.resolver: %q is neither k8s nor dns" .Values.routing.resolver) -}}
+{{- end -}}
+{{- $lb := dict
+  "routing_key" "traceID"
+  "protocol" (dict "otlp" (dict
+    "tls" (dict "insecure" true)
+    "timeout" "10s"
+    "sending_queue" (dict "enabled" true "queue_size" (int .Values.routing.sendingQueueSize))
+    "retry_on_failure" (dict "enabled" true "max_elapsed_time" .Values.routing.retryMaxElapsedTime)))
+  "resolver" $resolver -}}
+{{- $cfg := dict
+  "extensions" (dict "health_check" (dict "endpoint" "0.0.0.0:13133"))
+  "receivers" (dict "otlp" (dict "protocols" (dict "grpc" (dict "endpoint" "0.0.0.0:4317") "http" (dict "endpoint" "0.0.0.0:4318"))))
+  "exporters" (dict "load_balancing" $lb)
+  "service" (dict
+    "extensions" (list "health_check")
+    "telemetry" (dict "metrics" (dict "readers" (list (dict "pull" (dict "exporter" (dict "prometheus" (dict "host" "0.0.0.0" "port" 8888)))))))
+    "pipelines" (dict
+      "traces" (dict "receivers" (list "otlp") "exporters" (list "load_balancing"))
+      "logs" (dict "receivers" (list "otlp") "exporters" (list "load_balancing")))) -}}
+{{- mustMergeOverwrite $cfg (deepCopy (.Values.routing.config | default dict)) | toYaml -}}
+{{- end }}
+
+{{/* "true" when the headless Service over the sidecar replicas is rendered. */}}
+{{- define "evalsidecar.headless" -}}
+{{- or (eq .Values.mode "statefulset") (include "evalsidecar.routing" . | eq "true") -}}
+{{- end }}
+
+{{/* The label of the Service whose endpoints the ServiceMonitor scrapes. */}}
+{{- define "evalsidecar.scrapeLabel" -}}
+evalsidecar.io/scrape: "true"
+{{- end }}
