@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/evalsidecar/evalsidecar/internal/errs"
+	"github.com/evalsidecar/evalsidecar/internal/queue"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
@@ -103,21 +104,26 @@ func (a *Assembler) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
 
 // Run releases complete traces every tick until ctx is done. It returns nil
 // when ctx is cancelled; call Flush afterwards to release what is left.
+// Run's releases wait for room in the sink (queue.WithWait) rather than
+// drop: they are off the request path, and a pass that has taken traces
+// out of the buffer finishes handing them on even after ctx is cancelled.
 func (a *Assembler) Run(ctx context.Context) error {
 	tk := time.NewTicker(a.cfg.Tick)
 	defer tk.Stop()
+	release := queue.WithWait(context.WithoutCancel(ctx))
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case now := <-tk.C:
-			a.cut(ctx, now, false)
+			a.cut(release, now, false)
 		}
 	}
 }
 
 // Flush releases every buffered trace now, complete or not (end of a
-// replay, shutdown).
+// replay, shutdown). A ctx marked by queue.WithWait makes it wait for
+// room in the sink until ctx ends.
 func (a *Assembler) Flush(ctx context.Context) error {
 	a.cut(ctx, a.clock(), true)
 	return ctx.Err()
@@ -328,9 +334,9 @@ func (a *Assembler) release(ctx context.Context, out []released) {
 			a.log.Debug("trace released before it was complete", "trace_id", r.t.TraceID(), "spans", len(r.t.spans))
 		}
 		for _, tr := range trajs {
+			// the sink counts what it refuses (Sink)
 			if err := a.sink.Submit(ctx, tr); err != nil {
-				a.drop(reasonSinkFull, 1)
-				a.log.Debug("trajectory dropped", "trace_id", tr.TraceID, "err", err)
+				a.log.Debug("trajectory refused by the scorer", "trace_id", tr.TraceID, "err", err)
 			}
 		}
 		// trajectories hold strings and slices of their own, never the

@@ -22,7 +22,6 @@ const (
 	reasonDuplicate    = "duplicate_span"
 	reasonSpansPer     = "spans_per_trace"
 	reasonLate         = "late"
-	reasonSinkFull     = "sink_full"
 	reasonBufferFull   = "buffer_full"
 	reasonTruncated    = "attribute_truncated"
 	reasonInvalidID    = "invalid_id"

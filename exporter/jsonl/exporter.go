@@ -124,9 +124,10 @@ func (x *Exporter) Start(ctx context.Context) error {
 
 // Export encodes e and queues its lines. When the queue is full or the
 // exporter is shut down, the evaluation is dropped, counted, and an error
-// returned. Records that cannot be encoded (a NaN score) are dropped and
-// counted; the others are still written.
-func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
+// returned; with ctx marked by queue.WithWait (a draining scorer) it waits
+// for room until ctx ends instead. Records that cannot be encoded (a NaN
+// score) are dropped and counted; the others are still written.
+func (x *Exporter) Export(ctx context.Context, e *scorer.Evaluation) error {
 	if e == nil {
 		return nil
 	}
@@ -142,7 +143,7 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 		x.pool.put(b)
 		return encErr
 	}
-	switch err := x.queue.Offer(b); {
+	switch err := x.queue.Put(ctx, b); {
 	case err == nil:
 		return encErr
 	case errors.Is(err, queue.ErrClosed):
