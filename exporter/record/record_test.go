@@ -88,7 +88,7 @@ func TestFieldNamesAndOrder(t *testing.T) {
 	}{
 		{"trajectory", tr, []string{"trace_id", "span_id", "service", "service_version", "environment",
 			"agent", "session_id", "convention", "start", "end", "latency_seconds", "failed", "error_type",
-			"input", "output", "instructions", "tool_calls", "llm_calls", "attributes"}},
+			"input", "output", "instructions", "truncated", "tool_calls", "llm_calls", "attributes"}},
 		{"tool_call", tr.ToolCalls[0], []string{"id", "name", "arguments", "arguments_valid", "result",
 			"error", "start", "end", "span_id", "agent"}},
 		{"llm_call", tr.LLMCalls[0], []string{"model", "provider", "input_tokens", "output_tokens",

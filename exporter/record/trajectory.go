@@ -10,25 +10,29 @@ import (
 
 // TrajectoryRecord is one agent run as written to trajectories.jsonl.
 type TrajectoryRecord struct {
-	TraceID        string            `json:"trace_id"`
-	SpanID         string            `json:"span_id"`
-	Service        string            `json:"service"`
-	ServiceVersion string            `json:"service_version"`
-	Environment    string            `json:"environment"`
-	Agent          string            `json:"agent"`
-	SessionID      string            `json:"session_id"`
-	Convention     string            `json:"convention"`
-	Start          Time              `json:"start"`
-	End            Time              `json:"end"`
-	LatencySeconds float64           `json:"latency_seconds"`
-	Failed         bool              `json:"failed"`
-	ErrorType      string            `json:"error_type"`
-	Input          string            `json:"input"`
-	Output         string            `json:"output"`
-	Instructions   string            `json:"instructions"`
-	ToolCalls      []ToolCallRecord  `json:"tool_calls"`
-	LLMCalls       []LLMCallRecord   `json:"llm_calls"`
-	Attributes     map[string]string `json:"attributes"`
+	TraceID        string  `json:"trace_id"`
+	SpanID         string  `json:"span_id"`
+	Service        string  `json:"service"`
+	ServiceVersion string  `json:"service_version"`
+	Environment    string  `json:"environment"`
+	Agent          string  `json:"agent"`
+	SessionID      string  `json:"session_id"`
+	Convention     string  `json:"convention"`
+	Start          Time    `json:"start"`
+	End            Time    `json:"end"`
+	LatencySeconds float64 `json:"latency_seconds"`
+	Failed         bool    `json:"failed"`
+	ErrorType      string  `json:"error_type"`
+	Input          string  `json:"input"`
+	Output         string  `json:"output"`
+	Instructions   string  `json:"instructions"`
+	// Truncated is set when a value of the run (its output, input, a tool
+	// argument or result, an attribute) was cut to
+	// extractor.max_attribute_value_bytes.
+	Truncated  bool              `json:"truncated"`
+	ToolCalls  []ToolCallRecord  `json:"tool_calls"`
+	LLMCalls   []LLMCallRecord   `json:"llm_calls"`
+	Attributes map[string]string `json:"attributes"`
 }
 
 // ToolCallRecord is one tool call of a TrajectoryRecord.
@@ -79,6 +83,7 @@ func Trajectory(t *agentrun.Trajectory) TrajectoryRecord {
 		Input:          t.Input,
 		Output:         t.Output,
 		Instructions:   t.Instructions,
+		Truncated:      t.Truncated,
 		ToolCalls:      make([]ToolCallRecord, len(t.ToolCalls)),
 		LLMCalls:       make([]LLMCallRecord, len(t.LLMCalls)),
 		Attributes:     make(map[string]string, len(t.Attributes)),
