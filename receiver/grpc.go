@@ -45,25 +45,25 @@ var (
 
 // Export handles a decoded traces request.
 func (s *tracesServer) Export(ctx context.Context, req ptraceotlp.ExportRequest) (ptraceotlp.ExportResponse, error) {
-	resp, o := s.exportGRPC(ctx, nil, req)
+	resp, o := s.exportGRPC(ctx, nil, req, 0)
 	return resp, o.grpcErr()
 }
 
 // Export handles a decoded logs request.
 func (s *logsServer) Export(ctx context.Context, req plogotlp.ExportRequest) (plogotlp.ExportResponse, error) {
-	resp, o := s.exportGRPC(ctx, nil, req)
+	resp, o := s.exportGRPC(ctx, nil, req, 0)
 	return resp, o.grpcErr()
 }
 
 // exportGRPC handles a decoded request, answering INTERNAL on a panic.
-func (s *signal[Req, Resp]) exportGRPC(ctx context.Context, raw []byte, req Req) (resp Resp, o outcome) {
+func (s *signal[Req, Resp]) exportGRPC(ctx context.Context, raw []byte, req Req, deep int) (resp Resp, o outcome) {
 	defer func() {
 		if p := recover(); p != nil {
 			resp, o = s.newResponse(), s.r.panicOutcome(protoGRPC, s.name, p)
 			s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
 		}
 	}()
-	return s.export(ctx, protoGRPC, raw, req)
+	return s.export(ctx, protoGRPC, raw, req, deep)
 }
 
 // exportRaw decodes (with the nesting guard) and handles a protobuf body.
@@ -80,13 +80,13 @@ func (s *signal[Req, Resp]) handleRaw(ctx context.Context, raw []byte) (o outcom
 			s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
 		}
 	}()
-	req, err := s.decodeProto(raw)
+	req, raw, deep, err := s.decodeProto(raw)
 	if err != nil {
 		o = undecodable(err)
 		s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
 		return o, nil
 	}
-	resp, o := s.exportGRPC(ctx, raw, req)
+	resp, o := s.exportGRPC(ctx, raw, req, deep)
 	if o.code != codes.OK {
 		return o, nil
 	}

@@ -117,13 +117,13 @@ func (h *httpHandler) serve(w http.ResponseWriter, req *http.Request, signal, me
 // encodes the export response in the same media type.
 func (s *signal[Req, Resp]) exportHTTP(req *http.Request, media string, body []byte) (outcome, []byte) {
 	var (
-		raw []byte
-		r   Req
-		err error
+		raw  []byte
+		r    Req
+		deep int
+		err  error
 	)
 	if media == mediaProto {
-		raw = body
-		r, err = s.decodeProto(body)
+		r, raw, deep, err = s.decodeProto(body)
 	} else {
 		r = s.newRequest()
 		if err = nesting.CheckJSON(body, nesting.JSONLimit(s.r.decodeDepth)); err == nil {
@@ -137,7 +137,7 @@ func (s *signal[Req, Resp]) exportHTTP(req *http.Request, media string, body []b
 		s.r.metrics.refused(protoHTTP, s.name, o.reason, 0)
 		return o, nil
 	}
-	resp, o := s.export(req.Context(), protoHTTP, raw, r)
+	resp, o := s.export(req.Context(), protoHTTP, raw, r, deep)
 	if o.code != codes.OK {
 		return o, nil
 	}
