@@ -55,10 +55,12 @@ func expandNode(n *yaml.Node, lookup func(string) (string, bool)) error {
 				return
 			}
 			n.Value = v
-			if n.Tag == "!!str" || n.Style != 0 {
+			if n.Style != 0 { // quoted, block or explicitly tagged: a string
 				return
 			}
-			n.Tag = "" // let the decoder resolve the expanded text (numbers, booleans)
+			// a plain scalar was resolved as a string before expansion: let
+			// the decoder resolve the expanded text (numbers, booleans)
+			n.Tag = ""
 			return
 		}
 		for i, c := range n.Content {
