@@ -80,6 +80,12 @@ func (s *signal[Req, Resp]) handleRaw(ctx context.Context, raw []byte) (o outcom
 			s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
 		}
 	}()
+	if !s.r.mem.Decompressed().Take(int64(len(raw)), 0) {
+		o = s.r.memoryOutcome()
+		s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
+		return o, nil
+	}
+	defer s.r.mem.Decompressed().Release(int64(len(raw)))
 	req, raw, deep, err := s.decodeProto(raw)
 	if err != nil {
 		o = undecodable(err)
@@ -157,17 +163,24 @@ func (c rawCodec) Unmarshal(data mem.BufferSlice, v any) error {
 
 func (rawCodec) Name() string { return "proto" }
 
-// authTap checks the bearer token before gRPC reads the message, so an
-// unauthenticated client never reaches the decoder.
-func (r *Receiver) authTap(ctx context.Context, info *tap.Info) (context.Context, error) {
-	if r.auth.check(info.Header.Get("authorization")) {
+// tap checks the bearer token and the memory limit before gRPC reads the
+// message, so an unauthenticated client never reaches the decoder and a
+// process above its soft memory limit reads no more.
+func (r *Receiver) tap(ctx context.Context, info *tap.Info) (context.Context, error) {
+	var o outcome
+	switch {
+	case !r.auth.check(info.Header.Get("authorization")):
+		o = outcome{code: codes.Unauthenticated, msg: "missing or invalid bearer token", reason: reasonUnauthenticated}
+	case r.mem.Refusing():
+		o = r.memoryOutcome()
+	default:
 		return ctx, nil
 	}
 	if signal := signalOf(info.FullMethodName); signal != "" {
-		r.metrics.requests.WithLabelValues(protoGRPC, signal, codes.Unauthenticated.String()).Inc()
-		r.metrics.refused(protoGRPC, signal, reasonUnauthenticated, 0)
+		r.metrics.requests.WithLabelValues(protoGRPC, signal, o.code.String()).Inc()
+		r.metrics.refused(protoGRPC, signal, o.reason, 0)
 	}
-	return ctx, status.Error(codes.Unauthenticated, "missing or invalid bearer token")
+	return ctx, o.grpcErr()
 }
 
 // signalOf maps a gRPC method to its signal label, "" for other methods.

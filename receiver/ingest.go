@@ -22,6 +22,16 @@ func (r *Receiver) drainingOutcome() outcome {
 	}
 }
 
+// memoryOutcome answers requests refused by the memory limiter.
+func (r *Receiver) memoryOutcome() outcome {
+	return outcome{
+		code:       codes.Unavailable,
+		msg:        "memory limit reached, retry later",
+		retryAfter: r.cfg.DefaultRetryDelay,
+		reason:     reasonMemoryLimit,
+	}
+}
+
 // panicOutcome logs a recovered panic and answers INTERNAL.
 func (r *Receiver) panicOutcome(protocol, signal string, p any) outcome {
 	r.logger.Error("panic while handling an export request",

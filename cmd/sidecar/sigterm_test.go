@@ -93,8 +93,18 @@ func startSidecar(t *testing.T, bin string, args ...string) *sidecarProc {
 	return p
 }
 
-// term sends SIGTERM and waits for a clean exit.
+// term sends SIGTERM, waits for a clean exit and checks that nothing was
+// logged at WARN or ERROR.
 func (p *sidecarProc) term(t *testing.T) {
+	t.Helper()
+	p.stop(t)
+	if s := p.stderr.String(); strings.Contains(s, `"level":"WARN"`) || strings.Contains(s, `"level":"ERROR"`) {
+		t.Errorf("warnings at shutdown:\n%s", s)
+	}
+}
+
+// stop sends SIGTERM and waits for a clean exit.
+func (p *sidecarProc) stop(t *testing.T) {
 	t.Helper()
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -107,9 +117,6 @@ func (p *sidecarProc) term(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		_ = p.cmd.Process.Kill()
 		t.Fatalf("sidecar did not stop:\n%s", p.stderr.String())
-	}
-	if s := p.stderr.String(); strings.Contains(s, `"level":"WARN"`) || strings.Contains(s, `"level":"ERROR"`) {
-		t.Errorf("warnings at shutdown:\n%s", s)
 	}
 }
 
