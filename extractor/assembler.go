@@ -50,6 +50,12 @@ type Assembler struct {
 	frags, runs traceList
 	bytes       int64
 	recent      *recentSet
+	// pending are traces evicted on the request path, waiting for the
+	// background release (Run, or the next Cut or Flush) to extract them;
+	// pendingBytes is their size. wake tells Run there are some.
+	pending      []released
+	pendingBytes int64
+	wake         chan struct{}
 
 	// scratch holds *extraction working state for reuse by release, which
 	// may run on several goroutines at once.
@@ -87,6 +93,7 @@ func NewAssembler(cfg Config, set telemetry.Settings, sink Sink) (*Assembler, er
 		arenas: pool,
 		clock:  time.Now,
 		traces: make(map[[16]byte]*Trace),
+		wake:   make(chan struct{}, 1),
 		recent: newRecentSet(max(cfg.MaxLiveTraces, 1024), cfg.MaxTraceAge),
 	}, nil
 }
@@ -120,6 +127,8 @@ func (a *Assembler) Run(ctx context.Context) error {
 			return nil
 		case now := <-tk.C:
 			a.cut(release, now, false)
+		case <-a.wake:
+			a.releasePending(release)
 		}
 	}
 }
@@ -171,6 +180,11 @@ func (a *Assembler) push(ctx context.Context, now time.Time, b *batch) error {
 
 	var out []released
 	a.mu.Lock()
+	if a.pendingBytes > a.cfg.MaxBufferedBytes/2 {
+		// the background release is behind: push back rather than grow
+		a.mu.Unlock()
+		return errs.NewRefused(reasonBufferFull, refuseRetryAfter)
+	}
 	for a.bytes+b.bytes > a.cfg.MaxBufferedBytes && len(a.traces) > 0 {
 		out = append(out, a.evict(now))
 	}
@@ -192,11 +206,39 @@ func (a *Assembler) push(ctx context.Context, now time.Time, b *batch) error {
 		a.appendGroup(t, g)
 		t.lastAppend = now
 	}
+	// evicted runs are extracted off the request path; fragments evicted
+	// incomplete cost nothing to release
+	inline := out[:0]
+	for _, r := range out {
+		if r.reason == OutcomeIncomplete {
+			inline = append(inline, r)
+			continue
+		}
+		a.pending = append(a.pending, r)
+		a.pendingBytes += r.t.bytes
+	}
+	wake := len(a.pending) > 0
 	a.m.live.Set(float64(len(a.traces)))
 	a.mu.Unlock()
 
-	a.release(ctx, out)
+	if wake {
+		select {
+		case a.wake <- struct{}{}:
+		default:
+		}
+	}
+	a.release(ctx, inline)
 	return nil
+}
+
+// releasePending extracts and submits the traces evicted on the request
+// path.
+func (a *Assembler) releasePending(ctx context.Context) {
+	a.mu.Lock()
+	out := a.pending
+	a.pending, a.pendingBytes = nil, 0
+	a.mu.Unlock()
+	a.release(ctx, out)
 }
 
 // appendGroup adds a group's spans and logs to t, deduplicating span ids
@@ -300,6 +342,7 @@ func (a *Assembler) evict(now time.Time) released {
 
 // cut releases the traces that are due as of now.
 func (a *Assembler) cut(ctx context.Context, now time.Time, immediate bool) {
+	a.releasePending(ctx)
 	var out []released
 	a.mu.Lock()
 	for _, l := range [...]*traceList{&a.frags, &a.runs} {

@@ -127,6 +127,16 @@ func TestLiveTracesCapEvictsOldest(t *testing.T) {
 			t.Fatalf("live traces %d over the cap", ta.LiveTraces())
 		}
 	}
+	// the evicted run is extracted off the request path
+	if n := len(ta.sink.all()); n != 0 {
+		t.Fatalf("%d trajectories extracted on the request path", n)
+	}
+	select {
+	case <-ta.wake:
+	default:
+		t.Fatal("the background release was not woken")
+	}
+	ta.releasePending(context.Background())
 	got := ta.sink.all()
 	if len(got) != 1 || got[0].TraceID != traceID(1).String() {
 		t.Fatalf("want the oldest trace evicted, got %v", got)
@@ -156,12 +166,19 @@ func TestBufferedBytesCap(t *testing.T) {
 	if ta.BufferedBytes() > cfg.MaxBufferedBytes || ta.LiveTraces() != 1 {
 		t.Fatalf("buffered %d bytes in %d traces, cap %d", ta.BufferedBytes(), ta.LiveTraces(), cfg.MaxBufferedBytes)
 	}
+	// while the evicted run waits for the background release, over half
+	// the buffer, new data is refused
+	err := ta.ConsumeTraces(ctx, buildTraces(agentRun(5)...))
+	if r, ok := errs.AsRefused(err); !ok || r.Reason != "buffer_full" {
+		t.Fatalf("with the release behind: %v, want refused buffer_full", err)
+	}
+	ta.releasePending(ctx)
 	if ta.outcome(OutcomeEvicted) != 1 {
 		t.Errorf("eviction not counted")
 	}
 	// one request larger than the whole buffer is refused, nothing kept
 	big := append(agentRun(3), agentRun(4)...)
-	err := ta.ConsumeTraces(ctx, buildTraces(big...))
+	err = ta.ConsumeTraces(ctx, buildTraces(big...))
 	r, ok := errs.AsRefused(err)
 	if !ok || r.Reason != "buffer_full" || r.RetryAfter != time.Second {
 		t.Fatalf("err = %v, want refused buffer_full", err)
