@@ -1,8 +1,8 @@
 package record
 
 import (
-	"bytes"
 	"encoding/json"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
@@ -126,21 +126,15 @@ func Trajectory(t *agentrun.Trajectory) TrajectoryRecord {
 
 // arguments returns the JSON value for a tool call's arguments: the object
 // itself when raw is a valid JSON object in valid UTF-8, else raw as a JSON
-// string. The
-// flag is checked again here so that a wrong flag can never produce an
-// invalid record.
+// string (escaped as json.Marshal escapes it). The flag is checked again
+// here so that a wrong flag can never produce an invalid record.
 func arguments(raw string, flagged bool) (json.RawMessage, bool) {
-	if flagged && isJSONObject(raw) {
-		return json.RawMessage(raw), true
+	if flagged {
+		if t := strings.TrimLeft(raw, " \t\r\n"); t != "" && t[0] == '{' && utf8.ValidString(t) {
+			if b := []byte(raw); json.Valid(b) {
+				return b, true
+			}
+		}
 	}
-	s, err := json.Marshal(raw)
-	if err != nil { // unreachable: strings always marshal
-		return json.RawMessage(`""`), false
-	}
-	return s, false
-}
-
-func isJSONObject(s string) bool {
-	b := bytes.TrimLeft([]byte(s), " \t\r\n")
-	return len(b) > 0 && b[0] == '{' && utf8.Valid(b) && json.Valid(b)
+	return appendStringEscaped(nil, raw, true), false
 }
