@@ -86,6 +86,9 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 			dir:       cfg.Directory,
 			maxBytes:  cfg.MaxFileBytes,
 			maxFiles:  cfg.MaxFiles,
+			maxAge:    cfg.MaxAge,
+			minAge:    cfg.MinAge,
+			onDeleted: func(n int64) { m.deleted.WithLabelValues(name).Add(float64(n)) },
 			now:       func() time.Time { return x.now() },
 			logger:    logger,
 			onWritten: func(n int) { written(float64(n)) },
@@ -171,6 +174,9 @@ func (x *Exporter) flushEvery() {
 				for _, s := range x.streams {
 					s.holdRotate = false
 					s.flush()
+					if s.maxAge > 0 && x.now().Sub(s.lastPrune) >= min(s.maxAge, time.Minute) {
+						s.prune() // files age without rotations too
+					}
 				}
 			}
 			x.mu.Unlock()

@@ -13,6 +13,8 @@ const (
 	HelpRecords       = "Records written by an exporter, by stream."
 	MetricQueueLength = "evalsidecar_exporter_queue_length"
 	HelpQueueLength   = "Items waiting in an exporter's queue."
+	MetricDeleted     = "evalsidecar_exporter_deleted_bytes_total"
+	HelpDeleted       = "Bytes of rotated output files an exporter deleted by its retention, by stream."
 )
 
 // Drop stage and reasons counted in evalsidecar_dropped_total. Every drop is
@@ -39,6 +41,7 @@ type metrics struct {
 	scores       prometheus.Counter
 	decisions    prometheus.Counter
 	queueLength  prometheus.GaugeFunc
+	deleted      *prometheus.CounterVec // stream
 }
 
 func newMetrics(reg prometheus.Registerer, queueLen func() float64) (*metrics, error) {
@@ -57,11 +60,16 @@ func newMetrics(reg prometheus.Registerer, queueLen func() float64) (*metrics, e
 			Help:        HelpQueueLength,
 			ConstLabels: exp,
 		}, queueLen),
+		deleted: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name:        MetricDeleted,
+			Help:        HelpDeleted,
+			ConstLabels: exp,
+		}, []string{"stream"}),
 	}
 	if reg == nil {
 		return m, nil
 	}
-	for _, c := range []prometheus.Collector{records, m.queueLength} {
+	for _, c := range []prometheus.Collector{records, m.queueLength, m.deleted} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("jsonl exporter: register metrics: %w", err)
 		}
