@@ -37,7 +37,7 @@ func checkSameAsEncodingJSON(t *testing.T, r jsonAppender) {
 // odd holds text and numbers encoding/json treats specially.
 var (
 	oddTexts  = []string{"", "plain", "q\"uote\\back", "ctl\x00\x01\x1f\b\f\n\r\t", "\u2028\u2029", "bad\xff\xfeutf8\xc3", "<tag> & é 服"}
-	oddFloats = []float64{0, -0.0, 1, -1.5, 1e-7, 1e-6, 123456789, 1e20, 1e21, 1e-300, math.MaxFloat64, math.SmallestNonzeroFloat64, 0.1 + 0.2}
+	oddFloats = []float64{0, math.Copysign(0, -1), 1, -1.5, 1e-7, 1e-6, 123456789, 1e20, 1e21, 1e-300, math.MaxFloat64, math.SmallestNonzeroFloat64, 0.1 + 0.2}
 )
 
 // TestAppendJSONMatchesEncodingJSON encodes every fixture evaluation's

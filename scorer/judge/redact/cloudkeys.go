@@ -30,8 +30,6 @@ var b64 = func() (t [256]bool) {
 	return t
 }()
 
-func isB64(c byte) bool { return b64[c] }
-
 func isAzureSecretByte(c byte) bool {
 	return isAlpha(c) || isDigit(c) || c == '_' || c == '~' || c == '.' || c == '-'
 }
