@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -41,15 +42,39 @@ func (a *ackedExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOn
 	return err
 }
 
-// buildSidecar builds the sidecar binary once per test.
+// built is the sidecar binary the tests build once, in a directory removed
+// when they end (TestMain).
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+// buildSidecar builds the sidecar binary, once for all tests.
 func buildSidecar(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "evalsidecar")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "evalsidecar-bin"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "evalsidecar")
+		if out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %w\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		_ = os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // freeAddr returns a loopback address nothing listens on.
