@@ -36,7 +36,9 @@ type Limiter struct {
 }
 
 // New resolves cfg's limits against the memory available (Available) and
-// returns a limiter, nil when cfg is disabled.
+// returns a limiter, nil when cfg is disabled or when its limit is a
+// percentage of a memory size that cannot be read (then it logs a
+// warning).
 func New(cfg Config, logger *slog.Logger) (*Limiter, error) {
 	if !cfg.Enabled {
 		return nil, nil
@@ -44,7 +46,14 @@ func New(cfg Config, logger *slog.Logger) (*Limiter, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	hard, soft, err := cfg.limits(Available())
+	available := Available()
+	if available == 0 && cfg.LimitMiB == 0 {
+		// no cgroup limit nor machine memory to read (not Linux): run
+		// without a limit rather than refuse to start
+		logger.Warn("memory limiter off: the memory available is unknown; set limit_mib")
+		return nil, nil
+	}
+	hard, soft, err := cfg.limits(available)
 	if err != nil {
 		return nil, err
 	}
