@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/evalsidecar/evalsidecar/internal/errs"
+	"github.com/evalsidecar/evalsidecar/internal/queue"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
@@ -41,11 +42,20 @@ type Assembler struct {
 	conv  converter
 	clock func() time.Time
 
-	mu             sync.Mutex
-	traces         map[[16]byte]*Trace
-	oldest, newest *Trace
-	bytes          int64
-	recent         *recentSet
+	mu     sync.Mutex
+	traces map[[16]byte]*Trace
+	// frags and runs hold the live traces in arrival order: runs those
+	// with a span or log record a convention reads, frags the others.
+	// Eviction takes the oldest fragment first.
+	frags, runs traceList
+	bytes       int64
+	recent      *recentSet
+	// pending are traces evicted on the request path, waiting for the
+	// background release (Run, or the next Cut or Flush) to extract them;
+	// pendingBytes is their size. wake tells Run there are some.
+	pending      []released
+	pendingBytes int64
+	wake         chan struct{}
 
 	// scratch holds *extraction working state for reuse by release, which
 	// may run on several goroutines at once.
@@ -83,6 +93,7 @@ func NewAssembler(cfg Config, set telemetry.Settings, sink Sink) (*Assembler, er
 		arenas: pool,
 		clock:  time.Now,
 		traces: make(map[[16]byte]*Trace),
+		wake:   make(chan struct{}, 1),
 		recent: newRecentSet(max(cfg.MaxLiveTraces, 1024), cfg.MaxTraceAge),
 	}, nil
 }
@@ -103,21 +114,28 @@ func (a *Assembler) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
 
 // Run releases complete traces every tick until ctx is done. It returns nil
 // when ctx is cancelled; call Flush afterwards to release what is left.
+// Run's releases wait for room in the sink (queue.WithWait) rather than
+// drop: they are off the request path, and a pass that has taken traces
+// out of the buffer finishes handing them on even after ctx is cancelled.
 func (a *Assembler) Run(ctx context.Context) error {
 	tk := time.NewTicker(a.cfg.Tick)
 	defer tk.Stop()
+	release := queue.WithWait(context.WithoutCancel(ctx))
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case now := <-tk.C:
-			a.cut(ctx, now, false)
+			a.cut(release, now, false)
+		case <-a.wake:
+			a.releasePending(release)
 		}
 	}
 }
 
 // Flush releases every buffered trace now, complete or not (end of a
-// replay, shutdown).
+// replay, shutdown). A ctx marked by queue.WithWait makes it wait for
+// room in the sink until ctx ends.
 func (a *Assembler) Flush(ctx context.Context) error {
 	a.cut(ctx, a.clock(), true)
 	return ctx.Err()
@@ -162,8 +180,13 @@ func (a *Assembler) push(ctx context.Context, now time.Time, b *batch) error {
 
 	var out []released
 	a.mu.Lock()
-	for a.bytes+b.bytes > a.cfg.MaxBufferedBytes && a.oldest != nil {
-		out = append(out, released{t: a.remove(a.oldest, now), reason: OutcomeEvicted})
+	if a.pendingBytes > a.cfg.MaxBufferedBytes/2 {
+		// the background release is behind: push back rather than grow
+		a.mu.Unlock()
+		return errs.NewRefused(reasonBufferFull, refuseRetryAfter)
+	}
+	for a.bytes+b.bytes > a.cfg.MaxBufferedBytes && len(a.traces) > 0 {
+		out = append(out, a.evict(now))
 	}
 	for _, g := range b.groups {
 		t := a.traces[g.id]
@@ -174,8 +197,8 @@ func (a *Assembler) push(ctx context.Context, now time.Time, b *batch) error {
 			continue
 		}
 		if t == nil {
-			if len(a.traces) >= a.cfg.MaxLiveTraces && a.oldest != nil {
-				out = append(out, released{t: a.remove(a.oldest, now), reason: OutcomeEvicted})
+			if len(a.traces) >= a.cfg.MaxLiveTraces {
+				out = append(out, a.evict(now))
 			}
 			t = &Trace{id: g.id, created: now}
 			a.insert(t)
@@ -183,17 +206,50 @@ func (a *Assembler) push(ctx context.Context, now time.Time, b *batch) error {
 		a.appendGroup(t, g)
 		t.lastAppend = now
 	}
+	// evicted runs are extracted off the request path; fragments evicted
+	// incomplete cost nothing to release
+	inline := out[:0]
+	for _, r := range out {
+		if r.reason == OutcomeIncomplete {
+			inline = append(inline, r)
+			continue
+		}
+		a.pending = append(a.pending, r)
+		a.pendingBytes += r.t.bytes
+	}
+	wake := len(a.pending) > 0
 	a.m.live.Set(float64(len(a.traces)))
 	a.mu.Unlock()
 
-	a.release(ctx, out)
+	if wake {
+		select {
+		case a.wake <- struct{}{}:
+		default:
+		}
+	}
+	a.release(ctx, inline)
 	return nil
+}
+
+// releasePending extracts and submits the traces evicted on the request
+// path.
+func (a *Assembler) releasePending(ctx context.Context) {
+	a.mu.Lock()
+	out := a.pending
+	a.pending, a.pendingBytes = nil, 0
+	a.mu.Unlock()
+	a.release(ctx, out)
 }
 
 // appendGroup adds a group's spans and logs to t, deduplicating span ids
 // and enforcing max_spans_per_trace. Called with a.mu held.
 func (a *Assembler) appendGroup(t *Trace, g *group) {
 	var dup, over int
+	if !t.run && (len(g.logs) > 0 || readsAny(g.spans)) {
+		a.list(t).unlink(t)
+		t.run = true
+		a.runs.push(t)
+	}
 	if t.spans == nil {
 		// the first share of a trace: move the records, do not copy them
 		// (t.spans never runs ahead of the span being read)
@@ -240,62 +296,75 @@ func (a *Assembler) appendGroup(t *Trace, g *group) {
 	a.drop(reasonSpansPer, over)
 }
 
-// insert appends t to the live list. Called with a.mu held.
+// insert adds t to the live fragments. Called with a.mu held.
 func (a *Assembler) insert(t *Trace) {
 	a.traces[t.id] = t
 	t.bytes += traceOverhead
 	a.bytes += traceOverhead
-	t.prev = a.newest
-	if a.newest != nil {
-		a.newest.next = t
-	} else {
-		a.oldest = t
-	}
-	a.newest = t
+	a.frags.push(t)
 }
 
-// remove takes t out of the buffer and remembers its id as released.
-// Called with a.mu held.
-func (a *Assembler) remove(t *Trace, now time.Time) *Trace {
-	if t.prev != nil {
-		t.prev.next = t.next
-	} else {
-		a.oldest = t.next
+// list is the live list t is on.
+func (a *Assembler) list(t *Trace) *traceList {
+	if t.run {
+		return &a.runs
 	}
-	if t.next != nil {
-		t.next.prev = t.prev
-	} else {
-		a.newest = t.prev
-	}
-	t.prev, t.next = nil, nil
+	return &a.frags
+}
+
+// remove takes t out of the buffer and, unless forget is set, remembers
+// its id as released. Called with a.mu held.
+func (a *Assembler) remove(t *Trace, now time.Time, forget bool) *Trace {
+	a.list(t).unlink(t)
 	delete(a.traces, t.id)
 	a.bytes -= t.bytes
-	a.recent.add(t.id, now)
+	if !forget {
+		a.recent.add(t.id, now)
+	}
 	return t
+}
+
+// evict makes room by taking out the oldest fragment, or the oldest run
+// when there is no fragment. A trace whose root has not arrived is
+// released as incomplete: not scored (it would read as a failed run), and
+// not remembered, so that the rest of it starts a trace again. Called with
+// a.mu held and a trace buffered.
+func (a *Assembler) evict(now time.Time) released {
+	t := a.frags.oldest
+	if t == nil {
+		t = a.runs.oldest
+	}
+	if rootEnded(t) {
+		return released{t: a.remove(t, now, false), reason: OutcomeEvicted}
+	}
+	return released{t: a.remove(t, now, true), reason: OutcomeIncomplete}
 }
 
 // cut releases the traces that are due as of now.
 func (a *Assembler) cut(ctx context.Context, now time.Time, immediate bool) {
+	a.releasePending(ctx)
 	var out []released
 	a.mu.Lock()
-	for t := a.oldest; t != nil; {
-		next := t.next
-		reason := ""
-		switch {
-		case immediate:
-			reason = OutcomeEvicted
-			if rootEnded(t) {
+	for _, l := range [...]*traceList{&a.frags, &a.runs} {
+		for t := l.oldest; t != nil; {
+			next := t.next
+			reason := ""
+			switch {
+			case immediate:
+				reason = OutcomeEvicted
+				if rootEnded(t) {
+					reason = OutcomeComplete
+				}
+			case now.Sub(t.created) >= a.cfg.MaxTraceAge:
+				reason = OutcomeMaxAge
+			case now.Sub(t.lastAppend) >= a.cfg.QuietPeriod && rootEnded(t):
 				reason = OutcomeComplete
 			}
-		case now.Sub(t.created) >= a.cfg.MaxTraceAge:
-			reason = OutcomeMaxAge
-		case now.Sub(t.lastAppend) >= a.cfg.QuietPeriod && rootEnded(t):
-			reason = OutcomeComplete
+			if reason != "" {
+				out = append(out, released{t: a.remove(t, now, false), reason: reason})
+			}
+			t = next
 		}
-		if reason != "" {
-			out = append(out, released{t: a.remove(t, now), reason: reason})
-		}
-		t = next
 	}
 	a.m.live.Set(float64(len(a.traces)))
 	a.mu.Unlock()
@@ -307,6 +376,13 @@ func (a *Assembler) cut(ctx context.Context, now time.Time, immediate bool) {
 // release extracts and submits the trajectories of cut traces.
 func (a *Assembler) release(ctx context.Context, out []released) {
 	for _, r := range out {
+		if r.reason == OutcomeIncomplete {
+			a.m.released(OutcomeIncomplete)
+			a.drop(reasonIncomplete, len(r.t.spans)+len(r.t.logs))
+			a.arenas.put(r.t.spans, r.t.arena)
+			r.t.spans, r.t.arena, r.t.seen = nil, nil, nil
+			continue
+		}
 		x, _ := a.scratch.Get().(*extraction)
 		if x == nil {
 			x = new(extraction)
@@ -333,9 +409,9 @@ func (a *Assembler) release(ctx context.Context, out []released) {
 			a.log.Debug("trace released before it was complete", "trace_id", r.t.TraceID(), "spans", len(r.t.spans))
 		}
 		for _, tr := range trajs {
+			// the sink counts what it refuses (Sink)
 			if err := a.sink.Submit(ctx, tr); err != nil {
-				a.drop(reasonSinkFull, 1)
-				a.log.Debug("trajectory dropped", "trace_id", tr.TraceID, "err", err)
+				a.log.Debug("trajectory refused by the scorer", "trace_id", tr.TraceID, "err", err)
 			}
 		}
 		// trajectories hold strings and slices of their own, never the
@@ -366,4 +442,42 @@ func rootEnded(t *Trace) bool {
 		return false
 	}
 	return !t.has(earliest.parent)
+}
+
+// traceList links live traces in arrival order.
+type traceList struct{ oldest, newest *Trace }
+
+func (l *traceList) push(t *Trace) {
+	t.prev, t.next = l.newest, nil
+	if l.newest != nil {
+		l.newest.next = t
+	} else {
+		l.oldest = t
+	}
+	l.newest = t
+}
+
+func (l *traceList) unlink(t *Trace) {
+	if t.prev != nil {
+		t.prev.next = t.next
+	} else {
+		l.oldest = t.next
+	}
+	if t.next != nil {
+		t.next.prev = t.prev
+	} else {
+		l.newest = t.prev
+	}
+	t.prev, t.next = nil, nil
+}
+
+// readsAny reports whether a span has an attribute a convention reads
+// (the converter keeps no other span attributes but run attributes).
+func readsAny(spans []span) bool {
+	for i := range spans {
+		if len(spans[i].attrs) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/internal/errs"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -126,6 +127,16 @@ func TestLiveTracesCapEvictsOldest(t *testing.T) {
 			t.Fatalf("live traces %d over the cap", ta.LiveTraces())
 		}
 	}
+	// the evicted run is extracted off the request path
+	if n := len(ta.sink.all()); n != 0 {
+		t.Fatalf("%d trajectories extracted on the request path", n)
+	}
+	select {
+	case <-ta.wake:
+	default:
+		t.Fatal("the background release was not woken")
+	}
+	ta.releasePending(context.Background())
 	got := ta.sink.all()
 	if len(got) != 1 || got[0].TraceID != traceID(1).String() {
 		t.Fatalf("want the oldest trace evicted, got %v", got)
@@ -155,12 +166,19 @@ func TestBufferedBytesCap(t *testing.T) {
 	if ta.BufferedBytes() > cfg.MaxBufferedBytes || ta.LiveTraces() != 1 {
 		t.Fatalf("buffered %d bytes in %d traces, cap %d", ta.BufferedBytes(), ta.LiveTraces(), cfg.MaxBufferedBytes)
 	}
+	// while the evicted run waits for the background release, over half
+	// the buffer, new data is refused
+	err := ta.ConsumeTraces(ctx, buildTraces(agentRun(5)...))
+	if r, ok := errs.AsRefused(err); !ok || r.Reason != "buffer_full" {
+		t.Fatalf("with the release behind: %v, want refused buffer_full", err)
+	}
+	ta.releasePending(ctx)
 	if ta.outcome(OutcomeEvicted) != 1 {
 		t.Errorf("eviction not counted")
 	}
 	// one request larger than the whole buffer is refused, nothing kept
 	big := append(agentRun(3), agentRun(4)...)
-	err := ta.ConsumeTraces(ctx, buildTraces(big...))
+	err = ta.ConsumeTraces(ctx, buildTraces(big...))
 	r, ok := errs.AsRefused(err)
 	if !ok || r.Reason != "buffer_full" || r.RetryAfter != time.Second {
 		t.Fatalf("err = %v, want refused buffer_full", err)
@@ -209,9 +227,9 @@ func TestAttributeValueTruncated(t *testing.T) {
 	if ta.dropped(reasonTruncated) != 1 {
 		t.Errorf("truncation not counted")
 	}
-	// the cut agent output is not JSON any more: the last chat's text is used
-	if got[0].Output != "hello" {
-		t.Errorf("output = %q", got[0].Output)
+	// the cut message list is closed again: the output is the text kept
+	if o := got[0].Output; o == "" || strings.Trim(o, "é") != "" || len(o) > 128 {
+		t.Errorf("output = %q, want the first é's of the answer", o)
 	}
 }
 
@@ -254,7 +272,9 @@ func TestLateSpansDropped(t *testing.T) {
 	}
 }
 
-func TestSinkErrorCounted(t *testing.T) {
+// TestSinkErrorCountedOnce checks that a refused trajectory is left to the
+// sink to count: the assembler adds no drop of its own.
+func TestSinkErrorCountedOnce(t *testing.T) {
 	ta := newTestAssembler(t, DefaultConfig())
 	ta.sink = nil
 	ta.Assembler.sink = SinkFunc(func(context.Context, *agentrun.Trajectory) error { return errors.New("full") })
@@ -264,8 +284,8 @@ func TestSinkErrorCounted(t *testing.T) {
 	if err := ta.Flush(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if ta.dropped(reasonSinkFull) != 1 {
-		t.Fatalf("sink_full drop not counted")
+	if n := testutil.CollectAndCount(ta.drops.Vec()); n != 0 {
+		t.Fatalf("the assembler counted %d drop series for a refused trajectory, want none", n)
 	}
 }
 

@@ -15,8 +15,11 @@ type Config struct {
 	// MaxTraceAge releases a trace this long after its first span or log
 	// record arrived, complete or not.
 	MaxTraceAge time.Duration `yaml:"max_trace_age"`
-	// MaxLiveTraces caps the traces buffered at once; the oldest is
-	// released early when a new one would exceed it.
+	// MaxLiveTraces caps the traces buffered at once. When a new one would
+	// exceed it, the oldest trace with no span a convention reads (a
+	// fragment) is evicted first, a run in progress only when there is no
+	// fragment; an evicted trace whose root has not arrived is counted
+	// incomplete and not scored.
 	MaxLiveTraces int `yaml:"max_live_traces"`
 	// MaxBufferedBytes caps the estimated memory of all buffered traces.
 	MaxBufferedBytes int64 `yaml:"max_buffered_bytes"`

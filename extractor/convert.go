@@ -110,7 +110,9 @@ func truncate(s string, max int) (string, bool) {
 }
 
 // value renders v as a string: strings as they are, maps and arrays as
-// compact JSON, scalars in their usual text form.
+// compact JSON, scalars in their usual text form. A JSON array (a message
+// list) cut at max_attribute_value_bytes is closed again (closeJSON); a
+// cut object (tool arguments) stays cut, and so invalid.
 func (c converter) value(v pcommon.Value) (string, bool) {
 	var s string
 	switch v.Type() {
@@ -124,7 +126,11 @@ func (c converter) value(v pcommon.Value) (string, bool) {
 	default:
 		s = v.AsString()
 	}
-	return truncate(s, c.maxValue)
+	t, cut := truncate(s, c.maxValue)
+	if cut && isJSONArray(t) {
+		t = closeJSON(t) // a cut message list still reads as messages
+	}
+	return t, cut
 }
 
 // plainStringsJSON renders a slice of plain strings (printable ASCII other

@@ -84,7 +84,7 @@ func replay(t *testing.T, path string) (*testAssembler, goldenOutput) {
 			out.Outcomes[o] = n
 		}
 	}
-	for _, r := range []string{reasonDuplicate, reasonSpansPer, reasonLate, reasonSinkFull, reasonTruncated, reasonInvalidID, reasonLogUnjoined, reasonLogNoTraceID} {
+	for _, r := range []string{reasonDuplicate, reasonSpansPer, reasonLate, reasonTruncated, reasonInvalidID, reasonLogUnjoined, reasonLogNoTraceID} {
 		if n := int(ta.dropped(r)); n > 0 {
 			if out.Dropped == nil {
 				out.Dropped = map[string]int{}

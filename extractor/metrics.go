@@ -9,11 +9,14 @@ import (
 // Trace outcomes, the values of the outcome label of
 // evalsidecar_assembler_traces_total.
 const (
-	OutcomeComplete = "complete"  // root span ended and the quiet period passed
-	OutcomeMaxAge   = "max_age"   // released at max_trace_age
-	OutcomeEvicted  = "evicted"   // released early to make room, or flushed before its root arrived
-	OutcomeTooLarge = "too_large" // spans were dropped at max_spans_per_trace
-	OutcomeNoGenAI  = "no_genai"  // no GenAI span: nothing to evaluate, dropped
+	OutcomeComplete = "complete" // root span ended and the quiet period passed
+	OutcomeMaxAge   = "max_age"  // released at max_trace_age
+	OutcomeEvicted  = "evicted"  // released early to make room after its root arrived, or flushed before its root arrived
+	// OutcomeIncomplete: evicted to make room before its root arrived; not
+	// scored (it would read as a failed run) and counted as dropped.
+	OutcomeIncomplete = "incomplete"
+	OutcomeTooLarge   = "too_large" // spans were dropped at max_spans_per_trace
+	OutcomeNoGenAI    = "no_genai"  // no GenAI span: nothing to evaluate, dropped
 )
 
 // Drop reasons the assembler counts in evalsidecar_dropped_total.
@@ -22,7 +25,7 @@ const (
 	reasonDuplicate    = "duplicate_span"
 	reasonSpansPer     = "spans_per_trace"
 	reasonLate         = "late"
-	reasonSinkFull     = "sink_full"
+	reasonIncomplete   = "incomplete"
 	reasonBufferFull   = "buffer_full"
 	reasonTruncated    = "attribute_truncated"
 	reasonInvalidID    = "invalid_id"
@@ -44,11 +47,11 @@ type metrics struct {
 }
 
 // numOutcomes is the number of trace outcomes.
-const numOutcomes = 5
+const numOutcomes = 6
 
 // traceOutcomes lists the trace outcomes.
 func traceOutcomes() [numOutcomes]string {
-	return [numOutcomes]string{OutcomeComplete, OutcomeMaxAge, OutcomeEvicted, OutcomeTooLarge, OutcomeNoGenAI}
+	return [numOutcomes]string{OutcomeComplete, OutcomeMaxAge, OutcomeEvicted, OutcomeIncomplete, OutcomeTooLarge, OutcomeNoGenAI}
 }
 
 // released counts one trace released with outcome.

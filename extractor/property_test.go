@@ -10,7 +10,8 @@ import (
 // TestPropertyCapsAndExactlyOnce feeds random streams of spans (random
 // order, duplicates, many traces, random request boundaries, release passes
 // in between) and checks that the caps always hold and that every trace is
-// released exactly once.
+// released at most once, and only not at all when it was evicted before
+// its root arrived (outcome incomplete).
 func TestPropertyCapsAndExactlyOnce(t *testing.T) {
 	for seed := uint64(1); seed <= 30; seed++ {
 		rng := rand.New(rand.NewPCG(seed, seed*7919))
@@ -69,20 +70,30 @@ func TestPropertyCapsAndExactlyOnce(t *testing.T) {
 		for _, tr := range ta.sink.all() {
 			released[tr.TraceID]++
 		}
+		// a trace evicted before its root arrived is not released (it is
+		// counted incomplete); the rest of it may start it again
+		missing := 0
 		for id := range sent {
-			if released[id] != 1 {
+			switch released[id] {
+			case 0:
+				missing++
+			case 1:
+			default:
 				t.Fatalf("seed %d: trace %s released %d times", seed, id, released[id])
 			}
 		}
-		if len(released) != len(sent) {
+		if incomplete := int(ta.outcome(OutcomeIncomplete)); missing > incomplete {
+			t.Fatalf("seed %d: %d traces never released, %d evicted incomplete", seed, missing, incomplete)
+		}
+		if len(released) != len(sent)-missing {
 			t.Fatalf("seed %d: released %d traces, sent %d", seed, len(released), len(sent))
 		}
 		var outcomes float64
 		for _, o := range []string{OutcomeComplete, OutcomeMaxAge, OutcomeEvicted, OutcomeTooLarge, OutcomeNoGenAI} {
 			outcomes += ta.outcome(o)
 		}
-		if int(outcomes) != len(sent) || ta.LiveTraces() != 0 || ta.BufferedBytes() != 0 {
-			t.Fatalf("seed %d: %v outcomes for %d traces; %d live, %d bytes left", seed, outcomes, len(sent), ta.LiveTraces(), ta.BufferedBytes())
+		if int(outcomes) != len(released) || ta.LiveTraces() != 0 || ta.BufferedBytes() != 0 {
+			t.Fatalf("seed %d: %v outcomes for %d traces; %d live, %d bytes left", seed, outcomes, len(released), ta.LiveTraces(), ta.BufferedBytes())
 		}
 	}
 }

@@ -102,6 +102,9 @@ type Trace struct {
 	hasRoot             bool
 	tooLarge            bool
 	truncated           bool
+	// run is set once a span or log record a convention reads arrived:
+	// the trace is on the assembler's runs list, else on its fragments.
+	run bool
 
 	// prev and next link live traces in arrival order (oldest first).
 	prev, next *Trace

@@ -6,8 +6,10 @@ import (
 	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
-// Sink receives finished trajectories. Submit must not block for long: a
-// full sink returns an error, and the caller counts the drop.
+// Sink receives finished trajectories. Submit must not block for long
+// unless ctx is marked by queue.WithWait: a full sink returns an error
+// and counts the drop itself (evalsidecar_dropped_total), so that one
+// loss is counted once.
 type Sink interface {
 	Submit(ctx context.Context, t *agentrun.Trajectory) error
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/internal/configopaque"
 	"github.com/evalsidecar/evalsidecar/internal/configtls"
 	"github.com/evalsidecar/evalsidecar/internal/errs"
+	"github.com/evalsidecar/evalsidecar/internal/memlimit"
 	"github.com/evalsidecar/evalsidecar/internal/queue"
 )
 
@@ -32,6 +33,9 @@ type Config struct {
 	// DefaultRetryDelay is the retry delay sent with a retryable answer when
 	// the cause carries none (draining, unclassified consumer errors).
 	DefaultRetryDelay time.Duration `yaml:"default_retry_delay"`
+	// MemoryLimiter refuses data (retryable) above a soft memory limit and
+	// bounds the request bytes in flight, as the Collector's memory_limiter.
+	MemoryLimiter memlimit.Config `yaml:"memory_limiter"`
 }
 
 // GRPCConfig configures the OTLP/gRPC server.
@@ -143,6 +147,7 @@ func DefaultConfig() Config {
 		},
 		MaxAttributeDepth: 64,
 		DefaultRetryDelay: 2 * time.Second,
+		MemoryLimiter:     memlimit.DefaultConfig(),
 	}
 }
 
@@ -195,6 +200,7 @@ func (c Config) Validate() error {
 	if c.DefaultRetryDelay <= 0 {
 		bad("default_retry_delay", "must be > 0")
 	}
+	problems = append(problems, errs.Prefix("memory_limiter.", c.MemoryLimiter.Validate()))
 	if c.Forward.Endpoint != "" {
 		f := c.Forward
 		switch f.Protocol {

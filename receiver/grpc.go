@@ -45,25 +45,25 @@ var (
 
 // Export handles a decoded traces request.
 func (s *tracesServer) Export(ctx context.Context, req ptraceotlp.ExportRequest) (ptraceotlp.ExportResponse, error) {
-	resp, o := s.exportGRPC(ctx, nil, req)
+	resp, o := s.exportGRPC(ctx, nil, req, 0)
 	return resp, o.grpcErr()
 }
 
 // Export handles a decoded logs request.
 func (s *logsServer) Export(ctx context.Context, req plogotlp.ExportRequest) (plogotlp.ExportResponse, error) {
-	resp, o := s.exportGRPC(ctx, nil, req)
+	resp, o := s.exportGRPC(ctx, nil, req, 0)
 	return resp, o.grpcErr()
 }
 
 // exportGRPC handles a decoded request, answering INTERNAL on a panic.
-func (s *signal[Req, Resp]) exportGRPC(ctx context.Context, raw []byte, req Req) (resp Resp, o outcome) {
+func (s *signal[Req, Resp]) exportGRPC(ctx context.Context, raw []byte, req Req, deep int) (resp Resp, o outcome) {
 	defer func() {
 		if p := recover(); p != nil {
 			resp, o = s.newResponse(), s.r.panicOutcome(protoGRPC, s.name, p)
 			s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
 		}
 	}()
-	return s.export(ctx, protoGRPC, raw, req)
+	return s.export(ctx, protoGRPC, raw, req, deep)
 }
 
 // exportRaw decodes (with the nesting guard) and handles a protobuf body.
@@ -80,13 +80,19 @@ func (s *signal[Req, Resp]) handleRaw(ctx context.Context, raw []byte) (o outcom
 			s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
 		}
 	}()
-	req, err := s.decodeProto(raw)
+	if !s.r.mem.Decompressed().Take(int64(len(raw)), 0) {
+		o = s.r.memoryOutcome()
+		s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
+		return o, nil
+	}
+	defer s.r.mem.Decompressed().Release(int64(len(raw)))
+	req, raw, deep, err := s.decodeProto(raw)
 	if err != nil {
 		o = undecodable(err)
 		s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
 		return o, nil
 	}
-	resp, o := s.exportGRPC(ctx, raw, req)
+	resp, o := s.exportGRPC(ctx, raw, req, deep)
 	if o.code != codes.OK {
 		return o, nil
 	}
@@ -157,17 +163,24 @@ func (c rawCodec) Unmarshal(data mem.BufferSlice, v any) error {
 
 func (rawCodec) Name() string { return "proto" }
 
-// authTap checks the bearer token before gRPC reads the message, so an
-// unauthenticated client never reaches the decoder.
-func (r *Receiver) authTap(ctx context.Context, info *tap.Info) (context.Context, error) {
-	if r.auth.check(info.Header.Get("authorization")) {
+// tap checks the bearer token and the memory limit before gRPC reads the
+// message, so an unauthenticated client never reaches the decoder and a
+// process above its soft memory limit reads no more.
+func (r *Receiver) tap(ctx context.Context, info *tap.Info) (context.Context, error) {
+	var o outcome
+	switch {
+	case !r.auth.check(info.Header.Get("authorization")):
+		o = outcome{code: codes.Unauthenticated, msg: "missing or invalid bearer token", reason: reasonUnauthenticated}
+	case r.mem.Refusing():
+		o = r.memoryOutcome()
+	default:
 		return ctx, nil
 	}
 	if signal := signalOf(info.FullMethodName); signal != "" {
-		r.metrics.requests.WithLabelValues(protoGRPC, signal, codeLabel(codes.Unauthenticated)).Inc()
-		r.metrics.refused(protoGRPC, signal, reasonUnauthenticated, 0)
+		r.metrics.requests.WithLabelValues(protoGRPC, signal, codeLabel(o.code)).Inc()
+		r.metrics.refused(protoGRPC, signal, o.reason, 0)
 	}
-	return ctx, status.Error(codes.Unauthenticated, "missing or invalid bearer token")
+	return ctx, o.grpcErr()
 }
 
 // signalOf maps a gRPC method to its signal label, "" for other methods.

@@ -3,6 +3,7 @@ package receiver
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/evalsidecar/evalsidecar/internal/memlimit"
 	"github.com/evalsidecar/evalsidecar/receiver/internal/nesting"
 	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc/codes"
@@ -28,6 +30,10 @@ const (
 
 // errTooLarge marks a body over the configured limit.
 var errTooLarge = errors.New("request body too large")
+
+// errNoRoom marks a body refused because the request bytes in flight
+// reached the memory limiter's bound.
+var errNoRoom = errors.New("request bytes in flight at their limit")
 
 // httpHandler serves POST /v1/traces and POST /v1/logs.
 type httpHandler struct {
@@ -77,8 +83,11 @@ func (h *httpHandler) serve(w http.ResponseWriter, req *http.Request, signal, me
 		h.finish(w, signal, respMedia, outcome{code: codes.Unauthenticated, msg: "missing or invalid bearer token"}, nil, 0)
 		return
 	}
-	if h.r.draining.Load() {
+	if h.r.draining.Load() || h.r.mem.Refusing() {
 		o := h.r.drainingOutcome()
+		if !h.r.draining.Load() {
+			o = h.r.memoryOutcome()
+		}
 		h.r.metrics.refused(protoHTTP, signal, o.reason, 0)
 		h.finish(w, signal, respMedia, o, nil, 0)
 		return
@@ -88,7 +97,16 @@ func (h *httpHandler) serve(w http.ResponseWriter, req *http.Request, signal, me
 		h.finish(w, signal, respMedia, outcome{code: codes.InvalidArgument, msg: fmt.Sprintf("unsupported content type %q", media)}, nil, http.StatusUnsupportedMediaType)
 		return
 	}
-	body, status, err := h.readBody(req)
+	wire, plain := inflight{b: h.r.mem.Compressed()}, inflight{b: h.r.mem.Decompressed()}
+	defer wire.release()
+	defer plain.release()
+	body, status, err := h.readBody(req, &wire, &plain)
+	if errors.Is(err, errNoRoom) {
+		o := h.r.memoryOutcome()
+		h.r.metrics.refused(protoHTTP, signal, o.reason, 0)
+		h.finish(w, signal, respMedia, o, nil, 0)
+		return
+	}
 	if err != nil {
 		reason, code := reasonUndecodable, codes.InvalidArgument
 		switch status {
@@ -117,13 +135,13 @@ func (h *httpHandler) serve(w http.ResponseWriter, req *http.Request, signal, me
 // encodes the export response in the same media type.
 func (s *signal[Req, Resp]) exportHTTP(req *http.Request, media string, body []byte) (outcome, []byte) {
 	var (
-		raw []byte
-		r   Req
-		err error
+		raw  []byte
+		r    Req
+		deep int
+		err  error
 	)
 	if media == mediaProto {
-		raw = body
-		r, err = s.decodeProto(body)
+		r, raw, deep, err = s.decodeProto(body)
 	} else {
 		r = s.newRequest()
 		if err = nesting.CheckJSON(body, nesting.JSONLimit(s.r.decodeDepth)); err == nil {
@@ -137,7 +155,7 @@ func (s *signal[Req, Resp]) exportHTTP(req *http.Request, media string, body []b
 		s.r.metrics.refused(protoHTTP, s.name, o.reason, 0)
 		return o, nil
 	}
-	resp, o := s.export(req.Context(), protoHTTP, raw, r)
+	resp, o := s.export(req.Context(), protoHTTP, raw, r, deep)
 	if o.code != codes.OK {
 		return o, nil
 	}
@@ -154,21 +172,49 @@ func (s *signal[Req, Resp]) exportHTTP(req *http.Request, media string, body []b
 }
 
 // readBody reads the (possibly gzip-compressed) body, enforcing the limit
-// on the body as sent and after decompression. On error it returns the HTTP
+// on the body as sent and after decompression, and taking the bytes it
+// reads from wire and, once decompressed, from plain before it reads them
+// (errNoRoom when they have none left). On error it returns the HTTP
 // status to answer: 413 over the limit, 415 for an unknown encoding, 400
 // for a corrupt stream.
-func (h *httpHandler) readBody(req *http.Request) ([]byte, int, error) {
+func (h *httpHandler) readBody(req *http.Request, wire, plain *inflight) ([]byte, int, error) {
 	if req.ContentLength > h.maxBody {
 		return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("%w: %d bytes, limit %d", errTooLarge, req.ContentLength, h.maxBody)
 	}
-	sent := &limitedReader{r: req.Body, n: h.maxBody}
+	var body io.Reader = &budgetReader{r: req.Body, f: wire}
+	if req.ContentLength > 0 { // known: its room is taken at once
+		if !wire.take(req.ContentLength) {
+			return nil, http.StatusServiceUnavailable, errNoRoom
+		}
+		body = req.Body
+	}
+	sent := &limitedReader{r: body, n: h.maxBody}
 	var src io.Reader = sent
+	var zsize int64
 	switch enc := strings.ToLower(strings.TrimSpace(req.Header.Get("Content-Encoding"))); enc {
 	case "", "identity":
 	case "gzip":
-		zr, err := gzip.NewReader(sent)
+		// the compressed body is read first: its gzip trailer gives the
+		// size to take from the budget and to allocate once
+		var z bytes.Buffer
+		if _, err := z.ReadFrom(sent); err != nil {
+			switch {
+			case errors.Is(err, errNoRoom):
+				return nil, http.StatusServiceUnavailable, err
+			case errors.Is(err, errTooLarge):
+				return nil, http.StatusRequestEntityTooLarge, err
+			}
+			return nil, http.StatusBadRequest, fmt.Errorf("read body: %w", err)
+		}
+		if zb := z.Bytes(); len(zb) >= 4 {
+			zsize = int64(binary.LittleEndian.Uint32(zb[len(zb)-4:])) // ISIZE: the size mod 2^32, a hint
+		}
+		zr, err := gzip.NewReader(&z)
 		if err != nil {
-			if errors.Is(err, errTooLarge) {
+			switch {
+			case errors.Is(err, errNoRoom):
+				return nil, http.StatusServiceUnavailable, err
+			case errors.Is(err, errTooLarge):
 				return nil, http.StatusRequestEntityTooLarge, err
 			}
 			return nil, http.StatusBadRequest, fmt.Errorf("invalid gzip body: %w", err)
@@ -179,17 +225,71 @@ func (h *httpHandler) readBody(req *http.Request) ([]byte, int, error) {
 		return nil, http.StatusUnsupportedMediaType, fmt.Errorf("unsupported content encoding %q", enc)
 	}
 	var buf bytes.Buffer
-	if req.ContentLength > 0 && src == io.Reader(sent) {
-		buf.Grow(int(req.ContentLength))
+	var plainSrc io.Reader = &budgetReader{r: src, f: plain}
+	size := req.ContentLength
+	if src != io.Reader(sent) {
+		size = zsize
 	}
-	_, err := buf.ReadFrom(&limitedReader{r: src, n: h.maxBody})
+	if size > 0 && size <= h.maxBody { // known: its room is taken at once
+		if !plain.take(size) {
+			return nil, http.StatusServiceUnavailable, errNoRoom
+		}
+		plainSrc = src
+		buf.Grow(int(size))
+	}
+	_, err := buf.ReadFrom(&limitedReader{r: plainSrc, n: h.maxBody})
 	switch {
+	case errors.Is(err, errNoRoom):
+		return nil, http.StatusServiceUnavailable, err
 	case errors.Is(err, errTooLarge):
 		return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("%w: limit %d bytes", errTooLarge, h.maxBody)
 	case err != nil:
 		return nil, http.StatusBadRequest, fmt.Errorf("read body: %w", err)
 	}
 	return buf.Bytes(), 0, nil
+}
+
+// inflight is one request's share of a memlimit.Budget.
+type inflight struct {
+	b    *memlimit.Budget
+	held int64
+}
+
+func (f *inflight) take(n int64) bool {
+	if !f.b.Take(n, f.held) {
+		return false
+	}
+	f.held += n
+	return true
+}
+
+func (f *inflight) give(n int64) {
+	f.b.Release(n)
+	f.held -= n
+}
+
+func (f *inflight) release() { f.give(f.held) }
+
+// budgetReader takes each read's room from its budget before reading, in
+// steps of at most budgetStep bytes, and returns errNoRoom when there is
+// none.
+type budgetReader struct {
+	r io.Reader
+	f *inflight
+}
+
+const budgetStep = 64 << 10
+
+func (br *budgetReader) Read(p []byte) (int, error) {
+	if len(p) > budgetStep {
+		p = p[:budgetStep]
+	}
+	if !br.f.take(int64(len(p))) {
+		return 0, errNoRoom
+	}
+	k, err := br.r.Read(p)
+	br.f.give(int64(len(p) - k))
+	return k, err
 }
 
 // limitedReader returns errTooLarge once more than n bytes were read.

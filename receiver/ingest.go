@@ -22,6 +22,16 @@ func (r *Receiver) drainingOutcome() outcome {
 	}
 }
 
+// memoryOutcome answers requests refused by the memory limiter.
+func (r *Receiver) memoryOutcome() outcome {
+	return outcome{
+		code:       codes.Unavailable,
+		msg:        "memory limit reached, retry later",
+		retryAfter: r.cfg.DefaultRetryDelay,
+		reason:     reasonMemoryLimit,
+	}
+}
+
 // panicOutcome logs a recovered panic and answers INTERNAL.
 func (r *Receiver) panicOutcome(protocol, signal string, p any) outcome {
 	r.logger.Error("panic while handling an export request",
@@ -31,11 +41,12 @@ func (r *Receiver) panicOutcome(protocol, signal string, p any) outcome {
 
 // export validates a decoded request, strips invalid items, calls the
 // consumer and prepares the forward. raw is the request as received in
-// protobuf form, or nil when it arrived as JSON.
-func (s *signal[Req, Resp]) export(ctx context.Context, protocol string, raw []byte, req Req) (Resp, outcome) {
+// protobuf form (less the deep items), or nil when it arrived as JSON;
+// deep is the number of items the nesting guard cut out before decoding.
+func (s *signal[Req, Resp]) export(ctx context.Context, protocol string, raw []byte, req Req, deep int) (Resp, outcome) {
 	r := s.r
 	resp := s.newResponse()
-	n := s.count(req)
+	n := s.count(req) + deep
 	r.inflight.RLock()
 	defer r.inflight.RUnlock()
 	if r.draining.Load() {
@@ -50,6 +61,9 @@ func (s *signal[Req, Resp]) export(ctx context.Context, protocol string, raw []b
 		raw, _ = req.MarshalProto() // before stripping: the upstream gets the request unchanged
 	}
 	rej := s.strip(r.validator, req)
+	for range deep {
+		rej.add(reasonAttributeDepth)
+	}
 	for reason, c := range rej.byReason {
 		r.metrics.refused(protocol, s.name, reason, c)
 	}
@@ -69,16 +83,19 @@ func (s *signal[Req, Resp]) export(ctx context.Context, protocol string, raw []b
 	return resp, okOutcome
 }
 
-// decodeProto guards the nesting and decodes a protobuf request.
-func (s *signal[Req, Resp]) decodeProto(body []byte) (Req, error) {
+// decodeProto cuts out the items nested too deeply to decode
+// (nesting.StripProto) and decodes the rest of a protobuf request. It
+// returns the body decoded and the number of items cut out.
+func (s *signal[Req, Resp]) decodeProto(body []byte) (Req, []byte, int, error) {
 	req := s.newRequest()
-	if err := nesting.CheckProto(body, s.root, s.r.decodeDepth); err != nil {
-		return req, err
+	body, deep, err := nesting.StripProto(body, s.root, s.r.decodeDepth)
+	if err != nil {
+		return req, nil, 0, err
 	}
 	if err := req.UnmarshalProto(body); err != nil {
-		return req, fmt.Errorf("decode protobuf %s request: %w", s.name, err)
+		return req, nil, 0, fmt.Errorf("decode protobuf %s request: %w", s.name, err)
 	}
-	return req, nil
+	return req, body, deep, nil
 }
 
 // undecodable is the outcome for a body that cannot be decoded.

@@ -102,9 +102,25 @@ func matrixCases() []matrixCase {
 			wantRefused: map[string]float64{"undecodable": 1},
 		},
 		{
-			name: "nesting beyond the decode limit",
+			name: "span nesting beyond the decode limit",
 			req: func() ptraceotlp.ExportRequest {
-				return tracesRequest(span{name: "deep", traceID: goodTrace, spanID: goodSpan, attrs: nest("deep", 200)})
+				return tracesRequest(
+					validSpan("ok1"),
+					span{name: "deep", traceID: goodTrace, spanID: goodSpan, attrs: nest("deep", 200)},
+					span{name: "deeper", traceID: goodTrace, spanID: goodSpan, attrs: nest("deep", 5000)},
+					validSpan("ok2"))
+			},
+			wantGRPC: codes.OK, wantHTTP: 200,
+			wantRejected: 2, wantMsg: "rejected 2 of 4 spans: attribute_depth=2",
+			wantConsumed: []string{"ok1", "ok2"}, wantAccepted: 2, consumerCalls: 1,
+			wantRefused: map[string]float64{"attribute_depth": 2},
+		},
+		{
+			name: "resource nesting beyond the decode limit",
+			req: func() ptraceotlp.ExportRequest {
+				r := tracesRequest(validSpan("a"))
+				nest("deep", 200)(r.Traces().ResourceSpans().At(0).Resource().Attributes())
+				return r
 			},
 			wantGRPC: codes.InvalidArgument, wantHTTP: 400, wantBadReq: true,
 			wantRefused: map[string]float64{"undecodable": 1},

@@ -22,6 +22,7 @@ const (
 	reasonAttributeDepth   = "attribute_depth"
 	reasonOverloaded       = "overloaded"
 	reasonShuttingDown     = "shutting_down"
+	reasonMemoryLimit      = "memory_limit"
 	reasonUnauthenticated  = "unauthenticated"
 	reasonTooLarge         = "too_large"
 	reasonUndecodable      = "undecodable"

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/evalsidecar/evalsidecar/internal/memlimit"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/receiver/internal/nesting"
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
@@ -30,6 +31,7 @@ type Receiver struct {
 	decodeDepth int
 	auth        *bearerAuth
 	fwd         *forwarder
+	mem         *memlimit.Limiter // nil: no memory limit
 
 	draining atomic.Bool
 	// inflight is held for reading by every export call between its
@@ -66,6 +68,10 @@ func New(cfg Config, set telemetry.Settings, traces TracesConsumer, logs LogsCon
 	if err != nil {
 		return nil, err
 	}
+	mem, err := memlimit.New(cfg.MemoryLimiter, logger)
+	if err != nil {
+		return nil, fmt.Errorf("receiver config: memory_limiter: %w", err)
+	}
 	r := &Receiver{
 		cfg:         cfg,
 		logger:      logger,
@@ -74,6 +80,7 @@ func New(cfg Config, set telemetry.Settings, traces TracesConsumer, logs LogsCon
 		decodeDepth: nesting.DecodeDepthLimit(cfg.MaxAttributeDepth),
 		auth:        newBearerAuth(string(cfg.Auth.BearerToken)),
 		fwd:         fwd,
+		mem:         mem,
 	}
 	r.traces, r.logs = tracesSignal(r, traces), logsSignal(r, logs)
 	return r, nil
@@ -99,6 +106,7 @@ func (r *Receiver) Start(ctx context.Context) error {
 		}
 	}
 	r.fwd.start()
+	r.mem.Start()
 	return nil
 }
 
@@ -108,8 +116,8 @@ func (r *Receiver) startGRPC(ctx context.Context) error {
 		grpc.ForceServerCodecV2(rawCodec{delegate: encoding.GetCodecV2("proto")}),
 		grpc.StatsHandler(sizeStats{r: r}),
 	}
-	if r.auth != nil {
-		opts = append(opts, grpc.InTapHandle(r.authTap))
+	if r.auth != nil || r.mem != nil {
+		opts = append(opts, grpc.InTapHandle(r.tap))
 	}
 	tc, err := r.cfg.GRPC.TLS.LoadTLSConfig()
 	if err != nil {
@@ -234,6 +242,7 @@ func (r *Receiver) stopLocked(ctx context.Context) error {
 	}
 	r.serving.Wait()
 	r.httpServer, r.grpcServer = nil, nil
+	r.mem.Shutdown()
 	if err := r.fwd.shutdown(ctx); err != nil {
 		errs = append(errs, err)
 	}

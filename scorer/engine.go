@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
@@ -37,6 +38,9 @@ type Engine struct {
 	// blocking makes Submit wait for queue space (offline replay) instead
 	// of refusing when the queue is full.
 	blocking bool
+	// draining is set by Drain: Submit and the exports wait for room
+	// instead of refusing.
+	draining atomic.Bool
 
 	// queue holds the trajectories waiting to be scored; its consumers
 	// are the engine's workers.
@@ -119,9 +123,11 @@ type Deferred interface {
 
 // Submit queues t for scoring. Online it never blocks: a full queue returns
 // an errs.Refused ("scorer_queue_full") and counts the drop. A blocking
-// engine (EngineOptions.Blocking) waits for space until ctx ends, which counts as a
-// drop too. After Shutdown has begun Submit returns an errs.Refused
-// ("shutting_down") and counts that drop.
+// engine (EngineOptions.Blocking), a draining one (Drain) and a ctx marked
+// by queue.WithWait wait for space until ctx ends, which counts as a drop
+// too. After Shutdown has begun Submit returns an errs.Refused
+// ("shutting_down") and counts that drop. Every refusal is counted here,
+// so the caller must not count it again.
 func (e *Engine) Submit(ctx context.Context, t *agentrun.Trajectory) error {
 	if t == nil {
 		return errs.Permanent(errors.New("scorer: nil trajectory"))
@@ -130,7 +136,8 @@ func (e *Engine) Submit(ctx context.Context, t *agentrun.Trajectory) error {
 		return errs.Permanent(errors.New("scorer: engine has no sink"))
 	}
 	var err error
-	if e.blocking {
+	wait := e.blocking || e.draining.Load() || queue.Waits(ctx)
+	if wait {
 		err = e.queue.OfferWait(ctx, t)
 	} else {
 		err = e.queue.Offer(t)
@@ -142,7 +149,7 @@ func (e *Engine) Submit(ctx context.Context, t *agentrun.Trajectory) error {
 		return errs.NewRefused(dropShuttingDown, refusedRetryAfter)
 	case errors.Is(err, queue.ErrNotStarted):
 		return errs.NewRefused(queue.ReasonNotStarted, refusedRetryAfter)
-	case e.blocking:
+	case wait:
 		return ctx.Err()
 	default:
 		return errs.NewRefused("scorer_queue_full", refusedRetryAfter)
@@ -154,6 +161,13 @@ func (e *Engine) Submit(ctx context.Context, t *agentrun.Trajectory) error {
 // nothing.
 func (e *Engine) Start(ctx context.Context) { e.queue.Start(ctx) }
 
+// Drain makes the engine wait rather than refuse from now on, as a
+// shutdown needs: Submit waits for room until its ctx ends, and the
+// workers wait for room in the exporters' queues (queue.WithWait) until
+// Shutdown's context ends. Shutdown calls it; the pipeline calls it
+// earlier, before it releases the buffered traces.
+func (e *Engine) Drain() { e.draining.Store(true) }
+
 // Shutdown stops taking trajectories, lets the workers score and export
 // everything already queued, and returns when they are done. If ctx ends
 // first, the trajectories still queued or in process are counted as
@@ -162,9 +176,10 @@ func (e *Engine) Start(ctx context.Context) { e.queue.Start(ctx) }
 // started here so the queue is still drained. Calling Shutdown again
 // waits again.
 func (e *Engine) Shutdown(ctx context.Context) error {
+	e.Drain()
 	e.queue.Start(context.WithoutCancel(ctx))
 	if err := e.queue.Shutdown(ctx); err != nil {
-		e.logger.Warn("scorer shutdown cut short; queued runs dropped")
+		e.logger.Warn("scorer shutdown cut short; queued runs dropped", "err", err)
 		return fmt.Errorf("scorer shutdown: %w", err)
 	}
 	return nil
@@ -184,6 +199,9 @@ func (e *Engine) process(ctx context.Context, t *agentrun.Trajectory) {
 		e.deferred.Offer(ctx, in, ev)
 	}
 	e.tel.evaluations.Inc()
+	if e.draining.Load() {
+		ctx = queue.WithWait(ctx)
+	}
 	if ctx.Err() != nil { // Shutdown's deadline passed while scoring
 		e.drops.Add(dropStage, dropShutdownTimeout, 1)
 		return

@@ -200,8 +200,10 @@ func (x *Exporter) Start(context.Context) error {
 
 // Export appends e's rows to the open batches. It never blocks on the
 // database. When the rows would exceed queue_rows, the evaluation is
-// dropped, counted and ErrQueueFull returned.
-func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
+// dropped, counted and ErrQueueFull returned; with ctx marked by
+// queue.WithWait (a draining scorer) it first seals the open batches and
+// waits, until ctx ends, for the spool to take them.
+func (x *Exporter) Export(ctx context.Context, e *scorer.Evaluation) error {
 	if e == nil {
 		return nil
 	}
@@ -214,16 +216,33 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 		return nil
 	}
 	now := x.now()
-	x.mu.Lock()
-	if x.closed {
+	for {
+		x.progressMu.Lock()
+		progress := x.progress // taken before the check: no progress is missed
+		x.progressMu.Unlock()
+		x.mu.Lock()
+		if x.closed {
+			x.mu.Unlock()
+			x.dropRows(n, reasonShuttingDown)
+			return ErrClosed
+		}
+		if !x.cfg.SendingQueue.Enabled || int(x.pendingRows.Load())+total <= x.cfg.SendingQueue.QueueSize {
+			break
+		}
+		if !queue.Waits(ctx) || x.pendingRows.Load() == 0 {
+			x.mu.Unlock()
+			x.dropRows(n, reasonQueueFull)
+			return ErrQueueFull
+		}
+		// draining: hand the open rows to the spool and wait for room
+		x.sealAllLocked()
 		x.mu.Unlock()
-		x.dropRows(n, reasonShuttingDown)
-		return ErrClosed
-	}
-	if x.cfg.SendingQueue.Enabled && int(x.pendingRows.Load())+total > x.cfg.SendingQueue.QueueSize {
-		x.mu.Unlock()
-		x.dropRows(n, reasonQueueFull)
-		return ErrQueueFull
+		select {
+		case <-progress:
+		case <-ctx.Done():
+			x.dropRows(n, reasonQueueFull)
+			return ErrQueueFull
+		}
 	}
 	x.rb.append(&x.open, e, now)
 	x.pendingRows.Add(int64(total))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/internal/configretry"
+	"github.com/evalsidecar/evalsidecar/internal/queue"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
@@ -50,6 +51,36 @@ func TestExportDropsWhenQueueFull(t *testing.T) {
 	}
 	if got := h.dropped(reasonQueueFull); got != refused*per {
 		t.Errorf("dropped{queue_full} = %d, want %d", got, refused*per)
+	}
+	shutdownSoon(h)
+}
+
+// TestExportWaitsWhileDraining exports what queue_rows cannot hold with a
+// context marked by queue.WithWait, as a draining scorer does: the open
+// rows are sealed and spooled to make room, and nothing is dropped.
+func TestExportWaitsWhileDraining(t *testing.T) {
+	cfg := unreachableConfig(t)
+	cfg.BatchRows, cfg.SendingQueue.QueueSize = 100, 100
+	h := startExporter(t, cfg)
+	ctx, cancel := context.WithTimeout(queue.WithWait(context.Background()), 10*time.Second)
+	defer cancel()
+	for i := range 20 {
+		if err := h.x.Export(ctx, testEvaluation(i)); err != nil {
+			t.Fatalf("export %d: %v", i, err)
+		}
+	}
+	if err := h.x.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.dropped(reasonQueueFull) + h.dropped(reasonSpoolFull); got != 0 {
+		t.Errorf("%d rows dropped", got)
+	}
+	per := 0
+	for _, n := range rowsPerEvaluation {
+		per += n
+	}
+	if _, spooled := h.x.spool.stats(); spooled != 20*per {
+		t.Errorf("%d rows spooled, want %d", spooled, 20*per)
 	}
 	shutdownSoon(h)
 }

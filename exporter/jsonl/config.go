@@ -24,6 +24,14 @@ type Config struct {
 	// MaxFiles is how many rotated files are kept per stream; older ones
 	// are deleted. 0 keeps none.
 	MaxFiles int `yaml:"max_files"`
+	// MaxAge deletes rotated files this long after their rotation; 0 keeps
+	// them until max_files pushes them out.
+	MaxAge time.Duration `yaml:"max_age"`
+	// MinAge is how long a rotated file is expected to stay for its
+	// readers: deleting one sooner (max_files reached too fast) is logged
+	// at WARN. Deleted bytes are counted either way. 0 disables the
+	// warning.
+	MinAge time.Duration `yaml:"min_age"`
 	// SendingQueue holds evaluations waiting to be written; when it is
 	// full new evaluations are dropped and counted.
 	SendingQueue queue.Config `yaml:"sending_queue"`
@@ -38,6 +46,7 @@ func DefaultConfig() Config {
 		Directory:     "./evalsidecar-data",
 		MaxFileBytes:  100 << 20,
 		MaxFiles:      5,
+		MinAge:        10 * time.Minute,
 		SendingQueue:  queue.Config{Enabled: true, NumConsumers: 1, QueueSize: 10000},
 		FlushInterval: time.Second,
 	}
@@ -54,6 +63,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxFiles < 0 {
 		problems = append(problems, fmt.Errorf("max_files: must be >= 0, got %d", c.MaxFiles))
+	}
+	if c.MaxAge < 0 || c.MinAge < 0 {
+		problems = append(problems, fmt.Errorf("max_age, min_age: must be >= 0, got %s, %s", c.MaxAge, c.MinAge))
 	}
 	problems = append(problems, errs.Prefix("sending_queue.", c.SendingQueue.Validate()))
 	if c.FlushInterval <= 0 {

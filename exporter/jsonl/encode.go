@@ -2,7 +2,6 @@ package jsonl
 
 import (
 	"bytes"
-	"encoding/json"
 	"sync"
 	"time"
 
@@ -62,19 +61,21 @@ func (p *batchPool) put(b *batch) {
 }
 
 // encode appends e's trajectory (unless e is a follow-up), scores and
-// decisions (stamped at) to b as JSON lines. A record that cannot be
-// encoded is left out and counted in b.failed.
+// decisions (stamped at) to b as JSON lines, each record written by its
+// AppendJSON. A record that cannot be encoded is left out and counted in
+// b.failed.
 func encode(b *batch, e *scorer.Evaluation, at time.Time) {
-	enc := json.NewEncoder(&b.buf)
-	enc.SetEscapeHTML(false)
-	add := func(v any) bool {
-		mark := b.buf.Len()
-		if err := enc.Encode(v); err != nil {
-			b.buf.Truncate(mark)
+	buf := b.buf.AvailableBuffer()
+	add := func(r interface{ AppendJSON([]byte) ([]byte, error) }) bool {
+		mark := len(buf)
+		var err error
+		if buf, err = r.AppendJSON(buf); err != nil {
+			buf = buf[:mark]
 			b.failed++
 			return false
 		}
-		b.lineEnds = append(b.lineEnds, b.buf.Len())
+		buf = append(buf, '\n')
+		b.lineEnds = append(b.lineEnds, b.buf.Len()+len(buf))
 		return true
 	}
 	if e.Trajectory != nil && !e.FollowUp {
@@ -91,4 +92,5 @@ func encode(b *batch, e *scorer.Evaluation, at time.Time) {
 			b.decLines++
 		}
 	}
+	b.buf.Write(buf)
 }

@@ -86,6 +86,9 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 			dir:       cfg.Directory,
 			maxBytes:  cfg.MaxFileBytes,
 			maxFiles:  cfg.MaxFiles,
+			maxAge:    cfg.MaxAge,
+			minAge:    cfg.MinAge,
+			onDeleted: func(n int64) { m.deleted.WithLabelValues(name).Add(float64(n)) },
 			now:       func() time.Time { return x.now() },
 			logger:    logger,
 			onWritten: func(n int) { written(float64(n)) },
@@ -124,9 +127,10 @@ func (x *Exporter) Start(ctx context.Context) error {
 
 // Export encodes e and queues its lines. When the queue is full or the
 // exporter is shut down, the evaluation is dropped, counted, and an error
-// returned. Records that cannot be encoded (a NaN score) are dropped and
-// counted; the others are still written.
-func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
+// returned; with ctx marked by queue.WithWait (a draining scorer) it waits
+// for room until ctx ends instead. Records that cannot be encoded (a NaN
+// score) are dropped and counted; the others are still written.
+func (x *Exporter) Export(ctx context.Context, e *scorer.Evaluation) error {
 	if e == nil {
 		return nil
 	}
@@ -142,7 +146,7 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 		x.pool.put(b)
 		return encErr
 	}
-	switch err := x.queue.Offer(b); {
+	switch err := x.queue.Put(ctx, b); {
 	case err == nil:
 		return encErr
 	case errors.Is(err, queue.ErrClosed):
@@ -170,6 +174,9 @@ func (x *Exporter) flushEvery() {
 				for _, s := range x.streams {
 					s.holdRotate = false
 					s.flush()
+					if s.maxAge > 0 && x.now().Sub(s.lastPrune) >= min(s.maxAge, time.Minute) {
+						s.prune() // files age without rotations too
+					}
 				}
 			}
 			x.mu.Unlock()

@@ -8,6 +8,12 @@ import (
 	"github.com/evalsidecar/evalsidecar/exporter"
 )
 
+// Metric name and help text of the retention counter.
+const (
+	MetricDeleted = "evalsidecar_exporter_deleted_bytes_total"
+	HelpDeleted   = "Bytes of rotated output files an exporter deleted by its retention, by stream."
+)
+
 // Drop stage and reasons counted in evalsidecar_dropped_total. Every drop is
 // counted in records (lines): one per trajectory and one per score.
 const (
@@ -32,6 +38,7 @@ type metrics struct {
 	scores       prometheus.Counter
 	decisions    prometheus.Counter
 	queueLength  prometheus.GaugeFunc
+	deleted      *prometheus.CounterVec // stream
 }
 
 // newMetrics counts written lines as records sent; drops are counted in
@@ -52,6 +59,11 @@ func newMetrics(reg prometheus.Registerer, queueLen func() float64, queueCap int
 			Help:        exporter.HelpQueueSize,
 			ConstLabels: exp,
 		}, queueLen),
+		deleted: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name:        MetricDeleted,
+			Help:        HelpDeleted,
+			ConstLabels: exp,
+		}, []string{"stream"}),
 	}
 	capacity := prometheus.NewGauge(prometheus.GaugeOpts{
 		Name:        exporter.MetricQueueCapacity,
@@ -62,7 +74,7 @@ func newMetrics(reg prometheus.Registerer, queueLen func() float64, queueCap int
 	if reg == nil {
 		return m, nil
 	}
-	for _, c := range []prometheus.Collector{records, m.queueLength, capacity} {
+	for _, c := range []prometheus.Collector{records, m.queueLength, capacity, m.deleted} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("jsonl exporter: register metrics: %w", err)
 		}

@@ -32,8 +32,12 @@ type stream struct {
 	dir      string
 	maxBytes int64
 	maxFiles int
+	maxAge   time.Duration // 0: no age limit
+	minAge   time.Duration // 0: no warning
 	now      func() time.Time
 	logger   *slog.Logger
+	// onDeleted counts the bytes of rotated files deleted by retention.
+	onDeleted func(bytes int64)
 
 	// onWritten counts records that reached the file; onDropped counts
 	// records that could not be written.
@@ -48,7 +52,16 @@ type stream struct {
 	failing     bool      // the last write failed (log once per episode)
 	lastRotated time.Time // newest rotated file's time, for unique names
 	holdRotate  bool      // a rename failed; retry after the next flush tick
+	lastPrune   time.Time
+	// early counts rotated files deleted younger than minAge since the
+	// last warning, youngest the age of the youngest of them.
+	early    int
+	youngest time.Duration
+	lastWarn time.Time
 }
+
+// warnEvery bounds how often early deletions are logged.
+const warnEvery = time.Minute
 
 func (s *stream) path() string { return filepath.Join(s.dir, s.name+".jsonl") }
 
@@ -228,25 +241,64 @@ func (s *stream) rotatedTime(name string) (time.Time, bool) {
 	return t, err == nil
 }
 
-// prune deletes the oldest rotated files beyond maxFiles.
+// prune deletes the oldest rotated files beyond maxFiles and those older
+// than maxAge, counting their bytes, and warns (at most every warnEvery)
+// when files were deleted younger than minAge: output deleted before its
+// readers could be expected to have read it.
 func (s *stream) prune() {
 	names, err := s.rotated()
 	if err != nil {
 		s.logger.Warn("jsonl: list rotated files", "dir", s.dir, "error", err)
 		return
 	}
-	for len(names) > s.maxFiles {
-		p := filepath.Join(s.dir, names[0])
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			s.logger.Warn("jsonl: delete rotated file", "file", p, "error", err)
+	now := s.now()
+	s.lastPrune = now
+	for ; len(names) > 0; names = names[1:] {
+		rotatedAt, _ := s.rotatedTime(names[0])
+		age := now.Sub(rotatedAt)
+		if len(names) <= s.maxFiles && (s.maxAge <= 0 || age < s.maxAge) {
+			break
 		}
-		names = names[1:]
+		p := filepath.Join(s.dir, names[0])
+		st, err := os.Stat(p)
+		if err == nil {
+			err = os.Remove(p)
+		}
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				s.logger.Warn("jsonl: delete rotated file", "file", p, "error", err)
+			}
+			continue
+		}
+		s.onDeleted(st.Size())
+		if s.minAge > 0 && age < s.minAge {
+			if s.early == 0 || age < s.youngest {
+				s.youngest = age
+			}
+			s.early++
+		}
+	}
+	if now.Sub(s.lastWarn) >= warnEvery {
+		s.warnEarly(now)
 	}
 }
 
-// close flushes and closes the file.
+// warnEarly logs the rotated files deleted younger than minAge since the
+// last warning, if any.
+func (s *stream) warnEarly(now time.Time) {
+	if s.early == 0 {
+		return
+	}
+	s.logger.Warn("jsonl: rotated output deleted sooner than min_age; raise max_files or max_file_bytes, or read it faster",
+		"stream", s.name, "files", s.early, "youngest_age", s.youngest, "min_age", s.minAge)
+	s.early, s.lastWarn = 0, now
+}
+
+// close flushes and closes the file, and logs the early deletions not
+// logged yet.
 func (s *stream) close() error {
 	s.flush()
+	s.warnEarly(s.now())
 	if s.f == nil {
 		return nil
 	}

@@ -88,7 +88,7 @@ func TestFieldNamesAndOrder(t *testing.T) {
 	}{
 		{"trajectory", tr, []string{"trace_id", "span_id", "service", "service_version", "environment",
 			"agent", "session_id", "convention", "start", "end", "latency_seconds", "failed", "error_type",
-			"input", "output", "instructions", "tool_calls", "llm_calls", "attributes"}},
+			"input", "output", "instructions", "truncated", "tool_calls", "llm_calls", "attributes"}},
 		{"tool_call", tr.ToolCalls[0], []string{"id", "name", "arguments", "arguments_valid", "result",
 			"error", "start", "end", "span_id", "agent"}},
 		{"llm_call", tr.LLMCalls[0], []string{"model", "provider", "input_tokens", "output_tokens",
@@ -269,6 +269,13 @@ func TestAppendTimeMatchesLayout(t *testing.T) {
 	f(time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)) // falls back
 	f(time.Date(-5, 1, 1, 0, 0, 0, 0, time.UTC))    // falls back
 	f(time.Unix(1772359200, 5))
+	f(time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC))
+	f(time.Date(0, 3, 1, 0, 0, 0, 0, time.UTC))
+	f(time.Date(1600, 2, 29, 12, 0, 0, 0, time.UTC))
+	f(time.Date(1900, 3, 1, 0, 0, 0, 0, time.UTC))
+	f(time.Date(1969, 12, 31, 23, 59, 59, 999999999, time.UTC))
+	f(time.Date(2000, 2, 29, 0, 0, 0, 0, time.UTC))
+	f(time.Date(2100, 2, 28, 0, 0, 0, 0, time.UTC))
 }
 
 func FuzzAppendTime(f *testing.F) {

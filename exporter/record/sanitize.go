@@ -11,12 +11,12 @@ func sanitize(v any) any {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return nil
 		}
-		return x
+		return v // as it is: boxing x again would allocate
 	case float32:
 		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
 			return nil
 		}
-		return x
+		return v
 	case []float64:
 		out := make([]any, len(x))
 		for i, f := range x {

@@ -92,16 +92,29 @@ func ScoresAt(e *scorer.Evaluation, at time.Time) []ScoreRecord {
 	return out
 }
 
+// verdictRecord is one rubric verdict in Details. Its fields are in the
+// order encoding/json writes a map's sorted keys, so it reads as the
+// object {"pass", "reason", "rubric"}.
+type verdictRecord struct {
+	Pass   bool   `json:"pass"`
+	Reason string `json:"reason"`
+	Rubric string `json:"rubric"`
+}
+
 func details(res *scorer.Result) map[string]any {
-	d := make(map[string]any, len(res.Details)+1)
+	n := len(res.Details)
+	if len(res.Verdicts) > 0 {
+		n++
+	}
+	d := make(map[string]any, n)
 	for k, v := range res.Details {
 		d[k] = sanitize(v)
 	}
 	if len(res.Verdicts) > 0 {
 		if _, taken := d[VerdictsKey]; !taken {
-			vs := make([]map[string]any, len(res.Verdicts))
+			vs := make([]verdictRecord, len(res.Verdicts))
 			for i, v := range res.Verdicts {
-				vs[i] = map[string]any{"rubric": v.Rubric, "pass": v.Pass, "reason": v.Reason}
+				vs[i] = verdictRecord{Pass: v.Pass, Reason: v.Reason, Rubric: v.Rubric}
 			}
 			d[VerdictsKey] = vs
 		}

@@ -1,8 +1,8 @@
 package record
 
 import (
-	"bytes"
 	"encoding/json"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
@@ -10,25 +10,29 @@ import (
 
 // TrajectoryRecord is one agent run as written to trajectories.jsonl.
 type TrajectoryRecord struct {
-	TraceID        string            `json:"trace_id"`
-	SpanID         string            `json:"span_id"`
-	Service        string            `json:"service"`
-	ServiceVersion string            `json:"service_version"`
-	Environment    string            `json:"environment"`
-	Agent          string            `json:"agent"`
-	SessionID      string            `json:"session_id"`
-	Convention     string            `json:"convention"`
-	Start          Time              `json:"start"`
-	End            Time              `json:"end"`
-	LatencySeconds float64           `json:"latency_seconds"`
-	Failed         bool              `json:"failed"`
-	ErrorType      string            `json:"error_type"`
-	Input          string            `json:"input"`
-	Output         string            `json:"output"`
-	Instructions   string            `json:"instructions"`
-	ToolCalls      []ToolCallRecord  `json:"tool_calls"`
-	LLMCalls       []LLMCallRecord   `json:"llm_calls"`
-	Attributes     map[string]string `json:"attributes"`
+	TraceID        string  `json:"trace_id"`
+	SpanID         string  `json:"span_id"`
+	Service        string  `json:"service"`
+	ServiceVersion string  `json:"service_version"`
+	Environment    string  `json:"environment"`
+	Agent          string  `json:"agent"`
+	SessionID      string  `json:"session_id"`
+	Convention     string  `json:"convention"`
+	Start          Time    `json:"start"`
+	End            Time    `json:"end"`
+	LatencySeconds float64 `json:"latency_seconds"`
+	Failed         bool    `json:"failed"`
+	ErrorType      string  `json:"error_type"`
+	Input          string  `json:"input"`
+	Output         string  `json:"output"`
+	Instructions   string  `json:"instructions"`
+	// Truncated is set when a value of the run (its output, input, a tool
+	// argument or result, an attribute) was cut to
+	// extractor.max_attribute_value_bytes.
+	Truncated  bool              `json:"truncated"`
+	ToolCalls  []ToolCallRecord  `json:"tool_calls"`
+	LLMCalls   []LLMCallRecord   `json:"llm_calls"`
+	Attributes map[string]string `json:"attributes"`
 }
 
 // ToolCallRecord is one tool call of a TrajectoryRecord.
@@ -79,6 +83,7 @@ func Trajectory(t *agentrun.Trajectory) TrajectoryRecord {
 		Input:          t.Input,
 		Output:         t.Output,
 		Instructions:   t.Instructions,
+		Truncated:      t.Truncated,
 		ToolCalls:      make([]ToolCallRecord, len(t.ToolCalls)),
 		LLMCalls:       make([]LLMCallRecord, len(t.LLMCalls)),
 		Attributes:     make(map[string]string, len(t.Attributes)),
@@ -121,21 +126,15 @@ func Trajectory(t *agentrun.Trajectory) TrajectoryRecord {
 
 // arguments returns the JSON value for a tool call's arguments: the object
 // itself when raw is a valid JSON object in valid UTF-8, else raw as a JSON
-// string. The
-// flag is checked again here so that a wrong flag can never produce an
-// invalid record.
+// string (escaped as json.Marshal escapes it). The flag is checked again
+// here so that a wrong flag can never produce an invalid record.
 func arguments(raw string, flagged bool) (json.RawMessage, bool) {
-	if flagged && isJSONObject(raw) {
-		return json.RawMessage(raw), true
+	if flagged {
+		if t := strings.TrimLeft(raw, " \t\r\n"); t != "" && t[0] == '{' && utf8.ValidString(t) {
+			if b := []byte(raw); json.Valid(b) {
+				return b, true
+			}
+		}
 	}
-	s, err := json.Marshal(raw)
-	if err != nil { // unreachable: strings always marshal
-		return json.RawMessage(`""`), false
-	}
-	return s, false
-}
-
-func isJSONObject(s string) bool {
-	b := bytes.TrimLeft([]byte(s), " \t\r\n")
-	return len(b) > 0 && b[0] == '{' && utf8.Valid(b) && json.Valid(b)
+	return appendStringEscaped(nil, raw, true), false
 }

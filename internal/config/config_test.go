@@ -144,3 +144,38 @@ func TestParseErrorsNameKeys(t *testing.T) {
 		t.Fatalf("typed env expansion: %v, %d %s %v %q", err, cfg.Extractor.MaxLiveTraces, cfg.ShutdownTimeout, cfg.Exporters.JSONL.Enabled, cfg.Log.Level)
 	}
 }
+
+// TestEnvFillsEveryType checks that ${env:X} fills integer, duration,
+// boolean and string settings, and that a quoted reference stays a string.
+func TestEnvFillsEveryType(t *testing.T) {
+	vars := map[string]string{"N": "7", "D": "750ms", "B": "false", "NUM_TOKEN": "123456", "BYTES": "1048576"}
+	env := func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+	cfg, err := Parse([]byte(`
+scorer:
+  sending_queue:
+    num_consumers: ${env:N}
+    queue_size: ${env:N:-100}0
+extractor:
+  quiet_period: ${env:D}
+  max_buffered_bytes: ${env:BYTES}
+exporters:
+  jsonl:
+    enabled: ${env:B}
+receiver:
+  auth:
+    bearer_token: ${env:NUM_TOKEN}
+  http:
+    endpoint: "127.0.0.1:${env:N}"
+`), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []any{cfg.Scorer.SendingQueue.NumConsumers, cfg.Scorer.SendingQueue.QueueSize, cfg.Extractor.QuietPeriod,
+		cfg.Extractor.MaxBufferedBytes, cfg.Exporters.JSONL.Enabled, string(cfg.Receiver.Auth.BearerToken), cfg.Receiver.HTTP.Endpoint}
+	want := []any{7, 70, 750 * time.Millisecond, int64(1 << 20), false, "123456", "127.0.0.1:7"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("setting %d = %v, want %v", i, got[i], want[i])
+		}
+	}
+}

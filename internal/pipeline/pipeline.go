@@ -60,6 +60,7 @@ type Pipeline struct {
 	References *reference.Store
 
 	logger    *slog.Logger
+	drops     *telemetry.Drops
 	cancelRun context.CancelFunc
 	runDone   chan struct{}
 	mu        sync.Mutex
@@ -79,7 +80,7 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 		}, func() float64 { return 1 }),
 	)
 	set := telemetry.Settings{Logger: logger, Registerer: reg, Drops: telemetry.NewDrops(reg), Version: opts.Version}
-	p := &Pipeline{Registry: reg, logger: logger}
+	p := &Pipeline{Registry: reg, logger: logger, drops: set.Drops}
 
 	var exps []exporter.Exporter
 	prom, err := promexp.New(cfg.Exporters.Prometheus, set.Component("exporter/prometheus"))
@@ -214,17 +215,24 @@ func (p *Pipeline) Start(ctx context.Context) error {
 	return nil
 }
 
-// Shutdown stops in data-flow order within ctx: refuse new data, release
-// every buffered trace, drain the scorer, flush the exporters, then close
-// the listeners. It returns the errors of every step.
+// Shutdown stops in data-flow order within ctx: refuse new data (the
+// retryable answer), release every buffered trace, drain the scorer, flush
+// the exporters, then close the listeners. Until ctx ends every stage
+// waits for room in the next one instead of refusing, so nothing the
+// receiver acknowledged is dropped; what is dropped when ctx ends is
+// logged at WARN with its count by stage and reason. It returns the
+// errors of every step.
 func (p *Pipeline) Shutdown(ctx context.Context) error {
 	p.mu.Lock()
 	p.ready = false
 	p.mu.Unlock()
+	before := dropTotals(p.drops)
+	defer p.warnDrops(before)
 	var errs []error
 	if p.Receiver != nil {
 		p.Receiver.Drain()
 	}
+	p.Engine.Drain()
 	if p.cancelRun != nil {
 		p.cancelRun()
 		<-p.runDone
@@ -255,4 +263,23 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// dropTotals returns the drops counted so far by stage and reason.
+func dropTotals(d *telemetry.Drops) map[[2]string]float64 {
+	m := map[[2]string]float64{}
+	for _, c := range d.Counts() {
+		m[[2]string{c.Stage, c.Reason}] = c.N
+	}
+	return m
+}
+
+// warnDrops logs at WARN the drops counted since before, so that a loss
+// at shutdown is seen after the process and its counters are gone.
+func (p *Pipeline) warnDrops(before map[[2]string]float64) {
+	for k, n := range dropTotals(p.drops) {
+		if d := n - before[k]; d > 0 {
+			p.logger.Warn("data dropped during shutdown", "stage", k[0], "reason", k[1], "count", int64(d))
+		}
+	}
 }

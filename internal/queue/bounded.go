@@ -324,7 +324,7 @@ func (q *Bounded[T]) Shutdown(ctx context.Context) error {
 	q.wake.Broadcast()
 	q.mu.Unlock()
 	q.dropAll(left, ReasonShutdownTimeout)
-	return fmt.Errorf("queue not drained: %w", ctx.Err())
+	return fmt.Errorf("queue not drained, %d queued items dropped: %w", len(left), ctx.Err())
 }
 
 func (q *Bounded[T]) dropAll(items []T, reason string) {

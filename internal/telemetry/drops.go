@@ -1,7 +1,10 @@
 // Package telemetry holds the sidecar's own metrics that several stages share.
 package telemetry
 
-import "github.com/prometheus/client_golang/prometheus"
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+)
 
 // Drops counts data dropped by any stage, by stage and reason. Every path
 // that discards accepted data must count here.
@@ -32,3 +35,36 @@ func (d *Drops) Add(stage, reason string, n int) {
 
 // Vec exposes the underlying vector for tests.
 func (d *Drops) Vec() *prometheus.CounterVec { return d.vec }
+
+// Count is the number of items dropped by one stage for one reason.
+type Count struct {
+	Stage, Reason string
+	N             float64
+}
+
+// Counts returns the drops counted so far, one entry per stage and reason.
+func (d *Drops) Counts() []Count {
+	if d == nil {
+		return nil
+	}
+	ch := make(chan prometheus.Metric)
+	go func() { d.vec.Collect(ch); close(ch) }()
+	var out []Count
+	for m := range ch {
+		var pb dto.Metric
+		if m.Write(&pb) != nil {
+			continue
+		}
+		c := Count{N: pb.GetCounter().GetValue()}
+		for _, l := range pb.GetLabel() {
+			switch l.GetName() {
+			case "stage":
+				c.Stage = l.GetValue()
+			case "reason":
+				c.Reason = l.GetValue()
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}

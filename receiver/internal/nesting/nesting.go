@@ -9,9 +9,11 @@ import (
 )
 
 // The OTLP decoders recurse once per nested attribute value, and a goroutine
-// stack overflow cannot be recovered. Before decoding, the raw body is
-// scanned without recursion beyond the limit, and a body nesting attribute
-// values deeper than the decode limit is refused whole as undecodable.
+// stack overflow cannot be recovered. Before decoding, the raw protobuf
+// body is scanned without recursion beyond the limit, and the spans and log
+// records nesting attribute values deeper than the decode limit are cut out
+// of it (StripProto), to be rejected as partial success; a resource or
+// scope nested that deep, or a JSON body, is refused whole as undecodable.
 // Values between max_attribute_depth and the decode limit decode safely and
 // are then rejected per item as partial success.
 
@@ -103,6 +105,65 @@ func childKind(k Kind, f protowire.Number) Kind {
 // data is not reported here; the decoder reports it.
 func CheckProto(buf []byte, root Kind, limit int) error {
 	return walkProto(buf, root, 0, limit)
+}
+
+// StripProto returns buf without the spans (or log records) that nest
+// AnyValue messages deeper than limit, and how many it left out. It
+// returns buf itself when nothing is too deep, and ErrTooDeep when a
+// resource or scope is. Malformed wire data is left to the decoder.
+func StripProto(buf []byte, root Kind, limit int) ([]byte, int, error) {
+	if CheckProto(buf, root, limit) == nil {
+		return buf, 0, nil
+	}
+	return stripProto(buf, root, limit)
+}
+
+// stripProto rewrites a request, resource-level or scope-level message
+// of kind k, leaving out its too deep items and re-encoding the lengths
+// of the messages that held them.
+func stripProto(buf []byte, k Kind, limit int) ([]byte, int, error) {
+	out := make([]byte, 0, len(buf))
+	dropped := 0
+	for len(buf) > 0 {
+		num, typ, n := protowire.ConsumeTag(buf)
+		if n < 0 {
+			return append(out, buf...), dropped, nil
+		}
+		m := protowire.ConsumeFieldValue(num, typ, buf[n:])
+		if m < 0 {
+			return append(out, buf...), dropped, nil
+		}
+		field := buf[:n+m]
+		buf = buf[n+m:]
+		child := childKind(k, num)
+		if typ != protowire.BytesType || child == kindNone {
+			out = append(out, field...)
+			continue
+		}
+		val, _ := protowire.ConsumeBytes(field[n:])
+		switch child {
+		case kindResourceSpans, kindScopeSpans, kindResourceLogs, kindScopeLogs:
+			sub, d, err := stripProto(val, child, limit)
+			if err != nil {
+				return nil, 0, err
+			}
+			dropped += d
+			out = protowire.AppendTag(out, num, protowire.BytesType)
+			out = protowire.AppendBytes(out, sub)
+		case kindSpan, kindLogRecord:
+			if walkProto(val, child, 0, limit) != nil {
+				dropped++
+				continue
+			}
+			out = append(out, field...)
+		default: // resource, scope
+			if err := walkProto(val, child, 0, limit); err != nil {
+				return nil, 0, err
+			}
+			out = append(out, field...)
+		}
+	}
+	return out, dropped, nil
 }
 
 func walkProto(buf []byte, k Kind, depth, limit int) error {

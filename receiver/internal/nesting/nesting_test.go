@@ -1,6 +1,7 @@
 package nesting
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -188,4 +189,26 @@ func TestCheckProtoFieldPaths(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzStripProto checks that what StripProto keeps passes the guard and
+// decodes, and that a body the guard passes is kept as it is.
+func FuzzStripProto(f *testing.F) {
+	f.Add(tracesWithDepth(3, "span"))
+	f.Add(tracesWithDepth(40, "span"))
+	f.Add(tracesWithDepth(40, "event"))
+	f.Add([]byte{0x0a, 0x02, 0x0a, 0x00})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		out, dropped, err := StripProto(b, TracesRequest, 16)
+		if err != nil {
+			return
+		}
+		if CheckProto(out, TracesRequest, 16) != nil {
+			t.Fatalf("StripProto kept a body the guard refuses")
+		}
+		if CheckProto(b, TracesRequest, 16) == nil && (dropped != 0 || !bytes.Equal(out, b)) {
+			t.Fatalf("StripProto changed a body the guard passes")
+		}
+		_ = ptraceotlp.NewExportRequest().UnmarshalProto(out)
+	})
 }

@@ -40,10 +40,16 @@
 //     header.
 //   - secret: the value in key=value, key: value and "key": "value" pairs
 //     whose key ends in password, passwd, passphrase, secret, token,
-//     api_key, apikey, access_key, private_key or credentials (separators
-//     and case ignored), and the password of scheme://user:password@host
-//     URLs, and PEM private key blocks. Empty values, objects, arrays and true, false, null and none are
-//     kept.
+//     api_key, apikey, access_key, private_key, private_key_id,
+//     account_key or credentials (separators and case ignored), and the
+//     password of scheme://user:password@host URLs, and PEM private key
+//     blocks. Empty values, objects, arrays and true, false, null and none
+//     are kept. Bare cloud keys in free text: AWS secret access keys (40
+//     base64 characters in mixed case, of entropy >= 4.5 bits a character,
+//     or >= 4.3 with aws, secret, credential, AKIA or ASIA in the 160 bytes
+//     before), Azure storage account keys (86 base64 characters and "==")
+//     and Azure AD client secrets (the "Q~" format). Hex (git hashes, trace
+//     ids) is never taken for a key.
 //
 // Counts of redactions per type go to the evalsidecar_judge_redactions_total
 // counter; values are never logged or counted.

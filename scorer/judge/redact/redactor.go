@@ -97,6 +97,9 @@ func New(cfg Config, reg prometheus.Registerer) (*Redactor, error) {
 	if on(TypeCard) || on(TypePhone) {
 		add(numberDetector{cards: on(TypeCard), phones: on(TypePhone), prio: prio})
 	}
+	if on(TypeSecret) {
+		add(cloudKeyDetector{prio: prio})
+	}
 	if on(TypeSecret) || on(TypePhone) {
 		add(secretDetector{secrets: on(TypeSecret), phones: on(TypePhone), prio: prio})
 	}

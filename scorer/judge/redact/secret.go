@@ -18,7 +18,7 @@ type secretDetector struct {
 // key endings that name a secret.
 var secretKeySuffixes = []string{
 	"password", "passwd", "passphrase", "secret", "token", "apikey",
-	"accesskey", "privatekey", "credentials",
+	"accesskey", "privatekey", "credentials", "privatekeyid", "accountkey",
 }
 
 // classifyKey reports whether key names a secret or a phone number (when
