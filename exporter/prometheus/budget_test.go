@@ -78,6 +78,10 @@ func TestSeriesBudget(t *testing.T) {
 // 10 MB: the per-label caps alone admit every combination.
 func TestScrapeUnderCardinalityLoad(t *testing.T) {
 	x, reg := newTestExporter(t, DefaultConfig())
+	x.DescribeMetrics([]scorer.Metric{
+		describedMetric{"tool_error_rate", scorer.UnitRatio}, describedMetric{"latency", scorer.UnitSeconds},
+		describedMetric{"tool_call_count", scorer.UnitCount}, describedMetric{"coherence", scorer.UnitRating},
+	})
 	rng := rand.New(rand.NewPCG(1, 2))
 	pick := func(prefix string) string { return fmt.Sprintf("%s-%d", prefix, rng.IntN(200)) }
 	start := time.Unix(1_800_000_000, 0)
@@ -89,10 +93,10 @@ func TestScrapeUnderCardinalityLoad(t *testing.T) {
 			LLMCalls:  []agentrun.LLMCall{{Model: pick("model"), InputTokens: 100, OutputTokens: 10}},
 		}
 		ev := &scorer.Evaluation{Trajectory: tr, Results: []scorer.Result{
-			{Metric: "tool_error_rate", Score: 0.5, Unit: scorer.UnitRatio},
-			{Metric: "latency", Score: 1.5, Unit: scorer.UnitSeconds},
-			{Metric: "tool_call_count", Score: 2, Unit: scorer.UnitCount},
-			{Metric: "coherence", Score: 4, Unit: scorer.UnitRating},
+			{Metric: "tool_error_rate", Score: 0.5},
+			{Metric: "latency", Score: 1.5},
+			{Metric: "tool_call_count", Score: 2},
+			{Metric: "coherence", Score: 4},
 		}}
 		if err := x.Export(context.Background(), ev); err != nil {
 			t.Fatal(err)
