@@ -66,7 +66,6 @@ func TestMemoryLimitHoldsUnderFloods(t *testing.T) {
 		t.Skip("builds the sidecar")
 	}
 	const limitMiB = 200
-	bin := buildSidecar(t)
 	dir := t.TempDir()
 	cfgPath := filepath.Join(dir, "sidecar.yaml")
 	cfg := fmt.Sprintf("receiver:\n  memory_limiter:\n    limit_mib: %d\n    check_interval: 100ms\n", limitMiB)
@@ -74,7 +73,7 @@ func TestMemoryLimitHoldsUnderFloods(t *testing.T) {
 		t.Fatal(err)
 	}
 	httpAddr := freeAddr(t)
-	proc := startSidecar(t, bin, "-config", cfgPath, "-grpc-endpoint", freeAddr(t), "-http-endpoint", httpAddr,
+	proc := startSidecar(t, "-config", cfgPath, "-grpc-endpoint", freeAddr(t), "-http-endpoint", httpAddr,
 		"-metrics-endpoint", "127.0.0.1:0", "-jsonl-dir", dir)
 	url := "http://" + httpAddr + "/v1/traces"
 

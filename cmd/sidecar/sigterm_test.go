@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -42,41 +41,6 @@ func (a *ackedExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOn
 	return err
 }
 
-// built is the sidecar binary the tests build once, in a directory removed
-// when they end (TestMain).
-var built struct {
-	once sync.Once
-	dir  string
-	bin  string
-	err  error
-}
-
-// buildSidecar builds the sidecar binary, once for all tests.
-func buildSidecar(t *testing.T) string {
-	t.Helper()
-	built.once.Do(func() {
-		if built.dir, built.err = os.MkdirTemp("", "evalsidecar-bin"); built.err != nil {
-			return
-		}
-		built.bin = filepath.Join(built.dir, "evalsidecar")
-		if out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("go build: %w\n%s", err, out)
-		}
-	})
-	if built.err != nil {
-		t.Fatal(built.err)
-	}
-	return built.bin
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if built.dir != "" {
-		_ = os.RemoveAll(built.dir)
-	}
-	os.Exit(code)
-}
-
 // freeAddr returns a loopback address nothing listens on.
 func freeAddr(t *testing.T) string {
 	t.Helper()
@@ -95,10 +59,14 @@ type sidecarProc struct {
 	done   chan error
 }
 
-func startSidecar(t *testing.T, bin string, args ...string) *sidecarProc {
+// startSidecar runs the sidecar (this test binary, see TestMain) with
+// serve args and waits until it has started.
+func startSidecar(t *testing.T, args ...string) *sidecarProc {
+	bin := os.Args[0]
 	t.Helper()
 	p := &sidecarProc{stderr: new(syncBuffer), done: make(chan error, 1)}
 	p.cmd = exec.Command(bin, append([]string{"serve", "-log-format", "json"}, args...)...)
+	p.cmd.Env = append(os.Environ(), "EVALSIDECAR_RUN_MAIN=1") // the test binary runs the sidecar (TestMain)
 	p.cmd.Stderr = p.stderr
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -153,15 +121,14 @@ func (p *sidecarProc) stop(t *testing.T) {
 // traces are scored and written, none refused.
 func TestSIGTERMKeepsAcknowledgedRuns(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and restarts the sidecar")
+		t.Skip("restarts the sidecar under load")
 	}
-	bin := buildSidecar(t)
 	for _, protocol := range []string{"http", "grpc"} {
-		t.Run(protocol, func(t *testing.T) { sigtermLoop(t, bin, protocol) })
+		t.Run(protocol, func(t *testing.T) { sigtermLoop(t, protocol) })
 	}
 }
 
-func sigtermLoop(t *testing.T, bin, protocol string) {
+func sigtermLoop(t *testing.T, protocol string) {
 	const (
 		rate     = 2000 // runs a second
 		restarts = 3
@@ -192,7 +159,7 @@ func sigtermLoop(t *testing.T, bin, protocol string) {
 		sdktrace.WithMaxQueueSize(1<<17), sdktrace.WithMaxExportBatchSize(512), sdktrace.WithBatchTimeout(50*time.Millisecond)))
 	tr := tp.Tracer("sigterm-test")
 
-	proc := startSidecar(t, bin, args...)
+	proc := startSidecar(t, args...)
 	stop := make(chan struct{})
 	var load sync.WaitGroup
 	sent := 0
@@ -214,7 +181,7 @@ func sigtermLoop(t *testing.T, bin, protocol string) {
 	for range restarts {
 		time.Sleep(uptime)
 		proc.term(t)
-		proc = startSidecar(t, bin, args...)
+		proc = startSidecar(t, args...)
 	}
 	time.Sleep(uptime)
 	close(stop)
