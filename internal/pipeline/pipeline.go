@@ -28,6 +28,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
 	"github.com/evalsidecar/evalsidecar/scorer/reference"
+	"github.com/evalsidecar/evalsidecar/scorer/session"
 )
 
 // The scoring engine is the assembler's sink.
@@ -55,6 +56,9 @@ type Pipeline struct {
 	// metric is configured.
 	Judge     *stage.Stage
 	Exporters *exporter.Fanout
+	// Sessions groups scored runs into conversations and scores them;
+	// nil unless sessions are enabled. It is the last of Exporters.
+	Sessions *session.Assembler
 	// References gives live runs their expected side; nil when no
 	// reference files are configured.
 	References *reference.Store
@@ -109,6 +113,14 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 		exps = append(exps, oe)
 	}
 	exps = append(exps, opts.Extra...)
+	if cfg.Sessions.Enabled {
+		// Last in the fan-out, so it shuts down first and exports the
+		// sessions still open to the exporters before them.
+		if p.Sessions, err = session.New(cfg.Sessions, set.Component("sessions"), exporter.NewFanout(exps...)); err != nil {
+			return nil, err
+		}
+		exps = append(exps, p.Sessions)
+	}
 	p.Exporters = exporter.NewFanout(exps...)
 
 	metrics, err := catalog.NewRegistry().Build(cfg.Scorer.Metrics)

@@ -1,0 +1,40 @@
+package session
+
+import (
+	"fmt"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Self-metric names.
+const (
+	MetricOpen   = "evalsidecar_sessions_open"
+	MetricBytes  = "evalsidecar_sessions_buffered_bytes"
+	MetricClosed = "evalsidecar_sessions_closed_total"
+)
+
+type metrics struct {
+	closed *prometheus.CounterVec
+}
+
+func newMetrics(reg prometheus.Registerer, stats func() (int, int64)) (*metrics, error) {
+	m := &metrics{closed: prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: MetricClosed,
+		Help: "Sessions closed and scored, by reason (idle, max_age, evicted, shutdown).",
+	}, []string{"reason"})}
+	if reg == nil {
+		return m, nil
+	}
+	for _, c := range []prometheus.Collector{
+		m.closed,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: MetricOpen, Help: "Sessions open (waiting for more turns)."},
+			func() float64 { n, _ := stats(); return float64(n) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: MetricBytes, Help: "Estimated memory of the open sessions."},
+			func() float64 { _, b := stats(); return float64(b) }),
+	} {
+		if err := reg.Register(c); err != nil {
+			return nil, fmt.Errorf("sessions: register metrics: %w", err)
+		}
+	}
+	return m, nil
+}
