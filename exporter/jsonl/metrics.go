@@ -32,12 +32,14 @@ const (
 	streamTrajectories = "trajectories"
 	streamScores       = "scores"
 	streamDecisions    = "decisions"
+	streamSessions     = "sessions"
 )
 
 type metrics struct {
 	trajectories prometheus.Counter
 	scores       prometheus.Counter
 	decisions    prometheus.Counter
+	sessions     prometheus.Counter
 	queueLength  prometheus.GaugeFunc
 }
 
@@ -52,6 +54,7 @@ func newMetrics(reg prometheus.Registerer, queueLen func() float64) (*metrics, e
 		trajectories: records.WithLabelValues(streamTrajectories),
 		scores:       records.WithLabelValues(streamScores),
 		decisions:    records.WithLabelValues(streamDecisions),
+		sessions:     records.WithLabelValues(streamSessions),
 		queueLength: prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name:        MetricQueueLength,
 			Help:        HelpQueueLength,
