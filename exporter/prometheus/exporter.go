@@ -64,7 +64,9 @@ func (x *Exporter) Shutdown(context.Context) error { return nil }
 
 // Export records the run's outcome, duration, tool calls and token use and
 // observes every score in evalsidecar_eval_score with the run's trace id as
-// exemplar. Non-finite scores are skipped, counted and reported in the
+// exemplar. A session's evaluation counts the session in
+// evalsidecar_sessions_total and observes its scores under its service and
+// agent, with its last turn's trace id as exemplar. Non-finite scores are skipped, counted and reported in the
 // returned error.
 func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 	if e == nil {
@@ -80,6 +82,24 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 		if x.exemplars.allow(time.Now()) {
 			exemplar = exemplarLabels(traceID)
 		}
+	}
+	if s := e.Session; s != nil {
+		service, agent = x.services.label(s.Service), x.agents.label(s.Agent)
+		version = x.versions.label(s.ServiceVersion)
+		if n := len(s.Turns); n > 0 {
+			traceID = s.Turns[n-1].TraceID // the exemplar links the last turn
+			if x.exemplars.allow(time.Now()) {
+				exemplar = exemplarLabels(traceID)
+			}
+		}
+		outcome := outcomeOK
+		for i := range s.Turns {
+			if s.Turns[i].Failed {
+				outcome = outcomeFailed
+				break
+			}
+		}
+		x.m.sessions.WithLabelValues(service.v, agent.v, outcome).Inc()
 	}
 	row := x.rows.run(service, version, agent)
 	if t := e.Trajectory; t != nil && !e.FollowUp {

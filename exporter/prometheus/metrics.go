@@ -14,6 +14,7 @@ const (
 	MetricToolCallDuration   = "evalsidecar_tool_call_duration_seconds"
 	MetricLLMTokens          = "evalsidecar_llm_tokens_total"
 	MetricEvalScore          = "evalsidecar_eval_score"
+	MetricSessions           = "evalsidecar_sessions_total"
 	MetricLabelOverflow      = "evalsidecar_exporter_label_overflow_total"
 	MetricInvalidScores      = "evalsidecar_exporter_invalid_scores_total"
 )
@@ -61,6 +62,7 @@ type metrics struct {
 	toolCallDuration   *prometheus.HistogramVec
 	llmTokens          *prometheus.CounterVec
 	evalScore          *prometheus.HistogramVec
+	sessions           *prometheus.CounterVec
 	labelOverflow      *prometheus.CounterVec
 	invalidScores      prometheus.Counter
 }
@@ -94,6 +96,10 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Help:    "Evaluation scores by metric id; exemplars carry the trace_id of the scored run.",
 			Buckets: EvalScoreBuckets,
 		}, []string{labelService, labelServiceVersion, labelAgent, labelMetric}),
+		sessions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: MetricSessions,
+			Help: "Conversations closed and scored, by outcome (failed when any turn failed, else ok).",
+		}, []string{labelService, labelAgent, "outcome"}),
 		labelOverflow: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: MetricLabelOverflow,
 			Help: "Label values replaced by \"other\" because the label reached max_label_values distinct values.",
@@ -109,7 +115,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	}
 	for _, c := range []prometheus.Collector{
 		m.trajectories, m.trajectoryDuration, m.toolCalls, m.toolCallDuration,
-		m.llmTokens, m.evalScore, m.labelOverflow, m.invalidScores,
+		m.llmTokens, m.evalScore, m.sessions, m.labelOverflow, m.invalidScores,
 	} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("prometheus exporter: register metrics: %w", err)
