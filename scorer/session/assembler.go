@@ -91,10 +91,14 @@ func (a *Assembler) Export(ctx context.Context, e *scorer.Evaluation) error {
 			out = append(out, a.remove(a.order.Front().Value.(*openSession), agentrun.SessionClosedEvicted))
 		}
 		o = &openSession{created: now, bytes: sessionOverhead + int64(len(t.SessionID)+len(t.Service)+len(t.ServiceVersion)+len(t.Environment)+len(t.Agent)),
-			s: agentrun.Session{ID: t.SessionID, Service: t.Service, ServiceVersion: t.ServiceVersion, Environment: t.Environment, Agent: t.Agent}}
+			s: agentrun.Session{ID: t.SessionID}}
 		o.elem = a.order.PushBack(o)
 		a.open[t.SessionID] = o
 		a.bytes += o.bytes
+	}
+	if len(o.s.Turns) == 0 || turn.Start.Before(o.s.Turns[0].Start) {
+		// the session is named after its first turn
+		o.s.Service, o.s.ServiceVersion, o.s.Environment, o.s.Agent = t.Service, t.ServiceVersion, t.Environment, t.Agent
 	}
 	o.s.Turns = append(o.s.Turns, turn)
 	if n := len(o.s.Turns); n > 1 && turn.Start.Before(o.s.Turns[n-2].Start) {

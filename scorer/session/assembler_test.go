@@ -204,7 +204,9 @@ func TestSessionIgnoresWhatIsNotATurn(t *testing.T) {
 func TestSessionTurnsInStartOrder(t *testing.T) {
 	f := newFixture(t, testConfig())
 	// runs are scored in the order their traces complete, not as they started
-	for _, e := range []*scorer.Evaluation{run("s", "b", 2*time.Second), run("s", "c", 3*time.Second), run("s", "a", time.Second)} {
+	first := run("s", "a", time.Second)
+	first.Trajectory.Agent = "triage"
+	for _, e := range []*scorer.Evaluation{run("s", "b", 2*time.Second), run("s", "c", 3*time.Second), first} {
 		f.export(t, e)
 	}
 	if err := f.a.Shutdown(context.Background()); err != nil {
@@ -212,6 +214,9 @@ func TestSessionTurnsInStartOrder(t *testing.T) {
 	}
 	if ids := f.sink.evs[0].Session.TraceIDs(); fmt.Sprint(ids) != "[a b c]" {
 		t.Errorf("turns %v, want [a b c]", ids)
+	}
+	if a := f.sink.evs[0].Session.Agent; a != "triage" {
+		t.Errorf("session agent %q, want the first turn's (triage)", a)
 	}
 }
 
