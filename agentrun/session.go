@@ -14,6 +14,9 @@ type Session struct {
 	// CloseReason says why the session was closed: one of the
 	// SessionClosed constants.
 	CloseReason string
+	// CaseID is the eval case the session's runs name (canary traffic),
+	// when a reference was found for it.
+	CaseID string
 }
 
 // Why a session was closed.

@@ -17,6 +17,7 @@ type SessionRecord struct {
 	TurnCount       int          `json:"turn_count"`
 	FailedTurns     int          `json:"failed_turns"`
 	CloseReason     string       `json:"close_reason"`
+	CaseID          string       `json:"case_id"`
 	Turns           []TurnRecord `json:"turns"`
 }
 
@@ -39,7 +40,7 @@ func Session(s *agentrun.Session) SessionRecord {
 	start, end := s.Start(), s.End()
 	r := SessionRecord{SessionID: s.ID, Service: s.Service, ServiceVersion: s.ServiceVersion,
 		Environment: s.Environment, Agent: s.Agent, Start: NewTime(start), End: NewTime(end),
-		TurnCount: len(s.Turns), CloseReason: s.CloseReason, Turns: make([]TurnRecord, len(s.Turns))}
+		TurnCount: len(s.Turns), CloseReason: s.CloseReason, CaseID: s.CaseID, Turns: make([]TurnRecord, len(s.Turns))}
 	if !start.IsZero() && end.After(start) {
 		r.DurationSeconds = end.Sub(start).Seconds()
 	}

@@ -85,6 +85,12 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	set := telemetry.Settings{Logger: logger, Registerer: reg, Drops: telemetry.NewDrops(reg), Version: opts.Version}
 	p := &Pipeline{Registry: reg, logger: logger}
 
+	var err error
+	if len(cfg.Scorer.References.Files) > 0 {
+		if p.References, err = reference.New(cfg.Scorer.References, set.Component("references")); err != nil {
+			return nil, fmt.Errorf("scorer.references: %w", err)
+		}
+	}
 	var exps []exporter.Exporter
 	prom, err := promexp.New(cfg.Exporters.Prometheus, set.Component("exporter/prometheus"))
 	if err != nil {
@@ -116,7 +122,14 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	if cfg.Sessions.Enabled {
 		// Last in the fan-out, so it shuts down first and exports the
 		// sessions still open to the exporters before them.
-		if p.Sessions, err = session.New(cfg.Sessions, set.Component("sessions"), exporter.NewFanout(exps...)); err != nil {
+		sopts := session.Options{MetricTimeout: cfg.Scorer.MetricTimeout}
+		if p.References != nil {
+			sopts.Cases = p.References
+			if sopts.CaseMetrics, err = catalog.NewRegistry().Build(session.CaseMetrics()); err != nil {
+				return nil, fmt.Errorf("sessions: %w", err)
+			}
+		}
+		if p.Sessions, err = session.New(cfg.Sessions, set.Component("sessions"), exporter.NewFanout(exps...), sopts); err != nil {
 			return nil, err
 		}
 		exps = append(exps, p.Sessions)
@@ -145,10 +158,7 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 			return nil, fmt.Errorf("judge.redaction: %w", err)
 		}
 	}
-	if len(cfg.Scorer.References.Files) > 0 {
-		if p.References, err = reference.New(cfg.Scorer.References, set.Component("references")); err != nil {
-			return nil, fmt.Errorf("scorer.references: %w", err)
-		}
+	if p.References != nil {
 		engineOpts.Enricher = p.References
 	}
 	if p.Engine, err = scorer.NewEngine(cfg.Scorer, set.Component("scorer"), metrics, p.Exporters, engineOpts); err != nil {

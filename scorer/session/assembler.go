@@ -32,6 +32,7 @@ const (
 // concurrent use.
 type Assembler struct {
 	cfg   Config
+	opts  Options
 	sink  scorer.Sink
 	log   *slog.Logger
 	m     *metrics
@@ -52,17 +53,24 @@ type openSession struct {
 	created, last time.Time
 	bytes         int64
 	elem          *list.Element
+	// caseID and runs are kept for a canary session when Options.Cases
+	// is set: the eval case its runs name, and those runs.
+	caseID string
+	runs   []*agentrun.Trajectory
 }
 
 // New returns an Assembler exporting closed sessions to sink.
-func New(cfg Config, set telemetry.Settings, sink scorer.Sink) (*Assembler, error) {
+func New(cfg Config, set telemetry.Settings, sink scorer.Sink, opts Options) (*Assembler, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("sessions: %w", err)
 	}
 	if sink == nil {
 		return nil, errors.New("sessions: nil sink")
 	}
-	a := &Assembler{cfg: cfg, sink: sink, log: set.Log(), clock: time.Now,
+	if opts.MetricTimeout <= 0 {
+		opts.MetricTimeout = 5 * time.Second
+	}
+	a := &Assembler{cfg: cfg, opts: opts, sink: sink, log: set.Log(), clock: time.Now,
 		open: make(map[string]*openSession), order: list.New()}
 	m, err := newMetrics(set.Registerer, a.stats)
 	if err != nil {
@@ -83,7 +91,7 @@ func (a *Assembler) Export(ctx context.Context, e *scorer.Evaluation) error {
 	turn := agentrun.TurnOf(t)
 	size := turnBytes(&turn)
 	now := a.clock()
-	var out []*agentrun.Session
+	var out []*openSession
 	a.mu.Lock()
 	o := a.open[t.SessionID]
 	if o == nil {
@@ -104,6 +112,13 @@ func (a *Assembler) Export(ctx context.Context, e *scorer.Evaluation) error {
 	if n := len(o.s.Turns); n > 1 && turn.Start.Before(o.s.Turns[n-2].Start) {
 		slices.SortStableFunc(o.s.Turns, func(x, y agentrun.Turn) int { return x.Start.Compare(y.Start) })
 	}
+	if a.opts.Cases != nil {
+		if id := t.Attributes[a.opts.Cases.CaseIDAttribute()]; id != "" && (o.caseID == "" || o.caseID == id) {
+			o.caseID = id
+			o.runs = append(o.runs, t)
+			size += runBytes(t)
+		}
+	}
 	o.last = now
 	o.bytes += size
 	a.bytes += size
@@ -117,7 +132,7 @@ func (a *Assembler) Export(ctx context.Context, e *scorer.Evaluation) error {
 // Cut closes, as of now, the sessions idle for idle_timeout or open for
 // max_age, or every open session when all is set, and exports them.
 func (a *Assembler) Cut(ctx context.Context, now time.Time, all bool) error {
-	var out []*agentrun.Session
+	var out []*openSession
 	a.mu.Lock()
 	for el := a.order.Front(); el != nil; {
 		o := el.Value.(*openSession)
@@ -137,20 +152,24 @@ func (a *Assembler) Cut(ctx context.Context, now time.Time, all bool) error {
 
 // remove takes o out of the open sessions, closed for reason. Called with
 // a.mu held.
-func (a *Assembler) remove(o *openSession, reason string) *agentrun.Session {
+func (a *Assembler) remove(o *openSession, reason string) *openSession {
 	a.order.Remove(o.elem)
 	delete(a.open, o.s.ID)
 	a.bytes -= o.bytes
 	o.s.CloseReason = reason
-	return &o.s
+	return o
 }
 
 // export scores each closed session and hands its evaluation to the sink.
-func (a *Assembler) export(ctx context.Context, closed []*agentrun.Session) error {
+func (a *Assembler) export(ctx context.Context, closed []*openSession) error {
 	var errs []error
-	for _, s := range closed {
+	for _, o := range closed {
+		s := &o.s
 		a.m.closed.WithLabelValues(s.CloseReason).Inc()
 		ev := Evaluate(s)
+		if o.caseID != "" {
+			a.scoreCase(ctx, o, ev)
+		}
 		if err := a.sink.Export(ctx, ev); err != nil {
 			// the exporters count what they drop
 			errs = append(errs, err)

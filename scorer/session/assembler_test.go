@@ -58,7 +58,7 @@ type fixture struct {
 func newFixture(t *testing.T, cfg Config) *fixture {
 	t.Helper()
 	f := &fixture{sink: &collect{}, reg: prometheus.NewRegistry(), now: t0}
-	a, err := New(cfg, telemetry.Settings{Registerer: f.reg}, f.sink)
+	a, err := New(cfg, telemetry.Settings{Registerer: f.reg}, f.sink, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func TestSessionConcurrentTurns(t *testing.T) {
 	cfg.MaxAge = 20 * time.Millisecond
 	cfg.MaxSessions = 50
 	sink := &collect{}
-	a, err := New(cfg, telemetry.Settings{}, sink)
+	a, err := New(cfg, telemetry.Settings{}, sink, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
