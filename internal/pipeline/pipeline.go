@@ -63,11 +63,14 @@ type Pipeline struct {
 	// reference files are configured.
 	References *reference.Store
 
-	logger    *slog.Logger
-	cancelRun context.CancelFunc
-	runDone   chan struct{}
-	mu        sync.Mutex
-	ready     bool
+	logger *slog.Logger
+	// sessionStore reads sessions back from ClickHouse (sessions.source
+	// clickhouse); nil otherwise.
+	sessionStore *chexp.SessionReader
+	cancelRun    context.CancelFunc
+	runDone      chan struct{}
+	mu           sync.Mutex
+	ready        bool
 }
 
 // New builds every component from cfg. Nothing listens or runs until Start.
@@ -128,6 +131,15 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 			if sopts.CaseMetrics, err = catalog.NewRegistry().Build(session.CaseMetrics()); err != nil {
 				return nil, fmt.Errorf("sessions: %w", err)
 			}
+		}
+		if cfg.Sessions.Source == session.SourceClickHouse {
+			if !cfg.Exporters.ClickHouse.Enabled {
+				return nil, errors.New("sessions.source clickhouse needs exporters.clickhouse.enabled")
+			}
+			if p.sessionStore, err = chexp.NewSessionReader(cfg.Exporters.ClickHouse); err != nil {
+				return nil, fmt.Errorf("sessions: %w", err)
+			}
+			sopts.Store = p.sessionStore
 		}
 		if p.Sessions, err = session.New(cfg.Sessions, set.Component("sessions"), exporter.NewFanout(exps...), sopts); err != nil {
 			return nil, err
@@ -263,6 +275,11 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 	if p.Receiver != nil {
 		if err := p.Receiver.Shutdown(ctx); err != nil {
 			errs = append(errs, fmt.Errorf("stop receiver: %w", err))
+		}
+	}
+	if p.sessionStore != nil {
+		if err := p.sessionStore.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("close session reader: %w", err))
 		}
 	}
 	if p.Metrics != nil {

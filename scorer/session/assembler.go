@@ -38,10 +38,12 @@ type Assembler struct {
 	m     *metrics
 	clock func() time.Time
 
-	mu    sync.Mutex
-	open  map[string]*openSession
-	order *list.List // of *openSession, oldest first
-	bytes int64
+	mu   sync.Mutex
+	open map[string]*openSession
+	// scored remembers when each session read from the store was scored.
+	scored map[string]time.Time
+	order  *list.List // of *openSession, oldest first
+	bytes  int64
 
 	stop chan struct{}
 	done chan struct{}
@@ -71,7 +73,7 @@ func New(cfg Config, set telemetry.Settings, sink scorer.Sink, opts Options) (*A
 		opts.MetricTimeout = 5 * time.Second
 	}
 	a := &Assembler{cfg: cfg, opts: opts, sink: sink, log: set.Log(), clock: time.Now,
-		open: make(map[string]*openSession), order: list.New()}
+		open: make(map[string]*openSession), order: list.New(), scored: make(map[string]time.Time)}
 	m, err := newMetrics(set.Registerer, a.stats)
 	if err != nil {
 		return nil, err
@@ -81,10 +83,11 @@ func New(cfg Config, set telemetry.Settings, sink scorer.Sink, opts Options) (*A
 }
 
 // Export adds e's run to its session as a turn. Runs without a
-// conversation id, judge follow-ups and session evaluations are ignored.
+// conversation id, judge follow-ups and session evaluations are ignored,
+// and so is every run when sessions come from a Store.
 // A session closed early to make room is exported before Export returns.
 func (a *Assembler) Export(ctx context.Context, e *scorer.Evaluation) error {
-	if e == nil || e.FollowUp || e.Session != nil || e.Trajectory == nil || e.Trajectory.SessionID == "" {
+	if e == nil || e.FollowUp || e.Session != nil || e.Trajectory == nil || e.Trajectory.SessionID == "" || a.opts.Store != nil {
 		return nil
 	}
 	t := e.Trajectory
@@ -191,6 +194,9 @@ func (a *Assembler) Start(ctx context.Context) error {
 	a.stop, a.done = stop, done
 	ctx = context.WithoutCancel(ctx)
 	tick := min(maxTick, a.cfg.IdleTimeout/4)
+	if a.opts.Store != nil {
+		tick = min(storeTick, a.cfg.IdleTimeout/4)
+	}
 	go func() {
 		defer close(done)
 		tk := time.NewTicker(max(tick, time.Millisecond))
@@ -200,7 +206,11 @@ func (a *Assembler) Start(ctx context.Context) error {
 			case <-stop:
 				return
 			case now := <-tk.C:
-				_ = a.Cut(ctx, now, false)
+				if a.opts.Store != nil {
+					_ = a.poll(ctx, now)
+				} else {
+					_ = a.Cut(ctx, now, false)
+				}
 			}
 		}
 	}()

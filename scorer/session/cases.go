@@ -30,6 +30,10 @@ type Options struct {
 	CaseMetrics []scorer.Metric
 	// MetricTimeout bounds one case metric call.
 	MetricTimeout time.Duration
+	// Store, when set, is where sessions come from (source clickhouse):
+	// Export ignores runs and the closing loop scores the store's idle
+	// sessions instead.
+	Store Store
 }
 
 // CaseMetrics are the metrics a canary session is scored with as its eval

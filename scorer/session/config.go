@@ -2,7 +2,14 @@ package session
 
 import (
 	"errors"
+	"fmt"
 	"time"
+)
+
+// Session sources.
+const (
+	SourceMemory     = "memory"
+	SourceClickHouse = "clickhouse"
 )
 
 // Config configures the session assembler (the sessions: block).
@@ -10,6 +17,11 @@ type Config struct {
 	// Enabled turns sessions on: runs with a conversation id are grouped
 	// and each closed session is scored and exported.
 	Enabled bool `yaml:"enabled"`
+	// Source is where sessions are assembled from: "memory", the runs
+	// this replica scores; or "clickhouse", the runs every replica wrote
+	// to exporters.clickhouse, read back once idle by this replica alone
+	// (run exactly one replica with it).
+	Source string `yaml:"source"`
 	// IdleTimeout closes a session when no new turn arrived for this long.
 	IdleTimeout time.Duration `yaml:"idle_timeout"`
 	// MaxAge closes a session this long after its first turn arrived,
@@ -27,6 +39,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		Enabled:     false,
+		Source:      SourceMemory,
 		IdleTimeout: 15 * time.Minute,
 		MaxAge:      4 * time.Hour,
 		MaxSessions: 10000,
@@ -37,6 +50,9 @@ func DefaultConfig() Config {
 // Validate reports every invalid key.
 func (c Config) Validate() error {
 	var err error
+	if c.Source != SourceMemory && c.Source != SourceClickHouse {
+		err = errors.Join(err, fmt.Errorf("source: %q is not one of memory, clickhouse", c.Source))
+	}
 	if c.IdleTimeout <= 0 {
 		err = errors.Join(err, errors.New("idle_timeout: must be > 0"))
 	}
