@@ -155,8 +155,8 @@ func TestSessionEvictions(t *testing.T) {
 		evicted  int
 	}{
 		{"max_sessions", func(c *Config) { c.MaxSessions = 3 }, 5, 2},
-		// each session of one turn is about 320+160+len(ids)+len(texts) bytes
-		{"max_bytes", func(c *Config) { c.MaxBytes = 3 * 600 }, 5, 2},
+		// each session of one turn is about 384+224+len(ids)+len(texts) = 630 bytes
+		{"max_bytes", func(c *Config) { c.MaxBytes = 3 * 700 }, 5, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := testConfig()
