@@ -80,12 +80,12 @@ func encode(b *batch, e *scorer.Evaluation, at time.Time) {
 		b.lineEnds = append(b.lineEnds, b.buf.Len())
 		return true
 	}
-	if e.Session != nil {
+	if e.Session != nil && !e.FollowUp {
 		sr := record.Session(e.Session)
 		if add(&sr) {
 			b.trajLines, b.session = 1, true
 		}
-	} else if e.Trajectory != nil && !e.FollowUp {
+	} else if e.Session == nil && e.Trajectory != nil && !e.FollowUp {
 		tr := record.Trajectory(e.Trajectory)
 		if add(&tr) {
 			b.trajLines = 1

@@ -99,7 +99,9 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 				break
 			}
 		}
-		x.m.sessions.WithLabelValues(service.v, agent.v, outcome).Inc()
+		if !e.FollowUp { // a follow-up adds judge scores to a counted session
+			x.m.sessions.WithLabelValues(service.v, agent.v, outcome).Inc()
+		}
 	}
 	row := x.rows.run(service, version, agent)
 	if t := e.Trajectory; t != nil && !e.FollowUp {

@@ -125,7 +125,7 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	if cfg.Sessions.Enabled {
 		// Last in the fan-out, so it shuts down first and exports the
 		// sessions still open to the exporters before them.
-		sopts := session.Options{MetricTimeout: cfg.Scorer.MetricTimeout}
+		sopts := session.Options{MetricTimeout: cfg.Scorer.MetricTimeout, Judge: conversationJudge{p}}
 		if p.References != nil {
 			sopts.Cases = p.References
 			if sopts.CaseMetrics, err = catalog.NewRegistry().Build(session.CaseMetrics()); err != nil {
@@ -264,6 +264,11 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 	if err := p.Engine.Shutdown(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("drain scorer: %w", err))
 	}
+	if p.Sessions != nil { // close the open sessions while the judge still takes them
+		if err := p.Sessions.Shutdown(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("close sessions: %w", err))
+		}
+	}
 	if p.Judge != nil {
 		if err := p.Judge.Shutdown(ctx); err != nil {
 			errs = append(errs, fmt.Errorf("drain judge: %w", err))
@@ -288,4 +293,14 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// conversationJudge offers closed sessions to the judge stage, which is
+// built after the exporters the session assembler belongs to.
+type conversationJudge struct{ p *Pipeline }
+
+func (c conversationJudge) OfferConversation(ctx context.Context, in *scorer.Instance, ev *scorer.Evaluation) {
+	if c.p.Judge != nil {
+		c.p.Judge.OfferConversation(ctx, in, ev)
+	}
 }

@@ -175,6 +175,9 @@ func (a *Assembler) export(ctx context.Context, closed []*openSession) error {
 		if o.caseID != "" {
 			a.scoreCase(ctx, o, ev)
 		}
+		if a.opts.Judge != nil {
+			a.opts.Judge.OfferConversation(ctx, Conversation(s), ev)
+		}
 		if err := a.sink.Export(ctx, ev); err != nil {
 			// the exporters count what they drop
 			errs = append(errs, err)

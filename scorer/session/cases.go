@@ -17,6 +17,12 @@ type Cases interface {
 	CaseIDAttribute() string
 }
 
+// Judge judges a closed session's conversation off the caller's
+// goroutine: the judge stage.
+type Judge interface {
+	OfferConversation(ctx context.Context, in *scorer.Instance, ev *scorer.Evaluation)
+}
+
 // Options are the assembler's optional collaborators.
 type Options struct {
 	// Cases, when set, scores each session whose runs name an eval case
@@ -30,6 +36,10 @@ type Options struct {
 	CaseMetrics []scorer.Metric
 	// MetricTimeout bounds one case metric call.
 	MetricTimeout time.Duration
+	// Judge, when set, is offered every closed session's conversation
+	// (the judge stage's multi-turn metrics); its scores follow the
+	// session's as a follow-up evaluation.
+	Judge Judge
 	// Store, when set, is where sessions come from (source clickhouse):
 	// Export ignores runs and the closing loop scores the store's idle
 	// sessions instead.

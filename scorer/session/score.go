@@ -64,3 +64,30 @@ func Evaluate(s *agentrun.Session) *scorer.Evaluation {
 	}
 	return ev
 }
+
+// Conversation is the instance a session's multi-turn judge metrics read:
+// the earlier turns as user and assistant messages, the last turn's
+// request and answer as prompt and response.
+func Conversation(s *agentrun.Session) *scorer.Instance {
+	in := &scorer.Instance{Session: s}
+	n := len(s.Turns)
+	if n == 0 {
+		return in
+	}
+	for _, t := range s.Turns[:n-1] {
+		in.Conversation = append(in.Conversation, agentrun.Message{Role: "user", Content: t.Input},
+			agentrun.Message{Role: "assistant", Content: t.Output})
+	}
+	last := s.Turns[n-1]
+	in.Prompt, in.Response = last.Input, last.Output
+	if in.Prompt != "" {
+		in.Has |= scorer.InPrompt
+	}
+	if in.Response != "" {
+		in.Has |= scorer.InResponse
+	}
+	if len(in.Conversation) > 0 {
+		in.Has |= scorer.InConversation
+	}
+	return in
+}
