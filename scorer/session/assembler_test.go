@@ -269,9 +269,9 @@ func TestConfigValidate(t *testing.T) {
 	if err := DefaultConfig().Validate(); err != nil {
 		t.Fatal(err)
 	}
-	bad := Config{IdleTimeout: time.Hour, MaxAge: time.Minute, MaxSessions: 0, MaxBytes: -1}
+	bad := Config{Source: "redis", IdleTimeout: time.Hour, MaxAge: time.Minute, MaxSessions: 0, MaxBytes: -1}
 	err := bad.Validate()
-	for _, key := range []string{"max_age", "max_sessions", "max_bytes"} {
+	for _, key := range []string{"source", "max_age", "max_sessions", "max_bytes"} {
 		if err == nil || !strings.Contains(err.Error(), key) {
 			t.Errorf("error %v does not name %s", err, key)
 		}
