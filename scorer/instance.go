@@ -53,6 +53,10 @@ type Instance struct {
 	// Trajectory is the run this instance was built from; nil for offline
 	// dataset rows.
 	Trajectory *agentrun.Trajectory
+	// Session is the conversation this instance was built from (its
+	// earlier turns in Conversation, its last turn's request and answer
+	// in Prompt and Response); nil for a run.
+	Session *agentrun.Session
 
 	// derived holds values metrics derive from the fields above (see
 	// Derive).

@@ -64,6 +64,10 @@ type Evaluation struct {
 	// already exported: exporters write its scores and decisions but not
 	// the trajectory again. Trajectory still identifies the run.
 	FollowUp bool
+	// Session, when set, makes this the evaluation of a closed
+	// conversation rather than of one run: Trajectory is nil and the
+	// results are session metrics keyed by Session.ID.
+	Session *agentrun.Session
 }
 
 // Decision is one judge-ledger entry: what happened to one judge metric

@@ -186,3 +186,39 @@ func TestReplayManyTracesDropsNothing(t *testing.T) {
 		t.Errorf("%d trajectories written, want %d", n, traces)
 	}
 }
+
+// TestReplayWritesSessions replays a real client's two-turn conversation
+// (two traces split over ten requests) with sessions on: at the end of
+// the input the open session is closed and written with both turns, and
+// the summary still counts two runs.
+func TestReplayWritesSessions(t *testing.T) {
+	inputs, err := filepath.Glob(filepath.Join("..", "..", "extractor", "testdata", "captures", "traceloop", "json", "multi-turn", "payload-*.json"))
+	if err != nil || len(inputs) == 0 {
+		t.Fatalf("no capture: %v", err)
+	}
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfgPath, []byte("sessions:\n  enabled: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"replay", "-config", cfgPath, "-output", out, "-log-level", "error"}, inputs...)
+	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("replay exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "runs: 2,") || !strings.Contains(stdout.String(), "session_turns") {
+		t.Errorf("summary:\n%s", stdout.String())
+	}
+	b, err := os.ReadFile(filepath.Join(out, "sessions.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s record.SessionRecord
+	if err := json.Unmarshal(b, &s); err != nil || bytes.Count(b, []byte("\n")) != 1 {
+		t.Fatalf("sessions.jsonl: %s (%v)", b, err)
+	}
+	if s.SessionID != "session-mt-0001" || s.TurnCount != 2 || s.CloseReason != "shutdown" || s.Agent != "weather_assistant" {
+		t.Errorf("session %+v", s)
+	}
+}

@@ -104,6 +104,16 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 	if identity == "" {
 		identity = "t" + strconv.FormatInt(now.UnixNano(), 10)
 	}
+	if s := e.Session; s != nil {
+		// A session's rows have no trace id; they are keyed by the session
+		// id and its first turn's start, which no trace id (hex) or
+		// time key ("t…") can equal, so a session closed again after
+		// max_age keys apart and a re-exported one collapses.
+		run.service, run.version, run.env, run.agent, run.session = s.Service, s.ServiceVersion, s.Environment, s.Agent, s.ID
+		start := s.Start()
+		runStart = clampTime(start, now)
+		identity = "s:" + s.ID + ":" + strconv.FormatInt(start.UnixNano(), 10)
+	}
 
 	// The record package is the row contract; its sanitised details are
 	// needed only when a metric's details cannot be encoded as they are

@@ -10,14 +10,16 @@ import (
 )
 
 // batch is one evaluation encoded as JSON lines: at most one trajectory
-// line, then score lines, then judge-ledger decision lines, all in buf.
-// lineEnds[i] is the end offset (after '\n') of line i; the first
-// trajLines lines are trajectories and the last decLines are decisions.
+// line (a session line when session is set), then score lines, then
+// judge-ledger decision lines, all in buf. lineEnds[i] is the end offset
+// (after '\n') of line i; the first trajLines lines are trajectories (or
+// the session) and the last decLines are decisions.
 type batch struct {
 	buf       bytes.Buffer
 	lineEnds  []int
 	trajLines int
 	decLines  int
+	session   bool
 	failed    int // records that could not be encoded
 }
 
@@ -37,6 +39,7 @@ func (b *batch) reset() {
 	b.lineEnds = b.lineEnds[:0]
 	b.trajLines = 0
 	b.decLines = 0
+	b.session = false
 	b.failed = 0
 }
 
@@ -60,10 +63,10 @@ func (p *batchPool) put(b *batch) {
 	p.p.Put(b)
 }
 
-// encode appends e's trajectory (unless e is a follow-up), scores and
-// decisions (stamped at) to b as JSON lines, each record written by its
-// AppendJSON. A record that cannot be encoded is left out and counted in
-// b.failed.
+// encode appends e's trajectory (unless e is a follow-up) or session,
+// scores and decisions (stamped at) to b as JSON lines, each record
+// written by its AppendJSON. A record that cannot be encoded is left out
+// and counted in b.failed.
 func encode(b *batch, e *scorer.Evaluation, at time.Time) {
 	buf := b.buf.AvailableBuffer()
 	add := func(r interface{ AppendJSON([]byte) ([]byte, error) }) bool {
@@ -78,7 +81,12 @@ func encode(b *batch, e *scorer.Evaluation, at time.Time) {
 		b.lineEnds = append(b.lineEnds, b.buf.Len()+len(buf))
 		return true
 	}
-	if e.Trajectory != nil && !e.FollowUp {
+	if e.Session != nil && !e.FollowUp {
+		sr := record.Session(e.Session)
+		if add(&sr) {
+			b.trajLines, b.session = 1, true
+		}
+	} else if e.Session == nil && e.Trajectory != nil && !e.FollowUp {
 		tr := record.Trajectory(e.Trajectory)
 		if add(&tr) {
 			b.trajLines = 1

@@ -40,7 +40,7 @@ type Exporter struct {
 	started     bool
 	closed      bool
 	filesClosed bool
-	streams     [3]*stream // trajectories, scores, decisions
+	streams     [4]*stream // trajectories, scores, decisions, sessions
 	stopFlush   chan struct{}
 	flushDone   chan struct{}
 }
@@ -73,13 +73,15 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 		return nil, err
 	}
 	x.m = m
-	for i, name := range []string{streamTrajectories, streamScores, streamDecisions} {
+	for i, name := range []string{streamTrajectories, streamScores, streamDecisions, streamSessions} {
 		written := m.trajectories.Add
 		switch name {
 		case streamScores:
 			written = m.scores.Add
 		case streamDecisions:
 			written = m.decisions.Add
+		case streamSessions:
+			written = m.sessions.Add
 		}
 		x.streams[i] = &stream{
 			name:      name,
@@ -196,6 +198,8 @@ func (x *Exporter) write(b *batch) {
 	for i := range n {
 		s := x.streams[1]
 		switch {
+		case i < b.trajLines && b.session:
+			s = x.streams[3]
 		case i < b.trajLines:
 			s = x.streams[0]
 		case i >= n-b.decLines:

@@ -21,6 +21,7 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/exporter/internal/exportertest"
+	"github.com/evalsidecar/evalsidecar/exporter/record"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
@@ -83,6 +84,8 @@ func (h *harness) written(stream string) float64 {
 		c = h.x.m.scores
 	case streamDecisions:
 		c = h.x.m.decisions
+	case streamSessions:
+		c = h.x.m.sessions
 	}
 	return testutil.ToFloat64(c)
 }
@@ -251,7 +254,7 @@ func TestRotationPrunesExistingFilesAtStart(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	want := []string{"decisions.jsonl", "scores-20250103T000000.000000000Z.jsonl", "scores-notatime.jsonl", "scores.jsonl", "trajectories.jsonl"}
+	want := []string{"decisions.jsonl", "scores-20250103T000000.000000000Z.jsonl", "scores-notatime.jsonl", "scores.jsonl", "sessions.jsonl", "trajectories.jsonl"}
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("files %v, want %v", names, want)
 	}
@@ -595,5 +598,46 @@ func TestQueueDisabledWritesInTheCaller(t *testing.T) {
 	}
 	if got := h.dropped(dropNotStarted); got != 2 {
 		t.Errorf("not_started drops %v, want the 2 records of the first evaluation", got)
+	}
+}
+
+func TestSessionWritesSessionsAndScopedScores(t *testing.T) {
+	h := newHarness(t, nil)
+	h.start(t)
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	s := &agentrun.Session{ID: "conv-1", Service: "svc", Agent: "a", CloseReason: agentrun.SessionClosedIdle, Turns: []agentrun.Turn{
+		{TraceID: "t1", Start: at, End: at.Add(time.Second)},
+		{TraceID: "t2", Start: at.Add(time.Minute), End: at.Add(time.Minute + 2*time.Second), Failed: true},
+	}}
+	ev := &scorer.Evaluation{Session: s, Results: []scorer.Result{{Metric: "session_turns", Score: 2}}}
+	if err := h.x.Export(t.Context(), ev); err != nil {
+		t.Fatal(err)
+	}
+	h.shutdown(t)
+	if got := lines(t, filepath.Join(h.dir, "trajectories.jsonl")); len(got) != 0 {
+		t.Errorf("trajectories.jsonl has %d lines, want none", len(got))
+	}
+	ss := lines(t, filepath.Join(h.dir, "sessions.jsonl"))
+	if len(ss) != 1 {
+		t.Fatalf("sessions.jsonl has %d lines, want 1", len(ss))
+	}
+	var sr record.SessionRecord
+	if err := json.Unmarshal([]byte(ss[0]), &sr); err != nil {
+		t.Fatal(err)
+	}
+	if sr.SessionID != "conv-1" || sr.TurnCount != 2 || sr.FailedTurns != 1 || sr.DurationSeconds != 62 ||
+		len(sr.Turns) != 2 || sr.Turns[1].TraceID != "t2" || sr.CloseReason != "idle" {
+		t.Errorf("session record %+v", sr)
+	}
+	sc := lines(t, filepath.Join(h.dir, "scores.jsonl"))
+	var score record.ScoreRecord
+	if len(sc) != 1 || json.Unmarshal([]byte(sc[0]), &score) != nil {
+		t.Fatalf("scores.jsonl: %v", sc)
+	}
+	if score.Scope != record.ScopeSession || score.SessionID != "conv-1" || score.TraceID != "" || score.Agent != "a" || score.Score != 2 {
+		t.Errorf("session score %+v", score)
+	}
+	if got := h.written("sessions"); got != 1 {
+		t.Errorf("records_total{stream=sessions} = %v, want 1", got)
 	}
 }

@@ -31,12 +31,14 @@ const (
 	streamTrajectories = "trajectories"
 	streamScores       = "scores"
 	streamDecisions    = "decisions"
+	streamSessions     = "sessions"
 )
 
 type metrics struct {
 	trajectories prometheus.Counter
 	scores       prometheus.Counter
 	decisions    prometheus.Counter
+	sessions     prometheus.Counter
 	queueLength  prometheus.GaugeFunc
 	deleted      *prometheus.CounterVec // stream
 }
@@ -54,6 +56,7 @@ func newMetrics(reg prometheus.Registerer, queueLen func() float64, queueCap int
 		trajectories: records.WithLabelValues(streamTrajectories, exporter.OutcomeSent),
 		scores:       records.WithLabelValues(streamScores, exporter.OutcomeSent),
 		decisions:    records.WithLabelValues(streamDecisions, exporter.OutcomeSent),
+		sessions:     records.WithLabelValues(streamSessions, exporter.OutcomeSent),
 		queueLength: prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name:        exporter.MetricQueueSize,
 			Help:        exporter.HelpQueueSize,

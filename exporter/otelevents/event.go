@@ -36,15 +36,26 @@ type selector struct {
 // events builds the records of one evaluation: one per selected result,
 // then one per selected failure, all stamped with now and tied to the
 // run's trace and root span.
+//
+// A session's results are all selected: each event carries
+// gen_ai.conversation.id and is tied to the session's last turn.
 func (s selector) events(e *scorer.Evaluation, now time.Time) []event {
 	ctx := runContext(e.Trajectory)
+	if ss := e.Session; ss != nil && len(ss.Turns) > 0 {
+		last := ss.Turns[len(ss.Turns)-1]
+		ctx = runContext(&agentrun.Trajectory{TraceID: last.TraceID, RootSpanID: last.SpanID})
+	}
 	var out []event
 	for i := range e.Results {
 		r := &e.Results[i]
-		if r.Judge == nil && !s.allMetrics {
+		if r.Judge == nil && !s.allMetrics && e.Session == nil {
 			continue
 		}
-		out = append(out, event{ctx: ctx, record: s.resultRecord(r, now)})
+		rec := s.resultRecord(r, now)
+		if e.Session != nil {
+			rec.AddAttributes(semconv.GenAIConversationID(e.Session.ID))
+		}
+		out = append(out, event{ctx: ctx, record: rec})
 	}
 	if !s.errors {
 		return out

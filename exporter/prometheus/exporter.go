@@ -90,9 +90,11 @@ func (x *Exporter) Shutdown(context.Context) error { return nil }
 // Export records the run's outcome, duration, tool calls and token use,
 // observes every score in the histogram of its unit with the run's trace
 // id as exemplar, and counts it in evalsidecar_eval_scored_total and, when
-// it passed its metric's pass rule, evalsidecar_eval_passed_total.
-// Non-finite scores are skipped, counted and reported in the returned
-// error.
+// it passed its metric's pass rule, evalsidecar_eval_passed_total. A
+// session's evaluation counts the session in evalsidecar_sessions_total and
+// records its scores the same way under its service and agent, with its
+// last turn's trace id as exemplar. Non-finite scores are skipped, counted
+// and reported in the returned error.
 func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 	if e == nil {
 		return nil
@@ -106,6 +108,26 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 		traceID = t.TraceID
 		if x.exemplars.allow(time.Now()) {
 			exemplar = exemplarLabels(traceID)
+		}
+	}
+	if s := e.Session; s != nil {
+		service, agent = x.services.label(s.Service), x.agents.label(s.Agent)
+		version = x.versions.label(s.ServiceVersion)
+		if n := len(s.Turns); n > 0 {
+			traceID = s.Turns[n-1].TraceID // the exemplar links the last turn
+			if x.exemplars.allow(time.Now()) {
+				exemplar = exemplarLabels(traceID)
+			}
+		}
+		outcome := outcomeOK
+		for i := range s.Turns {
+			if s.Turns[i].Failed {
+				outcome = outcomeFailed
+				break
+			}
+		}
+		if !e.FollowUp { // a follow-up adds judge scores to a counted session
+			x.m.sessions.WithLabelValues(service.v, agent.v, outcome).Inc()
 		}
 	}
 	row := x.rows.run(service, version, agent)

@@ -22,6 +22,7 @@ const (
 	MetricEvalScoreOther     = "evalsidecar_eval_score_other"
 	MetricEvalScored         = "evalsidecar_eval_scored_total"
 	MetricEvalPassed         = "evalsidecar_eval_passed_total"
+	MetricSessions           = "evalsidecar_sessions_total"
 	MetricLabelOverflow      = "evalsidecar_exporter_label_overflow_total"
 	MetricInvalidScores      = "evalsidecar_exporter_invalid_scores_total"
 	MetricSeriesOverflow     = "evalsidecar_exporter_series_overflow_total"
@@ -113,6 +114,7 @@ type metrics struct {
 	evalScore          [numFamilies]*prometheus.HistogramVec
 	evalScored         *prometheus.CounterVec
 	evalPassed         *prometheus.CounterVec
+	sessions           *prometheus.CounterVec
 	labelOverflow      *prometheus.CounterVec
 	seriesOverflow     *prometheus.CounterVec
 	invalidScores      prometheus.Counter
@@ -150,6 +152,10 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Name: MetricEvalPassed,
 			Help: "Scores that passed their metric's pass rule, by metric id; a metric has this series (from 0) once it has a score with a verdict, none without a pass rule.",
 		}, runMetricLabels()),
+		sessions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: MetricSessions,
+			Help: "Conversations closed and scored, by outcome (failed when any turn failed, else ok).",
+		}, []string{labelService, labelAgent, "outcome"}),
 		labelOverflow: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: MetricLabelOverflow,
 			Help: "Label values replaced by \"other\" because the label reached max_label_values distinct values.",
@@ -183,7 +189,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	}
 	cs := []prometheus.Collector{
 		m.trajectories, m.trajectoryDuration, m.toolCalls, m.toolCallDuration,
-		m.llmTokens, m.evalScored, m.evalPassed, m.labelOverflow, m.seriesOverflow, m.invalidScores,
+		m.llmTokens, m.evalScored, m.evalPassed, m.sessions, m.labelOverflow, m.seriesOverflow, m.invalidScores,
 	}
 	for _, h := range m.evalScore {
 		cs = append(cs, h)

@@ -156,6 +156,12 @@ func (r *ScoreRecord) AppendJSON(b []byte) ([]byte, error) {
 	if b, err = appendFloat(b, r.Confidence); err != nil {
 		return b, err
 	}
+	b = append(b, `,"passed":`...)
+	if r.Passed == nil {
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendBool(b, *r.Passed)
+	}
 	b = append(b, `,"details":`...)
 	if r.Details == nil {
 		b = append(b, "null"...)
@@ -164,10 +170,12 @@ func (r *ScoreRecord) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"judge":`...)
 	if r.Judge == nil {
-		return append(b, "null}"...), nil
-	}
-	if b, err = r.Judge.appendJSON(b); err != nil {
+		b = append(b, "null"...)
+	} else if b, err = r.Judge.appendJSON(b); err != nil {
 		return b, err
+	}
+	if r.Scope != "" {
+		b = appendField(b, "scope", r.Scope)
 	}
 	return append(b, '}'), nil
 }

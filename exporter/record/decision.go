@@ -42,8 +42,12 @@ func DecisionsAt(e *scorer.Evaluation, at time.Time) []DecisionRecord {
 // decision records carry it.
 type runID struct{ traceID, spanID, service, agent, sessionID string }
 
-// runOf returns e's run identity; empty without a trajectory.
+// runOf returns e's run identity, a session's identity (no trace or span
+// id) for a session evaluation; empty without either.
 func runOf(e *scorer.Evaluation) runID {
+	if s := e.Session; s != nil {
+		return runID{service: s.Service, agent: s.Agent, sessionID: s.ID}
+	}
 	t := e.Trajectory
 	if t == nil {
 		return runID{}

@@ -26,7 +26,13 @@ type ScoreRecord struct {
 	Passed  *bool          `json:"passed"`
 	Details map[string]any `json:"details"`
 	Judge   *JudgeRecord   `json:"judge"`
+	// Scope is ScopeSession on the scores of a session (trace_id and
+	// span_id empty, session_id the key); absent on a run's scores.
+	Scope string `json:"scope,omitempty"`
 }
+
+// ScopeSession marks the score records of a session.
+const ScopeSession = "session"
 
 // JudgeRecord describes the LLM judge calls behind a score, summed over
 // the calls the metric made.
@@ -55,7 +61,8 @@ func Scores(e *scorer.Evaluation) []ScoreRecord {
 // ScoresAt converts every result of e to a record stamped with at. Details
 // are copied, with non-finite numbers (which JSON cannot carry) replaced by
 // null; rubric verdicts are added to Details under VerdictsKey. A nil
-// Trajectory gives records without run identity.
+// Trajectory gives records without run identity; a session's records
+// carry its id, service and agent and the session scope.
 func ScoresAt(e *scorer.Evaluation, at time.Time) []ScoreRecord {
 	if len(e.Results) == 0 {
 		return []ScoreRecord{}
@@ -63,6 +70,9 @@ func ScoresAt(e *scorer.Evaluation, at time.Time) []ScoreRecord {
 	id := runOf(e)
 	base := ScoreRecord{Timestamp: NewTime(at), TraceID: id.traceID, SpanID: id.spanID,
 		Service: id.service, Agent: id.agent, SessionID: id.sessionID}
+	if e.Session != nil {
+		base.Scope = ScopeSession
+	}
 	out := make([]ScoreRecord, len(e.Results))
 	for i := range e.Results {
 		res := &e.Results[i]

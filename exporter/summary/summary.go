@@ -46,7 +46,7 @@ func (s *Summary) Shutdown(context.Context) error { return nil }
 func (s *Summary) Export(_ context.Context, e *scorer.Evaluation) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !e.FollowUp {
+	if !e.FollowUp && e.Session == nil { // a session's metrics are listed, but it is not a run
 		s.runs++
 		if e.Trajectory != nil && e.Trajectory.Failed {
 			s.failed++

@@ -20,6 +20,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/catalog"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
+	"github.com/evalsidecar/evalsidecar/scorer/session"
 )
 
 // Config is the whole sidecar configuration.
@@ -27,6 +28,9 @@ type Config struct {
 	Receiver  receiver.Config  `yaml:"receiver"`
 	Extractor extractor.Config `yaml:"extractor"`
 	Scorer    scorer.Config    `yaml:"scorer"`
+	// Sessions groups scored runs into conversations and scores each
+	// conversation when it closes; off by default.
+	Sessions session.Config `yaml:"sessions"`
 	// Judge configures the LLM judges and the judge metrics run on a
 	// sample of live runs; off until a judge metric is configured.
 	Judge     stage.Config `yaml:"judge"`
@@ -98,6 +102,7 @@ func Default() Config {
 		Receiver:  receiver.DefaultConfig(),
 		Extractor: extractor.DefaultConfig(),
 		Scorer:    defaultScorer(),
+		Sessions:  session.DefaultConfig(),
 		Judge:     stage.DefaultConfig(),
 		Exporters: Exporters{
 			Prometheus: promexp.DefaultConfig(),
@@ -125,6 +130,7 @@ func (c Config) Validate() error {
 	add("receiver.", c.Receiver.Validate())
 	add("extractor.", c.Extractor.Validate())
 	add("scorer.", c.Scorer.Validate())
+	add("sessions.", c.Sessions.Validate())
 	if _, err := catalog.NewRegistry().Build(c.Scorer.Metrics); err != nil {
 		errs = append(errs, fmt.Errorf("scorer.metrics: %w", err))
 	}

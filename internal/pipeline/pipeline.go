@@ -28,6 +28,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
 	"github.com/evalsidecar/evalsidecar/scorer/reference"
+	"github.com/evalsidecar/evalsidecar/scorer/session"
 )
 
 // The scoring engine is the assembler's sink.
@@ -55,16 +56,22 @@ type Pipeline struct {
 	// metric is configured.
 	Judge     *stage.Stage
 	Exporters *exporter.Fanout
+	// Sessions groups scored runs into conversations and scores them;
+	// nil unless sessions are enabled. It is the last of Exporters.
+	Sessions *session.Assembler
 	// References gives live runs their expected side; nil when no
 	// reference files are configured.
 	References *reference.Store
 
-	logger    *slog.Logger
-	drops     *telemetry.Drops
-	cancelRun context.CancelFunc
-	runDone   chan struct{}
-	mu        sync.Mutex
-	ready     bool
+	logger *slog.Logger
+	drops  *telemetry.Drops
+	// sessionStore reads sessions back from ClickHouse (sessions.source
+	// clickhouse); nil otherwise.
+	sessionStore *chexp.SessionReader
+	cancelRun    context.CancelFunc
+	runDone      chan struct{}
+	mu           sync.Mutex
+	ready        bool
 }
 
 // New builds every component from cfg. Nothing listens or runs until Start.
@@ -82,6 +89,12 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	set := telemetry.Settings{Logger: logger, Registerer: reg, Drops: telemetry.NewDrops(reg), Version: opts.Version}
 	p := &Pipeline{Registry: reg, logger: logger, drops: set.Drops}
 
+	var err error
+	if len(cfg.Scorer.References.Files) > 0 {
+		if p.References, err = reference.New(cfg.Scorer.References, set.Component("references")); err != nil {
+			return nil, fmt.Errorf("scorer.references: %w", err)
+		}
+	}
 	var exps []exporter.Exporter
 	prom, err := promexp.New(cfg.Exporters.Prometheus, set.Component("exporter/prometheus"))
 	if err != nil {
@@ -110,6 +123,30 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 		exps = append(exps, oe)
 	}
 	exps = append(exps, opts.Extra...)
+	if cfg.Sessions.Enabled {
+		// Last in the fan-out, so it shuts down first and exports the
+		// sessions still open to the exporters before them.
+		sopts := session.Options{MetricTimeout: cfg.Scorer.MetricTimeout, Judge: conversationJudge{p}}
+		if p.References != nil {
+			sopts.Cases = p.References
+			if sopts.CaseMetrics, err = catalog.NewRegistry().Build(session.CaseMetrics()); err != nil {
+				return nil, fmt.Errorf("sessions: %w", err)
+			}
+		}
+		if cfg.Sessions.Source == session.SourceClickHouse {
+			if !cfg.Exporters.ClickHouse.Enabled {
+				return nil, errors.New("sessions.source clickhouse needs exporters.clickhouse.enabled")
+			}
+			if p.sessionStore, err = chexp.NewSessionReader(cfg.Exporters.ClickHouse); err != nil {
+				return nil, fmt.Errorf("sessions: %w", err)
+			}
+			sopts.Store = p.sessionStore
+		}
+		if p.Sessions, err = session.New(cfg.Sessions, set.Component("sessions"), exporter.NewFanout(exps...), sopts); err != nil {
+			return nil, err
+		}
+		exps = append(exps, p.Sessions)
+	}
 	p.Exporters = exporter.NewFanout(exps...)
 
 	metrics, err := catalog.NewRegistry().Build(cfg.Scorer.Metrics)
@@ -134,10 +171,7 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 			return nil, fmt.Errorf("judge.redaction: %w", err)
 		}
 	}
-	if len(cfg.Scorer.References.Files) > 0 {
-		if p.References, err = reference.New(cfg.Scorer.References, set.Component("references")); err != nil {
-			return nil, fmt.Errorf("scorer.references: %w", err)
-		}
+	if p.References != nil {
 		engineOpts.Enricher = p.References
 	}
 	if p.Engine, err = scorer.NewEngine(cfg.Scorer, set.Component("scorer"), metrics, p.Exporters, engineOpts); err != nil {
@@ -244,6 +278,11 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 	if err := p.Engine.Shutdown(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("drain scorer: %w", err))
 	}
+	if p.Sessions != nil { // close the open sessions while the judge still takes them
+		if err := p.Sessions.Shutdown(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("close sessions: %w", err))
+		}
+	}
 	if p.Judge != nil {
 		if err := p.Judge.Shutdown(ctx); err != nil {
 			errs = append(errs, fmt.Errorf("drain judge: %w", err))
@@ -255,6 +294,11 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 	if p.Receiver != nil {
 		if err := p.Receiver.Shutdown(ctx); err != nil {
 			errs = append(errs, fmt.Errorf("stop receiver: %w", err))
+		}
+	}
+	if p.sessionStore != nil {
+		if err := p.sessionStore.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("close session reader: %w", err))
 		}
 	}
 	if p.Metrics != nil {
@@ -281,5 +325,15 @@ func (p *Pipeline) warnDrops(before map[[2]string]float64) {
 		if d := n - before[k]; d > 0 {
 			p.logger.Warn("data dropped during shutdown", "stage", k[0], "reason", k[1], "count", int64(d))
 		}
+	}
+}
+
+// conversationJudge offers closed sessions to the judge stage, which is
+// built after the exporters the session assembler belongs to.
+type conversationJudge struct{ p *Pipeline }
+
+func (c conversationJudge) OfferConversation(ctx context.Context, in *scorer.Instance, ev *scorer.Evaluation) {
+	if c.p.Judge != nil {
+		c.p.Judge.OfferConversation(ctx, in, ev)
 	}
 }

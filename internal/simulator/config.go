@@ -35,6 +35,10 @@ type Config struct {
 	// (gen_ai.user.message, gen_ai.choice, …) tied to the chat spans instead
 	// of the gen_ai.input.messages / gen_ai.output.messages attributes.
 	EventForm bool `yaml:"event_form"`
+	// ConversationTurns is how many consecutive runs share one
+	// conversation id (gen_ai.conversation.id), each run one turn of the
+	// conversation; 0 or 1 gives every run its own.
+	ConversationTurns int `yaml:"conversation_turns"`
 	// Seed makes the runs' content reproducible.
 	Seed int64 `yaml:"seed"`
 	// Headers are sent with every export request (e.g. authorization).
@@ -57,6 +61,9 @@ func DefaultConfig() Config {
 // Validate reports every invalid key, each error naming its key.
 func (c *Config) Validate() error {
 	var errs []error
+	if c.ConversationTurns < 0 {
+		errs = append(errs, errors.New("conversation_turns: must be >= 0"))
+	}
 	if err := validateEndpoint(c.Endpoint); err != nil {
 		errs = append(errs, fmt.Errorf("endpoint: %w", err))
 	}

@@ -18,12 +18,14 @@ type Simulator struct {
 	cfg     Config
 	quality atomic.Int32
 
-	mu      sync.Mutex // guards the fields below
-	planner *planner
-	release string    // the release new runs use
-	cur     *pipeline // the pipeline of cur.release
-	pending error     // export errors of retired pipelines, reported by Flush/Shutdown
-	closed  bool
+	mu       sync.Mutex // guards the fields below
+	planner  *planner
+	release  string    // the release new runs use
+	cur      *pipeline // the pipeline of cur.release
+	pending  error     // export errors of retired pipelines, reported by Flush/Shutdown
+	conv     string    // the conversation id of the current conversation
+	convLeft int       // runs still to send in conv
+	closed   bool
 }
 
 // New validates cfg and builds the OpenTelemetry TracerProvider (and, in
@@ -107,6 +109,13 @@ func (s *Simulator) RunOne(ctx context.Context) (Run, error) {
 		retired, s.cur = s.cur, pl
 	}
 	p := s.planner.next(s.Quality())
+	if s.cfg.ConversationTurns > 1 {
+		if s.convLeft == 0 {
+			s.conv, s.convLeft = p.conversationID, s.cfg.ConversationTurns
+		}
+		p.conversationID = s.conv
+		s.convLeft--
+	}
 	pl := s.cur
 	pl.inflight.Add(1)
 	s.mu.Unlock()

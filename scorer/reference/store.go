@@ -258,6 +258,16 @@ func (s *Store) Enrich(_ context.Context, in *scorer.Instance) bool {
 	return true
 }
 
+// Case returns the loaded eval case with id (a later file wins on a
+// duplicate id). The case is shared: callers must not modify it.
+func (s *Store) Case(id string) (*dataset.Case, bool) {
+	c, ok := s.idx.Load().byID[id]
+	return c, ok
+}
+
+// CaseIDAttribute is the trajectory attribute that names a run's case.
+func (s *Store) CaseIDAttribute() string { return s.cfg.CaseIDAttribute }
+
 // turnOf picks the turn of c a run with input prompt answers.
 func turnOf(c *dataset.Case, prompt string) (match, bool) {
 	for i, t := range c.Turns {

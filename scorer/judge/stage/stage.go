@@ -183,6 +183,19 @@ func (s *Stage) QueueLen(name string) int {
 // the run for its judges. Online it never blocks: a full queue is a
 // queue_full decision. A Blocking stage waits for queue space.
 func (s *Stage) Offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evaluation) {
+	s.offer(ctx, in, ev, 0)
+}
+
+// OfferConversation is Offer for a closed session's instance: only the
+// judge metrics that read the conversation (multi-turn metrics) are
+// offered, so a session is not judged again by the per-run metrics.
+func (s *Stage) OfferConversation(ctx context.Context, in *scorer.Instance, ev *scorer.Evaluation) {
+	s.offer(ctx, in, ev, scorer.InConversation)
+}
+
+// offer offers the metrics that need every input of only (all when only
+// is 0).
+func (s *Stage) offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evaluation, only scorer.Inputs) {
 	run := runOf(in, ev)
 	closed := s.closed.Load()
 	var (
@@ -193,6 +206,9 @@ func (s *Stage) Offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evalu
 	for i := range s.metrics {
 		m := &s.metrics[i]
 		name, jn := m.Metric.Name(), m.Metric.JudgeName()
+		if m.Metric.Needs()&only != only {
+			continue
+		}
 		if closed {
 			s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: scorer.OutcomeShuttingDown})
 			continue
@@ -276,7 +292,7 @@ func (s *Stage) dropped(q *judgeQueue, j *job, reason string) {
 	default:
 		return
 	}
-	ev := &scorer.Evaluation{Trajectory: j.in.Trajectory, FollowUp: true}
+	ev := &scorer.Evaluation{Trajectory: j.in.Trajectory, Session: j.in.Session, FollowUp: true}
 	for _, it := range j.items {
 		r := why
 		if outcome == scorer.OutcomeShuttingDown {
@@ -305,6 +321,10 @@ func runOf(in *scorer.Instance, ev *scorer.Evaluation) sampling.Run {
 			}
 		}
 		return 0, false
+	}
+	if ss := in.Session; ss != nil { // a conversation is sampled by its id
+		return sampling.Run{TraceID: ss.ID, Service: ss.Service, ServiceVersion: ss.ServiceVersion,
+			Environment: ss.Environment, Agent: ss.Agent, Score: score}
 	}
 	if in.Trajectory == nil {
 		return sampling.Run{TraceID: in.CaseID, Failed: in.Failure, Score: score}
@@ -344,7 +364,7 @@ func (s *Stage) Shutdown(ctx context.Context) error {
 // work judges one run of one queue.
 func (s *Stage) work(ctx context.Context, q *judgeQueue, j *job) {
 	q.length.Set(float64(q.q.Len()))
-	ev := &scorer.Evaluation{Trajectory: j.in.Trajectory, FollowUp: true}
+	ev := &scorer.Evaluation{Trajectory: j.in.Trajectory, Session: j.in.Session, FollowUp: true}
 	for _, it := range j.items {
 		if ctx.Err() != nil { // Shutdown's deadline passed
 			m := s.metrics[it.metric].Metric
