@@ -35,7 +35,8 @@ type replica struct {
 	done                    chan struct{}
 }
 
-// replicaConfig is a sidecar's configuration for the routing tests.
+// replicaConfig is a sidecar's configuration for the routing tests; with
+// a ClickHouse DSN and a database it writes to ClickHouse as well.
 func replicaConfig(grpc, metrics, dir, quiet, maxAge, clickhouseDSN, database string) string {
 	cfg := fmt.Sprintf(`receiver:
   grpc: {endpoint: %q}
@@ -49,7 +50,7 @@ exporters:
     directory: %q
     flush_interval: 100ms
 `, grpc, quiet, maxAge, metrics, filepath.Join(dir, "out"))
-	if clickhouseDSN != "" {
+	if clickhouseDSN != "" && database != "" {
 		cfg += fmt.Sprintf(`  clickhouse:
     enabled: true
     endpoint: %q
