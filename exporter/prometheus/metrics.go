@@ -163,12 +163,16 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		seriesOverflow: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: MetricSeriesOverflow,
 			Help: "Label combinations recorded in a metric family's \"other\" row because the family reached max_series series (counted as each is folded).",
-		}, []string{"metric"}),
+		}, []string{"family"}),
 		invalidScores: prometheus.NewCounter(prometheus.CounterOpts{
 			Name:        MetricInvalidScores,
 			Help:        "Scores not exported because they were NaN or infinite.",
 			ConstLabels: prometheus.Labels{exporterLabel: exporterName},
 		}),
+	}
+	// every family's overflow series exists from the start, at 0
+	for v := range seriesEvalScore + vecID(numFamilies) {
+		m.seriesOverflow.WithLabelValues(vecName(v))
 	}
 	for f, h := range []struct {
 		name, help string
