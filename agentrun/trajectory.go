@@ -87,6 +87,9 @@ type LLMCall struct {
 type Message struct {
 	Role    string
 	Content string
+	// ToolCalls are the calls an assistant message made, in order; their
+	// results follow as messages of role "tool". Empty for other roles.
+	ToolCalls []ToolCall `json:",omitempty"`
 }
 
 // ToolDefinition is a tool declared to the model.

@@ -23,8 +23,15 @@ type Instance struct {
 	ReferenceTrajectory []agentrun.ToolCall
 	IntermediateEvents  []agentrun.Step
 	ToolDeclarations    []agentrun.ToolDefinition
-	Conversation        []agentrun.Message
+	Conversation        []agentrun.Message // earlier turns, before Prompt
 	ReferenceTopics     []string
+
+	// Transcript is the whole dialogue in order when the source gives it
+	// as messages (a Ragas multi-turn sample): earlier turns, Prompt,
+	// each assistant message with its tool calls, the tool outputs and
+	// Response. Nil for online runs, whose dialogue is rebuilt from the
+	// fields above.
+	Transcript []agentrun.Message
 
 	// Prediction is a model's tool-call output as Vertex's tool-call
 	// metrics read it: JSON {"content": ..., "tool_calls": [{"name", "arguments"}]}.

@@ -111,11 +111,17 @@ func TestRagasSamples(t *testing.T) {
 	if len(in.ReferenceTrajectory) != 2 || in.ReferenceTopics[0] != "weather" || in.Reference == "" {
 		t.Errorf("reference side: %+v %v %q", in.ReferenceTrajectory, in.ReferenceTopics, in.Reference)
 	}
-	if in.Prompt != "What's the weather like in New York right now?" || in.Response != "75°F is approximately 23.9°C." {
+	// The prompt is the last question and the response its answer; the
+	// history is the turn before; the transcript is the whole sample.
+	if in.Prompt != "Can you translate that to Celsius?" || in.Response != "75°F is approximately 23.9°C." {
 		t.Errorf("prompt %q response %q", in.Prompt, in.Response)
 	}
-	if len(in.Conversation) != 7 || in.Conversation[1].Role != RoleAssistant || in.Conversation[2].Role != RoleTool {
+	if len(in.Conversation) != 3 || in.Conversation[1].Role != RoleAssistant || in.Conversation[2].Role != RoleTool ||
+		len(in.Conversation[1].ToolCalls) != 1 {
 		t.Errorf("conversation: %+v", in.Conversation)
+	}
+	if len(in.Transcript) != 7 || in.Transcript[4].Content != "Let me convert that to Celsius for you." {
+		t.Errorf("transcript: %+v", in.Transcript)
 	}
 	want := scorer.InPrompt | scorer.InResponse | scorer.InReference | scorer.InPredictedTrajectory |
 		scorer.InReferenceTrajectory | scorer.InReferenceTopics | scorer.InConversation

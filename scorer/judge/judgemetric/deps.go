@@ -50,6 +50,9 @@ type passthrough struct{}
 func (passthrough) Untrusted(field, text string) string {
 	return "<" + field + ">\n" + text + "\n</" + field + ">"
 }
+func (p passthrough) UntrustedPieces(field string, pieces []judge.Piece) string {
+	return p.Untrusted(field, judge.JoinPieces(pieces))
+}
 func (passthrough) SystemNote() string          { return "" }
 func (passthrough) CheckAnswer(string) []string { return nil }
 func (passthrough) Flags() []string             { return nil }

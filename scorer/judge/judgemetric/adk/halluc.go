@@ -145,18 +145,21 @@ func (m *hallucinations) judgeStep(ctx context.Context, c *judgemetric.Caller, h
 	if len(sents) == 0 {
 		return 0, nil, judgemetric.Unparseable("segmenter answer has no <sentence> blocks")
 	}
-	var b strings.Builder
+	// The <sentence> tags are the project's own markup: only the
+	// sentences are untrusted.
+	pieces := make([]judge.Piece, 0, len(sents)+1)
 	for i, s := range sents {
+		open := "<sentence>"
 		if i > 0 {
-			b.WriteByte('\n')
+			open = "</sentence>\n<sentence>"
 		}
-		b.WriteString("<sentence>" + s + "</sentence>")
+		pieces = append(pieces, judge.Piece{Markup: open, Text: s})
 	}
-	joined := b.String()
+	pieces = append(pieces, judge.Piece{Markup: "</sentence>"})
 	val, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
 		return &judge.Request{
 			System: validatorSystem,
-			Prompt: fmt.Sprintf(validatorPrompt, buildContext(h, st.prior, s.Untrusted), s.Untrusted(FieldResponse, joined)),
+			Prompt: fmt.Sprintf(validatorPrompt, buildContext(h, st.prior, s.Untrusted), s.UntrustedPieces(FieldResponse, pieces)),
 		}
 	})
 	if err != nil {

@@ -52,7 +52,12 @@ func TestRubricGoldenAndSanitized(t *testing.T) {
 				t.Fatalf("system lacks the properties:\n%s", e.Requests()[0].System)
 			}
 			e.AssertSanitized(t, rawTokens)
-			judgemetrictest.Golden(t, judgemetrictest.GoldenFile(id), e.Requests()[:1], *update)
+			g := judgemetrictest.NewGuardEnv(Register, ans)
+			if _, err := g.Score(t, id, map[string]any{"rubrics": twoRubrics, "num_samples": 1}, fixedInstance()); err != nil {
+				t.Fatal(err)
+			}
+			judgemetrictest.AssertNoReservedMarker(t, g.Sanitizers)
+			g.Golden(t, id, *update)
 		})
 	}
 }

@@ -64,10 +64,10 @@ func newTopicAdherence(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, e
 	return &topicAdherence{judgeBase: b, mode: mode}, nil
 }
 
-// Needs returns the reference topics and the conversation's prompt and
-// response.
+// Needs returns the reference topics and the prompt (ragas needs only
+// the user_input messages and the reference topics).
 func (m *topicAdherence) Needs() scorer.Inputs {
-	return scorer.InReferenceTopics | scorer.InPrompt | scorer.InResponse
+	return scorer.InReferenceTopics | scorer.InPrompt
 }
 
 // Score extracts the topics, checks each for a refusal and classifies
@@ -80,7 +80,7 @@ func (m *topicAdherence) Score(ctx context.Context, in *scorer.Instance) (scorer
 			System: topicExtraction.system(),
 			Prompt: frame(struct {
 				UserInput string `json:"user_input"`
-			}{s.Untrusted(FieldConversation, flow)}),
+			}{s.UntrustedPieces(FieldConversation, flow)}),
 			Schema: topicExtractionSchema,
 		}
 	})
@@ -99,7 +99,7 @@ func (m *topicAdherence) Score(ctx context.Context, in *scorer.Instance) (scorer
 				Prompt: frame(struct {
 					UserInput string `json:"user_input"`
 					Topic     string `json:"topic"`
-				}{s.Untrusted(FieldConversation, flow), s.Untrusted(FieldTopics, t)}),
+				}{s.UntrustedPieces(FieldConversation, flow), s.Untrusted(FieldTopics, t)}),
 				Schema: topicRefusedSchema,
 			}
 		})

@@ -202,13 +202,17 @@ func TestScores(t *testing.T) {
 	}
 }
 
-// run scores fixture() with c's metric and scripted answers and returns
-// the judge's requests.
-func (c metricCase) run(t *testing.T) []*judge.Request {
+// run scores fixture() with c's metric, scripted answers and sanitizers
+// from s, and returns the judge's requests.
+func (c metricCase) run(t *testing.T, s *judgemetrictest.Sanitizers) []*judge.Request {
 	t.Helper()
 	j := judgemetrictest.NewJudge()
 	j.Queue(c.answers...)
-	if _, err := build(t, j, c.name, c.typ, c.params).Score(t.Context(), fixture()); err != nil {
+	m, err := judgemetrictest.Build(Register, judgemetrictest.Deps(j, s), scorer.MetricConfig{Name: c.name, Type: c.typ, Params: c.params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Score(t.Context(), fixture()); err != nil {
 		t.Fatal(err)
 	}
 	return j.Requests()
@@ -221,7 +225,7 @@ func TestSanitized(t *testing.T) {
 	tokens := slices.Sorted(maps.Keys(rawFields))
 	for _, c := range metricCases() {
 		t.Run(c.name, func(t *testing.T) {
-			reqs := c.run(t)
+			reqs := c.run(t, judgemetrictest.NewSanitizers(envelope))
 			judgemetrictest.AssertSanitized(t, envelope, reqs, tokens)
 			for i, req := range reqs {
 				if req.Metric != c.name && req.Metric != c.typ {
@@ -235,13 +239,17 @@ func TestSanitized(t *testing.T) {
 	}
 }
 
-// TestGoldenPrompts compares the rendered requests of every metric with
-// testdata/golden/<name>.golden (go test -update rewrites them).
+// TestGoldenPrompts compares the requests of every metric, rendered
+// through the project's real sanitizer, with testdata/golden/<name>.golden
+// (go test -update rewrites them); the sanitizer must leave the clean
+// fixture unchanged.
 func TestGoldenPrompts(t *testing.T) {
 	for _, c := range metricCases() {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join("testdata", "golden", c.name+".golden")
-			judgemetrictest.GoldenText(t, path, renderRequests(c.run(t)), *update)
+			s := judgemetrictest.NewGuardSanitizers()
+			judgemetrictest.GoldenText(t, path, renderRequests(c.run(t, s)), *update)
+			judgemetrictest.AssertNoReservedMarker(t, s)
 		})
 	}
 }
