@@ -222,7 +222,7 @@ func (s *Stage) Offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evalu
 		key := sampling.NewKey(name, jn, string(digest))
 		if s.opts.Cache != nil {
 			if r, ok := s.opts.Cache.Get(key); ok {
-				ev.Results = append(ev.Results, r)
+				ev.Results = append(ev.Results, reused(r))
 				s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: scorer.OutcomeCached, Reason: d.Rule})
 				continue
 			}
@@ -397,7 +397,7 @@ func (s *Stage) judge(ctx context.Context, in *scorer.Instance, it item, ev *sco
 	if err == nil {
 		outcome := scorer.OutcomeScored
 		if cached {
-			outcome = scorer.OutcomeCached
+			outcome, r = scorer.OutcomeCached, reused(r)
 		}
 		if r.Judge != nil && r.Judge.Judge != "" {
 			jn = r.Judge.Judge
@@ -452,4 +452,16 @@ func (s *Stage) export(ctx context.Context, ev *scorer.Evaluation) (err error) {
 		}
 	}()
 	return s.sink.Export(ctx, ev)
+}
+
+// reused is a cached result as this run reports it: no judge call was
+// made for the run, so its usage is zero and marked Cached; the judge and
+// model that gave the score stay named. Every run that shares a cached
+// result reports it so, and the sum of the usage the sinks record is what
+// the provider billed.
+func reused(r scorer.Result) scorer.Result {
+	if u := r.Judge; u != nil {
+		r.Judge = &scorer.JudgeUsage{Judge: u.Judge, Provider: u.Provider, Model: u.Model, Cached: true}
+	}
+	return r
 }
