@@ -20,6 +20,9 @@ type Caller struct {
 	NewSanitizer func() judge.Sanitizer
 	// Metric is the metric id put on every request.
 	Metric string
+	// Temperature, when set, is put on every request that sets none
+	// (see SamplingTemperature).
+	Temperature *float64
 
 	usage scorer.JudgeUsage
 	flags []string
@@ -37,6 +40,9 @@ func (c *Caller) Call(ctx context.Context, build func(s judge.Sanitizer) *judge.
 	s := c.NewSanitizer()
 	req := build(s)
 	req.Metric = c.Metric
+	if req.Temperature == nil {
+		req.Temperature = c.Temperature
+	}
 	if note := s.SystemNote(); note != "" {
 		if req.System != "" {
 			req.System += "\n\n"

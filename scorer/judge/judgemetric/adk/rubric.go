@@ -49,7 +49,7 @@ type rubricMetric struct {
 
 func newRubricMetric(id string, toolUse bool) func(scorer.Params, judgemetric.Deps) (scorer.Metric, error) {
 	return func(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error) {
-		if err := p.CheckKnown(paramJudge, ParamThreshold, ParamNumSamples, ParamRubrics); err != nil {
+		if err := p.CheckKnown(paramJudge, ParamThreshold, ParamNumSamples, judgemetric.ParamTemperature, ParamRubrics); err != nil {
 			return nil, err
 		}
 		rs, err := parseRubrics(p[ParamRubrics])
@@ -62,6 +62,9 @@ func newRubricMetric(id string, toolUse bool) func(scorer.Params, judgemetric.De
 		}
 		b, err := newBase(id, p, deps)
 		if err != nil {
+			return nil, err
+		}
+		if b.temperature, err = judgemetric.SamplingTemperature(p, n); err != nil {
 			return nil, err
 		}
 		return &rubricMetric{base: b, toolUse: toolUse, rubrics: rs, samples: n}, nil

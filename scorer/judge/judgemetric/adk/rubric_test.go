@@ -1,6 +1,7 @@
 package adk
 
 import (
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
 	"reflect"
 	"strings"
 	"testing"
@@ -191,5 +192,25 @@ func TestRubricParams(t *testing.T) {
 	}
 	if ms[0].(scorer.Judged).JudgeName() != "fake" {
 		t.Fatal("judge name")
+	}
+}
+
+// Sampled votes are drawn at a temperature above 0: the default when
+// num_samples > 1, and a config error when set to 0.
+func TestRubricSamplesAtTemperature(t *testing.T) {
+	ans := block("The response is concise.", "yes") + block("the response answers the question. ", "no")
+	e := newEnv(ans, ans, ans)
+	if _, err := e.Score(t, MetricRubricFinalResponse, map[string]any{"rubrics": twoRubrics, "num_samples": 3}, fixedInstance()); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range e.Requests() {
+		if r.Temperature == nil || *r.Temperature != judgemetric.DefaultSamplingTemperature {
+			t.Errorf("request %d: temperature %v, want %v", i, r.Temperature, judgemetric.DefaultSamplingTemperature)
+		}
+	}
+	_, err := judgemetrictest.Build(Register, e.Deps, scorer.MetricConfig{Name: MetricRubricFinalResponse,
+		Params: map[string]any{"rubrics": twoRubrics, "num_samples": 5, "temperature": 0}})
+	if err == nil || !strings.Contains(err.Error(), "temperature > 0") {
+		t.Errorf("num_samples 5 at temperature 0: %v", err)
 	}
 }

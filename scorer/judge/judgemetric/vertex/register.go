@@ -68,7 +68,7 @@ func rubricFactory(deps judgemetric.Deps, spec rubricSpec) scorer.Factory {
 	configured := spec.fixed == nil // rubrics come from params or generation
 	return func(params map[string]any) (scorer.Metric, error) {
 		p := scorer.Params(params)
-		allowed := []string{"judge", "num_samples"}
+		allowed := []string{"judge", "num_samples", judgemetric.ParamTemperature}
 		if configured {
 			allowed = append(allowed, "rubrics")
 		}
@@ -83,6 +83,9 @@ func rubricFactory(deps judgemetric.Deps, spec rubricSpec) scorer.Factory {
 			return nil, err
 		}
 		m := &rubricMetric{spec: spec, samples: samples}
+		if m.temperature, err = judgemetric.SamplingTemperature(p, samples); err != nil {
+			return nil, err
+		}
 		if configured {
 			if m.rubrics, err = stringList(p, "rubrics"); err != nil {
 				return nil, err

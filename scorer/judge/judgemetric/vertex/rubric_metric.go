@@ -42,9 +42,12 @@ type rubricMetric struct {
 	spec    rubricSpec
 	rubrics []string // configured rubrics; nil uses spec.fixed or generates
 	samples int
-	cache   *lru.Cache[string, []string] // generated rubrics by input hash; nil: no caching
-	judge   judge.Judge
-	newSan  func() judge.Sanitizer
+	// temperature of the verdict calls (judgemetric.SamplingTemperature);
+	// rubric generation uses the judge's.
+	temperature *float64
+	cache       *lru.Cache[string, []string] // generated rubrics by input hash; nil: no caching
+	judge       judge.Judge
+	newSan      func() judge.Sanitizer
 }
 
 // Name returns the metric id.
@@ -94,7 +97,7 @@ func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 			if !trusted {
 				prompt += "\n\n# Rubrics\n" + s.UntrustedPieces(FieldRubrics, rubricPieces(rubrics))
 			}
-			return &judge.Request{System: system, Prompt: prompt, Schema: verdictSchema()}
+			return &judge.Request{System: system, Prompt: prompt, Schema: verdictSchema(), Temperature: m.temperature}
 		})
 		if err != nil {
 			return scorer.Result{}, err
