@@ -75,7 +75,7 @@ func TestRubricPooledMean(t *testing.T) {
 	}
 	e := newEnv(
 		block("The response is concise.", "yes")+block("The response answers the question.", "yes"),
-		block("The response is concise.", "no")+"Property: unknown rubric\nRationale: r\nVerdict: yes\n",
+		block("The response is concise.", "no"),
 	)
 	res, err := e.Score(t, MetricRubricFinalResponse, map[string]any{"rubrics": twoRubrics, "num_samples": 1}, in)
 	if err != nil {
@@ -138,7 +138,6 @@ func TestTallyMajority(t *testing.T) {
 func TestRubricErrors(t *testing.T) {
 	for name, answer := range map[string]string{
 		"no blocks":            "The response looks fine.",
-		"only unknown rubrics": block("Something else.", "yes"),
 		"only none verdicts":   block("The response is concise.", "unsure"),
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -212,5 +211,22 @@ func TestRubricSamplesAtTemperature(t *testing.T) {
 		Params: map[string]any{"rubrics": twoRubrics, "num_samples": 5, "temperature": 0}})
 	if err == nil || !strings.Contains(err.Error(), "temperature > 0") {
 		t.Errorf("num_samples 5 at temperature 0: %v", err)
+	}
+}
+
+// A judge that paraphrases a rubric while answering in the order given
+// still has its verdict counted for that rubric.
+func TestRubricParaphrased(t *testing.T) {
+	ans := block("Concise?", "yes") + block("Does it answer what was asked?", "no")
+	e := newEnv(ans)
+	res, err := e.Score(t, MetricRubricFinalResponse, map[string]any{"rubrics": twoRubrics, "num_samples": 1}, fixedInstance())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Score != 0.5 {
+		t.Fatalf("score %v, want 0.5", res.Score)
+	}
+	if rs := res.Details["rubric_scores"].(map[string]any); rs["concise"] != 1.0 || rs["rubric_2"] != 0.0 {
+		t.Fatalf("rubric_scores %v", rs)
 	}
 }
