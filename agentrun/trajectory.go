@@ -81,6 +81,10 @@ type LLMCall struct {
 	Start, End    time.Time
 	FinishReasons []string
 	SpanID        string
+	// Output is the text the call produced (its tool calls left out),
+	// when the span records it: the agent's intermediate responses
+	// between tool calls, and the final response on the last call.
+	Output string `json:",omitempty"`
 }
 
 // Message is one conversation message.

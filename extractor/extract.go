@@ -543,6 +543,7 @@ func (x *extraction) fillLLMCalls(tr *agentrun.Trajectory, llms []member) {
 			End:           unixTime(s.end),
 			FinishReasons: reasons,
 			SpanID:        x.spanID(m.i),
+			Output:        outputText(f.output.messages()),
 		})
 	}
 }
