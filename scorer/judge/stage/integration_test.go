@@ -113,7 +113,7 @@ metrics:
 	}
 }
 
-// TestBudgetHoldsToTheCall: a metric budget of 3 calls per minute lets
+// TestBudgetHoldsToTheCall: a judge budget of 3 calls per minute lets
 // exactly 3 judge calls through; the rest are over_budget in the ledger
 // and never reach the server.
 func TestBudgetHoldsToTheCall(t *testing.T) {
@@ -121,10 +121,9 @@ func TestBudgetHoldsToTheCall(t *testing.T) {
 	srv.SetDefault(judgetest.OpenAI, judgetest.JSON(`{"explanation": "fine", "score": 4}`))
 	cfg := parseConfig(t, fmt.Sprintf(`
 judges:
-  - {name: primary, provider: openai, model: m, base_url: %s, api_key: k}
+  - {name: primary, provider: openai, model: m, base_url: %s, api_key: k, budget: {calls_per_minute: 3}}
 metrics:
   - name: coherence
-    budget: {calls_per_minute: 3}
 `, srv.OpenAIBaseURL()))
 	rec := &recorder{}
 	st, err := Build(cfg, rec, Settings{})

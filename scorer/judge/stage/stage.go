@@ -227,6 +227,11 @@ func (s *Stage) Offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evalu
 				continue
 			}
 		}
+		if !m.Budget.Admit(run.TraceID) {
+			// Paced: the metric's budget spreads its runs over each window.
+			s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: scorer.OutcomeOverBudget, Reason: m.Budget.Name() + ":paced"})
+			continue
+		}
 		j := jobs[jn]
 		if j == nil {
 			if jobs == nil {
