@@ -19,7 +19,7 @@ import (
 // Exit codes of an evaluation.
 const (
 	ExitPass     = 0 // every criterion passed (or there were none)
-	ExitFail     = 1 // a criterion failed, or the output could not be written
+	ExitFail     = 1 // a criterion failed, a metric failed on a row, or the output could not be written
 	ExitBadInput = 2 // bad options, config, criteria or dataset
 )
 
@@ -115,7 +115,7 @@ func Eval(ctx context.Context, o Options, stdout io.Writer) (int, error) {
 		}
 		fmt.Fprintf(stdout, "output: %s\n", o.Output)
 	}
-	if !sum.Passed() {
+	if !sum.Passed() || sum.Errors() > 0 {
 		return ExitFail, nil
 	}
 	return ExitPass, nil

@@ -66,10 +66,29 @@ func writeTable(w io.Writer, names []string, rows []dataset.Row, evals []*scorer
 		}
 	}
 	fmt.Fprintln(tw)
+	for _, c := range []struct {
+		name string
+		n    func(m aggregate.MetricSummary) int
+	}{
+		{"scored", func(m aggregate.MetricSummary) int { return m.Scored }},
+		{"n/a", func(m aggregate.MetricSummary) int { return m.NotApplicable }},
+		{"errors", func(m aggregate.MetricSummary) int { return m.Errors }},
+	} {
+		fmt.Fprintf(tw, "%s\t\t", c.name)
+		for _, m := range sum.Metrics {
+			fmt.Fprintf(tw, "%d\t", c.n(m))
+		}
+		fmt.Fprintln(tw)
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "row_count: %d\n", sum.RowCount)
+	for _, m := range sum.Metrics {
+		if m.Errors > 0 {
+			fmt.Fprintf(w, "errors: %s failed on %d of %d rows\n", m.Metric, m.Errors, sum.RowCount)
+		}
+	}
 	for _, c := range sum.Criteria {
 		status := "PASS"
 		if !c.Passed {

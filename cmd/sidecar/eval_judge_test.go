@@ -14,7 +14,8 @@ import (
 // TestEvalWithJudgeMetrics runs `sidecar eval` with a judge metric from the
 // config against a local Gemini-format judge: every row is judged (no
 // sampling offline), the rating lands in metrics_table.jsonl, and an
-// unparseable judge answer is an error for its row, never a score.
+// unparseable judge answer is an error for its row, never a score: the
+// summary counts it and the exit code is 1.
 func TestEvalWithJudgeMetrics(t *testing.T) {
 	srv := judgetest.New(t)
 	srv.Handle(judgetest.Gemini, func(r judgetest.CapturedRequest) judgetest.Reply {
@@ -49,8 +50,8 @@ judge:
 	}
 	out := t.TempDir()
 	code, stdout, stderr := runEvalCLI(t, "--dataset", ds, "--config", cfgPath, "--metrics", "coherence", "--output", out)
-	if code != 0 {
-		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	if code != 1 || !strings.Contains(stdout, "errors: coherence failed on 1 of 3 rows") {
+		t.Fatalf("exit %d, want 1 with the error counted\nstdout: %s\nstderr: %s", code, stdout, stderr)
 	}
 	b, err := os.ReadFile(filepath.Join(out, "metrics_table.jsonl"))
 	if err != nil {

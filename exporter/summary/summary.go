@@ -30,6 +30,7 @@ type stat struct {
 	min, max      float64
 	notApplicable int
 	errors        int
+	skipped       int
 }
 
 // New returns an empty Summary.
@@ -70,6 +71,20 @@ func (s *Summary) Export(_ context.Context, e *scorer.Evaluation) error {
 	for _, me := range e.Errors {
 		s.get(me.Metric).errors++
 	}
+	// Judge metrics report through the ledger: a judge error or a run
+	// the metric could not judge counts like an engine metric's; runs
+	// not sent to the judge (sampled out, over budget, ...) are skipped.
+	for _, d := range e.Decisions {
+		switch d.Outcome {
+		case scorer.OutcomeScored, scorer.OutcomeCached, scorer.OutcomeQueued:
+		case scorer.OutcomeJudgeError:
+			s.get(d.Metric).errors++
+		case scorer.OutcomeNotApplicable:
+			s.get(d.Metric).notApplicable++
+		default:
+			s.get(d.Metric).skipped++
+		}
+	}
 	return nil
 }
 
@@ -91,6 +106,9 @@ type Row struct {
 	Min, Max      float64
 	NotApplicable int
 	Errors        int
+	// Skipped counts judge metric runs not sent to the judge: sampled
+	// out, filtered, over budget, queue full, shutting down.
+	Skipped int
 }
 
 // Table is a snapshot of a Summary.
@@ -107,7 +125,7 @@ func (s *Summary) Snapshot() Table {
 	t := Table{Runs: s.runs, Failed: s.failed}
 	for name, st := range s.metrics {
 		r := Row{Metric: name, Count: st.n, Mean: st.mean, Min: st.min, Max: st.max,
-			NotApplicable: st.notApplicable, Errors: st.errors, Std: math.NaN()}
+			NotApplicable: st.notApplicable, Errors: st.errors, Skipped: st.skipped, Std: math.NaN()}
 		if st.n > 1 {
 			r.Std = math.Sqrt(st.m2 / float64(st.n-1))
 		}
@@ -120,18 +138,18 @@ func (s *Summary) Snapshot() Table {
 // Write prints the table in aligned columns.
 func (t Table) Write(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "metric\tscored\tmean\tstd\tmin\tmax\tn/a\terrors\t\n")
+	fmt.Fprintf(tw, "metric\tscored\tmean\tstd\tmin\tmax\tn/a\terrors\tskipped\t\n")
 	for _, r := range t.Rows {
 		if r.Count == 0 {
-			fmt.Fprintf(tw, "%s\t0\t-\t-\t-\t-\t%d\t%d\t\n", r.Metric, r.NotApplicable, r.Errors)
+			fmt.Fprintf(tw, "%s\t0\t-\t-\t-\t-\t%d\t%d\t%d\t\n", r.Metric, r.NotApplicable, r.Errors, r.Skipped)
 			continue
 		}
 		std := "-"
 		if !math.IsNaN(r.Std) {
 			std = fmt.Sprintf("%.4f", r.Std)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%s\t%.4f\t%.4f\t%d\t%d\t\n",
-			r.Metric, r.Count, r.Mean, std, r.Min, r.Max, r.NotApplicable, r.Errors)
+		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%s\t%.4f\t%.4f\t%d\t%d\t%d\t\n",
+			r.Metric, r.Count, r.Mean, std, r.Min, r.Max, r.NotApplicable, r.Errors, r.Skipped)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

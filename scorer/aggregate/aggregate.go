@@ -88,6 +88,16 @@ func (s *Summary) Passed() bool {
 	return true
 }
 
+// Errors returns the number of rows on which a metric failed, summed over
+// the metrics.
+func (s *Summary) Errors() int {
+	n := 0
+	for _, m := range s.Metrics {
+		n += m.Errors
+	}
+	return n
+}
+
 // Summarize aggregates one evaluation per row (nil for a row that was not
 // evaluated) over the metrics named, in that order, and checks criteria.
 func Summarize(metrics []string, evals []*scorer.Evaluation, criteria []Criterion) *Summary {
