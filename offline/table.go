@@ -29,8 +29,10 @@ func scoreCell(ev *scorer.Evaluation, name string) string {
 	return "error"
 }
 
-// writeTable prints one line per row and the summary.
-func writeTable(w io.Writer, names []string, rows []dataset.Row, evals []*scorer.Evaluation, sum *aggregate.Summary) error {
+// writeTable prints the summary: per metric its mean, standard
+// deviation and the rows scored, not applicable and failed, then the
+// criteria. withRows prints every row's scores first.
+func writeTable(w io.Writer, names []string, rows []dataset.Row, evals []*scorer.Evaluation, sum *aggregate.Summary, withRows bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "row\tcase\t")
 	for _, n := range names {
@@ -38,6 +40,9 @@ func writeTable(w io.Writer, names []string, rows []dataset.Row, evals []*scorer
 	}
 	fmt.Fprintln(tw)
 	for i, r := range rows {
+		if !withRows {
+			break
+		}
 		cs := r.Instance.CaseID
 		if cs == "" {
 			cs = "-"
@@ -84,6 +89,12 @@ func writeTable(w io.Writer, names []string, rows []dataset.Row, evals []*scorer
 		return err
 	}
 	fmt.Fprintf(w, "row_count: %d\n", sum.RowCount)
+	if sum.Partial {
+		fmt.Fprintln(w, "partial: interrupted; the summary covers the rows finished")
+	}
+	for _, b := range sum.BadRows {
+		fmt.Fprintf(w, "bad row: %s\n", b)
+	}
 	for _, m := range sum.Metrics {
 		if m.Errors > 0 {
 			fmt.Fprintf(w, "errors: %s failed on %d of %d rows\n", m.Metric, m.Errors, sum.RowCount)
@@ -107,16 +118,20 @@ func writeTable(w io.Writer, names []string, rows []dataset.Row, evals []*scorer
 	return nil
 }
 
-// writeOutput writes metrics_table.jsonl and summary.json to dir.
-func writeOutput(dir string, names []string, rows []dataset.Row, evals []*scorer.Evaluation, sum *aggregate.Summary) error {
+// writeOutput writes metrics_table.jsonl and summary.json to dir; rows
+// kept from an earlier run (done) are written as they were.
+func writeOutput(dir string, names []string, rows []dataset.Row, evals []*scorer.Evaluation, done map[int]resumed, sum *aggregate.Summary) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	var b bytes.Buffer
 	for i, r := range rows {
-		line, err := tableLine(r, names, evals[i])
-		if err != nil {
-			return fmt.Errorf("row %d: %w", r.Index, err)
+		line := done[r.Index].line
+		if line == nil {
+			var err error
+			if line, err = tableLine(r, names, evals[i]); err != nil {
+				return fmt.Errorf("row %d: %w", r.Index, err)
+			}
 		}
 		b.Write(line)
 		b.WriteByte('\n')

@@ -95,7 +95,7 @@ func TestEvalBadInput(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{"bad row", []string{"--dataset", bad, "--metrics", "exact_match"}, []string{"row 1 (line 2)", `column "predicted_trajectory"`, `missing "tool_name"`}},
+		{"bad row, fail fast", []string{"--dataset", bad, "--metrics", "exact_match", "--fail-fast"}, []string{"row 1 (line 2)", `column "predicted_trajectory"`, `missing "tool_name"`}},
 		{"no input", []string{"--metrics", "exact_match"}, []string{"--dataset"}},
 		{"no metrics", []string{"--dataset", good}, []string{"no metrics"}},
 		{"unknown metric", []string{"--dataset", good, "--metrics", "nope"}, []string{`unknown metric type "nope"`}},
@@ -193,4 +193,28 @@ func writeCriteria(t *testing.T, dir, data string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// A bad row is reported with its row, line and column, and the run goes
+// on: the other rows are scored, the summary lists the bad row, and the
+// exit status is 1.
+func TestEvalBadRowGoesOn(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "bad.jsonl")
+	data := "{\"response\":\"a\",\"reference\":\"a\"}\n{\"prompt\":\"b\",\"predicted_trajectory\":[{\"tool_input\":{}}]}\n{\"response\":\"c\",\"reference\":\"d\"}\n"
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runEvalCLI(t, "--dataset", p, "--metrics", "exact_match")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	for _, w := range []string{"row_count: 2", `bad row: row 1 (line 2), column "predicted_trajectory"`} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("stdout lacks %q:\n%s", w, stdout)
+		}
+	}
+	if !strings.Contains(stderr, "row=1 line=2") {
+		t.Errorf("stderr does not name the row:\n%s", stderr)
+	}
 }

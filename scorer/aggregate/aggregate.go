@@ -76,6 +76,12 @@ type Summary struct {
 	RowCount int
 	Metrics  []MetricSummary
 	Criteria []CriterionResult
+	// Partial marks a summary of an evaluation that was interrupted: it
+	// covers only the rows finished by then.
+	Partial bool `json:",omitempty"`
+	// BadRows are the input rows that could not be read, each with its
+	// row, line and cause; they are in no count above.
+	BadRows []string `json:",omitempty"`
 }
 
 // Passed reports whether every criterion passed (true when there are none).
