@@ -17,10 +17,10 @@ type progress struct {
 	total int
 	start time.Time
 
-	mu     sync.Mutex
-	done   int
-	calls  int
-	cost   float64
+	mu       sync.Mutex
+	done     int
+	calls    int
+	cost     float64
 	last     time.Time
 	reported int // rows done at the last report
 	closed   bool

@@ -137,8 +137,8 @@ func TestTallyMajority(t *testing.T) {
 
 func TestRubricErrors(t *testing.T) {
 	for name, answer := range map[string]string{
-		"no blocks":            "The response looks fine.",
-		"only none verdicts":   block("The response is concise.", "unsure"),
+		"no blocks":          "The response looks fine.",
+		"only none verdicts": block("The response is concise.", "unsure"),
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := newEnv(answer).Score(t, MetricRubricFinalResponse, map[string]any{"rubrics": twoRubrics, "num_samples": 1}, fixedInstance())
