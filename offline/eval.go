@@ -51,9 +51,9 @@ type Options struct {
 	Resume bool
 	// FailFast stops at the first row that cannot be read.
 	FailFast bool
-	// Concurrency is the number of rows evaluated at once; 0 picks the
-	// judges' max_concurrency summed (the number of CPUs without judge
-	// metrics). Each judge still holds to its own max_concurrency.
+	// Concurrency is the number of rows evaluated at once; 0 picks twice
+	// the judges' max_concurrency summed (the number of CPUs without
+	// judge metrics). Each judge still holds to its own max_concurrency.
 	Concurrency int
 	// Progress, when set, receives progress reports: a bar redrawn in
 	// place when ProgressBar is set (a terminal), plain lines otherwise.
@@ -197,11 +197,15 @@ func concurrency(o Options, e *scorer.Engine) int {
 	if !judged {
 		return runtime.GOMAXPROCS(0)
 	}
+	// Twice the calls the judges take at once: while max_concurrency
+	// calls wait on their judges, as many rows are being prepared and
+	// parsed, so the judges are never left idle. Each judge's own limit
+	// holds the calls in flight.
 	n := 0
 	for _, j := range o.Config.Judge.Judges {
 		n += max(j.MaxConcurrency, 1)
 	}
-	return max(n, 1)
+	return 2 * max(n, 1)
 }
 
 // evaluate scores rows[todo] with workers goroutines into evals. It

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"math"
 	"sort"
+	"strconv"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
@@ -170,6 +171,10 @@ func contains(list []string, s string) bool {
 // <metric>/mean and <metric>/std per metric in order (std absent for
 // fewer than two scores, mean absent when nothing was scored), then
 // "criteria" ({metric: {threshold, passed, failed_rows}}) and "passed".
+// Beyond Vertex's keys, "<metric>/scored", "<metric>/not_applicable" and
+// "<metric>/errors" count the rows per outcome, "partial" marks an
+// interrupted evaluation and "bad_rows" lists the rows that could not be
+// read.
 func (s *Summary) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(`{"row_count":`)
@@ -182,6 +187,13 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 		if m.HasStd {
 			writeKey(&b, m.Metric+"/std")
 			b.WriteString(jsonNum(m.Std))
+		}
+		for _, c := range []struct {
+			k string
+			n int
+		}{{"/scored", m.Scored}, {"/not_applicable", m.NotApplicable}, {"/errors", m.Errors}} {
+			writeKey(&b, m.Metric+c.k)
+			b.WriteString(strconv.Itoa(c.n))
 		}
 	}
 	if len(s.Criteria) > 0 {
@@ -211,6 +223,18 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 			b.Write(v)
 		}
 		b.WriteByte('}')
+	}
+	if s.Partial {
+		writeKey(&b, "partial")
+		b.WriteString("true")
+	}
+	if len(s.BadRows) > 0 {
+		writeKey(&b, "bad_rows")
+		v, err := json.Marshal(s.BadRows)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
 	}
 	writeKey(&b, "passed")
 	if s.Passed() {
