@@ -111,6 +111,10 @@ func Eval(ctx context.Context, o Options, stdout io.Writer) (int, error) {
 		return ExitBadInput, err
 	}
 	for _, b := range bad {
+		if b.Row < 0 {
+			o.Logger.Warn("run not evaluated", "err", b.Err)
+			continue
+		}
 		o.Logger.Warn("row not evaluated", "row", b.Row, "line", b.Line, "err", b)
 	}
 	if o.FailFast && len(bad) > 0 {
@@ -162,9 +166,18 @@ func Eval(ctx context.Context, o Options, stdout io.Writer) (int, error) {
 		}
 	}
 	for _, b := range bad {
+		if b.Row < 0 {
+			sum.BadRows = append(sum.BadRows, b.Err.Error())
+			continue
+		}
 		sum.BadRows = append(sum.BadRows, b.Error())
 	}
 
+	if o.EvalSet != "" {
+		if err := writeCases(stdout, names, outRows, outEvals, criteria); err != nil {
+			return ExitFail, err
+		}
+	}
 	if err := writeTable(stdout, names, outRows, outEvals, sum, o.Rows); err != nil {
 		return ExitFail, err
 	}
@@ -297,9 +310,13 @@ func loadRows(ctx context.Context, o Options, format dataset.Format) (rows []dat
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	rows, unmatched = dataset.Join(set, runs, o.CaseAttr)
+	rows, unmatched, stray := dataset.Join(set, runs, o.CaseAttr)
 	if len(unmatched) > 0 {
 		o.Logger.Warn("eval cases without a matching run", "cases", unmatched)
 	}
-	return rows, unmatched, nil, nil
+	for _, id := range stray {
+		// reported, not dropped: a run of no case of the set
+		bad = append(bad, &dataset.Error{Row: -1, Err: fmt.Errorf("run %s matches no eval case", id)})
+	}
+	return rows, unmatched, bad, nil
 }

@@ -171,7 +171,10 @@ func TestEvalFormatsAndEvalSet(t *testing.T) {
 		want  string
 	}{
 		{"matched", []any{matched}, 0, "criterion tool_trajectory_avg_score >= 1: PASS"},
+		{"matched per case", []any{matched}, 0, "smart_home: PASSED\n  tool_trajectory_avg_score: 1.0000 >= 1 PASSED"},
 		{"unmatched", []any{matched, unknown}, 1, "criterion tool_trajectory_avg_score >= 1: FAIL (rows [1])"},
+		{"unmatched per case", []any{matched, unknown}, 1, "unknown: FAILED"},
+		{"adk count", []any{matched, unknown}, 1, "1 passed, 1 failed"},
 	} {
 		b, _ := json.Marshal(map[string]any{"eval_set_id": "captures", "eval_cases": tt.cases})
 		set := filepath.Join(dir, tt.name+".evalset.json")
