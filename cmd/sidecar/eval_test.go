@@ -221,3 +221,16 @@ func TestEvalBadRowGoesOn(t *testing.T) {
 		t.Errorf("stderr does not name the row:\n%s", stderr)
 	}
 }
+
+// A judge metric asked for without a judge says a judge is needed.
+func TestEvalJudgeMetricWithoutJudge(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "rows.jsonl")
+	if err := os.WriteFile(p, []byte(`{"prompt": "q", "response": "a"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runEvalCLI(t, "--dataset", p, "--metrics", "coherence")
+	if code != 2 || !strings.Contains(stderr, "no judge is configured") || strings.Contains(stderr, "unknown metric type") {
+		t.Errorf("exit %d, stderr %s", code, stderr)
+	}
+}
