@@ -173,6 +173,7 @@ func Eval(ctx context.Context, o Options, stdout io.Writer) (int, error) {
 		sum.BadRows = append(sum.BadRows, b.Error())
 	}
 
+	reportMissing(stdout, engine, outRows, outEvals)
 	if o.EvalSet != "" {
 		if err := writeCases(stdout, names, outRows, outEvals, criteria); err != nil {
 			return ExitFail, err
@@ -319,4 +320,28 @@ func loadRows(ctx context.Context, o Options, format dataset.Format) (rows []dat
 		bad = append(bad, &dataset.Error{Row: -1, Err: fmt.Errorf("run %s matches no eval case", id)})
 	}
 	return rows, unmatched, bad, nil
+}
+
+// reportMissing says, per metric not applicable on some rows, which
+// inputs those rows lack (a dataset without a reference column, say), so
+// that a missing input is never a silent n/a.
+func reportMissing(w io.Writer, engine *scorer.Engine, rows []dataset.Row, evals []*scorer.Evaluation) {
+	for _, m := range engine.Metrics() {
+		var missing scorer.Inputs
+		n := 0
+		for i, ev := range evals {
+			if slices.Contains(ev.NotApplicable, m.Name()) {
+				n++
+				missing |= rows[i].Instance.Missing(m.Needs())
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		why := "the metric found nothing to score"
+		if missing != 0 {
+			why = "rows lack " + missing.String()
+		}
+		fmt.Fprintf(w, "n/a: %s on %d of %d rows (%s)\n", m.Name(), n, len(evals), why)
+	}
 }

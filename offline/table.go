@@ -34,7 +34,11 @@ func scoreCell(ev *scorer.Evaluation, name string) string {
 // criteria. withRows prints every row's scores first.
 func writeTable(w io.Writer, names []string, rows []dataset.Row, evals []*scorer.Evaluation, sum *aggregate.Summary, withRows bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "row\tcase\t")
+	if withRows {
+		fmt.Fprint(tw, "row\tcase\t")
+	} else {
+		fmt.Fprint(tw, "metric\t\t")
+	}
 	for _, n := range names {
 		fmt.Fprintf(tw, "%s\t", n)
 	}

@@ -5,6 +5,7 @@
 package scorer
 
 import (
+	"strings"
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
@@ -138,4 +139,20 @@ func FromTrajectory(t *agentrun.Trajectory) *Instance {
 		in.Has |= InConversation
 	}
 	return in
+}
+
+// inputNames name the Inputs bits, in bit order, as dataset columns do.
+var inputNames = [...]string{"prompt", "response", "reference", "context", "instruction",
+	"predicted_trajectory", "reference_trajectory", "intermediate_events", "tool_declarations",
+	"conversation", "reference_topics", "latency", "failure", "prediction", "invocations"}
+
+// String names the fields of the set, comma-separated.
+func (i Inputs) String() string {
+	var out []string
+	for b, name := range inputNames {
+		if i&(1<<b) != 0 {
+			out = append(out, name)
+		}
+	}
+	return strings.Join(out, ", ")
 }
