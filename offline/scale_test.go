@@ -61,20 +61,23 @@ func slowJudge(t testing.TB, latency time.Duration, seen *atomic.Int64) *judgete
 }
 
 // evalRate runs n rows against a judge answering in latency with
-// max_concurrency maxConc and returns rows per second.
+// max_concurrency maxConc and returns the rows judged per second, timed
+// by the judge server from the first request to the last answer.
 func evalRate(t testing.TB, n, maxConc int, latency time.Duration) float64 {
 	srv := slowJudge(t, latency, nil)
 	cfg, ds := judgeSetup(t, srv, maxConc, n)
-	start := time.Now()
 	code, err := Eval(context.Background(), Options{Config: cfg, ConfigGiven: true, Dataset: ds, Metrics: []string{"coherence"}}, &bytes.Buffer{})
-	elapsed := time.Since(start)
 	if err != nil || code != ExitPass {
 		t.Fatalf("exit %d, %v", code, err)
 	}
-	if got := len(srv.Requests()); got != n {
-		t.Fatalf("%d judge calls, want %d", got, n)
+	reqs := srv.Requests()
+	if len(reqs) != n {
+		t.Fatalf("%d judge calls, want %d", len(reqs), n)
 	}
-	return float64(n) / elapsed.Seconds()
+	// from the first call's arrival to the last call's answer: the rows
+	// judged per second once the dataset is loaded and the judge built
+	span := reqs[n-1].Time.Add(latency).Sub(reqs[0].Time)
+	return float64(n) / span.Seconds()
 }
 
 // Judge calls run concurrently up to the judge's max_concurrency: with 8
