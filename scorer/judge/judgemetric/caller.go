@@ -2,6 +2,7 @@ package judgemetric
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
@@ -51,6 +52,10 @@ func (c *Caller) Call(ctx context.Context, build func(s judge.Sanitizer) *judge.
 	}
 	c.addFlags(s.Flags())
 	resp, err := c.Judge.Judge(ctx, req)
+	if judge.ClassOf(err) == judge.ClassPromptTooLong {
+		// skipped, not failed: the run is too long for this judge
+		return "", fmt.Errorf("%w: %w", scorer.ErrNotApplicable, err)
+	}
 	if err != nil {
 		return "", err
 	}

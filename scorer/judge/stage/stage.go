@@ -432,6 +432,9 @@ func classify(err error) (outcome, reason string) {
 			return scorer.OutcomeJudgeError, re.reason
 		}
 	}
+	if judge.ClassOf(err) == judge.ClassPromptTooLong {
+		return scorer.OutcomeNotApplicable, string(judge.ClassPromptTooLong)
+	}
 	if errors.Is(err, scorer.ErrNotApplicable) {
 		return scorer.OutcomeNotApplicable, "undefined for the run"
 	}
