@@ -16,6 +16,9 @@ import (
 // ReadRuns reads OTLP files through an assembler and returns every run it
 // rebuilt.
 func ReadRuns(ctx context.Context, cfg extractor.Config, paths []string, logger *slog.Logger) ([]*agentrun.Trajectory, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
 	var (
 		mu   sync.Mutex
 		runs []*agentrun.Trajectory
