@@ -40,6 +40,7 @@ func TestPromptSizes(t *testing.T) {
 	if err := stage.RegisterMetrics(r, judgemetrictest.Deps(j, judgemetrictest.NewGuardSanitizers())); err != nil {
 		t.Fatal(err)
 	}
+	var perCall [][2]int // tool calls and prompt tokens of rubric_based_tool_use_quality_v1
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-40s %5s %7s %7s\n", "metric", "runs", "median", "max")
 	for _, id := range r.Names() {
@@ -59,6 +60,9 @@ func TestPromptSizes(t *testing.T) {
 			if reqs := j.Requests(); len(reqs) > before {
 				req := reqs[before]
 				sizes = append(sizes, (len(req.System)+len(req.Prompt))/4)
+				if id == "rubric_based_tool_use_quality_v1" {
+					perCall = append(perCall, [2]int{len(in.PredictedTrajectory), (len(req.System) + len(req.Prompt)) / 4})
+				}
 			}
 		}
 		if len(sizes) == 0 {
@@ -72,4 +76,5 @@ func TestPromptSizes(t *testing.T) {
 		}
 	}
 	t.Logf("estimated prompt tokens of the first judge request per metric:\n%s", b.String())
+	t.Logf("rubric_based_tool_use_quality_v1, (tool calls, tokens) per run: %v", perCall)
 }
