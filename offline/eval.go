@@ -148,30 +148,8 @@ func Eval(ctx context.Context, o Options, stdout io.Writer) (int, error) {
 	interrupted := evaluate(ctx, engine, rows, todo, evals, concurrency(o, engine), prog, o.Logger)
 	prog.finish()
 
-	// The summary covers the rows evaluated (and resumed); an
-	// interrupted run leaves the others out.
-	var outRows []dataset.Row
-	var outEvals []*scorer.Evaluation
-	for i := range rows {
-		if evals[i] != nil {
-			outRows = append(outRows, rows[i])
-			outEvals = append(outEvals, evals[i])
-		}
-	}
-	sum := aggregate.Summarize(names, outEvals, criteria)
+	outRows, outEvals, sum := summarize(names, rows, evals, criteria, bad)
 	sum.Partial = interrupted
-	for i := range sum.Criteria {
-		for k, pos := range sum.Criteria[i].FailedRows {
-			sum.Criteria[i].FailedRows[k] = outRows[pos].Index
-		}
-	}
-	for _, b := range bad {
-		if b.Row < 0 {
-			sum.BadRows = append(sum.BadRows, b.Err.Error())
-			continue
-		}
-		sum.BadRows = append(sum.BadRows, b.Error())
-	}
 
 	reportMissing(stdout, engine, outRows, outEvals)
 	if o.EvalSet != "" {
@@ -195,6 +173,35 @@ func Eval(ctx context.Context, o Options, stdout io.Writer) (int, error) {
 		return ExitFail, nil
 	}
 	return ExitPass, nil
+}
+
+// summarize aggregates the rows evaluated (and resumed): an interrupted
+// run leaves the others out. It returns those rows and their
+// evaluations, and the summary with the criteria's failed rows named by
+// row number and the bad rows listed.
+func summarize(names []string, rows []dataset.Row, evals []*scorer.Evaluation, criteria []aggregate.Criterion, bad []*dataset.Error) ([]dataset.Row, []*scorer.Evaluation, *aggregate.Summary) {
+	var outRows []dataset.Row
+	var outEvals []*scorer.Evaluation
+	for i := range rows {
+		if evals[i] != nil {
+			outRows = append(outRows, rows[i])
+			outEvals = append(outEvals, evals[i])
+		}
+	}
+	sum := aggregate.Summarize(names, outEvals, criteria)
+	for i := range sum.Criteria {
+		for k, pos := range sum.Criteria[i].FailedRows {
+			sum.Criteria[i].FailedRows[k] = outRows[pos].Index
+		}
+	}
+	for _, b := range bad {
+		if b.Row < 0 {
+			sum.BadRows = append(sum.BadRows, b.Err.Error())
+			continue
+		}
+		sum.BadRows = append(sum.BadRows, b.Error())
+	}
+	return outRows, outEvals, sum
 }
 
 // concurrency is the number of rows evaluated at once.

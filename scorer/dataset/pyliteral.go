@@ -45,16 +45,14 @@ func (p *pyParser) value(b *strings.Builder, depth int) error {
 	if p.i >= len(p.s) {
 		return errors.New("unexpected end")
 	}
-	switch c := p.s[p.i]; {
-	case c == '[' || c == '(':
-		closing := byte(']')
-		if c == '(' {
-			closing = ')'
-		}
-		return p.seq(b, closing, depth, false)
-	case c == '{':
+	switch p.s[p.i] {
+	case '[':
+		return p.seq(b, ']', depth, false)
+	case '(':
+		return p.seq(b, ')', depth, false)
+	case '{':
 		return p.seq(b, '}', depth, true)
-	case c == '\'' || c == '"':
+	case '\'', '"':
 		s, err := p.str()
 		if err != nil {
 			return err
@@ -80,7 +78,7 @@ func (p *pyParser) value(b *strings.Builder, depth int) error {
 			return fmt.Errorf("unexpected %q", word)
 		}
 		n, _ := json.Marshal(f)
-		if strings.IndexAny(word, ".eE") < 0 {
+		if !strings.ContainsAny(word, ".eE") {
 			n = []byte(word) // an int keeps its digits
 		}
 		b.Write(n)
