@@ -57,9 +57,11 @@ func perRun(used float64, admitted int, prevPerRun float64) float64 {
 // left over the use of one admitted run) and the runs still to come (see
 // demand.expected), and admits the run when a hash of key falls below
 // their ratio: each run has the same chance wherever it comes in the
-// window, and the same run is always decided the same way. The calls
-// themselves still reserve as usual, so a limit is never passed. A nil or
-// unlimited budget admits every run.
+// window, and the same run is always decided the same way. Without a
+// previous window to go by, runs are admitted until the window's demand
+// passes its room, and paced from then on. The calls themselves still
+// reserve as usual, so a limit is never passed. A nil or unlimited budget
+// admits every run.
 func (b *Budget) Admit(key string) bool {
 	if b == nil || b.cfg.unlimited() {
 		return true
@@ -84,6 +86,11 @@ func (b *Budget) Admit(key string) bool {
 			return // nothing known about a run's use yet: reserve decides
 		}
 		room := (limit - used) / unit
+		if d.prevOffered == 0 && float64(d.offered) <= room {
+			// No history and no sign yet that demand passes the limit:
+			// a quiet window admits its runs.
+			return
+		}
 		if want := d.expected(now, length); want > 0 {
 			p = min(p, max(room, 0)/want)
 		}
