@@ -189,6 +189,7 @@ func summarize(names []string, rows []dataset.Row, evals []*scorer.Evaluation, c
 		}
 	}
 	sum := aggregate.Summarize(names, outEvals, criteria)
+	sum.Agreement = agreement(names, outRows, outEvals)
 	for i := range sum.Criteria {
 		for k, pos := range sum.Criteria[i].FailedRows {
 			sum.Criteria[i].FailedRows[k] = outRows[pos].Index
@@ -351,4 +352,28 @@ func reportMissing(w io.Writer, engine *scorer.Engine, rows []dataset.Row, evals
 		}
 		fmt.Fprintf(w, "n/a: %s on %d of %d rows (%s)\n", m.Name(), n, len(evals), why)
 	}
+}
+
+// agreement compares each metric with the rows' "human:<metric>" column
+// (a number, a label or a boolean), over the rows that have both.
+func agreement(names []string, rows []dataset.Row, evals []*scorer.Evaluation) []aggregate.Agreement {
+	var out []aggregate.Agreement
+	for _, n := range names {
+		var pairs []aggregate.Pair
+		found := false
+		for i, r := range rows {
+			h, ok := r.Instance.Columns[aggregate.HumanPrefix+n]
+			if !ok || h == nil {
+				continue
+			}
+			found = true
+			if res, ok := resultOf(evals[i], n); ok {
+				pairs = append(pairs, aggregate.Pair{Score: res.Score, Label: res.Label, Human: h})
+			}
+		}
+		if found {
+			out = append(out, aggregate.Agree(n, pairs))
+		}
+	}
+	return out
 }

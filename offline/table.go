@@ -99,6 +99,19 @@ func writeTable(w io.Writer, names []string, rows []dataset.Row, evals []*scorer
 	for _, b := range sum.BadRows {
 		fmt.Fprintf(w, "bad row: %s\n", b)
 	}
+	for _, a := range sum.Agreement {
+		fmt.Fprintf(w, "agreement %s with people: n %d", a.Metric, a.N)
+		if a.HasKappa {
+			fmt.Fprintf(w, ", Cohen's kappa %.4f", a.Kappa)
+		}
+		if a.HasSpearman {
+			fmt.Fprintf(w, ", Spearman %.4f", a.Spearman)
+		}
+		if a.HasMAE {
+			fmt.Fprintf(w, ", MAE %.4f", a.MAE)
+		}
+		fmt.Fprintln(w)
+	}
 	for _, m := range sum.Metrics {
 		if m.Errors > 0 {
 			fmt.Fprintf(w, "errors: %s failed on %d of %d rows\n", m.Metric, m.Errors, sum.RowCount)

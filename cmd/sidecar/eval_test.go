@@ -234,3 +234,43 @@ func TestEvalJudgeMetricWithoutJudge(t *testing.T) {
 		t.Errorf("exit %d, stderr %s", code, stderr)
 	}
 }
+
+// human:<metric> columns give the metric's agreement with people in
+// summary.json and on stdout.
+func TestEvalAgreementWithPeople(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "rows.jsonl")
+	rows := `{"response": "a", "reference": "a", "human:exact_match": 1}
+{"response": "b", "reference": "c", "human:exact_match": 0}
+{"response": "d", "reference": "e", "human:exact_match": 1}
+{"response": "f", "reference": "f", "human:exact_match": 1}
+`
+	if err := os.WriteFile(p, []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := runEvalCLI(t, "--dataset", p, "--metrics", "exact_match", "--output", out)
+	if code != 0 || !strings.Contains(stdout, "agreement exact_match with people: n 4, Cohen's kappa 0.5000") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum struct {
+		Agreement map[string]struct {
+			N         int                       `json:"n"`
+			Kappa     float64                   `json:"cohen_kappa"`
+			MAE       float64                   `json:"mae"`
+			Confusion map[string]map[string]int `json:"confusion"`
+		} `json:"agreement"`
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	// people 1,0,1,1; metric 1,0,0,1: po 3/4, pe 1/2, kappa 1/2
+	a := sum.Agreement["exact_match"]
+	if a.N != 4 || a.Kappa != 0.5 || a.MAE != 0.25 || a.Confusion["1"]["0"] != 1 {
+		t.Errorf("agreement %+v", a)
+	}
+}

@@ -83,6 +83,9 @@ type Summary struct {
 	// BadRows are the input rows that could not be read, each with its
 	// row, line and cause; they are in no count above.
 	BadRows []string `json:",omitempty"`
+	// Agreement compares metrics with people's labels (dataset columns
+	// "human:<metric>"), per metric that has them.
+	Agreement []Agreement `json:",omitempty"`
 }
 
 // Passed reports whether every criterion passed (true when there are none).
@@ -172,9 +175,10 @@ func contains(list []string, s string) bool {
 // fewer than two scores, mean absent when nothing was scored), then
 // "criteria" ({metric: {threshold, passed, failed_rows}}) and "passed".
 // Beyond Vertex's keys, "<metric>/scored", "<metric>/not_applicable" and
-// "<metric>/errors" count the rows per outcome, "partial" marks an
-// interrupted evaluation and "bad_rows" lists the rows that could not be
-// read.
+// "<metric>/errors" count the rows per outcome, "agreement" compares
+// metrics with people's labels ({metric: {n, cohen_kappa, confusion,
+// spearman, mae}}), "partial" marks an interrupted evaluation and
+// "bad_rows" lists the rows that could not be read.
 func (s *Summary) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(`{"row_count":`)
@@ -221,6 +225,34 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 			}
 			b.WriteByte(':')
 			b.Write(v)
+		}
+		b.WriteByte('}')
+	}
+	if len(s.Agreement) > 0 {
+		writeKey(&b, "agreement")
+		b.WriteByte('{')
+		for i, a := range s.Agreement {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			k, _ := json.Marshal(a.Metric)
+			b.Write(k)
+			b.WriteByte(':')
+			v := map[string]any{"n": a.N}
+			if a.HasKappa {
+				v["cohen_kappa"], v["confusion"] = a.Kappa, a.Confusion
+			}
+			if a.HasSpearman {
+				v["spearman"] = a.Spearman
+			}
+			if a.HasMAE {
+				v["mae"] = a.MAE
+			}
+			vb, err := json.Marshal(v)
+			if err != nil {
+				return nil, err
+			}
+			b.Write(vb)
 		}
 		b.WriteByte('}')
 	}
