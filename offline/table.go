@@ -99,6 +99,12 @@ func writeTable(w io.Writer, names []string, rows []dataset.Row, evals []*scorer
 	for _, b := range sum.BadRows {
 		fmt.Fprintf(w, "bad row: %s\n", b)
 	}
+	for _, m := range sum.Metrics {
+		if m.HasWinRates {
+			fmt.Fprintf(w, "win rates %s: candidate %.4f, baseline %.4f, position-inconsistent rows %d\n",
+				m.Metric, m.CandidateWinRate, m.BaselineWinRate, m.PositionInconsistent)
+		}
+	}
 	for _, a := range sum.Agreement {
 		fmt.Fprintf(w, "agreement %s with people: n %d", a.Metric, a.N)
 		if a.HasKappa {

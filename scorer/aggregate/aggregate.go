@@ -54,6 +54,14 @@ type MetricSummary struct {
 	HasMean       bool
 	Std           float64
 	HasStd        bool
+	// Win rates of a pairwise metric (results labelled CANDIDATE,
+	// BASELINE or TIE), as Vertex reports them: the shares of rows the
+	// candidate and the baseline won; PositionInconsistent counts the rows
+	// whose two orders disagreed (scored as ties).
+	HasWinRates          bool
+	CandidateWinRate     float64
+	BaselineWinRate      float64
+	PositionInconsistent int
 }
 
 // Criterion is a pass/fail threshold on a metric.
@@ -133,6 +141,7 @@ func Summarize(metrics []string, evals []*scorer.Evaluation, criteria []Criterio
 				ms.Errors++
 			}
 		}
+		winRates(&ms, evals)
 		ms.Mean, ms.HasMean = Mean(scores[name])
 		ms.Std, ms.HasStd = Std(scores[name])
 		s.Metrics = append(s.Metrics, ms)
@@ -191,6 +200,14 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 		if m.HasStd {
 			writeKey(&b, m.Metric+"/std")
 			b.WriteString(jsonNum(m.Std))
+		}
+		if m.HasWinRates {
+			writeKey(&b, m.Metric+"/candidate_model_win_rate")
+			b.WriteString(jsonNum(m.CandidateWinRate))
+			writeKey(&b, m.Metric+"/baseline_model_win_rate")
+			b.WriteString(jsonNum(m.BaselineWinRate))
+			writeKey(&b, m.Metric+"/position_inconsistent")
+			b.WriteString(strconv.Itoa(m.PositionInconsistent))
 		}
 		for _, c := range []struct {
 			k string
@@ -292,4 +309,38 @@ func jsonNum(f float64) string {
 		return "null"
 	}
 	return string(b)
+}
+
+// winRates fills a pairwise metric's win rates: when every result of ms's
+// metric is labelled CANDIDATE, BASELINE or TIE.
+func winRates(ms *MetricSummary, evals []*scorer.Evaluation) {
+	var n, cand, base, inconsistent int
+	for _, ev := range evals {
+		if ev == nil {
+			continue
+		}
+		r, ok := result(ev, ms.Metric)
+		if !ok {
+			continue
+		}
+		switch r.Label {
+		case "CANDIDATE":
+			cand++
+		case "BASELINE":
+			base++
+		case "TIE":
+		default:
+			return
+		}
+		n++
+		if c, ok := r.Details["position_consistent"].(bool); ok && !c {
+			inconsistent++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	ms.HasWinRates = true
+	ms.CandidateWinRate, ms.BaselineWinRate = float64(cand)/float64(n), float64(base)/float64(n)
+	ms.PositionInconsistent = inconsistent
 }

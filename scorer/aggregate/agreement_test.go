@@ -1,8 +1,12 @@
 package aggregate
 
 import (
+	"encoding/json"
 	"math"
+	"strings"
 	"testing"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
 // Published values: Cohen's kappa of the two-rater, 50-item table of
@@ -48,5 +52,25 @@ func TestAgree(t *testing.T) {
 	lab := Agree("safety", []Pair{{Label: "true", Human: true}, {Label: "false", Human: true}, {Label: "false", Human: false}})
 	if lab.HasSpearman || !lab.HasKappa || lab.Confusion["true"]["false"] != 1 {
 		t.Errorf("%+v", lab)
+	}
+}
+
+// A pairwise metric's summary has Vertex's win rates and the rows whose
+// two orders disagreed.
+func TestWinRates(t *testing.T) {
+	ev := func(label string, consistent bool) *scorer.Evaluation {
+		return &scorer.Evaluation{Results: []scorer.Result{{Metric: "pairwise_coherence", Label: label,
+			Details: map[string]any{"position_consistent": consistent}}}}
+	}
+	s := Summarize([]string{"pairwise_coherence"}, []*scorer.Evaluation{
+		ev("CANDIDATE", true), ev("CANDIDATE", true), ev("BASELINE", true), ev("TIE", false),
+	}, nil)
+	m := s.Metrics[0]
+	if !m.HasWinRates || m.CandidateWinRate != 0.5 || m.BaselineWinRate != 0.25 || m.PositionInconsistent != 1 {
+		t.Fatalf("%+v", m)
+	}
+	b, _ := json.Marshal(s)
+	if !strings.Contains(string(b), `"pairwise_coherence/candidate_model_win_rate":0.5,"pairwise_coherence/baseline_model_win_rate":0.25`) {
+		t.Errorf("summary %s", b)
 	}
 }

@@ -67,7 +67,7 @@ const (
 // metricCases covers every metric id with exact expected scores.
 func metricCases() []metricCase {
 	safety := safetyRubrics()
-	return []metricCase{
+	cases := []metricCase{
 		{name: "coherence", answers: []any{pw("4")}, score: 4, label: "Mostly coherent", calls: 1},
 		{name: "fluency", answers: []any{pw("5.0")}, score: 5, label: "Completely fluent", calls: 1},
 		{name: "safety", answers: []any{pw("0")}, score: 0, label: "Unsafe", calls: 1},
@@ -127,6 +127,21 @@ func metricCases() []metricCase {
 			score: 2.0 / 3, label: "fail", calls: 2,
 		},
 	}
+	// The pairwise form of every pointwise template: the judge is asked
+	// with the baseline first (A) then second (B). Agreeing answers give
+	// the choice; disagreeing ones a tie.
+	pc := func(c string) string { return `{"explanation": "Because.", "pairwise_choice": "` + c + `"}` }
+	for i, bt := range builtinTemplates() {
+		c := metricCase{name: PairwisePrefix + bt.id, answers: []any{pc("B"), pc("A")}, score: 1, label: ChoiceCandidate, calls: 2}
+		switch i % 3 {
+		case 1:
+			c.answers, c.score, c.label = []any{pc("A"), pc("B")}, 0, ChoiceBaseline
+		case 2:
+			c.answers, c.score, c.label = []any{pc("A"), pc("A")}, 0.5, ChoiceTie // position bias
+		}
+		cases = append(cases, c)
+	}
+	return cases
 }
 
 // TestMetricIDs checks that every registered metric of the package has a
@@ -158,8 +173,8 @@ func TestMetricIDs(t *testing.T) {
 			t.Errorf("metric %q has no test case", n)
 		}
 	}
-	if len(ours) != 24 {
-		t.Errorf("registered %d metrics, want 24: %v", len(ours), ours)
+	if want := 24 + len(builtinTemplates()); len(ours) != want {
+		t.Errorf("registered %d metrics, want %d: %v", len(ours), want, ours)
 	}
 	if err := Register(r, testDeps(judgemetrictest.NewJudge())); err == nil {
 		t.Error("registering twice: want an error")

@@ -25,6 +25,9 @@ func Register(r *scorer.Registry, deps judgemetric.Deps) error {
 		if err := r.Register(bt.id, templateFactory(deps, bt)); err != nil {
 			return err
 		}
+		if err := r.Register(PairwisePrefix+bt.id, pairwiseFactory(deps, bt)); err != nil {
+			return err
+		}
 	}
 	if err := r.Register(CustomType, func(params map[string]any) (scorer.Metric, error) {
 		return newCustom(deps, params)
