@@ -2,6 +2,7 @@ package ragas
 
 import (
 	"encoding/json"
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,4 +98,27 @@ func TestExamplesCleanThroughGuard(t *testing.T) {
 func jsonText(s string) string {
 	b, _ := json.Marshal(s)
 	return strings.Trim(string(b), `"`)
+}
+
+// A traced run is rendered from its steps: the model's text before a tool
+// call is an AI message carrying that call, as ragas shows a sample.
+func TestWorkflowFromSteps(t *testing.T) {
+	tr := &agentrun.Trajectory{
+		Input:  "Weather in Paris?",
+		Output: "It is sunny in Paris.",
+		LLMCalls: []agentrun.LLMCall{
+			{Output: "Let me look that up."},
+			{Output: "It is sunny in Paris."},
+		},
+		ToolCalls: []agentrun.ToolCall{{Name: "get_weather", Arguments: `{"city":"Paris"}`, ArgumentsValid: true, Result: "sunny"}},
+		Steps: []agentrun.Step{
+			{Kind: agentrun.StepLLM, Index: 0},
+			{Kind: agentrun.StepTool, Index: 0},
+			{Kind: agentrun.StepLLM, Index: 1},
+		},
+	}
+	want := "Human: Weather in Paris?\nAI: Let me look that up.\nTools:\n  get_weather: {'city': 'Paris'}\nToolOutput: sunny\nAI: It is sunny in Paris."
+	if got := judge.JoinPieces(workflow(scorer.FromTrajectory(tr))); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
 }
