@@ -395,7 +395,9 @@ func TestBlockingStageWaitsInsteadOfSkipping(t *testing.T) {
 // what the window can pay for are over_budget ("<metric>:paced") before
 // they are queued, wherever they come in the burst.
 func TestMetricBudgetPacesAdmission(t *testing.T) {
-	b := judge.NewBudget("m", judge.BudgetConfig{CallsPerMinute: 2}, time.Now)
+	// the burst comes half way through a minute
+	mid := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
+	b := judge.NewBudget("m", judge.BudgetConfig{CallsPerMinute: 2}, func() time.Time { return mid })
 	m := &fakeMetric{name: "m", judge: "j", needs: scorer.InResponse}
 	s, err := New([]Metric{{Metric: m, Policy: policy(t, 1), Budget: b}}, &recorder{}, Options{QueueSize: 1000})
 	if err != nil {
