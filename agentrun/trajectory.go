@@ -82,8 +82,10 @@ type LLMCall struct {
 	FinishReasons []string
 	SpanID        string
 	// Output is the text the call produced (its tool calls left out),
-	// when the span records it: the agent's intermediate responses
-	// between tool calls, and the final response on the last call.
+	// when the span records it and the run made more than one model call:
+	// the agent's intermediate responses between tool calls, and the
+	// final response on the last call (a single call's text is the run's
+	// Output).
 	Output string `json:",omitempty"`
 }
 
