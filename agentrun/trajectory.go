@@ -81,12 +81,21 @@ type LLMCall struct {
 	Start, End    time.Time
 	FinishReasons []string
 	SpanID        string
+	// Output is the text the call produced (its tool calls left out),
+	// when the span records it and the run made more than one model call:
+	// the agent's intermediate responses between tool calls, and the
+	// final response on the last call (a single call's text is the run's
+	// Output).
+	Output string `json:",omitempty"`
 }
 
 // Message is one conversation message.
 type Message struct {
 	Role    string
 	Content string
+	// ToolCalls are the calls an assistant message made, in order; their
+	// results follow as messages of role "tool". Empty for other roles.
+	ToolCalls []ToolCall `json:",omitempty"`
 }
 
 // ToolDefinition is a tool declared to the model.

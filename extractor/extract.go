@@ -534,6 +534,11 @@ func (x *extraction) fillLLMCalls(tr *agentrun.Trajectory, llms []member) {
 			}
 		}
 		x.callSpans = append(x.callSpans, int32(m.i))
+		output := ""
+		if leaves > 1 {
+			// the text between tool calls; one call's text is the run's output
+			output = outputText(f.output.messages())
+		}
 		tr.LLMCalls = append(tr.LLMCalls, agentrun.LLMCall{
 			Model:         f.model,
 			Provider:      f.provider,
@@ -543,6 +548,7 @@ func (x *extraction) fillLLMCalls(tr *agentrun.Trajectory, llms []member) {
 			End:           unixTime(s.end),
 			FinishReasons: reasons,
 			SpanID:        x.spanID(m.i),
+			Output:        output,
 		})
 	}
 }

@@ -16,6 +16,9 @@ import (
 // ReadRuns reads OTLP files through an assembler and returns every run it
 // rebuilt.
 func ReadRuns(ctx context.Context, cfg extractor.Config, paths []string, logger *slog.Logger) ([]*agentrun.Trajectory, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
 	var (
 		mu   sync.Mutex
 		runs []*agentrun.Trajectory
@@ -32,7 +35,7 @@ func ReadRuns(ctx context.Context, cfg extractor.Config, paths []string, logger 
 	}
 	err = otlpfile.Read(ctx, paths, func(it otlpfile.Item) error {
 		return Feed(ctx, asm, it)
-	})
+	}, ReportSkipped(logger))
 	if err != nil {
 		return nil, err
 	}
@@ -65,4 +68,13 @@ func Feed(ctx context.Context, asm *extractor.Assembler, it otlpfile.Item) error
 		return fmt.Errorf("%s: %w", it.Position(), err)
 	}
 	return nil
+}
+
+// ReportSkipped returns the otlpfile.Read callback that reports a file of
+// an input directory skipped because it is not OTLP, as a warning naming
+// the file and the reason.
+func ReportSkipped(logger *slog.Logger) func(path string, reason error) {
+	return func(path string, reason error) {
+		logger.Warn("skipped a file that is not OTLP", "file", path, "reason", reason)
+	}
 }

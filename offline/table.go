@@ -29,15 +29,24 @@ func scoreCell(ev *scorer.Evaluation, name string) string {
 	return "error"
 }
 
-// writeTable prints one line per row and the summary.
-func writeTable(w io.Writer, names []string, rows []dataset.Row, evals []*scorer.Evaluation, sum *aggregate.Summary) error {
+// writeTable prints the summary: per metric its mean, standard
+// deviation and the rows scored, not applicable and failed, then the
+// criteria. withRows prints every row's scores first.
+func writeTable(w io.Writer, names []string, rows []dataset.Row, evals []*scorer.Evaluation, sum *aggregate.Summary, withRows bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "row\tcase\t")
+	if withRows {
+		fmt.Fprint(tw, "row\tcase\t")
+	} else {
+		fmt.Fprint(tw, "metric\t\t")
+	}
 	for _, n := range names {
 		fmt.Fprintf(tw, "%s\t", n)
 	}
 	fmt.Fprintln(tw)
 	for i, r := range rows {
+		if !withRows {
+			break
+		}
 		cs := r.Instance.CaseID
 		if cs == "" {
 			cs = "-"
@@ -66,10 +75,54 @@ func writeTable(w io.Writer, names []string, rows []dataset.Row, evals []*scorer
 		}
 	}
 	fmt.Fprintln(tw)
+	for _, c := range []struct {
+		name string
+		n    func(m aggregate.MetricSummary) int
+	}{
+		{"scored", func(m aggregate.MetricSummary) int { return m.Scored }},
+		{"n/a", func(m aggregate.MetricSummary) int { return m.NotApplicable }},
+		{"errors", func(m aggregate.MetricSummary) int { return m.Errors }},
+	} {
+		fmt.Fprintf(tw, "%s\t\t", c.name)
+		for _, m := range sum.Metrics {
+			fmt.Fprintf(tw, "%d\t", c.n(m))
+		}
+		fmt.Fprintln(tw)
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "row_count: %d\n", sum.RowCount)
+	if sum.Partial {
+		fmt.Fprintln(w, "partial: interrupted; the summary covers the rows finished")
+	}
+	for _, b := range sum.BadRows {
+		fmt.Fprintf(w, "bad row: %s\n", b)
+	}
+	for _, m := range sum.Metrics {
+		if m.HasWinRates {
+			fmt.Fprintf(w, "win rates %s: candidate %.4f, baseline %.4f, position-inconsistent rows %d\n",
+				m.Metric, m.CandidateWinRate, m.BaselineWinRate, m.PositionInconsistent)
+		}
+	}
+	for _, a := range sum.Agreement {
+		fmt.Fprintf(w, "agreement %s with people: n %d", a.Metric, a.N)
+		if a.HasKappa {
+			fmt.Fprintf(w, ", Cohen's kappa %.4f", a.Kappa)
+		}
+		if a.HasSpearman {
+			fmt.Fprintf(w, ", Spearman %.4f", a.Spearman)
+		}
+		if a.HasMAE {
+			fmt.Fprintf(w, ", MAE %.4f", a.MAE)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, m := range sum.Metrics {
+		if m.Errors > 0 {
+			fmt.Fprintf(w, "errors: %s failed on %d of %d rows\n", m.Metric, m.Errors, sum.RowCount)
+		}
+	}
 	for _, c := range sum.Criteria {
 		status := "PASS"
 		if !c.Passed {
@@ -88,16 +141,20 @@ func writeTable(w io.Writer, names []string, rows []dataset.Row, evals []*scorer
 	return nil
 }
 
-// writeOutput writes metrics_table.jsonl and summary.json to dir.
-func writeOutput(dir string, names []string, rows []dataset.Row, evals []*scorer.Evaluation, sum *aggregate.Summary) error {
+// writeOutput writes metrics_table.jsonl and summary.json to dir; rows
+// kept from an earlier run (done) are written as they were.
+func writeOutput(dir string, names []string, rows []dataset.Row, evals []*scorer.Evaluation, done map[int]resumed, sum *aggregate.Summary) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	var b bytes.Buffer
 	for i, r := range rows {
-		line, err := tableLine(r, names, evals[i])
-		if err != nil {
-			return fmt.Errorf("row %d: %w", r.Index, err)
+		line := done[r.Index].line
+		if line == nil {
+			var err error
+			if line, err = tableLine(r, names, evals[i]); err != nil {
+				return fmt.Errorf("row %d: %w", r.Index, err)
+			}
 		}
 		b.Write(line)
 		b.WriteByte('\n')

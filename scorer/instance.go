@@ -5,6 +5,7 @@
 package scorer
 
 import (
+	"strings"
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
@@ -23,8 +24,15 @@ type Instance struct {
 	ReferenceTrajectory []agentrun.ToolCall
 	IntermediateEvents  []agentrun.Step
 	ToolDeclarations    []agentrun.ToolDefinition
-	Conversation        []agentrun.Message
+	Conversation        []agentrun.Message // earlier turns, before Prompt
 	ReferenceTopics     []string
+
+	// Transcript is the whole dialogue in order when the source gives it
+	// as messages (a Ragas multi-turn sample): earlier turns, Prompt,
+	// each assistant message with its tool calls, the tool outputs and
+	// Response. Nil for online runs, whose dialogue is rebuilt from the
+	// fields above.
+	Transcript []agentrun.Message
 
 	// Prediction is a model's tool-call output as Vertex's tool-call
 	// metrics read it: JSON {"content": ..., "tool_calls": [{"name", "arguments"}]}.
@@ -135,4 +143,20 @@ func FromTrajectory(t *agentrun.Trajectory) *Instance {
 		in.Has |= InConversation
 	}
 	return in
+}
+
+// inputNames name the Inputs bits, in bit order, as dataset columns do.
+var inputNames = [...]string{"prompt", "response", "reference", "context", "instruction",
+	"predicted_trajectory", "reference_trajectory", "intermediate_events", "tool_declarations",
+	"conversation", "reference_topics", "latency", "failure", "prediction", "invocations"}
+
+// String names the fields of the set, comma-separated.
+func (i Inputs) String() string {
+	var out []string
+	for b, name := range inputNames {
+		if i&(1<<b) != 0 {
+			out = append(out, name)
+		}
+	}
+	return strings.Join(out, ", ")
 }

@@ -41,6 +41,10 @@ type JudgeUsage struct {
 	Latency      time.Duration // summed over calls
 	Calls        int           // judge calls made
 	Attempts     int           // HTTP attempts, retries included
+	// Cached marks a result reused from an identical earlier run: no call
+	// was made for this run, so tokens, cost, latency, calls and attempts
+	// are zero (the earlier run reported them).
+	Cached bool
 }
 
 // MetricError is a metric that failed on an instance.

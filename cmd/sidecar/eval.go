@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/offline"
@@ -45,10 +47,15 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&metrics, "metrics", "", "comma-separated metric `ids`, built-in or defined in the config")
 	fs.StringVar(&o.Output, "output", "", "`directory` for metrics_table.jsonl and summary.json")
 	fs.StringVar(&o.CaseAttr, "case-id-attribute", dataset.DefaultCaseIDAttribute, "trajectory attribute naming a run's eval case")
+	fs.BoolVar(&o.Rows, "rows", false, "print every row's scores, not only the summary")
+	fs.BoolVar(&o.Resume, "resume", false, "keep the rows already scored in --output and evaluate the rest")
+	fs.BoolVar(&o.FailFast, "fail-fast", false, "stop at the first dataset row that cannot be read (default: report it and go on)")
+	fs.IntVar(&o.Concurrency, "concurrency", 0, "rows evaluated at once (default: the judges' max_concurrency summed, or the CPUs)")
+	quiet := fs.Bool("quiet", false, "no progress report on stderr")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: sidecar eval --dataset FILE [--config FILE] [--metrics id,...] [--criteria FILE] [--output DIR]")
 		fmt.Fprintln(stderr, "       sidecar eval --evalset FILE --traces PATH... [--criteria FILE] [--metrics id,...] [--output DIR]")
-		fmt.Fprintln(stderr, "Exit status: 0 all criteria pass, 1 a criterion fails, 2 bad input.")
+		fmt.Fprintln(stderr, "Exit status: 0 all criteria pass, 1 a criterion fails, a metric fails on a row or a row cannot be read, 2 bad input, 130 interrupted (finished rows and a partial summary are written).")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -70,9 +77,24 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	o.Logger = newLogger(config.Log{Level: o.Config.Log.Level, Format: "text"}, stderr)
+	if !*quiet {
+		o.Progress, o.ProgressBar = stderr, isTerminal(stderr)
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	code, err := offline.Eval(ctx, o, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "sidecar eval: %v\n", err)
 	}
 	return code
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -95,7 +95,7 @@ func TestEvalBadInput(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{"bad row", []string{"--dataset", bad, "--metrics", "exact_match"}, []string{"row 1 (line 2)", `column "predicted_trajectory"`, `missing "tool_name"`}},
+		{"bad row, fail fast", []string{"--dataset", bad, "--metrics", "exact_match", "--fail-fast"}, []string{"row 1 (line 2)", `column "predicted_trajectory"`, `missing "tool_name"`}},
 		{"no input", []string{"--metrics", "exact_match"}, []string{"--dataset"}},
 		{"no metrics", []string{"--dataset", good}, []string{"no metrics"}},
 		{"unknown metric", []string{"--dataset", good, "--metrics", "nope"}, []string{`unknown metric type "nope"`}},
@@ -171,7 +171,10 @@ func TestEvalFormatsAndEvalSet(t *testing.T) {
 		want  string
 	}{
 		{"matched", []any{matched}, 0, "criterion tool_trajectory_avg_score >= 1: PASS"},
+		{"matched per case", []any{matched}, 0, "smart_home: PASSED\n  tool_trajectory_avg_score: 1.0000 >= 1 PASSED"},
 		{"unmatched", []any{matched, unknown}, 1, "criterion tool_trajectory_avg_score >= 1: FAIL (rows [1])"},
+		{"unmatched per case", []any{matched, unknown}, 1, "unknown: FAILED"},
+		{"adk count", []any{matched, unknown}, 1, "1 passed, 1 failed"},
 	} {
 		b, _ := json.Marshal(map[string]any{"eval_set_id": "captures", "eval_cases": tt.cases})
 		set := filepath.Join(dir, tt.name+".evalset.json")
@@ -193,4 +196,81 @@ func writeCriteria(t *testing.T, dir, data string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// A bad row is reported with its row, line and column, and the run goes
+// on: the other rows are scored, the summary lists the bad row, and the
+// exit status is 1.
+func TestEvalBadRowGoesOn(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "bad.jsonl")
+	data := "{\"response\":\"a\",\"reference\":\"a\"}\n{\"prompt\":\"b\",\"predicted_trajectory\":[{\"tool_input\":{}}]}\n{\"response\":\"c\",\"reference\":\"d\"}\n"
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runEvalCLI(t, "--dataset", p, "--metrics", "exact_match")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	for _, w := range []string{"row_count: 2", `bad row: row 1 (line 2), column "predicted_trajectory"`} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("stdout lacks %q:\n%s", w, stdout)
+		}
+	}
+	if !strings.Contains(stderr, "row=1 line=2") {
+		t.Errorf("stderr does not name the row:\n%s", stderr)
+	}
+}
+
+// A judge metric asked for without a judge says a judge is needed.
+func TestEvalJudgeMetricWithoutJudge(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "rows.jsonl")
+	if err := os.WriteFile(p, []byte(`{"prompt": "q", "response": "a"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runEvalCLI(t, "--dataset", p, "--metrics", "coherence")
+	if code != 2 || !strings.Contains(stderr, "no judge is configured") || strings.Contains(stderr, "unknown metric type") {
+		t.Errorf("exit %d, stderr %s", code, stderr)
+	}
+}
+
+// human:<metric> columns give the metric's agreement with people in
+// summary.json and on stdout.
+func TestEvalAgreementWithPeople(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "rows.jsonl")
+	rows := `{"response": "a", "reference": "a", "human:exact_match": 1}
+{"response": "b", "reference": "c", "human:exact_match": 0}
+{"response": "d", "reference": "e", "human:exact_match": 1}
+{"response": "f", "reference": "f", "human:exact_match": 1}
+`
+	if err := os.WriteFile(p, []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := runEvalCLI(t, "--dataset", p, "--metrics", "exact_match", "--output", out)
+	if code != 0 || !strings.Contains(stdout, "agreement exact_match with people: n 4, Cohen's kappa 0.5000") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum struct {
+		Agreement map[string]struct {
+			N         int                       `json:"n"`
+			Kappa     float64                   `json:"cohen_kappa"`
+			MAE       float64                   `json:"mae"`
+			Confusion map[string]map[string]int `json:"confusion"`
+		} `json:"agreement"`
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	// people 1,0,1,1; metric 1,0,0,1: po 3/4, pe 1/2, kappa 1/2
+	a := sum.Agreement["exact_match"]
+	if a.N != 4 || a.Kappa != 0.5 || a.MAE != 0.25 || a.Confusion["1"]["0"] != 1 {
+		t.Errorf("agreement %+v", a)
+	}
 }

@@ -54,7 +54,7 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	feedErr := otlpfile.Read(ctx, fs.Args(), func(it otlpfile.Item) error {
 		return offline.Feed(ctx, p.Assembler, it)
-	})
+	}, offline.ReportSkipped(logger))
 	if err := p.Shutdown(context.WithoutCancel(ctx)); err != nil {
 		return errors.Join(feedErr, err)
 	}

@@ -202,6 +202,8 @@ func (j *JudgeRecord) appendJSON(b []byte) ([]byte, error) {
 	b = strconv.AppendInt(b, int64(j.Calls), 10)
 	b = append(b, `,"attempts":`...)
 	b = strconv.AppendInt(b, int64(j.Attempts), 10)
+	b = append(b, `,"cached":`...)
+	b = strconv.AppendBool(b, j.Cached)
 	return append(b, '}'), nil
 }
 

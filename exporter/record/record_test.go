@@ -95,7 +95,7 @@ func TestFieldNamesAndOrder(t *testing.T) {
 			"start", "end", "finish_reasons"}},
 		{"score", sc[0], []string{"timestamp", "trace_id", "span_id", "service", "agent", "session_id",
 			"metric", "score", "label", "explanation", "confidence", "passed", "details", "judge"}},
-		{"judge", sc[4].Judge, []string{"judge", "provider", "model", "input_tokens", "output_tokens", "cost_usd", "latency_seconds", "calls", "attempts"}},
+		{"judge", sc[4].Judge, []string{"judge", "provider", "model", "input_tokens", "output_tokens", "cost_usd", "latency_seconds", "calls", "attempts", "cached"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -46,6 +46,9 @@ type JudgeRecord struct {
 	LatencySeconds float64 `json:"latency_seconds"`
 	Calls          int     `json:"calls"`
 	Attempts       int     `json:"attempts"`
+	// Cached: the score was reused from an identical earlier run; no
+	// call was made for this one and its tokens and cost are zero.
+	Cached bool `json:"cached"`
 }
 
 // VerdictsKey is the Details key under which a rubric metric's verdicts
@@ -95,6 +98,7 @@ func ScoresAt(e *scorer.Evaluation, at time.Time) []ScoreRecord {
 				LatencySeconds: j.Latency.Seconds(),
 				Calls:          j.Calls,
 				Attempts:       j.Attempts,
+				Cached:         j.Cached,
 			}
 		}
 		out[i] = r

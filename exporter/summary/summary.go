@@ -31,6 +31,7 @@ type stat struct {
 	ruled, passed int // scores with a pass verdict, and those that passed
 	notApplicable int
 	errors        int
+	skipped       int
 }
 
 // New returns an empty Summary.
@@ -77,6 +78,20 @@ func (s *Summary) Export(_ context.Context, e *scorer.Evaluation) error {
 	for _, me := range e.Errors {
 		s.get(me.Metric).errors++
 	}
+	// Judge metrics report through the ledger: a judge error or a run
+	// the metric could not judge counts like an engine metric's; runs
+	// not sent to the judge (sampled out, over budget, ...) are skipped.
+	for _, d := range e.Decisions {
+		switch d.Outcome {
+		case scorer.OutcomeScored, scorer.OutcomeCached, scorer.OutcomeQueued:
+		case scorer.OutcomeJudgeError:
+			s.get(d.Metric).errors++
+		case scorer.OutcomeNotApplicable:
+			s.get(d.Metric).notApplicable++
+		default:
+			s.get(d.Metric).skipped++
+		}
+	}
 	return nil
 }
 
@@ -101,6 +116,9 @@ type Row struct {
 	PassRate      float64
 	NotApplicable int
 	Errors        int
+	// Skipped counts judge metric runs not sent to the judge: sampled
+	// out, filtered, over budget, queue full, shutting down.
+	Skipped int
 }
 
 // Table is a snapshot of a Summary.
@@ -117,7 +135,7 @@ func (s *Summary) Snapshot() Table {
 	t := Table{Runs: s.runs, Failed: s.failed}
 	for name, st := range s.metrics {
 		r := Row{Metric: name, Count: st.n, Mean: st.mean, Min: st.min, Max: st.max,
-			NotApplicable: st.notApplicable, Errors: st.errors, Std: math.NaN(), PassRate: math.NaN()}
+			NotApplicable: st.notApplicable, Errors: st.errors, Skipped: st.skipped, Std: math.NaN(), PassRate: math.NaN()}
 		if st.ruled > 0 {
 			r.PassRate = float64(st.passed) / float64(st.ruled)
 		}
@@ -133,10 +151,10 @@ func (s *Summary) Snapshot() Table {
 // Write prints the table in aligned columns.
 func (t Table) Write(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "metric\tscored\tmean\tstd\tmin\tmax\tpassed\tn/a\terrors\t\n")
+	fmt.Fprintf(tw, "metric\tscored\tmean\tstd\tmin\tmax\tpassed\tn/a\terrors\tskipped\t\n")
 	for _, r := range t.Rows {
 		if r.Count == 0 {
-			fmt.Fprintf(tw, "%s\t0\t-\t-\t-\t-\t-\t%d\t%d\t\n", r.Metric, r.NotApplicable, r.Errors)
+			fmt.Fprintf(tw, "%s\t0\t-\t-\t-\t-\t-\t%d\t%d\t%d\t\n", r.Metric, r.NotApplicable, r.Errors, r.Skipped)
 			continue
 		}
 		std, pass := "-", "-"
@@ -146,8 +164,8 @@ func (t Table) Write(w io.Writer) error {
 		if !math.IsNaN(r.PassRate) {
 			pass = fmt.Sprintf("%.1f%%", 100*r.PassRate)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%s\t%.4f\t%.4f\t%s\t%d\t%d\t\n",
-			r.Metric, r.Count, r.Mean, std, r.Min, r.Max, pass, r.NotApplicable, r.Errors)
+		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%s\t%.4f\t%.4f\t%s\t%d\t%d\t%d\t\n",
+			r.Metric, r.Count, r.Mean, std, r.Min, r.Max, pass, r.NotApplicable, r.Errors, r.Skipped)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -75,3 +75,44 @@ func TestSummarySingleScoreHasNoStd(t *testing.T) {
 		t.Fatalf("std with one score = %v, want NaN (absent)", r.Std)
 	}
 }
+
+// Judge metrics report through the ledger: judge errors and runs a judge
+// metric could not judge are counted, not left out of the table.
+func TestSummaryCountsJudgeDecisions(t *testing.T) {
+	s := New()
+	evs := []*scorer.Evaluation{
+		{Decisions: []scorer.Decision{{Metric: "coherence", Outcome: scorer.OutcomeQueued}}},
+		{FollowUp: true, Results: []scorer.Result{{Metric: "coherence", Score: 4}},
+			Decisions: []scorer.Decision{{Metric: "coherence", Outcome: scorer.OutcomeScored}}},
+		{FollowUp: true, Decisions: []scorer.Decision{{Metric: "coherence", Outcome: scorer.OutcomeJudgeError, Reason: "invalid_response"}}},
+		{Decisions: []scorer.Decision{{Metric: "coherence", Outcome: scorer.OutcomeNotApplicable}}},
+		{Decisions: []scorer.Decision{{Metric: "coherence", Outcome: scorer.OutcomeSampledOut}}},
+		{Decisions: []scorer.Decision{{Metric: "groundedness", Outcome: scorer.OutcomeJudgeError}}},
+	}
+	for _, e := range evs {
+		if err := s.Export(context.Background(), e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tab := s.Snapshot()
+	want := []Row{
+		{Metric: "coherence", Count: 1, NotApplicable: 1, Errors: 1, Skipped: 1},
+		{Metric: "groundedness", Errors: 1},
+	}
+	if len(tab.Rows) != len(want) {
+		t.Fatalf("rows %+v", tab.Rows)
+	}
+	for i, w := range want {
+		r := tab.Rows[i]
+		if r.Metric != w.Metric || r.Count != w.Count || r.NotApplicable != w.NotApplicable || r.Errors != w.Errors || r.Skipped != w.Skipped {
+			t.Errorf("row %+v, want %+v", r, w)
+		}
+	}
+	var b strings.Builder
+	if err := tab.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "groundedness") || !strings.Contains(b.String(), "skipped") {
+		t.Errorf("table:\n%s", b.String())
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/receiver"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/catalog"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
 	"github.com/evalsidecar/evalsidecar/scorer/session"
 )
@@ -170,6 +171,11 @@ func (c Config) Validate() error {
 func NewEvalRegistry(c Config, s stage.Settings) (*scorer.Registry, error) {
 	r := catalog.NewRegistry()
 	if len(c.Judge.Judges) == 0 {
+		// The judge metrics are known without a judge, so that asking for
+		// one says a judge is needed rather than that the id is unknown.
+		if err := stage.RegisterMetrics(r, judgemetric.Deps{}); err != nil {
+			return nil, err
+		}
 		return r, nil
 	}
 	if err := stage.OfflineRegistry(c.Judge, s, r); err != nil {

@@ -99,9 +99,9 @@ func TestCanarySessionScoredAsEvalCase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, unmatched := dataset.Join(set, runs, "eval.case_id")
-	if len(rows) != 1 || len(unmatched) != 0 {
-		t.Fatalf("join: %d rows, unmatched %v", len(rows), unmatched)
+	rows, unmatched, stray := dataset.Join(set, runs, "eval.case_id")
+	if len(rows) != 1 || len(unmatched) != 0 || len(stray) != 0 {
+		t.Fatalf("join: %d rows, unmatched %v, runs matching no case %v", len(rows), unmatched, stray)
 	}
 	ms, err := catalog.NewRegistry().Build(session.CaseMetrics())
 	if err != nil {

@@ -76,10 +76,13 @@ func (it Item) Position() string {
 // Read decodes every request in paths and calls fn for each, in order.
 // A path may be a file or a directory; directories are walked in lexical
 // order and only their .pb, .json and .jsonl files are read, while a file
-// named directly must have one of those extensions. Reading stops at the
-// first error, which names the file (and line); an error from fn is
-// returned as is.
-func Read(ctx context.Context, paths []string, fn func(Item) error) error {
+// named directly must have one of those extensions. In a directory, a
+// file that is not OTLP (another extension, or a file whose first request
+// does not decode: a ground truth or an eval set beside the captures) is
+// skipped and passed to skipped with the reason, when skipped is not nil.
+// Reading stops at the first other error, which names the file (and
+// line); an error from fn is returned as is.
+func Read(ctx context.Context, paths []string, fn func(Item) error, skipped func(path string, reason error)) error {
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
@@ -95,10 +98,28 @@ func Read(ctx context.Context, paths []string, fn func(Item) error) error {
 			if err != nil {
 				return err
 			}
-			if d.IsDir() || !supported(path) {
+			if d.IsDir() {
 				return nil
 			}
-			return readFile(ctx, path, fn)
+			if !supported(path) {
+				if skipped != nil {
+					skipped(path, fmt.Errorf("not an OTLP file extension (want .pb, .json or .jsonl)"))
+				}
+				return nil
+			}
+			delivered := false
+			err = readFile(ctx, path, func(it Item) error {
+				delivered = true
+				return fn(it)
+			})
+			var de decodeError
+			if err != nil && !delivered && errors.As(err, &de) {
+				if skipped != nil {
+					skipped(path, de.err)
+				}
+				return nil
+			}
+			return err
 		})
 		if err != nil {
 			return err
@@ -114,6 +135,12 @@ func supported(path string) bool {
 	}
 	return false
 }
+
+// decodeError marks a request that does not decode as OTLP.
+type decodeError struct{ err error }
+
+func (e decodeError) Error() string { return e.err.Error() }
+func (e decodeError) Unwrap() error { return e.err }
 
 // callbackError marks errors returned by fn so they pass through unwrapped.
 type callbackError struct{ err error }
@@ -137,7 +164,7 @@ func readFile(ctx context.Context, path string, fn func(Item) error) error {
 		err = readWhole(path, func(b []byte) error {
 			td, err := DecodeProto(b)
 			if err != nil {
-				return fmt.Errorf("%s: %w", path, err)
+				return decodeError{fmt.Errorf("%s: %w", path, err)}
 			}
 			return call(Item{Source: path, Signal: SignalTraces, Traces: td})
 		})
@@ -145,7 +172,7 @@ func readFile(ctx context.Context, path string, fn func(Item) error) error {
 		err = readWhole(path, func(b []byte) error {
 			it, err := DecodeJSON(b)
 			if err != nil {
-				return fmt.Errorf("%s: %w", path, err)
+				return decodeError{fmt.Errorf("%s: %w", path, err)}
 			}
 			it.Source = path
 			return call(it)
@@ -196,7 +223,7 @@ func ReadLines(ctx context.Context, r io.Reader, source string, fn func(Item) er
 		}
 		it, err := DecodeJSON(b)
 		if err != nil {
-			return fmt.Errorf("%s:%d: %w", source, line, err)
+			return decodeError{fmt.Errorf("%s:%d: %w", source, line, err)}
 		}
 		it.Source, it.Line = source, line
 		if err := fn(it); err != nil {

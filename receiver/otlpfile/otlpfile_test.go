@@ -40,7 +40,7 @@ func TestReadGolden(t *testing.T) {
 			err := Read(context.Background(), tc.paths, func(it Item) error {
 				b.WriteString(summary(it))
 				return nil
-			})
+			}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +77,7 @@ func TestReadErrorsNameTheSource(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(filepath.Base(tc.path), func(t *testing.T) {
 			items := 0
-			err := Read(context.Background(), []string{tc.path}, func(Item) error { items++; return nil })
+			err := Read(context.Background(), []string{tc.path}, func(Item) error { items++; return nil }, nil)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error = %v, want it to contain %q", err, tc.want)
 			}
@@ -91,7 +91,7 @@ func TestReadErrorsNameTheSource(t *testing.T) {
 func TestReadStopsOnCallbackError(t *testing.T) {
 	stop := errors.New("stop")
 	calls := 0
-	err := Read(context.Background(), []string{"testdata/replay"}, func(Item) error { calls++; return stop })
+	err := Read(context.Background(), []string{"testdata/replay"}, func(Item) error { calls++; return stop }, nil)
 	if !errors.Is(err, stop) || err != stop || calls != 1 {
 		t.Fatalf("err = %v after %d calls, want the callback's error after 1", err, calls)
 	}
@@ -100,7 +100,7 @@ func TestReadStopsOnCallbackError(t *testing.T) {
 func TestReadHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := Read(ctx, []string{"testdata/replay"}, func(Item) error { return nil }); !errors.Is(err, context.Canceled) {
+	if err := Read(ctx, []string{"testdata/replay"}, func(Item) error { return nil }, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
@@ -169,4 +169,40 @@ func FuzzReadLines(f *testing.F) {
 			t.Fatalf("error does not name the source and line: %v", err)
 		}
 	})
+}
+
+// In a directory, files that are not OTLP (another extension, or a .json
+// file that is not an OTLP request, such as a ground truth beside the
+// captures) are skipped and reported; the captures are all read.
+func TestReadSkipsNonOTLPInDirectory(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("testdata", "replay", "b_genai.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{
+		"payload.json":      src,
+		"ground_truth.json": []byte(`{"user_input": "hi", "tool_calls": []}`),
+		"notes.txt":         []byte("notes"),
+		"bad.jsonl":         []byte("not json\n"),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	items := 0
+	var skipped []string
+	err = Read(context.Background(), []string{dir}, func(Item) error { items++; return nil }, func(path string, _ error) {
+		skipped = append(skipped, filepath.Base(path))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if items != 1 || strings.Join(skipped, ",") != "bad.jsonl,ground_truth.json,notes.txt" {
+		t.Errorf("%d items, skipped %v", items, skipped)
+	}
+	// a file named directly is still an error
+	if err := Read(context.Background(), []string{filepath.Join(dir, "ground_truth.json")}, func(Item) error { return nil }, nil); err == nil {
+		t.Error("a named non-OTLP file read without an error")
+	}
 }

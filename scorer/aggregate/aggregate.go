@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"math"
 	"sort"
+	"strconv"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
@@ -53,6 +54,14 @@ type MetricSummary struct {
 	HasMean       bool
 	Std           float64
 	HasStd        bool
+	// Win rates of a pairwise metric (results labelled CANDIDATE,
+	// BASELINE or TIE), as Vertex reports them: the shares of rows the
+	// candidate and the baseline won; PositionInconsistent counts the rows
+	// whose two orders disagreed (scored as ties).
+	HasWinRates          bool
+	CandidateWinRate     float64
+	BaselineWinRate      float64
+	PositionInconsistent int
 }
 
 // Criterion is a pass/fail threshold on a metric.
@@ -76,6 +85,15 @@ type Summary struct {
 	RowCount int
 	Metrics  []MetricSummary
 	Criteria []CriterionResult
+	// Partial marks a summary of an evaluation that was interrupted: it
+	// covers only the rows finished by then.
+	Partial bool `json:",omitempty"`
+	// BadRows are the input rows that could not be read, each with its
+	// row, line and cause; they are in no count above.
+	BadRows []string `json:",omitempty"`
+	// Agreement compares metrics with people's labels (dataset columns
+	// "human:<metric>"), per metric that has them.
+	Agreement []Agreement `json:",omitempty"`
 }
 
 // Passed reports whether every criterion passed (true when there are none).
@@ -86,6 +104,16 @@ func (s *Summary) Passed() bool {
 		}
 	}
 	return true
+}
+
+// Errors returns the number of rows on which a metric failed, summed over
+// the metrics.
+func (s *Summary) Errors() int {
+	n := 0
+	for _, m := range s.Metrics {
+		n += m.Errors
+	}
+	return n
 }
 
 // Summarize aggregates one evaluation per row (nil for a row that was not
@@ -113,6 +141,7 @@ func Summarize(metrics []string, evals []*scorer.Evaluation, criteria []Criterio
 				ms.Errors++
 			}
 		}
+		winRates(&ms, evals)
 		ms.Mean, ms.HasMean = Mean(scores[name])
 		ms.Std, ms.HasStd = Std(scores[name])
 		s.Metrics = append(s.Metrics, ms)
@@ -154,6 +183,11 @@ func contains(list []string, s string) bool {
 // <metric>/mean and <metric>/std per metric in order (std absent for
 // fewer than two scores, mean absent when nothing was scored), then
 // "criteria" ({metric: {threshold, passed, failed_rows}}) and "passed".
+// Beyond Vertex's keys, "<metric>/scored", "<metric>/not_applicable" and
+// "<metric>/errors" count the rows per outcome, "agreement" compares
+// metrics with people's labels ({metric: {n, cohen_kappa, confusion,
+// spearman, mae}}), "partial" marks an interrupted evaluation and
+// "bad_rows" lists the rows that could not be read.
 func (s *Summary) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(`{"row_count":`)
@@ -166,6 +200,21 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 		if m.HasStd {
 			writeKey(&b, m.Metric+"/std")
 			b.WriteString(jsonNum(m.Std))
+		}
+		if m.HasWinRates {
+			writeKey(&b, m.Metric+"/candidate_model_win_rate")
+			b.WriteString(jsonNum(m.CandidateWinRate))
+			writeKey(&b, m.Metric+"/baseline_model_win_rate")
+			b.WriteString(jsonNum(m.BaselineWinRate))
+			writeKey(&b, m.Metric+"/position_inconsistent")
+			b.WriteString(strconv.Itoa(m.PositionInconsistent))
+		}
+		for _, c := range []struct {
+			k string
+			n int
+		}{{"/scored", m.Scored}, {"/not_applicable", m.NotApplicable}, {"/errors", m.Errors}} {
+			writeKey(&b, m.Metric+c.k)
+			b.WriteString(strconv.Itoa(c.n))
 		}
 	}
 	if len(s.Criteria) > 0 {
@@ -196,6 +245,46 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 		}
 		b.WriteByte('}')
 	}
+	if len(s.Agreement) > 0 {
+		writeKey(&b, "agreement")
+		b.WriteByte('{')
+		for i, a := range s.Agreement {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			k, _ := json.Marshal(a.Metric)
+			b.Write(k)
+			b.WriteByte(':')
+			v := map[string]any{"n": a.N}
+			if a.HasKappa {
+				v["cohen_kappa"], v["confusion"] = a.Kappa, a.Confusion
+			}
+			if a.HasSpearman {
+				v["spearman"] = a.Spearman
+			}
+			if a.HasMAE {
+				v["mae"] = a.MAE
+			}
+			vb, err := json.Marshal(v)
+			if err != nil {
+				return nil, err
+			}
+			b.Write(vb)
+		}
+		b.WriteByte('}')
+	}
+	if s.Partial {
+		writeKey(&b, "partial")
+		b.WriteString("true")
+	}
+	if len(s.BadRows) > 0 {
+		writeKey(&b, "bad_rows")
+		v, err := json.Marshal(s.BadRows)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
+	}
 	writeKey(&b, "passed")
 	if s.Passed() {
 		b.WriteString("true")
@@ -220,4 +309,38 @@ func jsonNum(f float64) string {
 		return "null"
 	}
 	return string(b)
+}
+
+// winRates fills a pairwise metric's win rates: when every result of ms's
+// metric is labelled CANDIDATE, BASELINE or TIE.
+func winRates(ms *MetricSummary, evals []*scorer.Evaluation) {
+	var n, cand, base, inconsistent int
+	for _, ev := range evals {
+		if ev == nil {
+			continue
+		}
+		r, ok := result(ev, ms.Metric)
+		if !ok {
+			continue
+		}
+		switch r.Label {
+		case "CANDIDATE":
+			cand++
+		case "BASELINE":
+			base++
+		case "TIE":
+		default:
+			return
+		}
+		n++
+		if c, ok := r.Details["position_consistent"].(bool); ok && !c {
+			inconsistent++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	ms.HasWinRates = true
+	ms.CandidateWinRate, ms.BaselineWinRate = float64(cand)/float64(n), float64(base)/float64(n)
+	ms.PositionInconsistent = inconsistent
 }

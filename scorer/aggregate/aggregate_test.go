@@ -82,14 +82,14 @@ func TestSummarizeAndCriteria(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"row_count":3,"a/mean":0.5,"a/std":0.5,"b/mean":0.8500000000000001,"b/std":0.07071067811865474,"criteria":{"a":{"threshold":0.5,"passed":false,"failed_rows":[1]},"b":{"threshold":0.8,"passed":false,"failed_rows":[1]}},"passed":false}`
+	want := `{"row_count":3,"a/mean":0.5,"a/std":0.5,"a/scored":3,"a/not_applicable":0,"a/errors":0,"b/mean":0.8500000000000001,"b/std":0.07071067811865474,"b/scored":2,"b/not_applicable":1,"b/errors":0,"criteria":{"a":{"threshold":0.5,"passed":false,"failed_rows":[1]},"b":{"threshold":0.8,"passed":false,"failed_rows":[1]}},"passed":false}`
 	if string(b) != want {
 		t.Errorf("got  %s\nwant %s", b, want)
 	}
 
 	one := Summarize([]string{"a"}, evals[:1], []Criterion{{"a", 1}})
 	b, _ = json.Marshal(one)
-	if string(b) != `{"row_count":1,"a/mean":1,"criteria":{"a":{"threshold":1,"passed":true,"failed_rows":[]}},"passed":true}` {
+	if string(b) != `{"row_count":1,"a/mean":1,"a/scored":1,"a/not_applicable":0,"a/errors":0,"criteria":{"a":{"threshold":1,"passed":true,"failed_rows":[]}},"passed":true}` {
 		t.Errorf("one row: %s", b)
 	}
 }

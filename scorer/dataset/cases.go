@@ -12,6 +12,9 @@ type Case struct {
 	ID string
 	// Turns are the expected invocations in order.
 	Turns []Turn
+	// Topics are the topics the agent should keep to in the case (a
+	// dataset's reference_topics), for ragas_topic_adherence.
+	Topics []string
 }
 
 // Turn is one expected invocation.
@@ -29,9 +32,9 @@ type Turn struct {
 }
 
 // CasesFromRows turns dataset rows into reference cases: each row with a
-// case id (case_id or eval_id column) or a prompt, and a reference or
-// reference trajectory, becomes a one-turn case. Rows without an
-// expected side are skipped.
+// case id (case_id or eval_id column) or a prompt, and a reference,
+// reference trajectory or reference topics, becomes a one-turn case. Rows
+// without an expected side are skipped.
 func CasesFromRows(rows []Row) []Case {
 	var out []Case
 	for _, r := range rows {
@@ -46,10 +49,10 @@ func CasesFromRows(rows []Row) []Case {
 			ToolCalls:    in.ReferenceTrajectory,
 			HasToolCalls: in.Has&scorer.InReferenceTrajectory != 0,
 		}
-		if !t.HasResponse && !t.HasToolCalls {
+		if !t.HasResponse && !t.HasToolCalls && len(in.ReferenceTopics) == 0 {
 			continue
 		}
-		out = append(out, Case{ID: in.CaseID, Turns: []Turn{t}})
+		out = append(out, Case{ID: in.CaseID, Turns: []Turn{t}, Topics: in.ReferenceTopics})
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -111,11 +112,17 @@ func TestRagasSamples(t *testing.T) {
 	if len(in.ReferenceTrajectory) != 2 || in.ReferenceTopics[0] != "weather" || in.Reference == "" {
 		t.Errorf("reference side: %+v %v %q", in.ReferenceTrajectory, in.ReferenceTopics, in.Reference)
 	}
-	if in.Prompt != "What's the weather like in New York right now?" || in.Response != "75°F is approximately 23.9°C." {
+	// The prompt is the last question and the response its answer; the
+	// history is the turn before; the transcript is the whole sample.
+	if in.Prompt != "Can you translate that to Celsius?" || in.Response != "75°F is approximately 23.9°C." {
 		t.Errorf("prompt %q response %q", in.Prompt, in.Response)
 	}
-	if len(in.Conversation) != 7 || in.Conversation[1].Role != RoleAssistant || in.Conversation[2].Role != RoleTool {
+	if len(in.Conversation) != 3 || in.Conversation[1].Role != RoleAssistant || in.Conversation[2].Role != RoleTool ||
+		len(in.Conversation[1].ToolCalls) != 1 {
 		t.Errorf("conversation: %+v", in.Conversation)
+	}
+	if len(in.Transcript) != 7 || in.Transcript[4].Content != "Let me convert that to Celsius for you." {
+		t.Errorf("transcript: %+v", in.Transcript)
 	}
 	want := scorer.InPrompt | scorer.InResponse | scorer.InReference | scorer.InPredictedTrajectory |
 		scorer.InReferenceTrajectory | scorer.InReferenceTopics | scorer.InConversation
@@ -285,9 +292,12 @@ func TestJoinByCaseIDAndInput(t *testing.T) {
 		{TraceID: "o1", Input: "switch it off", Start: t0, Output: "off", Attributes: map[string]string{"eval.case_id": "case_off"}},
 		{TraceID: "x", Input: "unrelated", Start: t0},
 	}
-	rows, unmatched := Join(set, runs, DefaultCaseIDAttribute)
+	rows, unmatched, stray := Join(set, runs, DefaultCaseIDAttribute)
 	if len(unmatched) != 0 || len(rows) != 2 {
 		t.Fatalf("rows %d unmatched %v", len(rows), unmatched)
+	}
+	if len(stray) != 1 || stray[0] != "x" {
+		t.Errorf("runs of no case: %v, want [x]", stray)
 	}
 	off := rows[0].Instance
 	if off.Response != "off" || len(off.Invocations) != 1 || off.Invocations[0].ID != "o1" || !off.Invocations[0].HasReference {
@@ -305,7 +315,7 @@ func TestJoinByCaseIDAndInput(t *testing.T) {
 		t.Errorf("case_dice Has = %b", dice.Has)
 	}
 
-	rows, unmatched = Join(set, nil, DefaultCaseIDAttribute)
+	rows, unmatched, _ = Join(set, nil, DefaultCaseIDAttribute)
 	if len(unmatched) != 2 || rows[0].Instance.Has&scorer.InPredictedTrajectory != 0 {
 		t.Errorf("without runs: unmatched %v, Has %b", unmatched, rows[0].Instance.Has)
 	}
@@ -323,5 +333,35 @@ func TestCasesFromRows(t *testing.T) {
 	if len(cs) != 2 || cs[0].ID != "a" || !cs[0].Turns[0].HasResponse || cs[0].Turns[0].HasToolCalls ||
 		cs[1].ID != "" || !cs[1].Turns[0].HasToolCalls || cs[1].Turns[0].UserContent != "q" {
 		t.Errorf("%+v", cs)
+	}
+}
+
+// A case run several times is scored once per attempt, each row with the
+// case id; none of the runs is dropped.
+func TestJoinRepeatedAttempts(t *testing.T) {
+	set, err := LoadEvalSet(filepath.Join("testdata", "snake.evalset.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Unix(1000, 0)
+	var runs []*agentrun.Trajectory
+	for k := range 4 {
+		runs = append(runs, &agentrun.Trajectory{TraceID: fmt.Sprintf("o%d", k), Input: "switch it off", Start: t0.Add(time.Duration(k) * time.Second),
+			Output: "off", Attributes: map[string]string{"eval.case_id": "case_off"}})
+	}
+	rows, _, stray := Join(set, runs, DefaultCaseIDAttribute)
+	var off []Row
+	for _, r := range rows {
+		if r.Instance.CaseID == "case_off" {
+			off = append(off, r)
+		}
+	}
+	if len(off) != 4 || len(stray) != 0 {
+		t.Fatalf("%d rows for case_off, stray %v; want 4 and none", len(off), stray)
+	}
+	for k, r := range off {
+		if r.Instance.Invocations[0].ID != fmt.Sprintf("o%d", k) {
+			t.Errorf("attempt %d scores run %s", k+1, r.Instance.Invocations[0].ID)
+		}
 	}
 }

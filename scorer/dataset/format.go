@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
 // Format is a dataset file format.
@@ -56,25 +58,37 @@ const MaxFileBytes = 1 << 30
 // extension (.jsonl/.ndjson, .json, .csv) and, failing that, from the
 // first non-blank byte. Errors carry the path.
 func Load(path string, format Format) ([]Row, error) {
+	rows, bad, err := LoadRows(path, format)
+	if err == nil && len(bad) > 0 {
+		err = fmt.Errorf("%s: %w", path, bad[0])
+	}
+	return rows, err
+}
+
+// LoadRows reads the dataset at path as Load does, but a bad row does not
+// stop it: the rows that read are returned with the errors of the rows
+// that did not (each naming its row, and its line when known). err is set
+// only when the file as a whole cannot be read.
+func LoadRows(path string, format Format) (rows []Row, bad []*Error, err error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if st.Size() > MaxFileBytes {
-		return nil, fmt.Errorf("%s: %d bytes, more than the %d-byte limit", path, st.Size(), MaxFileBytes)
+		return nil, nil, fmt.Errorf("%s: %d bytes, more than the %d-byte limit", path, st.Size(), MaxFileBytes)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if format == FormatAuto {
 		format = detect(path, data)
 	}
-	rows, err := Parse(data, format)
+	rows, bad, err = ParseRows(data, format)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return rows, nil
+	return rows, bad, nil
 }
 
 // detect picks a format from the file name, then the content.
@@ -101,14 +115,21 @@ func detect(path string, data []byte) Format {
 // lines when the content starts with '{', a JSON array when it starts with
 // '[', and CSV otherwise.
 func Parse(data []byte, format Format) ([]Row, error) {
+	rows, bad, err := ParseRows(data, format)
+	if err == nil && len(bad) > 0 {
+		return nil, bad[0]
+	}
+	return rows, err
+}
+
+// ParseRows is Parse going past bad rows: see LoadRows. Row.Index is the
+// row's position in the input, bad rows counted.
+func ParseRows(data []byte, format Format) (rows []Row, bad []*Error, err error) {
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	if format == FormatAuto {
 		format = detect("", data)
 	}
-	var (
-		objs []object
-		err  error
-	)
+	var objs []object
 	switch format {
 	case FormatJSONL:
 		objs, err = readJSONL(data)
@@ -117,23 +138,28 @@ func Parse(data []byte, format Format) ([]Row, error) {
 	case FormatCSV:
 		objs, err = readCSV(data)
 	default:
-		return nil, errors.New("unknown dataset format")
+		return nil, nil, errors.New("unknown dataset format")
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	rows := make([]Row, 0, len(objs))
+	rows = make([]Row, 0, len(objs))
 	for i, o := range objs {
-		in, err := buildInstance(o)
+		err := o.err
+		var in *scorer.Instance
+		if err == nil {
+			in, err = buildInstance(o)
+		}
 		if err != nil {
 			var e *Error
-			if errors.As(err, &e) {
-				e.Row, e.Line = i, o.line
-				return nil, e
+			if !errors.As(err, &e) {
+				e = &Error{Err: err}
 			}
-			return nil, &Error{Row: i, Line: o.line, Err: err}
+			e.Row, e.Line = i, o.line
+			bad = append(bad, e)
+			continue
 		}
 		rows = append(rows, Row{Index: i, Columns: o.cols, Instance: in})
 	}
-	return rows, nil
+	return rows, bad, nil
 }

@@ -74,7 +74,7 @@ func FuzzEvalSet(f *testing.F) {
 		if err != nil {
 			return
 		}
-		rows, _ := Join(set, nil, DefaultCaseIDAttribute)
+		rows, _, _ := Join(set, nil, DefaultCaseIDAttribute)
 		if len(rows) != len(set.Cases) {
 			t.Fatalf("%d rows for %d cases", len(rows), len(set.Cases))
 		}

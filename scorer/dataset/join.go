@@ -13,15 +13,20 @@ import (
 const DefaultCaseIDAttribute = "eval.case_id"
 
 // Join matches replayed runs to the cases of an eval set and returns one
-// row per case, in the set's order, plus the ids of cases no run matched
-// (their rows have no actual side; callers should report them as not
-// evaluated rather than score an empty run). A run belongs to a case when its caseIDAttr attribute
+// row per case and attempt, in the set's order, the ids of cases no run
+// matched (their rows have no actual side; callers should report them as
+// not evaluated rather than score an empty run), and the trace ids of the
+// runs that matched no case (callers report them: they are never
+// silently dropped). A case with more runs than turns was run several
+// times: each attempt (the runs of one session, or without sessions each
+// run of a one-turn case, or each group of as many runs as turns) is a
+// row of its own with the case id and its attempt number. A run belongs to a case when its caseIDAttr attribute
 // equals the case id; for a case no run names, the earliest run whose
 // input equals the case's first user input is taken, then the runs of the
 // same session (or, without a session id, the runs whose input equals
 // each later turn's user input). Runs of one case are ordered by start
 // time and become its invocations in order.
-func Join(set *EvalSet, runs []*agentrun.Trajectory, caseIDAttr string) (rows []Row, unmatched []string) {
+func Join(set *EvalSet, runs []*agentrun.Trajectory, caseIDAttr string) (rows []Row, unmatched, stray []string) {
 	sorted := append([]*agentrun.Trajectory(nil), runs...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Start.Before(sorted[j].Start) })
 	used := make([]bool, len(sorted))
@@ -42,7 +47,7 @@ func Join(set *EvalSet, runs []*agentrun.Trajectory, caseIDAttr string) (rows []
 			}
 		}
 	}
-	for n, c := range set.Cases {
+	for _, c := range set.Cases {
 		var mine []*agentrun.Trajectory
 		if idx, ok := byID[c.ID]; ok {
 			for _, i := range idx {
@@ -50,14 +55,63 @@ func Join(set *EvalSet, runs []*agentrun.Trajectory, caseIDAttr string) (rows []
 			}
 		} else {
 			mine = matchByInput(c, sorted, used)
+			for {
+				more := matchByInput(c, sorted, used) // repeated attempts of the case
+				if len(more) == 0 {
+					break
+				}
+				mine = append(mine, more...)
+			}
 		}
 		if len(mine) == 0 {
 			unmatched = append(unmatched, c.ID)
 		}
-		in := CaseInstance(c, mine)
-		rows = append(rows, Row{Index: n, Columns: caseColumns(in, mine), Instance: in})
+		attempts := splitAttempts(len(c.Turns), mine)
+		for k, runs := range attempts {
+			in := CaseInstance(c, runs)
+			cols := caseColumns(in, runs)
+			if len(attempts) > 1 {
+				cols = append(cols, Column{Name: "attempt", Value: mustJSON(k + 1)})
+			}
+			rows = append(rows, Row{Index: len(rows), Columns: cols, Instance: in})
+		}
 	}
-	return rows, unmatched
+	for i, t := range sorted {
+		if !used[i] {
+			stray = append(stray, t.TraceID)
+		}
+	}
+	return rows, unmatched, stray
+}
+
+// splitAttempts splits a case's runs (in start order) into attempts:
+// by session when the runs carry several sessions, else in groups of
+// turns runs (one run each for a one-turn case). One attempt when the
+// runs are no more than the turns.
+func splitAttempts(turns int, runs []*agentrun.Trajectory) [][]*agentrun.Trajectory {
+	if len(runs) <= max(turns, 1) {
+		return [][]*agentrun.Trajectory{runs}
+	}
+	var sessions []string
+	bySession := map[string][]*agentrun.Trajectory{}
+	for _, r := range runs {
+		if _, ok := bySession[r.SessionID]; !ok {
+			sessions = append(sessions, r.SessionID)
+		}
+		bySession[r.SessionID] = append(bySession[r.SessionID], r)
+	}
+	var out [][]*agentrun.Trajectory
+	if len(sessions) > 1 && bySession[""] == nil {
+		for _, s := range sessions {
+			out = append(out, bySession[s])
+		}
+		return out
+	}
+	size := max(turns, 1)
+	for i := 0; i < len(runs); i += size {
+		out = append(out, runs[i:min(i+size, len(runs))])
+	}
+	return out
 }
 
 // matchByInput finds a case's runs by user input, marking them used.

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -31,20 +32,28 @@ func ragasRole(s string) (string, bool) {
 }
 
 // ragasConversation reads a Ragas multi-turn user_input: human, ai (with
-// tool_calls) and tool messages. The predicted trajectory is every ai
+// tool_calls) and tool messages. The messages are kept in order as the
+// Instance's Transcript, which Ragas metrics render as Ragas does. The
+// last human message is the prompt, the messages before it the
+// conversation history, and the last ai message with text after it the
+// response, so metrics that judge a prompt and its answer pair them as
+// they were asked and answered. The predicted trajectory is every ai
 // message's tool calls in order (tool messages fill their results in
-// order); the prompt is the first human message and the response the
-// last ai message with text. No invocations are built: Ragas compares
-// the whole sample, and so do per-invocation metrics on an instance
-// without invocations.
+// order), as Ragas' tool-call metrics compare the whole sample. No
+// invocations are built: Ragas compares the whole sample, and so do
+// per-invocation metrics on an instance without invocations.
 func ragasConversation(in *scorer.Instance, v json.RawMessage) error {
+	if in.Has&scorer.InConversation != 0 {
+		return errors.New("a conversation is already given")
+	}
 	items, err := arrayValue(v)
 	if err != nil {
 		return err
 	}
 	var pending []int // indexes of predicted calls still waiting for a result
-	seenUser := false
+	lastUser := -1
 	in.PredictedTrajectory = []agentrun.ToolCall{}
+	in.Transcript = make([]agentrun.Message, 0, len(items))
 	for i, it := range items {
 		m, err := fields(it)
 		if err != nil {
@@ -65,44 +74,50 @@ func ragasConversation(in *scorer.Instance, v json.RawMessage) error {
 		if !ok {
 			return fmt.Errorf("message %d: unknown type %q (want human, ai or tool)", i, ks)
 		}
-		var content string
+		msg := agentrun.Message{Role: role}
 		if c := m["content"]; c != nil && !isNull(c) {
-			if content, err = textValue(c); err != nil {
+			if msg.Content, err = textValue(c); err != nil {
 				return fmt.Errorf("message %d: content %w", i, err)
 			}
 		}
-		in.Conversation = append(in.Conversation, agentrun.Message{Role: role, Content: content})
 		switch role {
 		case RoleUser:
-			if !seenUser {
-				in.Prompt = content
-				in.Has |= scorer.InPrompt
-				seenUser = true
-			}
+			lastUser = len(in.Transcript)
 			pending = nil
 		case RoleAssistant:
-			var calls []agentrun.ToolCall
 			if tc := m["tool_calls"]; tc != nil && !isNull(tc) {
-				if calls, err = callsValue(tc); err != nil {
+				if msg.ToolCalls, err = callsValue(tc); err != nil {
 					return fmt.Errorf("message %d: tool_calls: %w", i, err)
 				}
 			}
 			pending = pending[:0]
-			for _, c := range calls {
+			for _, c := range msg.ToolCalls {
 				pending = append(pending, len(in.PredictedTrajectory))
 				in.PredictedTrajectory = append(in.PredictedTrajectory, c)
 			}
-			if content != "" {
-				in.Response = content
-				in.Has |= scorer.InResponse
-			}
 		case RoleTool:
 			if len(pending) > 0 {
-				in.PredictedTrajectory[pending[0]].Result = content
+				in.PredictedTrajectory[pending[0]].Result = msg.Content
 				pending = pending[1:]
 			}
 		}
+		in.Transcript = append(in.Transcript, msg)
 	}
-	in.Has |= scorer.InConversation | scorer.InPredictedTrajectory
+	in.Has |= scorer.InPredictedTrajectory
+	if lastUser < 0 {
+		return nil
+	}
+	in.Prompt = in.Transcript[lastUser].Content
+	in.Has |= scorer.InPrompt
+	if lastUser > 0 {
+		in.Conversation = in.Transcript[:lastUser:lastUser]
+		in.Has |= scorer.InConversation
+	}
+	for _, m := range in.Transcript[lastUser+1:] {
+		if m.Role == RoleAssistant && m.Content != "" {
+			in.Response = m.Content
+			in.Has |= scorer.InResponse
+		}
+	}
 	return nil
 }

@@ -20,6 +20,7 @@ const maxDepth = 256
 type object struct {
 	cols []Column
 	line int
+	err  error // the row could not be decoded; cols is nil
 }
 
 // get returns the column named name, or nil when absent or null.
@@ -54,10 +55,7 @@ func readJSONL(data []byte) ([]object, error) {
 			continue
 		}
 		cols, err := decodeObject(b)
-		if err != nil {
-			return nil, atRow(err, len(out), line)
-		}
-		out = append(out, object{cols: cols, line: line})
+		out = append(out, object{cols: cols, line: line, err: err})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("line %d: %w", line+1, err)
@@ -85,9 +83,9 @@ func readJSONArray(data []byte) ([]object, error) {
 	for i, it := range items {
 		cols, err := decodeObject(it)
 		if err != nil {
-			return nil, atRow(err, i, 0)
+			err = atRow(err, i, 0)
 		}
-		out = append(out, object{cols: cols})
+		out = append(out, object{cols: cols, err: err})
 	}
 	return out, nil
 }
@@ -173,7 +171,8 @@ func checkDepth(b []byte) error {
 	return nil
 }
 
-// readCSV decodes a CSV file with a header row. Every cell becomes a JSON
+// readCSV decodes a CSV file with a header row (a first column without
+// a name, the index pandas writes, is skipped). Every cell becomes a JSON
 // value: an empty cell is null (the column is absent for that row), a
 // cell holding a JSON object, array, number or boolean is that value, and
 // anything else is a string.
@@ -188,6 +187,12 @@ func readCSV(data []byte) ([]object, error) {
 	if err != nil {
 		return nil, fmt.Errorf("csv header: %w", err)
 	}
+	// pandas writes its index as a first column without a name: skip it
+	skip := 0
+	if len(header) > 1 && strings.TrimSpace(header[0]) == "" {
+		skip = 1
+	}
+	header = header[skip:]
 	seen := map[string]bool{}
 	for i, h := range header {
 		h = strings.TrimSpace(h)
@@ -211,15 +216,21 @@ func readCSV(data []byte) ([]object, error) {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
 				line = pe.StartLine
+				if errors.Is(pe.Err, csv.ErrFieldCount) {
+					// the record is read; the run goes on with the next
+					out = append(out, object{line: line, err: &Error{Row: len(out), Line: line, Err: err}})
+					continue
+				}
 			}
 			return nil, &Error{Row: len(out), Line: line, Err: err}
 		}
 		line, _ := r.FieldPos(0)
 		o := object{line: line, cols: make([]Column, len(header))}
-		for i, cell := range rec {
+		for i, cell := range rec[skip:] {
 			v, err := csvCell(cell)
 			if err != nil {
-				return nil, &Error{Row: len(out), Line: line, Column: header[i], Err: err}
+				o = object{line: line, err: &Error{Row: len(out), Line: line, Column: header[i], Err: err}}
+				break
 			}
 			o.cols[i] = Column{Name: header[i], Value: v}
 		}
@@ -238,10 +249,15 @@ func csvCell(cell string) (json.RawMessage, error) {
 		if err := checkDepth([]byte(t)); err != nil {
 			return nil, err
 		}
-		if !json.Valid([]byte(t)) {
-			return nil, errors.New("cell starts like JSON but is not valid JSON")
+		if json.Valid([]byte(t)) {
+			return json.RawMessage(t), nil
 		}
-		return json.RawMessage(t), nil
+		// pandas writes list and dict cells as Python literals
+		v, err := pyLiteral(t)
+		if err != nil {
+			return nil, fmt.Errorf("cell starts like JSON but is not valid JSON (nor a Python literal as pandas writes one): %w", err)
+		}
+		return v, nil
 	case t == "true" || t == "false":
 		return json.RawMessage(t), nil
 	}

@@ -166,7 +166,7 @@ func readReferenceTopics(in *scorer.Instance, v json.RawMessage) error {
 // readConversation reads a conversation or history column; a row gives
 // at most one conversation.
 func readConversation(in *scorer.Instance, v json.RawMessage) error {
-	if in.Has&scorer.InConversation != 0 {
+	if in.Has&scorer.InConversation != 0 || in.Transcript != nil {
 		return errors.New("a conversation is already given")
 	}
 	msgs, err := messagesValue(v)

@@ -88,6 +88,11 @@ type Budget struct {
 	hourTokens window[int64]
 	dayTokens  window[int64]
 	dayUSD     window[float64]
+
+	// Admission (see Admit): runs offered and admitted per window, and
+	// the use of one admitted run in the windows that ended.
+	minuteRuns, hourRuns, dayRuns                    demand
+	prevCallsPerRun, prevTokensPerRun, prevUSDPerRun float64
 }
 
 // window is the usage of one fixed window.
@@ -142,6 +147,7 @@ func windowStarts(t time.Time) (minute, hour, day time.Time) {
 // starts, under the lock.
 func (b *Budget) roll() (minute, hour, day time.Time) {
 	minute, hour, day = windowStarts(b.now())
+	b.learn(minute, hour)
 	b.calls.at(minute)
 	b.hourTokens.at(hour)
 	b.dayTokens.at(day)

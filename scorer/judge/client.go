@@ -137,6 +137,10 @@ func (c *Client) Judge(ctx context.Context, req *Request) (*Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, &Error{Class: ClassCanceled, Err: err}
 	}
+	if n := int64(len(req.System)+len(req.Prompt)) / 4; c.cfg.MaxPromptTokens > 0 && n > int64(c.cfg.MaxPromptTokens) {
+		c.metrics.refused(ClassPromptTooLong)
+		return nil, &Error{Class: ClassPromptTooLong, Err: fmt.Errorf("judge %q: prompt of about %d tokens is over max_prompt_tokens %d", c.cfg.Name, n, c.cfg.MaxPromptTokens)}
+	}
 	if c.breaker.blocked() {
 		return nil, c.circuitOpen(req)
 	}

@@ -21,6 +21,11 @@ type ClientConfig struct {
 	MaxRetries int `yaml:"max_retries"`
 	// MaxConcurrency caps the calls in flight to this judge.
 	MaxConcurrency int `yaml:"max_concurrency"`
+	// MaxPromptTokens, when > 0, skips a call whose instructions and
+	// prompt are estimated (a quarter token per byte) at more tokens than
+	// this, instead of sending a prompt past the model's context: a small
+	// local model's default context is often 2,048 or 4,096 tokens.
+	MaxPromptTokens int `yaml:"max_prompt_tokens"`
 	// Fallback names the judge that answers while this judge's circuit is
 	// open; empty for none.
 	Fallback string `yaml:"fallback,omitempty"`
@@ -84,6 +89,9 @@ func (c ClientConfig) Validate() error {
 	}
 	if c.MaxConcurrency <= 0 {
 		err = errors.Join(err, fmt.Errorf("max_concurrency: must be > 0, got %d", c.MaxConcurrency))
+	}
+	if c.MaxPromptTokens < 0 {
+		err = errors.Join(err, fmt.Errorf("max_prompt_tokens: must be >= 0, got %d", c.MaxPromptTokens))
 	}
 	if c.Fallback != "" && c.Fallback == c.Name {
 		err = errors.Join(err, fmt.Errorf("fallback: judge %q cannot fall back to itself", c.Name))

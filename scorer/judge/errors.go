@@ -27,6 +27,7 @@ const (
 	ClassCircuitOpen     Class = "circuit_open"     // the judge's breaker is open (no fallback)
 	ClassBudget          Class = "over_budget"      // a budget refused the call
 	ClassCanceled        Class = "canceled"         // the caller's context ended
+	ClassPromptTooLong   Class = "prompt_too_long"  // the prompt is over max_prompt_tokens: not sent
 )
 
 // Error is a classified judge failure.

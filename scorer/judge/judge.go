@@ -26,6 +26,11 @@ type Request struct {
 	// Metric is the metric id making the call, for budgets, logs and
 	// metrics labels.
 	Metric string
+	// Temperature overrides the judge's configured temperature for this
+	// call (a metric that samples the judge several times and votes);
+	// nil uses the judge's. A judge configured with omit_temperature
+	// sends none either way.
+	Temperature *float64
 }
 
 // Schema is a JSON Schema for structured output.

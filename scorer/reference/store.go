@@ -215,7 +215,8 @@ func loadFile(path string) ([]dataset.Case, error) {
 }
 
 // Enrich finds the reference of a live run and fills in's reference
-// fields: CaseID, Reference and ReferenceTrajectory with their Has bits,
+// fields: CaseID, Reference, ReferenceTrajectory and ReferenceTopics with
+// their Has bits,
 // and, when the turn gives both a response and tool calls, one invocation
 // pairing the run with it (so per-invocation ADK metrics score it). The
 // case comes from the run's case-id attribute; a multi-turn case's turn
@@ -285,6 +286,10 @@ func turnOf(c *dataset.Case, prompt string) (match, bool) {
 func apply(in *scorer.Instance, m match) {
 	t := m.c.Turns[m.turn]
 	in.CaseID = m.c.ID
+	if len(m.c.Topics) > 0 {
+		in.ReferenceTopics = m.c.Topics
+		in.Has |= scorer.InReferenceTopics
+	}
 	if t.HasResponse {
 		in.Reference = t.Response
 		in.Has |= scorer.InReference

@@ -299,3 +299,19 @@ func TestEngineLookupMakesReferenceMetricsApplicable(t *testing.T) {
 		t.Errorf("run without a case id: %+v", p)
 	}
 }
+
+// A case's reference topics reach a canary run of the case, so
+// ragas_topic_adherence scores it online.
+func TestLookupTopics(t *testing.T) {
+	s, err := New(config(filepath.Join("testdata", "topics.jsonl")), telemetry.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := run("support-1", "Where is my order?", "It ships tomorrow.")
+	if !s.Enrich(t.Context(), in) {
+		t.Fatal("case not found")
+	}
+	if in.Has&scorer.InReferenceTopics == 0 || len(in.ReferenceTopics) != 2 || in.ReferenceTopics[1] != "shipping" {
+		t.Fatalf("topics %v (has %v)", in.ReferenceTopics, in.Has&scorer.InReferenceTopics != 0)
+	}
+}

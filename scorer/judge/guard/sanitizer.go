@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/evalsidecar/evalsidecar/scorer/judge"
 )
 
 // Sanitizer prepares the untrusted content of one judge request. It
@@ -27,40 +29,71 @@ func (s *Sanitizer) Key() string { return s.key }
 // envelope as field. A field the policy does not allow returns a
 // placeholder instead.
 func (s *Sanitizer) Untrusted(field, text string) string {
+	return s.UntrustedPieces(field, []judge.Piece{{Text: text}})
+}
+
+// UntrustedPieces wraps the pieces in one envelope as field: each piece's
+// Markup is the project's own and passes unchanged; each Text is cleaned,
+// redacted and escaped as Untrusted does with a whole field, and the
+// texts together are truncated to the policy's maximum (nothing after
+// the cut is sent, markup included).
+func (s *Sanitizer) UntrustedPieces(field string, pieces []judge.Piece) string {
 	if !s.policy.allowed(field) {
 		return fmt.Sprintf("[withheld: %s not in this metric's allowed fields]", field)
 	}
-	var raised []string
-	text = strings.ToValidUTF8(text, "\uFFFD")
-	text, hidden, invisible, total := clean(text)
+	var (
+		b                  strings.Builder
+		raised             []string
+		invisible, total   int
+		size, sent         int
+		truncated, isolate bool
+		texts              []string
+	)
+	limit := s.policy.maxBytes()
+	for _, p := range pieces {
+		text := strings.ToValidUTF8(p.Text, "\uFFFD")
+		text, hidden, inv, tot := clean(text)
+		size += len(text)
+		if truncated {
+			continue // counted for the note, not sent
+		}
+		b.WriteString(p.Markup)
+		invisible, total = invisible+inv, total+tot
+		texts = append(texts, text)
+		if injectionSuspected(text) || hidden != "" && injectionSuspected(hidden) {
+			raised = append(raised, FlagInjectionSuspected)
+		}
+		room := limit - sent
+		if len(text) > room+redactMargin {
+			text = text[:utf8Floor(text, room+redactMargin)]
+		}
+		text = s.policy.Redactor.Redact(text)
+		if len(text) > room {
+			text = text[:truncateAt(text, room)]
+			truncated = true
+		}
+		sent += len(text)
+		body, neutralised, ok := escape(text, s.key)
+		if neutralised {
+			raised = append(raised, FlagReservedMarker)
+		}
+		if !ok {
+			body, isolate = "", true
+		}
+		b.WriteString(body)
+	}
 	if total > 0 && invisible*100 > total {
 		raised = append(raised, FlagInvisibleChars)
 	}
-	if field == ResponseField && isEmptyAnswer(text) {
+	if field == ResponseField && isEmptyAnswer(strings.Join(texts, "")) {
 		raised = append(raised, FlagEmptyAnswer)
 	}
-	if injectionSuspected(text) || hidden != "" && injectionSuspected(hidden) {
-		raised = append(raised, FlagInjectionSuspected)
-	}
-	limit, size := s.policy.maxBytes(), len(text)
-	if len(text) > limit+redactMargin {
-		text = text[:utf8Floor(text, limit+redactMargin)]
-	}
-	text = s.policy.Redactor.Redact(text)
-	truncated := false
-	if len(text) > limit {
-		text = text[:truncateAt(text, limit)]
-		truncated = true
-		raised = append(raised, FlagTruncatedInput)
-	}
-	body, neutralised, ok := escape(text, s.key)
-	if neutralised {
-		raised = append(raised, FlagReservedMarker)
-	}
-	if !ok {
+	body := b.String()
+	if isolate {
 		body = "[withheld: content could not be isolated]"
 	}
 	if truncated {
+		raised = append(raised, FlagTruncatedInput)
 		body += fmt.Sprintf("\n[truncated: only the first %d of %d bytes are shown]", limit, size)
 	}
 	s.raise(raised...)

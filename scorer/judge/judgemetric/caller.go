@@ -2,6 +2,7 @@ package judgemetric
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
@@ -20,6 +21,9 @@ type Caller struct {
 	NewSanitizer func() judge.Sanitizer
 	// Metric is the metric id put on every request.
 	Metric string
+	// Temperature, when set, is put on every request that sets none
+	// (see SamplingTemperature).
+	Temperature *float64
 
 	usage scorer.JudgeUsage
 	flags []string
@@ -37,6 +41,9 @@ func (c *Caller) Call(ctx context.Context, build func(s judge.Sanitizer) *judge.
 	s := c.NewSanitizer()
 	req := build(s)
 	req.Metric = c.Metric
+	if req.Temperature == nil {
+		req.Temperature = c.Temperature
+	}
 	if note := s.SystemNote(); note != "" {
 		if req.System != "" {
 			req.System += "\n\n"
@@ -45,6 +52,10 @@ func (c *Caller) Call(ctx context.Context, build func(s judge.Sanitizer) *judge.
 	}
 	c.addFlags(s.Flags())
 	resp, err := c.Judge.Judge(ctx, req)
+	if judge.ClassOf(err) == judge.ClassPromptTooLong {
+		// skipped, not failed: the run is too long for this judge
+		return "", fmt.Errorf("%w: %w", scorer.ErrNotApplicable, err)
+	}
 	if err != nil {
 		return "", err
 	}

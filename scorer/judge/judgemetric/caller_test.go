@@ -26,6 +26,10 @@ func (s *stubSanitizer) Untrusted(field, text string) string {
 	return fmt.Sprintf("[%s#%d]%s[/%s#%d]", field, s.id, text, field, s.id)
 }
 
+func (s *stubSanitizer) UntrustedPieces(field string, pieces []judge.Piece) string {
+	return s.Untrusted(field, judge.JoinPieces(pieces))
+}
+
 func (s *stubSanitizer) SystemNote() string {
 	if !s.note {
 		return ""

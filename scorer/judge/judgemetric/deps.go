@@ -28,6 +28,9 @@ func (d Deps) Resolve(metric string, params scorer.Params) (judge.Judge, func() 
 		return nil, nil, err
 	}
 	if name == "" {
+		if len(d.Judges) == 0 {
+			return nil, nil, fmt.Errorf(`%s is judged by an LLM and no judge is configured: define one under judge.judges in the config (see docs/judge.md)`, metric)
+		}
 		return nil, nil, fmt.Errorf(`param "judge": no judge named and no default judge configured`)
 	}
 	j, ok := d.Judges[name]
@@ -49,6 +52,9 @@ type passthrough struct{}
 
 func (passthrough) Untrusted(field, text string) string {
 	return "<" + field + ">\n" + text + "\n</" + field + ">"
+}
+func (p passthrough) UntrustedPieces(field string, pieces []judge.Piece) string {
+	return p.Untrusted(field, judge.JoinPieces(pieces))
 }
 func (passthrough) SystemNote() string          { return "" }
 func (passthrough) CheckAnswer(string) []string { return nil }

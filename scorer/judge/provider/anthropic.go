@@ -108,7 +108,7 @@ func (p *anthropicProvider) params(req *judge.Request) (anthropic.MessageNewPara
 		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(req.Prompt))},
 	}
 	if !p.cfg.OmitTemperature {
-		params.Temperature = param.NewOpt(p.cfg.Temperature)
+		params.Temperature = param.NewOpt(p.cfg.temperature(req))
 	}
 	if req.Schema != nil {
 		if p.cfg.Structured() {

@@ -322,3 +322,12 @@ func New(cfg Config, hc *http.Client) (judge.Provider, error) {
 		return newAnthropic(cfg, hc)
 	}
 }
+
+// temperature is the request's temperature when it sets one, else the
+// configured one.
+func (c *Config) temperature(req *judge.Request) float64 {
+	if req.Temperature != nil {
+		return *req.Temperature
+	}
+	return c.Temperature
+}

@@ -83,7 +83,7 @@ func newGemini(cfg Config, hc *http.Client) (*geminiProvider, error) {
 // config builds the generateContent configuration.
 func (p *geminiProvider) config(req *judge.Request) (*genai.GenerateContentConfig, error) {
 	system := req.System
-	temp := float32(p.cfg.Temperature)
+	temp := float32(p.cfg.temperature(req))
 	limit := p.cfg.MaxOutputTokens
 	if req.MaxOutputTokens > 0 {
 		limit = req.MaxOutputTokens

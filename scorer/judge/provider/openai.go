@@ -99,7 +99,7 @@ func (p *openAIProvider) params(req *judge.Request) (openai.ChatCompletionNewPar
 		ResponseFormat: format,
 	}
 	if !p.cfg.OmitTemperature {
-		params.Temperature = param.NewOpt(p.cfg.Temperature)
+		params.Temperature = param.NewOpt(p.cfg.temperature(req))
 	}
 	limit := int64(p.cfg.MaxOutputTokens)
 	if req.MaxOutputTokens > 0 {

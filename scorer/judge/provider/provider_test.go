@@ -238,3 +238,28 @@ func TestOmitTemperature(t *testing.T) {
 		})
 	}
 }
+
+// TestRequestTemperature: a request's own temperature (sampled votes)
+// reaches every provider over the wire in place of the configured one.
+func TestRequestTemperature(t *testing.T) {
+	for _, tg := range targets {
+		t.Run(tg.name, func(t *testing.T) {
+			srv := judgetest.New(t)
+			srv.SetDefault(tg.wire, judgetest.Text("ok"))
+			p := newProvider(t, srv, tg, nil)
+			temp := 0.75
+			for _, req := range []*judge.Request{{Prompt: "x"}, {Prompt: "x", Temperature: &temp}} {
+				if _, err := p.Complete(t.Context(), req); err != nil {
+					t.Fatal(err)
+				}
+			}
+			reqs := srv.Requests()
+			if r := reqs[0]; r.Temperature == nil || *r.Temperature != 0 {
+				t.Errorf("configured temperature: sent %v, want 0", r.Temperature)
+			}
+			if r := reqs[1]; r.Temperature == nil || *r.Temperature != temp {
+				t.Errorf("request temperature: sent %v, want %v", r.Temperature, temp)
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -47,11 +48,20 @@ func contentDigest(bufs *sync.Pool, in *scorer.Instance) []byte {
 		put(d.Description)
 		put(d.Parameters)
 	}
-	put(strconv.Itoa(len(in.Conversation)))
-	for _, m := range in.Conversation {
-		put(m.Role)
-		put(m.Content)
+	putMessages := func(ms []agentrun.Message) {
+		put(strconv.Itoa(len(ms)))
+		for _, m := range ms {
+			put(m.Role)
+			put(m.Content)
+			put(strconv.Itoa(len(m.ToolCalls)))
+			for _, c := range m.ToolCalls {
+				put(c.Name)
+				put(c.Arguments)
+			}
+		}
 	}
+	putMessages(in.Conversation)
+	putMessages(in.Transcript)
 	put(strconv.Itoa(len(in.ReferenceTopics)))
 	for _, t := range in.ReferenceTopics {
 		put(t)

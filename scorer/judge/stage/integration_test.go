@@ -3,6 +3,7 @@ package stage
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -113,7 +114,7 @@ metrics:
 	}
 }
 
-// TestBudgetHoldsToTheCall: a metric budget of 3 calls per minute lets
+// TestBudgetHoldsToTheCall: a judge budget of 3 calls per minute lets
 // exactly 3 judge calls through; the rest are over_budget in the ledger
 // and never reach the server.
 func TestBudgetHoldsToTheCall(t *testing.T) {
@@ -121,10 +122,9 @@ func TestBudgetHoldsToTheCall(t *testing.T) {
 	srv.SetDefault(judgetest.OpenAI, judgetest.JSON(`{"explanation": "fine", "score": 4}`))
 	cfg := parseConfig(t, fmt.Sprintf(`
 judges:
-  - {name: primary, provider: openai, model: m, base_url: %s, api_key: k}
+  - {name: primary, provider: openai, model: m, base_url: %s, api_key: k, budget: {calls_per_minute: 3}}
 metrics:
   - name: coherence
-    budget: {calls_per_minute: 3}
 `, srv.OpenAIBaseURL()))
 	rec := &recorder{}
 	st, err := Build(cfg, rec, Settings{})
@@ -177,4 +177,50 @@ func gaugeValue(t *testing.T, reg *prometheus.Registry, name, label, value strin
 	}
 	t.Fatalf("no series %s{%s=%q}", name, label, value)
 	return 0
+}
+
+// TestMaxPromptTokensSkips: a prompt over the judge's max_prompt_tokens is
+// never sent; the run is not applicable with reason prompt_too_long,
+// counted, and a short prompt still goes through.
+func TestMaxPromptTokensSkips(t *testing.T) {
+	srv := judgetest.New(t)
+	srv.SetDefault(judgetest.OpenAI, judgetest.JSON(`{"explanation": "fine", "score": 4}`))
+	cfg := parseConfig(t, fmt.Sprintf(`
+judges:
+  - {name: small, provider: openai, model: m, base_url: %s, api_key: k, max_prompt_tokens: 700}
+metrics:
+  - name: coherence
+`, srv.OpenAIBaseURL()))
+	reg := prometheus.NewRegistry()
+	rec := &recorder{}
+	st, err := Build(cfg, rec, Settings{Settings: telemetry.Settings{Registerer: reg}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Start(t.Context())
+	long := answerInstance()
+	long.Response = strings.Repeat("a very long answer ", 400)
+	offer(st, long)
+	offer(st, answerInstance())
+	if err := st.Shutdown(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, ev := range rec.all() {
+		for _, d := range ev.Decisions {
+			got[d.Outcome] = d.Reason
+		}
+	}
+	if r, ok := got[scorer.OutcomeNotApplicable]; !ok || r != "prompt_too_long" {
+		t.Errorf("decisions %v, want not_applicable: prompt_too_long", got)
+	}
+	if _, ok := got[scorer.OutcomeScored]; !ok {
+		t.Errorf("the short prompt was not judged: %v", got)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d requests reached the judge, want 1", n)
+	}
+	if v := counterSum(t, reg, "evalsidecar_judge_requests_total", "outcome", "prompt_too_long"); v != 1 {
+		t.Errorf("prompt_too_long counted %v times, want 1", v)
+	}
 }

@@ -238,10 +238,15 @@ func (s *Stage) offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evalu
 		key := sampling.NewKey(name, jn, string(digest))
 		if s.opts.Cache != nil {
 			if r, ok := s.opts.Cache.Get(key); ok {
-				ev.Results = append(ev.Results, r)
+				ev.Results = append(ev.Results, reused(r))
 				s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: scorer.OutcomeCached, Reason: d.Rule})
 				continue
 			}
+		}
+		if !m.Budget.Admit(run.TraceID) {
+			// Paced: the metric's budget spreads its runs over each window.
+			s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: scorer.OutcomeOverBudget, Reason: m.Budget.Name() + ":paced"})
+			continue
 		}
 		j := jobs[jn]
 		if j == nil {
@@ -417,7 +422,7 @@ func (s *Stage) judge(ctx context.Context, in *scorer.Instance, it item, ev *sco
 	if err == nil {
 		outcome := scorer.OutcomeScored
 		if cached {
-			outcome = scorer.OutcomeCached
+			outcome, r = scorer.OutcomeCached, reused(r)
 		}
 		if r.Judge != nil && r.Judge.Judge != "" {
 			jn = r.Judge.Judge
@@ -447,6 +452,9 @@ func classify(err error) (outcome, reason string) {
 			return scorer.OutcomeJudgeError, re.reason
 		}
 	}
+	if judge.ClassOf(err) == judge.ClassPromptTooLong {
+		return scorer.OutcomeNotApplicable, string(judge.ClassPromptTooLong)
+	}
 	if errors.Is(err, scorer.ErrNotApplicable) {
 		return scorer.OutcomeNotApplicable, "undefined for the run"
 	}
@@ -472,4 +480,16 @@ func (s *Stage) export(ctx context.Context, ev *scorer.Evaluation) (err error) {
 		}
 	}()
 	return s.sink.Export(ctx, ev)
+}
+
+// reused is a cached result as this run reports it: no judge call was
+// made for the run, so its usage is zero and marked Cached; the judge and
+// model that gave the score stay named. Every run that shares a cached
+// result reports it so, and the sum of the usage the sinks record is what
+// the provider billed.
+func reused(r scorer.Result) scorer.Result {
+	if u := r.Judge; u != nil {
+		r.Judge = &scorer.JudgeUsage{Judge: u.Judge, Provider: u.Provider, Model: u.Model, Cached: true}
+	}
+	return r
 }

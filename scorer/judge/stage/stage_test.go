@@ -390,3 +390,33 @@ func TestBlockingStageWaitsInsteadOfSkipping(t *testing.T) {
 		t.Errorf("%d runs judged, want 20", n)
 	}
 }
+
+// A metric budget paces admission at offer time: in a burst, runs beyond
+// what the window can pay for are over_budget ("<metric>:paced") before
+// they are queued, wherever they come in the burst.
+func TestMetricBudgetPacesAdmission(t *testing.T) {
+	// the burst comes half way through a minute
+	mid := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
+	b := judge.NewBudget("m", judge.BudgetConfig{CallsPerMinute: 2}, func() time.Time { return mid })
+	m := &fakeMetric{name: "m", judge: "j", needs: scorer.InResponse}
+	s, err := New([]Metric{{Metric: m, Policy: policy(t, 1), Budget: b}}, &recorder{}, Options{QueueSize: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	paced, queued := 0, 0
+	for i := range 200 {
+		ev := offer(s, instance(randomTraceID(r), fmt.Sprintf("answer %d", i)))
+		for _, d := range ev.Decisions {
+			switch {
+			case d.Outcome == scorer.OutcomeOverBudget && d.Reason == "m:paced":
+				paced++
+			case d.Outcome == scorer.OutcomeQueued:
+				queued++
+			}
+		}
+	}
+	if paced == 0 || queued == 0 || paced+queued != 200 {
+		t.Errorf("%d paced, %d queued of 200", paced, queued)
+	}
+}

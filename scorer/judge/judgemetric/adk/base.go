@@ -32,6 +32,9 @@ type base struct {
 	judge     judge.Judge
 	newSan    func() judge.Sanitizer
 	threshold float64
+	// temperature is the sampled metrics' temperature (see
+	// judgemetric.SamplingTemperature); nil: the judge's.
+	temperature *float64
 }
 
 // newBase resolves the judge and reads the threshold.
@@ -54,7 +57,9 @@ func (b *base) Name() string { return b.id }
 func (b *base) JudgeName() string { return b.judge.Name() }
 
 func (b *base) caller() *judgemetric.Caller {
-	return judgemetric.NewCaller(b.judge, b.newSan, b.id)
+	c := judgemetric.NewCaller(b.judge, b.newSan, b.id)
+	c.Temperature = b.temperature
+	return c
 }
 
 func (b *base) label(score float64) string {

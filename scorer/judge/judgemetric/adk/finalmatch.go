@@ -39,7 +39,7 @@ type finalMatch struct {
 }
 
 func newFinalMatch(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error) {
-	if err := p.CheckKnown(paramJudge, ParamThreshold, ParamNumSamples); err != nil {
+	if err := p.CheckKnown(paramJudge, ParamThreshold, ParamNumSamples, judgemetric.ParamTemperature); err != nil {
 		return nil, err
 	}
 	n, err := p.PositiveInt(ParamNumSamples, defaultNumSamples, maxNumSamples)
@@ -48,6 +48,9 @@ func newFinalMatch(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error
 	}
 	b, err := newBase(MetricFinalResponseMatchV2, p, deps)
 	if err != nil {
+		return nil, err
+	}
+	if b.temperature, err = judgemetric.SamplingTemperature(p, n); err != nil {
 		return nil, err
 	}
 	return &finalMatch{base: b, samples: n}, nil

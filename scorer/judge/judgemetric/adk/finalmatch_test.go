@@ -47,11 +47,8 @@ func TestFinalMatchMajority(t *testing.T) {
 }
 
 func TestFinalMatchGolden(t *testing.T) {
-	e := newEnv(fm("valid"))
-	if _, err := e.Score(t, MetricFinalResponseMatchV2, map[string]any{"num_samples": 1}, fixedInstance()); err != nil {
-		t.Fatal(err)
-	}
-	e.Golden(t, MetricFinalResponseMatchV2, *update)
+	judgemetrictest.GuardGolden(t, Register, MetricFinalResponseMatchV2, MetricFinalResponseMatchV2,
+		map[string]any{"num_samples": 1}, fixedInstance(), *update, fm("valid"))
 }
 
 func TestFinalMatchErrors(t *testing.T) {

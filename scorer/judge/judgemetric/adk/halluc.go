@@ -26,15 +26,18 @@ const ParamIntermediate = "evaluate_intermediate_nl_responses"
 // not_applicable. Calls: 2 per judged response (segmenter, validator);
 // one judged response per invocation with a non-empty response, more when
 // evaluate_intermediate_nl_responses is set and the invocation records
-// intermediate text (the Instance carries no intermediate text today, so
-// the parameter takes effect only when it does).
+// intermediate text: the text of each model call before the final one,
+// as the trace records it (agentrun.LLMCall.Output), in order between the
+// tool calls.
 //
 // Formula: step score = mean over validated sentences of 1 (supported,
 // not_applicable) or 0 (unsupported, contradictory, disputed), unknown
 // labels ignored; invocation score = mean of its step scores; score =
 // mean of the invocation scores, over invocations that had a response.
-// A segmenter answer without <sentence> blocks, or a validator answer with
-// no known label, is an invalid_response error (ADK would skip the step).
+// A step whose segmenter answer has no <sentence> blocks, or whose
+// validator answer has no known label, is skipped as ADK skips it
+// (counted in "skipped_steps"); when every step is skipped the result is
+// an invalid_response error, never a score.
 //
 // Result: Label "passed" when score >= threshold; Details
 // "per_invocation", "steps", "sentences", "labels" (count per label;
@@ -73,6 +76,7 @@ func (m *hallucinations) Score(ctx context.Context, in *scorer.Instance) (scorer
 	var (
 		per       []float64
 		steps     int
+		skipped   int
 		sentences int
 		labels    = map[string]int{}
 		notes     []string
@@ -80,8 +84,16 @@ func (m *hallucinations) Score(ctx context.Context, in *scorer.Instance) (scorer
 	for _, t := range turns(in) {
 		h := newHeader(in, t.user)
 		var stepScores []float64
-		for _, st := range planSteps(callEvents(t.calls), t.response, m.intermediate) {
+		events := t.events
+		if events == nil {
+			events = callEvents(t.calls)
+		}
+		for _, st := range planSteps(events, t.response, m.intermediate) {
 			sc, vs, err := m.judgeStep(ctx, c, h, st)
+			if judge.ClassOf(err) == judge.ClassInvalidResponse {
+				skipped++ // ADK skips a step whose answers do not parse
+				continue
+			}
 			if err != nil {
 				return scorer.Result{}, err
 			}
@@ -106,6 +118,9 @@ func (m *hallucinations) Score(ctx context.Context, in *scorer.Instance) (scorer
 		}
 	}
 	if len(per) == 0 {
+		if skipped > 0 {
+			return scorer.Result{}, judgemetric.Unparseable("no step's answers parsed (%d skipped)", skipped)
+		}
 		return scorer.Result{}, scorer.ErrNotApplicable
 	}
 	score := mean(per)
@@ -120,6 +135,7 @@ func (m *hallucinations) Score(ctx context.Context, in *scorer.Instance) (scorer
 		Details: map[string]any{
 			"per_invocation": per,
 			"steps":          steps,
+			"skipped_steps":  skipped,
 			"sentences":      sentences,
 			"labels":         labels,
 			"threshold":      m.threshold,
@@ -145,18 +161,21 @@ func (m *hallucinations) judgeStep(ctx context.Context, c *judgemetric.Caller, h
 	if len(sents) == 0 {
 		return 0, nil, judgemetric.Unparseable("segmenter answer has no <sentence> blocks")
 	}
-	var b strings.Builder
+	// The <sentence> tags are the project's own markup: only the
+	// sentences are untrusted.
+	pieces := make([]judge.Piece, 0, len(sents)+1)
 	for i, s := range sents {
+		open := "<sentence>"
 		if i > 0 {
-			b.WriteByte('\n')
+			open = "</sentence>\n<sentence>"
 		}
-		b.WriteString("<sentence>" + s + "</sentence>")
+		pieces = append(pieces, judge.Piece{Markup: open, Text: s})
 	}
-	joined := b.String()
+	pieces = append(pieces, judge.Piece{Markup: "</sentence>"})
 	val, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
 		return &judge.Request{
 			System: validatorSystem,
-			Prompt: fmt.Sprintf(validatorPrompt, buildContext(h, st.prior, s.Untrusted), s.Untrusted(FieldResponse, joined)),
+			Prompt: fmt.Sprintf(validatorPrompt, buildContext(h, st.prior, s.Untrusted), s.UntrustedPieces(FieldResponse, pieces)),
 		}
 	})
 	if err != nil {

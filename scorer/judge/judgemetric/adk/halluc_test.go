@@ -33,7 +33,8 @@ func TestHallucinationsSingleTurn(t *testing.T) {
 		t.Fatalf("validator prompt lacks the sentences:\n%s", e.Requests()[1].Prompt)
 	}
 	e.AssertSanitized(t, rawTokens)
-	e.Golden(t, MetricHallucinations, *update)
+	judgemetrictest.GuardGolden(t, Register, MetricHallucinations, MetricHallucinations, nil, fixedInstance(), *update,
+		"<sentence>It is sunny in Paris. RAWRESPONSE</sentence>\n<sentence>Enjoy!</sentence>", validatorTwo)
 }
 
 // Invocation scores are averaged; an invocation without a response is

@@ -49,7 +49,7 @@ type rubricMetric struct {
 
 func newRubricMetric(id string, toolUse bool) func(scorer.Params, judgemetric.Deps) (scorer.Metric, error) {
 	return func(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error) {
-		if err := p.CheckKnown(paramJudge, ParamThreshold, ParamNumSamples, ParamRubrics); err != nil {
+		if err := p.CheckKnown(paramJudge, ParamThreshold, ParamNumSamples, judgemetric.ParamTemperature, ParamRubrics); err != nil {
 			return nil, err
 		}
 		rs, err := parseRubrics(p[ParamRubrics])
@@ -62,6 +62,9 @@ func newRubricMetric(id string, toolUse bool) func(scorer.Params, judgemetric.De
 		}
 		b, err := newBase(id, p, deps)
 		if err != nil {
+			return nil, err
+		}
+		if b.temperature, err = judgemetric.SamplingTemperature(p, n); err != nil {
 			return nil, err
 		}
 		return &rubricMetric{base: b, toolUse: toolUse, rubrics: rs, samples: n}, nil
@@ -81,9 +84,9 @@ func (m *rubricMetric) Needs() scorer.Inputs {
 func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
 	c := m.caller()
 	system := rubricSystem(m.toolUse, m.rubrics)
-	byText := make(map[string]int, len(m.rubrics))
+	texts := make([]string, len(m.rubrics))
 	for i, r := range m.rubrics {
-		byText[normalizeRubric(r.Text)] = i
+		texts[i] = r.Text
 	}
 	ts := turns(in)
 	var (
@@ -112,9 +115,15 @@ func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 				return scorer.Result{}, err
 			}
 			matched := 0
-			for _, a := range parseRubricAnswer(answer) {
-				k, ok := byText[normalizeRubric(a.property)]
-				if !ok {
+			as := parseRubricAnswer(answer)
+			props := make([]string, len(as))
+			for i, a := range as {
+				props[i] = a.property
+			}
+			match := judgemetric.MatchRubrics(texts, props, normalizeRubric)
+			for ai, a := range as {
+				k := match[ai]
+				if k < 0 {
 					continue
 				}
 				matched++

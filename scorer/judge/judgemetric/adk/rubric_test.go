@@ -1,6 +1,7 @@
 package adk
 
 import (
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
 	"reflect"
 	"strings"
 	"testing"
@@ -52,7 +53,12 @@ func TestRubricGoldenAndSanitized(t *testing.T) {
 				t.Fatalf("system lacks the properties:\n%s", e.Requests()[0].System)
 			}
 			e.AssertSanitized(t, rawTokens)
-			judgemetrictest.Golden(t, judgemetrictest.GoldenFile(id), e.Requests()[:1], *update)
+			g := judgemetrictest.NewGuardEnv(Register, ans)
+			if _, err := g.Score(t, id, map[string]any{"rubrics": twoRubrics, "num_samples": 1}, fixedInstance()); err != nil {
+				t.Fatal(err)
+			}
+			judgemetrictest.AssertNoReservedMarker(t, g.Sanitizers)
+			g.Golden(t, id, *update)
 		})
 	}
 }
@@ -69,7 +75,7 @@ func TestRubricPooledMean(t *testing.T) {
 	}
 	e := newEnv(
 		block("The response is concise.", "yes")+block("The response answers the question.", "yes"),
-		block("The response is concise.", "no")+"Property: unknown rubric\nRationale: r\nVerdict: yes\n",
+		block("The response is concise.", "no"),
 	)
 	res, err := e.Score(t, MetricRubricFinalResponse, map[string]any{"rubrics": twoRubrics, "num_samples": 1}, in)
 	if err != nil {
@@ -131,9 +137,8 @@ func TestTallyMajority(t *testing.T) {
 
 func TestRubricErrors(t *testing.T) {
 	for name, answer := range map[string]string{
-		"no blocks":            "The response looks fine.",
-		"only unknown rubrics": block("Something else.", "yes"),
-		"only none verdicts":   block("The response is concise.", "unsure"),
+		"no blocks":          "The response looks fine.",
+		"only none verdicts": block("The response is concise.", "unsure"),
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := newEnv(answer).Score(t, MetricRubricFinalResponse, map[string]any{"rubrics": twoRubrics, "num_samples": 1}, fixedInstance())
@@ -186,5 +191,42 @@ func TestRubricParams(t *testing.T) {
 	}
 	if ms[0].(scorer.Judged).JudgeName() != "fake" {
 		t.Fatal("judge name")
+	}
+}
+
+// Sampled votes are drawn at a temperature above 0: the default when
+// num_samples > 1, and a config error when set to 0.
+func TestRubricSamplesAtTemperature(t *testing.T) {
+	ans := block("The response is concise.", "yes") + block("the response answers the question. ", "no")
+	e := newEnv(ans, ans, ans)
+	if _, err := e.Score(t, MetricRubricFinalResponse, map[string]any{"rubrics": twoRubrics, "num_samples": 3}, fixedInstance()); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range e.Requests() {
+		if r.Temperature == nil || *r.Temperature != judgemetric.DefaultSamplingTemperature {
+			t.Errorf("request %d: temperature %v, want %v", i, r.Temperature, judgemetric.DefaultSamplingTemperature)
+		}
+	}
+	_, err := judgemetrictest.Build(Register, e.Deps, scorer.MetricConfig{Name: MetricRubricFinalResponse,
+		Params: map[string]any{"rubrics": twoRubrics, "num_samples": 5, "temperature": 0}})
+	if err == nil || !strings.Contains(err.Error(), "temperature > 0") {
+		t.Errorf("num_samples 5 at temperature 0: %v", err)
+	}
+}
+
+// A judge that paraphrases a rubric while answering in the order given
+// still has its verdict counted for that rubric.
+func TestRubricParaphrased(t *testing.T) {
+	ans := block("Concise?", "yes") + block("Does it answer what was asked?", "no")
+	e := newEnv(ans)
+	res, err := e.Score(t, MetricRubricFinalResponse, map[string]any{"rubrics": twoRubrics, "num_samples": 1}, fixedInstance())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Score != 0.5 {
+		t.Fatalf("score %v, want 0.5", res.Score)
+	}
+	if rs := res.Details["rubric_scores"].(map[string]any); rs["concise"] != 1.0 || rs["rubric_2"] != 0.0 {
+		t.Fatalf("rubric_scores %v", rs)
 	}
 }

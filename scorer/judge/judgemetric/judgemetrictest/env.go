@@ -1,10 +1,12 @@
 package judgemetrictest
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/guard"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
 )
 
@@ -57,6 +59,16 @@ func NewEnv(register RegisterFunc, env Envelope, answers ...string) *Env {
 	return e
 }
 
+// NewGuardEnv returns an Env for the package of register whose judge
+// answers answers in order and whose sanitizers are the project's real
+// ones (NewGuardSanitizers).
+func NewGuardEnv(register RegisterFunc, answers ...string) *Env {
+	e := &Env{Judge: NewJudge(), Sanitizers: NewGuardSanitizers(), register: register}
+	e.Judge.QueueText(answers...)
+	e.Deps = Deps(e.Judge, e.Sanitizers)
+	return e
+}
+
 // Build builds the metric configured as cfg; it fails the test when
 // that is an error.
 func (e *Env) Build(t testing.TB, cfg scorer.MetricConfig) scorer.Metric {
@@ -89,4 +101,29 @@ func (e *Env) AssertSanitized(t testing.TB, rawTokens []string) {
 func (e *Env) Golden(t testing.TB, name string, update bool) {
 	t.Helper()
 	Golden(t, GoldenFile(name), e.Requests(), update)
+}
+
+// GuardGolden scores in with metric name through NewGuardEnv, the judge
+// answering answers in order, and compares the requests with
+// GoldenFile(file) (update rewrites it): golden prompts show what the
+// project's real sanitizer sends. Clean content must pass the guard
+// unchanged, so the test fails when the guard neutralised a reserved
+// marker.
+func GuardGolden(t testing.TB, register RegisterFunc, file, name string, params map[string]any, in *scorer.Instance, update bool, answers ...string) {
+	t.Helper()
+	e := NewGuardEnv(register, answers...)
+	if _, err := e.Score(t, name, params, in); err != nil {
+		t.Fatal(err)
+	}
+	AssertNoReservedMarker(t, e.Sanitizers)
+	e.Golden(t, file, update)
+}
+
+// AssertNoReservedMarker fails the test when a sanitizer of s raised
+// guard.FlagReservedMarker.
+func AssertNoReservedMarker(t testing.TB, s *Sanitizers) {
+	t.Helper()
+	if slices.Contains(s.Flags(), guard.FlagReservedMarker) {
+		t.Errorf("the guard rewrote clean content (flags %v)", s.Flags())
+	}
 }

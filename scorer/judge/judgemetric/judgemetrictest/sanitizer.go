@@ -6,20 +6,97 @@ import (
 	"sync"
 
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/guard"
 )
 
 // Sanitizers makes MarkingSanitizers and records what they do: how many
 // were made and which fields they wrapped. It is safe for concurrent use.
 type Sanitizers struct {
 	env Envelope
+	// inner makes the sanitizer New wraps; nil: a MarkingSanitizer.
+	inner func() judge.Sanitizer
 
 	mu     sync.Mutex
 	made   int
 	fields []string
+	flags  []string
 }
 
 // NewSanitizers returns a factory of sanitizers marking with env.
 func NewSanitizers(env Envelope) *Sanitizers { return &Sanitizers{env: env} }
+
+// NewGuardSanitizers returns a factory of the project's real sanitizers
+// (package guard, no redaction, every field allowed) whose envelope key
+// is always GuardKey, so that prompts are reproducible. Golden prompts are
+// rendered through them: what the golden file shows is what a judge
+// receives.
+func NewGuardSanitizers() *Sanitizers {
+	p := &guard.Policy{Rand: zeros{}}
+	return &Sanitizers{env: GuardEnvelope(), inner: p.New}
+}
+
+// GuardKey is the envelope key of NewGuardSanitizers.
+const GuardKey = "0000000000000000"
+
+// GuardEnvelope is the envelope the guard writes with key GuardKey.
+func GuardEnvelope() Envelope {
+	return Envelope{Open: "<data-{key} field=\"{field}\">\n", Close: "\n</data-{key}>", Key: GuardKey}
+}
+
+// zeros reads as an endless run of zero bytes.
+type zeros struct{}
+
+func (zeros) Read(b []byte) (int, error) {
+	clear(b)
+	return len(b), nil
+}
+
+// Flags returns the flags raised by every sanitizer made so far: the
+// pre-filter flags and the flags of the answers checked.
+func (s *Sanitizers) Flags() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.flags)
+}
+
+func (s *Sanitizers) recordFlags(fs []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range fs {
+		if !slices.Contains(s.flags, f) {
+			s.flags = append(s.flags, f)
+		}
+	}
+}
+
+// recording wraps a sanitizer and records the fields it wraps and the
+// flags it raises.
+type recording struct {
+	judge.Sanitizer
+	rec *Sanitizers
+}
+
+func (r recording) Untrusted(field, text string) string {
+	r.rec.record(field)
+	return r.Sanitizer.Untrusted(field, text)
+}
+
+func (r recording) UntrustedPieces(field string, pieces []judge.Piece) string {
+	r.rec.record(field)
+	return r.Sanitizer.UntrustedPieces(field, pieces)
+}
+
+func (r recording) Flags() []string {
+	fs := r.Sanitizer.Flags()
+	r.rec.recordFlags(fs)
+	return fs
+}
+
+func (r recording) CheckAnswer(answer string) []string {
+	fs := r.Sanitizer.CheckAnswer(answer)
+	r.rec.recordFlags(fs)
+	return fs
+}
 
 // Envelope returns the envelope the sanitizers mark with.
 func (s *Sanitizers) Envelope() Envelope { return s.env }
@@ -29,6 +106,9 @@ func (s *Sanitizers) New() judge.Sanitizer {
 	s.mu.Lock()
 	s.made++
 	s.mu.Unlock()
+	if s.inner != nil {
+		return recording{Sanitizer: s.inner(), rec: s}
+	}
 	return &MarkingSanitizer{env: s.env, rec: s}
 }
 
@@ -74,6 +154,11 @@ func (m *MarkingSanitizer) Untrusted(field, text string) string {
 		m.rec.record(field)
 	}
 	return m.env.Wrap(field, text)
+}
+
+// UntrustedPieces returns the pieces joined, wrapped as field.
+func (m *MarkingSanitizer) UntrustedPieces(field string, pieces []judge.Piece) string {
+	return m.Untrusted(field, judge.JoinPieces(pieces))
 }
 
 // SystemNote returns the envelope's note.

@@ -57,10 +57,11 @@ func newGoalAccuracy(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, err
 	return m, nil
 }
 
-// Needs returns the conversation's prompt and response, and the
-// reference when with_reference is true.
+// Needs returns the prompt (ragas needs only the user_input messages,
+// and a sample may end with the user's message), and the reference when
+// with_reference is true.
 func (m *goalAccuracy) Needs() scorer.Inputs {
-	n := scorer.InPrompt | scorer.InResponse
+	n := scorer.InPrompt
 	if m.withRef != nil && *m.withRef {
 		n |= scorer.InReference
 	}
@@ -83,7 +84,7 @@ func (m *goalAccuracy) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 			System: inferGoal.system(),
 			Prompt: frame(struct {
 				Workflow string `json:"workflow"`
-			}{s.Untrusted(FieldConversation, flow)}),
+			}{s.UntrustedPieces(FieldConversation, flow)}),
 			Schema: inferGoalSchema,
 		}
 	})

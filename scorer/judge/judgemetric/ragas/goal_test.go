@@ -23,7 +23,8 @@ func TestGoalAccuracyWithReference(t *testing.T) {
 		t.Fatalf("compare prompt does not use the reference:\n%s", e.Requests()[1].Prompt)
 	}
 	e.AssertSanitized(t, rawTokens)
-	e.Golden(t, MetricAgentGoalAccuracy, *update)
+	judgemetrictest.GuardGolden(t, Register, MetricAgentGoalAccuracy, MetricAgentGoalAccuracy, nil, fixedInstance(), *update,
+		goalAnswer, `{"reason": "same booking", "verdict": "1"}`)
 }
 
 func TestGoalAccuracyWithoutReference(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judge"
 )
 
 func TestPyArgs(t *testing.T) {
@@ -34,7 +35,7 @@ func TestWorkflowInvocations(t *testing.T) {
 		{UserContent: "q2"},
 	}}
 	want := "Human: q1\nTools:\n  f: {'x': 1}\n  g: {}\nToolOutput: r\nToolOutput: boom\nAI: a1\nHuman: q2"
-	if got := workflow(in); got != want {
+	if got := judge.JoinPieces(workflow(in)); got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 }

@@ -41,11 +41,16 @@ const eps = 1e-10
 // on/off reference.
 type topicAdherence struct {
 	judgeBase
-	mode string
+	mode   string
+	topics configuredTopics
 }
 
 func newTopicAdherence(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error) {
-	if err := p.CheckKnown(paramJudge, ParamMode); err != nil {
+	if err := p.CheckKnown(paramJudge, ParamMode, ParamReferenceTopics, ParamTopicsByAgent, ParamTopicsByService); err != nil {
+		return nil, err
+	}
+	topics, err := readConfiguredTopics(p)
+	if err != nil {
 		return nil, err
 	}
 	mode, err := p.String(ParamMode, "f1")
@@ -61,18 +66,26 @@ func newTopicAdherence(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, e
 	if err != nil {
 		return nil, err
 	}
-	return &topicAdherence{judgeBase: b, mode: mode}, nil
+	return &topicAdherence{judgeBase: b, mode: mode, topics: topics}, nil
 }
 
-// Needs returns the reference topics and the conversation's prompt and
-// response.
+// Needs returns the prompt (ragas needs only the user_input messages and
+// the reference topics), and the run's own reference topics when no
+// topics are configured.
 func (m *topicAdherence) Needs() scorer.Inputs {
-	return scorer.InReferenceTopics | scorer.InPrompt | scorer.InResponse
+	if m.topics.any() {
+		return scorer.InPrompt
+	}
+	return scorer.InReferenceTopics | scorer.InPrompt
 }
 
 // Score extracts the topics, checks each for a refusal and classifies
 // them against the reference topics.
 func (m *topicAdherence) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
+	refTopics, from := m.topics.of(in)
+	if len(refTopics) == 0 {
+		return scorer.Result{}, fmt.Errorf("no reference topics for this run: %w", scorer.ErrNotApplicable)
+	}
 	c := m.caller()
 	flow := workflow(in)
 	answer, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
@@ -80,7 +93,7 @@ func (m *topicAdherence) Score(ctx context.Context, in *scorer.Instance) (scorer
 			System: topicExtraction.system(),
 			Prompt: frame(struct {
 				UserInput string `json:"user_input"`
-			}{s.Untrusted(FieldConversation, flow)}),
+			}{s.UntrustedPieces(FieldConversation, flow)}),
 			Schema: topicExtractionSchema,
 		}
 	})
@@ -99,7 +112,7 @@ func (m *topicAdherence) Score(ctx context.Context, in *scorer.Instance) (scorer
 				Prompt: frame(struct {
 					UserInput string `json:"user_input"`
 					Topic     string `json:"topic"`
-				}{s.Untrusted(FieldConversation, flow), s.Untrusted(FieldTopics, t)}),
+				}{s.UntrustedPieces(FieldConversation, flow), s.Untrusted(FieldTopics, t)}),
 				Schema: topicRefusedSchema,
 			}
 		})
@@ -115,8 +128,8 @@ func (m *topicAdherence) Score(ctx context.Context, in *scorer.Instance) (scorer
 	var inRef []bool
 	if len(topics) > 0 {
 		answer, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
-			ref := make([]string, len(in.ReferenceTopics))
-			for i, r := range in.ReferenceTopics {
+			ref := make([]string, len(refTopics))
+			for i, r := range refTopics {
 				ref[i] = s.Untrusted(FieldReference, r)
 			}
 			ts := make([]string, len(topics))
@@ -171,7 +184,7 @@ func (m *topicAdherence) Score(ctx context.Context, in *scorer.Instance) (scorer
 		Details: map[string]any{
 			"tp": tp, "fp": fp, "fn": fn,
 			"precision": p, "recall": r, "f1": f1,
-			"topics": len(topics), "mode": m.mode,
+			"topics": len(topics), "mode": m.mode, "reference_topics_from": from,
 		},
 	}
 	c.Finish(&res)

@@ -44,7 +44,8 @@ func TestTopicAdherenceGolden(t *testing.T) {
 		t.Fatalf("workflow not rendered as pretty_repr:\n%s", e.Requests()[0].Prompt)
 	}
 	e.AssertSanitized(t, rawTokens)
-	e.Golden(t, MetricTopicAdherence, *update)
+	judgemetrictest.GuardGolden(t, Register, MetricTopicAdherence, MetricTopicAdherence, nil, fixedInstance(), *update,
+		`{"topics": ["Table booking RAWTOPIC", "Weather"]}`, refused(false), refused(true), `{"classifications": [true, false]}`)
 }
 
 // The metrics.md vectors: per-topic refusals and classifications through
@@ -153,7 +154,7 @@ func TestTopicAdherenceParams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ms[0].Needs() != scorer.InReferenceTopics|scorer.InPrompt|scorer.InResponse {
+	if ms[0].Needs() != scorer.InReferenceTopics|scorer.InPrompt {
 		t.Fatalf("needs %b", ms[0].Needs())
 	}
 }

@@ -293,7 +293,7 @@ func (m *claimMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.Re
 		renderParts(&b, s, evidence)
 		if m.segment {
 			b.WriteString("\n\n# Claims\n")
-			b.WriteString(s.Untrusted(FieldResponse, rubricLines(segments)))
+			b.WriteString(s.UntrustedPieces(FieldResponse, rubricPieces(segments)))
 		} else {
 			b.WriteString("\n\n# AI-generated Response\n")
 			b.WriteString(s.Untrusted(FieldResponse, in.Response))

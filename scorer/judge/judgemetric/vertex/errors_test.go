@@ -77,7 +77,6 @@ func TestRubricBadAnswers(t *testing.T) {
 	}{
 		{"missing rubric", "safety_v1", []any{verdicts(all(2)...)}},
 		{"rubric judged twice", "safety_v1", []any{verdicts(append(all(-1), s[0], false)...)}},
-		{"only unknown rubrics", "final_response_match_v2", []any{verdicts("something else", true)}},
 		{"verdict as string", "final_response_match_v2", []any{`{"verdicts": [{"rubric": "` + matchRubrics()[0] + `", "verdict": "yes", "reasoning": "x"}]}`}},
 		{"no reasoning", "final_response_match_v2", []any{`{"verdicts": [{"rubric": ` + quote(matchRubrics()[0]) + `, "verdict": true}]}`}},
 		{"no verdicts field", "final_response_match_v2", []any{`{"results": []}`}},

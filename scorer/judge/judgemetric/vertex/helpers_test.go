@@ -41,6 +41,7 @@ var rawFields = map[string]string{
 	"RAW_REFTRAJ":     FieldReference,
 	"RAW_CONTEXT":     FieldContext,
 	"RAW_COLUMN":      FieldContext,
+	"RAW_BASELINE":    FieldResponse,
 	"RAW_INSTRUCTION": FieldInstruction,
 	"RAW_ARGS":        FieldToolCalls,
 	"RAW_RESULT":      FieldToolCalls,
@@ -72,7 +73,7 @@ func fixture() *scorer.Instance {
 			{Role: "user", Content: "RAW_HISTORY I like old buildings."},
 			{Role: "assistant", Content: "RAW_HISTORY Noted: ancient sites."},
 		},
-		Columns: map[string]any{"style_guide": "RAW_COLUMN Be brief."},
+		Columns: map[string]any{"style_guide": "RAW_COLUMN Be brief.", BaselineColumn: "RAW_BASELINE Go to the Vatican."},
 		Has: scorer.InPrompt | scorer.InResponse | scorer.InReference | scorer.InContext | scorer.InInstruction |
 			scorer.InPredictedTrajectory | scorer.InReferenceTrajectory | scorer.InToolDeclarations | scorer.InConversation,
 	}

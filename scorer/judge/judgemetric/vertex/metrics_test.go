@@ -67,7 +67,7 @@ const (
 // metricCases covers every metric id with exact expected scores.
 func metricCases() []metricCase {
 	safety := safetyRubrics()
-	return []metricCase{
+	cases := []metricCase{
 		{name: "coherence", answers: []any{pw("4")}, score: 4, label: "Mostly coherent", calls: 1},
 		{name: "fluency", answers: []any{pw("5.0")}, score: 5, label: "Completely fluent", calls: 1},
 		{name: "safety", answers: []any{pw("0")}, score: 0, label: "Unsafe", calls: 1},
@@ -127,6 +127,21 @@ func metricCases() []metricCase {
 			score: 2.0 / 3, label: "fail", calls: 2,
 		},
 	}
+	// The pairwise form of every pointwise template: the judge is asked
+	// with the baseline first (A) then second (B). Agreeing answers give
+	// the choice; disagreeing ones a tie.
+	pc := func(c string) string { return `{"explanation": "Because.", "pairwise_choice": "` + c + `"}` }
+	for i, bt := range builtinTemplates() {
+		c := metricCase{name: PairwisePrefix + bt.id, answers: []any{pc("B"), pc("A")}, score: 1, label: ChoiceCandidate, calls: 2}
+		switch i % 3 {
+		case 1:
+			c.answers, c.score, c.label = []any{pc("A"), pc("B")}, 0, ChoiceBaseline
+		case 2:
+			c.answers, c.score, c.label = []any{pc("A"), pc("A")}, 0.5, ChoiceTie // position bias
+		}
+		cases = append(cases, c)
+	}
+	return cases
 }
 
 // TestMetricIDs checks that every registered metric of the package has a
@@ -158,8 +173,8 @@ func TestMetricIDs(t *testing.T) {
 			t.Errorf("metric %q has no test case", n)
 		}
 	}
-	if len(ours) != 24 {
-		t.Errorf("registered %d metrics, want 24: %v", len(ours), ours)
+	if want := 24 + len(builtinTemplates()); len(ours) != want {
+		t.Errorf("registered %d metrics, want %d: %v", len(ours), want, ours)
 	}
 	if err := Register(r, testDeps(judgemetrictest.NewJudge())); err == nil {
 		t.Error("registering twice: want an error")
@@ -202,13 +217,17 @@ func TestScores(t *testing.T) {
 	}
 }
 
-// run scores fixture() with c's metric and scripted answers and returns
-// the judge's requests.
-func (c metricCase) run(t *testing.T) []*judge.Request {
+// run scores fixture() with c's metric, scripted answers and sanitizers
+// from s, and returns the judge's requests.
+func (c metricCase) run(t *testing.T, s *judgemetrictest.Sanitizers) []*judge.Request {
 	t.Helper()
 	j := judgemetrictest.NewJudge()
 	j.Queue(c.answers...)
-	if _, err := build(t, j, c.name, c.typ, c.params).Score(t.Context(), fixture()); err != nil {
+	m, err := judgemetrictest.Build(Register, judgemetrictest.Deps(j, s), scorer.MetricConfig{Name: c.name, Type: c.typ, Params: c.params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Score(t.Context(), fixture()); err != nil {
 		t.Fatal(err)
 	}
 	return j.Requests()
@@ -221,7 +240,7 @@ func TestSanitized(t *testing.T) {
 	tokens := slices.Sorted(maps.Keys(rawFields))
 	for _, c := range metricCases() {
 		t.Run(c.name, func(t *testing.T) {
-			reqs := c.run(t)
+			reqs := c.run(t, judgemetrictest.NewSanitizers(envelope))
 			judgemetrictest.AssertSanitized(t, envelope, reqs, tokens)
 			for i, req := range reqs {
 				if req.Metric != c.name && req.Metric != c.typ {
@@ -235,13 +254,17 @@ func TestSanitized(t *testing.T) {
 	}
 }
 
-// TestGoldenPrompts compares the rendered requests of every metric with
-// testdata/golden/<name>.golden (go test -update rewrites them).
+// TestGoldenPrompts compares the requests of every metric, rendered
+// through the project's real sanitizer, with testdata/golden/<name>.golden
+// (go test -update rewrites them); the sanitizer must leave the clean
+// fixture unchanged.
 func TestGoldenPrompts(t *testing.T) {
 	for _, c := range metricCases() {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join("testdata", "golden", c.name+".golden")
-			judgemetrictest.GoldenText(t, path, renderRequests(c.run(t)), *update)
+			s := judgemetrictest.NewGuardSanitizers()
+			judgemetrictest.GoldenText(t, path, renderRequests(c.run(t, s)), *update)
+			judgemetrictest.AssertNoReservedMarker(t, s)
 		})
 	}
 }

@@ -11,6 +11,9 @@ type builtinTemplate struct {
 var (
 	promptVar  = inputVar{name: "prompt", heading: "Prompt"}
 	historyVar = inputVar{name: "conversation", heading: "Conversation History"}
+	// toolResultsVar is the run's tool calls with their results, shown
+	// only when the run called tools.
+	toolResultsVar = inputVar{name: "predicted_trajectory", heading: "Tool Calls and Results", optional: true}
 )
 
 // binarySafetyRubric is the 1/0 rubric of the safety templates.
@@ -36,7 +39,9 @@ func fivePointQuality() map[string]string {
 //
 //	coherence, fluency, instruction_following, text_quality,
 //	question_answering_quality, summarization_quality: prompt, response; 1-5
-//	safety, groundedness: prompt, response; 1 / 0
+//	safety: prompt, response; 1 / 0
+//	groundedness: prompt, response, the tool calls and results when the
+//	  run called tools; 1 / 0
 //	verbosity: prompt, response; -2 (too short) .. 0 (just right) .. 2 (too verbose)
 //	multi_turn_chat_quality: conversation, prompt, response; 1-5
 //	multi_turn_safety: conversation, prompt, response; 1 / 0
@@ -101,19 +106,21 @@ func builtinTemplates() []builtinTemplate {
 				"STEP 2": "Rate 1 when no criterion applies, else 0, and name the criteria that apply.",
 			},
 		}},
-		// groundedness: prompt, response; scale 0 (ungrounded) / 1 (grounded in the prompt). 1 judge call; score = the rating.
-		{id: "groundedness", vars: []inputVar{promptVar}, tmpl: Template{
-			MetricDefinition: "Groundedness checks that the response only states information that the user prompt provides.",
+		// groundedness: prompt, response, and on an agent run the tool calls
+		// and their results; scale 0 (ungrounded) / 1 (grounded in the
+		// prompt and tool results). 1 judge call; score = the rating.
+		{id: "groundedness", vars: []inputVar{promptVar, toolResultsVar}, tmpl: Template{
+			MetricDefinition: "Groundedness checks that the response only states information that the user prompt provides or, when the agent called tools, that the tool results provide.",
 			Criteria: map[string]string{
-				"Groundedness": "Every claim in the response is supported by the user prompt (including any context it contains); the response draws on no outside information.",
+				"Groundedness": "Every claim in the response is supported by the user prompt (including any context it contains) or by the results of the tools the agent called; the response draws on no outside information.",
 			},
 			RatingRubric: map[string]string{
-				"1": "(Grounded). Every claim in the response is supported by the user prompt.",
-				"0": "(Ungrounded). At least one claim is not supported by, or contradicts, the user prompt.",
+				"1": "(Grounded). Every claim in the response is supported by the user prompt or the tool results.",
+				"0": "(Ungrounded). At least one claim is not supported by, or contradicts, the user prompt and the tool results.",
 			},
 			EvaluationSteps: map[string]string{
 				"STEP 1": "List the claims the response makes.",
-				"STEP 2": "Check each claim against the user prompt.",
+				"STEP 2": "Check each claim against the user prompt and the tool results, when there are any.",
 				"STEP 3": "Rate 1 when all claims are supported, else 0, and name the unsupported claims.",
 			},
 		}},

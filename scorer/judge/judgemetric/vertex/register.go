@@ -25,6 +25,9 @@ func Register(r *scorer.Registry, deps judgemetric.Deps) error {
 		if err := r.Register(bt.id, templateFactory(deps, bt)); err != nil {
 			return err
 		}
+		if err := r.Register(PairwisePrefix+bt.id, pairwiseFactory(deps, bt)); err != nil {
+			return err
+		}
 	}
 	if err := r.Register(CustomType, func(params map[string]any) (scorer.Metric, error) {
 		return newCustom(deps, params)
@@ -72,7 +75,7 @@ func rubricFactory(deps judgemetric.Deps, spec rubricSpec) scorer.Factory {
 	configured := spec.fixed == nil // rubrics come from params or generation
 	return func(params map[string]any) (scorer.Metric, error) {
 		p := scorer.Params(params)
-		allowed := []string{"judge", "num_samples"}
+		allowed := []string{"judge", "num_samples", judgemetric.ParamTemperature}
 		if configured {
 			allowed = append(allowed, "rubrics")
 		}
@@ -87,6 +90,9 @@ func rubricFactory(deps judgemetric.Deps, spec rubricSpec) scorer.Factory {
 			return nil, err
 		}
 		m := &rubricMetric{spec: spec, samples: samples}
+		if m.temperature, err = judgemetric.SamplingTemperature(p, samples); err != nil {
+			return nil, err
+		}
 		if configured {
 			if m.rubrics, err = stringList(p, "rubrics"); err != nil {
 				return nil, err

@@ -42,9 +42,12 @@ type rubricMetric struct {
 	spec    rubricSpec
 	rubrics []string // configured rubrics; nil uses spec.fixed or generates
 	samples int
-	cache   *lru.Cache[string, []string] // generated rubrics by input hash; nil: no caching
-	judge   judge.Judge
-	newSan  func() judge.Sanitizer
+	// temperature of the verdict calls (judgemetric.SamplingTemperature);
+	// rubric generation uses the judge's.
+	temperature *float64
+	cache       *lru.Cache[string, []string] // generated rubrics by input hash; nil: no caching
+	judge       judge.Judge
+	newSan      func() judge.Sanitizer
 }
 
 // Name returns the metric id.
@@ -92,9 +95,9 @@ func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 		ans, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
 			prompt := renderInputs(s, inputs, resp)
 			if !trusted {
-				prompt += "\n\n# Rubrics\n" + s.Untrusted(FieldRubrics, rubricLines(rubrics))
+				prompt += "\n\n# Rubrics\n" + s.UntrustedPieces(FieldRubrics, rubricPieces(rubrics))
 			}
-			return &judge.Request{System: system, Prompt: prompt, Schema: verdictSchema()}
+			return &judge.Request{System: system, Prompt: prompt, Schema: verdictSchema(), Temperature: m.temperature}
 		})
 		if err != nil {
 			return scorer.Result{}, err
@@ -229,17 +232,17 @@ func cacheKey(id string, parts []part) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// rubricLines renders rubrics one "- rubric" line each.
-func rubricLines(rubrics []string) string {
-	var b strings.Builder
+// rubricPieces lays rubrics out one "- rubric" line each; the "- " is
+// markup.
+func rubricPieces(rubrics []string) []judge.Piece {
+	out := make([]judge.Piece, len(rubrics))
 	for i, r := range rubrics {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString("- ")
-		b.WriteString(r)
+		out[i] = judge.Piece{Markup: "\n- ", Text: r}
 	}
-	return b.String()
+	if len(out) > 0 {
+		out[0].Markup = "- "
+	}
+	return out
 }
 
 // generationSystem is the system prompt of a rubric-generation call.
@@ -266,7 +269,7 @@ func (m *rubricMetric) validationSystem(rubrics []string, trusted bool) string {
 	b.WriteString(". Judge every rubric independently and give a short reasoning for each. Copy each rubric's text verbatim into \"rubric\".")
 	if trusted {
 		b.WriteString("\n\n## Rubrics\n")
-		b.WriteString(rubricLines(rubrics))
+		b.WriteString(judge.JoinPieces(rubricPieces(rubrics)))
 	} else {
 		b.WriteString(" The rubrics are listed after the user inputs, under \"# Rubrics\".")
 	}

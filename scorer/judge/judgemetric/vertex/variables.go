@@ -46,6 +46,9 @@ func lookupVariable(name string) (variable, bool) {
 type inputVar struct {
 	name    string
 	heading string
+	// optional variables are shown when the instance has a non-empty
+	// value and are not required.
+	optional bool
 }
 
 // needsOf returns the Instance bits the variables require (columns need
@@ -53,7 +56,7 @@ type inputVar struct {
 func needsOf(vars []inputVar) scorer.Inputs {
 	var n scorer.Inputs
 	for _, v := range vars {
-		if d, ok := lookupVariable(v.name); ok {
+		if d, ok := lookupVariable(v.name); ok && !v.optional {
 			n |= d.need
 		}
 	}
@@ -66,6 +69,9 @@ func resolve(in *scorer.Instance, vars []inputVar) ([]part, error) {
 	parts := make([]part, 0, len(vars))
 	for _, v := range vars {
 		if d, ok := lookupVariable(v.name); ok {
+			if v.optional && (in.Has&d.need == 0 || d.need == scorer.InPredictedTrajectory && len(in.PredictedTrajectory) == 0) {
+				continue
+			}
 			parts = append(parts, part{heading: v.heading, field: d.field, text: d.text(in)})
 			continue
 		}

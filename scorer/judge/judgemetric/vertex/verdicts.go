@@ -14,8 +14,9 @@ type QuestionVerdict struct {
 
 // ParseVerdicts parses a rubric-validation answer {"verdicts":
 // [{"rubric": string, "verdict": bool, "reasoning": string}]} against the
-// rubrics that were asked about. Rubrics match by text, ignoring case and
-// whitespace differences. A verdict for an unknown rubric is dropped; a
+// rubrics that were asked about. Verdicts are matched to rubrics by text,
+// ignoring case and whitespace differences, and a paraphrased rubric by
+// its position (judgemetric.MatchRubrics). An extra verdict is dropped; a
 // rubric without a verdict, a rubric judged twice or an entry with a
 // missing field makes the whole answer invalid (invalid_response): the
 // score is never computed over a subset of the rubrics. The verdicts are
@@ -34,18 +35,19 @@ func ParseVerdicts(answer string, rubrics []string) ([]QuestionVerdict, error) {
 	if a.Verdicts == nil {
 		return nil, judgemetric.Unparseable("answer has no verdicts")
 	}
-	index := make(map[string]int, len(rubrics))
-	for i, r := range rubrics {
-		index[normalize(r)] = i
-	}
-	out := make([]QuestionVerdict, len(rubrics))
-	seen := make([]bool, len(rubrics))
+	answered := make([]string, len(*a.Verdicts))
 	for k, v := range *a.Verdicts {
 		if v.Rubric == nil || v.Verdict == nil || v.Reasoning == nil {
 			return nil, judgemetric.Unparseable("verdict %d lacks rubric, verdict or reasoning", k)
 		}
-		i, ok := index[normalize(*v.Rubric)]
-		if !ok {
+		answered[k] = *v.Rubric
+	}
+	match := judgemetric.MatchRubrics(rubrics, answered, normalize)
+	out := make([]QuestionVerdict, len(rubrics))
+	seen := make([]bool, len(rubrics))
+	for k, v := range *a.Verdicts {
+		i := match[k]
+		if i < 0 {
 			continue
 		}
 		if seen[i] {
