@@ -35,7 +35,7 @@ func TestReplayClosesSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob(filepath.Join(multiTurnCapture, "payload-*.json"))
-	if err := otlpfile.Read(ctx, files, func(it otlpfile.Item) error { return offline.Feed(ctx, p.Assembler, it) }); err != nil {
+	if err := otlpfile.Read(ctx, files, func(it otlpfile.Item) error { return offline.Feed(ctx, p.Assembler, it) }, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.Shutdown(ctx); err != nil {
