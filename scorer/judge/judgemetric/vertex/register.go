@@ -25,7 +25,9 @@ func Register(r *scorer.Registry, deps judgemetric.Deps) error {
 		if err := r.Register(bt.id, templateFactory(deps, bt)); err != nil {
 			return err
 		}
-		if err := r.Register(PairwisePrefix+bt.id, pairwiseFactory(deps, bt)); err != nil {
+		pairwise := scorer.Entry{Name: PairwisePrefix + bt.id, New: pairwiseFactory(deps, bt),
+			Semantics: scorer.Ratio(scorer.HigherIsBetter, "the candidate against the baseline: 1 candidate better, 0.5 tie, 0 baseline better")}
+		if err := r.RegisterAll(pairwise); err != nil {
 			return err
 		}
 	}
