@@ -78,117 +78,49 @@ type request struct {
 // finishes the runs in flight, and reports. Cancelling ctx stops at once:
 // runs not fully sent are reported incomplete.
 func Replay(ctx context.Context, cfg Config) (*Report, error) {
-	if len(cfg.Captures) == 0 {
+	switch {
+	case len(cfg.Captures) == 0:
 		return nil, errors.New("loadgen: no captures")
-	}
-	if cfg.Runs <= 0 && cfg.Duration <= 0 {
+	case cfg.Runs <= 0 && cfg.Duration <= 0:
 		return nil, errors.New("loadgen: set Runs or Duration")
+	case len(cfg.Endpoints) == 0:
+		return nil, errors.New("loadgen: no endpoint")
 	}
 	cfg.InFlight = cmpOr(cfg.InFlight, 1000)
 	cfg.SpansPerRequest = cmpOr(cfg.SpansPerRequest, 8)
 	cfg.Senders = cmpOr(cfg.Senders, 4)
-	if len(cfg.Endpoints) == 0 {
-		return nil, errors.New("loadgen: no endpoint")
-	}
-	snds := make([]sender, len(cfg.Endpoints))
-	for i, ep := range cfg.Endpoints {
+	r := &replay{cfg: cfg, rep: &Report{}, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))}
+	for _, ep := range cfg.Endpoints {
 		s, err := newSender(cfg.Protocol, ep)
 		if err != nil {
 			return nil, err
 		}
 		defer s.close() //nolint:errcheck // nothing left to report
-		snds[i] = s
+		r.senders = append(r.senders, s)
 	}
-
-	rep := &Report{}
-	var mu sync.Mutex // guards rep
 	reqs := make(chan request, cfg.Senders)
 	var wg sync.WaitGroup
 	for range cfg.Senders {
 		wg.Go(func() {
-			for r := range reqs {
-				err := r.to.send(ctx, r.td)
-				mu.Lock()
-				rep.Requests++
-				if err != nil {
-					rep.Failed++
-					if len(rep.Errors) < 10 {
-						rep.Errors = append(rep.Errors, err.Error())
-					}
-					for _, i := range r.runs {
-						rep.Runs[i].Acked = false
-					}
-				}
-				mu.Unlock()
+			for req := range reqs {
+				r.record(req, req.to.send(ctx, req.td))
 			}
 		})
 	}
-
-	start := time.Now()
-	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))
-	avg := 0
-	for _, c := range cfg.Captures {
-		avg += c.Count
-	}
-	avg = max(avg/len(cfg.Captures), 1)
-	// interval paces requests so that runs finish at cfg.Rate a second
-	var interval time.Duration
-	if cfg.Rate > 0 {
-		interval = time.Duration(float64(time.Second) * float64(cfg.SpansPerRequest) / (cfg.Rate * float64(avg)))
-	}
-	type live struct {
-		idx  int
-		run  *Run
-		next int
-	}
-	var pool []*live
-	started, sent := 0, 0
-	canStart := func() bool {
-		return (cfg.Runs <= 0 || started < cfg.Runs) && (cfg.Duration <= 0 || time.Since(start) < cfg.Duration)
-	}
+	r.start = time.Now()
+	interval := r.interval()
 	next := time.Now()
 	for ctx.Err() == nil {
-		for len(pool) < cfg.InFlight && canStart() {
-			r := newRun(&cfg.Captures[rng.IntN(len(cfg.Captures))], rng, time.Now())
-			mu.Lock()
-			rep.Runs = append(rep.Runs, SentRun{Capture: r.Capture, TraceIDs: r.TraceIDs, Acked: true})
-			idx := len(rep.Runs) - 1
-			mu.Unlock()
-			pool = append(pool, &live{idx: idx, run: r})
-			started++
-		}
-		if len(pool) == 0 {
+		r.fill()
+		if len(r.pool) == 0 {
 			break
 		}
-		req := request{td: ptrace.NewTraces(), to: snds[sent%len(snds)]}
-		sent++
-		for n := 0; n < cfg.SpansPerRequest && len(pool) > 0; n++ {
-			k := rng.IntN(len(pool))
-			l := pool[k]
-			l.run.pieces[l.next].ResourceSpans().MoveAndAppendTo(req.td.ResourceSpans())
-			l.run.pieces[l.next] = ptrace.Traces{}
-			l.next++
-			if len(req.runs) == 0 || req.runs[len(req.runs)-1] != l.idx {
-				req.runs = append(req.runs, l.idx)
-			}
-			if l.next == len(l.run.pieces) {
-				mu.Lock()
-				rep.Runs[l.idx].Complete = true
-				mu.Unlock()
-				pool[k] = pool[len(pool)-1]
-				pool = pool[:len(pool)-1]
-			}
-		}
+		req := r.request()
 		if interval > 0 {
 			next = next.Add(interval)
-			if d := time.Until(next); d > 0 {
-				select {
-				case <-time.After(d):
-				case <-ctx.Done():
-				}
-			}
+			sleep(ctx, time.Until(next))
 		}
-		rep.Spans += req.td.SpanCount()
+		r.rep.Spans += req.td.SpanCount()
 		select {
 		case reqs <- req:
 		case <-ctx.Done():
@@ -196,8 +128,111 @@ func Replay(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	close(reqs)
 	wg.Wait()
-	rep.Elapsed = time.Since(start)
-	return rep, nil
+	r.rep.Elapsed = time.Since(r.start)
+	return r.rep, nil
+}
+
+// replay is the state of one Replay.
+type replay struct {
+	cfg     Config
+	senders []sender
+	rng     *rand.Rand
+	start   time.Time
+	pool    []*live // runs in flight
+	started int     // runs started
+	sent    int     // requests built
+
+	mu  sync.Mutex // guards rep, which the senders update
+	rep *Report
+}
+
+// live is a run in flight: the next piece to send.
+type live struct {
+	idx  int // in Report.Runs
+	run  *Run
+	next int
+}
+
+// interval is the time between requests that makes runs finish at
+// cfg.Rate a second, 0 without a rate.
+func (r *replay) interval() time.Duration {
+	if r.cfg.Rate <= 0 {
+		return 0
+	}
+	spans := 0
+	for _, c := range r.cfg.Captures {
+		spans += c.Count
+	}
+	perRun := max(spans/len(r.cfg.Captures), 1)
+	return time.Duration(float64(time.Second) * float64(r.cfg.SpansPerRequest) / (r.cfg.Rate * float64(perRun)))
+}
+
+// fill starts runs until cfg.InFlight are in flight or no more may start.
+func (r *replay) fill() {
+	for len(r.pool) < r.cfg.InFlight &&
+		(r.cfg.Runs <= 0 || r.started < r.cfg.Runs) && (r.cfg.Duration <= 0 || time.Since(r.start) < r.cfg.Duration) {
+		run := newRun(&r.cfg.Captures[r.rng.IntN(len(r.cfg.Captures))], r.rng, time.Now())
+		r.mu.Lock()
+		r.rep.Runs = append(r.rep.Runs, SentRun{Capture: run.Capture, TraceIDs: run.TraceIDs, Acked: true})
+		idx := len(r.rep.Runs) - 1
+		r.mu.Unlock()
+		r.pool = append(r.pool, &live{idx: idx, run: run})
+		r.started++
+	}
+}
+
+// request takes the next piece of runs picked at random from the pool,
+// cfg.SpansPerRequest of them, for the next endpoint in turn.
+func (r *replay) request() request {
+	req := request{td: ptrace.NewTraces(), to: r.senders[r.sent%len(r.senders)]}
+	r.sent++
+	for n := 0; n < r.cfg.SpansPerRequest && len(r.pool) > 0; n++ {
+		k := r.rng.IntN(len(r.pool))
+		l := r.pool[k]
+		l.run.pieces[l.next].ResourceSpans().MoveAndAppendTo(req.td.ResourceSpans())
+		l.next++
+		if len(req.runs) == 0 || req.runs[len(req.runs)-1] != l.idx {
+			req.runs = append(req.runs, l.idx)
+		}
+		if l.next == len(l.run.pieces) {
+			r.mu.Lock()
+			r.rep.Runs[l.idx].Complete = true
+			r.mu.Unlock()
+			r.pool[k] = r.pool[len(r.pool)-1]
+			r.pool = r.pool[:len(r.pool)-1]
+		}
+	}
+	return req
+}
+
+// record counts a sent request; a failed one leaves its runs unacknowledged.
+func (r *replay) record(req request, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.rep.Requests++
+	if err == nil {
+		return
+	}
+	r.rep.Failed++
+	if len(r.rep.Errors) < 10 {
+		r.rep.Errors = append(r.rep.Errors, err.Error())
+	}
+	for _, i := range req.runs {
+		r.rep.Runs[i].Acked = false
+	}
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
 }
 
 func cmpOr(v, def int) int {
