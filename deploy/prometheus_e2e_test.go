@@ -302,6 +302,7 @@ func otlpSink(ctx context.Context, t *testing.T) string {
 	cfg.Receiver.GRPC.Endpoint = "127.0.0.1:0"
 	cfg.Receiver.HTTP.Endpoint = "127.0.0.1:0"
 	cfg.Exporters.Prometheus.Endpoint = "127.0.0.1:0"
+	cfg.Exporters.JSONL.Enabled = false // it only receives; nothing is written into the working directory
 	p, err := pipeline.New(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), pipeline.Options{Online: true, Version: "e2e-sink"})
 	if err != nil {
 		t.Fatal(err)
