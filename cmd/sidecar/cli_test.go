@@ -2,20 +2,51 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
-// TestMain lets a test run the sidecar itself as a second process: the
-// test binary started with EVALSIDECAR_RUN_MAIN=1 is the sidecar.
+// TestMain removes the sidecar binary the process tests build
+// (buildSidecar).
 func TestMain(m *testing.M) {
-	if os.Getenv("EVALSIDECAR_RUN_MAIN") == "1" {
-		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	code := m.Run()
+	if built.dir != "" {
+		_ = os.RemoveAll(built.dir)
 	}
-	os.Exit(m.Run())
+	os.Exit(code)
+}
+
+// built is the sidecar binary the process tests build once, without the
+// race detector, as users run it (memory figures depend on it).
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+// buildSidecar builds the sidecar binary, once for all tests.
+func buildSidecar(t *testing.T) string {
+	t.Helper()
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "evalsidecar-bin"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "evalsidecar")
+		if out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %w\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.bin
 }
 
 // runCLI runs the command line in-process and returns its exit code and

@@ -59,14 +59,13 @@ type sidecarProc struct {
 	done   chan error
 }
 
-// startSidecar runs the sidecar (this test binary, see TestMain) with
-// serve args and waits until it has started.
+// startSidecar runs the built sidecar (buildSidecar) with serve args and
+// waits until it has started.
 func startSidecar(t *testing.T, args ...string) *sidecarProc {
-	bin := os.Args[0]
 	t.Helper()
+	bin := buildSidecar(t)
 	p := &sidecarProc{stderr: new(syncBuffer), done: make(chan error, 1)}
 	p.cmd = exec.Command(bin, append([]string{"serve", "-log-format", "json"}, args...)...)
-	p.cmd.Env = append(os.Environ(), "EVALSIDECAR_RUN_MAIN=1") // the test binary runs the sidecar (TestMain)
 	p.cmd.Stderr = p.stderr
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)

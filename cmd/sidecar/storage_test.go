@@ -64,9 +64,8 @@ func TestDataDirLockAndShutdownWithUnreachableClickHouse(t *testing.T) {
 	grpcAddr, logs, done := startServe(t, ctx, common...)
 
 	// A second, real process on the same directory.
-	second := exec.Command(os.Args[0], append([]string{"serve", "-grpc-endpoint", "127.0.0.1:0", "-http-endpoint", "127.0.0.1:0",
+	second := exec.Command(buildSidecar(t), append([]string{"serve", "-grpc-endpoint", "127.0.0.1:0", "-http-endpoint", "127.0.0.1:0",
 		"-metrics-endpoint", "127.0.0.1:0"}, common...)...)
-	second.Env = append(os.Environ(), "EVALSIDECAR_RUN_MAIN=1")
 	out, err := second.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
 		t.Errorf("second sidecar on %s: %v, want exit 1\n%s", dataDir, err, out)
