@@ -72,9 +72,12 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 			})
 			tr.LatencySeconds = f
 			checkSameAsEncodingJSON(t, &tr)
-			for _, d := range details {
+			for i, d := range details {
+				passed := i%2 == 0
 				s := ScoreRecord{Metric: txt, Score: f, Confidence: -f, Details: d,
-					Judge: &JudgeRecord{Model: txt, CostUSD: f, LatencySeconds: f / 3}}
+					Judge: &JudgeRecord{Model: txt, CostUSD: f, LatencySeconds: f / 3, Cached: passed}}
+				checkSameAsEncodingJSON(t, &s)
+				s.Passed, s.Scope, s.SessionID = &passed, ScopeSession, txt
 				checkSameAsEncodingJSON(t, &s)
 			}
 		}
