@@ -88,13 +88,3 @@ func evalCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	return code
 }
-
-// isTerminal reports whether w is a terminal (a character device).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}

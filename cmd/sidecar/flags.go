@@ -74,10 +74,8 @@ func newLogger(cfg config.Log, w io.Writer) *slog.Logger {
 	format := cfg.Format
 	if format == "auto" {
 		format = "json"
-		if f, ok := w.(*os.File); ok {
-			if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-				format = "text"
-			}
+		if isTerminal(w) {
+			format = "text"
 		}
 	}
 	if format == "text" {

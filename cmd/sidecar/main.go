@@ -52,6 +52,7 @@ func commands() []command {
 // run dispatches a subcommand and returns the process exit code. Without
 // one it serves; -h/--help and -v/--version work as the commands do.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	stderr = &lockedWriter{w: stderr}
 	name := "serve"
 	if len(args) > 0 {
 		switch first := args[0]; {
