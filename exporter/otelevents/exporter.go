@@ -33,8 +33,10 @@ var (
 // records (through a LoggerProvider, which gives them their resource and
 // scope) and offers them to the sending_queue, whose consumers send what
 // is queued, up to batch.max_size records, in one OTLP request. Export
-// never blocks; at most queue_size records are in flight (queued or in a
-// request), and every record that cannot be sent is dropped and counted.
+// does not block, except for a draining scorer (ctx marked by
+// queue.WithWait), for which it waits for room; at most queue_size records
+// are in flight (queued or in a request), and every record that cannot be
+// sent is dropped and counted.
 type Exporter struct {
 	cfg    Config
 	logger *slog.Logger
@@ -134,7 +136,7 @@ func (x *Exporter) Start(ctx context.Context) error {
 // AllMetrics) and per failed metric (with Errors). Events beyond the
 // queue's room, and events exported before Start or after Shutdown, are
 // dropped, counted, and reported with an error.
-func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
+func (x *Exporter) Export(ctx context.Context, e *scorer.Evaluation) error {
 	if e == nil {
 		return nil
 	}
@@ -158,7 +160,7 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 	}
 	for i, r := range got {
 		x.inflight.Add(1)
-		if err := x.queue.Offer(r); err != nil {
+		if err := x.queue.Put(ctx, r); err != nil {
 			x.inflight.Add(-1)
 			x.drop(dropQueueFull, len(got)-i)
 			return ErrQueueFull

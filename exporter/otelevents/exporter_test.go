@@ -14,6 +14,7 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/internal/configopaque"
+	"github.com/evalsidecar/evalsidecar/internal/queue"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/runhealth"
@@ -392,5 +393,43 @@ func TestAccountingUnderConcurrency(t *testing.T) {
 	}
 	if x.inflight.Load() != 0 {
 		t.Errorf("%d records still in flight after Shutdown", x.inflight.Load())
+	}
+}
+
+// TestDrainingScorerWaitsForRoom exports, with a context marked by
+// queue.WithWait as a draining scorer passes, into a full queue: Export
+// waits until the consumers make room, and nothing is dropped; a wait
+// that outlasts the context drops and counts what did not fit.
+func TestDrainingScorerWaitsForRoom(t *testing.T) {
+	fake := &fakeExporter{release: make(chan struct{})}
+	cfg := DefaultConfig()
+	cfg.SendingQueue.QueueSize, cfg.SendingQueue.Batch.MaxSize = 1, 1
+	x, _, drops := newTestExporter(t, cfg, fake)
+	if err := x.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(queue.WithWait(context.Background()), 50*time.Millisecond)
+	defer cancel()
+	if err := x.Export(short, evaluation()); !errors.Is(err, ErrQueueFull) { // two events, room for one, nothing sent yet
+		t.Fatalf("Export past its deadline = %v, want ErrQueueFull", err)
+	}
+	if got := dropped(drops, dropQueueFull); got != 1 {
+		t.Fatalf("queue_full drops = %v, want 1", got)
+	}
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		close(fake.release)
+	}()
+	ctx, cancel2 := context.WithTimeout(queue.WithWait(context.Background()), 10*time.Second)
+	defer cancel2()
+	if err := x.Export(ctx, evaluation()); err != nil {
+		t.Fatalf("waiting Export = %v", err)
+	}
+	shutdown(t, x)
+	if got := dropped(drops, dropQueueFull); got != 1 {
+		t.Errorf("queue_full drops = %v, want still 1", got)
+	}
+	if fake.count() != 3 {
+		t.Errorf("exporter got %d records, want 3 (one of the first evaluation, both of the second)", fake.count())
 	}
 }
