@@ -47,7 +47,7 @@ func TestChartSessionScorer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := []string{"template", "rel", chartDir, "--namespace", "agents",
-				"--set", "serviceMonitor.enabled=true", "--set", "podMonitor.enabled=true"}
+				"--set", "serviceMonitor.enabled=true", "--set", "podMonitor.enabled=true", "--set", "networkPolicy.enabled=true"}
 			for _, s := range tc.set {
 				args = append(args, "--set", s)
 			}
@@ -163,13 +163,13 @@ func checkSessionScorer(t *testing.T, objs []manifest, byName map[string]manifes
 			if portNamed(o, "metrics") != nil && labelSelector(t, get(byName["ServiceMonitor/rel-evalsidecar"], "spec", "selector")).Matches(svcLabels) {
 				scraped++
 			}
-		case "PodDisruptionBudget", "NetworkPolicy":
-			sel := get(o, "spec", "selector")
-			if o.kind() == "NetworkPolicy" {
-				sel = get(o, "spec", "podSelector")
+		case "PodDisruptionBudget":
+			if labelSelector(t, get(o, "spec", "selector")).Matches(podLabels) {
+				t.Error("the PodDisruptionBudget counts the session scorer")
 			}
-			if labelSelector(t, sel).Matches(podLabels) {
-				t.Errorf("%s selects the session scorer", o.kind())
+		case "NetworkPolicy":
+			if sel := labelSelector(t, get(o, "spec", "podSelector")); !sel.Matches(podLabels) || !sel.Matches(gwLabels) {
+				t.Error("the NetworkPolicy does not cover both the replicas and the session scorer")
 			}
 		}
 	}

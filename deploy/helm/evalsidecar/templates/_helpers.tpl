@@ -246,8 +246,8 @@ app.kubernetes.io/component: sessions
 app.kubernetes.io/part-of: {{ include "evalsidecar.name" . }}
 {{- end }}
 
-{{/* matchExpressions selecting the gateway replicas and the session scorer, never the routing tier. */}}
-{{- define "evalsidecar.scrapedNames" -}}
+{{/* matchExpressions selecting the gateway replicas and the session scorer pods (never the routing tier) for the monitors and the NetworkPolicy. */}}
+{{- define "evalsidecar.sidecarNames" -}}
 - key: app.kubernetes.io/name
   operator: In
   values:
