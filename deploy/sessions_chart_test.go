@@ -6,6 +6,7 @@ import (
 	"net"
 	"os/exec"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -37,7 +38,7 @@ func TestChartSessionScorer(t *testing.T) {
 		{"one replica off", []string{"replicaCount=1"}, false, false},
 		{"one replica on", []string{"replicaCount=1", "sessions.enabled=true"}, true, false},
 		{"several replicas off", append([]string{"replicaCount=3"}, clickhouse...), false, false},
-		{"several replicas on", append([]string{"replicaCount=3", "sessions.enabled=true"}, clickhouse...), true, true},
+		{"several replicas on", append([]string{"replicaCount=3", "sessions.enabled=true", "sessions.resources.limits.memory=256Mi"}, clickhouse...), true, true},
 		{"several replicas on through config.sessions", append([]string{"replicaCount=3", "config.sessions.enabled=true"}, clickhouse...), true, true},
 		{"one replica autoscaled on", append([]string{"replicaCount=1", "autoscaling.enabled=true", "sessions.enabled=true"}, clickhouse...), true, true},
 		{"several replicas without routing on", append([]string{"replicaCount=3", "routing.enabled=false", "sessions.enabled=true"}, clickhouse...), true, true},
@@ -85,14 +86,21 @@ func TestChartSessionScorer(t *testing.T) {
 			if gwCfg.Sessions.Enabled {
 				t.Error("the replicas score sessions alongside the session scorer")
 			}
-			checkSessionScorer(t, objs, byName, scorers[0], workloads[0], gwCfg.Exporters.ClickHouse)
+			mem := str(workloads[0], "spec", "template", "spec", "containers", 0, "resources", "limits", "memory")
+			for _, kv := range tc.set {
+				if v, ok := strings.CutPrefix(kv, "sessions.resources.limits.memory="); ok {
+					mem = v
+				}
+			}
+			checkSessionScorer(t, objs, byName, scorers[0], workloads[0], gwCfg.Exporters.ClickHouse, mem)
 		})
 	}
 }
 
 // checkSessionScorer checks the session scorer's objects against the
-// gateway's: its configuration, pod, and who selects its pods.
-func checkSessionScorer(t *testing.T, objs []manifest, byName map[string]manifest, dep, gateway manifest, gwClickHouse any) {
+// gateway's: its configuration, pod (memory limit mem), and who selects
+// its pods.
+func checkSessionScorer(t *testing.T, objs []manifest, byName map[string]manifest, dep, gateway manifest, gwClickHouse any, mem string) {
 	t.Helper()
 	if get(dep, "spec", "replicas") != 1 || str(dep, "spec", "strategy", "type") != "Recreate" {
 		t.Errorf("session scorer: replicas %v, strategy %v; want 1 and Recreate", get(dep, "spec", "replicas"), get(dep, "spec", "strategy"))
@@ -124,7 +132,13 @@ func checkSessionScorer(t *testing.T, objs []manifest, byName map[string]manifes
 		t.Errorf("session scorer checksum/config %s is not the hash of its config", got)
 	}
 	c := get(pod, "spec", "containers", 0)
-	if str(c, "image") != str(gateway, "spec", "template", "spec", "containers", 0, "image") {
+	gc := get(gateway, "spec", "template", "spec", "containers", 0)
+	if limit := str(c, "resources", "limits", "memory"); limit != mem {
+		t.Errorf("session scorer memory limit %s, want %s", limit, mem)
+	} else if want := strconv.FormatInt(memBytes(t, mem)*8/10, 10); str(c, "env", 0, "name") != "GOMEMLIMIT" || !closeInt(str(c, "env", 0, "value"), want) {
+		t.Errorf("session scorer env %v: want GOMEMLIMIT %s (80%% of %s)", get(c, "env"), want, mem)
+	}
+	if str(c, "image") != str(gc, "image") {
 		t.Errorf("session scorer image %s differs from the replicas'", str(c, "image"))
 	}
 	podLabels := labels.Set{}
