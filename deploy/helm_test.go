@@ -121,6 +121,7 @@ func TestHelmLintRejectsBadValues(t *testing.T) {
 		{"judge.existingSecret=k,judge.env[0].name=OPENAI-KEY,judge.env[0].key=openai", "/judge/env/0/name"},
 		{"judge.existingSecret=k,judge.env[0].name=OPENAI_API_KEY", "key"},
 		{"judge.secret=k", "secret"},
+		{"sessions.enable=true", "enable"},
 	} {
 		out, err := exec.Command(helm, "template", "t", chartDir, "--set", c.set).CombinedOutput()
 		if err == nil || !strings.Contains(string(out), c.want) {
@@ -225,11 +226,15 @@ func TestHelmTemplateInvariants(t *testing.T) {
 				}
 			}
 			objs := render(t, helm, vf)
-			// the routing tier's objects are checked by TestChartRoutingTier
+			// the routing tier's objects are checked by TestChartRoutingTier,
+			// the session scorer's by TestChartSessionScorer
 			byKind, routing := map[string][]manifest{}, map[string][]manifest{}
 			for _, o := range objs {
-				if get(o, "metadata", "labels", "app.kubernetes.io/component") == "routing" {
+				switch get(o, "metadata", "labels", "app.kubernetes.io/component") {
+				case "routing":
 					routing[o.kind()] = append(routing[o.kind()], o)
+					continue
+				case "sessions":
 					continue
 				}
 				byKind[o.kind()] = append(byKind[o.kind()], o)

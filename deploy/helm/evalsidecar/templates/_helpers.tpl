@@ -115,7 +115,8 @@ check these defaults against the sidecar's.
 The sidecar configuration: .Values.config over the chart's defaults, with the
 listen addresses, the data directory (storage.directory: the JSON lines files
 and the ClickHouse spool, unless the config moves them) and the log format
-forced so that ports, probes and volumes always match.
+forced so that ports, probes and volumes always match; sessions.enabled is
+false in the replicas when the session scorer scores the conversations.
 */}}
 {{- define "evalsidecar.configYAML" -}}
 {{- $bind := ternary "0.0.0.0" "127.0.0.1" (include "evalsidecar.gateway" . | eq "true") -}}
@@ -128,6 +129,10 @@ forced so that ports, probes and volumes always match.
   "storage" (dict "directory" "/var/lib/evalsidecar")
   "log" (dict "format" "json") -}}
 {{- $cfg := mustMergeOverwrite (dict) (deepCopy (.Values.config | default dict)) $forced -}}
+{{- if include "evalsidecar.sessions" . | eq "true" -}}
+{{- /* with a session scorer, the replicas leave sessions to it */ -}}
+{{- $_ := set $cfg "sessions" (set ($cfg.sessions | default dict) "enabled" (include "evalsidecar.sessionScorer" . | ne "true")) -}}
+{{- end -}}
 {{- toYaml $cfg }}
 {{- end }}
 
@@ -206,4 +211,46 @@ behind the headless Service; routing.config merged over it.
 {{/* The label of the Service whose endpoints the ServiceMonitor scrapes. */}}
 {{- define "evalsidecar.scrapeLabel" -}}
 evalsidecar.io/scrape: "true"
+{{- end }}
+
+{{/* "true" when conversations are scored: sessions.enabled or config.sessions.enabled. */}}
+{{- define "evalsidecar.sessions" -}}
+{{- if or (.Values.sessions | default dict).enabled (dig "sessions" "enabled" false (.Values.config | default dict)) -}}
+true
+{{- else -}}
+false
+{{- end -}}
+{{- end }}
+
+{{/*
+"true" when the session scorer Deployment is rendered: sessions on in a
+gateway mode where more than one replica can run, each seeing only part of
+a conversation.
+*/}}
+{{- define "evalsidecar.sessionScorer" -}}
+{{- $several := or (gt (int .Values.replicaCount) 1) .Values.autoscaling.enabled (include "evalsidecar.routing" . | eq "true") -}}
+{{- and (include "evalsidecar.gateway" . | eq "true") (include "evalsidecar.sessions" . | eq "true") $several -}}
+{{- end }}
+
+{{- define "evalsidecar.sessionScorerSelectorLabels" -}}
+app.kubernetes.io/name: {{ printf "%s-sessions" (include "evalsidecar.name" .) | trunc 63 | trimSuffix "-" }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "evalsidecar.sessionScorerLabels" -}}
+helm.sh/chart: {{ include "evalsidecar.chart" . }}
+{{ include "evalsidecar.sessionScorerSelectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/component: sessions
+app.kubernetes.io/part-of: {{ include "evalsidecar.name" . }}
+{{- end }}
+
+{{/* matchExpressions selecting the gateway replicas and the session scorer pods (never the routing tier) for the monitors and the NetworkPolicy. */}}
+{{- define "evalsidecar.sidecarNames" -}}
+- key: app.kubernetes.io/name
+  operator: In
+  values:
+    - {{ include "evalsidecar.name" . }}
+    - {{ printf "%s-sessions" (include "evalsidecar.name" .) | trunc 63 | trimSuffix "-" }}
 {{- end }}
