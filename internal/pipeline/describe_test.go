@@ -45,3 +45,27 @@ func TestExportersAreToldTheMetrics(t *testing.T) {
 		t.Errorf("%s: %+v", d.ms[1].Name(), s)
 	}
 }
+
+// TestSessionMetricsAreDescribed checks that with sessions enabled the
+// exporters are also told the session metrics, after the configured ones.
+func TestSessionMetricsAreDescribed(t *testing.T) {
+	cfg := config.Default()
+	cfg.Sessions.Enabled = true
+	d := &describer{}
+	if _, err := New(cfg, slog.New(slog.DiscardHandler), Options{Extra: []exporter.Exporter{d}}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"session_turns", "session_failed", "session_tool_error_rate", "session_duration_seconds"}
+	if len(d.ms) != len(cfg.Scorer.Metrics)+len(want) {
+		t.Fatalf("described %d metrics, want %d", len(d.ms), len(cfg.Scorer.Metrics)+len(want))
+	}
+	for i, name := range want {
+		m := d.ms[len(cfg.Scorer.Metrics)+i]
+		if m.Name() != name {
+			t.Errorf("session metric %d is %s, want %s", i, m.Name(), name)
+		}
+	}
+	if s := scorer.SemanticsOf(d.ms[len(d.ms)-1]); s.Unit != scorer.UnitSeconds {
+		t.Errorf("session_duration_seconds unit %s, want seconds", s.Unit)
+	}
+}

@@ -178,6 +178,9 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 		return nil, fmt.Errorf("scorer: %w", err)
 	}
 	all := append(metrics, p.Judge.Metrics()...)
+	if p.Sessions != nil {
+		all = append(all, session.Metrics()...)
+	}
 	for _, x := range exps {
 		if d, ok := x.(exporter.MetricsDescriber); ok {
 			d.DescribeMetrics(all)
