@@ -3,6 +3,7 @@ package dashboards
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"testing"
@@ -113,6 +114,19 @@ func TestSessionPanelAnswers(t *testing.T) {
 				"worst_sessions": {"10"}, "session_id": {sessionID}}}
 		return queryRows(t, conn, e.expand(t, tg.RawSQL))
 	}
+
+	t.Run("metrics table", func(t *testing.T) {
+		rows := queryRows(t, conn, "SELECT name, unit, direction, comparison, threshold FROM "+db+".metrics FINAL ORDER BY name")
+		want := [][]any{
+			{session.MetricDuration, "seconds", "lower_is_better", "", nil},
+			{session.MetricFailed, "ratio", "lower_is_better", "<=", 0.0},
+			{session.MetricToolErrorRate, "ratio", "lower_is_better", "<=", 0.0},
+			{session.MetricTurns, "count", "none", "", nil},
+		}
+		if !reflect.DeepEqual(rows, want) {
+			t.Errorf("metrics table %v, want %v", rows, want)
+		}
+	})
 
 	t.Run("stats", func(t *testing.T) {
 		failed := 0.0
