@@ -177,15 +177,7 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	if p.Engine, err = scorer.NewEngine(cfg.Scorer, set.Component("scorer"), metrics, p.Exporters, engineOpts); err != nil {
 		return nil, fmt.Errorf("scorer: %w", err)
 	}
-	all := append(metrics, p.Judge.Metrics()...)
-	if p.Sessions != nil {
-		all = append(all, session.Metrics()...)
-	}
-	for _, x := range exps {
-		if d, ok := x.(exporter.MetricsDescriber); ok {
-			d.DescribeMetrics(all)
-		}
-	}
+	p.describeMetrics(exps, metrics)
 	if p.Assembler, err = extractor.NewAssembler(cfg.Extractor, set.Component("extractor"), p.Engine); err != nil {
 		return nil, fmt.Errorf("extractor: %w", err)
 	}
@@ -196,6 +188,21 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 		p.Metrics = promexp.NewServer(cfg.Exporters.Prometheus, reg, p.Readiness, logger.With("component", "metrics"))
 	}
 	return p, nil
+}
+
+// describeMetrics tells every exporter that asks the metrics it will be
+// given scores of: the configured ones, the judge's and, with sessions,
+// the session metrics.
+func (p *Pipeline) describeMetrics(exps []exporter.Exporter, metrics []scorer.Metric) {
+	all := append(metrics, p.Judge.Metrics()...)
+	if p.Sessions != nil {
+		all = append(all, session.Metrics()...)
+	}
+	for _, x := range exps {
+		if d, ok := x.(exporter.MetricsDescriber); ok {
+			d.DescribeMetrics(all)
+		}
+	}
 }
 
 // Readiness is the /readyz check: ready between a successful Start and the
