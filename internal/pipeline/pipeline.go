@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -192,11 +193,16 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 
 // describeMetrics tells every exporter that asks the metrics it will be
 // given scores of: the configured ones, the judge's and, with sessions,
-// the session metrics.
+// the session's (session metrics, case metrics); a name already described
+// keeps its first, configured, semantics.
 func (p *Pipeline) describeMetrics(exps []exporter.Exporter, metrics []scorer.Metric) {
 	all := append(metrics, p.Judge.Metrics()...)
 	if p.Sessions != nil {
-		all = append(all, session.Metrics()...)
+		for _, m := range p.Sessions.Metrics() {
+			if !slices.ContainsFunc(all, func(d scorer.Metric) bool { return d.Name() == m.Name() }) {
+				all = append(all, m)
+			}
+		}
 	}
 	for _, x := range exps {
 		if d, ok := x.(exporter.MetricsDescriber); ok {

@@ -68,6 +68,13 @@ func Metrics() []scorer.Metric {
 	}
 }
 
+// Metrics are the metrics a closed session is scored with here (the
+// judge's conversation metrics aside): the session metrics and, with
+// Options.Cases, the case metrics.
+func (a *Assembler) Metrics() []scorer.Metric {
+	return append(Metrics(), a.opts.CaseMetrics...)
+}
+
 // Evaluate scores a closed session with the session metrics (Metrics),
 // each result with its pass verdict.
 func Evaluate(s *agentrun.Session) *scorer.Evaluation {
