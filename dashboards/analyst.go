@@ -33,7 +33,7 @@ type analystDashboard struct {
 }
 
 func analystSpecs() []analystDashboard {
-	return []analystDashboard{qualityDashboard(), toolsDashboard(), runsDashboard(), judgeCostDashboard()}
+	return []analystDashboard{qualityDashboard(), toolsDashboard(), runsDashboard(), sessionsDashboard(), judgeCostDashboard()}
 }
 
 // panelKind is the visualisation of a chPanel.
@@ -61,6 +61,9 @@ type chPanel struct {
 	// drillDown adds a link on the trace_id column that opens the run's
 	// trajectory on the Runs dashboard.
 	drillDown bool
+	// sessionDrillDown adds a link on the session_id column that opens
+	// the session's turns on the Sessions dashboard.
+	sessionDrillDown bool
 }
 
 // Table names as the exporter creates them by default; ${database} is a
@@ -197,6 +200,10 @@ func (p chPanel) add(d *dashboard.DashboardBuilder, o Options) {
 		if len(links) > 0 {
 			b.OverrideByName("trace_id", []dashboard.DynamicConfigValue{{Id: "links", Value: links}})
 		}
+		if p.sessionDrillDown {
+			b.OverrideByName("session_id", []dashboard.DynamicConfigValue{{Id: "links",
+				Value: []map[string]any{{"title": "Show this session's turns", "url": sessionDrillDownURL}}}})
+		}
 		d.WithPanel(b)
 	}
 }
@@ -257,6 +264,10 @@ func analystVariable(name string) cog.Builder[dashboard.VariableModel] {
 		return distinct("tool", tToolCalls, "Tool")
 	case "worst_n":
 		return textbox("Worst runs per metric", "10")
+	case "worst_sessions":
+		return textbox("Worst sessions", "20")
+	case "session_id":
+		return textbox("Session id", "")
 	case "usd_per_1k_input":
 		return textbox("USD per 1K judge input tokens", "0.0025")
 	case "usd_per_1k_output":

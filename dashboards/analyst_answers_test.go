@@ -122,7 +122,7 @@ func (m attrScore) Score(_ context.Context, in *scorer.Instance) (scorer.Result,
 // real exporter, metrics table included.
 func seedAnswers(t *testing.T, runs []answerRun) (driver.Conn, string) {
 	t.Helper()
-	dsn := clickhouseDSN(t)
+	clickhouseDSN(t) // skips before building anything without a server
 	reg := catalog.NewRegistry()
 	if err := reg.RegisterAll(
 		scorer.Entry{Name: "hallucination_v1", New: scorer.NoParams(attrScore{"hallucination_v1", "hallucination"}),
@@ -144,6 +144,23 @@ func seedAnswers(t *testing.T, runs []answerRun) (driver.Conn, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ctx := context.Background()
+	evs := make([]*scorer.Evaluation, 0, len(runs))
+	for _, r := range runs {
+		ev := engine.Evaluate(ctx, scorer.FromTrajectory(r.trajectory()))
+		if len(ev.Errors) > 0 || len(ev.Results) != len(ms) {
+			t.Fatalf("run %s: results %d, errors %v", r.id, len(ev.Results), ev.Errors)
+		}
+		evs = append(evs, ev)
+	}
+	return seedDB(t, ms, evs)
+}
+
+// seedDB writes evs through the real exporter, told the metrics ms, into
+// a fresh database and returns a connection and the database name.
+func seedDB(t *testing.T, ms []scorer.Metric, evs []*scorer.Evaluation) (driver.Conn, string) {
+	t.Helper()
+	dsn := clickhouseDSN(t)
 	var id [4]byte
 	_, _ = rand.Read(id[:])
 	db := "t_answers_" + hex.EncodeToString(id[:])
@@ -160,11 +177,7 @@ func seedAnswers(t *testing.T, runs []answerRun) (driver.Conn, string) {
 	if err := x.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range runs {
-		ev := engine.Evaluate(ctx, scorer.FromTrajectory(r.trajectory()))
-		if len(ev.Errors) > 0 || len(ev.Results) != len(ms) {
-			t.Fatalf("run %s: results %d, errors %v", r.id, len(ev.Results), ev.Errors)
-		}
+	for _, ev := range evs {
 		if err := x.Export(ctx, ev); err != nil {
 			t.Fatal(err)
 		}

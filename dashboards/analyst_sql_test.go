@@ -22,6 +22,7 @@ import (
 	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/session"
 )
 
 // seedEvaluation is run i of the seeded data: every panel has rows to
@@ -213,8 +214,24 @@ func seed(t *testing.T, n int, at time.Time) (driver.Conn, string) {
 	if err := x.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
+	// The runs are the turns of four sessions, scored once closed.
+	sessions := make([]*agentrun.Session, 4)
 	for i := range n {
-		if err := x.Export(ctx, seedEvaluation(i, at)); err != nil {
+		ev := seedEvaluation(i, at)
+		tr := ev.Trajectory
+		tr.SessionID = fmt.Sprintf("s%d", i%len(sessions))
+		if err := x.Export(ctx, ev); err != nil {
+			t.Fatal(err)
+		}
+		s := sessions[i%len(sessions)]
+		if s == nil {
+			s = &agentrun.Session{ID: tr.SessionID, Service: tr.Service, ServiceVersion: tr.ServiceVersion, Agent: tr.Agent}
+			sessions[i%len(sessions)] = s
+		}
+		s.Turns = append(s.Turns, agentrun.TurnOf(tr))
+	}
+	for _, s := range sessions {
+		if err := x.Export(ctx, session.Evaluate(s)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -253,6 +270,7 @@ func TestAnalystPanelsRunOnClickHouse(t *testing.T) {
 			"metric": {"hallucination_v1"}, "tool": {"search", "cart_add"}, "release": {"2.0.0", "2.1.0"},
 			"trace_id": {fmt.Sprintf("%032x", 2)},
 			"worst_n":  {"3"}, "usd_per_1k_input": {"0.0025"}, "usd_per_1k_output": {"0.01"},
+			"worst_sessions": {"3"}, "session_id": {"s1"},
 		},
 	}
 	for _, a := range analystSpecs() {

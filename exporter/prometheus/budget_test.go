@@ -130,3 +130,49 @@ func TestScrapeUnderCardinalityLoad(t *testing.T) {
 		t.Errorf("scrape is %.1f MB, want under 10 MB", float64(len(body))/1e6)
 	}
 }
+
+// TestSessionsSeriesBudget exports sessions of more (service, agent)
+// pairs than the budget and checks that evalsidecar_sessions_total stops at
+// the budget plus one other row per outcome, that its total stays whole
+// and that each folded pair is counted.
+func TestSessionsSeriesBudget(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MaxSeries = 5
+	x, reg := newTestExporter(t, cfg)
+	const services = 30
+	failed := 0
+	for n := range services {
+		s := &agentrun.Session{ID: fmt.Sprint(n), Service: fmt.Sprintf("s%d", n), Agent: "a",
+			Turns: []agentrun.Turn{{TraceID: "t1"}, {TraceID: "t2", Failed: n%2 == 0}}}
+		if n%2 == 0 {
+			failed++
+		}
+		if err := x.Export(context.Background(), &scorer.Evaluation{Session: s}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := series(t, reg)[MetricSessions]
+	if len(s) > cfg.MaxSeries+2 {
+		t.Errorf("%d series, budget %d + 2 other rows", len(s), cfg.MaxSeries)
+	}
+	var sum, otherFailed float64
+	for k, m := range s {
+		sum += m.GetCounter().GetValue()
+		if strings.Contains(k, "service_name=other") && strings.Contains(k, "outcome=failed") {
+			otherFailed = m.GetCounter().GetValue()
+		}
+	}
+	if sum != services {
+		t.Errorf("total %v, want %d", sum, services)
+	}
+	// the first 5 pairs (3 failed) have their own rows
+	if want := float64(failed - 3); otherFailed != want {
+		t.Errorf("other row, failed: %v, want %v", otherFailed, want)
+	}
+	if got := s["agent=a,outcome=failed,service_name=s0"].GetCounter().GetValue(); got != 1 {
+		t.Errorf("first row = %v, want 1", got)
+	}
+	if folded := testutil.ToFloat64(x.m.seriesOverflow.WithLabelValues(MetricSessions)); folded != services-float64(cfg.MaxSeries) {
+		t.Errorf("folded = %v, want %d", folded, services-cfg.MaxSeries)
+	}
+}

@@ -70,6 +70,7 @@ const (
 	seriesLLMTokens
 	seriesEvalScored
 	seriesEvalPassed
+	seriesSessions
 	// seriesEvalScore is the score histogram of the first family; the
 	// family f's is seriesEvalScore + f.
 	seriesEvalScore
@@ -92,6 +93,8 @@ func vecName(v vecID) string {
 		return MetricEvalScored
 	case seriesEvalPassed:
 		return MetricEvalPassed
+	case seriesSessions:
+		return MetricSessions
 	}
 	return [numFamilies]string{MetricEvalScoreRatio, MetricEvalScoreSeconds, MetricEvalScoreCount, MetricEvalScoreRating, MetricEvalScoreOther}[v-seriesEvalScore]
 }
@@ -138,6 +141,8 @@ func newSeriesCaches(m *metrics, maxSeries int) seriesCaches {
 				return m.evalScored.WithLabelValues(l[0], l[1], l[2], l[3])
 			case seriesEvalPassed:
 				return m.evalPassed.WithLabelValues(l[0], l[1], l[2], l[3])
+			case seriesSessions: // (service, agent, -, outcome): the other row keeps the outcome
+				return m.sessions.WithLabelValues(l[0], l[1], l[3])
 			default:
 				return m.llmTokens.WithLabelValues(l[0], l[1], l[2], l[3])
 			}

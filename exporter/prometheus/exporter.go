@@ -119,15 +119,15 @@ func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
 				exemplar = exemplarLabels(traceID)
 			}
 		}
-		outcome := outcomeOK
+		outcome := label{outcomeOK, idOutcomeOK}
 		for i := range s.Turns {
 			if s.Turns[i].Failed {
-				outcome = outcomeFailed
+				outcome = label{outcomeFailed, idOutcomeFailed}
 				break
 			}
 		}
 		if !e.FollowUp { // a follow-up adds judge scores to a counted session
-			x.m.sessions.WithLabelValues(service.v, agent.v, outcome).Inc()
+			x.series.counter(seriesSessions, service, agent, label{}, outcome).Inc()
 		}
 	}
 	row := x.rows.run(service, version, agent)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
@@ -16,6 +17,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/exporter/internal/exportertest"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/session"
 )
 
 // loadEvaluations returns the exporters' shared evaluation fixture.
@@ -506,5 +508,43 @@ func TestServiceVersionLabel(t *testing.T) {
 	}
 	if got := s[MetricLabelOverflow]["label=service_version"].GetCounter().GetValue(); got != 1 {
 		t.Errorf("label_overflow{label=service_version} = %v, want 1", got)
+	}
+}
+
+// TestSessionScoreFamilies exports a scored session after the session
+// metrics were described, as the pipeline does with sessions enabled, and
+// checks each session score's histogram family and pass counters.
+func TestSessionScoreFamilies(t *testing.T) {
+	x, reg := newTestExporter(t, DefaultConfig())
+	x.DescribeMetrics(session.Metrics())
+	t0 := time.Unix(1700000000, 0)
+	s := &agentrun.Session{ID: "c1", Service: "s", Agent: "a", Turns: []agentrun.Turn{
+		{TraceID: "t1", Start: t0, End: t0.Add(time.Second), ToolCalls: 2, ToolErrors: 1},
+		{TraceID: "t2", Start: t0.Add(time.Minute), End: t0.Add(61 * time.Second), Failed: true},
+	}}
+	if err := x.Export(context.Background(), session.Evaluate(s)); err != nil {
+		t.Fatal(err)
+	}
+	all := series(t, reg)
+	key := func(m string) string { return "agent=a,metric=" + m + ",service_name=s,service_version=unknown" }
+	for m, fam := range map[string]string{
+		session.MetricTurns: MetricEvalScoreCount, session.MetricFailed: MetricEvalScoreRatio,
+		session.MetricToolErrorRate: MetricEvalScoreRatio, session.MetricDuration: MetricEvalScoreSeconds,
+	} {
+		if h, ok := all[fam][key(m)]; !ok || h.GetHistogram().GetSampleCount() != 1 {
+			t.Errorf("%s: no score in %s", m, fam)
+		}
+	}
+	if n := len(all[MetricEvalScoreOther]); n != 0 {
+		t.Errorf("%d session scores in %s", n, MetricEvalScoreOther)
+	}
+	// the session failed and one of two tool calls errored: both fail their rule
+	for _, m := range []string{session.MetricFailed, session.MetricToolErrorRate} {
+		if c, ok := all[MetricEvalPassed][key(m)]; !ok || c.GetCounter().GetValue() != 0 {
+			t.Errorf("passed_total{metric=%s} present %v, want 0", m, ok)
+		}
+	}
+	if _, ok := all[MetricEvalPassed][key(session.MetricTurns)]; ok {
+		t.Error("passed_total for session_turns, which has no pass rule")
 	}
 }

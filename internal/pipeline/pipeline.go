@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -177,12 +178,7 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	if p.Engine, err = scorer.NewEngine(cfg.Scorer, set.Component("scorer"), metrics, p.Exporters, engineOpts); err != nil {
 		return nil, fmt.Errorf("scorer: %w", err)
 	}
-	all := append(metrics, p.Judge.Metrics()...)
-	for _, x := range exps {
-		if d, ok := x.(exporter.MetricsDescriber); ok {
-			d.DescribeMetrics(all)
-		}
-	}
+	p.describeMetrics(exps, metrics)
 	if p.Assembler, err = extractor.NewAssembler(cfg.Extractor, set.Component("extractor"), p.Engine); err != nil {
 		return nil, fmt.Errorf("extractor: %w", err)
 	}
@@ -193,6 +189,26 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 		p.Metrics = promexp.NewServer(cfg.Exporters.Prometheus, reg, p.Readiness, logger.With("component", "metrics"))
 	}
 	return p, nil
+}
+
+// describeMetrics tells every exporter that asks the metrics it will be
+// given scores of: the configured ones, the judge's and, with sessions,
+// the session's (session metrics, case metrics); a name already described
+// keeps its first, configured, semantics.
+func (p *Pipeline) describeMetrics(exps []exporter.Exporter, metrics []scorer.Metric) {
+	all := append(metrics, p.Judge.Metrics()...)
+	if p.Sessions != nil {
+		for _, m := range p.Sessions.Metrics() {
+			if !slices.ContainsFunc(all, func(d scorer.Metric) bool { return d.Name() == m.Name() }) {
+				all = append(all, m)
+			}
+		}
+	}
+	for _, x := range exps {
+		if d, ok := x.(exporter.MetricsDescriber); ok {
+			d.DescribeMetrics(all)
+		}
+	}
 }
 
 // Readiness is the /readyz check: ready between a successful Start and the

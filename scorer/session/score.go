@@ -1,6 +1,8 @@
 package session
 
 import (
+	"context"
+
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
@@ -13,56 +15,129 @@ const (
 	MetricDuration      = "session_duration_seconds"
 )
 
-// Evaluate scores a closed session with the session metrics:
+// metric is a session metric: a scorer.Described metric scoring the
+// Instance's Session, so that the exporters learn its semantics as they
+// learn the run metrics'.
+type metric struct {
+	name  string
+	sem   scorer.Semantics
+	score func(s *agentrun.Session) (scorer.Result, bool) // false: not applicable
+}
+
+// Name returns the metric id.
+func (m metric) Name() string { return m.name }
+
+// Needs requires nothing beyond the Instance's Session.
+func (metric) Needs() scorer.Inputs { return 0 }
+
+// Inline marks the metric as one that never blocks.
+func (metric) Inline() {}
+
+// Semantics returns the metric's declared semantics.
+func (m metric) Semantics() scorer.Semantics { return m.sem }
+
+// Score scores in.Session; ErrNotApplicable without a session or when
+// the metric is undefined for it.
+func (m metric) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
+	if in.Session == nil {
+		return scorer.Result{}, scorer.ErrNotApplicable
+	}
+	r, ok := m.score(in.Session)
+	if !ok {
+		return scorer.Result{}, scorer.ErrNotApplicable
+	}
+	r.Metric = m.name
+	return r, nil
+}
+
+// Metrics are the session metrics, in the order Evaluate scores them:
 //   - session_turns: the number of runs (turns);
 //   - session_failed: 1 when any turn failed, else 0, with the first
-//     failed turn (1-based) and its trace id in the details;
+//     failed turn (1-based) and its trace id in the details; passes at 0;
 //   - session_tool_error_rate: tool calls that returned an error over all
 //     tool calls of the session; not applicable without tool calls;
+//     passes at 0, as the run's tool_error_rate;
 //   - session_duration_seconds: from the first turn's start to the last
 //     turn's end; not applicable when either is unknown.
+func Metrics() []scorer.Metric {
+	return []scorer.Metric{
+		metric{MetricTurns, scorer.Count(scorer.DirectionNone, "number of turns in the session"), turns},
+		metric{MetricFailed, scorer.Ratio(scorer.LowerIsBetter, "1 when any turn of the session failed, else 0").WithPass("<=", 0), failed},
+		metric{MetricToolErrorRate, scorer.Ratio(scorer.LowerIsBetter, "share of the session's tool calls that errored").WithPass("<=", 0), toolErrorRate},
+		metric{MetricDuration, scorer.Seconds("first turn's start to last turn's end in seconds"), duration},
+	}
+}
+
+// Metrics are the metrics a closed session is scored with here (the
+// judge's conversation metrics aside): the session metrics and, with
+// Options.Cases, the case metrics.
+func (a *Assembler) Metrics() []scorer.Metric {
+	return append(Metrics(), a.opts.CaseMetrics...)
+}
+
+// Evaluate scores a closed session with the session metrics (Metrics),
+// each result with its pass verdict.
 func Evaluate(s *agentrun.Session) *scorer.Evaluation {
 	ev := &scorer.Evaluation{Session: s, Results: make([]scorer.Result, 0, 4)}
-	failed, first, calls, toolErrors := 0, -1, 0, 0
+	in := &scorer.Instance{Session: s}
+	for _, m := range Metrics() {
+		r, err := m.Score(context.Background(), in)
+		if err != nil { // only ErrNotApplicable
+			ev.NotApplicable = append(ev.NotApplicable, m.Name())
+			continue
+		}
+		r.Passed = scorer.SemanticsOf(m).Pass.Verdict(r.Score)
+		ev.Results = append(ev.Results, r)
+	}
+	return ev
+}
+
+func turns(s *agentrun.Session) (scorer.Result, bool) {
+	return scorer.Result{Score: float64(len(s.Turns)),
+		Details: map[string]any{"trace_ids": s.TraceIDs(), "close_reason": s.CloseReason}}, true
+}
+
+func failed(s *agentrun.Session) (scorer.Result, bool) {
+	n, first := 0, -1
 	for i := range s.Turns {
-		t := &s.Turns[i]
-		if t.Failed {
-			failed++
+		if s.Turns[i].Failed {
+			n++
 			if first < 0 {
 				first = i
 			}
 		}
-		calls += t.ToolCalls
-		toolErrors += t.ToolErrors
 	}
-	ev.Results = append(ev.Results, scorer.Result{Metric: MetricTurns, Score: float64(len(s.Turns)),
-		Details: map[string]any{"trace_ids": s.TraceIDs(), "close_reason": s.CloseReason}})
-
-	fr := scorer.Result{Metric: MetricFailed, Label: "ok", Details: map[string]any{"failed_turns": failed}}
+	r := scorer.Result{Label: "ok", Details: map[string]any{"failed_turns": n}}
 	if first >= 0 {
-		fr.Score, fr.Label = 1, "failed"
-		fr.Details["first_failed_turn"] = first + 1
-		fr.Details["first_failed_trace_id"] = s.Turns[first].TraceID
+		r.Score, r.Label = 1, "failed"
+		r.Details["first_failed_turn"] = first + 1
+		r.Details["first_failed_trace_id"] = s.Turns[first].TraceID
 		if et := s.Turns[first].ErrorType; et != "" {
-			fr.Details["error_type"] = et
+			r.Details["error_type"] = et
 		}
 	}
-	ev.Results = append(ev.Results, fr)
+	return r, true
+}
 
-	if calls > 0 {
-		ev.Results = append(ev.Results, scorer.Result{Metric: MetricToolErrorRate, Score: float64(toolErrors) / float64(calls),
-			Details: map[string]any{"tool_calls": calls, "tool_errors": toolErrors}})
-	} else {
-		ev.NotApplicable = append(ev.NotApplicable, MetricToolErrorRate)
+func toolErrorRate(s *agentrun.Session) (scorer.Result, bool) {
+	calls, errs := 0, 0
+	for i := range s.Turns {
+		calls += s.Turns[i].ToolCalls
+		errs += s.Turns[i].ToolErrors
 	}
+	if calls == 0 {
+		return scorer.Result{}, false
+	}
+	return scorer.Result{Score: float64(errs) / float64(calls),
+		Details: map[string]any{"tool_calls": calls, "tool_errors": errs}}, true
+}
 
+func duration(s *agentrun.Session) (scorer.Result, bool) {
 	start, end := s.Start(), s.End()
-	if !start.IsZero() && !end.Before(start) {
-		ev.Results = append(ev.Results, scorer.Result{Metric: MetricDuration, Score: end.Sub(start).Seconds()})
-	} else {
-		ev.NotApplicable = append(ev.NotApplicable, MetricDuration)
+	if start.IsZero() || end.Before(start) {
+		return scorer.Result{}, false
 	}
-	return ev
+	return scorer.Result{Score: end.Sub(start).Seconds()}, true
 }
 
 // Conversation is the instance a session's multi-turn judge metrics read:

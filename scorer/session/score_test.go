@@ -62,6 +62,15 @@ func TestEvaluate(t *testing.T) {
 			var failed scorer.Result
 			for _, r := range ev.Results {
 				got[r.Metric] = r.Score
+				// session_failed and session_tool_error_rate pass at 0; the others have no rule
+				switch {
+				case r.Metric != MetricFailed && r.Metric != MetricToolErrorRate:
+					if r.Passed != nil {
+						t.Errorf("%s passed = %v, want no verdict", r.Metric, *r.Passed)
+					}
+				case r.Passed == nil || *r.Passed != (r.Score == 0):
+					t.Errorf("%s = %v passed %v, want passed %v", r.Metric, r.Score, r.Passed, r.Score == 0)
+				}
 				if r.Metric == MetricFailed {
 					failed = r
 				}
@@ -85,5 +94,32 @@ func TestEvaluate(t *testing.T) {
 				t.Errorf("session_failed label %q, want ok", failed.Label)
 			}
 		})
+	}
+}
+
+// TestMetricsSemantics checks the units and directions the exporters are
+// told for the session metrics.
+func TestMetricsSemantics(t *testing.T) {
+	want := map[string]struct {
+		unit scorer.Unit
+		dir  scorer.Direction
+	}{
+		MetricTurns:         {scorer.UnitCount, scorer.DirectionNone},
+		MetricFailed:        {scorer.UnitRatio, scorer.LowerIsBetter},
+		MetricToolErrorRate: {scorer.UnitRatio, scorer.LowerIsBetter},
+		MetricDuration:      {scorer.UnitSeconds, scorer.LowerIsBetter},
+	}
+	ms := Metrics()
+	if len(ms) != len(want) {
+		t.Fatalf("%d metrics, want %d", len(ms), len(want))
+	}
+	for _, m := range ms {
+		s := scorer.SemanticsOf(m)
+		if w := want[m.Name()]; s.Unit != w.unit || s.Direction != w.dir {
+			t.Errorf("%s: unit %s direction %s, want %s %s", m.Name(), s.Unit, s.Direction, w.unit, w.dir)
+		}
+		if err := s.Validate(); err != nil {
+			t.Errorf("%s: %v", m.Name(), err)
+		}
 	}
 }
