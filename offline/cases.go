@@ -31,7 +31,7 @@ func writeCases(w io.Writer, names []string, rows []dataset.Row, evals []*scorer
 		ok := true
 		var lines []string
 		for _, c := range criteria {
-			res, found := resultOf(ev, c.Metric)
+			res, found := ev.Result(c.Metric)
 			status := "PASSED"
 			if !found || res.Score < c.Threshold {
 				status, ok = "FAILED", false
@@ -39,7 +39,7 @@ func writeCases(w io.Writer, names []string, rows []dataset.Row, evals []*scorer
 			lines = append(lines, fmt.Sprintf("  %s: %s >= %g %s", c.Metric, scoreCell(ev, c.Metric), c.Threshold, status))
 		}
 		for _, n := range names {
-			res, found := resultOf(ev, n)
+			res, found := ev.Result(n)
 			if !found {
 				continue
 			}
@@ -72,14 +72,4 @@ func writeCases(w io.Writer, names []string, rows []dataset.Row, evals []*scorer
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// resultOf finds a metric's result in an evaluation.
-func resultOf(ev *scorer.Evaluation, name string) (scorer.Result, bool) {
-	for _, r := range ev.Results {
-		if r.Metric == name {
-			return r, true
-		}
-	}
-	return scorer.Result{}, false
 }

@@ -367,7 +367,7 @@ func agreement(names []string, rows []dataset.Row, evals []*scorer.Evaluation) [
 				continue
 			}
 			found = true
-			if res, ok := resultOf(evals[i], n); ok {
+			if res, ok := evals[i].Result(n); ok {
 				pairs = append(pairs, aggregate.Pair{Score: res.Score, Label: res.Label, Human: h})
 			}
 		}

@@ -18,10 +18,8 @@ import (
 
 // scoreCell formats one metric's outcome for the table.
 func scoreCell(ev *scorer.Evaluation, name string) string {
-	for _, r := range ev.Results {
-		if r.Metric == name {
-			return strconv.FormatFloat(r.Score, 'f', 4, 64)
-		}
+	if r, ok := ev.Result(name); ok {
+		return strconv.FormatFloat(r.Score, 'f', 4, 64)
 	}
 	if slices.Contains(ev.NotApplicable, name) {
 		return "n/a"

@@ -74,6 +74,17 @@ type Evaluation struct {
 	Session *agentrun.Session
 }
 
+// Result returns the result of the metric named metric, and whether e has
+// one.
+func (e *Evaluation) Result(metric string) (Result, bool) {
+	for _, r := range e.Results {
+		if r.Metric == metric {
+			return r, true
+		}
+	}
+	return Result{}, false
+}
+
 // Decision is one judge-ledger entry: what happened to one judge metric
 // on one run, and why.
 type Decision struct {

@@ -128,7 +128,7 @@ func Summarize(metrics []string, evals []*scorer.Evaluation, criteria []Criterio
 			if ev == nil {
 				continue
 			}
-			if r, ok := result(ev, name); ok {
+			if r, ok := ev.Result(name); ok {
 				ms.Scored++
 				scores[name] = append(scores[name], r.Score)
 				if perRow[i] == nil {
@@ -158,16 +158,6 @@ func Summarize(metrics []string, evals []*scorer.Evaluation, criteria []Criterio
 		s.Criteria = append(s.Criteria, cr)
 	}
 	return s
-}
-
-// result finds a metric's result in an evaluation.
-func result(ev *scorer.Evaluation, name string) (scorer.Result, bool) {
-	for _, r := range ev.Results {
-		if r.Metric == name {
-			return r, true
-		}
-	}
-	return scorer.Result{}, false
 }
 
 func contains(list []string, s string) bool {
@@ -319,7 +309,7 @@ func winRates(ms *MetricSummary, evals []*scorer.Evaluation) {
 		if ev == nil {
 			continue
 		}
-		r, ok := result(ev, ms.Metric)
+		r, ok := ev.Result(ms.Metric)
 		if !ok {
 			continue
 		}

@@ -320,12 +320,8 @@ func (s *Stage) decide(ev *scorer.Evaluation, d scorer.Decision) {
 // attributes, and the deterministic scores just computed.
 func runOf(in *scorer.Instance, ev *scorer.Evaluation) sampling.Run {
 	score := func(metric string) (float64, bool) {
-		for i := range ev.Results {
-			if ev.Results[i].Metric == metric {
-				return ev.Results[i].Score, true
-			}
-		}
-		return 0, false
+		r, ok := ev.Result(metric)
+		return r.Score, ok
 	}
 	if ss := in.Session; ss != nil { // a conversation is sampled by its id
 		return sampling.Run{TraceID: ss.ID, Service: ss.Service, ServiceVersion: ss.ServiceVersion,
