@@ -7,34 +7,25 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/internal/loadgen"
+
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 )
 
-// peakRSS returns the peak resident set of process pid (VmHWM), in bytes.
+// peakRSS returns the peak resident set of process pid, in bytes.
 func peakRSS(t *testing.T, pid int) int64 {
 	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	st, err := loadgen.ReadProcStats(pid)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for line := range strings.SplitSeq(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return kb << 10
-		}
-	}
-	t.Fatal("no VmHWM")
-	return 0
+	return st.PeakRSS
 }
 
 // bigRequest is an OTLP traces request of one span with an attribute of
