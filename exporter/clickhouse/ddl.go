@@ -273,6 +273,8 @@ var migrations = []migration{
 	}},
 	{version: 2, name: "pass verdicts, tool call texts and metrics table", statements: schema.createMetrics,
 		columns: []addedColumn{{tEvaluations, "passed"}, {tToolCalls, "arguments"}, {tToolCalls, "result"}}},
+	{version: 3, name: "judge cached flag", statements: func(schema) ([]string, error) { return nil, nil },
+		columns: []addedColumn{{tEvaluations, "judge_cached"}}},
 }
 
 // ddl returns every statement a fresh install runs, in order: database,

@@ -86,9 +86,11 @@ func TestJudgeFollowUpAndLedger(t *testing.T) {
 		Trajectory: run.Trajectory,
 		FollowUp:   true,
 		Results: []scorer.Result{{Metric: "coherence", Score: 4, Label: "Mostly coherent",
-			Judge: &scorer.JudgeUsage{Judge: "primary", Provider: "openai", Model: "judge-1", InputTokens: 300, OutputTokens: 20, CostUSD: 0.00038, Calls: 1, Attempts: 2}}},
+			Judge: &scorer.JudgeUsage{Judge: "primary", Provider: "openai", Model: "judge-1", InputTokens: 300, OutputTokens: 20, CostUSD: 0.00038, Calls: 1, Attempts: 2}},
+			{Metric: "fluency", Score: 5, Judge: &scorer.JudgeUsage{Judge: "primary", Provider: "openai", Model: "judge-1", Cached: true}}},
 		Decisions: []scorer.Decision{
 			{Metric: "coherence", Judge: "primary", Outcome: scorer.OutcomeScored},
+			{Metric: "fluency", Judge: "primary", Outcome: scorer.OutcomeCached},
 			{Metric: "safety", Judge: "primary", Outcome: scorer.OutcomeJudgeError, Reason: "rate_limited"},
 		},
 	}
@@ -104,8 +106,8 @@ func TestJudgeFollowUpAndLedger(t *testing.T) {
 	want := map[string]int{
 		"trajectories":   1,
 		"tool_calls":     3,
-		"evaluations":    3,         // two inline scores, one judge score
-		"eval_decisions": 4 + 3 + 1, // run: scored x2, n/a, error, queued, sampled_out; follow-up: scored, judge_error
+		"evaluations":    4,             // two inline scores, one judged and one cached judge score
+		"eval_decisions": 4 + 3 + 1 + 1, // run: scored x2, n/a, error, queued, sampled_out; follow-up: scored x2, judge_error
 	}
 	for tb, n := range want {
 		q := fmt.Sprintf("SELECT count() FROM %s.%s WHERE trace_id = '%s'", s.db, tb, trace)
@@ -114,13 +116,21 @@ func TestJudgeFollowUpAndLedger(t *testing.T) {
 			t.Errorf("%s: %d rows, want %d", tb, got, n)
 		}
 	}
-	var cost float64
-	if err := s.conn.QueryRow(context.Background(), fmt.Sprintf(
-		"SELECT judge_cost_usd FROM %s.evaluations WHERE trace_id = '%s' AND metric = 'coherence'", s.db, trace)).Scan(&cost); err != nil {
-		t.Fatal(err)
-	}
-	if cost != 0.00038 {
-		t.Errorf("judge_cost_usd = %v", cost)
+	// A judged result reports its cost; a cached one says so, at no cost.
+	for _, c := range []struct {
+		metric string
+		cost   float64
+		cached uint8
+	}{{"coherence", 0.00038, 0}, {"fluency", 0, 1}} {
+		var cost float64
+		var cached uint8
+		if err := s.conn.QueryRow(context.Background(), fmt.Sprintf(
+			"SELECT judge_cost_usd, judge_cached FROM %s.evaluations WHERE trace_id = '%s' AND metric = '%s'", s.db, trace, c.metric)).Scan(&cost, &cached); err != nil {
+			t.Fatal(err)
+		}
+		if cost != c.cost || cached != c.cached {
+			t.Errorf("%s: judge_cost_usd = %v, judge_cached = %d; want %v, %d", c.metric, cost, cached, c.cost, c.cached)
+		}
 	}
 	var reason string
 	if err := s.conn.QueryRow(context.Background(), fmt.Sprintf(

@@ -17,7 +17,8 @@ import (
 )
 
 // createPreviousSchema creates the tables as schema version 1 did (the
-// evaluations table without passed) and records version 1 as applied.
+// evaluations table without passed and judge_cached, tool calls without
+// arguments and result) and records version 1 as applied.
 func createPreviousSchema(t *testing.T, s *testServer, cfg Config) {
 	t.Helper()
 	ctx := context.Background()
@@ -36,19 +37,20 @@ func createPreviousSchema(t *testing.T, s *testServer, cfg Config) {
 	if sch.f.Codecs {
 		passed += " CODEC(" + codecZSTD + ")"
 	}
-	text := "String"
+	text, u8 := "String", "UInt8"
 	if sch.f.Codecs {
 		text += " CODEC(" + codecZSTD + ")"
+		u8 += " CODEC(" + codecZSTD + ")"
 	}
 	for _, q := range append([]string{db, mt}, v1...) {
-		for _, col := range []string{"passed " + passed, "arguments " + text, "result " + text} {
+		for _, col := range []string{"passed " + passed, "judge_cached " + u8, "arguments " + text, "result " + text} {
 			q = strings.Replace(q, col+",\n    ", "", 1)
 		}
 		if err := s.exec(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	if n := s.count(t, fmt.Sprintf("SELECT count() FROM system.columns WHERE database = '%s' AND name IN ('passed', 'arguments', 'result')", s.db)); n != 0 {
+	if n := s.count(t, fmt.Sprintf("SELECT count() FROM system.columns WHERE database = '%s' AND name IN ('passed', 'judge_cached', 'arguments', 'result')", s.db)); n != 0 {
 		t.Fatal("the previous schema has the new columns")
 	}
 	insert := func(q string, vals ...any) {

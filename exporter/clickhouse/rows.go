@@ -165,6 +165,7 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 		w.u64(nonNegative(j.OutputTokens))
 		w.f64(j.LatencySeconds)
 		w.f64(cost(res.Judge))
+		w.bool(res.Judge != nil && res.Judge.Cached)
 		w.str(rb.sidecarVersion)
 		w.u64(rowKey(identity, run.spanID, s.Metric, strconv.Itoa(i)))
 		w.done()

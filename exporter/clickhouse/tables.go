@@ -92,6 +92,10 @@ var (
 			{"judge_output_tokens", kUInt64, codecZSTD},
 			{"judge_latency_seconds", kFloat64, codecZSTD},
 			{"judge_cost_usd", kFloat64, codecZSTD},
+			// judge_cached: 1 when the result was reused from an
+			// identical earlier run, no call made for this one (its
+			// tokens and cost are 0; added by migration 3).
+			{"judge_cached", kUInt8, codecZSTD},
 			{"sidecar_version", kLowString, codecZSTD},
 			{"row_key", kUInt64, ""},
 		},

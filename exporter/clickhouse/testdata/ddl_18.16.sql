@@ -36,6 +36,7 @@ CREATE TABLE IF NOT EXISTS evalsidecar.evaluations
     judge_output_tokens UInt64,
     judge_latency_seconds Float64,
     judge_cost_usd Float64,
+    judge_cached UInt8,
     sidecar_version LowCardinality(String),
     row_key UInt64
 )

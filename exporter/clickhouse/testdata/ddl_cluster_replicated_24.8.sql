@@ -36,6 +36,7 @@ CREATE TABLE IF NOT EXISTS evalsidecar.evaluations_local ON CLUSTER analytics
     judge_output_tokens UInt64 CODEC(ZSTD(1)),
     judge_latency_seconds Float64 CODEC(ZSTD(1)),
     judge_cost_usd Float64 CODEC(ZSTD(1)),
+    judge_cached UInt8 CODEC(ZSTD(1)),
     sidecar_version LowCardinality(String) CODEC(ZSTD(1)),
     row_key UInt64,
     INDEX idx_trace_id trace_id TYPE bloom_filter(0.001) GRANULARITY 1
