@@ -137,3 +137,16 @@ func (p Params) String(key, def string) (string, error) {
 	}
 	return s, nil
 }
+
+// Bool reads a boolean parameter, or def when it is absent.
+func (p Params) Bool(key string, def bool) (bool, error) {
+	v, ok := p[key]
+	if !ok || v == nil {
+		return def, nil
+	}
+	b, ok := v.(bool)
+	if !ok {
+		return false, fmt.Errorf("param %q: must be a boolean, got %T", key, v)
+	}
+	return b, nil
+}

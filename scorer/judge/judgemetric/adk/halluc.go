@@ -57,12 +57,8 @@ func newHallucinations(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, e
 		return nil, err
 	}
 	m := &hallucinations{base: b}
-	if v, ok := p[ParamIntermediate]; ok && v != nil {
-		bv, ok := v.(bool)
-		if !ok {
-			return nil, fmt.Errorf("param %q: must be a boolean, got %T", ParamIntermediate, v)
-		}
-		m.intermediate = bv
+	if m.intermediate, err = p.Bool(ParamIntermediate, false); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

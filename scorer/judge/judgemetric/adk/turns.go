@@ -1,8 +1,6 @@
 package adk
 
 import (
-	"strings"
-
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
@@ -48,34 +46,26 @@ func turns(in *scorer.Instance) []turn {
 }
 
 // stepEvents returns the run's model texts and tool calls in execution
-// order, as ADK's invocation events list them, when the run recorded its
-// steps and at least one model call's text; the last model text, the
-// final response, is left out. Nil otherwise.
+// order, as ADK's invocation events list them, when the run recorded at
+// least one intermediate model text (the final response is left out);
+// nil otherwise.
 func stepEvents(in *scorer.Instance) []event {
-	t := in.Trajectory
-	if t == nil {
+	texts := in.IntermediateResponses()
+	if len(texts) == 0 {
 		return nil
 	}
 	var out []event
-	texts, last := 0, -1
-	for _, s := range t.Steps {
-		switch {
-		case s.Kind == agentrun.StepLLM && s.Index >= 0 && s.Index < len(t.LLMCalls):
-			if txt := t.LLMCalls[s.Index].Output; txt != "" {
-				texts++
-				last = len(out)
-				out = append(out, event{text: txt})
-			}
-		case s.Kind == agentrun.StepTool && s.Index >= 0 && s.Index < len(in.PredictedTrajectory):
-			out = append(out, event{calls: in.PredictedTrajectory[s.Index : s.Index+1]})
+	next := 0
+	calls := func(upTo int) {
+		for ; next < upTo; next++ {
+			out = append(out, event{calls: in.PredictedTrajectory[next : next+1]})
 		}
 	}
-	if texts == 0 {
-		return nil
+	for _, mt := range texts {
+		calls(mt.CallsBefore)
+		out = append(out, event{text: mt.Text})
 	}
-	if strings.TrimSpace(out[last].text) == strings.TrimSpace(in.Response) {
-		out = append(out[:last], out[last+1:]...)
-	}
+	calls(len(in.PredictedTrajectory))
 	return out
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
@@ -238,13 +239,20 @@ Answer with one JSON object and nothing else: {"claims": [{"claim": "<claim text
 //	    against the instruction, prompt, tool declarations and tool calls
 //	    with their results. A claim left unlabelled makes the answer
 //	    invalid; labels for claims that were not asked about are dropped.
-//	    Only the final response is judged (no intermediate responses).
+//	    With evaluate_intermediate_nl_responses (ParamIntermediate), the
+//	    text of each model call before the final response is judged the
+//	    same way against the tool calls made before it (2 more calls
+//	    each), and the score is the share over the claims of every
+//	    response.
 type claimMetric struct {
 	id      string
 	needs   scorer.Inputs
 	segment bool // a separate segmentation call first
-	// evidence are the parts the claims are checked against.
-	evidence func(in *scorer.Instance) []part
+	// intermediate judges the run's intermediate responses too.
+	intermediate bool
+	// evidence are the parts the claims of a response are checked
+	// against, calls the tool calls made before it.
+	evidence func(in *scorer.Instance, calls []agentrun.ToolCall) []part
 	system   string
 	judge    judge.Judge
 	newSan   func() judge.Sanitizer
@@ -266,27 +274,59 @@ You split an AI-generated response into atomic claims. An atomic claim is the sm
 # Answer Format
 Answer with one JSON object and nothing else: {"claims": ["<claim>", ...]}`
 
-// Score labels the response's claims and returns the share supported or
-// needing no attribution.
+// ParamIntermediate is hallucination_v1's evaluate_intermediate_nl_responses:
+// judge the agent's intermediate text responses as well as its final one.
+const ParamIntermediate = "evaluate_intermediate_nl_responses"
+
+// Score labels the response's claims (and, with intermediate, those of
+// every intermediate response) and returns the share supported or needing
+// no attribution.
 func (m *claimMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
 	c := judgemetric.NewCaller(m.judge, m.newSan, m.id)
+	var claims []Claim
+	responses := 1
+	if m.intermediate {
+		for _, mt := range in.IntermediateResponses() {
+			cs, err := m.labelClaims(ctx, c, in, mt.Text, in.PredictedTrajectory[:mt.CallsBefore])
+			if err != nil {
+				return scorer.Result{}, err
+			}
+			claims = append(claims, cs...)
+			responses++
+		}
+	}
+	cs, err := m.labelClaims(ctx, c, in, in.Response, in.PredictedTrajectory)
+	if err != nil {
+		return scorer.Result{}, err
+	}
+	res := claimsResult(append(claims, cs...))
+	if m.intermediate {
+		res.Details["responses"] = responses
+	}
+	c.Finish(&res)
+	return res, nil
+}
+
+// labelClaims has the claims of response, one of in's responses made
+// after calls, labelled against the metric's evidence.
+func (m *claimMetric) labelClaims(ctx context.Context, c *judgemetric.Caller, in *scorer.Instance, response string, calls []agentrun.ToolCall) ([]Claim, error) {
 	var segments []string
 	if m.segment {
 		ans, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
 			return &judge.Request{
 				System: segmentSystem,
-				Prompt: "# AI-generated Response\n" + s.Untrusted(FieldResponse, in.Response),
+				Prompt: "# AI-generated Response\n" + s.Untrusted(FieldResponse, response),
 				Schema: segmentsSchema(),
 			}
 		})
 		if err != nil {
-			return scorer.Result{}, err
+			return nil, err
 		}
 		if segments, err = ParseSegments(ans); err != nil {
-			return scorer.Result{}, err
+			return nil, err
 		}
 	}
-	evidence := m.evidence(in)
+	evidence := m.evidence(in, calls)
 	ans, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
 		var b strings.Builder
 		b.WriteString("# Evidence\n")
@@ -296,23 +336,19 @@ func (m *claimMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.Re
 			b.WriteString(s.UntrustedPieces(FieldResponse, rubricPieces(segments)))
 		} else {
 			b.WriteString("\n\n# AI-generated Response\n")
-			b.WriteString(s.Untrusted(FieldResponse, in.Response))
+			b.WriteString(s.Untrusted(FieldResponse, response))
 		}
 		return &judge.Request{System: m.system, Prompt: b.String(), Schema: labelsSchema()}
 	})
 	if err != nil {
-		return scorer.Result{}, err
+		return nil, err
 	}
 	claims, err := ParseClaims(ans)
 	if err != nil {
-		return scorer.Result{}, err
+		return nil, err
 	}
 	if m.segment {
-		if claims, err = matchClaims(claims, segments); err != nil {
-			return scorer.Result{}, err
-		}
+		return matchClaims(claims, segments)
 	}
-	res := claimsResult(claims)
-	c.Finish(&res)
-	return res, nil
+	return claims, nil
 }

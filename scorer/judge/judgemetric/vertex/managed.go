@@ -1,6 +1,7 @@
 package vertex
 
 import (
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -29,8 +30,8 @@ func toolDeclPart(in *scorer.Instance) part {
 	return part{heading: "Tool Declarations", field: FieldToolDeclarations, text: toolDeclarationsText(in.ToolDeclarations)}
 }
 
-func toolCallsPart(in *scorer.Instance) part {
-	return part{heading: "Tool Calls and Results", field: FieldToolCalls, text: toolCallsText(in.PredictedTrajectory)}
+func toolCallsPart(calls []agentrun.ToolCall) part {
+	return part{heading: "Tool Calls and Results", field: FieldToolCalls, text: toolCallsText(calls)}
 }
 
 func referencePart(in *scorer.Instance) part {
@@ -49,7 +50,9 @@ func agentConfig(in *scorer.Instance) []part {
 	return []part{instructionPart(in), toolDeclPart(in), promptPart(in)}
 }
 
-func agentRun(in *scorer.Instance) []part { return append(agentConfig(in), toolCallsPart(in)) }
+func agentRun(in *scorer.Instance) []part {
+	return append(agentConfig(in), toolCallsPart(in.PredictedTrajectory))
+}
 
 // Static rubrics of safety_v1: one per policy the managed metric checks
 // (PII and demographic data, hate speech, dangerous content, harassment,
@@ -185,14 +188,17 @@ You check the claims of an AI agent's response against what the agent was told a
 ` + labelInstruction + "\n\n" + claimsAnswerFormat
 
 // groundingEvidence is what grounding_v1 checks claims against.
-func groundingEvidence(in *scorer.Instance) []part { return []part{promptPart(in), contextPart(in)} }
+func groundingEvidence(in *scorer.Instance, _ []agentrun.ToolCall) []part {
+	return []part{promptPart(in), contextPart(in)}
+}
 
-// hallucinationEvidence is what hallucination_v1 checks claims against;
-// the prompt is included when recorded.
-func hallucinationEvidence(in *scorer.Instance) []part {
+// hallucinationEvidence is what hallucination_v1 checks a response's
+// claims against, with the tool calls made before it; the prompt is
+// included when recorded.
+func hallucinationEvidence(in *scorer.Instance, calls []agentrun.ToolCall) []part {
 	parts := []part{instructionPart(in)}
 	if in.Has&scorer.InPrompt != 0 {
 		parts = append(parts, promptPart(in))
 	}
-	return append(parts, toolDeclPart(in), toolCallsPart(in))
+	return append(parts, toolDeclPart(in), toolCallsPart(calls))
 }

@@ -132,11 +132,18 @@ func rubricFactory(deps judgemetric.Deps, spec rubricSpec) scorer.Factory {
 func claimFactory(deps judgemetric.Deps, cm claimMetric) scorer.Factory {
 	return func(params map[string]any) (scorer.Metric, error) {
 		p := scorer.Params(params)
-		if err := p.CheckKnown("judge"); err != nil {
+		known := []string{"judge"}
+		if cm.segment {
+			known = append(known, ParamIntermediate)
+		}
+		if err := p.CheckKnown(known...); err != nil {
 			return nil, err
 		}
 		m := cm
 		var err error
+		if m.intermediate, err = p.Bool(ParamIntermediate, false); err != nil {
+			return nil, err
+		}
 		if m.judge, m.newSan, err = deps.Resolve(cm.id, p); err != nil {
 			return nil, err
 		}

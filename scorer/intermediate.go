@@ -1,0 +1,45 @@
+package scorer
+
+import (
+	"strings"
+
+	"github.com/evalsidecar/evalsidecar/agentrun"
+)
+
+// ModelText is the text one model call of a run produced, with the number
+// of the run's tool calls made before it: the calls it could draw on are
+// PredictedTrajectory[:CallsBefore].
+type ModelText struct {
+	Text        string
+	CallsBefore int
+}
+
+// IntermediateResponses returns the natural-language texts the run's
+// model calls produced before the final response, in execution order
+// (the run's steps). The last model text is left out when it is the
+// final response. Nil when the run recorded no steps or no model text.
+func (in *Instance) IntermediateResponses() []ModelText {
+	t := in.Trajectory
+	if t == nil {
+		return nil
+	}
+	var out []ModelText
+	calls := 0
+	for _, s := range t.Steps {
+		switch {
+		case s.Kind == agentrun.StepLLM && s.Index >= 0 && s.Index < len(t.LLMCalls):
+			if txt := t.LLMCalls[s.Index].Output; txt != "" {
+				out = append(out, ModelText{Text: txt, CallsBefore: calls})
+			}
+		case s.Kind == agentrun.StepTool && s.Index >= 0 && s.Index < len(in.PredictedTrajectory):
+			calls = max(calls, s.Index+1)
+		}
+	}
+	if n := len(out); n > 0 && strings.TrimSpace(out[n-1].Text) == strings.TrimSpace(in.Response) {
+		out = out[:n-1]
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
