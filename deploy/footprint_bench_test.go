@@ -20,8 +20,9 @@ import (
 // Collector does with the same traffic (otlp receiver -> batch -> nop),
 // and replays the real-client captures to both at once, at the same rate,
 // for 20 seconds: at about 1K spans/s, at about 10K spans/s, and as fast as
-// each accepts. It reports each process's CPU-seconds per 100K spans and
-// peak RSS, and the sidecar's ratios to the Collector.
+// each accepts. It reports each process's CPU-seconds per 100K spans, peak
+// RSS and 99th percentile request round trip, and the sidecar's ratios to
+// the Collector.
 //
 //	EVALSIDECAR_OTELCOL_BIN=... go test -run '^$' -bench Footprint -benchtime 1x ./deploy/
 func BenchmarkFootprint(b *testing.B) {
@@ -45,6 +46,7 @@ func BenchmarkFootprint(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			var sc, col loadgen.ProcStats
 			var scSpans, colSpans int
+			var scP99, colP99 time.Duration
 			for b.Loop() {
 				dir := b.TempDir()
 				grpc, metrics := freeAddr(b), freeAddr(b)
@@ -56,7 +58,7 @@ func BenchmarkFootprint(b *testing.B) {
 						SpansPerRequest: 8, Senders: 4, Seed: uint64(time.Now().UnixNano())}
 				}
 				var wg sync.WaitGroup
-				measure := func(ep string, pid int, stats *loadgen.ProcStats, sent *int) {
+				measure := func(ep string, pid int, stats *loadgen.ProcStats, sent *int, p99 *time.Duration) {
 					before, err := loadgen.ReadProcStats(pid)
 					if err != nil {
 						b.Error(err)
@@ -72,11 +74,11 @@ func BenchmarkFootprint(b *testing.B) {
 						b.Error(err)
 						return
 					}
-					*sent = rep.Spans
+					*sent, *p99 = rep.Spans, rep.Latency(0.99)
 					*stats = loadgen.ProcStats{CPUSeconds: after.CPUSeconds - before.CPUSeconds, PeakRSS: after.PeakRSS}
 				}
-				wg.Go(func() { measure(r.grpc, r.cmd.Process.Pid, &sc, &scSpans) })
-				wg.Go(func() { measure(colAddr, colPID, &col, &colSpans) })
+				wg.Go(func() { measure(r.grpc, r.cmd.Process.Pid, &sc, &scSpans, &scP99) })
+				wg.Go(func() { measure(colAddr, colPID, &col, &colSpans, &colP99) })
 				wg.Wait()
 				r.stop()
 			}
@@ -90,6 +92,9 @@ func BenchmarkFootprint(b *testing.B) {
 			b.ReportMetric(mib(col), "collector-peak-MiB")
 			b.ReportMetric(per100K(sc, scSpans)/per100K(col, colSpans), "cpu-ratio")
 			b.ReportMetric(mib(sc)/mib(col), "rss-ratio")
+			b.ReportMetric(float64(scP99.Microseconds())/1000, "sidecar-p99-ms")
+			b.ReportMetric(float64(colP99.Microseconds())/1000, "collector-p99-ms")
+			b.ReportMetric(float64(scP99)/float64(max(colP99, 1)), "p99-ratio")
 		})
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -52,8 +54,22 @@ type Report struct {
 	Failed   int // requests the endpoint refused or that failed
 	Spans    int // spans sent
 	Elapsed  time.Duration
+	// Latencies are the request round trips, in the order they ended.
+	Latencies []time.Duration
 	// Errors holds up to ten distinct request errors.
 	Errors []string
+}
+
+// Latency returns the q quantile (0 < q <= 1) of the request round trips
+// by the nearest-rank method, 0 without requests.
+func (r *Report) Latency(q float64) time.Duration {
+	if len(r.Latencies) == 0 {
+		return 0
+	}
+	l := slices.Clone(r.Latencies)
+	slices.Sort(l)
+	rank := int(math.Ceil(q * float64(len(l))))
+	return l[min(max(rank, 1), len(l))-1]
 }
 
 // Acked returns the runs the endpoint accepted in full.
@@ -103,7 +119,9 @@ func Replay(ctx context.Context, cfg Config) (*Report, error) {
 	for range cfg.Senders {
 		wg.Go(func() {
 			for req := range reqs {
-				r.record(req, req.to.send(ctx, req.td))
+				start := time.Now()
+				err := req.to.send(ctx, req.td)
+				r.record(req, time.Since(start), err)
 			}
 		})
 	}
@@ -205,11 +223,13 @@ func (r *replay) request() request {
 	return req
 }
 
-// record counts a sent request; a failed one leaves its runs unacknowledged.
-func (r *replay) record(req request, err error) {
+// record counts a sent request and its round trip; a failed one leaves its
+// runs unacknowledged.
+func (r *replay) record(req request, took time.Duration, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.rep.Requests++
+	r.rep.Latencies = append(r.rep.Latencies, took)
 	if err == nil {
 		return
 	}

@@ -67,6 +67,7 @@ func run() error {
 	secs := rep.Elapsed.Seconds()
 	fmt.Printf("runs %d (acknowledged %d), spans %d, requests %d (failed %d) in %.1fs: %.0f runs/s, %.0f spans/s\n",
 		len(rep.Runs), len(rep.Acked()), rep.Spans, rep.Requests, rep.Failed, secs, float64(len(rep.Runs))/secs, float64(rep.Spans)/secs)
+	fmt.Printf("request round trip: p50 %v, p99 %v, max %v\n", rep.Latency(0.5), rep.Latency(0.99), rep.Latency(1))
 	for _, e := range rep.Errors {
 		fmt.Println("error:", e)
 	}
