@@ -104,8 +104,9 @@ type SpoolConfig struct {
 	// counts as accepted; without it a machine crash can lose the last
 	// batches.
 	Fsync bool `yaml:"fsync"`
-	// DropPolicy chooses what a full spool drops: "drop_oldest" deletes
-	// the oldest waiting batch, "drop_newest" refuses the new one.
+	// DropPolicy chooses what a full spool drops, a whole seal (every
+	// table's batch sealed together) at a time: "drop_oldest" deletes the
+	// oldest waiting seal, "drop_newest" refuses the new one.
 	DropPolicy string `yaml:"drop_policy"`
 }
 

@@ -55,20 +55,20 @@ type Exporter struct {
 
 	mu      sync.Mutex // guards open, sealed and the lifecycle flags
 	open    [numTables]*batch
-	sealed  uint64 // batches sealed so far
+	sealed  uint64 // seals so far
 	closed  bool
 	started bool
 
-	// queue holds sealed batches until a consumer writes them to the
-	// spool; pendingRows counts the rows of open, queued and spooling
-	// batches, bounded by sending_queue.queue_size.
-	queue       *queue.Bounded[*batch]
+	// queue holds seals until a consumer writes them to the spool;
+	// pendingRows counts the rows of open, queued and spooling batches,
+	// bounded by sending_queue.queue_size.
+	queue       *queue.Bounded[seal]
 	pendingRows atomic.Int64
-	feedMu      sync.Mutex // guards buf and the order of spool sequence numbers
-	buf         []byte
+	feedMu      sync.Mutex // guards bufs and the order of spool sequence numbers
+	bufs        [numTables][]byte
 
 	progressMu sync.Mutex
-	spooled    uint64        // sealed batches handed to the spool (kept or dropped)
+	spooled    uint64        // seals handed to the spool (kept or dropped)
 	progress   chan struct{} // closed and replaced when spooled grows
 
 	stopSeal    chan struct{}
@@ -116,13 +116,15 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 		sch:      schema{cfg: cfg},
 	}
 	x.spool = newSpool(cfg.Spool, logger, x.countDrop)
-	x.queue = queue.New(queue.Settings[*batch]{
+	x.queue = queue.New(queue.Settings[seal]{
 		Config:  cfg.SendingQueue,
-		Size:    func(b *batch) int { return b.rows },
-		Consume: func(_ context.Context, b *batch) { x.spoolBatch(b) },
-		Drop: func(b *batch, reason string) {
-			x.countDrop(b.table.String(), b.rows, reason)
-			x.settled(b)
+		Size:    seal.rows,
+		Consume: func(_ context.Context, g seal) { x.spoolSeal(g) },
+		Drop: func(g seal, reason string) {
+			for _, b := range g {
+				x.countDrop(b.table.String(), b.rows, reason)
+			}
+			x.settled(g)
 		},
 	})
 	for t := range numTables {
@@ -248,7 +250,8 @@ func (x *Exporter) Export(ctx context.Context, e *scorer.Evaluation) error {
 	x.pendingRows.Add(int64(total))
 	for t := range numTables {
 		if x.open[t].rows >= x.cfg.BatchRows {
-			x.sealLocked(t)
+			x.sealAllLocked()
+			break
 		}
 	}
 	x.mu.Unlock()
@@ -263,21 +266,38 @@ func (x *Exporter) dropRows(n [numTables]int, reason string) {
 	}
 }
 
-// sealLocked offers t's open batch to the queue.
-func (x *Exporter) sealLocked(t tableID) {
-	b := x.open[t]
-	if b.rows == 0 {
-		return
+// seal is the batches sealed together: the rows of the same evaluations
+// in every table, which the queue and the spool keep or drop together so
+// that ClickHouse never holds a run's trajectory without its scores or
+// the other way round.
+type seal []*batch
+
+// rows returns the rows of every batch of g.
+func (g seal) rows() int {
+	n := 0
+	for _, b := range g {
+		n += b.rows
 	}
-	x.open[t] = newBatch(t, tableDefs[t].columns, min(b.rows, x.cfg.BatchRows))
-	x.sealed++
-	_ = x.queue.Offer(b) // a refused batch is counted by the queue's Drop
+	return n
 }
 
+// sealAllLocked offers every non-empty open batch to the queue as one
+// seal.
 func (x *Exporter) sealAllLocked() {
+	var g seal
 	for t := range numTables {
-		x.sealLocked(t)
+		b := x.open[t]
+		if b.rows == 0 {
+			continue
+		}
+		x.open[t] = newBatch(t, tableDefs[t].columns, min(b.rows, x.cfg.BatchRows))
+		g = append(g, b)
 	}
+	if len(g) == 0 {
+		return
+	}
+	x.sealed++
+	_ = x.queue.Offer(g) // a refused seal is counted by the queue's Drop
 }
 
 // sealEvery seals every non-empty batch each flush_interval until
@@ -298,22 +318,27 @@ func (x *Exporter) sealEvery() {
 	}
 }
 
-// spoolBatch writes a sealed batch to the spool. Sequence numbers follow
-// the order batches reach the spool.
-func (x *Exporter) spoolBatch(b *batch) {
+// spoolSeal writes the batches of a seal to the spool, which keeps or
+// drops them together. Sequence numbers follow the order batches reach
+// the spool.
+func (x *Exporter) spoolSeal(g seal) {
 	x.feedMu.Lock()
-	seq := x.spool.nextSeq()
-	token := fmt.Sprintf("%s-%s-%d", x.instance, b.table, seq)
-	x.buf = encodeBatch(x.buf[:0], b, token, seq)
-	x.spool.push(b, seq, token, x.buf)
+	items := make([]spoolItem, len(g))
+	for i, b := range g {
+		seq := x.spool.nextSeq()
+		token := fmt.Sprintf("%s-%s-%d", x.instance, b.table, seq)
+		x.bufs[b.table] = encodeBatch(x.bufs[b.table][:0], b, token, seq)
+		items[i] = spoolItem{b: b, seq: seq, token: token, data: x.bufs[b.table]}
+	}
+	x.spool.push(items)
 	x.feedMu.Unlock()
-	x.settled(b)
+	x.settled(g)
 }
 
-// settled accounts for a sealed batch that reached the spool or was
-// dropped: its rows leave pendingRows and Flush sees the progress.
-func (x *Exporter) settled(b *batch) {
-	x.pendingRows.Add(-int64(b.rows))
+// settled accounts for a seal that reached the spool or was dropped: its
+// rows leave pendingRows and Flush sees the progress.
+func (x *Exporter) settled(g seal) {
+	x.pendingRows.Add(-int64(g.rows()))
 	x.progressMu.Lock()
 	x.spooled++
 	close(x.progress)

@@ -355,6 +355,21 @@ func TestSpoolFullDropsByPolicy(t *testing.T) {
 					t.Errorf("drop_newest kept runs %s..%s", first, last)
 				}
 			}
+			// Batches sealed together are kept or dropped together: every
+			// run left has its rows in every table, and no table has rows
+			// of a run whose trajectory was dropped.
+			runs := s.count(t, fmt.Sprintf("SELECT count() FROM %s.trajectories", s.db))
+			for tb := range numTables {
+				if tb == tTrajectories {
+					continue
+				}
+				if got := s.count(t, fmt.Sprintf("SELECT count() FROM %s.%s", s.db, tb)); got != runs*rowsPerEvaluation[tb] {
+					t.Errorf("%s: %d rows for %d runs, want %d", tb, got, runs, runs*rowsPerEvaluation[tb])
+				}
+				if got := s.count(t, fmt.Sprintf("SELECT count() FROM %s.%s WHERE trace_id NOT IN (SELECT trace_id FROM %s.trajectories)", s.db, tb, s.db)); got != 0 {
+					t.Errorf("%s: %d rows of runs without a trajectory", tb, got)
+				}
+			}
 		})
 	}
 }

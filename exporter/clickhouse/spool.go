@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,7 +19,8 @@ import (
 // all tables. With a directory every batch is one file, written (and
 // synced, with fsync on) before it counts as accepted and deleted once
 // ClickHouse has it; files left by an earlier process are replayed first,
-// in order. Without a directory batches are held in memory.
+// in order. Without a directory batches are held in memory. The batches
+// of one seal form a group that is kept or dropped whole.
 type spool struct {
 	dir      string
 	maxBytes int64
@@ -38,12 +40,22 @@ type spool struct {
 	// decoded in memory (bounded by maxHeldBytes).
 	held   int64
 	queues [numTables][]*entry
+	groups map[uint64]*group        // by id: the sequence number of its first batch
 	notify [numTables]chan struct{} // cap 1: "the queue changed"
+}
+
+// group is the spooled batches of one seal.
+type group struct {
+	entries []*entry
+	// started is set once one of its batches left the spool (inserted or
+	// dropped): evicting the rest would split its evaluations' rows.
+	started bool
 }
 
 // entry is one spooled batch.
 type entry struct {
 	seq   uint64
+	group uint64
 	table tableID
 	rows  int
 	size  int64
@@ -77,7 +89,8 @@ const spoolExt = ".batch"
 const maxHeldBytes = 64 << 20
 
 func newSpool(cfg SpoolConfig, logger *slog.Logger, onDrop func(string, int, string)) *spool {
-	s := &spool{dir: cfg.Directory, maxBytes: cfg.MaxBytes, fsync: cfg.Fsync, policy: cfg.DropPolicy, logger: logger, onDrop: onDrop}
+	s := &spool{dir: cfg.Directory, maxBytes: cfg.MaxBytes, fsync: cfg.Fsync, policy: cfg.DropPolicy, logger: logger, onDrop: onDrop,
+		groups: map[uint64]*group{}}
 	for i := range s.notify {
 		s.notify[i] = make(chan struct{}, 1)
 	}
@@ -128,9 +141,7 @@ func (s *spool) open() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, e := range loaded {
-		s.queues[e.table] = append(s.queues[e.table], e)
-		s.bytes += e.size
-		s.rows += e.rows
+		s.addLocked(e)
 		s.seq = max(s.seq, e.seq)
 	}
 	if len(loaded) > 0 {
@@ -151,12 +162,20 @@ func (s *spool) loadEntry(path string) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	base := strings.TrimSuffix(filepath.Base(path), spoolExt)
-	seqPart, _, _ := strings.Cut(base, "-")
-	if seq, err := strconv.ParseUint(seqPart, 10, 64); err != nil || seq != h.seq {
+	// SEQ-TABLE-GROUP.batch; SEQ-TABLE.batch (older files) is a group
+	// of its own.
+	parts := strings.Split(strings.TrimSuffix(filepath.Base(path), spoolExt), "-")
+	if seq, err := strconv.ParseUint(parts[0], 10, 64); err != nil || seq != h.seq {
 		return nil, fmt.Errorf("%w: file name does not match sequence %d", errCorrupt, h.seq)
 	}
-	return &entry{seq: h.seq, table: h.table, rows: h.rows, size: int64(len(data)), token: h.token, path: path}, nil
+	g := h.seq
+	if len(parts) == 3 {
+		var err error
+		if g, err = strconv.ParseUint(parts[2], 10, 64); err != nil {
+			return nil, fmt.Errorf("%w: file name has no group: %s", errCorrupt, filepath.Base(path))
+		}
+	}
+	return &entry{seq: h.seq, group: g, table: h.table, rows: h.rows, size: int64(len(data)), token: h.token, path: path}, nil
 }
 
 // quarantine moves an unreadable file aside and counts its rows (when the
@@ -206,71 +225,109 @@ func (s *spool) nextSeq() uint64 {
 	return s.seq
 }
 
-// push adds an encoded batch. When the spool is full, the policy decides:
-// drop_oldest evicts the oldest batches no sender holds, drop_newest (or
-// nothing left to evict) drops this one. Dropped rows are counted; push
-// reports whether the batch was kept.
-func (s *spool) push(b *batch, seq uint64, token string, data []byte) bool {
-	size := int64(len(data))
+// spoolItem is one encoded batch of a seal.
+type spoolItem struct {
+	b     *batch
+	seq   uint64
+	token string
+	data  []byte
+}
+
+// push adds the encoded batches of one seal, kept or dropped together.
+// When the spool is full, the policy decides: drop_oldest evicts the
+// oldest whole groups that no sender has started, drop_newest (or nothing
+// left to evict) drops this seal. Dropped rows are counted; push reports
+// whether the seal was kept.
+func (s *spool) push(items []spoolItem) bool {
+	if len(items) == 0 {
+		return true
+	}
+	var size int64
+	for _, it := range items {
+		size += int64(len(it.data))
+	}
+	dropAll := func() bool {
+		for _, it := range items {
+			s.onDrop(it.b.table.String(), it.b.rows, reasonSpoolFull)
+		}
+		return false
+	}
 	s.mu.Lock()
 	if size > s.maxBytes {
 		s.mu.Unlock()
-		s.onDrop(b.table.String(), b.rows, reasonSpoolFull)
-		return false
+		return dropAll()
 	}
 	var evicted []*entry
 	for s.bytes+size > s.maxBytes {
-		var victim *entry
+		var victim *group
 		if s.policy == DropOldest {
 			victim = s.oldestIdleLocked()
 		}
 		if victim == nil {
 			s.mu.Unlock()
 			s.finishEvict(evicted)
-			s.onDrop(b.table.String(), b.rows, reasonSpoolFull)
-			return false
+			return dropAll()
 		}
-		s.removeLocked(victim)
-		evicted = append(evicted, victim)
+		evicted = append(evicted, victim.entries...)
+		for _, e := range slices.Clone(victim.entries) {
+			s.removeLocked(e)
+		}
 	}
-	s.bytes += size
-	s.rows += b.rows
+	s.bytes += size // reserved: the entries are added once their files are written
 	s.mu.Unlock()
 	s.finishEvict(evicted)
 
-	e := &entry{seq: seq, table: b.table, rows: b.rows, size: size, token: token, b: b}
-	if s.dir != "" {
-		path := filepath.Join(s.dir, fmt.Sprintf("%020d-%s%s", seq, b.table, spoolExt))
-		if err := s.writeFile(path, data); err != nil {
-			// The batch stays in memory: it is still sent, but a crash
-			// before that loses it.
-			s.logger.Error("clickhouse spool: cannot write batch; keeping it in memory", "error", err)
-		} else {
-			e.path = path
+	id := items[0].seq
+	entries := make([]*entry, len(items))
+	for i, it := range items {
+		e := &entry{seq: it.seq, group: id, table: it.b.table, rows: it.b.rows, size: int64(len(it.data)), token: it.token, b: it.b}
+		if s.dir != "" {
+			path := filepath.Join(s.dir, fmt.Sprintf("%020d-%s-%020d%s", it.seq, it.b.table, id, spoolExt))
+			if err := s.writeFile(path, it.data); err != nil {
+				// The batch stays in memory: it is still sent, but a crash
+				// before that loses it.
+				s.logger.Error("clickhouse spool: cannot write batch; keeping it in memory", "error", err)
+			} else {
+				e.path = path
+			}
 		}
+		entries[i] = e
 	}
 	s.mu.Lock()
-	q := s.queues[b.table]
-	if e.path != "" {
-		if s.held+size <= maxHeldBytes || len(q) == 0 {
-			s.held += size
-		} else {
-			e.b = nil // read back from its file when its turn comes
+	s.bytes -= size
+	for _, e := range entries {
+		if e.path != "" {
+			if s.held+e.size <= maxHeldBytes || len(s.queues[e.table]) == 0 {
+				s.held += e.size
+			} else {
+				e.b = nil // read back from its file when its turn comes
+			}
 		}
+		s.addLocked(e)
 	}
-	// Batches are pushed in sequence order by one goroutine; keep the
-	// queue sorted in case a caller ever pushes out of order.
+	s.mu.Unlock()
+	for _, e := range entries {
+		s.signal(e.table)
+	}
+	return true
+}
+
+// addLocked queues e in sequence order and adds it to its group.
+func (s *spool) addLocked(e *entry) {
+	q := s.queues[e.table]
 	i := len(q)
-	for i > 0 && q[i-1].seq > seq {
+	for i > 0 && q[i-1].seq > e.seq {
 		i--
 	}
-	q = append(q, nil)
-	copy(q[i+1:], q[i:])
-	q[i] = e
-	s.queues[b.table] = q
-	s.mu.Unlock()
-	s.signal(b.table)
-	return true
+	s.queues[e.table] = slices.Insert(q, i, e)
+	s.bytes += e.size
+	s.rows += e.rows
+	g := s.groups[e.group]
+	if g == nil {
+		g = &group{}
+		s.groups[e.group] = g
+	}
+	g.entries = append(g.entries, e)
 }
 
 func (s *spool) finishEvict(evicted []*entry) {
@@ -280,21 +337,27 @@ func (s *spool) finishEvict(evicted []*entry) {
 	}
 }
 
-func (s *spool) oldestIdleLocked() *entry {
-	var oldest *entry
-	for t := range s.queues {
-		for _, e := range s.queues[t] {
-			if !e.inflight {
-				if oldest == nil || e.seq < oldest.seq {
-					oldest = e
-				}
-				break
-			}
+// oldestIdleLocked returns the oldest group that drop_oldest may evict:
+// none of its batches in flight or already gone. Nil when there is none.
+func (s *spool) oldestIdleLocked() *group {
+	var oldest *group
+	var oldestID uint64
+	for id, g := range s.groups {
+		if g.started || (oldest != nil && id > oldestID) {
+			continue
+		}
+		idle := true
+		for _, e := range g.entries {
+			idle = idle && !e.inflight
+		}
+		if idle {
+			oldest, oldestID = g, id
 		}
 	}
 	return oldest
 }
 
+// removeLocked takes e out of its queue and its group.
 func (s *spool) removeLocked(e *entry) {
 	q := s.queues[e.table]
 	for i, x := range q {
@@ -305,7 +368,13 @@ func (s *spool) removeLocked(e *entry) {
 			if e.path != "" && e.b != nil {
 				s.held -= e.size
 			}
-			return
+			break
+		}
+	}
+	if g := s.groups[e.group]; g != nil {
+		g.entries = slices.DeleteFunc(g.entries, func(x *entry) bool { return x == e })
+		if len(g.entries) == 0 {
+			delete(s.groups, e.group)
 		}
 	}
 }
@@ -377,9 +446,13 @@ func (s *spool) release(e *entry) {
 	s.mu.Unlock()
 }
 
-// done removes an entry that was sent or dropped.
+// done removes an entry that was sent or dropped; the rest of its group
+// can no longer be evicted.
 func (s *spool) done(e *entry) {
 	s.mu.Lock()
+	if g := s.groups[e.group]; g != nil {
+		g.started = true
+	}
 	s.removeLocked(e)
 	s.mu.Unlock()
 	s.deleteFile(e)
@@ -425,6 +498,7 @@ func (s *spool) drain() []*entry {
 		s.queues[t] = nil
 	}
 	s.bytes, s.rows, s.held = 0, 0, 0
+	clear(s.groups)
 	return out
 }
 

@@ -2,9 +2,11 @@ package clickhouse
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -33,7 +35,7 @@ func pushN(t *testing.T, s *spool, tb tableID, from, n int) int64 {
 		seq := s.nextSeq()
 		data := encodeBatch(nil, bs[tb], "tok", seq)
 		size = int64(len(data))
-		s.push(bs[tb], seq, "tok", data)
+		s.push([]spoolItem{{b: bs[tb], seq: seq, token: "tok", data: data}})
 	}
 	return size
 }
@@ -175,5 +177,114 @@ func TestSpoolNeverEvictsInFlight(t *testing.T) {
 	got := runsOf(t, s, tTrajectories)
 	if len(got) != 1 || !strings.HasSuffix(got[0], "4") {
 		t.Errorf("left %v, want only the newest run", got)
+	}
+}
+
+// pushSeals pushes n seals of one run each, a batch per table, and
+// returns the size of one seal.
+func pushSeals(t *testing.T, s *spool, from, n int) int64 {
+	t.Helper()
+	var size int64
+	rb := rowBuilder{}
+	for i := from; i < from+n; i++ {
+		var bs [numTables]*batch
+		for x := range numTables {
+			bs[x] = newBatch(x, tableDefs[x].columns, 0)
+		}
+		rb.append(&bs, testEvaluation(i), baseTime)
+		items := make([]spoolItem, numTables)
+		size = 0
+		for x := range numTables {
+			seq := s.nextSeq()
+			items[x] = spoolItem{b: bs[x], seq: seq, token: "tok", data: encodeBatch(nil, bs[x], "tok", seq)}
+			size += int64(len(items[x].data))
+		}
+		s.push(items)
+	}
+	return size
+}
+
+// spooledRuns returns, per table, the trace ids of the runs whose rows
+// are spooled, without taking them.
+func spooledRuns(t *testing.T, s *spool) [numTables][]string {
+	t.Helper()
+	var out [numTables][]string
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for tb := range numTables {
+		for _, e := range s.queues[tb] {
+			b, err := s.load(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, c := range tableDefs[tb].columns {
+				if c.name == "trace_id" {
+					out[tb] = append(out[tb], slices.Compact(slices.Clone(b.cols[i].str))...)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// The batches of one seal are kept or dropped together, by either policy,
+// on disk and in memory, and across a restart; a seal a sender has
+// started is never evicted.
+func TestSpoolKeepsSealsWhole(t *testing.T) {
+	for _, policy := range []string{DropOldest, DropNewest} {
+		for _, disk := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/disk=%v", policy, disk), func(t *testing.T) {
+				dir := ""
+				if disk {
+					dir = t.TempDir()
+				}
+				size := pushSeals(t, newTestSpool("", 1<<30, policy, dropCount{}), 0, 1)
+				d := dropCount{}
+				s := newTestSpool(dir, 3*size+size/2, policy, d) // room for 3 seals
+				if err := s.open(); err != nil {
+					t.Fatal(err)
+				}
+				pushSeals(t, s, 0, 2)
+				if disk { // a restart: the groups come back from the file names
+					s.close()
+					s = newTestSpool(dir, 3*size+size/2, policy, d)
+					if err := s.open(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				pushSeals(t, s, 2, 5)
+				runs := spooledRuns(t, s)
+				want := []string{testEvaluation(4).Trajectory.TraceID, testEvaluation(5).Trajectory.TraceID, testEvaluation(6).Trajectory.TraceID}
+				if policy == DropNewest {
+					want = []string{testEvaluation(0).Trajectory.TraceID, testEvaluation(1).Trajectory.TraceID, testEvaluation(2).Trajectory.TraceID}
+				}
+				for tb := range numTables {
+					if !slices.Equal(runs[tb], want) {
+						t.Errorf("%s holds runs %v, want %v", tb, runs[tb], want)
+					}
+					if got := d[tb.String()+"/"+reasonSpoolFull]; got != 4*rowsPerEvaluation[tb] {
+						t.Errorf("%s: %d rows dropped, want %d", tb, got, 4*rowsPerEvaluation[tb])
+					}
+				}
+			})
+		}
+	}
+
+	// drop_oldest: once one batch of the oldest seal is sent, the rest
+	// of it stays and the next oldest whole seal goes instead.
+	size := pushSeals(t, newTestSpool("", 1<<30, DropOldest, dropCount{}), 0, 1)
+	d := dropCount{}
+	s := newTestSpool("", 2*size+size/2, DropOldest, d)
+	pushSeals(t, s, 0, 2)
+	e, _ := s.head(context.Background(), tTrajectories)
+	s.done(e) // run 0's trajectory is in ClickHouse
+	pushSeals(t, s, 2, 1)
+	runs := spooledRuns(t, s)
+	run := func(i int) string { return testEvaluation(i).Trajectory.TraceID }
+	if want := []string{run(0), run(2)}; !slices.Equal(runs[tEvaluations], want) {
+		t.Errorf("evaluations hold runs %v, want %v", runs[tEvaluations], want)
+	}
+	if want := []string{run(2)}; !slices.Equal(runs[tTrajectories], want) {
+		t.Errorf("trajectories hold runs %v, want %v", runs[tTrajectories], want)
 	}
 }
