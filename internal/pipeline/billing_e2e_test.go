@@ -1,0 +1,202 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	ch "github.com/ClickHouse/clickhouse-go/v2"
+	"go.opentelemetry.io/otel/attribute"
+
+	"github.com/evalsidecar/evalsidecar/internal/config"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
+)
+
+// TestJudgeCostEveryDollarBilled sends twelve runs, three of each of four
+// contents, through the real OTel SDK to a sidecar whose judge is the
+// local judge server billing a different number of tokens per call. The
+// judge is called once per content (the later runs reuse the result);
+// the tokens and dollars that every sink reports (JSON lines, ClickHouse
+// and the Prometheus counters), summed, equal what the server billed, and
+// the reused results say cached at no cost.
+func TestJudgeCostEveryDollarBilled(t *testing.T) {
+	dsn := os.Getenv("EVALSIDECAR_CLICKHOUSE_DSN")
+	if dsn == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("EVALSIDECAR_CLICKHOUSE_DSN is not set (scripts/test starts ClickHouse)")
+		}
+		t.Skip("EVALSIDECAR_CLICKHOUSE_DSN not set")
+	}
+	const inPrice, outPrice = 2.5, 10.0 // USD per million tokens
+	var (
+		mu             sync.Mutex
+		billedIn, bOut int64
+		calls          int
+	)
+	srv := judgetest.New(t)
+	srv.Handle(judgetest.OpenAI, func(r judgetest.CapturedRequest) judgetest.Reply {
+		in, out := int64(len(r.Body)/4), int64(37+r.Seq)
+		mu.Lock()
+		billedIn, bOut, calls = billedIn+in, bOut+out, calls+1
+		mu.Unlock()
+		reply := judgetest.JSON(`{"explanation": "fine", "score": 4}`)
+		reply.InputTokens, reply.OutputTokens = in, out
+		return reply
+	})
+	cfg, err := config.Parse([]byte(fmt.Sprintf(`
+judge:
+  judges:
+    - name: primary
+      provider: openai
+      model: judge-model
+      base_url: %s
+      api_key: sk-test
+      prices: {input_per_million_tokens: %v, output_per_million_tokens: %v}
+  metrics:
+    - name: coherence
+`, srv.OpenAIBaseURL(), inPrice, outPrice)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	def := testConfig(dir)
+	cfg.Receiver, cfg.Exporters, cfg.Extractor = def.Receiver, def.Exporters, def.Extractor
+	var id [4]byte
+	_, _ = rand.Read(id[:])
+	db := "t_billing_" + hex.EncodeToString(id[:])
+	c := &cfg.Exporters.ClickHouse
+	c.Enabled, c.Endpoint, c.Database = true, dsn, db
+	c.FlushInterval, c.Spool.Directory = 50*time.Millisecond, filepath.Join(dir, "spool")
+	opts, err := ch.ParseDSN(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := ch.Open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+db)
+		_ = conn.Close()
+	})
+
+	p, ctx := startOnline(t, cfg, Options{Version: "test"})
+	tp := sdkTracerProvider(t, ctx, p, "support-agent")
+	tracer := tp.Tracer("billing-test")
+	for round := range 3 {
+		for i := range 4 {
+			_, root := tracer.Start(ctx, "invoke_agent support")
+			root.SetAttributes(
+				attribute.String("gen_ai.operation.name", "invoke_agent"),
+				attribute.String("gen_ai.agent.name", "support"),
+				attribute.String("gen_ai.input.messages", fmt.Sprintf(`[{"role":"user","parts":[{"type":"text","content":"question %d"}]}]`, i)),
+				attribute.String("gen_ai.output.messages", fmt.Sprintf(`[{"role":"assistant","parts":[{"type":"text","content":"answer %d"}]}]`, i)),
+			)
+			root.End()
+		}
+		if round == 0 { // the first round is judged before the others arrive
+			for len(srv.Requests()) < 4 {
+				select {
+				case <-ctx.Done():
+					t.Fatalf("%d judge calls for the first round, want 4", len(srv.Requests()))
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+		}
+	}
+	if err := tp.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	promIn, promOut, promUSD := judgeCounters(t, p)
+	if err := p.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 4 {
+		t.Fatalf("%d judge calls, want one per content (4)", calls)
+	}
+	billedUSD := (float64(billedIn)*inPrice + float64(bOut)*outPrice) / 1e6
+	check := func(sink string, in, out int64, usd float64) {
+		t.Helper()
+		if in != billedIn || out != bOut || math.Abs(usd-billedUSD) > 1e-12 {
+			t.Errorf("%s: %d input and %d output tokens, $%.9f; billed %d, %d, $%.9f", sink, in, out, usd, billedIn, bOut, billedUSD)
+		}
+	}
+	checkCached := func(sink string, cached int) {
+		t.Helper()
+		if cached != 8 {
+			t.Errorf("%s: %d results said cached, want 8", sink, cached)
+		}
+	}
+
+	type judgeUsage struct {
+		InputTokens  int64   `json:"input_tokens"`
+		OutputTokens int64   `json:"output_tokens"`
+		CostUSD      float64 `json:"cost_usd"`
+		Cached       bool    `json:"cached"`
+	}
+	var in, out int64
+	var usd float64
+	cached := 0
+	for _, s := range readLines[struct {
+		Judge *judgeUsage `json:"judge"`
+	}](t, filepath.Join(dir, "scores.jsonl")) {
+		if j := s.Judge; j != nil {
+			in, out, usd = in+j.InputTokens, out+j.OutputTokens, usd+j.CostUSD
+			if j.Cached {
+				cached++
+			}
+		}
+	}
+	check("JSON lines", in, out, usd)
+	checkCached("JSON lines", cached)
+
+	var chIn, chOut, chCached uint64
+	var chUSD float64
+	if err := conn.QueryRow(context.Background(), "SELECT sum(judge_input_tokens), sum(judge_output_tokens), sum(judge_cost_usd), sum(judge_cached) FROM "+
+		db+".evaluations FINAL WHERE metric = 'coherence'").Scan(&chIn, &chOut, &chUSD, &chCached); err != nil {
+		t.Fatal(err)
+	}
+	check("ClickHouse", int64(chIn), int64(chOut), chUSD)
+	checkCached("ClickHouse", int(chCached))
+
+	if float64(int64(promIn)) != promIn || float64(int64(promOut)) != promOut {
+		t.Fatalf("prometheus token counters are not whole: %v, %v", promIn, promOut)
+	}
+	check("Prometheus", int64(promIn), int64(promOut), promUSD)
+}
+
+// judgeCounters returns the judge token and cost counters of p's
+// registry, summed over their series.
+func judgeCounters(t *testing.T, p *Pipeline) (in, out, usd float64) {
+	t.Helper()
+	families, err := p.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range families {
+		for _, m := range mf.GetMetric() {
+			v := m.GetCounter().GetValue()
+			switch mf.GetName() {
+			case "evalsidecar_judge_cost_usd_total":
+				usd += v
+			case "evalsidecar_judge_tokens_total":
+				for _, l := range m.GetLabel() {
+					switch {
+					case l.GetName() == "type" && l.GetValue() == "input":
+						in += v
+					case l.GetName() == "type" && l.GetValue() == "output":
+						out += v
+					}
+				}
+			}
+		}
+	}
+	return in, out, usd
+}
