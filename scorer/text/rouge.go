@@ -3,6 +3,7 @@ package text
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/text/rouge"
@@ -147,9 +148,14 @@ type pairKey struct {
 
 // rougeScore scores prediction against target with s, computing each score
 // and the tokens of each pair of texts once per instance: rougeN, rougeL
-// and rougeLsum without split_summaries read the same pair.
+// and rougeLsum without split_summaries read the same pair, and rougeLsum
+// of two one-line texts is their rougeL score.
 func rougeScore(in *scorer.Instance, s *rouge.Scorer, target, prediction string) rouge.Score {
-	return scorer.Derive(in, rougeKey{s.Type(), s.Options(), target, prediction}, func() rouge.Score {
+	typ := s.Type()
+	if typ == rouge.TypeLsum && !s.Options().SplitSummaries && !strings.Contains(target, "\n") && !strings.Contains(prediction, "\n") {
+		typ = rouge.TypeL // one sentence each: rougeLsum is rougeL, computed once
+	}
+	return scorer.Derive(in, rougeKey{typ, s.Options(), target, prediction}, func() rouge.Score {
 		return s.ScorePair(rougePair(in, s.Text(target), s.Text(prediction), s.Options().UseStemmer))
 	})
 }

@@ -125,7 +125,12 @@ func (s *Scorer) ScorePair(p Pair) Score {
 	case TypeL:
 		return scoreLCS(p.target.ids, p.prediction.ids)
 	case TypeLsum:
-		return scoreLsum(p.target.lines(), p.prediction.lines(), p.size())
+		t, c := p.target.lines(), p.prediction.lines()
+		if len(t) == 1 && len(c) == 1 {
+			// one sentence each: the union LCS is the LCS
+			return scoreLCS(t[0], c[0])
+		}
+		return scoreLsum(t, c, p.size())
 	}
 	return scoreNgrams(p, s.typ.N())
 }

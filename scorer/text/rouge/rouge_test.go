@@ -3,6 +3,7 @@ package rouge
 import (
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"os"
 	"reflect"
 	"strings"
@@ -136,6 +137,32 @@ func TestSplitSentences(t *testing.T) {
 	for _, tt := range tests {
 		if got := SplitSentences(tt.in); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("SplitSentences(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// For two one-line texts rougeLsum takes the plain LCS; the summary-level
+// union LCS over the one sentence pair must give the same score.
+func TestLsumOneSentenceIsLCS(t *testing.T) {
+	words := []string{"the", "cat", "sat", "on", "a", "mat", "dog", "ran"}
+	rng := rand.New(rand.NewPCG(7, 11))
+	text := func() string {
+		w := make([]string, rng.IntN(12))
+		for i := range w {
+			w[i] = words[rng.IntN(len(words))]
+		}
+		return strings.Join(w, " ")
+	}
+	s, err := NewScorer("rougeLsum", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2000 {
+		target, prediction := text(), text()
+		p := NewPair(target, prediction, false)
+		want := scoreLsum(p.target.lines(), p.prediction.lines(), p.size())
+		if got := s.Score(target, prediction); got != want {
+			t.Fatalf("rougeLsum(%q, %q) = %+v, union LCS gives %+v", target, prediction, got, want)
 		}
 	}
 }
