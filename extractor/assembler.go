@@ -273,7 +273,7 @@ func (a *Assembler) appendGroup(t *Trace, g *group) {
 			t.spans = append(t.spans, *s)
 		}
 		t.noteSpan()
-		sz := s.size()
+		sz := s.size() - t.shareSpan(s)
 		t.bytes += sz
 		a.bytes += sz
 		if !s.hasParent() {
@@ -281,9 +281,11 @@ func (a *Assembler) appendGroup(t *Trace, g *group) {
 		}
 	}
 	if len(g.logs) > 0 {
+		start := len(t.logs)
 		t.logs = append(t.logs, g.logs...)
 		for i := range g.logs {
-			sz := g.logs[i].ev.size() + 8
+			ev := &t.logs[start+i].ev
+			sz := ev.size() + 8 - t.shareEvent(ev)
 			t.bytes += sz
 			a.bytes += sz
 		}
