@@ -21,17 +21,24 @@ func newTestSpool(dir string, maxBytes int64, policy string, d dropCount) *spool
 		slog.New(slog.DiscardHandler), d.add)
 }
 
+// runBatches returns a batch per table holding the rows of
+// testEvaluation(i).
+func runBatches(i int) [numTables]*batch {
+	var bs [numTables]*batch
+	for x := range numTables {
+		bs[x] = newBatch(x, tableDefs[x].columns, 0)
+	}
+	rb := rowBuilder{}
+	rb.append(&bs, testEvaluation(i), baseTime)
+	return bs
+}
+
 // pushN pushes n one-run batches of table tb and returns their sizes.
 func pushN(t *testing.T, s *spool, tb tableID, from, n int) int64 {
 	t.Helper()
 	var size int64
-	rb := rowBuilder{}
 	for i := from; i < from+n; i++ {
-		var bs [numTables]*batch
-		for x := range numTables {
-			bs[x] = newBatch(x, tableDefs[x].columns, 0)
-		}
-		rb.append(&bs, testEvaluation(i), baseTime)
+		bs := runBatches(i)
 		seq := s.nextSeq()
 		data := encodeBatch(nil, bs[tb], "tok", seq)
 		size = int64(len(data))
@@ -185,13 +192,8 @@ func TestSpoolNeverEvictsInFlight(t *testing.T) {
 func pushSeals(t *testing.T, s *spool, from, n int) int64 {
 	t.Helper()
 	var size int64
-	rb := rowBuilder{}
 	for i := from; i < from+n; i++ {
-		var bs [numTables]*batch
-		for x := range numTables {
-			bs[x] = newBatch(x, tableDefs[x].columns, 0)
-		}
-		rb.append(&bs, testEvaluation(i), baseTime)
+		bs := runBatches(i)
 		items := make([]spoolItem, numTables)
 		size = 0
 		for x := range numTables {
