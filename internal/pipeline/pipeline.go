@@ -353,3 +353,7 @@ func (c conversationJudge) OfferConversation(ctx context.Context, in *scorer.Ins
 		c.p.Judge.OfferConversation(ctx, in, ev)
 	}
 }
+
+func (c conversationJudge) JudgesDialogues() bool {
+	return c.p.Judge != nil && c.p.Judge.JudgesDialogues()
+}

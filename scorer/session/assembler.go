@@ -24,7 +24,11 @@ const maxTick = time.Second
 // sessions).
 const (
 	sessionOverhead = 384
-	turnOverhead    = 224
+	turnOverhead    = 326
+	// a kept tool call (agentrun.ToolCall) and reply (agentrun.Reply
+	// with its calls slice)
+	callOverhead  = 192
+	replyOverhead = 64
 )
 
 // Assembler groups scored runs into sessions and exports each session's
@@ -57,10 +61,6 @@ type openSession struct {
 	created, last time.Time
 	bytes         int64
 	elem          *list.Element
-	// caseID and runs are kept for a canary session when Options.Cases
-	// is set: the eval case its runs name, and those runs.
-	caseID string
-	runs   []*agentrun.Trajectory
 }
 
 // New returns an Assembler exporting closed sessions to sink.
@@ -94,6 +94,12 @@ func (a *Assembler) Export(ctx context.Context, e *scorer.Evaluation) error {
 	}
 	t := e.Trajectory
 	turn := agentrun.TurnOf(t)
+	if a.opts.Cases != nil {
+		turn.CaseID = t.Attributes[a.opts.Cases.CaseIDAttribute()]
+	}
+	if turn.CaseID != "" || (a.opts.Judge != nil && a.opts.Judge.JudgesDialogues()) {
+		turn.Calls, turn.Replies = t.ToolCalls, agentrun.Replies(t)
+	}
 	size := turnBytes(&turn)
 	now := a.clock()
 	var out []*openSession
@@ -116,13 +122,6 @@ func (a *Assembler) Export(ctx context.Context, e *scorer.Evaluation) error {
 	o.s.Turns = append(o.s.Turns, turn)
 	if n := len(o.s.Turns); n > 1 && turn.Start.Before(o.s.Turns[n-2].Start) {
 		slices.SortStableFunc(o.s.Turns, func(x, y agentrun.Turn) int { return x.Start.Compare(y.Start) })
-	}
-	if a.opts.Cases != nil {
-		if id := t.Attributes[a.opts.Cases.CaseIDAttribute()]; id != "" && (o.caseID == "" || o.caseID == id) {
-			o.caseID = id
-			o.runs = append(o.runs, t)
-			size += runBytes(t)
-		}
 	}
 	o.last = now
 	o.bytes += size
@@ -172,11 +171,9 @@ func (a *Assembler) export(ctx context.Context, closed []*openSession) error {
 		s := &o.s
 		a.m.closed.WithLabelValues(s.CloseReason).Inc()
 		ev := Evaluate(s)
-		if o.caseID != "" {
-			a.scoreCase(ctx, o, ev)
-		}
+		c := a.scoreCase(ctx, s, ev)
 		if a.opts.Judge != nil {
-			a.opts.Judge.OfferConversation(ctx, Conversation(s), ev)
+			a.opts.Judge.OfferConversation(ctx, Conversation(s, c), ev)
 		}
 		if err := a.sink.Export(ctx, ev); err != nil {
 			// the exporters count what they drop
@@ -244,6 +241,16 @@ func (a *Assembler) stats() (n int, bytes int64) {
 	return len(a.open), a.bytes
 }
 
+// turnBytes estimates a turn's memory: its summary and, when kept, its
+// tool calls and replies.
 func turnBytes(t *agentrun.Turn) int64 {
-	return turnOverhead + int64(len(t.TraceID)+len(t.SpanID)+len(t.Agent)+len(t.Input)+len(t.Output)+len(t.ErrorType))
+	n := turnOverhead + int64(len(t.TraceID)+len(t.SpanID)+len(t.Agent)+len(t.Input)+len(t.Output)+len(t.ErrorType)+len(t.CaseID))
+	for i := range t.Calls {
+		c := &t.Calls[i]
+		n += callOverhead + int64(len(c.ID)+len(c.Name)+len(c.Arguments)+len(c.Result)+len(c.Error)+len(c.Agent)+len(c.SpanID))
+	}
+	for _, r := range t.Replies {
+		n += replyOverhead + int64(len(r.Text)+8*len(r.Calls))
+	}
+	return n
 }

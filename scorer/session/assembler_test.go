@@ -155,8 +155,8 @@ func TestSessionEvictions(t *testing.T) {
 		evicted  int
 	}{
 		{"max_sessions", func(c *Config) { c.MaxSessions = 3 }, 5, 2},
-		// each session of one turn is about 384+224+len(ids)+len(texts) = 630 bytes
-		{"max_bytes", func(c *Config) { c.MaxBytes = 3 * 700 }, 5, 2},
+		// each session of one turn is about 384+326+len(ids)+len(texts) = 732 bytes
+		{"max_bytes", func(c *Config) { c.MaxBytes = 3 * 800 }, 5, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := testConfig()
@@ -274,6 +274,74 @@ func TestConfigValidate(t *testing.T) {
 	for _, key := range []string{"source", "max_age", "max_sessions", "max_bytes"} {
 		if err == nil || !strings.Contains(err.Error(), key) {
 			t.Errorf("error %v does not name %s", err, key)
+		}
+	}
+}
+
+// dialogueJudge records the conversations offered to it.
+type dialogueJudge struct {
+	dialogues bool
+	offered   []*scorer.Instance
+}
+
+func (j *dialogueJudge) OfferConversation(_ context.Context, in *scorer.Instance, _ *scorer.Evaluation) {
+	j.offered = append(j.offered, in)
+}
+
+func (j *dialogueJudge) JudgesDialogues() bool { return j.dialogues }
+
+// TestSessionKeepsDialogueForJudge: with a judge of whole dialogues each
+// turn keeps its tool calls and model replies, counted in the memory
+// bound, and the conversation's Transcript is every turn's dialogue;
+// without one, turns keep their summary only.
+func TestSessionKeepsDialogueForJudge(t *testing.T) {
+	withTools := func(sid, trace string, off time.Duration) *scorer.Evaluation {
+		e := run(sid, trace, off)
+		tr := e.Trajectory
+		tr.ToolCalls = []agentrun.ToolCall{{Name: "lookup", Arguments: `{"q":"x"}`, Result: "found " + trace}}
+		tr.LLMCalls = []agentrun.LLMCall{{Output: "looking"}, {Output: tr.Output}}
+		tr.Steps = []agentrun.Step{{Kind: agentrun.StepLLM, Index: 0}, {Kind: agentrun.StepTool, Index: 0}, {Kind: agentrun.StepLLM, Index: 1}}
+		return e
+	}
+	for _, keep := range []bool{false, true} {
+		j := &dialogueJudge{dialogues: keep}
+		a, err := New(testConfig(), telemetry.Settings{}, &collect{}, Options{Judge: j})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, tr := range []string{"t1", "t2"} {
+			if err := a.Export(context.Background(), withTools("s", tr, time.Duration(i)*time.Second)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, bytes := a.stats()
+		if err := a.Cut(context.Background(), t0, true); err != nil {
+			t.Fatal(err)
+		}
+		if len(j.offered) != 1 {
+			t.Fatalf("keep %v: %d conversations offered", keep, len(j.offered))
+		}
+		var b strings.Builder
+		for _, m := range j.offered[0].Transcript {
+			fmt.Fprintf(&b, "%s:%s", m.Role, m.Content)
+			for _, c := range m.ToolCalls {
+				fmt.Fprintf(&b, "[%s %s]", c.Name, c.Arguments)
+			}
+			b.WriteString("|")
+		}
+		want := "user:q t1|assistant:a t1|user:q t2|assistant:a t2|"
+		// summary bytes of two turns and one session
+		wantBytes := int64(sessionOverhead + len("s"+"svc"+"a") + 2*(turnOverhead+len("t1"+"a"+"q t1"+"a t1")))
+		if keep {
+			want = `user:q t1|assistant:looking[lookup {"q":"x"}]|tool:found t1|assistant:a t1|` +
+				`user:q t2|assistant:looking[lookup {"q":"x"}]|tool:found t2|assistant:a t2|`
+			wantBytes += 2 * (callOverhead + int64(len(`lookup{"q":"x"}found t1`)) + replyOverhead + int64(len("looking")+8) + replyOverhead + int64(len("a t1")))
+		}
+		if got := b.String(); got != want {
+			t.Errorf("keep %v: transcript\n%s\nwant\n%s", keep, got, want)
+		}
+		if bytes != wantBytes {
+			t.Errorf("keep %v: %d bytes estimated, want %d", keep, bytes, wantBytes)
 		}
 	}
 }

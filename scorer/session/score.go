@@ -5,6 +5,7 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/dataset"
 )
 
 // Session metric ids.
@@ -140,18 +141,26 @@ func duration(s *agentrun.Session) (scorer.Result, bool) {
 	return scorer.Result{Score: end.Sub(start).Seconds()}, true
 }
 
-// Conversation is the instance a session's multi-turn judge metrics read:
-// the earlier turns as user and assistant messages, the last turn's
-// request and answer as prompt and response.
-func Conversation(s *agentrun.Session) *scorer.Instance {
+// Conversation is the instance a session's judge metrics read: the
+// earlier turns as user and assistant messages, the last turn's request
+// and answer as prompt and response, and every turn's dialogue in order
+// as the Transcript (with the turns' tool calls and model replies when
+// they were kept). A canary session's case c (nil for none) gives the
+// reference topics and, when its last turn has an expected response, the
+// reference.
+func Conversation(s *agentrun.Session, c *dataset.Case) *scorer.Instance {
 	in := &scorer.Instance{Session: s}
 	n := len(s.Turns)
 	if n == 0 {
 		return in
 	}
-	for _, t := range s.Turns[:n-1] {
-		in.Conversation = append(in.Conversation, agentrun.Message{Role: "user", Content: t.Input},
-			agentrun.Message{Role: "assistant", Content: t.Output})
+	for i := range s.Turns {
+		t := &s.Turns[i]
+		if i < n-1 {
+			in.Conversation = append(in.Conversation, agentrun.Message{Role: agentrun.RoleUser, Content: t.Input},
+				agentrun.Message{Role: agentrun.RoleAssistant, Content: t.Output})
+		}
+		in.Transcript = append(in.Transcript, t.Dialogue()...)
 	}
 	last := s.Turns[n-1]
 	in.Prompt, in.Response = last.Input, last.Output
@@ -163,6 +172,17 @@ func Conversation(s *agentrun.Session) *scorer.Instance {
 	}
 	if len(in.Conversation) > 0 {
 		in.Has |= scorer.InConversation
+	}
+	if c != nil {
+		in.CaseID = c.ID
+		if len(c.Topics) > 0 {
+			in.ReferenceTopics = c.Topics
+			in.Has |= scorer.InReferenceTopics
+		}
+		if k := len(c.Turns); k > 0 && c.Turns[k-1].HasResponse {
+			in.Reference = c.Turns[k-1].Response
+			in.Has |= scorer.InReference
+		}
 	}
 	return in
 }
