@@ -273,7 +273,12 @@ var migrations = []migration{
 	}},
 	{version: 2, name: "pass verdicts, tool call texts and metrics table", statements: schema.createMetrics,
 		columns: []addedColumn{{tEvaluations, "passed"}, {tToolCalls, "arguments"}, {tToolCalls, "result"}}},
+	{version: 6, name: "model replies of conversation runs", statements: noStatements,
+		columns: []addedColumn{{tTrajectories, "replies"}}},
 }
+
+// noStatements is a migration that only adds columns.
+func noStatements(schema) ([]string, error) { return nil, nil }
 
 // ddl returns every statement a fresh install runs, in order: database,
 // migrations table, then each migration.

@@ -2,6 +2,7 @@ package clickhouse
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -11,17 +12,19 @@ import (
 	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
-// SessionReader reads conversations back from the trajectories table, so
-// that one session scorer assembles the sessions whose runs several
-// replicas wrote. It never writes.
+// SessionReader reads conversations back from the trajectories and
+// tool_calls tables, so that one session scorer assembles the sessions
+// whose runs several replicas wrote. It never writes.
 type SessionReader struct {
-	cfg  Config
-	conn driver.Conn
+	cfg    Config
+	caseID string
+	conn   driver.Conn
 }
 
 // NewSessionReader returns a reader of cfg's database; it connects on
-// first use.
-func NewSessionReader(cfg Config) (*SessionReader, error) {
+// first use. caseIDAttr is the run attribute that names an eval case
+// (canary traffic); "" reads no case.
+func NewSessionReader(cfg Config, caseIDAttr string) (*SessionReader, error) {
 	opts, err := ch.ParseDSN(cfg.Endpoint)
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse session reader: endpoint: %w", err)
@@ -32,7 +35,7 @@ func NewSessionReader(cfg Config) (*SessionReader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse session reader: %w", err)
 	}
-	return &SessionReader{cfg: cfg, conn: conn}, nil
+	return &SessionReader{cfg: cfg, caseID: caseIDAttr, conn: conn}, nil
 }
 
 // Close closes the connection.
@@ -40,12 +43,15 @@ func (r *SessionReader) Close() error { return r.conn.Close() }
 
 // IdleSessions returns up to limit sessions that have runs started since
 // since, whose last run ended before idleBefore, and that have no session
-// score yet, each with its turns in start order.
+// score yet, each with its turns in start order. Each turn has its tool
+// calls, model replies and case id, as a session assembled in memory
+// keeps them for its case and its judge.
 func (r *SessionReader) IdleSessions(ctx context.Context, idleBefore, since time.Time, limit int) ([]*agentrun.Session, error) {
 	traj := r.cfg.Database + "." + r.cfg.Tables.Trajectories
 	evals := r.cfg.Database + "." + r.cfg.Tables.Evaluations
 	q := `SELECT session_id, trace_id, span_id, service, service_version, environment, agent,
-	  start, ` + "`end`" + `, failed, error_type, length(tool_names), arrayCount(e -> e != '', tool_errors), input, output
+	  start, ` + "`end`" + `, failed, error_type, length(tool_names), arrayCount(e -> e != '', tool_errors), input, output,
+	  replies, attributes
 	FROM ` + traj + ` FINAL
 	WHERE session_id IN (
 	  SELECT session_id FROM ` + traj + `
@@ -62,17 +68,29 @@ func (r *SessionReader) IdleSessions(ctx context.Context, idleBefore, since time
 	var out []*agentrun.Session
 	for rows.Next() {
 		var (
-			sid, service, version, env string
-			tn                         agentrun.Turn
-			failed                     uint8
-			calls                      uint64
-			callErrors                 uint32
+			sid, service, version, env, replies, attrs string
+			tn                                         agentrun.Turn
+			failed                                     uint8
+			calls                                      uint64
+			callErrors                                 uint32
 		)
 		if err := rows.Scan(&sid, &tn.TraceID, &tn.SpanID, &service, &version, &env, &tn.Agent,
-			&tn.Start, &tn.End, &failed, &tn.ErrorType, &calls, &callErrors, &tn.Input, &tn.Output); err != nil {
+			&tn.Start, &tn.End, &failed, &tn.ErrorType, &calls, &callErrors, &tn.Input, &tn.Output, &replies, &attrs); err != nil {
 			return nil, fmt.Errorf("clickhouse session reader: %w", err)
 		}
 		tn.Failed, tn.ToolCalls, tn.ToolErrors = failed != 0, int(calls), int(callErrors)
+		if replies != "" {
+			if err := json.Unmarshal([]byte(replies), &tn.Replies); err != nil {
+				return nil, fmt.Errorf("clickhouse session reader: trace %s: replies: %w", tn.TraceID, err)
+			}
+		}
+		if r.caseID != "" {
+			var a map[string]string
+			if err := json.Unmarshal([]byte(attrs), &a); err != nil {
+				return nil, fmt.Errorf("clickhouse session reader: trace %s: attributes: %w", tn.TraceID, err)
+			}
+			tn.CaseID = a[r.caseID]
+		}
 		if n := len(out); n == 0 || out[n-1].ID != sid {
 			out = append(out, &agentrun.Session{ID: sid, Service: service, ServiceVersion: version, Environment: env, Agent: tn.Agent})
 		}
@@ -82,5 +100,56 @@ func (r *SessionReader) IdleSessions(ctx context.Context, idleBefore, since time
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("clickhouse session reader: %w", err)
 	}
+	for start := 0; start < len(out); start += callsChunk {
+		if err := r.readCalls(ctx, out[start:min(start+callsChunk, len(out))]); err != nil {
+			return nil, err
+		}
+	}
 	return out, nil
+}
+
+// callsChunk bounds the sessions whose tool calls one query reads, so
+// that the query stays well within ClickHouse's max_query_size.
+const callsChunk = 1000
+
+// readCalls fills in the tool calls of the sessions' turns, in each run's
+// order.
+func (r *SessionReader) readCalls(ctx context.Context, sessions []*agentrun.Session) error {
+	ids := make([]string, len(sessions))
+	turns := map[[2]string]*agentrun.Turn{} // by trace and run span id
+	for i, s := range sessions {
+		ids[i] = s.ID
+		for k := range s.Turns {
+			turns[[2]string{s.Turns[k].TraceID, s.Turns[k].SpanID}] = &s.Turns[k]
+		}
+	}
+	q := `SELECT trace_id, run_span_id, span_id, call_id, tool, agent, arguments, arguments_valid, result, error, start, duration_seconds
+	FROM ` + r.cfg.Database + "." + r.cfg.Tables.ToolCalls + ` FINAL
+	WHERE trace_id IN (SELECT trace_id FROM ` + r.cfg.Database + "." + r.cfg.Tables.Trajectories + ` WHERE has(?, session_id))
+	ORDER BY trace_id, run_span_id, position`
+	rows, err := r.conn.Query(ctx, q, ids)
+	if err != nil {
+		return fmt.Errorf("clickhouse session reader: tool calls: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			trace, run string
+			c          agentrun.ToolCall
+			valid      uint8
+			dur        float64
+		)
+		if err := rows.Scan(&trace, &run, &c.SpanID, &c.ID, &c.Name, &c.Agent, &c.Arguments, &valid, &c.Result, &c.Error, &c.Start, &dur); err != nil {
+			return fmt.Errorf("clickhouse session reader: tool calls: %w", err)
+		}
+		c.ArgumentsValid = valid != 0
+		c.End = c.Start.Add(time.Duration(dur * float64(time.Second)))
+		if tn := turns[[2]string{trace, run}]; tn != nil {
+			tn.Calls = append(tn.Calls, c)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("clickhouse session reader: tool calls: %w", err)
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -39,8 +40,9 @@ func ragasSample(t *testing.T, i int) []agentrun.Message {
 // human message, through tracer: the agent span carries the human message
 // and the last AI text of the turn, each AI message is a model call span
 // (its text, its tool calls) followed by one tool span per call, whose
-// result is the tool message answering it.
-func sendConversation(ctx context.Context, t *testing.T, tracer trace.Tracer, msgs []agentrun.Message, conv, agent, caseID string, t0 time.Time) int {
+// result is the tool message answering it. Turn k goes through tracer k
+// modulo their number.
+func sendConversation(ctx context.Context, t *testing.T, tracers []trace.Tracer, msgs []agentrun.Message, conv, agent, caseID string, t0 time.Time) int {
 	t.Helper()
 	var turns [][]agentrun.Message
 	for _, m := range msgs {
@@ -60,6 +62,7 @@ func sendConversation(ctx context.Context, t *testing.T, tracer trace.Tracer, ms
 	for k, turn := range turns {
 		at := t0.Add(time.Duration(k) * 10 * time.Second)
 		step := func(n int) time.Time { return at.Add(time.Duration(n) * 10 * time.Millisecond) }
+		tracer := tracers[k%len(tracers)]
 		rctx, root := tracer.Start(ctx, "invoke_agent "+agent, trace.WithTimestamp(at))
 		root.SetAttributes(
 			attribute.String("gen_ai.operation.name", "invoke_agent"),
@@ -145,6 +148,68 @@ func promptField(t *testing.T, prompt, field string) string {
 // is the desired outcome. The session scores reach the sinks keyed by
 // session id.
 func TestSessionRagasDialogue(t *testing.T) {
+	srv, requests := ragasJudge(t)
+	cfg, dir := sessionJudgeConfig(t, srv, `
+    - name: ragas_topic_adherence
+      params:
+        reference_topics_by_agent:
+          science-bot: [science]
+    - name: ragas_agent_goal_accuracy`)
+	cfg.Scorer.References.Files = []string{filepath.Join("testdata", "dinner.references.jsonl")}
+	p, ctx := startOnline(t, cfg, Options{})
+	tp := sdkTracerProvider(t, ctx, p, "assistant")
+	tracer := []trace.Tracer{tp.Tracer("session-ragas-test")}
+	t0 := time.Now().Add(-2 * time.Minute)
+	if n := sendConversation(ctx, t, tracer, ragasSample(t, 0), "conv-science", "science-bot", "", t0); n != 3 {
+		t.Fatalf("the topic adherence sample has %d turns, want 3", n)
+	}
+	if n := sendConversation(ctx, t, tracer, ragasSample(t, 2), "conv-dinner", "dinner-bot", "dinner-1", t0.Add(time.Minute)); n != 3 {
+		t.Fatalf("the goal accuracy sample has %d turns, want 3", n)
+	}
+	if err := tp.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	reqs := requests()
+	whole := wholeDialogues(t, reqs)
+	// one extraction and a refusal check per extracted topic (2); one
+	// goal inference per conversation
+	want := map[string]int{"topic_extraction topic_adherence": 1, "topic_refused topic_adherence": 2,
+		"infer_goal_outcome topic_adherence": 1, "infer_goal_outcome agent_goal_accuracy": 1}
+	for k, n := range want {
+		if whole[k] != n {
+			t.Errorf("%d %s requests carry the whole dialogue as Ragas renders it, want %d", whole[k], k, n)
+		}
+	}
+	var desired []string
+	for _, r := range reqs {
+		if r.SchemaName == "compare_outcome" {
+			desired = append(desired, promptField(t, r.User, "desired_outcome"))
+		}
+	}
+	// the case names the dinner runs too: each of its three runs and
+	// the session compare with the reference
+	ref := "Table booked at one of the chinese restaurants at 8 pm"
+	if n := strings.Count(strings.Join(desired, "\n"), ref); n != 4 {
+		t.Errorf("the case's reference is the desired outcome of %d comparisons, want 4 (3 dinner runs, the dinner session)", n)
+	}
+
+	got := ragasSessionScores(t, readLines[record.ScoreRecord](t, filepath.Join(dir, "scores.jsonl")))
+	checkRagasScore(t, got, "conv-science ragas_topic_adherence", 2.0/3, nil)
+	checkRagasScore(t, got, "conv-science ragas_agent_goal_accuracy", 1, false)
+	checkRagasScore(t, got, "conv-dinner ragas_agent_goal_accuracy", 1, true)
+	if _, ok := got["conv-dinner ragas_topic_adherence"]; ok {
+		t.Error("the dinner session has no reference topics but was scored for topic adherence")
+	}
+}
+
+// ragasJudge is a judge server answering every Ragas prompt: two topics,
+// neither refused, the first on the reference topics; a goal reached. It
+// returns the requests it received so far.
+func ragasJudge(t *testing.T) (*judgetest.Server, func() []judgetest.CapturedRequest) {
 	srv := judgetest.New(t)
 	var mu sync.Mutex
 	var reqs []judgetest.CapturedRequest
@@ -164,83 +229,45 @@ func TestSessionRagasDialogue(t *testing.T) {
 		}
 		return judgetest.JSON(`{"reason": "same outcome", "verdict": "1"}`)
 	})
-	cfg, dir := sessionJudgeConfig(t, srv, `
-    - name: ragas_topic_adherence
-      params:
-        reference_topics_by_agent:
-          science-bot: [science]
-    - name: ragas_agent_goal_accuracy`)
-	cfg.Scorer.References.Files = []string{filepath.Join("testdata", "dinner.references.jsonl")}
-	p, ctx := startOnline(t, cfg, Options{})
-	tp := sdkTracerProvider(t, ctx, p, "assistant")
-	tracer := tp.Tracer("session-ragas-test")
-	t0 := time.Now().Add(-2 * time.Minute)
-	if n := sendConversation(ctx, t, tracer, ragasSample(t, 0), "conv-science", "science-bot", "", t0); n != 3 {
-		t.Fatalf("the topic adherence sample has %d turns, want 3", n)
+	return srv, func() []judgetest.CapturedRequest {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(reqs)
 	}
-	if n := sendConversation(ctx, t, tracer, ragasSample(t, 2), "conv-dinner", "dinner-bot", "dinner-1", t0.Add(time.Minute)); n != 3 {
-		t.Fatalf("the goal accuracy sample has %d turns, want 3", n)
-	}
-	if err := tp.Shutdown(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Shutdown(ctx); err != nil {
-		t.Fatal(err)
-	}
+}
 
-	rendering := func(name string) string {
+// wholeDialogues counts the requests whose dialogue is exactly Ragas'
+// rendering of one of its samples, by schema and sample name (e.g.
+// "topic_extraction topic_adherence").
+func wholeDialogues(t *testing.T, reqs []judgetest.CapturedRequest) map[string]int {
+	t.Helper()
+	renderings := map[string]string{}
+	for _, name := range []string{"topic_adherence", "agent_goal_accuracy"} {
 		b, err := os.ReadFile(filepath.Join(ragasExamples, name+".txt"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		return string(b)
+		renderings[string(b)] = name
 	}
-	science, dinner := rendering("topic_adherence"), rendering("agent_goal_accuracy")
-	mu.Lock()
-	defer mu.Unlock()
-	whole := map[string]int{} // schema and conversation -> requests with the whole dialogue
-	var desired []string
+	out := map[string]int{}
 	for _, r := range reqs {
-		switch r.SchemaName {
-		case "topic_extraction", "topic_refused":
-			if promptField(t, r.User, "user_input") == science {
-				whole[r.SchemaName+" science"]++
-			}
-		case "infer_goal_outcome":
-			switch promptField(t, r.User, "workflow") {
-			case science:
-				whole["goal science"]++
-			case dinner:
-				whole["goal dinner"]++
-			}
-		case "compare_outcome":
-			desired = append(desired, promptField(t, r.User, "desired_outcome"))
+		field := map[string]string{"topic_extraction": "user_input", "topic_refused": "user_input", "infer_goal_outcome": "workflow"}[r.SchemaName]
+		if field == "" {
+			continue
+		}
+		if name, ok := renderings[promptField(t, r.User, field)]; ok {
+			out[r.SchemaName+" "+name]++
 		}
 	}
-	// one extraction and a refusal check per extracted topic (2); one
-	// goal inference per conversation
-	want := map[string]int{"topic_extraction science": 1, "topic_refused science": 2, "goal science": 1, "goal dinner": 1}
-	for k, n := range want {
-		if whole[k] != n {
-			t.Errorf("%d %s requests carry the whole dialogue as Ragas renders it, want %d", whole[k], k, n)
-		}
-	}
-	if t.Failed() {
-		for _, r := range reqs {
-			if r.SchemaName == "infer_goal_outcome" {
-				t.Logf("workflow sent:\n%s", promptField(t, r.User, "workflow"))
-			}
-		}
-	}
-	ref := "Table booked at one of the chinese restaurants at 8 pm"
-	// the case names the dinner runs too: each of its three runs and
-	// the session compare with the reference
-	if n := strings.Count(strings.Join(desired, "\n"), ref); n != 4 {
-		t.Errorf("the case's reference is the desired outcome of %d comparisons, want 4 (3 dinner runs, the dinner session)", n)
-	}
+	return out
+}
 
+// ragasSessionScores are the session-scoped Ragas scores by session id
+// and metric; a session scored twice fails the test.
+func ragasSessionScores(t *testing.T, scores []record.ScoreRecord) map[string]record.ScoreRecord {
+	t.Helper()
 	got := map[string]record.ScoreRecord{}
-	for _, s := range readLines[record.ScoreRecord](t, filepath.Join(dir, "scores.jsonl")) {
+	for _, s := range scores {
 		if s.Scope == record.ScopeSession && strings.HasPrefix(s.Metric, "ragas_") {
 			if _, dup := got[s.SessionID+" "+s.Metric]; dup {
 				t.Errorf("%s scored twice for session %s", s.Metric, s.SessionID)
@@ -248,32 +275,26 @@ func TestSessionRagasDialogue(t *testing.T) {
 			got[s.SessionID+" "+s.Metric] = s
 		}
 	}
-	// topics: both answered; on the reference topics: the first only.
-	// TP 1, FP 1, FN 0: precision 1/2, recall 1, F1 2/3.
-	checks := []struct {
-		key     string
-		score   float64
-		withRef any
-	}{
-		{"conv-science ragas_topic_adherence", 2.0 / 3, nil},
-		{"conv-science ragas_agent_goal_accuracy", 1, false},
-		{"conv-dinner ragas_agent_goal_accuracy", 1, true},
+	return got
+}
+
+// checkRagasScore checks the session score key ("session metric"): its
+// score, its judge usage and, unless withRef is nil, whether the
+// reference was used. The topic adherence score the ragasJudge answers
+// give: both topics answered, the first only on the reference topics:
+// TP 1, FP 1, FN 0; precision 1/2, recall 1, F1 2/3.
+func checkRagasScore(t *testing.T, got map[string]record.ScoreRecord, key string, score float64, withRef any) {
+	t.Helper()
+	s, ok := got[key]
+	if !ok {
+		t.Errorf("no session score %s; session scores %v", key, keys(got))
+		return
 	}
-	for _, c := range checks {
-		s, ok := got[c.key]
-		if !ok {
-			t.Errorf("no session score %s; session scores %v", c.key, keys(got))
-			continue
-		}
-		if math.Abs(s.Score-c.score) > 1e-9 || s.TraceID != "" || s.Judge == nil {
-			t.Errorf("%s: %+v, want score %v with its judge usage", c.key, s, c.score)
-		}
-		if c.withRef != nil && s.Details["with_reference"] != c.withRef {
-			t.Errorf("%s: with_reference %v, want %v", c.key, s.Details["with_reference"], c.withRef)
-		}
+	if math.Abs(s.Score-score) > 1e-9 || s.TraceID != "" || s.Judge == nil {
+		t.Errorf("%s: %+v, want score %v with its judge usage", key, s, score)
 	}
-	if _, ok := got["conv-dinner ragas_topic_adherence"]; ok {
-		t.Error("the dinner session has no reference topics but was scored for topic adherence")
+	if withRef != nil && s.Details["with_reference"] != withRef {
+		t.Errorf("%s: with_reference %v, want %v", key, s.Details["with_reference"], withRef)
 	}
 }
 
