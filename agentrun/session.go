@@ -17,6 +17,11 @@ type Session struct {
 	// CaseID is the eval case the session's runs name (canary traffic),
 	// when a reference was found for it.
 	CaseID string
+	// Revision counts the scorings of the session id: 1 the first time;
+	// n+1 when turns arrive after the session was scored n times (late
+	// turns) and it is scored again. LateTurns are the turns that arrived
+	// since the previous scoring; 0 on revision 1.
+	Revision, LateTurns int
 }
 
 // Why a session was closed.

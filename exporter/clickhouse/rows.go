@@ -127,6 +127,9 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 		start := s.Start()
 		runStart = clampTime(start, now)
 		identity = "s:" + s.ID + ":" + strconv.FormatInt(start.UnixNano(), 10)
+		if s.Revision > 1 { // a rescoring keeps apart from the earlier revisions
+			identity += ":r" + strconv.Itoa(s.Revision)
+		}
 	}
 
 	// The record package is the row contract; its sanitised details are

@@ -43,9 +43,10 @@ func (r *SessionReader) Close() error { return r.conn.Close() }
 
 // IdleSessions returns up to limit sessions that have runs started since
 // since, whose last run ended before idleBefore, and that have no session
-// score yet, each with its turns in start order. Each turn has its tool
-// calls, model replies and case id, as a session assembled in memory
-// keeps them for its case and its judge.
+// score yet or more runs than their last score counted (late turns: then
+// with their next Revision and the LateTurns), each with every turn in
+// start order. Each turn has its tool calls, model replies and case id,
+// as a session assembled in memory keeps them for its case and its judge.
 func (r *SessionReader) IdleSessions(ctx context.Context, idleBefore, since time.Time, limit int) ([]*agentrun.Session, error) {
 	traj := r.cfg.Database + "." + r.cfg.Tables.Trajectories
 	evals := r.cfg.Database + "." + r.cfg.Tables.Evaluations
@@ -54,11 +55,14 @@ func (r *SessionReader) IdleSessions(ctx context.Context, idleBefore, since time
 	  replies, attributes
 	FROM ` + traj + ` FINAL
 	WHERE session_id IN (
-	  SELECT session_id FROM ` + traj + `
-	  WHERE session_id != '' AND start >= ?
-	  GROUP BY session_id HAVING max(` + "`end`" + `) < ?
-	  ORDER BY max(` + "`end`" + `) LIMIT ?)
-	AND session_id NOT IN (SELECT session_id FROM ` + evals + ` WHERE trace_id = '' AND metric = 'session_turns')
+	  SELECT session_id FROM (
+	    SELECT session_id, uniqExact(trace_id, span_id) AS runs, max(` + "`end`" + `) AS last FROM ` + traj + `
+	    WHERE session_id != '' AND start >= ? GROUP BY session_id HAVING last < ?)
+	  ANY LEFT JOIN (
+	    SELECT session_id, toUInt64(max(score)) AS scored FROM ` + evals + `
+	    WHERE trace_id = '' AND metric = 'session_turns' GROUP BY session_id) USING session_id
+	  WHERE runs > scored
+	  ORDER BY last LIMIT ?)
 	ORDER BY session_id, start, trace_id`
 	rows, err := r.conn.Query(ctx, q, since.UTC(), idleBefore.UTC(), limit)
 	if err != nil {
@@ -101,11 +105,50 @@ func (r *SessionReader) IdleSessions(ctx context.Context, idleBefore, since time
 		return nil, fmt.Errorf("clickhouse session reader: %w", err)
 	}
 	for start := 0; start < len(out); start += callsChunk {
-		if err := r.readCalls(ctx, out[start:min(start+callsChunk, len(out))]); err != nil {
+		chunk := out[start:min(start+callsChunk, len(out))]
+		if err := r.readCalls(ctx, chunk); err != nil {
+			return nil, err
+		}
+		if err := r.readRevisions(ctx, chunk); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// readRevisions sets the revision of the sessions scored before: one more
+// than their scorings (each counted a different number of turns), with
+// the turns since the last one as late turns.
+func (r *SessionReader) readRevisions(ctx context.Context, sessions []*agentrun.Session) error {
+	byID := make(map[string]*agentrun.Session, len(sessions))
+	ids := make([]string, len(sessions))
+	for i, s := range sessions {
+		s.Revision, byID[s.ID], ids[i] = 1, s, s.ID
+	}
+	rows, err := r.conn.Query(ctx, `SELECT session_id, uniqExact(score), max(score)
+	FROM `+r.cfg.Database+"."+r.cfg.Tables.Evaluations+`
+	WHERE trace_id = '' AND metric = 'session_turns' AND has(?, session_id) GROUP BY session_id`, ids)
+	if err != nil {
+		return fmt.Errorf("clickhouse session reader: revisions: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			id     string
+			n      uint64
+			scored float64
+		)
+		if err := rows.Scan(&id, &n, &scored); err != nil {
+			return fmt.Errorf("clickhouse session reader: revisions: %w", err)
+		}
+		if s := byID[id]; s != nil {
+			s.Revision, s.LateTurns = int(n)+1, max(len(s.Turns)-int(scored), 0)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("clickhouse session reader: revisions: %w", err)
+	}
+	return nil
 }
 
 // callsChunk bounds the sessions whose tool calls one query reads, so

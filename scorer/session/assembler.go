@@ -46,13 +46,44 @@ type Assembler struct {
 
 	mu   sync.Mutex
 	open map[string]*openSession
-	// scored remembers when each session read from the store was scored.
-	scored map[string]time.Time
+	// scored remembers the sessions scored lately, by id (see mark).
+	scored map[string]mark
 	order  *list.List // of *openSession, oldest first
 	bytes  int64
 
 	stop chan struct{}
 	done chan struct{}
+}
+
+// mark is what the assembler remembers of a scored session: when, its
+// revision and its turns. In memory a later turn of the session id opens
+// its next revision; from the store, a session read back again with as
+// many turns is the same one, whose score is not readable yet.
+type mark struct {
+	at              time.Time
+	revision, turns int
+}
+
+// remember records the scoring of s at now. Called with a.mu held. At
+// most max_sessions sessions are remembered: one is forgotten to make
+// room.
+func (a *Assembler) remember(s *agentrun.Session, now time.Time) {
+	if _, ok := a.scored[s.ID]; !ok && len(a.scored) >= a.cfg.MaxSessions {
+		for id := range a.scored {
+			delete(a.scored, id)
+			break
+		}
+	}
+	a.scored[s.ID] = mark{at: now, revision: s.Revision, turns: len(s.Turns)}
+}
+
+// forget drops the marks older than before. Called with a.mu held.
+func (a *Assembler) forget(before time.Time) {
+	for id, m := range a.scored {
+		if m.at.Before(before) {
+			delete(a.scored, id)
+		}
+	}
 }
 
 // openSession is a session still taking turns.
@@ -75,7 +106,7 @@ func New(cfg Config, set telemetry.Settings, sink scorer.Sink, opts Options) (*A
 		opts.MetricTimeout = 5 * time.Second
 	}
 	a := &Assembler{cfg: cfg, opts: opts, sink: sink, log: set.Log(), clock: time.Now,
-		open: make(map[string]*openSession), order: list.New(), scored: make(map[string]time.Time)}
+		open: make(map[string]*openSession), order: list.New(), scored: make(map[string]mark)}
 	m, err := newMetrics(set.Registerer, a.stats)
 	if err != nil {
 		return nil, err
@@ -110,7 +141,7 @@ func (a *Assembler) Export(ctx context.Context, e *scorer.Evaluation) error {
 			out = append(out, a.remove(a.order.Front().Value.(*openSession), agentrun.SessionClosedEvicted))
 		}
 		o = &openSession{created: now, bytes: sessionOverhead + int64(len(t.SessionID)+len(t.Service)+len(t.ServiceVersion)+len(t.Environment)+len(t.Agent)),
-			s: agentrun.Session{ID: t.SessionID}}
+			s: agentrun.Session{ID: t.SessionID, Revision: a.scored[t.SessionID].revision + 1}}
 		o.elem = a.order.PushBack(o)
 		a.open[t.SessionID] = o
 		a.bytes += o.bytes
@@ -138,6 +169,7 @@ func (a *Assembler) Export(ctx context.Context, e *scorer.Evaluation) error {
 func (a *Assembler) Cut(ctx context.Context, now time.Time, all bool) error {
 	var out []*openSession
 	a.mu.Lock()
+	a.forget(now.Add(-a.cfg.MaxAge))
 	for el := a.order.Front(); el != nil; {
 		o := el.Value.(*openSession)
 		el = el.Next()
@@ -154,13 +186,18 @@ func (a *Assembler) Cut(ctx context.Context, now time.Time, all bool) error {
 	return a.export(ctx, out)
 }
 
-// remove takes o out of the open sessions, closed for reason. Called with
-// a.mu held.
+// remove takes o out of the open sessions, closed for reason, and
+// remembers it: a later turn of its id is a late turn, which opens the
+// session's next revision. Called with a.mu held.
 func (a *Assembler) remove(o *openSession, reason string) *openSession {
 	a.order.Remove(o.elem)
 	delete(a.open, o.s.ID)
 	a.bytes -= o.bytes
 	o.s.CloseReason = reason
+	if o.s.Revision > 1 {
+		o.s.LateTurns = len(o.s.Turns)
+	}
+	a.remember(&o.s, a.clock())
 	return o
 }
 
@@ -170,6 +207,7 @@ func (a *Assembler) export(ctx context.Context, closed []*openSession) error {
 	for _, o := range closed {
 		s := &o.s
 		a.m.closed.WithLabelValues(s.CloseReason).Inc()
+		a.m.lateTurns.Add(float64(s.LateTurns))
 		ev := Evaluate(s)
 		c := a.scoreCase(ctx, s, ev)
 		if a.opts.Judge != nil {

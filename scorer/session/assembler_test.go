@@ -345,3 +345,44 @@ func TestSessionKeepsDialogueForJudge(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionLateTurn: a turn of a session already scored opens the
+// session's next revision, scored on the turns since when it closes and
+// counted as late; a session id forgotten after max_age starts over.
+func TestSessionLateTurn(t *testing.T) {
+	f := newFixture(t, testConfig())
+	cut := func() {
+		t.Helper()
+		if err := f.a.Cut(context.Background(), f.now, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.export(t, run("s1", "t1", 0))
+	f.now = f.now.Add(time.Minute)
+	cut()
+	f.export(t, run("s1", "t2", 2*time.Minute)) // late
+	f.export(t, run("s1", "t3", 2*time.Minute+time.Second))
+	f.now = f.now.Add(2 * time.Minute)
+	cut()
+	f.now = f.now.Add(11 * time.Minute) // beyond max_age: s1 is forgotten
+	cut()
+	f.export(t, run("s1", "t4", 15*time.Minute))
+	f.now = f.now.Add(time.Minute)
+	cut()
+	if len(f.sink.evs) != 3 {
+		t.Fatalf("%d session evaluations, want 3", len(f.sink.evs))
+	}
+	var got []string
+	for _, e := range f.sink.evs {
+		s := e.Session
+		r, _ := e.Result(MetricTurns)
+		got = append(got, fmt.Sprintf("%v r%d late %d details %v/%v", s.TraceIDs(), s.Revision, s.LateTurns, r.Details["revision"], r.Details["late_turns"]))
+	}
+	want := []string{"[t1] r1 late 0 details <nil>/<nil>", "[t2 t3] r2 late 2 details 2/2", "[t4] r1 late 0 details <nil>/<nil>"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("sessions\n%v\nwant\n%v", got, want)
+	}
+	if n := testutil.ToFloat64(f.a.m.lateTurns); n != 2 {
+		t.Errorf("late turns = %v, want 2", n)
+	}
+}

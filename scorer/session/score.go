@@ -52,7 +52,8 @@ func (m metric) Score(_ context.Context, in *scorer.Instance) (scorer.Result, er
 }
 
 // Metrics are the session metrics, in the order Evaluate scores them:
-//   - session_turns: the number of runs (turns);
+//   - session_turns: the number of runs (turns); a session scored again
+//     for late turns has its revision and late_turns in the details;
 //   - session_failed: 1 when any turn failed, else 0, with the first
 //     failed turn (1-based) and its trace id in the details; passes at 0;
 //   - session_tool_error_rate: tool calls that returned an error over all
@@ -94,8 +95,12 @@ func Evaluate(s *agentrun.Session) *scorer.Evaluation {
 }
 
 func turns(s *agentrun.Session) (scorer.Result, bool) {
-	return scorer.Result{Score: float64(len(s.Turns)),
-		Details: map[string]any{"trace_ids": s.TraceIDs(), "close_reason": s.CloseReason}}, true
+	r := scorer.Result{Score: float64(len(s.Turns)),
+		Details: map[string]any{"trace_ids": s.TraceIDs(), "close_reason": s.CloseReason}}
+	if s.Revision > 1 {
+		r.Details["revision"], r.Details["late_turns"] = s.Revision, s.LateTurns
+	}
+	return r, true
 }
 
 func failed(s *agentrun.Session) (scorer.Result, bool) {
