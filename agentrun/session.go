@@ -17,6 +17,11 @@ type Session struct {
 	// CaseID is the eval case the session's runs name (canary traffic),
 	// when a reference was found for it.
 	CaseID string
+	// Revision counts the scorings of the session id: 1 the first time;
+	// n+1 when turns arrive after the session was scored n times (late
+	// turns) and it is scored again. LateTurns are the turns that arrived
+	// since the previous scoring; 0 on revision 1.
+	Revision, LateTurns int
 }
 
 // Why a session was closed.
@@ -38,9 +43,22 @@ type Turn struct {
 	// ToolCalls and ToolErrors count the run's tool calls and those that
 	// returned an error.
 	ToolCalls, ToolErrors int
+	// CaseID is the eval case the run names (its case-id attribute, on
+	// canary traffic); empty otherwise.
+	CaseID string
+	// Calls are the run's tool calls in order and Replies its model
+	// responses (see Replies): with Input and Output they are the turn's
+	// Dialogue. Kept only when the session is judged as a dialogue or
+	// scored as an eval case; nil otherwise.
+	Calls   []ToolCall
+	Replies []Reply
 }
 
-// TurnOf reduces t to a session turn.
+// Dialogue is the turn as messages (see the function Dialogue).
+func (t *Turn) Dialogue() []Message { return Dialogue(t.Input, t.Replies, t.Calls, t.Output) }
+
+// TurnOf reduces t to a session turn: its summary, without its calls and
+// replies.
 func TurnOf(t *Trajectory) Turn {
 	tn := Turn{TraceID: t.TraceID, SpanID: t.RootSpanID, Agent: t.Agent, Start: t.Start, End: t.End,
 		Input: t.Input, Output: t.Output, Failed: t.Failed, ErrorType: t.ErrorType, ToolCalls: len(t.ToolCalls)}

@@ -33,3 +33,28 @@ type Judged interface {
 	// JudgeName is the configured judge the metric calls.
 	JudgeName() string
 }
+
+// DialogueJudged is a judge metric that reads a whole dialogue when it is
+// given one (Instance.Transcript: every turn's messages, the tool calls
+// and their results), though it needs none: a closed session is offered
+// to it as to the metrics that need a conversation.
+type DialogueJudged interface {
+	Judged
+	// JudgesDialogue marks the metric.
+	JudgesDialogue()
+}
+
+// JudgesDialogue reports whether m, or the metric it was configured from,
+// is a DialogueJudged.
+func JudgesDialogue(m Metric) bool {
+	for {
+		if _, ok := m.(DialogueJudged); ok {
+			return true
+		}
+		u, ok := m.(interface{ Unwrap() Metric })
+		if !ok {
+			return false
+		}
+		m = u.Unwrap()
+	}
+}

@@ -273,9 +273,14 @@ var migrations = []migration{
 	}},
 	{version: 2, name: "pass verdicts, tool call texts and metrics table", statements: schema.createMetrics,
 		columns: []addedColumn{{tEvaluations, "passed"}, {tToolCalls, "arguments"}, {tToolCalls, "result"}}},
-	{version: 3, name: "judge cached flag", statements: func(schema) ([]string, error) { return nil, nil },
+	{version: 3, name: "judge cached flag", statements: noStatements,
 		columns: []addedColumn{{tEvaluations, "judge_cached"}}},
+	{version: 5, name: "model replies of conversation runs", statements: noStatements,
+		columns: []addedColumn{{tTrajectories, "replies"}}},
 }
+
+// noStatements is a migration that only adds columns.
+func noStatements(schema) ([]string, error) { return nil, nil }
 
 // ddl returns every statement a fresh install runs, in order: database,
 // migrations table, then each migration.

@@ -17,8 +17,9 @@ import (
 )
 
 // createPreviousSchema creates the tables as schema version 1 did (the
-// evaluations table without passed and judge_cached, tool calls without
-// arguments and result) and records version 1 as applied.
+// evaluations table without passed and judge_cached, tool_calls without
+// their texts, trajectories without replies) and records version 1 as
+// applied.
 func createPreviousSchema(t *testing.T, s *testServer, cfg Config) {
 	t.Helper()
 	ctx := context.Background()
@@ -43,14 +44,14 @@ func createPreviousSchema(t *testing.T, s *testServer, cfg Config) {
 		u8 += " CODEC(" + codecZSTD + ")"
 	}
 	for _, q := range append([]string{db, mt}, v1...) {
-		for _, col := range []string{"passed " + passed, "judge_cached " + u8, "arguments " + text, "result " + text} {
+		for _, col := range []string{"passed " + passed, "judge_cached " + u8, "arguments " + text, "result " + text, "replies " + text} {
 			q = strings.Replace(q, col+",\n    ", "", 1)
 		}
 		if err := s.exec(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	if n := s.count(t, fmt.Sprintf("SELECT count() FROM system.columns WHERE database = '%s' AND name IN ('passed', 'judge_cached', 'arguments', 'result')", s.db)); n != 0 {
+	if n := s.count(t, fmt.Sprintf("SELECT count() FROM system.columns WHERE database = '%s' AND name IN ('passed', 'judge_cached', 'arguments', 'result', 'replies')", s.db)); n != 0 {
 		t.Fatal("the previous schema has the new columns")
 	}
 	insert := func(q string, vals ...any) {
@@ -115,7 +116,7 @@ func testMigration(t *testing.T, cluster string) {
 	// The columns are those of a fresh install, in the same order, in
 	// every table (local and Distributed in cluster mode).
 	var tables []string
-	for _, def := range []*tableDef{&evaluationsDef, &toolCallsDef} {
+	for _, def := range []*tableDef{&evaluationsDef, &toolCallsDef, &trajectoriesDef} {
 		tables = append(tables, def.id.String())
 		if cluster != "" {
 			tables = append(tables, def.id.String()+localSuffix)
@@ -125,6 +126,8 @@ func testMigration(t *testing.T, cluster string) {
 		def := tableDefs[tEvaluations]
 		if strings.HasPrefix(table, "tool_calls") {
 			def = tableDefs[tToolCalls]
+		} else if strings.HasPrefix(table, "trajectories") {
+			def = tableDefs[tTrajectories]
 		}
 		rows, err := s.conn.Query(context.Background(), fmt.Sprintf(
 			"SELECT name FROM system.columns WHERE database = '%s' AND table = '%s'", s.db, table))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/exporter/record"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
@@ -56,6 +57,19 @@ func metricVersion(id string) string {
 		return ""
 	}
 	return v
+}
+
+// repliesJSON is the replies column of a run: its model replies as JSON
+// when it belongs to a conversation and records model text, else ”.
+func repliesJSON(tr *agentrun.Trajectory) string {
+	if tr.SessionID == "" {
+		return ""
+	}
+	r := agentrun.Replies(tr)
+	if r == nil {
+		return ""
+	}
+	return jsonString(r)
 }
 
 func jsonString(v any) string {
@@ -113,6 +127,9 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 		start := s.Start()
 		runStart = clampTime(start, now)
 		identity = "s:" + s.ID + ":" + strconv.FormatInt(start.UnixNano(), 10)
+		if s.Revision > 1 { // a rescoring keeps apart from the earlier revisions
+			identity += ":r" + strconv.Itoa(s.Revision)
+		}
 	}
 
 	// The record package is the row contract; its sanitised details are
@@ -245,6 +262,7 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 	w.u64(nonNegative(inTok))
 	w.u64(nonNegative(outTok))
 	w.str(jsonString(rec.ToolCalls))
+	w.str(repliesJSON(tr))
 	w.str(jsonString(rec.Attributes))
 	w.bool(tr.Truncated)
 	w.str(rb.sidecarVersion)

@@ -2,6 +2,7 @@ package clickhouse
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -11,17 +12,19 @@ import (
 	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
-// SessionReader reads conversations back from the trajectories table, so
-// that one session scorer assembles the sessions whose runs several
-// replicas wrote. It never writes.
+// SessionReader reads conversations back from the trajectories and
+// tool_calls tables, so that one session scorer assembles the sessions
+// whose runs several replicas wrote. It never writes.
 type SessionReader struct {
-	cfg  Config
-	conn driver.Conn
+	cfg    Config
+	caseID string
+	conn   driver.Conn
 }
 
 // NewSessionReader returns a reader of cfg's database; it connects on
-// first use.
-func NewSessionReader(cfg Config) (*SessionReader, error) {
+// first use. caseIDAttr is the run attribute that names an eval case
+// (canary traffic); "" reads no case.
+func NewSessionReader(cfg Config, caseIDAttr string) (*SessionReader, error) {
 	opts, err := ch.ParseDSN(cfg.Endpoint)
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse session reader: endpoint: %w", err)
@@ -32,7 +35,7 @@ func NewSessionReader(cfg Config) (*SessionReader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse session reader: %w", err)
 	}
-	return &SessionReader{cfg: cfg, conn: conn}, nil
+	return &SessionReader{cfg: cfg, caseID: caseIDAttr, conn: conn}, nil
 }
 
 // Close closes the connection.
@@ -40,19 +43,26 @@ func (r *SessionReader) Close() error { return r.conn.Close() }
 
 // IdleSessions returns up to limit sessions that have runs started since
 // since, whose last run ended before idleBefore, and that have no session
-// score yet, each with its turns in start order.
+// score yet or more runs than their last score counted (late turns: then
+// with their next Revision and the LateTurns), each with every turn in
+// start order. Each turn has its tool calls, model replies and case id,
+// as a session assembled in memory keeps them for its case and its judge.
 func (r *SessionReader) IdleSessions(ctx context.Context, idleBefore, since time.Time, limit int) ([]*agentrun.Session, error) {
 	traj := r.cfg.Database + "." + r.cfg.Tables.Trajectories
 	evals := r.cfg.Database + "." + r.cfg.Tables.Evaluations
 	q := `SELECT session_id, trace_id, span_id, service, service_version, environment, agent,
-	  start, ` + "`end`" + `, failed, error_type, length(tool_names), arrayCount(e -> e != '', tool_errors), input, output
+	  start, ` + "`end`" + `, failed, error_type, length(tool_names), arrayCount(e -> e != '', tool_errors), input, output,
+	  replies, attributes
 	FROM ` + traj + ` FINAL
 	WHERE session_id IN (
-	  SELECT session_id FROM ` + traj + `
-	  WHERE session_id != '' AND start >= ?
-	  GROUP BY session_id HAVING max(` + "`end`" + `) < ?
-	  ORDER BY max(` + "`end`" + `) LIMIT ?)
-	AND session_id NOT IN (SELECT session_id FROM ` + evals + ` WHERE trace_id = '' AND metric = 'session_turns')
+	  SELECT session_id FROM (
+	    SELECT session_id, uniqExact(trace_id, span_id) AS runs, max(` + "`end`" + `) AS last FROM ` + traj + `
+	    WHERE session_id != '' AND start >= ? GROUP BY session_id HAVING last < ?)
+	  ANY LEFT JOIN (
+	    SELECT session_id, toUInt64(max(score)) AS scored FROM ` + evals + `
+	    WHERE trace_id = '' AND metric = 'session_turns' GROUP BY session_id) USING session_id
+	  WHERE runs > scored
+	  ORDER BY last LIMIT ?)
 	ORDER BY session_id, start, trace_id`
 	rows, err := r.conn.Query(ctx, q, since.UTC(), idleBefore.UTC(), limit)
 	if err != nil {
@@ -62,17 +72,29 @@ func (r *SessionReader) IdleSessions(ctx context.Context, idleBefore, since time
 	var out []*agentrun.Session
 	for rows.Next() {
 		var (
-			sid, service, version, env string
-			tn                         agentrun.Turn
-			failed                     uint8
-			calls                      uint64
-			callErrors                 uint32
+			sid, service, version, env, replies, attrs string
+			tn                                         agentrun.Turn
+			failed                                     uint8
+			calls                                      uint64
+			callErrors                                 uint32
 		)
 		if err := rows.Scan(&sid, &tn.TraceID, &tn.SpanID, &service, &version, &env, &tn.Agent,
-			&tn.Start, &tn.End, &failed, &tn.ErrorType, &calls, &callErrors, &tn.Input, &tn.Output); err != nil {
+			&tn.Start, &tn.End, &failed, &tn.ErrorType, &calls, &callErrors, &tn.Input, &tn.Output, &replies, &attrs); err != nil {
 			return nil, fmt.Errorf("clickhouse session reader: %w", err)
 		}
 		tn.Failed, tn.ToolCalls, tn.ToolErrors = failed != 0, int(calls), int(callErrors)
+		if replies != "" {
+			if err := json.Unmarshal([]byte(replies), &tn.Replies); err != nil {
+				return nil, fmt.Errorf("clickhouse session reader: trace %s: replies: %w", tn.TraceID, err)
+			}
+		}
+		if r.caseID != "" {
+			var a map[string]string
+			if err := json.Unmarshal([]byte(attrs), &a); err != nil {
+				return nil, fmt.Errorf("clickhouse session reader: trace %s: attributes: %w", tn.TraceID, err)
+			}
+			tn.CaseID = a[r.caseID]
+		}
 		if n := len(out); n == 0 || out[n-1].ID != sid {
 			out = append(out, &agentrun.Session{ID: sid, Service: service, ServiceVersion: version, Environment: env, Agent: tn.Agent})
 		}
@@ -82,5 +104,95 @@ func (r *SessionReader) IdleSessions(ctx context.Context, idleBefore, since time
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("clickhouse session reader: %w", err)
 	}
+	for start := 0; start < len(out); start += callsChunk {
+		chunk := out[start:min(start+callsChunk, len(out))]
+		if err := r.readCalls(ctx, chunk); err != nil {
+			return nil, err
+		}
+		if err := r.readRevisions(ctx, chunk); err != nil {
+			return nil, err
+		}
+	}
 	return out, nil
+}
+
+// readRevisions sets the revision of the sessions scored before: one more
+// than their scorings (each counted a different number of turns), with
+// the turns since the last one as late turns.
+func (r *SessionReader) readRevisions(ctx context.Context, sessions []*agentrun.Session) error {
+	byID := make(map[string]*agentrun.Session, len(sessions))
+	ids := make([]string, len(sessions))
+	for i, s := range sessions {
+		s.Revision, byID[s.ID], ids[i] = 1, s, s.ID
+	}
+	rows, err := r.conn.Query(ctx, `SELECT session_id, uniqExact(score), max(score)
+	FROM `+r.cfg.Database+"."+r.cfg.Tables.Evaluations+`
+	WHERE trace_id = '' AND metric = 'session_turns' AND has(?, session_id) GROUP BY session_id`, ids)
+	if err != nil {
+		return fmt.Errorf("clickhouse session reader: revisions: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			id     string
+			n      uint64
+			scored float64
+		)
+		if err := rows.Scan(&id, &n, &scored); err != nil {
+			return fmt.Errorf("clickhouse session reader: revisions: %w", err)
+		}
+		if s := byID[id]; s != nil {
+			s.Revision, s.LateTurns = int(n)+1, max(len(s.Turns)-int(scored), 0)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("clickhouse session reader: revisions: %w", err)
+	}
+	return nil
+}
+
+// callsChunk bounds the sessions whose tool calls one query reads, so
+// that the query stays well within ClickHouse's max_query_size.
+const callsChunk = 1000
+
+// readCalls fills in the tool calls of the sessions' turns, in each run's
+// order.
+func (r *SessionReader) readCalls(ctx context.Context, sessions []*agentrun.Session) error {
+	ids := make([]string, len(sessions))
+	turns := map[[2]string]*agentrun.Turn{} // by trace and run span id
+	for i, s := range sessions {
+		ids[i] = s.ID
+		for k := range s.Turns {
+			turns[[2]string{s.Turns[k].TraceID, s.Turns[k].SpanID}] = &s.Turns[k]
+		}
+	}
+	q := `SELECT trace_id, run_span_id, span_id, call_id, tool, agent, arguments, arguments_valid, result, error, start, duration_seconds
+	FROM ` + r.cfg.Database + "." + r.cfg.Tables.ToolCalls + ` FINAL
+	WHERE trace_id IN (SELECT trace_id FROM ` + r.cfg.Database + "." + r.cfg.Tables.Trajectories + ` WHERE has(?, session_id))
+	ORDER BY trace_id, run_span_id, position`
+	rows, err := r.conn.Query(ctx, q, ids)
+	if err != nil {
+		return fmt.Errorf("clickhouse session reader: tool calls: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			trace, run string
+			c          agentrun.ToolCall
+			valid      uint8
+			dur        float64
+		)
+		if err := rows.Scan(&trace, &run, &c.SpanID, &c.ID, &c.Name, &c.Agent, &c.Arguments, &valid, &c.Result, &c.Error, &c.Start, &dur); err != nil {
+			return fmt.Errorf("clickhouse session reader: tool calls: %w", err)
+		}
+		c.ArgumentsValid = valid != 0
+		c.End = c.Start.Add(time.Duration(dur * float64(time.Second)))
+		if tn := turns[[2]string{trace, run}]; tn != nil {
+			tn.Calls = append(tn.Calls, c)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("clickhouse session reader: tool calls: %w", err)
+	}
+	return nil
 }

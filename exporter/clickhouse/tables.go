@@ -133,6 +133,11 @@ var (
 			{"input_tokens", kUInt64, codecZSTD},
 			{"output_tokens", kUInt64, codecZSTD},
 			{"tool_calls_json", kString, codecZSTD},
+			// replies: the run's model replies as JSON (agentrun.Reply:
+			// text, indexes of the calls each made) for a run of a
+			// conversation, which the session scorer reads back with
+			// the tool_calls rows; '' otherwise (added by migration 5).
+			{"replies", kString, codecZSTD},
 			{"attributes", kString, codecZSTD},
 			{"truncated", kUInt8, codecZSTD},
 			{"sidecar_version", kLowString, codecZSTD},

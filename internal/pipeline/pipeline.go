@@ -138,7 +138,11 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 			if !cfg.Exporters.ClickHouse.Enabled {
 				return nil, errors.New("sessions.source clickhouse needs exporters.clickhouse.enabled")
 			}
-			if p.sessionStore, err = chexp.NewSessionReader(cfg.Exporters.ClickHouse); err != nil {
+			caseID := ""
+			if p.References != nil {
+				caseID = p.References.CaseIDAttribute()
+			}
+			if p.sessionStore, err = chexp.NewSessionReader(cfg.Exporters.ClickHouse, caseID); err != nil {
 				return nil, fmt.Errorf("sessions: %w", err)
 			}
 			sopts.Store = p.sessionStore
@@ -352,4 +356,8 @@ func (c conversationJudge) OfferConversation(ctx context.Context, in *scorer.Ins
 	if c.p.Judge != nil {
 		c.p.Judge.OfferConversation(ctx, in, ev)
 	}
+}
+
+func (c conversationJudge) JudgesDialogues() bool {
+	return c.p.Judge != nil && c.p.Judge.JudgesDialogues()
 }

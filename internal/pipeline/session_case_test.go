@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"math"
 	"path/filepath"
 	"testing"
@@ -34,28 +35,9 @@ func TestCanarySessionScoredAsEvalCase(t *testing.T) {
 	tp := sdkTracerProvider(t, ctx, p, "weather-agent")
 	tracer := tp.Tracer("canary-session-test")
 	t0 := time.Now().Add(-time.Minute)
-	turn := func(at time.Time, input, city, output string) {
-		ctx, root := tracer.Start(ctx, "invoke_agent weather", trace.WithTimestamp(at))
-		root.SetAttributes(
-			attribute.String("gen_ai.operation.name", "invoke_agent"),
-			attribute.String("gen_ai.agent.name", "weather"),
-			attribute.String("gen_ai.conversation.id", "conv-trip"),
-			attribute.String("eval.case_id", "trip-1"),
-			attribute.String("gen_ai.input.messages", `[{"role":"user","parts":[{"type":"text","content":"`+input+`"}]}]`),
-			attribute.String("gen_ai.output.messages", `[{"role":"assistant","parts":[{"type":"text","content":"`+output+`"}]}]`),
-		)
-		_, tool := tracer.Start(ctx, "execute_tool get_weather", trace.WithTimestamp(at.Add(100*time.Millisecond)))
-		tool.SetAttributes(
-			attribute.String("gen_ai.operation.name", "execute_tool"),
-			attribute.String("gen_ai.tool.name", "get_weather"),
-			attribute.String("gen_ai.tool.call.arguments", `{"city": "`+city+`"}`),
-		)
-		tool.End(trace.WithTimestamp(at.Add(200 * time.Millisecond)))
-		root.End(trace.WithTimestamp(at.Add(time.Second)))
-	}
 	// the second turn is sent first: turns pair with invocations by start
-	turn(t0.Add(10*time.Second), "And in Rome?", "Milan", "Rome: 24°C and sunny.")
-	turn(t0, "Weather in Paris?", "Paris", "It is sunny in Paris.")
+	sendTripTurn(ctx, tracer, t0.Add(10*time.Second), "And in Rome?", "Milan", "Rome: 24°C and sunny.")
+	sendTripTurn(ctx, tracer, t0, "Weather in Paris?", "Paris", "It is sunny in Paris.")
 	if err := tp.Shutdown(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -116,4 +98,27 @@ func TestCanarySessionScoredAsEvalCase(t *testing.T) {
 			t.Errorf("%s: online session %v, offline eval %v", r.Metric, got[r.Metric], r.Score)
 		}
 	}
+}
+
+// sendTripTurn sends one turn of the canary conversation conv-trip, which
+// names the eval case trip-1 of testdata/trip.evalset.json: the weather
+// agent answers input with output after one get_weather call for city.
+func sendTripTurn(ctx context.Context, tracer trace.Tracer, at time.Time, input, city, output string) {
+	ctx, root := tracer.Start(ctx, "invoke_agent weather", trace.WithTimestamp(at))
+	root.SetAttributes(
+		attribute.String("gen_ai.operation.name", "invoke_agent"),
+		attribute.String("gen_ai.agent.name", "weather"),
+		attribute.String("gen_ai.conversation.id", "conv-trip"),
+		attribute.String("eval.case_id", "trip-1"),
+		attribute.String("gen_ai.input.messages", `[{"role":"user","parts":[{"type":"text","content":"`+input+`"}]}]`),
+		attribute.String("gen_ai.output.messages", `[{"role":"assistant","parts":[{"type":"text","content":"`+output+`"}]}]`),
+	)
+	_, tool := tracer.Start(ctx, "execute_tool get_weather", trace.WithTimestamp(at.Add(100*time.Millisecond)))
+	tool.SetAttributes(
+		attribute.String("gen_ai.operation.name", "execute_tool"),
+		attribute.String("gen_ai.tool.name", "get_weather"),
+		attribute.String("gen_ai.tool.call.arguments", `{"city": "`+city+`"}`),
+	)
+	tool.End(trace.WithTimestamp(at.Add(200 * time.Millisecond)))
+	root.End(trace.WithTimestamp(at.Add(time.Second)))
 }

@@ -33,25 +33,8 @@ func TestSessionJudgedAsConversation(t *testing.T) {
 		reply.InputTokens, reply.OutputTokens = 500, 30
 		return reply
 	})
-	cfg, err := config.Parse([]byte(fmt.Sprintf(`
-judge:
-  judges:
-    - name: primary
-      provider: openai
-      model: judge-model
-      base_url: %s
-      api_key: sk-test
-  metrics:
-    - name: multi_turn_chat_quality
-sessions:
-  enabled: true
-`, srv.OpenAIBaseURL())), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	def := testConfig(dir)
-	cfg.Receiver, cfg.Exporters, cfg.Extractor = def.Receiver, def.Exporters, def.Extractor
+	cfg, dir := sessionJudgeConfig(t, srv, `
+    - name: multi_turn_chat_quality`)
 	p, ctx := startOnline(t, cfg, Options{})
 	tp := sdkTracerProvider(t, ctx, p, "travel-agent")
 	tracer := tp.Tracer("session-judge-test")
@@ -107,4 +90,30 @@ sessions:
 	if n := len(readLines[record.SessionRecord](t, filepath.Join(dir, "sessions.jsonl"))); n != 1 {
 		t.Errorf("sessions.jsonl has %d lines, want 1 (a follow-up does not repeat the session)", n)
 	}
+}
+
+// sessionJudgeConfig is a sidecar configuration with sessions on and the
+// judge metrics (YAML list items) judged by srv, writing JSON lines to the
+// returned directory.
+func sessionJudgeConfig(t *testing.T, srv *judgetest.Server, metrics string) (config.Config, string) {
+	t.Helper()
+	cfg, err := config.Parse([]byte(fmt.Sprintf(`
+judge:
+  judges:
+    - name: primary
+      provider: openai
+      model: judge-model
+      base_url: %s
+      api_key: sk-test
+  metrics:%s
+sessions:
+  enabled: true
+`, srv.OpenAIBaseURL(), metrics)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	def := testConfig(dir)
+	cfg.Receiver, cfg.Exporters, cfg.Extractor = def.Receiver, def.Exporters, def.Extractor
+	return cfg, dir
 }

@@ -12,9 +12,9 @@ import (
 
 // Message roles as the Instance's conversation spells them.
 const (
-	RoleUser      = "user"
-	RoleAssistant = "assistant"
-	RoleTool      = "tool"
+	RoleUser      = agentrun.RoleUser
+	RoleAssistant = agentrun.RoleAssistant
+	RoleTool      = agentrun.RoleTool
 )
 
 // ragasRole maps a Ragas message type (or an OpenAI-style role) to a

@@ -24,7 +24,11 @@ const maxTick = time.Second
 // sessions).
 const (
 	sessionOverhead = 384
-	turnOverhead    = 224
+	turnOverhead    = 326
+	// a kept tool call (agentrun.ToolCall) and reply (agentrun.Reply
+	// with its calls slice)
+	callOverhead  = 192
+	replyOverhead = 64
 )
 
 // Assembler groups scored runs into sessions and exports each session's
@@ -42,13 +46,44 @@ type Assembler struct {
 
 	mu   sync.Mutex
 	open map[string]*openSession
-	// scored remembers when each session read from the store was scored.
-	scored map[string]time.Time
+	// scored remembers the sessions scored lately, by id (see mark).
+	scored map[string]mark
 	order  *list.List // of *openSession, oldest first
 	bytes  int64
 
 	stop chan struct{}
 	done chan struct{}
+}
+
+// mark is what the assembler remembers of a scored session: when, its
+// revision and its turns. In memory a later turn of the session id opens
+// its next revision; from the store, a session read back again with as
+// many turns is the same one, whose score is not readable yet.
+type mark struct {
+	at              time.Time
+	revision, turns int
+}
+
+// remember records the scoring of s at now. Called with a.mu held. At
+// most max_sessions sessions are remembered: one is forgotten to make
+// room.
+func (a *Assembler) remember(s *agentrun.Session, now time.Time) {
+	if _, ok := a.scored[s.ID]; !ok && len(a.scored) >= a.cfg.MaxSessions {
+		for id := range a.scored {
+			delete(a.scored, id)
+			break
+		}
+	}
+	a.scored[s.ID] = mark{at: now, revision: s.Revision, turns: len(s.Turns)}
+}
+
+// forget drops the marks older than before. Called with a.mu held.
+func (a *Assembler) forget(before time.Time) {
+	for id, m := range a.scored {
+		if m.at.Before(before) {
+			delete(a.scored, id)
+		}
+	}
 }
 
 // openSession is a session still taking turns.
@@ -57,10 +92,6 @@ type openSession struct {
 	created, last time.Time
 	bytes         int64
 	elem          *list.Element
-	// caseID and runs are kept for a canary session when Options.Cases
-	// is set: the eval case its runs name, and those runs.
-	caseID string
-	runs   []*agentrun.Trajectory
 }
 
 // New returns an Assembler exporting closed sessions to sink.
@@ -75,7 +106,7 @@ func New(cfg Config, set telemetry.Settings, sink scorer.Sink, opts Options) (*A
 		opts.MetricTimeout = 5 * time.Second
 	}
 	a := &Assembler{cfg: cfg, opts: opts, sink: sink, log: set.Log(), clock: time.Now,
-		open: make(map[string]*openSession), order: list.New(), scored: make(map[string]time.Time)}
+		open: make(map[string]*openSession), order: list.New(), scored: make(map[string]mark)}
 	m, err := newMetrics(set.Registerer, a.stats)
 	if err != nil {
 		return nil, err
@@ -94,6 +125,12 @@ func (a *Assembler) Export(ctx context.Context, e *scorer.Evaluation) error {
 	}
 	t := e.Trajectory
 	turn := agentrun.TurnOf(t)
+	if a.opts.Cases != nil {
+		turn.CaseID = t.Attributes[a.opts.Cases.CaseIDAttribute()]
+	}
+	if turn.CaseID != "" || (a.opts.Judge != nil && a.opts.Judge.JudgesDialogues()) {
+		turn.Calls, turn.Replies = t.ToolCalls, agentrun.Replies(t)
+	}
 	size := turnBytes(&turn)
 	now := a.clock()
 	var out []*openSession
@@ -104,7 +141,7 @@ func (a *Assembler) Export(ctx context.Context, e *scorer.Evaluation) error {
 			out = append(out, a.remove(a.order.Front().Value.(*openSession), agentrun.SessionClosedEvicted))
 		}
 		o = &openSession{created: now, bytes: sessionOverhead + int64(len(t.SessionID)+len(t.Service)+len(t.ServiceVersion)+len(t.Environment)+len(t.Agent)),
-			s: agentrun.Session{ID: t.SessionID}}
+			s: agentrun.Session{ID: t.SessionID, Revision: a.scored[t.SessionID].revision + 1}}
 		o.elem = a.order.PushBack(o)
 		a.open[t.SessionID] = o
 		a.bytes += o.bytes
@@ -116,13 +153,6 @@ func (a *Assembler) Export(ctx context.Context, e *scorer.Evaluation) error {
 	o.s.Turns = append(o.s.Turns, turn)
 	if n := len(o.s.Turns); n > 1 && turn.Start.Before(o.s.Turns[n-2].Start) {
 		slices.SortStableFunc(o.s.Turns, func(x, y agentrun.Turn) int { return x.Start.Compare(y.Start) })
-	}
-	if a.opts.Cases != nil {
-		if id := t.Attributes[a.opts.Cases.CaseIDAttribute()]; id != "" && (o.caseID == "" || o.caseID == id) {
-			o.caseID = id
-			o.runs = append(o.runs, t)
-			size += runBytes(t)
-		}
 	}
 	o.last = now
 	o.bytes += size
@@ -139,6 +169,7 @@ func (a *Assembler) Export(ctx context.Context, e *scorer.Evaluation) error {
 func (a *Assembler) Cut(ctx context.Context, now time.Time, all bool) error {
 	var out []*openSession
 	a.mu.Lock()
+	a.forget(now.Add(-a.cfg.MaxAge))
 	for el := a.order.Front(); el != nil; {
 		o := el.Value.(*openSession)
 		el = el.Next()
@@ -155,13 +186,18 @@ func (a *Assembler) Cut(ctx context.Context, now time.Time, all bool) error {
 	return a.export(ctx, out)
 }
 
-// remove takes o out of the open sessions, closed for reason. Called with
-// a.mu held.
+// remove takes o out of the open sessions, closed for reason, and
+// remembers it: a later turn of its id is a late turn, which opens the
+// session's next revision. Called with a.mu held.
 func (a *Assembler) remove(o *openSession, reason string) *openSession {
 	a.order.Remove(o.elem)
 	delete(a.open, o.s.ID)
 	a.bytes -= o.bytes
 	o.s.CloseReason = reason
+	if o.s.Revision > 1 {
+		o.s.LateTurns = len(o.s.Turns)
+	}
+	a.remember(&o.s, a.clock())
 	return o
 }
 
@@ -171,12 +207,11 @@ func (a *Assembler) export(ctx context.Context, closed []*openSession) error {
 	for _, o := range closed {
 		s := &o.s
 		a.m.closed.WithLabelValues(s.CloseReason).Inc()
+		a.m.lateTurns.Add(float64(s.LateTurns))
 		ev := Evaluate(s)
-		if o.caseID != "" {
-			a.scoreCase(ctx, o, ev)
-		}
+		c := a.scoreCase(ctx, s, ev)
 		if a.opts.Judge != nil {
-			a.opts.Judge.OfferConversation(ctx, Conversation(s), ev)
+			a.opts.Judge.OfferConversation(ctx, Conversation(s, c), ev)
 		}
 		if err := a.sink.Export(ctx, ev); err != nil {
 			// the exporters count what they drop
@@ -244,6 +279,16 @@ func (a *Assembler) stats() (n int, bytes int64) {
 	return len(a.open), a.bytes
 }
 
+// turnBytes estimates a turn's memory: its summary and, when kept, its
+// tool calls and replies.
 func turnBytes(t *agentrun.Turn) int64 {
-	return turnOverhead + int64(len(t.TraceID)+len(t.SpanID)+len(t.Agent)+len(t.Input)+len(t.Output)+len(t.ErrorType))
+	n := turnOverhead + int64(len(t.TraceID)+len(t.SpanID)+len(t.Agent)+len(t.Input)+len(t.Output)+len(t.ErrorType)+len(t.CaseID))
+	for i := range t.Calls {
+		c := &t.Calls[i]
+		n += callOverhead + int64(len(c.ID)+len(c.Name)+len(c.Arguments)+len(c.Result)+len(c.Error)+len(c.Agent)+len(c.SpanID))
+	}
+	for _, r := range t.Replies {
+		n += replyOverhead + int64(len(r.Text)+8*len(r.Calls))
+	}
+	return n
 }

@@ -155,8 +155,8 @@ func TestSessionEvictions(t *testing.T) {
 		evicted  int
 	}{
 		{"max_sessions", func(c *Config) { c.MaxSessions = 3 }, 5, 2},
-		// each session of one turn is about 384+224+len(ids)+len(texts) = 630 bytes
-		{"max_bytes", func(c *Config) { c.MaxBytes = 3 * 700 }, 5, 2},
+		// each session of one turn is about 384+326+len(ids)+len(texts) = 732 bytes
+		{"max_bytes", func(c *Config) { c.MaxBytes = 3 * 800 }, 5, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := testConfig()
@@ -275,5 +275,114 @@ func TestConfigValidate(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), key) {
 			t.Errorf("error %v does not name %s", err, key)
 		}
+	}
+}
+
+// dialogueJudge records the conversations offered to it.
+type dialogueJudge struct {
+	dialogues bool
+	offered   []*scorer.Instance
+}
+
+func (j *dialogueJudge) OfferConversation(_ context.Context, in *scorer.Instance, _ *scorer.Evaluation) {
+	j.offered = append(j.offered, in)
+}
+
+func (j *dialogueJudge) JudgesDialogues() bool { return j.dialogues }
+
+// TestSessionKeepsDialogueForJudge: with a judge of whole dialogues each
+// turn keeps its tool calls and model replies, counted in the memory
+// bound, and the conversation's Transcript is every turn's dialogue;
+// without one, turns keep their summary only.
+func TestSessionKeepsDialogueForJudge(t *testing.T) {
+	withTools := func(sid, trace string, off time.Duration) *scorer.Evaluation {
+		e := run(sid, trace, off)
+		tr := e.Trajectory
+		tr.ToolCalls = []agentrun.ToolCall{{Name: "lookup", Arguments: `{"q":"x"}`, Result: "found " + trace}}
+		tr.LLMCalls = []agentrun.LLMCall{{Output: "looking"}, {Output: tr.Output}}
+		tr.Steps = []agentrun.Step{{Kind: agentrun.StepLLM, Index: 0}, {Kind: agentrun.StepTool, Index: 0}, {Kind: agentrun.StepLLM, Index: 1}}
+		return e
+	}
+	for _, keep := range []bool{false, true} {
+		j := &dialogueJudge{dialogues: keep}
+		a, err := New(testConfig(), telemetry.Settings{}, &collect{}, Options{Judge: j})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, tr := range []string{"t1", "t2"} {
+			if err := a.Export(context.Background(), withTools("s", tr, time.Duration(i)*time.Second)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, bytes := a.stats()
+		if err := a.Cut(context.Background(), t0, true); err != nil {
+			t.Fatal(err)
+		}
+		if len(j.offered) != 1 {
+			t.Fatalf("keep %v: %d conversations offered", keep, len(j.offered))
+		}
+		var b strings.Builder
+		for _, m := range j.offered[0].Transcript {
+			fmt.Fprintf(&b, "%s:%s", m.Role, m.Content)
+			for _, c := range m.ToolCalls {
+				fmt.Fprintf(&b, "[%s %s]", c.Name, c.Arguments)
+			}
+			b.WriteString("|")
+		}
+		want := "user:q t1|assistant:a t1|user:q t2|assistant:a t2|"
+		// summary bytes of two turns and one session
+		wantBytes := int64(sessionOverhead + len("s"+"svc"+"a") + 2*(turnOverhead+len("t1"+"a"+"q t1"+"a t1")))
+		if keep {
+			want = `user:q t1|assistant:looking[lookup {"q":"x"}]|tool:found t1|assistant:a t1|` +
+				`user:q t2|assistant:looking[lookup {"q":"x"}]|tool:found t2|assistant:a t2|`
+			wantBytes += 2 * (callOverhead + int64(len(`lookup{"q":"x"}found t1`)) + replyOverhead + int64(len("looking")+8) + replyOverhead + int64(len("a t1")))
+		}
+		if got := b.String(); got != want {
+			t.Errorf("keep %v: transcript\n%s\nwant\n%s", keep, got, want)
+		}
+		if bytes != wantBytes {
+			t.Errorf("keep %v: %d bytes estimated, want %d", keep, bytes, wantBytes)
+		}
+	}
+}
+
+// TestSessionLateTurn: a turn of a session already scored opens the
+// session's next revision, scored on the turns since when it closes and
+// counted as late; a session id forgotten after max_age starts over.
+func TestSessionLateTurn(t *testing.T) {
+	f := newFixture(t, testConfig())
+	cut := func() {
+		t.Helper()
+		if err := f.a.Cut(context.Background(), f.now, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.export(t, run("s1", "t1", 0))
+	f.now = f.now.Add(time.Minute)
+	cut()
+	f.export(t, run("s1", "t2", 2*time.Minute)) // late
+	f.export(t, run("s1", "t3", 2*time.Minute+time.Second))
+	f.now = f.now.Add(2 * time.Minute)
+	cut()
+	f.now = f.now.Add(11 * time.Minute) // beyond max_age: s1 is forgotten
+	cut()
+	f.export(t, run("s1", "t4", 15*time.Minute))
+	f.now = f.now.Add(time.Minute)
+	cut()
+	if len(f.sink.evs) != 3 {
+		t.Fatalf("%d session evaluations, want 3", len(f.sink.evs))
+	}
+	var got []string
+	for _, e := range f.sink.evs {
+		s := e.Session
+		r, _ := e.Result(MetricTurns)
+		got = append(got, fmt.Sprintf("%v r%d late %d details %v/%v", s.TraceIDs(), s.Revision, s.LateTurns, r.Details["revision"], r.Details["late_turns"]))
+	}
+	want := []string{"[t1] r1 late 0 details <nil>/<nil>", "[t2 t3] r2 late 2 details 2/2", "[t4] r1 late 0 details <nil>/<nil>"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("sessions\n%v\nwant\n%v", got, want)
+	}
+	if n := testutil.ToFloat64(f.a.m.lateTurns); n != 2 {
+		t.Errorf("late turns = %v, want 2", n)
 	}
 }

@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"errors"
-	"slices"
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
@@ -21,6 +20,9 @@ type Cases interface {
 // goroutine: the judge stage.
 type Judge interface {
 	OfferConversation(ctx context.Context, in *scorer.Instance, ev *scorer.Evaluation)
+	// JudgesDialogues reports whether a metric reads each turn's tool
+	// calls and model replies (Instance.Transcript).
+	JudgesDialogues() bool
 }
 
 // Options are the assembler's optional collaborators.
@@ -38,7 +40,8 @@ type Options struct {
 	MetricTimeout time.Duration
 	// Judge, when set, is offered every closed session's conversation
 	// (the judge stage's multi-turn metrics); its scores follow the
-	// session's as a follow-up evaluation.
+	// session's as a follow-up evaluation. When it judges dialogues, each
+	// turn keeps its tool calls and model replies.
 	Judge Judge
 	// Store, when set, is where sessions come from (source clickhouse):
 	// Export ignores runs and the closing loop scores the store's idle
@@ -52,31 +55,34 @@ func CaseMetrics() []scorer.MetricConfig {
 	return []scorer.MetricConfig{{Name: "tool_trajectory_avg_score"}, {Name: "response_match_score"}}
 }
 
-// runBytes estimates what keeping a canary run for its case adds to a
-// session: the fields CaseInstance reads beyond the turn's.
-func runBytes(t *agentrun.Trajectory) int64 {
-	n := int64(len(t.Attributes)) * 32
-	for i := range t.ToolCalls {
-		c := &t.ToolCalls[i]
-		n += 96 + int64(len(c.ID)+len(c.Name)+len(c.Arguments)+len(c.Result)+len(c.Error)+len(c.Agent)+len(c.SpanID))
+// scoreCase adds the case metrics of a canary session to ev and returns
+// its case: the session's case is the one its first turn naming a case
+// names, and the turns naming it, in start order, are the case's
+// invocations. A case that is not loaded makes the metrics not
+// applicable; nil without Options.Cases or a case.
+func (a *Assembler) scoreCase(ctx context.Context, s *agentrun.Session, ev *scorer.Evaluation) *dataset.Case {
+	if a.opts.Cases == nil {
+		return nil
 	}
-	return n
-}
-
-// scoreCase adds the case metrics of a canary session to ev: the runs,
-// in start order, are the case's invocations. A case that is not loaded
-// makes the metrics not applicable.
-func (a *Assembler) scoreCase(ctx context.Context, o *openSession, ev *scorer.Evaluation) {
-	c, ok := a.opts.Cases.Case(o.caseID)
+	id := ""
+	var runs []*agentrun.Trajectory
+	for i := range s.Turns {
+		if tn := &s.Turns[i]; tn.CaseID != "" && (id == "" || tn.CaseID == id) {
+			id = tn.CaseID
+			runs = append(runs, caseRun(s, tn))
+		}
+	}
+	if id == "" {
+		return nil
+	}
+	c, ok := a.opts.Cases.Case(id)
 	if !ok {
 		for _, m := range a.opts.CaseMetrics {
 			ev.NotApplicable = append(ev.NotApplicable, m.Name())
 		}
-		return
+		return nil
 	}
-	o.s.CaseID = c.ID
-	runs := slices.Clone(o.runs)
-	slices.SortStableFunc(runs, func(x, y *agentrun.Trajectory) int { return x.Start.Compare(y.Start) })
+	s.CaseID = c.ID
 	in := dataset.CaseInstance(*c, runs)
 	for _, m := range a.opts.CaseMetrics {
 		if in.Missing(m.Needs()) != 0 {
@@ -96,4 +102,13 @@ func (a *Assembler) scoreCase(ctx context.Context, o *openSession, ev *scorer.Ev
 			ev.Errors = append(ev.Errors, scorer.MetricError{Metric: m.Name(), Reason: reason, Err: err})
 		}
 	}
+	return c
+}
+
+// caseRun is a canary turn as the run CaseInstance pairs with an
+// invocation.
+func caseRun(s *agentrun.Session, tn *agentrun.Turn) *agentrun.Trajectory {
+	return &agentrun.Trajectory{TraceID: tn.TraceID, RootSpanID: tn.SpanID, SessionID: s.ID, Service: s.Service,
+		ServiceVersion: s.ServiceVersion, Environment: s.Environment, Agent: tn.Agent, Start: tn.Start, End: tn.End,
+		Input: tn.Input, Output: tn.Output, ToolCalls: tn.Calls, Failed: tn.Failed, ErrorType: tn.ErrorType}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/dataset"
 )
 
 // Session metric ids.
@@ -51,7 +52,8 @@ func (m metric) Score(_ context.Context, in *scorer.Instance) (scorer.Result, er
 }
 
 // Metrics are the session metrics, in the order Evaluate scores them:
-//   - session_turns: the number of runs (turns);
+//   - session_turns: the number of runs (turns); a session scored again
+//     for late turns has its revision and late_turns in the details;
 //   - session_failed: 1 when any turn failed, else 0, with the first
 //     failed turn (1-based) and its trace id in the details; passes at 0;
 //   - session_tool_error_rate: tool calls that returned an error over all
@@ -93,8 +95,12 @@ func Evaluate(s *agentrun.Session) *scorer.Evaluation {
 }
 
 func turns(s *agentrun.Session) (scorer.Result, bool) {
-	return scorer.Result{Score: float64(len(s.Turns)),
-		Details: map[string]any{"trace_ids": s.TraceIDs(), "close_reason": s.CloseReason}}, true
+	r := scorer.Result{Score: float64(len(s.Turns)),
+		Details: map[string]any{"trace_ids": s.TraceIDs(), "close_reason": s.CloseReason}}
+	if s.Revision > 1 {
+		r.Details["revision"], r.Details["late_turns"] = s.Revision, s.LateTurns
+	}
+	return r, true
 }
 
 func failed(s *agentrun.Session) (scorer.Result, bool) {
@@ -140,18 +146,26 @@ func duration(s *agentrun.Session) (scorer.Result, bool) {
 	return scorer.Result{Score: end.Sub(start).Seconds()}, true
 }
 
-// Conversation is the instance a session's multi-turn judge metrics read:
-// the earlier turns as user and assistant messages, the last turn's
-// request and answer as prompt and response.
-func Conversation(s *agentrun.Session) *scorer.Instance {
+// Conversation is the instance a session's judge metrics read: the
+// earlier turns as user and assistant messages, the last turn's request
+// and answer as prompt and response, and every turn's dialogue in order
+// as the Transcript (with the turns' tool calls and model replies when
+// they were kept). A canary session's case c (nil for none) gives the
+// reference topics and, when its last turn has an expected response, the
+// reference.
+func Conversation(s *agentrun.Session, c *dataset.Case) *scorer.Instance {
 	in := &scorer.Instance{Session: s}
 	n := len(s.Turns)
 	if n == 0 {
 		return in
 	}
-	for _, t := range s.Turns[:n-1] {
-		in.Conversation = append(in.Conversation, agentrun.Message{Role: "user", Content: t.Input},
-			agentrun.Message{Role: "assistant", Content: t.Output})
+	for i := range s.Turns {
+		t := &s.Turns[i]
+		if i < n-1 {
+			in.Conversation = append(in.Conversation, agentrun.Message{Role: agentrun.RoleUser, Content: t.Input},
+				agentrun.Message{Role: agentrun.RoleAssistant, Content: t.Output})
+		}
+		in.Transcript = append(in.Transcript, t.Dialogue()...)
 	}
 	last := s.Turns[n-1]
 	in.Prompt, in.Response = last.Input, last.Output
@@ -163,6 +177,17 @@ func Conversation(s *agentrun.Session) *scorer.Instance {
 	}
 	if len(in.Conversation) > 0 {
 		in.Has |= scorer.InConversation
+	}
+	if c != nil {
+		in.CaseID = c.ID
+		if len(c.Topics) > 0 {
+			in.ReferenceTopics = c.Topics
+			in.Has |= scorer.InReferenceTopics
+		}
+		if k := len(c.Turns); k > 0 && c.Turns[k-1].HasResponse {
+			in.Reference = c.Turns[k-1].Response
+			in.Has |= scorer.InReference
+		}
 	}
 	return in
 }

@@ -20,8 +20,10 @@ type Store interface {
 // storeTick bounds how often the store is polled.
 const storeTick = 10 * time.Second
 
-// poll scores the store's idle sessions as of now. A session scored here
-// is remembered until its score is surely readable from the store, so a
+// poll scores the store's idle sessions as of now: those never scored,
+// and those with turns that arrived after their last scoring (their next
+// revision, with every turn). A session scored here is remembered with
+// its turn count until its score is surely readable from the store, so a
 // poll that runs before the exporter's insert lands does not score it
 // again.
 func (a *Assembler) poll(ctx context.Context, now time.Time) error {
@@ -31,20 +33,15 @@ func (a *Assembler) poll(ctx context.Context, now time.Time) error {
 		a.log.Warn("reading idle sessions failed; retried at the next poll", "err", err)
 		return err
 	}
-	forget := now.Add(-max(a.cfg.IdleTimeout, 10*time.Minute))
 	var out []*openSession
 	a.mu.Lock()
-	for id, at := range a.scored {
-		if at.Before(forget) {
-			delete(a.scored, id)
-		}
-	}
+	a.forget(now.Add(-max(a.cfg.IdleTimeout, 10*time.Minute)))
 	for _, s := range sessions {
-		if _, done := a.scored[s.ID]; done {
+		if m, done := a.scored[s.ID]; done && m.turns == len(s.Turns) {
 			continue
 		}
-		a.scored[s.ID] = now
 		s.CloseReason = agentrun.SessionClosedIdle
+		a.remember(s, now)
 		out = append(out, &openSession{s: *s})
 	}
 	a.mu.Unlock()

@@ -65,12 +65,24 @@ func TestStoreSessionsScoredOnce(t *testing.T) {
 	if !st.idle.Equal(t0.Add(2*time.Second-cfg.IdleTimeout)) || !st.since.Equal(t0.Add(2*time.Second-cfg.MaxAge)) || st.limit != cfg.MaxSessions {
 		t.Errorf("store asked for idle before %v since %v limit %d", st.idle, st.since, st.limit)
 	}
+	// a session read back with more turns (late turns) is scored again
+	st.sessions[1].Turns = append(st.sessions[1].Turns, agentrun.Turn{TraceID: "4"})
+	st.sessions[1].Revision, st.sessions[1].LateTurns = 2, 1
+	if err := a.poll(ctx, t0.Add(3*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if len(sink.evs) != 3 || sink.evs[2].Session.ID != "b" || sink.evs[2].Session.Revision != 2 {
+		t.Fatalf("%d sessions exported after b's late turn, want 3, the last b's revision 2", len(sink.evs))
+	}
+	if got := testutil.ToFloat64(a.m.lateTurns); got != 1 {
+		t.Errorf("late turns = %v, want 1", got)
+	}
 	// long after, a session still read back (its score never landed) is scored again
 	if err := a.poll(ctx, t0.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if len(sink.evs) != 4 {
-		t.Errorf("%d sessions exported after the memory of scored sessions expired, want 4", len(sink.evs))
+	if len(sink.evs) != 5 {
+		t.Errorf("%d sessions exported after the memory of scored sessions expired, want 5", len(sink.evs))
 	}
 	st.err = errors.New("connection refused")
 	if err := a.poll(ctx, t0.Add(2*time.Hour)); err == nil {

@@ -12,11 +12,13 @@ const (
 	MetricBytes       = "evalsidecar_sessions_buffered_bytes"
 	MetricClosed      = "evalsidecar_sessions_closed_total"
 	MetricStoreErrors = "evalsidecar_sessions_store_errors_total"
+	MetricLateTurns   = "evalsidecar_sessions_late_turns_total"
 )
 
 type metrics struct {
 	closed      *prometheus.CounterVec
 	storeErrors prometheus.Counter
+	lateTurns   prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer, stats func() (int, int64)) (*metrics, error) {
@@ -27,12 +29,16 @@ func newMetrics(reg prometheus.Registerer, stats func() (int, int64)) (*metrics,
 		storeErrors: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: MetricStoreErrors,
 			Help: "Failed reads of idle sessions from the shared store (sessions.source clickhouse); retried at the next poll.",
+		}),
+		lateTurns: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: MetricLateTurns,
+			Help: "Turns that arrived after their session was scored; the session is scored again as its next revision.",
 		})}
 	if reg == nil {
 		return m, nil
 	}
 	for _, c := range []prometheus.Collector{
-		m.closed, m.storeErrors,
+		m.closed, m.storeErrors, m.lateTurns,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: MetricOpen, Help: "Sessions open (waiting for more turns)."},
 			func() float64 { n, _ := stats(); return float64(n) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: MetricBytes, Help: "Estimated memory of the open sessions."},

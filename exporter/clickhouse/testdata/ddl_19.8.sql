@@ -71,6 +71,7 @@ CREATE TABLE IF NOT EXISTS evalsidecar.trajectories
     input_tokens UInt64,
     output_tokens UInt64,
     tool_calls_json String,
+    replies String,
     attributes String,
     truncated UInt8,
     sidecar_version LowCardinality(String),

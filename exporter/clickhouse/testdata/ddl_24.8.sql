@@ -72,6 +72,7 @@ CREATE TABLE IF NOT EXISTS evalsidecar.trajectories
     input_tokens UInt64 CODEC(ZSTD(1)),
     output_tokens UInt64 CODEC(ZSTD(1)),
     tool_calls_json String CODEC(ZSTD(1)),
+    replies String CODEC(ZSTD(1)),
     attributes String CODEC(ZSTD(1)),
     truncated UInt8 CODEC(ZSTD(1)),
     sidecar_version LowCardinality(String) CODEC(ZSTD(1)),

@@ -74,6 +74,7 @@ CREATE TABLE IF NOT EXISTS evalsidecar.trajectories_local
     input_tokens UInt64,
     output_tokens UInt64,
     tool_calls_json String,
+    replies String,
     attributes String,
     truncated UInt8,
     sidecar_version LowCardinality(String),

@@ -76,6 +76,7 @@ CREATE TABLE IF NOT EXISTS evalsidecar.trajectories_local ON CLUSTER analytics
     input_tokens UInt64 CODEC(ZSTD(1)),
     output_tokens UInt64 CODEC(ZSTD(1)),
     tool_calls_json String CODEC(ZSTD(1)),
+    replies String CODEC(ZSTD(1)),
     attributes String CODEC(ZSTD(1)),
     truncated UInt8 CODEC(ZSTD(1)),
     sidecar_version LowCardinality(String) CODEC(ZSTD(1)),

@@ -68,6 +68,8 @@ type Stage struct {
 	queues  map[string]*judgeQueue // by judge name
 	digests *sync.Pool             // contentDigest buffers
 	closed  atomic.Bool            // Shutdown has begun
+	// dialogues: a metric judges whole dialogues (JudgesDialogues)
+	dialogues bool
 }
 
 var _ scorer.Deferred = (*Stage)(nil)
@@ -128,6 +130,7 @@ func New(metrics []Metric, sink scorer.Sink, opts Options) (*Stage, error) {
 		}
 		seen[name] = true
 		ids = append(ids, name)
+		s.dialogues = s.dialogues || scorer.JudgesDialogue(m.Metric)
 		jn := m.Metric.JudgeName()
 		if _, ok := s.queues[jn]; !ok {
 			w := opts.Workers[jn]
@@ -183,19 +186,25 @@ func (s *Stage) QueueLen(name string) int {
 // the run for its judges. Online it never blocks: a full queue is a
 // queue_full decision. A Blocking stage waits for queue space.
 func (s *Stage) Offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evaluation) {
-	s.offer(ctx, in, ev, 0)
+	s.offer(ctx, in, ev, false)
 }
 
 // OfferConversation is Offer for a closed session's instance: only the
-// judge metrics that read the conversation (multi-turn metrics) are
-// offered, so a session is not judged again by the per-run metrics.
+// judge metrics that read the conversation (multi-turn metrics, and the
+// metrics that judge a whole dialogue) are offered, so a session is not
+// judged again by the per-run metrics.
 func (s *Stage) OfferConversation(ctx context.Context, in *scorer.Instance, ev *scorer.Evaluation) {
-	s.offer(ctx, in, ev, scorer.InConversation)
+	s.offer(ctx, in, ev, true)
 }
 
-// offer offers the metrics that need every input of only (all when only
-// is 0).
-func (s *Stage) offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evaluation, only scorer.Inputs) {
+// JudgesDialogues reports whether a metric of the stage judges a closed
+// session's whole dialogue (scorer.JudgesDialogue), so that sessions keep
+// each turn's tool calls and model replies for it.
+func (s *Stage) JudgesDialogues() bool { return s.dialogues }
+
+// offer offers the metrics, or with conversation only those a closed
+// session is judged by.
+func (s *Stage) offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evaluation, conversation bool) {
 	run := runOf(in, ev)
 	closed := s.closed.Load()
 	var (
@@ -206,7 +215,7 @@ func (s *Stage) offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evalu
 	for i := range s.metrics {
 		m := &s.metrics[i]
 		name, jn := m.Metric.Name(), m.Metric.JudgeName()
-		if m.Metric.Needs()&only != only {
+		if conversation && m.Metric.Needs()&scorer.InConversation == 0 && !scorer.JudgesDialogue(m.Metric) {
 			continue
 		}
 		if closed {

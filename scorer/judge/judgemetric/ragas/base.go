@@ -40,3 +40,7 @@ func Register(r *scorer.Registry, deps judgemetric.Deps) error {
 		judgemetric.Entry{ID: MetricAgentGoalAccuracy, New: newGoalAccuracy, Semantics: judgemetric.Binary()},
 	)
 }
+
+// JudgesDialogue marks both metrics as reading a closed session's whole
+// dialogue, as they read a Ragas multi-turn sample.
+func (*judgeBase) JudgesDialogue() {}

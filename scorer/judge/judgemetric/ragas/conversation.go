@@ -53,19 +53,17 @@ func workflow(in *scorer.Instance) []judge.Piece {
 
 // Roles of dialogue messages.
 const (
-	dialogueUser      = "user"
-	dialogueAssistant = "assistant"
-	dialogueTool      = "tool"
+	dialogueUser      = agentrun.RoleUser
+	dialogueAssistant = agentrun.RoleAssistant
+	dialogueTool      = agentrun.RoleTool
 )
 
 // dialogue returns the run's messages in order: the Transcript when the
-// source gave one; otherwise, per invocation, the user's message, an
-// assistant message with the invocation's tool calls, one tool message per
-// call and the final response; otherwise the earlier conversation, the
-// prompt, then the run's steps (each model call's text with the tool
-// calls after it, and their outputs: see stepMessages) or, when the trace
-// records no model text, the run's tool calls, their outputs and the
-// response.
+// source gave one (a Ragas sample, or a closed session's turns);
+// otherwise each invocation's turn; otherwise the earlier conversation
+// and the run's own turn, from its replies when it is a traced run (each
+// model call's text with the tool calls after it: see agentrun.Replies).
+// Each turn is agentrun.Dialogue.
 func dialogue(in *scorer.Instance) []agentrun.Message {
 	if len(in.Transcript) > 0 {
 		out := make([]agentrun.Message, 0, len(in.Transcript))
@@ -77,26 +75,10 @@ func dialogue(in *scorer.Instance) []agentrun.Message {
 		return out
 	}
 	var out []agentrun.Message
-	turn := func(user string, calls []agentrun.ToolCall, response string) {
-		out = append(out, agentrun.Message{Role: dialogueUser, Content: user})
-		if len(calls) > 0 {
-			out = append(out, agentrun.Message{Role: dialogueAssistant, ToolCalls: calls})
-			for _, c := range calls {
-				res := c.Result
-				if c.Error != "" {
-					res = c.Error
-				}
-				out = append(out, agentrun.Message{Role: dialogueTool, Content: res})
-			}
-		}
-		if response != "" {
-			out = append(out, agentrun.Message{Role: dialogueAssistant, Content: response})
-		}
-	}
 	if len(in.Invocations) > 0 {
 		for i := range in.Invocations {
 			v := &in.Invocations[i]
-			turn(v.UserContent, v.PredictedToolCalls, v.Response)
+			out = append(out, agentrun.Dialogue(v.UserContent, nil, v.PredictedToolCalls, v.Response)...)
 		}
 		return out
 	}
@@ -105,68 +87,11 @@ func dialogue(in *scorer.Instance) []agentrun.Message {
 			out = append(out, m)
 		}
 	}
-	if steps := stepMessages(in); steps != nil {
-		out = append(out, agentrun.Message{Role: dialogueUser, Content: in.Prompt})
-		return append(out, steps...)
+	var replies []agentrun.Reply
+	if in.Trajectory != nil {
+		replies = agentrun.Replies(in.Trajectory)
 	}
-	turn(in.Prompt, in.PredictedTrajectory, in.Response)
-	return out
-}
-
-// stepMessages rebuilds a traced run's turn as ragas messages from its
-// steps in order: each model call is an AI message with its text and the
-// tool calls that follow it, each tool call's output a tool message, and
-// the last model call's text the final response. Nil when the run has no
-// recorded model text (the caller then shows the calls as one message).
-func stepMessages(in *scorer.Instance) []agentrun.Message {
-	t := in.Trajectory
-	if t == nil {
-		return nil
-	}
-	var out []agentrun.Message
-	ai := -1 // the AI message the next tool calls belong to
-	texts := 0
-	var outputs []agentrun.Message
-	flush := func() {
-		out = append(out, outputs...)
-		outputs = nil
-	}
-	for _, s := range t.Steps {
-		switch {
-		case s.Kind == agentrun.StepLLM && s.Index >= 0 && s.Index < len(t.LLMCalls):
-			flush()
-			txt := t.LLMCalls[s.Index].Output
-			if txt != "" {
-				texts++
-			}
-			out = append(out, agentrun.Message{Role: dialogueAssistant, Content: txt})
-			ai = len(out) - 1
-		case s.Kind == agentrun.StepTool && s.Index >= 0 && s.Index < len(in.PredictedTrajectory):
-			c := in.PredictedTrajectory[s.Index]
-			if ai < 0 {
-				out = append(out, agentrun.Message{Role: dialogueAssistant})
-				ai = len(out) - 1
-			}
-			out[ai].ToolCalls = append(out[ai].ToolCalls, c)
-			res := c.Result
-			if c.Error != "" {
-				res = c.Error
-			}
-			outputs = append(outputs, agentrun.Message{Role: dialogueTool, Content: res})
-		}
-	}
-	flush()
-	if texts == 0 {
-		return nil
-	}
-	// drop model calls that said nothing and called nothing
-	kept := out[:0]
-	for _, m := range out {
-		if m.Role != dialogueAssistant || m.Content != "" || m.ToolCalls != nil {
-			kept = append(kept, m)
-		}
-	}
-	return kept
+	return append(out, agentrun.Dialogue(in.Prompt, replies, in.PredictedTrajectory, in.Response)...)
 }
 
 // normRole maps the role spellings of traces and datasets to the three

@@ -33,19 +33,24 @@ func (c configuredTopics) any() bool {
 
 // of returns the reference topics of in and where they come from: the
 // run's own (a dataset row, or the reference store's case for a canary
-// run), else its agent's, else its service's, else the metric's
-// reference_topics; nil when none applies.
+// run or session), else its agent's, else its service's (a session's
+// are its first turn's), else the metric's reference_topics; nil when
+// none applies.
 func (c configuredTopics) of(in *scorer.Instance) ([]string, string) {
 	if in.Has&scorer.InReferenceTopics != 0 && len(in.ReferenceTopics) > 0 {
 		return in.ReferenceTopics, "run"
 	}
+	var agent, service string
 	if t := in.Trajectory; t != nil {
-		if ts, ok := c.byAgent[t.Agent]; ok && t.Agent != "" {
-			return ts, "agent"
-		}
-		if ts, ok := c.byService[t.Service]; ok && t.Service != "" {
-			return ts, "service"
-		}
+		agent, service = t.Agent, t.Service
+	} else if s := in.Session; s != nil {
+		agent, service = s.Agent, s.Service
+	}
+	if ts, ok := c.byAgent[agent]; ok && agent != "" {
+		return ts, "agent"
+	}
+	if ts, ok := c.byService[service]; ok && service != "" {
+		return ts, "service"
 	}
 	if len(c.all) > 0 {
 		return c.all, "config"
