@@ -62,3 +62,52 @@ func TestSessionRowsKeyedBySession(t *testing.T) {
 		t.Errorf("first session: session_turns %v run_start %v, want 2 and %v", turnsScore, runStart, turns[0].Start)
 	}
 }
+
+// TestSessionReaderSingleAndCluster reads idle sessions back, with every
+// turn's tool calls, from a single server and from local and Distributed
+// tables over Debian's test_shard_localhost cluster, whose nested
+// subqueries over Distributed tables must be GLOBAL.
+func TestSessionReaderSingleAndCluster(t *testing.T) {
+	for _, cluster := range []string{"", "test_shard_localhost"} {
+		t.Run("cluster="+cluster, func(t *testing.T) {
+			s := newTestServer(t)
+			cfg := s.config(t)
+			cfg.Cluster, cfg.ClusterReplicated, cfg.ClusterDDL = cluster, false, false
+			h := startExporter(t, cfg)
+			for i := range 6 { // sessions s-0 and s-1, three runs each
+				if err := h.x.Export(context.Background(), testEvaluation(i)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := h.x.Flush(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, 30*time.Second, "tool call rows", func() bool {
+				return s.count(t, fmt.Sprintf("SELECT count() FROM %s.tool_calls", s.db)) == 6*rowsPerEvaluation[tToolCalls]
+			})
+			r, err := NewSessionReader(cfg, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			got, err := r.IdleSessions(context.Background(), time.Now(), baseTime.Add(-time.Hour), 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 2 {
+				t.Fatalf("%d idle sessions, want 2", len(got))
+			}
+			for k, sess := range got {
+				if sess.ID != fmt.Sprintf("s-%d", k) || len(sess.Turns) != 3 {
+					t.Fatalf("session %d: %s with %d turns, want s-%d with 3", k, sess.ID, len(sess.Turns), k)
+				}
+				for i, tn := range sess.Turns {
+					want := testEvaluation(3*k + i).Trajectory
+					if tn.TraceID != want.TraceID || len(tn.Calls) != len(want.ToolCalls) || tn.Calls[1].Name != "refund" || tn.ToolErrors != 1 {
+						t.Errorf("session %s turn %d: %+v", sess.ID, i, tn)
+					}
+				}
+			}
+		})
+	}
+}

@@ -38,6 +38,17 @@ func NewSessionReader(cfg Config, caseIDAttr string) (*SessionReader, error) {
 	return &SessionReader{cfg: cfg, caseID: caseIDAttr, conn: conn}, nil
 }
 
+// global is "GLOBAL " in cluster mode: a subquery over a Distributed
+// table inside a query over one is then run once and its result sent to
+// the shards (ClickHouse refuses it otherwise on several shards); "" on a
+// single server.
+func (r *SessionReader) global() string {
+	if r.cfg.Cluster == "" {
+		return ""
+	}
+	return "GLOBAL "
+}
+
 // Close closes the connection.
 func (r *SessionReader) Close() error { return r.conn.Close() }
 
@@ -50,11 +61,12 @@ func (r *SessionReader) Close() error { return r.conn.Close() }
 func (r *SessionReader) IdleSessions(ctx context.Context, idleBefore, since time.Time, limit int) ([]*agentrun.Session, error) {
 	traj := r.cfg.Database + "." + r.cfg.Tables.Trajectories
 	evals := r.cfg.Database + "." + r.cfg.Tables.Evaluations
+	global := r.global()
 	q := `SELECT session_id, trace_id, span_id, service, service_version, environment, agent,
 	  start, ` + "`end`" + `, failed, error_type, length(tool_names), arrayCount(e -> e != '', tool_errors), input, output,
 	  replies, attributes
 	FROM ` + traj + ` FINAL
-	WHERE session_id IN (
+	WHERE session_id ` + global + `IN (
 	  SELECT session_id FROM (
 	    SELECT session_id, uniqExact(trace_id, span_id) AS runs, max(` + "`end`" + `) AS last FROM ` + traj + `
 	    WHERE session_id != '' AND start >= ? GROUP BY session_id HAVING last < ?)
@@ -168,7 +180,7 @@ func (r *SessionReader) readCalls(ctx context.Context, sessions []*agentrun.Sess
 	}
 	q := `SELECT trace_id, run_span_id, span_id, call_id, tool, agent, arguments, arguments_valid, result, error, start, duration_seconds
 	FROM ` + r.cfg.Database + "." + r.cfg.Tables.ToolCalls + ` FINAL
-	WHERE trace_id IN (SELECT trace_id FROM ` + r.cfg.Database + "." + r.cfg.Tables.Trajectories + ` WHERE has(?, session_id))
+	WHERE trace_id ` + r.global() + `IN (SELECT trace_id FROM ` + r.cfg.Database + "." + r.cfg.Tables.Trajectories + ` WHERE has(?, session_id))
 	ORDER BY trace_id, run_span_id, position`
 	rows, err := r.conn.Query(ctx, q, ids)
 	if err != nil {
