@@ -9,8 +9,21 @@ const sessionDrillDownURL = "/d/" + sessionsUID + "?${__url_time_range}&${databa
 
 // sessionScores selects the session scores (rows without a trace id) of
 // the given metrics in the dashboard's range, by the session's first turn.
-func sessionScores(metrics string, extra ...string) string {
-	return where("run_start", append([]string{releaseFilter, "trace_id = ''", "metric IN (" + metrics + ")"}, extra...)...)
+func sessionScores(metrics string) string {
+	return where("run_start", releaseFilter, "trace_id = ''", "metric IN ("+metrics+")")
+}
+
+// latestSessionScores is the session scores of metrics in the range, each
+// from the session's latest revision (a session rescored after late turns
+// from the shared store keeps its first turn's start; its rescoring says
+// its revision in the details): one row per session, first turn and
+// metric, with its score and details.
+func latestSessionScores(metrics string) string {
+	return "(\n  SELECT session_id, run_start, metric, tupleElement(latest, 1) AS score, tupleElement(latest, 2) AS details\n" +
+		"  FROM (\n    SELECT session_id, run_start, metric,\n" +
+		"      argMax(tuple(score, details), visitParamExtractUInt(details, 'revision')) AS latest\n" +
+		"    FROM " + tEvaluations + "\n    " + sessionScores(metrics) + "\n" +
+		"    GROUP BY session_id, run_start, metric\n  )\n)"
 }
 
 // sessionsDashboard: the worst conversations, a conversation's turns in
@@ -20,7 +33,7 @@ func sessionsDashboard() analystDashboard {
 		uid:   sessionsUID,
 		title: "Sessions",
 		description: "Conversations (sessions) scored by the session metrics: the worst ones, a session's turns in order, and the turn at which failed sessions first failed. " +
-			"Sessions are placed in time by their first turn's start; they exist when sessions are enabled.",
+			"Sessions are placed in time by their first turn's start; they exist when sessions are enabled. A session scored again after late turns shows its latest revision.",
 		tags: []string{"analysts"},
 		vars: []string{"service", "agent", "release", "worst_sessions", "session_id"},
 		panels: func(Options) []chPanel {
@@ -34,7 +47,7 @@ func sessionsDashboard() analystDashboard {
 				{
 					title: "Failed sessions", kind: kindStat, width: 12, height: 4, unit: "percentunit",
 					description: "Share of sessions in which any turn failed (session_failed = 1).",
-					sql:         "SELECT avg(score) AS failed_rate\nFROM " + tEvaluations + "\n" + sessionScores("'session_failed'"),
+					sql:         "SELECT avg(score) AS failed_rate\nFROM " + latestSessionScores("'session_failed'"),
 					columns:     []string{"failed_rate"},
 				},
 				{
@@ -48,8 +61,7 @@ func sessionsDashboard() analystDashboard {
 						"    maxIf(visitParamExtractUInt(details, 'first_failed_turn'), metric = 'session_failed') AS first_failed_turn,\n" +
 						"    if(countIf(metric = 'session_tool_error_rate') > 0, maxIf(score, metric = 'session_tool_error_rate'), NULL) AS tool_error_rate,\n" +
 						"    if(countIf(metric = 'session_duration_seconds') > 0, maxIf(score, metric = 'session_duration_seconds'), NULL) AS duration_seconds\n" +
-						"  FROM " + tEvaluations + "\n  " +
-						sessionScores("'session_turns', 'session_failed', 'session_tool_error_rate', 'session_duration_seconds'") +
+						"  FROM " + latestSessionScores("'session_turns', 'session_failed', 'session_tool_error_rate', 'session_duration_seconds'") +
 						"\n  GROUP BY session_id, run_start\n)\nORDER BY failed DESC, ifNull(tool_error_rate, -1) DESC, turns DESC, start DESC, session_id\nLIMIT ${worst_sessions}",
 					columns: []string{"session_id", "start", "turns", "failed", "first_failed_turn", "tool_error_rate", "duration_seconds"},
 				},
@@ -70,7 +82,7 @@ func sessionsDashboard() analystDashboard {
 					description: "Failed sessions by the turn that failed first (1-based), with the error types of those turns: does a conversation break at the start or after several turns?",
 					sql: "SELECT visitParamExtractUInt(details, 'first_failed_turn') AS turn, uniqExact(session_id, run_start) AS sessions,\n" +
 						"  arraySort(arrayFilter(x -> x != '', groupUniqArray(visitParamExtractString(details, 'error_type')))) AS error_types\nFROM " +
-						tEvaluations + "\n" + sessionScores("'session_failed'", "score = 1") + "\nGROUP BY turn\nORDER BY turn",
+						latestSessionScores("'session_failed'") + "\nWHERE score = 1\nGROUP BY turn\nORDER BY turn",
 					columns: []string{"turn", "sessions", "error_types"},
 				},
 			}

@@ -100,6 +100,15 @@ func TestSessionPanelAnswers(t *testing.T) {
 		}
 		// the assembler keeps turns in start order
 		sort.SliceStable(ss.Turns, func(i, j int) bool { return ss.Turns[i].Start.Before(ss.Turns[j].Start) })
+		if k == 0 {
+			// A was scored once before its late turns arrived (from the
+			// shared store: same first turn): that revision, on its first
+			// turn alone, neither failed nor is shown.
+			early := *ss
+			early.Turns = ss.Turns[:1]
+			evs = append(evs, session.Evaluate(&early))
+			ss.Revision, ss.LateTurns = 2, len(ss.Turns)-1
+		}
 		evs = append(evs, session.Evaluate(ss))
 	}
 	conn, db := seedDB(t, session.Metrics(), evs)

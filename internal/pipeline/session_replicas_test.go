@@ -141,9 +141,10 @@ func TestSessionsAcrossReplicas(t *testing.T) {
 		got = append(got, fmt.Sprintf("%.4f r%d+%d", score, d.Revision, d.LateTurns))
 	}
 	_ = rows.Close()
-	// session_tool_error_rate: 1 of 4 calls, then 1 of 3; session_turns:
-	// 3 turns (no revision in its details), then 4 (revision 2, 1 late)
-	want := []string{"0.2500 r0+0", "0.3333 r0+0", "3.0000 r0+0", "4.0000 r2+1"}
+	// session_tool_error_rate: 1 of 3 calls, then 1 of 4 (revision 2);
+	// session_turns: 3 turns (no revision in its details), then 4
+	// (revision 2, 1 late)
+	want := []string{"0.2500 r2+0", "0.3333 r0+0", "3.0000 r0+0", "4.0000 r2+1"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("conv-0 scores %v, want %v", got, want)
 	}

@@ -89,6 +89,12 @@ func Evaluate(s *agentrun.Session) *scorer.Evaluation {
 			continue
 		}
 		r.Passed = scorer.SemanticsOf(m).Pass.Verdict(r.Score)
+		if s.Revision > 1 { // readers pick a session's latest revision by it
+			if r.Details == nil {
+				r.Details = map[string]any{}
+			}
+			r.Details["revision"] = s.Revision
+		}
 		ev.Results = append(ev.Results, r)
 	}
 	return ev
@@ -98,7 +104,7 @@ func turns(s *agentrun.Session) (scorer.Result, bool) {
 	r := scorer.Result{Score: float64(len(s.Turns)),
 		Details: map[string]any{"trace_ids": s.TraceIDs(), "close_reason": s.CloseReason}}
 	if s.Revision > 1 {
-		r.Details["revision"], r.Details["late_turns"] = s.Revision, s.LateTurns
+		r.Details["late_turns"] = s.LateTurns
 	}
 	return r, true
 }
