@@ -2,17 +2,13 @@ package pipeline
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
-	ch "github.com/ClickHouse/clickhouse-go/v2"
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/evalsidecar/evalsidecar/internal/config"
@@ -27,13 +23,7 @@ import (
 // and the Prometheus counters), summed, equal what the server billed, and
 // the reused results say cached at no cost.
 func TestJudgeCostEveryDollarBilled(t *testing.T) {
-	dsn := os.Getenv("EVALSIDECAR_CLICKHOUSE_DSN")
-	if dsn == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("EVALSIDECAR_CLICKHOUSE_DSN is not set (scripts/test starts ClickHouse)")
-		}
-		t.Skip("EVALSIDECAR_CLICKHOUSE_DSN not set")
-	}
+	tdb := newTestDB(t, "t_billing_")
 	const inPrice, outPrice = 2.5, 10.0 // USD per million tokens
 	var (
 		mu             sync.Mutex
@@ -66,26 +56,10 @@ judge:
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	def := testConfig(dir)
+	def := tdb.config(testConfig(dir), dir)
+	def.Exporters.JSONL.Enabled = true
 	cfg.Receiver, cfg.Exporters, cfg.Extractor = def.Receiver, def.Exporters, def.Extractor
-	var id [4]byte
-	_, _ = rand.Read(id[:])
-	db := "t_billing_" + hex.EncodeToString(id[:])
-	c := &cfg.Exporters.ClickHouse
-	c.Enabled, c.Endpoint, c.Database = true, dsn, db
-	c.FlushInterval, c.Spool.Directory = 50*time.Millisecond, filepath.Join(dir, "spool")
-	opts, err := ch.ParseDSN(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := ch.Open(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+db)
-		_ = conn.Close()
-	})
+	db, conn := tdb.db, tdb.conn
 
 	p, ctx := startOnline(t, cfg, Options{Version: "test"})
 	tp := sdkTracerProvider(t, ctx, p, "support-agent")
