@@ -26,6 +26,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/receiver"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/catalog"
+	"github.com/evalsidecar/evalsidecar/scorer/feedback"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
 	"github.com/evalsidecar/evalsidecar/scorer/reference"
@@ -183,7 +184,14 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 		return nil, fmt.Errorf("extractor: %w", err)
 	}
 	if opts.Online {
-		if p.Receiver, err = receiver.New(cfg.Receiver, set.Component("receiver"), p.Assembler, p.Assembler); err != nil {
+		// People's feedback goes to the exporters; every log record, the
+		// feedback included, then goes on to the assembler (which keeps
+		// the gen_ai events only).
+		logs, err := feedback.New(set.Component("feedback"), p.Exporters, p.Assembler.ConsumeLogs)
+		if err != nil {
+			return nil, fmt.Errorf("feedback: %w", err)
+		}
+		if p.Receiver, err = receiver.New(cfg.Receiver, set.Component("receiver"), p.Assembler, logs); err != nil {
 			return nil, fmt.Errorf("receiver: %w", err)
 		}
 		p.Metrics = promexp.NewServer(cfg.Exporters.Prometheus, reg, p.Readiness, logger.With("component", "metrics"))
