@@ -27,6 +27,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/catalog"
 	"github.com/evalsidecar/evalsidecar/scorer/feedback"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/calibration"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
 	"github.com/evalsidecar/evalsidecar/scorer/reference"
@@ -125,6 +126,13 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 		exps = append(exps, oe)
 	}
 	exps = append(exps, opts.Extra...)
+	if cfg.Judge.Enabled() {
+		cal, err := calibration.New(cfg.Judge.Calibration, set.Component("judge/calibration"))
+		if err != nil {
+			return nil, fmt.Errorf("judge.calibration: %w", err)
+		}
+		exps = append(exps, cal)
+	}
 	if cfg.Sessions.Enabled {
 		// Last in the fan-out, so it shuts down first and exports the
 		// sessions still open to the exporters before them.
