@@ -86,6 +86,12 @@ func judgeCostDashboard() analystDashboard {
 						"output_tokens", "mean_latency_seconds", "cost_usd"},
 				},
 				{
+					title: "Agreement with people", kind: kindTable, width: 24, unit: "none",
+					description: "Each judge metric on the runs started in the time range against people's feedback on them (the feedback table joined with the judge's latest score of the same run and metric): labelled runs, the share where both give the same value, Cohen's kappa (labels, or numbers with at most 10 distinct values a side; empty when undefined) and the mean absolute error (numeric feedback only). A record sent twice counts once; each person's record on a run counts.",
+					sql:     agreementSQL,
+					columns: []string{"metric", "labelled_runs", "exact_agreement", "kappa", "mae"},
+				},
+				{
 					title: "Decisions over time", kind: kindTimeSeries, width: 24,
 					description: "The ledger, per run and metric: scored, not applicable or error for every metric; for judge metrics, queued (sampled for a judge, followed by its outcome), sampled_out, filtered, over_budget, queue_full, judge_error, not_applicable or shutting_down.",
 					sql: fmt.Sprintf("SELECT %s AS time, decision AS series, count() AS decisions\nFROM %s\n%s\nGROUP BY time, series\nORDER BY time",
@@ -105,3 +111,44 @@ func judgeCostDashboard() analystDashboard {
 		},
 	}
 }
+
+// agreementSQL computes, per judge metric, the agreement of the judge's
+// scores of the runs started in the time range with people's feedback on
+// them: the statistics sidecar eval writes to summary.json
+// (scorer/aggregate) but Spearman's, in SQL that ClickHouse 18.16 runs. A
+// pair is a feedback row (deduplicated by row key) and the judge's latest
+// score of its run and metric; the judge's side is its label, else its
+// score, against the person's value when there is one, else label. Kappa
+// is (po − pe) / (1 − pe), pe summed over the person's values (a value
+// only the judge gives adds 0).
+var agreementSQL = "SELECT metric, n AS labelled_runs, po AS exact_agreement,\n" +
+	"  if(pe < 1 AND (numeric = 0 OR length(arrayDistinct(arrayConcat(js, hs))) <= 10), (po - pe) / (1 - pe), NULL) AS kappa,\n" +
+	"  if(numeric = 1, mae, NULL) AS mae\n" +
+	"FROM (\n" +
+	"  SELECT metric, count() AS n, avg(j = h) AS po, min(has_value) AS numeric,\n" +
+	"    avgIf(abs(j_score - value), has_value = 1) AS mae, groupArray(j) AS js, groupArray(h) AS hs,\n" +
+	"    arraySum(k -> countEqual(js, k) * countEqual(hs, k), arrayDistinct(hs)) / (n * n) AS pe\n" +
+	"  FROM (\n" +
+	"    SELECT metric, has_value, value, j_score,\n" +
+	"      if(has_value = 1, toString(j_score), if(j_label != '', j_label, toString(j_score))) AS j,\n" +
+	"      if(has_value = 1, toString(value), label) AS h\n" +
+	"    FROM (\n" +
+	"      SELECT metric, trace_id, argMax(score, timestamp) AS j_score, argMax(label, timestamp) AS j_label\n" +
+	"      FROM " + tEvaluations + "\n" +
+	"      " + judgedRuns + "\n" +
+	"      GROUP BY metric, trace_id\n" +
+	"    ) ALL INNER JOIN (\n" +
+	"      SELECT metric, trace_id, any(has_value) AS has_value, any(value) AS value, any(label) AS label\n" +
+	"      FROM " + tFeedback + "\n" +
+	"      WHERE trace_id IN (SELECT trace_id FROM " + tEvaluations + "\n" +
+	"        " + judgedRuns + ")\n" +
+	"      GROUP BY metric, trace_id, row_key\n" +
+	"    ) USING (metric, trace_id)\n" +
+	"  )\n" +
+	"  GROUP BY metric\n" +
+	")\n" +
+	"ORDER BY metric"
+
+// judgedRuns selects the judge's scores of the runs started in the time
+// range.
+var judgedRuns = where("run_start", "judge_model != ''")
