@@ -669,7 +669,7 @@ func TestFeedbackWritesFeedbackLines(t *testing.T) {
 	if json.Unmarshal([]byte(fl[0]), &a) != nil || json.Unmarshal([]byte(fl[1]), &b) != nil {
 		t.Fatalf("feedback.jsonl: %v", fl)
 	}
-	if a.TraceID != "t1" || a.Metric != "coherence" || a.Label != "pass" || a.Value != nil || a.Annotator != "ann" || !a.Timestamp.Time.Equal(at) {
+	if a.TraceID != "t1" || a.Metric != "coherence" || a.Label != "pass" || a.Value != nil || a.Annotator != "ann" || !a.Timestamp.Equal(at) {
 		t.Errorf("first feedback record %+v", a)
 	}
 	if b.TraceID != "t2" || b.Value == nil || *b.Value != 4 || b.Label != "" {

@@ -98,41 +98,11 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 			return nil, fmt.Errorf("scorer.references: %w", err)
 		}
 	}
-	var exps []exporter.Exporter
-	prom, err := promexp.New(cfg.Exporters.Prometheus, set.Component("exporter/prometheus"))
+	exps, err := newExporters(cfg, set)
 	if err != nil {
-		return nil, fmt.Errorf("exporters.prometheus: %w", err)
-	}
-	exps = append(exps, prom)
-	if cfg.Exporters.JSONL.Enabled {
-		jl, err := jsonl.New(cfg.Exporters.JSONL, set.Component("exporter/jsonl"))
-		if err != nil {
-			return nil, fmt.Errorf("exporters.jsonl: %w", err)
-		}
-		exps = append(exps, jl)
-	}
-	if cfg.Exporters.ClickHouse.Enabled {
-		chx, err := chexp.New(cfg.Exporters.ClickHouse, set.Component("exporter/clickhouse"))
-		if err != nil {
-			return nil, fmt.Errorf("exporters.clickhouse: %w", err)
-		}
-		exps = append(exps, chx)
-	}
-	if cfg.Exporters.OTelEvents.Enabled {
-		oe, err := otelevents.New(cfg.Exporters.OTelEvents, set.Component("exporter/otel_events"))
-		if err != nil {
-			return nil, fmt.Errorf("exporters.otel_events: %w", err)
-		}
-		exps = append(exps, oe)
+		return nil, err
 	}
 	exps = append(exps, opts.Extra...)
-	if cfg.Judge.Enabled() {
-		cal, err := calibration.New(cfg.Judge.Calibration, set.Component("judge/calibration"))
-		if err != nil {
-			return nil, fmt.Errorf("judge.calibration: %w", err)
-		}
-		exps = append(exps, cal)
-	}
 	if cfg.Sessions.Enabled {
 		// Last in the fan-out, so it shuts down first and exports the
 		// sessions still open to the exporters before them.
@@ -205,6 +175,46 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 		p.Metrics = promexp.NewServer(cfg.Exporters.Prometheus, reg, p.Readiness, logger.With("component", "metrics"))
 	}
 	return p, nil
+}
+
+// newExporters builds the configured exporters, Prometheus first, and,
+// with judge metrics, the calibration against people's feedback.
+func newExporters(cfg config.Config, set telemetry.Settings) ([]exporter.Exporter, error) {
+	var exps []exporter.Exporter
+	prom, err := promexp.New(cfg.Exporters.Prometheus, set.Component("exporter/prometheus"))
+	if err != nil {
+		return nil, fmt.Errorf("exporters.prometheus: %w", err)
+	}
+	exps = append(exps, prom)
+	if cfg.Exporters.JSONL.Enabled {
+		jl, err := jsonl.New(cfg.Exporters.JSONL, set.Component("exporter/jsonl"))
+		if err != nil {
+			return nil, fmt.Errorf("exporters.jsonl: %w", err)
+		}
+		exps = append(exps, jl)
+	}
+	if cfg.Exporters.ClickHouse.Enabled {
+		chx, err := chexp.New(cfg.Exporters.ClickHouse, set.Component("exporter/clickhouse"))
+		if err != nil {
+			return nil, fmt.Errorf("exporters.clickhouse: %w", err)
+		}
+		exps = append(exps, chx)
+	}
+	if cfg.Exporters.OTelEvents.Enabled {
+		oe, err := otelevents.New(cfg.Exporters.OTelEvents, set.Component("exporter/otel_events"))
+		if err != nil {
+			return nil, fmt.Errorf("exporters.otel_events: %w", err)
+		}
+		exps = append(exps, oe)
+	}
+	if cfg.Judge.Enabled() {
+		cal, err := calibration.New(cfg.Judge.Calibration, set.Component("judge/calibration"))
+		if err != nil {
+			return nil, fmt.Errorf("judge.calibration: %w", err)
+		}
+		exps = append(exps, cal)
+	}
+	return exps, nil
 }
 
 // describeMetrics tells every exporter that asks the metrics it will be
