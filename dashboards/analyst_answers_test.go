@@ -607,8 +607,9 @@ func boolIndex(b bool) int {
 //     judge no and person yes 10): agreement 0.7, kappa 0.4. One record is
 //     sent twice (counted once); a run started outside the time range and
 //     feedback on a run no judge scored are left out.
-//   - rating, 1–5 numbers: kappa and mean absolute error computed here
-//     from the confusion counts and the differences.
+//   - rating, 1–5 numbers: kappa, Spearman's correlation (with ties) and
+//     mean absolute error computed here from the confusion counts, the
+//     ranks and the differences.
 func TestAgreementPanelAnswers(t *testing.T) {
 	at := time.Now().UTC().Add(-4 * time.Hour).Truncate(time.Minute)
 	judged := func(i int, start time.Time, metric string, score float64, label string) *scorer.Evaluation {
@@ -672,8 +673,8 @@ func TestAgreementPanelAnswers(t *testing.T) {
 	if got := []float64{num(rows[0][1]), num(rows[0][2]), num(rows[0][3])}; !near(got[0], 50) || !near(got[1], 0.7) || !near(got[2], 0.4) {
 		t.Errorf("approval: labelled runs, agreement, kappa = %v, want 50, 0.7, 0.4", got)
 	}
-	if rows[0][4] != nil {
-		t.Errorf("approval: mae %v for labels, want empty", rows[0][4])
+	if rows[0][4] != nil || rows[0][5] != nil {
+		t.Errorf("approval: spearman %v, mae %v for labels, want empty", rows[0][4], rows[0][5])
 	}
 
 	// rating: kappa from the confusion counts, mean absolute error
@@ -694,11 +695,47 @@ func TestAgreementPanelAnswers(t *testing.T) {
 	}
 	po := agree / n
 	wantKappa, wantMAE := (po-pe)/(1-pe), abs/n
-	if got := []float64{num(rows[1][1]), num(rows[1][2]), num(rows[1][3]), num(rows[1][4])}; !near(got[0], n) || !near(got[1], po) ||
-		!near(got[2], wantKappa) || !near(got[3], wantMAE) {
-		t.Errorf("rating: labelled runs, agreement, kappa, mae = %v, want %v %v %v %v", got, n, po, wantKappa, wantMAE)
+	// Spearman: Pearson's correlation of the ranks, a tied value ranked
+	// the values below it plus (its count + 1) / 2.
+	rank := func(xs []float64, x float64) float64 {
+		var below, same float64
+		for _, y := range xs {
+			if y < x {
+				below++
+			} else if y == x {
+				same++
+			}
+		}
+		return below + (same+1)/2
 	}
-	if wantKappa <= 0 || wantKappa >= 1 || wantMAE == 0 {
-		t.Errorf("dataset: rating kappa %v, mae %v should be strictly between perfect and chance", wantKappa, wantMAE)
+	var sx, sy, sxy, sxx, syy float64
+	for k := range judge {
+		x, y := rank(judge, judge[k]), rank(human, human[k])
+		sx, sy, sxy, sxx, syy = sx+x, sy+y, sxy+x*y, sxx+x*x, syy+y*y
+	}
+	wantRho := (n*sxy - sx*sy) / math.Sqrt((n*sxx-sx*sx)*(n*syy-sy*sy))
+	if got := []float64{num(rows[1][1]), num(rows[1][2]), num(rows[1][3]), num(rows[1][4]), num(rows[1][5])}; !near(got[0], n) || !near(got[1], po) ||
+		!near(got[2], wantKappa) || !near(got[3], wantRho) || !near(got[4], wantMAE) {
+		t.Errorf("rating: labelled runs, agreement, kappa, spearman, mae = %v, want %v %v %v %v %v", got, n, po, wantKappa, wantRho, wantMAE)
+	}
+	if wantKappa <= 0 || wantKappa >= 1 || wantMAE == 0 || !(wantRho > 0 && wantRho < 1) {
+		t.Errorf("dataset: rating kappa %v, spearman %v, mae %v should be strictly between perfect and chance", wantKappa, wantRho, wantMAE)
+	}
+
+	// The confusion matrix: approval's four cells, by the person's value
+	// then the judge's.
+	tg, ok = renderedTargets(t, "evalsidecar-judge-cost")["Judge against people"]
+	if !ok {
+		t.Fatal("the Judge cost dashboard has no confusion matrix panel")
+	}
+	cellsGot := map[string]float64{}
+	for _, r := range queryRows(t, conn, e.expand(t, tg.RawSQL)) {
+		if r[0] == "approval" {
+			cellsGot[r[1].(string)+"/"+r[2].(string)] = num(r[3])
+		}
+	}
+	wantCells := map[string]float64{"yes/yes": 20, "no/yes": 5, "yes/no": 10, "no/no": 15}
+	if fmt.Sprint(cellsGot) != fmt.Sprint(wantCells) {
+		t.Errorf("approval confusion (person/judge) %v, want %v", cellsGot, wantCells)
 	}
 }
