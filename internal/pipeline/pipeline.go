@@ -14,6 +14,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	"go.opentelemetry.io/collector/pdata/plog"
 
 	"github.com/evalsidecar/evalsidecar/exporter"
 	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
@@ -65,6 +66,9 @@ type Pipeline struct {
 	// References gives live runs their expected side; nil when no
 	// reference files are configured.
 	References *reference.Store
+	// Feedback takes people's feedback records from log requests to the
+	// exporters.
+	Feedback *feedback.Consumer
 
 	logger *slog.Logger
 	drops  *telemetry.Drops
@@ -161,15 +165,11 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	if p.Assembler, err = extractor.NewAssembler(cfg.Extractor, set.Component("extractor"), p.Engine); err != nil {
 		return nil, fmt.Errorf("extractor: %w", err)
 	}
+	if p.Feedback, err = feedback.New(set.Component("feedback"), p.Exporters); err != nil {
+		return nil, fmt.Errorf("feedback: %w", err)
+	}
 	if opts.Online {
-		// People's feedback goes to the exporters; every log record, the
-		// feedback included, then goes on to the assembler (which keeps
-		// the gen_ai events only).
-		logs, err := feedback.New(set.Component("feedback"), p.Exporters, p.Assembler.ConsumeLogs)
-		if err != nil {
-			return nil, fmt.Errorf("feedback: %w", err)
-		}
-		if p.Receiver, err = receiver.New(cfg.Receiver, set.Component("receiver"), p.Assembler, logs); err != nil {
+		if p.Receiver, err = receiver.New(cfg.Receiver, set.Component("receiver"), p.Assembler, receiver.LogsConsumerFunc(p.consumeLogs)); err != nil {
 			return nil, fmt.Errorf("receiver: %w", err)
 		}
 		p.Metrics = promexp.NewServer(cfg.Exporters.Prometheus, reg, p.Readiness, logger.With("component", "metrics"))
@@ -215,6 +215,14 @@ func newExporters(cfg config.Config, set telemetry.Settings) ([]exporter.Exporte
 		exps = append(exps, cal)
 	}
 	return exps, nil
+}
+
+// consumeLogs takes a log request: people's feedback goes to the
+// exporters, then every record, the feedback included, to the assembler
+// (which keeps the gen_ai events only).
+func (p *Pipeline) consumeLogs(ctx context.Context, ld plog.Logs) error {
+	p.Feedback.ConsumeLogs(ctx, ld)
+	return p.Assembler.ConsumeLogs(ctx, ld)
 }
 
 // describeMetrics tells every exporter that asks the metrics it will be

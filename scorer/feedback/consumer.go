@@ -20,23 +20,19 @@ const (
 
 // Consumer takes the feedback records of OTLP log requests and hands them
 // to a sink (the exporter fan-out) as one feedback evaluation per
-// request. It is a receiver.LogsConsumer; other log records are left to
-// the consumer after it.
+// request; it ignores other log records.
 type Consumer struct {
 	sink     scorer.Sink
-	next     func(context.Context, plog.Logs) error
 	logger   *slog.Logger
 	received prometheus.Counter
 	rejected *prometheus.CounterVec
 	now      func() time.Time
 }
 
-// New returns a consumer that exports feedback to sink, then passes every
-// request on to next (nil: nothing further).
-func New(set telemetry.Settings, sink scorer.Sink, next func(context.Context, plog.Logs) error) (*Consumer, error) {
+// New returns a consumer that exports feedback to sink.
+func New(set telemetry.Settings, sink scorer.Sink) (*Consumer, error) {
 	c := &Consumer{
 		sink:   sink,
-		next:   next,
 		logger: set.Log(),
 		now:    time.Now,
 		received: prometheus.NewCounter(prometheus.CounterOpts{Name: MetricReceived,
@@ -58,10 +54,10 @@ func New(set telemetry.Settings, sink scorer.Sink, next func(context.Context, pl
 }
 
 // ConsumeLogs exports ld's feedback records and logs and counts the
-// malformed ones, then passes ld on. Feedback a sink cannot take is
-// counted and logged by that sink (evalsidecar_dropped_total) and does
-// not fail the request: the other sinks have it already.
-func (c *Consumer) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
+// malformed ones. Feedback a sink cannot take is counted and logged by
+// that sink (evalsidecar_dropped_total) and does not fail the request:
+// the other sinks have it already.
+func (c *Consumer) ConsumeLogs(ctx context.Context, ld plog.Logs) {
 	fbs, rejected := Decode(ld, c.now())
 	for _, r := range rejected {
 		c.rejected.WithLabelValues(r.Reason).Inc()
@@ -73,8 +69,4 @@ func (c *Consumer) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
 			c.logger.Warn("feedback not stored by every exporter", "records", len(fbs), "err", err)
 		}
 	}
-	if c.next == nil {
-		return nil
-	}
-	return c.next(ctx, ld)
 }
