@@ -88,8 +88,8 @@ func judgeCostDashboard() analystDashboard {
 				{
 					title: "Agreement with people", kind: kindTable, width: 24, unit: "none",
 					description: "Each judge metric on the runs started in the time range against people's feedback on them (the feedback table joined with the judge's latest score of the same run and metric): labelled runs, the share where both give the same value, Cohen's kappa (labels, or numbers with at most 10 distinct values a side; empty when undefined), and for numeric feedback Spearman's rank correlation and the mean absolute error. A record sent twice counts once; each person's record on a run counts.",
-					sql:     agreementSQL,
-					columns: []string{"metric", "labelled_runs", "exact_agreement", "kappa", "spearman", "mae"},
+					sql:         agreementSQL,
+					columns:     []string{"metric", "labelled_runs", "exact_agreement", "kappa", "spearman", "mae"},
 				},
 				{
 					title: "Judge against people", kind: kindTable, width: 24,
