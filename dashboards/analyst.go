@@ -74,6 +74,7 @@ var (
 	tToolCalls    = "${database}." + chexp.DefaultToolCallsTable
 	tDecisions    = "${database}." + chexp.DefaultEvalDecisionsTable
 	tMetrics      = "${database}." + chexp.DefaultMetricsTable
+	tFeedback     = "${database}." + chexp.DefaultFeedbackTable
 )
 
 // Filters on the dashboards' variables.

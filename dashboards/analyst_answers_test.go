@@ -598,3 +598,144 @@ func boolIndex(b bool) int {
 	}
 	return 0
 }
+
+// TestAgreementPanelAnswers seeds judge scores and people's feedback
+// through the real exporter and checks the Judge cost dashboard's
+// agreement table:
+//   - approval, labels: the 2×2 example of Wikipedia's "Cohen's kappa"
+//     (50 items; both yes 20, both no 15, judge yes and person no 5,
+//     judge no and person yes 10): agreement 0.7, kappa 0.4. One record is
+//     sent twice (counted once); a run started outside the time range and
+//     feedback on a run no judge scored are left out.
+//   - rating, 1–5 numbers: kappa, Spearman's correlation (with ties) and
+//     mean absolute error computed here from the confusion counts, the
+//     ranks and the differences.
+func TestAgreementPanelAnswers(t *testing.T) {
+	at := time.Now().UTC().Add(-4 * time.Hour).Truncate(time.Minute)
+	judged := func(i int, start time.Time, metric string, score float64, label string) *scorer.Evaluation {
+		id := fmt.Sprintf("%032x", i+1)
+		return &scorer.Evaluation{FollowUp: true,
+			Trajectory: &agentrun.Trajectory{TraceID: id, RootSpanID: id[16:], Service: "budget-bot", Agent: "planner", Start: start},
+			Results: []scorer.Result{{Metric: metric, Score: score, Label: label,
+				Judge: &scorer.JudgeUsage{Provider: "openai", Model: "judge-1", InputTokens: 100}}}}
+	}
+	person := func(i int, metric string, f scorer.Feedback) scorer.Feedback {
+		f.TraceID, f.Metric, f.Time, f.Annotator = fmt.Sprintf("%032x", i+1), metric, at.Add(2*time.Hour), "ann"
+		return f
+	}
+	var evs []*scorer.Evaluation
+	var fbs []scorer.Feedback
+	// approval: runs 0–49
+	cells := []struct {
+		n            int
+		judge, human string
+	}{{20, "yes", "yes"}, {5, "yes", "no"}, {10, "no", "yes"}, {15, "no", "no"}}
+	i := 0
+	for _, c := range cells {
+		for range c.n {
+			evs = append(evs, judged(i, at.Add(time.Duration(i)*time.Minute), "approval", map[string]float64{"yes": 1}[c.judge], c.judge))
+			fbs = append(fbs, person(i, "approval", scorer.Feedback{Label: c.human}))
+			i++
+		}
+	}
+	fbs = append(fbs, fbs[0]) // sent twice
+	// outside the time range: a run a day earlier, disagreeing
+	evs = append(evs, judged(100, at.Add(-24*time.Hour), "approval", 1, "yes"))
+	fbs = append(fbs, person(100, "approval", scorer.Feedback{Label: "no"}))
+	// feedback on a run with no judge score
+	fbs = append(fbs, person(101, "approval", scorer.Feedback{Label: "no"}))
+	// rating: runs 200–229, judge and person on a 1–5 scale
+	var judge, human []float64
+	for k := range 30 {
+		j, h := float64(1+k%5), float64(1+(k*3)%5)
+		if k%4 == 0 {
+			h = j
+		}
+		judge, human = append(judge, j), append(human, h)
+		evs = append(evs, judged(200+k, at.Add(time.Duration(k)*time.Minute), "rating", j, ""))
+		fbs = append(fbs, person(200+k, "rating", scorer.Feedback{Value: h, HasValue: true}))
+	}
+	evs = append(evs, &scorer.Evaluation{Feedback: fbs})
+	conn, db := seedDB(t, nil, evs)
+
+	tg, ok := renderedTargets(t, "evalsidecar-judge-cost")["Agreement with people"]
+	if !ok {
+		t.Fatal("the Judge cost dashboard has no agreement panel")
+	}
+	e := grafanaEnv{from: at.Add(-10 * time.Minute), to: at.Add(90 * time.Minute), interval: 10 * time.Minute,
+		vars: map[string][]string{"database": {db}, "service": {"budget-bot"}, "agent": {"planner", "checkout"}}}
+	rows := queryRows(t, conn, e.expand(t, tg.RawSQL))
+	if len(rows) != 2 || rows[0][0] != "approval" || rows[1][0] != "rating" {
+		t.Fatalf("rows %v, want approval and rating", rows)
+	}
+
+	// approval: published values
+	if got := []float64{num(rows[0][1]), num(rows[0][2]), num(rows[0][3])}; !near(got[0], 50) || !near(got[1], 0.7) || !near(got[2], 0.4) {
+		t.Errorf("approval: labelled runs, agreement, kappa = %v, want 50, 0.7, 0.4", got)
+	}
+	if rows[0][4] != nil || rows[0][5] != nil {
+		t.Errorf("approval: spearman %v, mae %v for labels, want empty", rows[0][4], rows[0][5])
+	}
+
+	// rating: kappa from the confusion counts, mean absolute error
+	n := float64(len(judge))
+	var agree, abs float64
+	jc, hc := map[float64]float64{}, map[float64]float64{}
+	for k := range judge {
+		if judge[k] == human[k] {
+			agree++
+		}
+		abs += math.Abs(judge[k] - human[k])
+		jc[judge[k]]++
+		hc[human[k]]++
+	}
+	var pe float64
+	for v := 1.0; v <= 5; v++ {
+		pe += jc[v] / n * hc[v] / n
+	}
+	po := agree / n
+	wantKappa, wantMAE := (po-pe)/(1-pe), abs/n
+	// Spearman: Pearson's correlation of the ranks, a tied value ranked
+	// the values below it plus (its count + 1) / 2.
+	rank := func(xs []float64, x float64) float64 {
+		var below, same float64
+		for _, y := range xs {
+			if y < x {
+				below++
+			} else if y == x {
+				same++
+			}
+		}
+		return below + (same+1)/2
+	}
+	var sx, sy, sxy, sxx, syy float64
+	for k := range judge {
+		x, y := rank(judge, judge[k]), rank(human, human[k])
+		sx, sy, sxy, sxx, syy = sx+x, sy+y, sxy+x*y, sxx+x*x, syy+y*y
+	}
+	wantRho := (n*sxy - sx*sy) / math.Sqrt((n*sxx-sx*sx)*(n*syy-sy*sy))
+	if got := []float64{num(rows[1][1]), num(rows[1][2]), num(rows[1][3]), num(rows[1][4]), num(rows[1][5])}; !near(got[0], n) || !near(got[1], po) ||
+		!near(got[2], wantKappa) || !near(got[3], wantRho) || !near(got[4], wantMAE) {
+		t.Errorf("rating: labelled runs, agreement, kappa, spearman, mae = %v, want %v %v %v %v %v", got, n, po, wantKappa, wantRho, wantMAE)
+	}
+	if wantKappa <= 0 || wantKappa >= 1 || wantMAE == 0 || !(wantRho > 0 && wantRho < 1) {
+		t.Errorf("dataset: rating kappa %v, spearman %v, mae %v should be strictly between perfect and chance", wantKappa, wantRho, wantMAE)
+	}
+
+	// The confusion matrix: approval's four cells, by the person's value
+	// then the judge's.
+	tg, ok = renderedTargets(t, "evalsidecar-judge-cost")["Judge against people"]
+	if !ok {
+		t.Fatal("the Judge cost dashboard has no confusion matrix panel")
+	}
+	cellsGot := map[string]float64{}
+	for _, r := range queryRows(t, conn, e.expand(t, tg.RawSQL)) {
+		if r[0] == "approval" {
+			cellsGot[r[1].(string)+"/"+r[2].(string)] = num(r[3])
+		}
+	}
+	wantCells := map[string]float64{"yes/yes": 20, "no/yes": 5, "yes/no": 10, "no/no": 15}
+	if fmt.Sprint(cellsGot) != fmt.Sprint(wantCells) {
+		t.Errorf("approval confusion (person/judge) %v, want %v", cellsGot, wantCells)
+	}
+}

@@ -86,6 +86,19 @@ func judgeCostDashboard() analystDashboard {
 						"output_tokens", "mean_latency_seconds", "cost_usd"},
 				},
 				{
+					title: "Agreement with people", kind: kindTable, width: 24, unit: "none",
+					description: "Each judge metric on the runs started in the time range against people's feedback on them (the feedback table joined with the judge's latest score of the same run and metric): labelled runs, the share where both give the same value, Cohen's kappa (labels, or numbers with at most 10 distinct values a side; empty when undefined), and for numeric feedback Spearman's rank correlation and the mean absolute error. A record sent twice counts once; each person's record on a run counts.",
+					sql:         agreementSQL,
+					columns:     []string{"metric", "labelled_runs", "exact_agreement", "kappa", "spearman", "mae"},
+				},
+				{
+					title: "Judge against people", kind: kindTable, width: 24,
+					description: "The confusion matrix of each judge metric on the labelled runs of the time range: runs by the person's value (or label), then the judge's (its label, else its score).",
+					sql: "SELECT metric, h AS person, j AS judge, count() AS runs\nFROM (\n" + indent(agreementPairs, "  ") +
+						"\n)\nGROUP BY metric, person, judge\nORDER BY metric, person, judge\nLIMIT 1000",
+					columns: []string{"metric", "person", "judge", "runs"},
+				},
+				{
 					title: "Decisions over time", kind: kindTimeSeries, width: 24,
 					description: "The ledger, per run and metric: scored, not applicable or error for every metric; for judge metrics, queued (sampled for a judge, followed by its outcome), sampled_out, filtered, over_budget, queue_full, judge_error, not_applicable or shutting_down.",
 					sql: fmt.Sprintf("SELECT %s AS time, decision AS series, count() AS decisions\nFROM %s\n%s\nGROUP BY time, series\nORDER BY time",
@@ -105,3 +118,72 @@ func judgeCostDashboard() analystDashboard {
 		},
 	}
 }
+
+// agreementPairs pairs people's feedback on the runs started in the time
+// range with the judge's scores: one row per feedback row (deduplicated
+// by row key) and the judge's latest score of its run and metric. j is
+// the judge's side as a label (its label, else its score) and h the
+// person's (the value when there is one, else the label).
+var agreementPairs = "SELECT metric, has_value, value, j_score,\n" +
+	"  if(has_value = 1, toString(j_score), if(j_label != '', j_label, toString(j_score))) AS j,\n" +
+	"  if(has_value = 1, toString(value), label) AS h\n" +
+	"FROM (\n" +
+	"  SELECT metric, trace_id, argMax(score, timestamp) AS j_score, argMax(label, timestamp) AS j_label\n" +
+	"  FROM " + tEvaluations + "\n" +
+	"  " + judgedRuns + "\n" +
+	"  GROUP BY metric, trace_id\n" +
+	") ALL INNER JOIN (\n" +
+	"  SELECT metric, trace_id, any(has_value) AS has_value, any(value) AS value, any(label) AS label\n" +
+	"  FROM " + tFeedback + "\n" +
+	"  WHERE trace_id IN (SELECT trace_id FROM " + tEvaluations + "\n" +
+	"    " + judgedRuns + ")\n" +
+	"  GROUP BY metric, trace_id, row_key\n" +
+	") USING (metric, trace_id)"
+
+// judgedRuns selects the judge's scores of the runs started in the time
+// range.
+var judgedRuns = where("run_start", "judge_model != ''")
+
+// agreementSQL computes, per judge metric, the statistics sidecar eval
+// writes to summary.json (scorer/aggregate) over agreementPairs, in SQL
+// that ClickHouse 18.16 runs (no window or rank functions). Kappa is
+// (po − pe) / (1 − pe), pe summed over the person's values (a value only
+// the judge gives adds 0). Spearman's is Pearson's correlation of the
+// ranks, tied values given the mean of their ranks (pairRanks).
+var agreementSQL = "SELECT metric, n AS labelled_runs, po AS exact_agreement,\n" +
+	"  if(pe < 1 AND (numeric = 0 OR length(arrayDistinct(arrayConcat(js, hs))) <= 10), (po - pe) / (1 - pe), NULL) AS kappa,\n" +
+	"  if(numeric = 1 AND NOT isNaN(rho), rho, NULL) AS spearman,\n" +
+	"  if(numeric = 1, mae, NULL) AS mae\n" +
+	"FROM (\n" +
+	"  SELECT metric, count() AS n, avg(j = h) AS po, min(has_value) AS numeric,\n" +
+	"    avgIf(abs(j_score - value), has_value = 1) AS mae, groupArray(j) AS js, groupArray(h) AS hs,\n" +
+	"    arraySum(k -> countEqual(js, k) * countEqual(hs, k), arrayDistinct(hs)) / (n * n) AS pe\n" +
+	"  FROM (\n" + indent(agreementPairs, "    ") + "\n  )\n" +
+	"  GROUP BY metric\n" +
+	") ALL LEFT JOIN (\n" +
+	"  SELECT metric, corr(rank_j_score, rank_value) AS rho\n" +
+	"  FROM (\n" +
+	"    SELECT metric, value, rank_j_score\n" +
+	"    FROM (SELECT metric, j_score, value FROM (\n" + indent(agreementPairs, "      ") + "\n    ) WHERE has_value = 1)\n" +
+	"    ALL INNER JOIN (\n" + indent(pairRanks("j_score"), "      ") + "\n    ) USING (metric, j_score)\n" +
+	"  ) ALL INNER JOIN (\n" + indent(pairRanks("value"), "    ") + "\n  ) USING (metric, value)\n" +
+	"  GROUP BY metric\n" +
+	") USING (metric)\n" +
+	"ORDER BY metric"
+
+// pairRanks gives each value of col (j_score or value) among a metric's
+// numeric pairs its rank: the values below it plus the mean of the
+// positions its ties take, (count + 1) / 2.
+func pairRanks(col string) string {
+	return "SELECT metric, tupleElement(vc, 1) AS " + col + ", tupleElement(vc, 3) - tupleElement(vc, 2) + (tupleElement(vc, 2) + 1) / 2 AS rank_" + col + "\n" +
+		"FROM (\n" +
+		"  SELECT metric, arraySort(groupArray((v, c))) AS sorted,\n" +
+		"    arrayMap((t, s) -> (tupleElement(t, 1), tupleElement(t, 2), s), sorted, arrayCumSum(arrayMap(t -> tupleElement(t, 2), sorted))) AS ranked\n" +
+		"  FROM (SELECT metric, " + col + " AS v, count() AS c FROM (\n" + indent(agreementPairs, "    ") + "\n  ) WHERE has_value = 1 GROUP BY metric, v)\n" +
+		"  GROUP BY metric\n" +
+		")\n" +
+		"ARRAY JOIN ranked AS vc"
+}
+
+// indent prefixes every line of s with p.
+func indent(s, p string) string { return p + strings.ReplaceAll(s, "\n", "\n"+p) }

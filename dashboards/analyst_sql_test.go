@@ -229,6 +229,13 @@ func seed(t *testing.T, n int, at time.Time) (driver.Conn, string) {
 			sessions[i%len(sessions)] = s
 		}
 		s.Turns = append(s.Turns, agentrun.TurnOf(tr))
+		// a person grades every third run's hallucination_v1
+		if i%3 == 0 {
+			fb := scorer.Feedback{Time: tr.Start.Add(time.Hour), TraceID: tr.TraceID, Metric: "hallucination_v1", Label: []string{"graded", "wrong"}[i%2]}
+			if err := x.Export(ctx, &scorer.Evaluation{Feedback: []scorer.Feedback{fb}}); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	for _, s := range sessions {
 		if err := x.Export(ctx, session.Evaluate(s)); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/calibration"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
 )
@@ -71,6 +72,9 @@ func judgeCodeMetrics(t *testing.T) describedMetrics {
 	if _, err := otelevents.New(otelevents.DefaultConfig(), telemetry.Settings{Registerer: reg}); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := calibration.New(calibration.DefaultConfig(), telemetry.Settings{Registerer: reg}); err != nil {
+		t.Fatal(err)
+	}
 	return reg
 }
 
@@ -87,7 +91,8 @@ var byClause = regexp.MustCompile(`\b(?:by|on) \(([^)]*)\)`)
 func TestJudgeQueriesMatchTheCode(t *testing.T) {
 	code := judgeCodeMetrics(t)
 	for _, name := range []string{mJudgeRequests, mJudgeLatency, mJudgeTokens, mJudgeCost, mJudgeCircuitOpen,
-		mJudgeInFlight, mJudgeRetries, mJudgeQueue, mEvalSkipped, mJudgeRedactions, mOtelEventsRecords} {
+		mJudgeInFlight, mJudgeRetries, mJudgeQueue, mEvalSkipped, mJudgeRedactions, mOtelEventsRecords,
+		mJudgeAgreement, mJudgeAgreementFloor} {
 		if code[name] == nil {
 			t.Errorf("%s is read by the dashboards but registered by no judge package", name)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/exporter"
 	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
 	promexp "github.com/evalsidecar/evalsidecar/exporter/prometheus"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/calibration"
 )
 
 // Metric names the SRE rules and dashboard read. Those of the Prometheus
@@ -57,6 +58,9 @@ const (
 	mEvalSkipped       = "evalsidecar_eval_skipped_total"             // metric, reason (ledger outcomes that leave a run unjudged)
 	mJudgeRedactions   = "evalsidecar_judge_redactions_total"         // type
 	mOtelEventsRecords = "evalsidecar_otelevents_records_total"       // outcome=exported|failed|dropped
+	// Agreement with people (scorer/judge/calibration).
+	mJudgeAgreement      = calibration.MetricAgreement // metric, statistic=kappa|spearman|mae
+	mJudgeAgreementFloor = calibration.MetricFloor     // metric, statistic
 
 	// The ClickHouse exporter's own metrics (exporter="clickhouse").
 	mExporterSpoolBytes    = chexp.MetricSpoolBytes    // exporter; bytes waiting in the spool

@@ -39,6 +39,7 @@ func (g ruleGen) operations() []Rule {
 			"Metric {{ $labels.metric }} fails to score on {{ $labels.instance }}",
 			pct+" of the {{ $labels.metric }} evaluations on {{ $labels.instance }} ended in an error, timeout or panic over the last "+w+"; those runs get no {{ $labels.metric }} score."),
 		g.judgeErrorsHigh(),
+		g.judgeAgreementLow(),
 		g.alert("EvalSidecarJudgeCircuitOpen",
 			fmt.Sprintf("max by (%s, judge) (%s) > 0", inst, mJudgeCircuitOpen),
 			forOps, severityWarning, categoryOperational,
@@ -135,4 +136,22 @@ func (g ruleGen) judgeErrorsHigh() Rule {
 	return g.alert("EvalSidecarJudgeErrorsHigh", expr, dur(g.p.OpsFor), severityWarning, categoryOperational,
 		"Judge {{ $labels.judge }} ({{ $labels.model }}) fails on {{ $labels.instance }}",
 		"{{ $value | humanizePercentage }} of the attempts to judge {{ $labels.judge }} ({{ $labels.model }}) on {{ $labels.instance }} failed over the last "+w+", most often "+class+"; runs whose calls fail after retries are skipped as judge_error.")
+}
+
+// judgeAgreementFor is how long a judge metric's agreement with people
+// must stay below its floor: agreement moves only as feedback arrives,
+// so a short dip on a few fresh labels does not page.
+const judgeAgreementFor = "30m"
+
+// judgeAgreementLow fires when a judge metric's agreement with people
+// over its last labelled runs is below the configured floor. The sidecar
+// exports the floor labelled with the statistic it applies to (kappa for
+// labels, spearman for numbers), so the comparison matches on every
+// label: metric, statistic and the scrape target.
+func (g ruleGen) judgeAgreementLow() Rule {
+	return g.alert("EvalSidecarJudgeAgreementLow",
+		fmt.Sprintf("%s\n< %s", mJudgeAgreement, mJudgeAgreementFloor),
+		judgeAgreementFor, severityWarning, categoryQuality,
+		"Judge metric {{ $labels.metric }} disagrees with people on {{ $labels.instance }}",
+		"The {{ $labels.statistic }} of {{ $labels.metric }} against people's feedback on {{ $labels.instance }} is {{ $value | printf \"%.2f\" }}, below its floor (judge.calibration.floor) for "+judgeAgreementFor+": the judge's scores no longer stand in for people's; check the judge prompt, model and the feedback.")
 }

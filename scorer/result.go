@@ -72,6 +72,11 @@ type Evaluation struct {
 	// conversation rather than of one run: Trajectory is nil and the
 	// results are session metrics keyed by Session.ID.
 	Session *agentrun.Session
+	// Feedback, when set, makes this a delivery of people's feedback
+	// rather than an evaluation: Trajectory and Session are nil and there
+	// are no results. Exporters that store records store it; the others
+	// ignore it.
+	Feedback []Feedback
 }
 
 // Result returns the result of the metric named metric, and whether e has

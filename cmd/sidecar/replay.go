@@ -53,6 +53,9 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	feedErr := otlpfile.Read(ctx, fs.Args(), func(it otlpfile.Item) error {
+		if it.Signal == otlpfile.SignalLogs {
+			p.Feedback.ConsumeLogs(ctx, it.Logs)
+		}
 		return offline.Feed(ctx, p.Assembler, it)
 	}, offline.ReportSkipped(logger))
 	if err := p.Shutdown(context.WithoutCancel(ctx)); err != nil {

@@ -12,10 +12,14 @@ import (
 	"strings"
 	"testing"
 
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/plog"
+	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 
 	"github.com/evalsidecar/evalsidecar/exporter/record"
 	"github.com/evalsidecar/evalsidecar/internal/testpayload"
+	"github.com/evalsidecar/evalsidecar/scorer/feedback"
 )
 
 // groundTruth is the agent script's own record of a captured run.
@@ -220,5 +224,70 @@ func TestReplayWritesSessions(t *testing.T) {
 	}
 	if s.SessionID != "session-mt-0001" || s.TurnCount != 2 || s.CloseReason != "shutdown" || s.Agent != "weather_assistant" {
 		t.Errorf("session %+v", s)
+	}
+}
+
+// TestReplayWritesFeedback replays a capture of runs followed by a log
+// request holding people's feedback on two of them (and one malformed
+// record): the feedback is written to feedback.jsonl and is not counted
+// as a run.
+func TestReplayWritesFeedback(t *testing.T) {
+	const traces = 3
+	td := testpayload.Medium(traces)
+	rawTraces, err := ptraceotlp.NewExportRequestFromTraces(td).MarshalProto()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ld := plog.NewLogs()
+	lrs := ld.ResourceLogs().AppendEmpty().ScopeLogs().AppendEmpty().LogRecords()
+	for i, label := range []string{"pass", "fail", ""} {
+		lr := lrs.AppendEmpty()
+		lr.SetEventName(feedback.EventName)
+		lr.SetTraceID(td.ResourceSpans().At(0).ScopeSpans().At(0).Spans().At(0).TraceID())
+		if i == 1 {
+			lr.SetTraceID(pcommon.TraceID{0xab, 1})
+		}
+		lr.Attributes().PutStr(feedback.AttrMetric, "coherence")
+		if label != "" {
+			lr.Attributes().PutStr(feedback.AttrLabel, label)
+		}
+	}
+	rawLogs, err := plogotlp.NewExportRequestFromLogs(ld).MarshalJSON() // logs files are OTLP/JSON
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	inTraces, inLogs := filepath.Join(dir, "runs.pb"), filepath.Join(dir, "feedback.json")
+	if err := os.WriteFile(inTraces, rawTraces, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(inLogs, rawLogs, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"replay", "-output", out, "-log-level", "warn", inTraces, inLogs}, &stdout, &stderr); code != 0 {
+		t.Fatalf("replay exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), fmt.Sprintf("runs: %d,", traces)) {
+		t.Errorf("summary does not count %d runs:\n%s", traces, stdout.String())
+	}
+	if !strings.Contains(stderr.String(), "feedback record rejected") || !strings.Contains(stderr.String(), feedback.ReasonNoValue) {
+		t.Errorf("the malformed record was not reported:\n%s", stderr.String())
+	}
+	b, err := os.ReadFile(filepath.Join(out, "feedback.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []record.FeedbackRecord
+	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		var r record.FeedbackRecord
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		got = append(got, r)
+	}
+	if len(got) != 2 || got[0].Label != "pass" || got[1].Label != "fail" || got[1].TraceID != "ab010000000000000000000000000000" {
+		t.Errorf("feedback.jsonl: %+v", got)
 	}
 }

@@ -27,7 +27,7 @@ type Config struct {
 	Endpoint string `yaml:"endpoint"`
 	// Database holds the tables.
 	Database string `yaml:"database"`
-	// Tables names the four tables.
+	// Tables names the tables.
 	Tables TableNames `yaml:"tables"`
 	// CreateSchema creates the database, tables and schema_migrations at
 	// start (and applies pending migrations).
@@ -91,6 +91,9 @@ type TableNames struct {
 	// Metrics is the metrics dimension table: each configured metric's
 	// direction, unit, bounds and pass rule, written at start.
 	Metrics string `yaml:"metrics"`
+	// Feedback holds people's judgements of runs, keyed like evaluations
+	// by trace id and metric.
+	Feedback string `yaml:"feedback"`
 }
 
 // SpoolConfig configures the spool of sealed batches.
@@ -129,6 +132,7 @@ const (
 	DefaultToolCallsTable     = "tool_calls"
 	DefaultEvalDecisionsTable = "eval_decisions"
 	DefaultMetricsTable       = "metrics"
+	DefaultFeedbackTable      = "feedback"
 	DefaultDatabase           = "evalsidecar"
 )
 
@@ -144,6 +148,7 @@ func DefaultConfig() Config {
 			ToolCalls:     DefaultToolCallsTable,
 			EvalDecisions: DefaultEvalDecisionsTable,
 			Metrics:       DefaultMetricsTable,
+			Feedback:      DefaultFeedbackTable,
 		},
 		CreateSchema:      true,
 		TTL:               30 * 24 * time.Hour,
@@ -197,11 +202,12 @@ func (c Config) Validate() error {
 	ident("tables.tool_calls", c.Tables.ToolCalls)
 	ident("tables.eval_decisions", c.Tables.EvalDecisions)
 	ident("tables.metrics", c.Tables.Metrics)
+	ident("tables.feedback", c.Tables.Feedback)
 	seen := map[string]string{}
 	for _, kv := range [][2]string{
 		{"tables.evaluations", c.Tables.Evaluations}, {"tables.trajectories", c.Tables.Trajectories},
 		{"tables.tool_calls", c.Tables.ToolCalls}, {"tables.eval_decisions", c.Tables.EvalDecisions},
-		{"tables.metrics", c.Tables.Metrics},
+		{"tables.metrics", c.Tables.Metrics}, {"tables.feedback", c.Tables.Feedback},
 	} {
 		if other, dup := seen[kv[1]]; dup {
 			add("%s: same table name %q as %s", kv[0], kv[1], other)

@@ -254,29 +254,38 @@ type addedColumn struct {
 // CREATE TABLE IF NOT EXISTS statements.
 var migrations = []migration{
 	{version: 1, name: "create tables", statements: func(s schema) ([]string, error) {
-		var out []string
-		for t := range numTables {
-			ct, err := s.createTable(t)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, ct)
-			dt, err := s.createDistributed(t)
-			if err != nil {
-				return nil, err
-			}
-			if dt != "" {
-				out = append(out, dt)
-			}
-		}
-		return out, nil
+		return s.createTables(tEvaluations, tTrajectories, tToolCalls, tDecisions)
 	}},
 	{version: 2, name: "pass verdicts, tool call texts and metrics table", statements: schema.createMetrics,
 		columns: []addedColumn{{tEvaluations, "passed"}, {tToolCalls, "arguments"}, {tToolCalls, "result"}}},
 	{version: 3, name: "judge cached flag", statements: noStatements,
 		columns: []addedColumn{{tEvaluations, "judge_cached"}}},
+	{version: 4, name: "feedback table", statements: func(s schema) ([]string, error) {
+		return s.createTables(tFeedback)
+	}},
 	{version: 5, name: "model replies of conversation runs", statements: noStatements,
 		columns: []addedColumn{{tTrajectories, "replies"}}},
+}
+
+// createTables renders the CREATE TABLE of each table's storage table
+// and, in cluster mode, its Distributed table.
+func (s schema) createTables(ts ...tableID) ([]string, error) {
+	var out []string
+	for _, t := range ts {
+		ct, err := s.createTable(t)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ct)
+		dt, err := s.createDistributed(t)
+		if err != nil {
+			return nil, err
+		}
+		if dt != "" {
+			out = append(out, dt)
+		}
+	}
+	return out, nil
 }
 
 // noStatements is a migration that only adds columns.

@@ -295,7 +295,7 @@ func TestSpoolFullDropsByPolicy(t *testing.T) {
 			waitFor(t, 30*time.Second, "schema", func() bool { return h0.rows("evaluations", exporter.OutcomeSent) == 2 })
 			_ = h0.x.Shutdown(context.Background())
 			_ = s.exec(context.Background(), "TRUNCATE TABLE "+s.db+".evaluations")
-			for _, tb := range []string{"trajectories", "tool_calls", "eval_decisions"} {
+			for _, tb := range []string{"trajectories", "tool_calls", "eval_decisions", "feedback"} {
 				_ = s.exec(context.Background(), "TRUNCATE TABLE "+s.db+"."+tb)
 			}
 

@@ -202,11 +202,24 @@ func testEvaluation(i int) *scorer.Evaluation {
 		},
 		NotApplicable: []string{"trajectory_exact_match"},
 		Errors:        []scorer.MetricError{{Metric: "rouge_l_sum", Reason: "error", Err: errors.New("no reference")}},
+		// One person's label of the run: a real sink gets feedback in
+		// evaluations of its own, the row builder takes either.
+		Feedback: []scorer.Feedback{{Time: start.Add(time.Minute), TraceID: tr.TraceID, Metric: "hallucination_v1",
+			Label: "ok", Value: float64(i % 2), HasValue: i%2 == 0, Annotator: "ann"}},
 	}
 }
 
 // rowsPerEvaluation is what testEvaluation adds to each table.
-var rowsPerEvaluation = [numTables]int{tEvaluations: 2, tTrajectories: 1, tToolCalls: 3, tDecisions: 4}
+var rowsPerEvaluation = [numTables]int{tEvaluations: 2, tTrajectories: 1, tToolCalls: 3, tDecisions: 4, tFeedback: 1}
+
+// rowsPerRun is the number of rows testEvaluation adds over all tables.
+func rowsPerRun() int {
+	n := 0
+	for _, r := range rowsPerEvaluation {
+		n += r
+	}
+	return n
+}
 
 func gaugeValue(c prometheus.Collector) float64 { return testutil.ToFloat64(c) }
 

@@ -42,15 +42,11 @@ func TestExportDropsWhenQueueFull(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	per := 0
-	for _, n := range rowsPerEvaluation {
-		per += n
-	}
-	if accepted != 100/per || refused != 20-accepted {
+	if accepted != 100/rowsPerRun() || refused != 20-accepted {
 		t.Errorf("accepted %d, refused %d", accepted, refused)
 	}
-	if got := h.dropped(reasonQueueFull); got != refused*per {
-		t.Errorf("dropped{queue_full} = %d, want %d", got, refused*per)
+	if got := h.dropped(reasonQueueFull); got != refused*rowsPerRun() {
+		t.Errorf("dropped{queue_full} = %d, want %d", got, refused*rowsPerRun())
 	}
 	shutdownSoon(h)
 }
@@ -109,14 +105,14 @@ func TestShutdownCountsUnsentMemoryRows(t *testing.T) {
 	if err := h.x.Shutdown(ctx); err == nil {
 		t.Error("shutdown with an unreachable server reported no error")
 	}
-	if got := h.dropped(reasonShutdown); got != 10*10 {
-		t.Errorf("dropped{shutdown_timeout} = %d, want 100", got)
+	if got := h.dropped(reasonShutdown); got != 10*rowsPerRun() {
+		t.Errorf("dropped{shutdown_timeout} = %d, want %d", got, 10*rowsPerRun())
 	}
 	if err := h.x.Export(context.Background(), testEvaluation(11)); !errors.Is(err, ErrClosed) {
 		t.Errorf("export after shutdown: %v", err)
 	}
-	if got := h.dropped(reasonShuttingDown); got != 10 {
-		t.Errorf("dropped{shutting_down} = %d, want 10", got)
+	if got := h.dropped(reasonShuttingDown); got != rowsPerRun() {
+		t.Errorf("dropped{shutting_down} = %d, want %d", got, rowsPerRun())
 	}
 }
 
@@ -141,8 +137,8 @@ func TestShutdownKeepsDiskSpool(t *testing.T) {
 		t.Fatalf("%d spool files, want one per table", len(files))
 	}
 	h2 := startExporter(t, cfg)
-	if got := h2.x.queueRows(); got != 100 {
-		t.Errorf("new exporter holds %d rows, want 100", got)
+	if got := h2.x.queueRows(); got != 10*rowsPerRun() {
+		t.Errorf("new exporter holds %d rows, want %d", got, 10*rowsPerRun())
 	}
 	shutdownSoon(h2)
 }
@@ -160,8 +156,8 @@ func TestShutdownBeforeStartCountsRows(t *testing.T) {
 		_ = x.Export(context.Background(), testEvaluation(i))
 	}
 	_ = x.Shutdown(context.Background())
-	if got := int(gaugeValue(drops.Vec().WithLabelValues(dropStage, "not_started"))); got != 30 {
-		t.Errorf("dropped{not_started} = %d, want 30", got)
+	if got := int(gaugeValue(drops.Vec().WithLabelValues(dropStage, "not_started"))); got != 3*rowsPerRun() {
+		t.Errorf("dropped{not_started} = %d, want %d", got, 3*rowsPerRun())
 	}
 }
 
@@ -182,8 +178,8 @@ func TestQueueDisabledSpoolsInTheCaller(t *testing.T) {
 	if err := h.x.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, rows := h.x.spool.stats(); rows != 100 {
-		t.Errorf("spool holds %d rows, want 100", rows)
+	if _, rows := h.x.spool.stats(); rows != 10*rowsPerRun() {
+		t.Errorf("spool holds %d rows, want %d", rows, 10*rowsPerRun())
 	}
 	if got := h.x.pendingRows.Load(); got != 0 {
 		t.Errorf("%d rows still pending after Flush", got)

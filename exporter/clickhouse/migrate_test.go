@@ -115,20 +115,16 @@ func testMigration(t *testing.T, cluster string) {
 
 	// The columns are those of a fresh install, in the same order, in
 	// every table (local and Distributed in cluster mode).
-	var tables []string
-	for _, def := range []*tableDef{&evaluationsDef, &toolCallsDef, &trajectoriesDef} {
-		tables = append(tables, def.id.String())
+	// The feedback table, new in version 4, is there as a fresh install
+	// creates it.
+	defs := map[string]*tableDef{}
+	for _, def := range []*tableDef{&evaluationsDef, &toolCallsDef, &trajectoriesDef, &feedbackDef} {
+		defs[def.id.String()] = def
 		if cluster != "" {
-			tables = append(tables, def.id.String()+localSuffix)
+			defs[def.id.String()+localSuffix] = def
 		}
 	}
-	for _, table := range tables {
-		def := tableDefs[tEvaluations]
-		if strings.HasPrefix(table, "tool_calls") {
-			def = tableDefs[tToolCalls]
-		} else if strings.HasPrefix(table, "trajectories") {
-			def = tableDefs[tTrajectories]
-		}
+	for table, def := range defs {
 		rows, err := s.conn.Query(context.Background(), fmt.Sprintf(
 			"SELECT name FROM system.columns WHERE database = '%s' AND table = '%s'", s.db, table))
 		if err != nil {
@@ -158,6 +154,14 @@ func testMigration(t *testing.T, cluster string) {
 	}
 	if args != `{"id":42,"amount":10}` || result != "ok" {
 		t.Errorf("tool call 1: arguments %q result %q", args, result)
+	}
+	var fbTrace, fbLabel string
+	if err := s.conn.QueryRow(context.Background(), fmt.Sprintf(
+		"SELECT trace_id, label FROM %s.feedback WHERE metric = 'hallucination_v1'", s.db)).Scan(&fbTrace, &fbLabel); err != nil {
+		t.Fatal(err)
+	}
+	if fbTrace != fmt.Sprintf("%032x", 1) || fbLabel != "ok" {
+		t.Errorf("feedback row: trace %q label %q", fbTrace, fbLabel)
 	}
 	verdicts := map[string]string{}
 	rows, err := s.conn.Query(context.Background(), fmt.Sprintf(

@@ -91,6 +91,7 @@ type rowBuilder struct {
 // rowsOf returns how many rows e adds to each table.
 func rowsOf(e *scorer.Evaluation) [numTables]int {
 	var n [numTables]int
+	n[tFeedback] = len(e.Feedback)
 	n[tEvaluations] = len(e.Results)
 	n[tDecisions] = len(e.Results) + len(e.NotApplicable) + len(e.Errors) + ledgerRows(e)
 	if e.Trajectory != nil && !e.FollowUp {
@@ -103,6 +104,9 @@ func rowsOf(e *scorer.Evaluation) [numTables]int {
 // append writes e's rows into the batches, stamped with now.
 func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now time.Time) {
 	now = now.UTC()
+	for i := range e.Feedback {
+		rb.feedback(bs[tFeedback], &e.Feedback[i], now)
+	}
 	var run struct{ traceID, spanID, service, version, env, agent, session string }
 	runStart := now
 	tr := e.Trajectory
@@ -308,6 +312,25 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 		w.u64(rowKey(identity, run.spanID, strconv.Itoa(i)))
 		w.done()
 	}
+}
+
+// feedback writes one feedback row; a record without a time gets now.
+func (rb rowBuilder) feedback(b *batch, f *scorer.Feedback, now time.Time) {
+	ts := clampTime(f.Time, now)
+	w := b.row()
+	w.time(ts)
+	w.str(f.TraceID)
+	w.str(f.SpanID)
+	w.str(f.Service)
+	w.str(f.Metric)
+	w.bool(f.HasValue)
+	w.f64(f.Value)
+	w.str(f.Label)
+	w.str(f.Explanation)
+	w.str(f.Annotator)
+	w.str(rb.sidecarVersion)
+	w.u64(rowKey(f.TraceID, f.Metric, f.Annotator, strconv.FormatInt(ts.UnixNano(), 10)))
+	w.done()
 }
 
 func (rb rowBuilder) decision(d *rowWriter, ts time.Time, run *struct{ traceID, spanID, service, version, env, agent, session string }, metric, decision, reason string, j record.JudgeRecord, usd float64) {

@@ -82,9 +82,11 @@ func TestSessionReaderSingleAndCluster(t *testing.T) {
 			if err := h.x.Flush(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, 30*time.Second, "tool call rows", func() bool {
-				return s.count(t, fmt.Sprintf("SELECT count() FROM %s.tool_calls", s.db)) == 6*rowsPerEvaluation[tToolCalls]
-			})
+			for _, tb := range []tableID{tTrajectories, tToolCalls} { // each table has its own sender
+				waitFor(t, 30*time.Second, tb.String()+" rows", func() bool {
+					return s.count(t, fmt.Sprintf("SELECT count() FROM %s.%s", s.db, tb)) == 6*rowsPerEvaluation[tb]
+				})
+			}
 			r, err := NewSessionReader(cfg, "")
 			if err != nil {
 				t.Fatal(err)

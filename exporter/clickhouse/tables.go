@@ -9,6 +9,7 @@ const (
 	tTrajectories
 	tToolCalls
 	tDecisions
+	tFeedback
 	numTables
 )
 
@@ -23,6 +24,8 @@ func (t tableID) String() string {
 		return DefaultToolCallsTable
 	case tDecisions:
 		return DefaultEvalDecisionsTable
+	case tFeedback:
+		return DefaultFeedbackTable
 	}
 	return "unknown"
 }
@@ -211,6 +214,34 @@ var (
 		orderBy:    []string{"decision", "metric", "agent", "toStartOfHour(timestamp)", "row_key"},
 		bloom:      []string{"trace_id"},
 	}
+
+	// feedback: people's judgements of runs, one row per record, keyed
+	// like evaluations by trace id and metric (created by migration 4).
+	// Ordered by (metric, hour, row_key): agreement panels join a
+	// metric's feedback with its scores over a time range; the row key
+	// (trace, metric, annotator, time) collapses a record sent twice.
+	feedbackDef = tableDef{
+		id: tFeedback,
+		columns: []column{
+			{"timestamp", kTime, codecTime},
+			{"trace_id", kString, codecZSTD},
+			{"span_id", kString, codecZSTD},
+			{"service", kLowString, codecZSTD},
+			{"metric", kLowString, codecZSTD},
+			// has_value: 1 when value holds a numeric score, 0 for a
+			// label-only record (value 0).
+			{"has_value", kUInt8, codecZSTD},
+			{"value", kFloat64, codecZSTD},
+			{"label", kString, codecZSTD},
+			{"explanation", kString, codecZSTD},
+			{"annotator", kString, codecZSTD},
+			{"sidecar_version", kLowString, codecZSTD},
+			{"row_key", kUInt64, ""},
+		},
+		timeColumn: "timestamp",
+		orderBy:    []string{"metric", "toStartOfHour(timestamp)", "row_key"},
+		bloom:      []string{"trace_id"},
+	}
 )
 
 var tableDefs = [numTables]*tableDef{
@@ -218,6 +249,7 @@ var tableDefs = [numTables]*tableDef{
 	tTrajectories: &trajectoriesDef,
 	tToolCalls:    &toolCallsDef,
 	tDecisions:    &decisionsDef,
+	tFeedback:     &feedbackDef,
 }
 
 // Decision values of the eval_decisions table written for every metric;
@@ -240,6 +272,8 @@ func (n TableNames) name(t tableID) string {
 		return n.ToolCalls
 	case tDecisions:
 		return n.EvalDecisions
+	case tFeedback:
+		return n.Feedback
 	}
 	return ""
 }

@@ -1,6 +1,7 @@
-// Package jsonl writes trajectories, scores, judge-ledger decisions and
-// sessions as JSON lines files: one object per line, in trajectories.jsonl,
-// scores.jsonl, decisions.jsonl and sessions.jsonl, rotated by size.
+// Package jsonl writes trajectories, scores, judge-ledger decisions,
+// sessions and people's feedback as JSON lines files: one object per line,
+// in trajectories.jsonl, scores.jsonl, decisions.jsonl, sessions.jsonl and
+// feedback.jsonl, rotated by size.
 // The objects are the record package's rows.
 package jsonl
 

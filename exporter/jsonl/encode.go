@@ -20,7 +20,8 @@ type batch struct {
 	trajLines int
 	decLines  int
 	session   bool
-	failed    int // records that could not be encoded
+	feedback  bool // every line is a feedback record
+	failed    int  // records that could not be encoded
 }
 
 func (b *batch) records() int { return len(b.lineEnds) }
@@ -40,6 +41,7 @@ func (b *batch) reset() {
 	b.trajLines = 0
 	b.decLines = 0
 	b.session = false
+	b.feedback = false
 	b.failed = 0
 }
 
@@ -64,7 +66,7 @@ func (p *batchPool) put(b *batch) {
 }
 
 // encode appends e's trajectory (unless e is a follow-up) or session,
-// scores and decisions (stamped at) to b as JSON lines, each record
+// scores and decisions (stamped at), or its feedback, to b as JSON lines, each record
 // written by its AppendJSON. A record that cannot be encoded is left out
 // and counted in b.failed.
 func encode(b *batch, e *scorer.Evaluation, at time.Time) {
@@ -80,6 +82,11 @@ func encode(b *batch, e *scorer.Evaluation, at time.Time) {
 		buf = append(buf, '\n')
 		b.lineEnds = append(b.lineEnds, b.buf.Len()+len(buf))
 		return true
+	}
+	for i := range e.Feedback {
+		fr := record.Feedback(&e.Feedback[i])
+		add(&fr)
+		b.feedback = true
 	}
 	if e.Session != nil && !e.FollowUp {
 		sr := record.Session(e.Session)

@@ -40,7 +40,7 @@ type Exporter struct {
 	started     bool
 	closed      bool
 	filesClosed bool
-	streams     [4]*stream // trajectories, scores, decisions, sessions
+	streams     [5]*stream // trajectories, scores, decisions, sessions, feedback
 	stopFlush   chan struct{}
 	flushDone   chan struct{}
 }
@@ -73,7 +73,7 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 		return nil, err
 	}
 	x.m = m
-	for i, name := range []string{streamTrajectories, streamScores, streamDecisions, streamSessions} {
+	for i, name := range []string{streamTrajectories, streamScores, streamDecisions, streamSessions, streamFeedback} {
 		written := m.trajectories.Add
 		switch name {
 		case streamScores:
@@ -82,6 +82,8 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 			written = m.decisions.Add
 		case streamSessions:
 			written = m.sessions.Add
+		case streamFeedback:
+			written = m.feedback.Add
 		}
 		x.streams[i] = &stream{
 			name:      name,
@@ -198,6 +200,8 @@ func (x *Exporter) write(b *batch) {
 	for i := range n {
 		s := x.streams[1]
 		switch {
+		case b.feedback:
+			s = x.streams[4]
 		case i < b.trajLines && b.session:
 			s = x.streams[3]
 		case i < b.trajLines:

@@ -86,6 +86,8 @@ func (h *harness) written(stream string) float64 {
 		c = h.x.m.decisions
 	case streamSessions:
 		c = h.x.m.sessions
+	case streamFeedback:
+		c = h.x.m.feedback
 	}
 	return testutil.ToFloat64(c)
 }
@@ -254,7 +256,7 @@ func TestRotationPrunesExistingFilesAtStart(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	want := []string{"decisions.jsonl", "scores-20250103T000000.000000000Z.jsonl", "scores-notatime.jsonl", "scores.jsonl", "sessions.jsonl", "trajectories.jsonl"}
+	want := []string{"decisions.jsonl", "feedback.jsonl", "scores-20250103T000000.000000000Z.jsonl", "scores-notatime.jsonl", "scores.jsonl", "sessions.jsonl", "trajectories.jsonl"}
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("files %v, want %v", names, want)
 	}
@@ -639,5 +641,41 @@ func TestSessionWritesSessionsAndScopedScores(t *testing.T) {
 	}
 	if got := h.written("sessions"); got != 1 {
 		t.Errorf("records_total{stream=sessions} = %v, want 1", got)
+	}
+}
+
+func TestFeedbackWritesFeedbackLines(t *testing.T) {
+	h := newHarness(t, nil)
+	h.start(t)
+	at := time.Date(2026, 11, 27, 6, 0, 0, 0, time.UTC)
+	ev := &scorer.Evaluation{Feedback: []scorer.Feedback{
+		{Time: at, TraceID: "t1", Metric: "coherence", Label: "pass", Annotator: "ann"},
+		{Time: at, TraceID: "t2", Metric: "rating", Value: 4, HasValue: true},
+	}}
+	if err := h.x.Export(t.Context(), ev); err != nil {
+		t.Fatal(err)
+	}
+	h.shutdown(t)
+	for _, other := range []string{"trajectories.jsonl", "scores.jsonl", "decisions.jsonl", "sessions.jsonl"} {
+		if got := lines(t, filepath.Join(h.dir, other)); len(got) != 0 {
+			t.Errorf("%s has %d lines, want none", other, len(got))
+		}
+	}
+	fl := lines(t, filepath.Join(h.dir, "feedback.jsonl"))
+	if len(fl) != 2 {
+		t.Fatalf("feedback.jsonl has %d lines, want 2", len(fl))
+	}
+	var a, b record.FeedbackRecord
+	if json.Unmarshal([]byte(fl[0]), &a) != nil || json.Unmarshal([]byte(fl[1]), &b) != nil {
+		t.Fatalf("feedback.jsonl: %v", fl)
+	}
+	if a.TraceID != "t1" || a.Metric != "coherence" || a.Label != "pass" || a.Value != nil || a.Annotator != "ann" || !a.Timestamp.Equal(at) {
+		t.Errorf("first feedback record %+v", a)
+	}
+	if b.TraceID != "t2" || b.Value == nil || *b.Value != 4 || b.Label != "" {
+		t.Errorf("second feedback record %+v", b)
+	}
+	if got := h.written(streamFeedback); got != 2 {
+		t.Errorf("feedback lines counted %v, want 2", got)
 	}
 }

@@ -32,6 +32,7 @@ const (
 	streamScores       = "scores"
 	streamDecisions    = "decisions"
 	streamSessions     = "sessions"
+	streamFeedback     = "feedback"
 )
 
 type metrics struct {
@@ -39,6 +40,7 @@ type metrics struct {
 	scores       prometheus.Counter
 	decisions    prometheus.Counter
 	sessions     prometheus.Counter
+	feedback     prometheus.Counter
 	queueLength  prometheus.GaugeFunc
 	deleted      *prometheus.CounterVec // stream
 }
@@ -57,6 +59,7 @@ func newMetrics(reg prometheus.Registerer, queueLen func() float64, queueCap int
 		scores:       records.WithLabelValues(streamScores, exporter.OutcomeSent),
 		decisions:    records.WithLabelValues(streamDecisions, exporter.OutcomeSent),
 		sessions:     records.WithLabelValues(streamSessions, exporter.OutcomeSent),
+		feedback:     records.WithLabelValues(streamFeedback, exporter.OutcomeSent),
 		queueLength: prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name:        exporter.MetricQueueSize,
 			Help:        exporter.HelpQueueSize,

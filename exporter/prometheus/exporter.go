@@ -96,7 +96,7 @@ func (x *Exporter) Shutdown(context.Context) error { return nil }
 // last turn's trace id as exemplar. Non-finite scores are skipped, counted
 // and reported in the returned error.
 func (x *Exporter) Export(_ context.Context, e *scorer.Evaluation) error {
-	if e == nil {
+	if e == nil || len(e.Feedback) > 0 { // feedback is stored, not measured
 		return nil
 	}
 	unknown := label{ValueUnknown, idUnknown}

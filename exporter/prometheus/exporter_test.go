@@ -548,3 +548,17 @@ func TestSessionScoreFamilies(t *testing.T) {
 		t.Error("passed_total for session_turns, which has no pass rule")
 	}
 }
+
+// TestFeedbackIsNotMeasured: people's feedback is stored by the record
+// exporters; it adds no series here.
+func TestFeedbackIsNotMeasured(t *testing.T) {
+	x, reg := newTestExporter(t, DefaultConfig())
+	before := fmt.Sprint(series(t, reg))
+	err := x.Export(t.Context(), &scorer.Evaluation{Feedback: []scorer.Feedback{{TraceID: "t", Metric: "coherence", Label: "pass"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after := fmt.Sprint(series(t, reg)); after != before {
+		t.Errorf("a feedback evaluation changed the series:\n%s\n->\n%s", before, after)
+	}
+}

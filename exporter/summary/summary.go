@@ -47,7 +47,8 @@ func (s *Summary) Shutdown(context.Context) error { return nil }
 func (s *Summary) Export(_ context.Context, e *scorer.Evaluation) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !e.FollowUp && e.Session == nil { // a session's metrics are listed, but it is not a run
+	// a session's metrics are listed, but it is not a run; feedback is neither
+	if !e.FollowUp && e.Session == nil && len(e.Feedback) == 0 {
 		s.runs++
 		if e.Trajectory != nil && e.Trajectory.Failed {
 			s.failed++

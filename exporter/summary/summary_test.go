@@ -116,3 +116,12 @@ func TestSummaryCountsJudgeDecisions(t *testing.T) {
 		t.Errorf("table:\n%s", b.String())
 	}
 }
+
+// People's feedback is neither a run nor a score.
+func TestSummaryIgnoresFeedback(t *testing.T) {
+	s := New()
+	_ = s.Export(context.Background(), &scorer.Evaluation{Feedback: []scorer.Feedback{{TraceID: "t", Metric: "coherence", Label: "pass"}}})
+	if tb := s.Snapshot(); tb.Runs != 0 || len(tb.Rows) != 0 {
+		t.Fatalf("feedback counted: %+v", tb)
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	"go.opentelemetry.io/collector/pdata/plog"
 
 	"github.com/evalsidecar/evalsidecar/exporter"
 	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
@@ -26,6 +27,8 @@ import (
 	"github.com/evalsidecar/evalsidecar/receiver"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/catalog"
+	"github.com/evalsidecar/evalsidecar/scorer/feedback"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/calibration"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
 	"github.com/evalsidecar/evalsidecar/scorer/reference"
@@ -63,6 +66,9 @@ type Pipeline struct {
 	// References gives live runs their expected side; nil when no
 	// reference files are configured.
 	References *reference.Store
+	// Feedback takes people's feedback records from log requests to the
+	// exporters.
+	Feedback *feedback.Consumer
 
 	logger *slog.Logger
 	drops  *telemetry.Drops
@@ -96,32 +102,9 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 			return nil, fmt.Errorf("scorer.references: %w", err)
 		}
 	}
-	var exps []exporter.Exporter
-	prom, err := promexp.New(cfg.Exporters.Prometheus, set.Component("exporter/prometheus"))
+	exps, err := newExporters(cfg, set)
 	if err != nil {
-		return nil, fmt.Errorf("exporters.prometheus: %w", err)
-	}
-	exps = append(exps, prom)
-	if cfg.Exporters.JSONL.Enabled {
-		jl, err := jsonl.New(cfg.Exporters.JSONL, set.Component("exporter/jsonl"))
-		if err != nil {
-			return nil, fmt.Errorf("exporters.jsonl: %w", err)
-		}
-		exps = append(exps, jl)
-	}
-	if cfg.Exporters.ClickHouse.Enabled {
-		chx, err := chexp.New(cfg.Exporters.ClickHouse, set.Component("exporter/clickhouse"))
-		if err != nil {
-			return nil, fmt.Errorf("exporters.clickhouse: %w", err)
-		}
-		exps = append(exps, chx)
-	}
-	if cfg.Exporters.OTelEvents.Enabled {
-		oe, err := otelevents.New(cfg.Exporters.OTelEvents, set.Component("exporter/otel_events"))
-		if err != nil {
-			return nil, fmt.Errorf("exporters.otel_events: %w", err)
-		}
-		exps = append(exps, oe)
+		return nil, err
 	}
 	exps = append(exps, opts.Extra...)
 	if cfg.Sessions.Enabled {
@@ -186,13 +169,64 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	if p.Assembler, err = extractor.NewAssembler(cfg.Extractor, set.Component("extractor"), p.Engine); err != nil {
 		return nil, fmt.Errorf("extractor: %w", err)
 	}
+	if p.Feedback, err = feedback.New(set.Component("feedback"), p.Exporters); err != nil {
+		return nil, fmt.Errorf("feedback: %w", err)
+	}
 	if opts.Online {
-		if p.Receiver, err = receiver.New(cfg.Receiver, set.Component("receiver"), p.Assembler, p.Assembler); err != nil {
+		if p.Receiver, err = receiver.New(cfg.Receiver, set.Component("receiver"), p.Assembler, receiver.LogsConsumerFunc(p.consumeLogs)); err != nil {
 			return nil, fmt.Errorf("receiver: %w", err)
 		}
 		p.Metrics = promexp.NewServer(cfg.Exporters.Prometheus, reg, p.Readiness, logger.With("component", "metrics"))
 	}
 	return p, nil
+}
+
+// newExporters builds the configured exporters, Prometheus first, and,
+// with judge metrics, the calibration against people's feedback.
+func newExporters(cfg config.Config, set telemetry.Settings) ([]exporter.Exporter, error) {
+	var exps []exporter.Exporter
+	prom, err := promexp.New(cfg.Exporters.Prometheus, set.Component("exporter/prometheus"))
+	if err != nil {
+		return nil, fmt.Errorf("exporters.prometheus: %w", err)
+	}
+	exps = append(exps, prom)
+	if cfg.Exporters.JSONL.Enabled {
+		jl, err := jsonl.New(cfg.Exporters.JSONL, set.Component("exporter/jsonl"))
+		if err != nil {
+			return nil, fmt.Errorf("exporters.jsonl: %w", err)
+		}
+		exps = append(exps, jl)
+	}
+	if cfg.Exporters.ClickHouse.Enabled {
+		chx, err := chexp.New(cfg.Exporters.ClickHouse, set.Component("exporter/clickhouse"))
+		if err != nil {
+			return nil, fmt.Errorf("exporters.clickhouse: %w", err)
+		}
+		exps = append(exps, chx)
+	}
+	if cfg.Exporters.OTelEvents.Enabled {
+		oe, err := otelevents.New(cfg.Exporters.OTelEvents, set.Component("exporter/otel_events"))
+		if err != nil {
+			return nil, fmt.Errorf("exporters.otel_events: %w", err)
+		}
+		exps = append(exps, oe)
+	}
+	if cfg.Judge.Enabled() {
+		cal, err := calibration.New(cfg.Judge.Calibration, set.Component("judge/calibration"))
+		if err != nil {
+			return nil, fmt.Errorf("judge.calibration: %w", err)
+		}
+		exps = append(exps, cal)
+	}
+	return exps, nil
+}
+
+// consumeLogs takes a log request: people's feedback goes to the
+// exporters, then every record, the feedback included, to the assembler
+// (which keeps the gen_ai events only).
+func (p *Pipeline) consumeLogs(ctx context.Context, ld plog.Logs) error {
+	p.Feedback.ConsumeLogs(ctx, ld)
+	return p.Assembler.ConsumeLogs(ctx, ld)
 }
 
 // describeMetrics tells every exporter that asks the metrics it will be

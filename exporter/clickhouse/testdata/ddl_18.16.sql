@@ -150,3 +150,23 @@ CREATE TABLE IF NOT EXISTS evalsidecar.metrics
 ENGINE = ReplacingMergeTree(updated)
 ORDER BY name;
 
+CREATE TABLE IF NOT EXISTS evalsidecar.feedback
+(
+    timestamp DateTime('UTC'),
+    trace_id String,
+    span_id String,
+    service LowCardinality(String),
+    metric LowCardinality(String),
+    has_value UInt8,
+    value Float64,
+    label String,
+    explanation String,
+    annotator String,
+    sidecar_version LowCardinality(String),
+    row_key UInt64
+)
+ENGINE = ReplacingMergeTree()
+PARTITION BY toDate(timestamp)
+ORDER BY (metric, toStartOfHour(timestamp), row_key)
+SETTINGS index_granularity = 8192;
+

@@ -158,3 +158,25 @@ CREATE TABLE IF NOT EXISTS evalsidecar.metrics
 ENGINE = ReplacingMergeTree(updated)
 ORDER BY name;
 
+CREATE TABLE IF NOT EXISTS evalsidecar.feedback
+(
+    timestamp DateTime64(9, 'UTC') CODEC(Delta, ZSTD(1)),
+    trace_id String CODEC(ZSTD(1)),
+    span_id String CODEC(ZSTD(1)),
+    service LowCardinality(String) CODEC(ZSTD(1)),
+    metric LowCardinality(String) CODEC(ZSTD(1)),
+    has_value UInt8 CODEC(ZSTD(1)),
+    value Float64 CODEC(ZSTD(1)),
+    label String CODEC(ZSTD(1)),
+    explanation String CODEC(ZSTD(1)),
+    annotator String CODEC(ZSTD(1)),
+    sidecar_version LowCardinality(String) CODEC(ZSTD(1)),
+    row_key UInt64,
+    INDEX idx_trace_id trace_id TYPE bloom_filter(0.001) GRANULARITY 1
+)
+ENGINE = ReplacingMergeTree()
+PARTITION BY toDate(timestamp)
+ORDER BY (metric, toStartOfHour(timestamp), row_key)
+TTL toDateTime(timestamp) + toIntervalDay(30)
+SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1, non_replicated_deduplication_window = 1000;
+

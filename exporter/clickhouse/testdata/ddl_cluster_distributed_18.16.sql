@@ -170,3 +170,27 @@ CREATE TABLE IF NOT EXISTS evalsidecar.metrics
 AS evalsidecar.metrics_local
 ENGINE = Distributed(analytics, evalsidecar, metrics_local, cityHash64(name));
 
+CREATE TABLE IF NOT EXISTS evalsidecar.feedback_local
+(
+    timestamp DateTime('UTC'),
+    trace_id String,
+    span_id String,
+    service LowCardinality(String),
+    metric LowCardinality(String),
+    has_value UInt8,
+    value Float64,
+    label String,
+    explanation String,
+    annotator String,
+    sidecar_version LowCardinality(String),
+    row_key UInt64
+)
+ENGINE = ReplacingMergeTree()
+PARTITION BY toDate(timestamp)
+ORDER BY (metric, toStartOfHour(timestamp), row_key)
+SETTINGS index_granularity = 8192;
+
+CREATE TABLE IF NOT EXISTS evalsidecar.feedback
+AS evalsidecar.feedback_local
+ENGINE = Distributed(analytics, evalsidecar, feedback_local, cityHash64(trace_id));
+

@@ -178,3 +178,29 @@ CREATE TABLE IF NOT EXISTS evalsidecar.metrics ON CLUSTER analytics
 AS evalsidecar.metrics_local
 ENGINE = Distributed(analytics, evalsidecar, metrics_local, cityHash64(name));
 
+CREATE TABLE IF NOT EXISTS evalsidecar.feedback_local ON CLUSTER analytics
+(
+    timestamp DateTime64(9, 'UTC') CODEC(Delta, ZSTD(1)),
+    trace_id String CODEC(ZSTD(1)),
+    span_id String CODEC(ZSTD(1)),
+    service LowCardinality(String) CODEC(ZSTD(1)),
+    metric LowCardinality(String) CODEC(ZSTD(1)),
+    has_value UInt8 CODEC(ZSTD(1)),
+    value Float64 CODEC(ZSTD(1)),
+    label String CODEC(ZSTD(1)),
+    explanation String CODEC(ZSTD(1)),
+    annotator String CODEC(ZSTD(1)),
+    sidecar_version LowCardinality(String) CODEC(ZSTD(1)),
+    row_key UInt64,
+    INDEX idx_trace_id trace_id TYPE bloom_filter(0.001) GRANULARITY 1
+)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/evalsidecar/feedback_local', '{replica}')
+PARTITION BY toDate(timestamp)
+ORDER BY (metric, toStartOfHour(timestamp), row_key)
+TTL toDateTime(timestamp) + toIntervalDay(30)
+SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1;
+
+CREATE TABLE IF NOT EXISTS evalsidecar.feedback ON CLUSTER analytics
+AS evalsidecar.feedback_local
+ENGINE = Distributed(analytics, evalsidecar, feedback_local, cityHash64(trace_id));
+

@@ -10,6 +10,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/internal/queue"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/calibration"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/provider"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/sampling"
@@ -54,6 +55,9 @@ type Config struct {
 	// MaxFieldBytes truncates each piece of run content sent to a judge
 	// (the truncation is flagged on the score).
 	MaxFieldBytes int `yaml:"max_field_bytes"`
+	// Calibration measures the judge's agreement with people's feedback
+	// on live runs.
+	Calibration calibration.Config `yaml:"calibration"`
 }
 
 // JudgeConfig is one judge: the model and its endpoint (provider.Config)
@@ -101,6 +105,7 @@ func DefaultConfig() Config {
 		Cache:         sampling.CacheConfig{Size: 10000, TTL: time.Hour},
 		Redaction:     redact.DefaultConfig(),
 		MaxFieldBytes: 16 << 10,
+		Calibration:   calibration.DefaultConfig(),
 	}
 }
 
@@ -187,6 +192,7 @@ func (c Config) Validate() error {
 		err = errors.Join(err, fmt.Errorf("metric_timeout: must be > 0, got %s", c.MetricTimeout))
 	}
 	add("cache.", c.Cache.Validate())
+	add("calibration.", c.Calibration.Validate())
 	err = errors.Join(err, c.Redaction.Validate()) // keys already start with "redaction."
 	if c.MaxFieldBytes <= 0 {
 		err = errors.Join(err, fmt.Errorf("max_field_bytes: must be > 0, got %d", c.MaxFieldBytes))
