@@ -26,6 +26,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/receiver"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/catalog"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/baseline"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
 	"github.com/evalsidecar/evalsidecar/scorer/reference"
@@ -69,6 +70,9 @@ type Pipeline struct {
 	// sessionStore reads sessions back from ClickHouse (sessions.source
 	// clickhouse); nil otherwise.
 	sessionStore *chexp.SessionReader
+	// baselineStore reads baseline runs back from ClickHouse (online
+	// pairwise with the ClickHouse exporter); nil otherwise.
+	baselineStore *chexp.BaselineReader
 	cancelRun    context.CancelFunc
 	runDone      chan struct{}
 	mu           sync.Mutex
@@ -154,11 +158,15 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	if err != nil {
 		return nil, fmt.Errorf("scorer.metrics: %w", err)
 	}
-	p.Judge, err = stage.Build(cfg.Judge, p.Exporters, stage.Settings{
-		Settings: set.Component("judge"),
-		Blocking: !opts.Online, // replay judges every sampled run
-	})
+	baselines, err := p.newBaselines(cfg, set)
 	if err != nil {
+		return nil, err
+	}
+	judgeSet := stage.Settings{Settings: set.Component("judge"), Blocking: !opts.Online} // replay judges every sampled run
+	if baselines != nil {
+		judgeSet.Baselines = baselines
+	}
+	if p.Judge, err = stage.Build(cfg.Judge, p.Exporters, judgeSet); err != nil {
 		return nil, fmt.Errorf("judge: %w", err)
 	}
 	// Offline, the scorer queue pushes back instead of dropping: a replay
@@ -172,8 +180,15 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 			return nil, fmt.Errorf("judge.redaction: %w", err)
 		}
 	}
+	var enrichers scorer.Enrichers
 	if p.References != nil {
-		engineOpts.Enricher = p.References
+		enrichers = append(enrichers, p.References)
+	}
+	if baselines != nil { // after the references, which may name the case
+		enrichers = append(enrichers, baselines)
+	}
+	if len(enrichers) > 0 {
+		engineOpts.Enricher = enrichers
 	}
 	if p.Engine, err = scorer.NewEngine(cfg.Scorer, set.Component("scorer"), metrics, p.Exporters, engineOpts); err != nil {
 		return nil, fmt.Errorf("scorer: %w", err)
@@ -189,6 +204,34 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 		p.Metrics = promexp.NewServer(cfg.Exporters.Prometheus, reg, p.Readiness, logger.With("component", "metrics"))
 	}
 	return p, nil
+}
+
+// newBaselines builds the baseline store of online pairwise evaluation
+// when pairwise metrics are configured, reading the runs other replicas
+// stored from ClickHouse when its exporter is on; nil without pairwise
+// metrics.
+func (p *Pipeline) newBaselines(cfg config.Config, set telemetry.Settings) (*baseline.Store, error) {
+	pw := cfg.Judge.PairwiseMetrics()
+	if len(pw) == 0 {
+		return nil, nil
+	}
+	if !cfg.Judge.Baseline.Enabled() {
+		return nil, fmt.Errorf("judge.baseline.version: must name the baseline release (its service.version) that the pairwise metrics %v compare live runs with", pw)
+	}
+	caseAttr := cfg.Scorer.References.CaseIDAttribute
+	var src baseline.Source
+	if cfg.Exporters.ClickHouse.Enabled {
+		var err error
+		if p.baselineStore, err = chexp.NewBaselineReader(cfg.Exporters.ClickHouse, caseAttr); err != nil {
+			return nil, fmt.Errorf("judge.baseline: %w", err)
+		}
+		src = p.baselineStore
+	}
+	b, err := baseline.New(cfg.Judge.Baseline, caseAttr, src, set.Component("baseline"))
+	if err != nil {
+		return nil, fmt.Errorf("judge.baseline: %w", err)
+	}
+	return b, nil
 }
 
 // describeMetrics tells every exporter that asks the metrics it will be
@@ -315,6 +358,11 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 	if p.sessionStore != nil {
 		if err := p.sessionStore.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("close session reader: %w", err))
+		}
+	}
+	if p.baselineStore != nil {
+		if err := p.baselineStore.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("close baseline reader: %w", err))
 		}
 	}
 	if p.Metrics != nil {

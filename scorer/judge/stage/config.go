@@ -1,15 +1,19 @@
 package stage
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/internal/errs"
 	"github.com/evalsidecar/evalsidecar/internal/queue"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/baseline"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric/vertex"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/provider"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/sampling"
@@ -54,6 +58,9 @@ type Config struct {
 	// MaxFieldBytes truncates each piece of run content sent to a judge
 	// (the truncation is flagged on the score).
 	MaxFieldBytes int `yaml:"max_field_bytes"`
+	// Baseline names the baseline release the pairwise metrics compare
+	// live candidate runs with (online pairwise on canary traffic).
+	Baseline baseline.Config `yaml:"baseline"`
 }
 
 // JudgeConfig is one judge: the model and its endpoint (provider.Config)
@@ -101,6 +108,7 @@ func DefaultConfig() Config {
 		Cache:         sampling.CacheConfig{Size: 10000, TTL: time.Hour},
 		Redaction:     redact.DefaultConfig(),
 		MaxFieldBytes: 16 << 10,
+		Baseline:      baseline.DefaultConfig(),
 	}
 }
 
@@ -187,11 +195,24 @@ func (c Config) Validate() error {
 		err = errors.Join(err, fmt.Errorf("metric_timeout: must be > 0, got %s", c.MetricTimeout))
 	}
 	add("cache.", c.Cache.Validate())
+	add("baseline.", c.Baseline.Validate())
 	err = errors.Join(err, c.Redaction.Validate()) // keys already start with "redaction."
 	if c.MaxFieldBytes <= 0 {
 		err = errors.Join(err, fmt.Errorf("max_field_bytes: must be > 0, got %d", c.MaxFieldBytes))
 	}
 	return err
+}
+
+// PairwiseMetrics returns the names of the configured pairwise metrics
+// (type or name pairwise_<template>).
+func (c Config) PairwiseMetrics() []string {
+	var out []string
+	for _, m := range c.Metrics {
+		if strings.HasPrefix(cmp.Or(m.Type, m.Name), vertex.PairwisePrefix) {
+			out = append(out, m.Name)
+		}
+	}
+	return out
 }
 
 // Fields lists the run fields a judge metric can send, the values of
