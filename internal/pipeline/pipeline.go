@@ -73,10 +73,10 @@ type Pipeline struct {
 	// baselineStore reads baseline runs back from ClickHouse (online
 	// pairwise with the ClickHouse exporter); nil otherwise.
 	baselineStore *chexp.BaselineReader
-	cancelRun    context.CancelFunc
-	runDone      chan struct{}
-	mu           sync.Mutex
-	ready        bool
+	cancelRun     context.CancelFunc
+	runDone       chan struct{}
+	mu            sync.Mutex
+	ready         bool
 }
 
 // New builds every component from cfg. Nothing listens or runs until Start.
