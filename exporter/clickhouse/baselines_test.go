@@ -1,0 +1,84 @@
+package clickhouse
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/evalsidecar/evalsidecar/agentrun"
+	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/baseline"
+)
+
+// TestBaselineReaderFindsTheLatestBaselineRun stores runs of several
+// releases, services, cases and inputs through the exporter and reads the
+// latest baseline run of each key back.
+func TestBaselineReaderFindsTheLatestBaselineRun(t *testing.T) {
+	s := newTestServer(t)
+	cfg := s.config(t)
+	h := startExporter(t, cfg)
+	type stored struct {
+		trace, service, version, caseID, input, output string
+		at                                             time.Duration // after baseTime
+	}
+	runs := []stored{
+		{"01", "shop", "1.0", "c1", "Hi?", "first", 0},
+		{"02", "shop", "1.0", "c1", "Hi?", "latest", 2 * time.Minute},
+		{"03", "shop", "1.0", "c1", "Hi?", "between", time.Minute},
+		{"04", "shop", "2.0", "c1", "Hi?", "candidate", 3 * time.Minute},
+		{"05", "other", "1.0", "c1", "Hi?", "other service", 4 * time.Minute},
+		{"06", "shop", "1.0", "c1", "Bye?", "other input", 5 * time.Minute},
+		{"07", "shop", "1.0", "c2", "Hi?", "c2", -48 * time.Hour},
+		{"08", "shop", "1.0", "", "Hi?", "no case", 6 * time.Minute},
+	}
+	for _, r := range runs {
+		start := baseTime.Add(r.at)
+		tr := &agentrun.Trajectory{TraceID: fmt.Sprintf("%032s", r.trace), Service: r.service, ServiceVersion: r.version,
+			Start: start, End: start.Add(time.Second), Input: r.input, Output: r.output, Attributes: map[string]string{"intent": "x"}}
+		if r.caseID != "" {
+			tr.Attributes["eval.case_id"] = r.caseID
+		}
+		if err := h.x.Export(context.Background(), &scorer.Evaluation{Trajectory: tr}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.x.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 30*time.Second, "the runs", func() bool {
+		return s.count(t, "SELECT count() FROM "+s.db+".trajectories") >= len(runs)
+	})
+	r, err := NewBaselineReader(cfg, "eval.case_id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.Close() })
+	since := baseTime.Add(-24 * time.Hour)
+	tests := []struct {
+		key       baseline.Key
+		version   string
+		since     time.Time
+		wantTrace string // "" for none
+		wantOut   string
+	}{
+		{baseline.Key{Service: "shop", CaseID: "c1", Prompt: "Hi?"}, "1.0", since, "02", "latest"},
+		{baseline.Key{Service: "shop", CaseID: "c1", Prompt: "Bye?"}, "1.0", since, "06", "other input"},
+		{baseline.Key{Service: "other", CaseID: "c1", Prompt: "Hi?"}, "1.0", since, "05", "other service"},
+		{baseline.Key{Service: "shop", CaseID: "c1", Prompt: "Hi?"}, "2.0", since, "04", "candidate"},
+		{baseline.Key{Service: "shop", CaseID: "c2", Prompt: "Hi?"}, "1.0", since, "", ""}, // older than the lookback
+		{baseline.Key{Service: "shop", CaseID: "c2", Prompt: "Hi?"}, "1.0", baseTime.Add(-72 * time.Hour), "07", "c2"},
+		{baseline.Key{Service: "shop", CaseID: "c3", Prompt: "Hi?"}, "1.0", since, "", ""},
+		{baseline.Key{Service: "shop", CaseID: "c1", Prompt: "Hi?"}, "0.9", since, "", ""},
+	}
+	for _, tt := range tests {
+		b, ok, err := r.LatestBaseline(context.Background(), tt.version, tt.key, tt.since)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := tt.wantTrace != ""
+		if ok != want || (want && (b.TraceID != fmt.Sprintf("%032s", tt.wantTrace) || b.Response != tt.wantOut || b.Prompt != tt.key.Prompt)) {
+			t.Errorf("%+v release %s: got %+v found=%v, want trace %s %q", tt.key, tt.version, b, ok, tt.wantTrace, tt.wantOut)
+		}
+	}
+}
