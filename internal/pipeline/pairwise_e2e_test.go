@@ -5,7 +5,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"net"
 	"os"
+	"sync"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,8 +15,10 @@ import (
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
 	"go.opentelemetry.io/otel/attribute"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"google.golang.org/grpc"
 
 	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
@@ -146,14 +150,57 @@ type pairwiseDecision struct {
 	Reason  string `json:"reason"`
 }
 
+// evalEvents is an OTLP/gRPC logs endpoint keeping the label of every
+// gen_ai.evaluation.result event by trace id and evaluation name.
+type evalEvents struct {
+	plogotlp.UnimplementedGRPCServer
+	mu     sync.Mutex
+	labels map[string]string // trace id + " " + name → label
+}
+
+func (c *evalEvents) Export(_ context.Context, req plogotlp.ExportRequest) (plogotlp.ExportResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	rls := req.Logs().ResourceLogs()
+	for i := range rls.Len() {
+		sls := rls.At(i).ScopeLogs()
+		for j := range sls.Len() {
+			lrs := sls.At(j).LogRecords()
+			for k := range lrs.Len() {
+				lr := lrs.At(k)
+				a := lr.Attributes().AsRaw()
+				name, _ := a["gen_ai.evaluation.name"].(string)
+				label, _ := a["gen_ai.evaluation.score.label"].(string)
+				c.labels[lr.TraceID().String()+" "+name] = label
+			}
+		}
+	}
+	return plogotlp.NewExportResponse(), nil
+}
+
+// listenEvents starts an evalEvents endpoint on loopback.
+func listenEvents(t *testing.T) (*evalEvents, string) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := &evalEvents{labels: map[string]string{}}
+	srv := grpc.NewServer()
+	plogotlp.RegisterGRPCServer(srv, col)
+	go func() { _ = srv.Serve(lis) }()
+	t.Cleanup(srv.Stop)
+	return col, lis.Addr().String()
+}
+
 // TestPairwiseCanaryEndToEnd sends, through the real OTel SDK, release
 // 1.0's runs of three eval cases and then release 2.0's runs of the same
 // cases (plus one case 1.0 never ran, and an untagged run). Each candidate
 // run must be judged against its case's baseline run in both orders, the
 // prompts carrying both answers; the choices, scores and the baseline
 // trace id must reach the scores file; the runs not compared must be in
-// the ledger with their reason; and Prometheus' ratio histogram must give
-// the win, tie and loss counts of release 2.0.
+// the ledger with their reason; the choices must reach the OTel events;
+// and Prometheus' ratio histogram must give the win, tie and loss counts
+// of release 2.0.
 func TestPairwiseCanaryEndToEnd(t *testing.T) {
 	srv := pairwiseJudge(t)
 	dir := t.TempDir()
@@ -163,6 +210,8 @@ func TestPairwiseCanaryEndToEnd(t *testing.T) {
 	}
 	def := testConfig(dir)
 	cfg.Receiver, cfg.Exporters, cfg.Extractor = def.Receiver, def.Exporters, def.Extractor
+	events, addr := listenEvents(t)
+	cfg.Exporters.OTelEvents.Enabled, cfg.Exporters.OTelEvents.Endpoint, cfg.Exporters.OTelEvents.TLS.Insecure = true, addr, true
 	p, ctx := startOnline(t, cfg, Options{})
 	base := sdkTracerProvider(t, ctx, p, "shop", attribute.String("service.version", "1.0"))
 	cand := sdkTracerProvider(t, ctx, p, "shop", attribute.String("service.version", "2.0"))
@@ -236,6 +285,11 @@ func TestPairwiseCanaryEndToEnd(t *testing.T) {
 			s.Details.Baseline != baselineIDs[c] {
 			t.Errorf("case %d: score %+v, want %s %v consistent=%v against baseline %s", c, s, w.label, w.score, w.consistent, baselineIDs[c])
 		}
+		events.mu.Lock()
+		if got := events.labels[candidateIDs[c]+" pairwise_coherence"]; got != w.label {
+			t.Errorf("case %d: OTel event label %q, want %s", c, got, w.label)
+		}
+		events.mu.Unlock()
 	}
 	if len(scores) != 3 {
 		t.Errorf("%d pairwise scores, want 3: %+v", len(scores), scores)
