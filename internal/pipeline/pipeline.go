@@ -180,16 +180,7 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 			return nil, fmt.Errorf("judge.redaction: %w", err)
 		}
 	}
-	var enrichers scorer.Enrichers
-	if p.References != nil {
-		enrichers = append(enrichers, p.References)
-	}
-	if baselines != nil { // after the references, which may name the case
-		enrichers = append(enrichers, baselines)
-	}
-	if len(enrichers) > 0 {
-		engineOpts.Enricher = enrichers
-	}
+	engineOpts.Enricher = p.enricher(baselines)
 	if p.Engine, err = scorer.NewEngine(cfg.Scorer, set.Component("scorer"), metrics, p.Exporters, engineOpts); err != nil {
 		return nil, fmt.Errorf("scorer: %w", err)
 	}
@@ -232,6 +223,23 @@ func (p *Pipeline) newBaselines(cfg config.Config, set telemetry.Settings) (*bas
 		return nil, fmt.Errorf("judge.baseline: %w", err)
 	}
 	return b, nil
+}
+
+// enricher is what the engine adds to every run before scoring: its
+// reference, then (recording the baseline release's runs) the baselines,
+// which read the case id the reference store may set; nil for neither.
+func (p *Pipeline) enricher(b *baseline.Store) scorer.Enricher {
+	var es scorer.Enrichers
+	if p.References != nil {
+		es = append(es, p.References)
+	}
+	if b != nil {
+		es = append(es, b)
+	}
+	if len(es) == 0 {
+		return nil
+	}
+	return es
 }
 
 // describeMetrics tells every exporter that asks the metrics it will be
