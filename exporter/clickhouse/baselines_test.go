@@ -82,3 +82,42 @@ func TestBaselineReaderFindsTheLatestBaselineRun(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkBaselineLookup is one candidate run's baseline lookup on a
+// trajectories table of 1M runs of one service over 7 days (1000 cases,
+// four releases), the window a default lookback scans.
+func BenchmarkBaselineLookup(b *testing.B) {
+	s := newTestServer(b)
+	cfg := s.config(b)
+	h := startExporter(b, cfg)
+	if err := h.x.Export(context.Background(), &scorer.Evaluation{Trajectory: &agentrun.Trajectory{TraceID: "seed", Service: "shop", Start: baseTime}}); err != nil {
+		b.Fatal(err)
+	}
+	if err := h.x.Flush(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	waitFor(b, 30*time.Second, "the table", func() bool { return s.count(b, "SELECT count() FROM "+s.db+".trajectories") >= 1 })
+	const runs = 1_000_000
+	if err := s.exec(context.Background(), fmt.Sprintf(`INSERT INTO %s.trajectories (start, end, trace_id, service, service_version, input, output, attributes, row_key)
+	SELECT toDateTime(%d + intDiv(number * 604800, %d)), toDateTime(%d + intDiv(number * 604800, %d) + 1), lower(hex(number)), 'shop',
+	  concat('1.', toString(number %% 4)), concat('question ', toString(number %% 1000)), concat('answer ', toString(number)),
+	  concat('{"eval.case_id":"case-', toString(number %% 1000), '"}'), number
+	FROM system.numbers LIMIT %d`, s.db, baseTime.Unix(), runs, baseTime.Unix(), runs, runs)); err != nil {
+		b.Fatal(err)
+	}
+	r, err := NewBaselineReader(cfg, "eval.case_id")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = r.Close() })
+	since := baseTime.Add(-time.Hour)
+	i := 0
+	for b.Loop() {
+		c := i % 1000
+		key := baseline.Key{Service: "shop", CaseID: fmt.Sprint("case-", c), Prompt: fmt.Sprint("question ", c)}
+		if _, ok, err := r.LatestBaseline(context.Background(), fmt.Sprint("1.", c%4), key, since); err != nil || !ok {
+			b.Fatalf("case %d: found %v, %v", c, ok, err)
+		}
+		i++
+	}
+}
