@@ -57,35 +57,45 @@ func TestBaselineReaderFindsTheLatestBaselineRun(t *testing.T) {
 	since := baseTime.Add(-24 * time.Hour)
 	tests := []struct {
 		key       baseline.Key
-		version   string
 		since     time.Time
 		wantTrace string // "" for none
 		wantOut   string
 	}{
-		{baseline.Key{Service: "shop", CaseID: "c1", Prompt: "Hi?"}, "1.0", since, "02", "latest"},
-		{baseline.Key{Service: "shop", CaseID: "c1", Prompt: "Bye?"}, "1.0", since, "06", "other input"},
-		{baseline.Key{Service: "other", CaseID: "c1", Prompt: "Hi?"}, "1.0", since, "05", "other service"},
-		{baseline.Key{Service: "shop", CaseID: "c1", Prompt: "Hi?"}, "2.0", since, "04", "candidate"},
-		{baseline.Key{Service: "shop", CaseID: "c2", Prompt: "Hi?"}, "1.0", since, "", ""}, // older than the lookback
-		{baseline.Key{Service: "shop", CaseID: "c2", Prompt: "Hi?"}, "1.0", baseTime.Add(-72 * time.Hour), "07", "c2"},
-		{baseline.Key{Service: "shop", CaseID: "c3", Prompt: "Hi?"}, "1.0", since, "", ""},
-		{baseline.Key{Service: "shop", CaseID: "c1", Prompt: "Hi?"}, "0.9", since, "", ""},
+		{baseline.Key{Service: "shop", Version: "1.0", CaseID: "c1", Prompt: "Hi?"}, since, "02", "latest"},
+		{baseline.Key{Service: "shop", Version: "1.0", CaseID: "c1", Prompt: "Bye?"}, since, "06", "other input"},
+		{baseline.Key{Service: "other", Version: "1.0", CaseID: "c1", Prompt: "Hi?"}, since, "05", "other service"},
+		{baseline.Key{Service: "shop", Version: "2.0", CaseID: "c1", Prompt: "Hi?"}, since, "04", "candidate"},
+		{baseline.Key{Service: "shop", Version: "1.0", CaseID: "c2", Prompt: "Hi?"}, since, "", ""}, // older than the lookback
+		{baseline.Key{Service: "shop", Version: "1.0", CaseID: "c2", Prompt: "Hi?"}, baseTime.Add(-72 * time.Hour), "07", "c2"},
+		{baseline.Key{Service: "shop", Version: "1.0", CaseID: "c3", Prompt: "Hi?"}, since, "", ""},
+		{baseline.Key{Service: "shop", Version: "0.9", CaseID: "c1", Prompt: "Hi?"}, since, "", ""},
 	}
 	for _, tt := range tests {
-		b, ok, err := r.LatestBaseline(context.Background(), tt.version, tt.key, tt.since)
+		b, ok, err := r.LatestBaseline(context.Background(), tt.key, tt.since)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := tt.wantTrace != ""
 		if ok != want || (want && (b.TraceID != fmt.Sprintf("%032s", tt.wantTrace) || b.Response != tt.wantOut || b.Prompt != tt.key.Prompt)) {
-			t.Errorf("%+v release %s: got %+v found=%v, want trace %s %q", tt.key, tt.version, b, ok, tt.wantTrace, tt.wantOut)
+			t.Errorf("%+v: got %+v found=%v, want trace %s %q", tt.key, b, ok, tt.wantTrace, tt.wantOut)
 		}
+	}
+	first, err := r.FirstRuns(context.Background(), "shop", since)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Release 1.0's first run within the lookback is 01 (07 is older);
+	// 2.0's is 04.
+	want := map[string]time.Time{"1.0": baseTime, "2.0": baseTime.Add(3 * time.Minute)}
+	if len(first) != len(want) || !first["1.0"].Equal(want["1.0"]) || !first["2.0"].Equal(want["2.0"]) {
+		t.Errorf("first runs %v, want %v", first, want)
 	}
 }
 
 // BenchmarkBaselineLookup is one candidate run's baseline lookup on a
 // trajectories table of 1M runs of one service over 7 days (1000 cases,
-// four releases), the window a default lookback scans.
+// four releases), the window a default lookback scans: the latest run of
+// the case, and (version previous) the first run of each release.
 func BenchmarkBaselineLookup(b *testing.B) {
 	s := newTestServer(b)
 	cfg := s.config(b)
@@ -111,13 +121,22 @@ func BenchmarkBaselineLookup(b *testing.B) {
 	}
 	b.Cleanup(func() { _ = r.Close() })
 	since := baseTime.Add(-time.Hour)
-	i := 0
-	for b.Loop() {
-		c := i % 1000
-		key := baseline.Key{Service: "shop", CaseID: fmt.Sprint("case-", c), Prompt: fmt.Sprint("question ", c)}
-		if _, ok, err := r.LatestBaseline(context.Background(), fmt.Sprint("1.", c%4), key, since); err != nil || !ok {
-			b.Fatalf("case %d: found %v, %v", c, ok, err)
+	b.Run("latest run", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			c := i % 1000
+			key := baseline.Key{Service: "shop", Version: fmt.Sprint("1.", c%4), CaseID: fmt.Sprint("case-", c), Prompt: fmt.Sprint("question ", c)}
+			if _, ok, err := r.LatestBaseline(context.Background(), key, since); err != nil || !ok {
+				b.Fatalf("case %d: found %v, %v", c, ok, err)
+			}
+			i++
 		}
-		i++
-	}
+	})
+	b.Run("first runs", func(b *testing.B) { // version previous
+		for b.Loop() {
+			if first, err := r.FirstRuns(context.Background(), "shop", since); err != nil || len(first) != 4 {
+				b.Fatalf("first runs %v, %v", first, err)
+			}
+		}
+	})
 }

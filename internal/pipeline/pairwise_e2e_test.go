@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"sync"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,7 +25,8 @@ import (
 )
 
 // pairwiseConfig judges every candidate run of an eval case against the
-// latest run of the case by release 1.0.
+// latest run of the case by the baseline release (a release, or
+// previous), with the judge at the first argument.
 const pairwiseConfig = `
 judge:
   judges:
@@ -35,7 +36,7 @@ judge:
       base_url: %s
       api_key: sk-test-key
   baseline:
-    version: "1.0"
+    version: "%s"
   metrics:
     - name: pairwise_coherence
 `
@@ -204,7 +205,7 @@ func listenEvents(t *testing.T) (*evalEvents, string) {
 func TestPairwiseCanaryEndToEnd(t *testing.T) {
 	srv := pairwiseJudge(t)
 	dir := t.TempDir()
-	cfg, err := config.Parse(fmt.Appendf(nil, pairwiseConfig, srv.OpenAIBaseURL()), nil)
+	cfg, err := config.Parse(fmt.Appendf(nil, pairwiseConfig, srv.OpenAIBaseURL(), "1.0"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,8 +358,16 @@ func ratioBuckets(t *testing.T, g prometheus.Gatherer, metric, version string) m
 // sidecar and release 2.0's runs of the same cases by another, both
 // writing to one ClickHouse database. The second finds each baseline run
 // in ClickHouse (it never saw them), judges against it, and its pairwise
-// scores land in the evaluations table with the baseline's trace id.
+// scores land in the evaluations table with the baseline's trace id and
+// release. The baseline release is named, or found as the release before
+// 2.0 from the first runs ClickHouse holds.
 func TestPairwiseAcrossReplicas(t *testing.T) {
+	for _, version := range []string{"1.0", "previous"} {
+		t.Run(version, func(t *testing.T) { pairwiseAcrossReplicas(t, version) })
+	}
+}
+
+func pairwiseAcrossReplicas(t *testing.T, version string) {
 	dsn := os.Getenv("EVALSIDECAR_CLICKHOUSE_DSN")
 	if dsn == "" {
 		if os.Getenv("CI") == "true" {
@@ -384,7 +393,7 @@ func TestPairwiseAcrossReplicas(t *testing.T) {
 	srv := pairwiseJudge(t)
 	start := func() (*Pipeline, context.Context) {
 		dir := t.TempDir()
-		cfg, err := config.Parse(fmt.Appendf(nil, pairwiseConfig, srv.OpenAIBaseURL()), nil)
+		cfg, err := config.Parse(fmt.Appendf(nil, pairwiseConfig, srv.OpenAIBaseURL(), version), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -436,7 +445,7 @@ func TestPairwiseAcrossReplicas(t *testing.T) {
 			t.Errorf("judge request %d lacks one side: %q", r.Seq, r.User)
 		}
 	}
-	rows, err := conn.Query(ctx, "SELECT trace_id, score, label, visitParamExtractString(details, 'baseline_trace_id'), service_version FROM "+db+
+	rows, err := conn.Query(ctx, "SELECT trace_id, score, label, visitParamExtractString(details, 'baseline_trace_id'), service_version, visitParamExtractString(details, 'baseline_release') FROM "+db+
 		".evaluations FINAL WHERE metric = 'pairwise_coherence'")
 	if err != nil {
 		t.Fatal(err)
@@ -452,15 +461,16 @@ func TestPairwiseAcrossReplicas(t *testing.T) {
 	}
 	n := 0
 	for rows.Next() {
-		var trace, label, baseline, version string
+		var trace, label, baseline, release, baseRelease string
 		var score float64
-		if err := rows.Scan(&trace, &score, &label, &baseline, &version); err != nil {
+		if err := rows.Scan(&trace, &score, &label, &baseline, &release, &baseRelease); err != nil {
 			t.Fatal(err)
 		}
 		n++
 		w := want[trace]
-		if label != w.label || score != w.score || baseline != w.baseline || version != "2.0" {
-			t.Errorf("run %s: %s %v against %s (release %s), want %s %v against %s (release 2.0)", trace, label, score, baseline, version, w.label, w.score, w.baseline)
+		if label != w.label || score != w.score || baseline != w.baseline || release != "2.0" || baseRelease != "1.0" {
+			t.Errorf("run %s: %s %v against %s (release %s against %s), want %s %v against %s (release 2.0 against 1.0)",
+				trace, label, score, baseline, release, baseRelease, w.label, w.score, w.baseline)
 		}
 	}
 	if n != 3 {

@@ -207,7 +207,7 @@ func (p *Pipeline) newBaselines(cfg config.Config, set telemetry.Settings) (*bas
 		return nil, nil
 	}
 	if !cfg.Judge.Baseline.Enabled() {
-		return nil, fmt.Errorf("judge.baseline.version: must name the baseline release (its service.version) that the pairwise metrics %v compare live runs with", pw)
+		return nil, fmt.Errorf("judge.baseline.version: must name the baseline release (its service.version, or previous) that the pairwise metrics %v compare live runs with", pw)
 	}
 	caseAttr := cfg.Scorer.References.CaseIDAttribute
 	var src baseline.Source

@@ -190,3 +190,52 @@ func gathered(t *testing.T, reg *prometheus.Registry, name, result string) float
 	}
 	return -1
 }
+
+// TestStorePreviousRelease: with version previous, every release is
+// compared with the release whose first run came latest before its own,
+// whatever the version strings' order.
+func TestStorePreviousRelease(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	cfg := DefaultConfig()
+	cfg.Version = VersionPrevious
+	s, err := New(cfg, caseAttr, nil, telemetry.Settings{Registerer: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	// 9.0 first runs at t0, 10.0 at t0+1h, 9.1 at t0+2h; each keeps
+	// running afterwards (a canary).
+	for i, r := range []struct {
+		version string
+		at      time.Duration
+	}{{"9.0", 0}, {"10.0", time.Hour}, {"9.0", 90 * time.Minute}, {"9.1", 2 * time.Hour}, {"10.0", 150 * time.Minute}} {
+		s.Enrich(ctx, run(fmt.Sprint("r", i), r.version, "c1", "Hi?", "answer of "+r.version, t0.Add(r.at)))
+	}
+	tests := []struct {
+		version     string
+		wantTrace   string
+		wantRelease string
+		reason      string
+	}{
+		{"9.1", "r4", "10.0", ""}, // 10.0's latest run of the case
+		{"10.0", "r2", "9.0", ""}, // 9.0's latest, not its first
+		{"9.0", "", "", ReasonNoPreviousRelease},
+		{"11.0", "", "", ReasonNoBaseline}, // a new release: compared with 9.1, which has no run of c2
+	}
+	for _, tt := range tests {
+		caseID := "c1"
+		if tt.version == "11.0" {
+			caseID = "c2"
+			s.Enrich(ctx, run("r9", "9.1", "c9", "Hi?", "x", t0.Add(3*time.Hour)))
+		}
+		in := run("k", tt.version, caseID, "Hi?", "new", t0.Add(4*time.Hour))
+		if err := s.Check(in); err != nil {
+			t.Errorf("%s: Check %v, want nil (every release is a candidate)", tt.version, err)
+		}
+		b, err := s.Find(ctx, in)
+		if got := reason(err); got != tt.reason || b.TraceID != tt.wantTrace || b.Version != tt.wantRelease {
+			t.Errorf("release %s: baseline %s of %q, reason %q; want %s of %q, reason %q", tt.version, b.TraceID, b.Version, got, tt.wantTrace, tt.wantRelease, tt.reason)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 // release.
 type Baseline struct {
 	TraceID  string
+	Version  string // the baseline release
 	Prompt   string
 	Response string
 	Start    time.Time

@@ -39,7 +39,8 @@ const PairwisePrefix = "pairwise_"
 //
 // Online (canary traffic) the baseline is the latest run of the same eval
 // case and user input by the baseline release, found by Deps.Baselines
-// when the run is judged; Details "baseline_trace_id" names it.
+// when the run is judged; Details "baseline_trace_id" and
+// "baseline_release" name it.
 //
 // Inputs: Response and the baseline column, plus the template's inputs.
 // Calls: 2. Score: 1 for CANDIDATE, 0.5 for TIE, 0 for BASELINE; Label
@@ -116,13 +117,13 @@ func (m *pairwise) Applicable(in *scorer.Instance) error {
 // Score asks the judge twice, the baseline shown first then second.
 func (m *pairwise) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
 	base, ok := in.Columns[BaselineColumn].(string)
-	var baseTrace string
+	var online judgemetric.Baseline
 	if m.online(in) {
 		b, err := m.baselines.Find(ctx, in)
 		if err != nil {
 			return scorer.Result{}, err
 		}
-		base, baseTrace, ok = b.Response, b.TraceID, true
+		base, online, ok = b.Response, b, true
 	}
 	if !ok || base == "" {
 		return scorer.Result{}, fmt.Errorf("column %q: %w", BaselineColumn, scorer.ErrNotApplicable)
@@ -180,8 +181,9 @@ func (m *pairwise) Score(ctx context.Context, in *scorer.Instance) (scorer.Resul
 			"choices":             []string{choices[0], choices[1]},
 		},
 	}
-	if baseTrace != "" {
-		res.Details["baseline_trace_id"] = baseTrace
+	if online.TraceID != "" {
+		res.Details["baseline_trace_id"] = online.TraceID
+		res.Details["baseline_release"] = online.Version
 	}
 	c.Finish(&res)
 	return res, nil
