@@ -296,10 +296,20 @@ func TestPairwiseCanaryEndToEnd(t *testing.T) {
 		t.Errorf("%d pairwise scores, want 3: %+v", len(scores), scores)
 	}
 
-	reasons := map[string]string{}
+	reasons, queued := map[string]string{}, map[string]bool{}
 	for _, d := range readLines[pairwiseDecision](t, filepath.Join(dir, "decisions.jsonl")) {
 		if d.Metric == "pairwise_coherence" && d.Outcome == "not_applicable" {
 			reasons[d.TraceID] = d.Reason
+		}
+		if d.Metric == "pairwise_coherence" && d.Outcome == "queued" {
+			queued[d.TraceID] = true
+		}
+	}
+	// Runs that cannot be compared are decided before sampling: they
+	// never wait for the judge.
+	for _, id := range append([]string{untagged}, baselineIDs[1], baselineIDs[2], baselineIDs[3]) {
+		if queued[id] {
+			t.Errorf("run %s was queued for the judge although it cannot be compared", id)
 		}
 	}
 	for c, id := range baselineIDs {
