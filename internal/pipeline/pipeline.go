@@ -197,17 +197,24 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	return p, nil
 }
 
+// CheckBaseline reports pairwise judge metrics configured to run on live
+// runs without a baseline release to compare them with. serve and
+// validate check it; sidecar eval, whose baseline is a dataset column,
+// does not.
+func CheckBaseline(cfg config.Config) error {
+	if pw := cfg.Judge.PairwiseMetrics(); len(pw) > 0 && !cfg.Judge.Baseline.Enabled() {
+		return fmt.Errorf("judge.baseline.version: must name the baseline release (its service.version, or previous) that the pairwise metrics %v compare live runs with", pw)
+	}
+	return nil
+}
+
 // newBaselines builds the baseline store of online pairwise evaluation
 // when pairwise metrics are configured, reading the runs other replicas
 // stored from ClickHouse when its exporter is on; nil without pairwise
 // metrics.
 func (p *Pipeline) newBaselines(cfg config.Config, set telemetry.Settings) (*baseline.Store, error) {
-	pw := cfg.Judge.PairwiseMetrics()
-	if len(pw) == 0 {
-		return nil, nil
-	}
-	if !cfg.Judge.Baseline.Enabled() {
-		return nil, fmt.Errorf("judge.baseline.version: must name the baseline release (its service.version, or previous) that the pairwise metrics %v compare live runs with", pw)
+	if err := CheckBaseline(cfg); err != nil || len(cfg.Judge.PairwiseMetrics()) == 0 {
+		return nil, err
 	}
 	caseAttr := cfg.Scorer.References.CaseIDAttribute
 	var src baseline.Source

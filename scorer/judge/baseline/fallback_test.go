@@ -1,9 +1,12 @@
 package baseline_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,7 +22,7 @@ import (
 // TestClickHouseDownFallsBackToMemory: with the ClickHouse server gone, a
 // candidate whose baseline this replica recorded is still compared with
 // it, one whose baseline it did not is not applicable with the reason
-// baseline_lookup_failed, and both failures are counted.
+// baseline_lookup_failed, and both failures are counted and logged once.
 func TestClickHouseDownFallsBackToMemory(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0") // a port with no server behind it once closed
 	if err != nil {
@@ -36,7 +39,8 @@ func TestClickHouseDownFallsBackToMemory(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	cfg := baseline.DefaultConfig()
 	cfg.Version = "1.0"
-	s, err := baseline.New(cfg, "eval.case_id", src, telemetry.Settings{Registerer: reg})
+	var logs bytes.Buffer
+	s, err := baseline.New(cfg, "eval.case_id", src, telemetry.Settings{Registerer: reg, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,5 +73,8 @@ func TestClickHouseDownFallsBackToMemory(t *testing.T) {
 	}
 	if got["error"] != 2 || got["memory"] != 1 || got["miss"] != 0 {
 		t.Errorf("lookups %v, want error 2, memory 1", got)
+	}
+	if n := strings.Count(logs.String(), "level=WARN"); n != 1 {
+		t.Errorf("%d warnings for one outage, want 1:\n%s", n, logs.String())
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
@@ -76,6 +77,9 @@ type Store struct {
 	recorded  prometheus.Counter
 	evictions prometheus.Counter
 	lookups   map[string]prometheus.Counter
+	// failing is set while the Source fails, so an outage is logged once
+	// (and its end once), not at every lookup.
+	failing atomic.Bool
 }
 
 var (
@@ -209,10 +213,13 @@ func (s *Store) Find(ctx context.Context, in *scorer.Instance) (judgemetric.Base
 			if !inMem {
 				return judgemetric.Baseline{}, &scorer.NotApplicableError{Reason: ReasonBaselineFailed}
 			}
-		case ok && (!inMem || b.Start.After(mem.Start)):
-			s.lookups[lookupClickHouse].Inc()
-			b.Version = k.Version
-			return b, nil
+		default:
+			s.sourceOK()
+			if ok && (!inMem || b.Start.After(mem.Start)) {
+				s.lookups[lookupClickHouse].Inc()
+				b.Version = k.Version
+				return b, nil
+			}
 		}
 	}
 	if !inMem {
@@ -243,6 +250,8 @@ func (s *Store) previousRelease(ctx context.Context, service, version string, st
 		}
 		if err != nil {
 			s.sourceFailed(err)
+		} else {
+			s.sourceOK()
 		}
 		for v, t := range stored {
 			if f, ok := first[v]; !ok || t.Before(f) {
@@ -267,8 +276,18 @@ func (s *Store) previousRelease(ctx context.Context, service, version string, st
 	return prev, nil
 }
 
-// sourceFailed counts and logs a failed read of the Source.
+// sourceFailed counts a failed read of the Source, and logs the first of
+// an outage.
 func (s *Store) sourceFailed(err error) {
 	s.lookups[lookupError].Inc()
-	s.logger.Warn("baseline lookup in ClickHouse failed; using the runs in memory", "err", err)
+	if !s.failing.Swap(true) {
+		s.logger.Warn("baseline lookups in ClickHouse fail; using the runs in memory (failures counted in evalsidecar_baseline_lookups_total{result=\"error\"})", "err", err)
+	}
+}
+
+// sourceOK logs the end of an outage of the Source.
+func (s *Store) sourceOK() {
+	if s.failing.Swap(false) {
+		s.logger.Info("baseline lookups in ClickHouse work again")
+	}
 }
