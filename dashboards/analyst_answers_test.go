@@ -739,3 +739,105 @@ func TestAgreementPanelAnswers(t *testing.T) {
 		t.Errorf("approval confusion (person/judge) %v, want %v", cellsGot, wantCells)
 	}
 }
+
+// pairwiseRun is one canary run of the pairwise dataset: its release and
+// each pairwise metric's choice, "" where the metric did not compare it.
+type pairwiseRun struct {
+	release               string
+	coherence, fluency    string
+	coherenceInconsistent bool
+}
+
+// pairwiseRuns: baseline release 1.0 (never compared) and candidates 2.0
+// and 2.1, alternating. pairwise_coherence compares every candidate run:
+// by i%5, CANDIDATE, CANDIDATE, TIE from disagreeing orders, TIE, BASELINE.
+// pairwise_fluency compares every third: by i%4, BASELINE, CANDIDATE,
+// TIE, BASELINE.
+func pairwiseRuns() []pairwiseRun {
+	var out []pairwiseRun
+	for i := range 90 {
+		r := pairwiseRun{release: []string{"1.0", "2.0", "2.1"}[i%3]}
+		if r.release != "1.0" {
+			r.coherence = []string{"CANDIDATE", "CANDIDATE", "TIE", "TIE", "BASELINE"}[i%5]
+			r.coherenceInconsistent = i%5 == 2
+			if i%3 == 0 || i%4 < 3 && i%2 == 0 {
+				r.fluency = []string{"BASELINE", "CANDIDATE", "TIE", "BASELINE"}[i%4]
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// TestCandidateVsBaselinePanel seeds pairwise results through the real
+// exporter and checks the "Candidate vs baseline" panel's rates against
+// counts made here from the dataset.
+func TestCandidateVsBaselinePanel(t *testing.T) {
+	at := time.Now().UTC().Add(-3 * time.Hour).Truncate(time.Minute)
+	runs := pairwiseRuns()
+	var evs []*scorer.Evaluation
+	type tally struct{ n, win, tie, loss, inconsistent float64 }
+	want := map[string]*tally{} // metric@release
+	count := func(metric, release, choice string, inconsistent bool) {
+		k := metric + "@" + release
+		if want[k] == nil {
+			want[k] = &tally{}
+		}
+		w := want[k]
+		w.n++
+		switch choice {
+		case "CANDIDATE":
+			w.win++
+		case "TIE":
+			w.tie++
+		case "BASELINE":
+			w.loss++
+		}
+		if inconsistent {
+			w.inconsistent++
+		}
+	}
+	for i, r := range runs {
+		start := at.Add(time.Duration(i) * time.Minute)
+		tr := &agentrun.Trajectory{TraceID: fmt.Sprintf("%032x", i+1), Service: "shop", ServiceVersion: r.release, Agent: "planner",
+			Start: start, End: start.Add(time.Second), Input: "q", Output: "a"}
+		ev := &scorer.Evaluation{Trajectory: tr, Results: []scorer.Result{{Metric: "failure", Score: 0}}}
+		for _, m := range []struct {
+			name, choice string
+			inconsistent bool
+		}{{"pairwise_coherence", r.coherence, r.coherenceInconsistent}, {"pairwise_fluency", r.fluency, false}} {
+			if m.choice == "" {
+				continue
+			}
+			score := map[string]float64{"CANDIDATE": 1, "TIE": 0.5, "BASELINE": 0}[m.choice]
+			ev.Results = append(ev.Results, scorer.Result{Metric: m.name, Score: score, Label: m.choice,
+				Details: map[string]any{"pairwise_choice": m.choice, "position_consistent": !m.inconsistent, "baseline_trace_id": "b"}})
+			count(m.name, r.release, m.choice, m.inconsistent)
+		}
+		evs = append(evs, ev)
+	}
+	conn, db := seedDB(t, nil, evs)
+	tg, ok := renderedTargets(t, "evalsidecar-agent-quality")["Candidate vs baseline"]
+	if !ok {
+		t.Fatal("no Candidate vs baseline panel")
+	}
+	env := grafanaEnv{from: at.Add(-10 * time.Minute), to: at.Add(2 * time.Hour), interval: 10 * time.Minute,
+		vars: map[string][]string{"database": {db}, "service": {"shop"}, "agent": {"planner"}, "release": {"1.0", "2.0", "2.1"}}}
+	rows := queryRows(t, conn, env.expand(t, tg.RawSQL))
+	if len(rows) != len(want) {
+		t.Fatalf("%d rows, want %d (a row per pairwise metric and candidate release): %v", len(rows), len(want), rows)
+	}
+	for _, r := range rows {
+		k := r[0].(string) + "@" + r[1].(string)
+		w := want[k]
+		if w == nil {
+			t.Errorf("unexpected row %v", r)
+			continue
+		}
+		for i, v := range []float64{w.n, w.win / w.n, w.tie / w.n, w.loss / w.n, w.inconsistent / w.n} {
+			if g := num(r[2+i]); !near(g, v) {
+				t.Errorf("%s column %d = %v, want %v", k, 2+i, g, v)
+			}
+		}
+	}
+}

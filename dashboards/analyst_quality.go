@@ -1,6 +1,10 @@
 package dashboards
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric/vertex"
+)
 
 // qualityDashboard: one metric's scores and pass rate by agent and
 // release, every metric's release comparison, failure and tool-error
@@ -77,6 +81,17 @@ func qualityDashboard() analystDashboard {
 							tEvaluations+"\n    "+where("run_start", releaseFilter)+"\n    GROUP BY metric, release"),
 					columns: []string{"metric", "release", "scores", "mean_score", "pass_rate", "previous_release", "previous_scores",
 						"mean_score_change", "pass_rate_change"},
+				},
+				{
+					title: "Candidate vs baseline", kind: kindTable, width: 24, unit: "percentunit",
+					description: "Online pairwise metrics (pairwise_<template>): each candidate release's canary runs judged against the baseline release's latest run of the same eval case. " +
+						"Per metric and candidate release: runs compared, and the shares the judge found the candidate better (win), neither (tie) or the baseline better (loss); " +
+						"inconsistent is the share of ties that came from the two orders disagreeing (position bias).",
+					sql: "SELECT metric, service_version AS release, count() AS compared,\n" +
+						"  avg(label = '" + vertex.ChoiceCandidate + "') AS win_rate, avg(label = '" + vertex.ChoiceTie + "') AS tie_rate, avg(label = '" + vertex.ChoiceBaseline + "') AS loss_rate,\n" +
+						"  avg(visitParamExtractBool(details, 'position_consistent') = 0) AS inconsistent\nFROM " + tEvaluations + "\n" +
+						where("run_start", releaseFilter, "metric LIKE '"+vertex.PairwisePrefix+"%'") + "\nGROUP BY metric, release\nORDER BY metric, release",
+					columns: []string{"metric", "release", "compared", "win_rate", "tie_rate", "loss_rate", "inconsistent"},
 				},
 				{
 					title: "Runs by agent", kind: kindTimeSeries, width: 24,

@@ -59,6 +59,7 @@ func seedEvaluation(i int, at time.Time) *scorer.Evaluation {
 		Results: []scorer.Result{
 			{Metric: "tool_error_rate", Score: float64(i%3) / 3},
 			{Metric: "hallucination_v1", Score: float64(i%10) / 10, Label: "graded", Explanation: fmt.Sprintf("claim %d unsupported", i), Judge: usage},
+			{Metric: "pairwise_coherence", Score: 1, Label: "CANDIDATE", Details: map[string]any{"position_consistent": true, "baseline_trace_id": "b"}},
 		},
 		NotApplicable: []string{"trajectory_exact_match"},
 		Errors:        []scorer.MetricError{{Metric: "rouge_l_sum", Reason: "error", Err: errors.New("no reference")}},

@@ -288,6 +288,7 @@ func SRERules(p RuleParams) (RuleFile, error) {
 		g.group("evalsidecar.run-regressions", g.runRegressions()),
 		g.group("evalsidecar.latency-regressions", g.latencyRegressions()),
 		g.group("evalsidecar.pass-rate-burn", g.passRateBurn()),
+		g.group("evalsidecar.pairwise", g.pairwiseRecordings()),
 		g.group("evalsidecar.operations", g.operations()),
 	}}
 	return dedupe(f)

@@ -8,3 +8,16 @@ import "context"
 type Enricher interface {
 	Enrich(ctx context.Context, in *Instance) bool
 }
+
+// Enrichers runs several enrichers in order; it reports whether any
+// changed the instance.
+type Enrichers []Enricher
+
+// Enrich calls every enricher of es on in.
+func (es Enrichers) Enrich(ctx context.Context, in *Instance) bool {
+	changed := false
+	for _, e := range es {
+		changed = e.Enrich(ctx, in) || changed
+	}
+	return changed
+}

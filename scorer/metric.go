@@ -58,3 +58,22 @@ func JudgesDialogue(m Metric) bool {
 		m = u.Unwrap()
 	}
 }
+
+// NotApplicableError is ErrNotApplicable with the reason the judge
+// ledger records (a fixed word such as "no_baseline", never run content).
+type NotApplicableError struct{ Reason string }
+
+func (e *NotApplicableError) Error() string { return "metric not applicable: " + e.Reason }
+
+// Is makes errors.Is(err, ErrNotApplicable) hold.
+func (e *NotApplicableError) Is(target error) bool { return target == ErrNotApplicable }
+
+// Precondition is a judged metric that compares a run with data found when
+// it is judged (a pairwise metric's baseline run). The judge stage calls
+// Applicable before sampling, so a run the metric cannot compare is not
+// applicable, with the returned *NotApplicableError's reason, and takes no
+// judge queue slot; and it does not cache the metric's results, since the
+// same run may be compared with newer data later.
+type Precondition interface {
+	Applicable(in *Instance) error
+}

@@ -152,11 +152,15 @@ func (r *Registry) Build(cfgs []MetricConfig) ([]Metric, error) {
 
 // configure gives a built metric its configured id (e.g. "my_rouge" for a
 // rouge metric with particular parameters) and semantics, keeping it
-// Inline or Judged as it was.
+// Inline, Judged or a Precondition as it was.
 func configure(m Metric, name string, sem Semantics) Metric {
 	c := configured{Metric: m, name: name, sem: sem}
 	if j, ok := m.(Judged); ok {
-		return configuredJudged{configured: c, judge: j.JudgeName()}
+		cj := configuredJudged{configured: c, judge: j.JudgeName()}
+		if p, ok := m.(Precondition); ok {
+			return configuredComparing{cj, p}
+		}
+		return cj
 	}
 	if _, ok := m.(Inline); ok {
 		return configuredInline{c}
@@ -205,3 +209,10 @@ type configuredJudged struct {
 
 // JudgeName returns the underlying metric's judge.
 func (c configuredJudged) JudgeName() string { return c.judge }
+
+// configuredComparing is a configured judge metric with a Precondition,
+// which it keeps.
+type configuredComparing struct {
+	configuredJudged
+	Precondition
+}

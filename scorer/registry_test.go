@@ -2,6 +2,7 @@ package scorer
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -93,8 +94,36 @@ func TestRenamedJudgeMetricStaysJudged(t *testing.T) {
 	if _, ok := ms[1].(Judged); ok {
 		t.Error("a renamed deterministic metric became Judged")
 	}
+	if _, ok := ms[0].(Precondition); ok {
+		t.Error("a judge metric without a precondition got one")
+	}
 	res, err := ms[0].Score(t.Context(), &Instance{})
 	if err != nil || res.Metric != "my_judged" {
 		t.Errorf("Score = %+v, %v", res, err)
+	}
+}
+
+// comparingConst is a judged constant metric with a Precondition.
+type comparingConst struct{ judgedConst }
+
+func (comparingConst) Applicable(*Instance) error { return &NotApplicableError{Reason: "no_case_id"} }
+
+// TestConfiguredMetricKeepsPrecondition: the judge stage sees a pairwise
+// metric's Precondition through its configuration.
+func TestConfiguredMetricKeepsPrecondition(t *testing.T) {
+	r := NewRegistry()
+	if err := r.Register("cmp", NoParams(comparingConst{judgedConst{constMetric{name: "cmp", score: 1}}})); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := r.Build([]MetricConfig{{Name: "my_cmp", Type: "cmp"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := ms[0].(Precondition)
+	if _, judged := ms[0].(Judged); !ok || !judged {
+		t.Fatalf("configured metric: Precondition %v, Judged %v", ok, judged)
+	}
+	if err := p.Applicable(&Instance{}); !errors.Is(err, ErrNotApplicable) {
+		t.Errorf("Applicable = %v", err)
 	}
 }

@@ -139,6 +139,14 @@ func TestValidate(t *testing.T) {
 		t.Errorf("%d lines, want %d (one per problem):\n%s", len(lines), len(want), errOut)
 	}
 
+	pairwise := writeConfig(t, "judge:\n  judges: [{name: j, provider: openai, model: m, api_key: k}]\n  metrics: [{name: pairwise_coherence}]\n")
+	if code, _, errOut := runCLI("validate", "-config", pairwise); code != 1 || !strings.Contains(errOut, "judge.baseline.version: must name the baseline release") {
+		t.Errorf("pairwise metric without a baseline release: exit %d, %q", code, errOut)
+	}
+	if code, _, errOut := runCLI("validate", "-config", pairwise, "--set", "judge.baseline.version=previous"); code != 0 {
+		t.Errorf("pairwise metric with a baseline release: exit %d, %q", code, errOut)
+	}
+
 	if code, _, _ := runCLI("validate", "-nosuchflag"); code != 2 {
 		t.Errorf("unknown flag: exit %d, want 2", code)
 	}

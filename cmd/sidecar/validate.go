@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+
+	"github.com/evalsidecar/evalsidecar/internal/pipeline"
 )
 
 // errInvalid marks a configuration that validate rejected; its problems
@@ -30,7 +32,11 @@ func validateCmd(_ context.Context, args []string, _ io.Writer, stderr io.Writer
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected arguments %v", errUsage, fs.Args())
 	}
-	if _, err := cf.load(); err != nil {
+	cfg, err := cf.load()
+	if err == nil {
+		err = pipeline.CheckBaseline(cfg)
+	}
+	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return errInvalid{problems: countLines(err.Error())}
 	}

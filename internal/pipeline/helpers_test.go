@@ -38,15 +38,16 @@ func startOnline(t *testing.T, cfg config.Config, opts Options) (*Pipeline, cont
 }
 
 // sdkTracerProvider returns a real OTel SDK tracer provider that exports
-// every span synchronously over OTLP/gRPC to p's receiver, as service.
-func sdkTracerProvider(t *testing.T, ctx context.Context, p *Pipeline, service string) *sdktrace.TracerProvider {
+// every span synchronously over OTLP/gRPC to p's receiver, as service
+// with the further resource attributes res (service.version, ...).
+func sdkTracerProvider(t *testing.T, ctx context.Context, p *Pipeline, service string, res ...attribute.KeyValue) *sdktrace.TracerProvider {
 	t.Helper()
 	exp, err := otlptracegrpc.New(ctx, otlptracegrpc.WithEndpoint(p.Receiver.GRPCAddr()), otlptracegrpc.WithInsecure())
 	if err != nil {
 		t.Fatal(err)
 	}
 	return sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp),
-		sdktrace.WithResource(sdkresource.NewSchemaless(attribute.String("service.name", service))))
+		sdktrace.WithResource(sdkresource.NewSchemaless(append(res, attribute.String("service.name", service))...)))
 }
 
 // testDB is a fresh ClickHouse database on the test server, dropped at

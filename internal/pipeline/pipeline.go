@@ -28,6 +28,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/catalog"
 	"github.com/evalsidecar/evalsidecar/scorer/feedback"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/baseline"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/calibration"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
@@ -75,10 +76,13 @@ type Pipeline struct {
 	// sessionStore reads sessions back from ClickHouse (sessions.source
 	// clickhouse); nil otherwise.
 	sessionStore *chexp.SessionReader
-	cancelRun    context.CancelFunc
-	runDone      chan struct{}
-	mu           sync.Mutex
-	ready        bool
+	// baselineStore reads baseline runs back from ClickHouse (online
+	// pairwise with the ClickHouse exporter); nil otherwise.
+	baselineStore *chexp.BaselineReader
+	cancelRun     context.CancelFunc
+	runDone       chan struct{}
+	mu            sync.Mutex
+	ready         bool
 }
 
 // New builds every component from cfg. Nothing listens or runs until Start.
@@ -141,11 +145,15 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 	if err != nil {
 		return nil, fmt.Errorf("scorer.metrics: %w", err)
 	}
-	p.Judge, err = stage.Build(cfg.Judge, p.Exporters, stage.Settings{
-		Settings: set.Component("judge"),
-		Blocking: !opts.Online, // replay judges every sampled run
-	})
+	baselines, err := p.newBaselines(cfg, set)
 	if err != nil {
+		return nil, err
+	}
+	judgeSet := stage.Settings{Settings: set.Component("judge"), Blocking: !opts.Online} // replay judges every sampled run
+	if baselines != nil {
+		judgeSet.Baselines = baselines
+	}
+	if p.Judge, err = stage.Build(cfg.Judge, p.Exporters, judgeSet); err != nil {
 		return nil, fmt.Errorf("judge: %w", err)
 	}
 	// Offline, the scorer queue pushes back instead of dropping: a replay
@@ -159,9 +167,7 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 			return nil, fmt.Errorf("judge.redaction: %w", err)
 		}
 	}
-	if p.References != nil {
-		engineOpts.Enricher = p.References
-	}
+	engineOpts.Enricher = p.enricher(baselines)
 	if p.Engine, err = scorer.NewEngine(cfg.Scorer, set.Component("scorer"), metrics, p.Exporters, engineOpts); err != nil {
 		return nil, fmt.Errorf("scorer: %w", err)
 	}
@@ -227,6 +233,58 @@ func newExporters(cfg config.Config, set telemetry.Settings) ([]exporter.Exporte
 func (p *Pipeline) consumeLogs(ctx context.Context, ld plog.Logs) error {
 	p.Feedback.ConsumeLogs(ctx, ld)
 	return p.Assembler.ConsumeLogs(ctx, ld)
+}
+
+// CheckBaseline reports pairwise judge metrics configured to run on live
+// runs without a baseline release to compare them with. serve and
+// validate check it; sidecar eval, whose baseline is a dataset column,
+// does not.
+func CheckBaseline(cfg config.Config) error {
+	if pw := cfg.Judge.PairwiseMetrics(); len(pw) > 0 && !cfg.Judge.Baseline.Enabled() {
+		return fmt.Errorf("judge.baseline.version: must name the baseline release (its service.version, or previous) that the pairwise metrics %v compare live runs with", pw)
+	}
+	return nil
+}
+
+// newBaselines builds the baseline store of online pairwise evaluation
+// when pairwise metrics are configured, reading the runs other replicas
+// stored from ClickHouse when its exporter is on; nil without pairwise
+// metrics.
+func (p *Pipeline) newBaselines(cfg config.Config, set telemetry.Settings) (*baseline.Store, error) {
+	if err := CheckBaseline(cfg); err != nil || len(cfg.Judge.PairwiseMetrics()) == 0 {
+		return nil, err
+	}
+	caseAttr := cfg.Scorer.References.CaseIDAttribute
+	var src baseline.Source
+	if cfg.Exporters.ClickHouse.Enabled {
+		var err error
+		if p.baselineStore, err = chexp.NewBaselineReader(cfg.Exporters.ClickHouse, caseAttr); err != nil {
+			return nil, fmt.Errorf("judge.baseline: %w", err)
+		}
+		src = p.baselineStore
+	}
+	b, err := baseline.New(cfg.Judge.Baseline, caseAttr, src, set.Component("baseline"))
+	if err != nil {
+		return nil, fmt.Errorf("judge.baseline: %w", err)
+	}
+	return b, nil
+}
+
+// enricher is what the engine adds to every run before scoring: its
+// reference, then (recording the baseline release's runs) the baselines,
+// which read the case id the reference store may set; nil for neither.
+func (p *Pipeline) enricher(b *baseline.Store) scorer.Enricher {
+	var es scorer.Enrichers
+	if p.References != nil {
+		es = append(es, p.References)
+	}
+	if b != nil {
+		es = append(es, b)
+	}
+	if len(es) == 0 {
+		return nil
+	}
+	return es
 }
 
 // describeMetrics tells every exporter that asks the metrics it will be
@@ -353,6 +411,11 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 	if p.sessionStore != nil {
 		if err := p.sessionStore.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("close session reader: %w", err))
+		}
+	}
+	if p.baselineStore != nil {
+		if err := p.baselineStore.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("close baseline reader: %w", err))
 		}
 	}
 	if p.Metrics != nil {

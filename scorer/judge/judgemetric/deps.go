@@ -18,6 +18,9 @@ type Deps struct {
 	// the metric's field allow-list and the data envelope. Nil means
 	// content passes unchanged (tests only).
 	Sanitizers func(metric string) func() judge.Sanitizer
+	// Baselines gives the pairwise metrics the baseline run of a live
+	// run; nil offline, where the baseline is a dataset column.
+	Baselines Baselines
 }
 
 // Resolve returns the judge named by the metric's "judge" parameter (or

@@ -37,6 +37,9 @@ type Settings struct {
 	// Blocking makes the stage wait for queue space instead of skipping
 	// runs (offline replay).
 	Blocking bool
+	// Baselines gives the pairwise metrics the baseline run of a live
+	// run (judge.baseline); nil turns online pairwise off.
+	Baselines judgemetric.Baselines
 }
 
 // Parts are the judge side of a configuration, built: the judges and the
@@ -66,7 +69,7 @@ func BuildParts(cfg Config, s Settings) (*Parts, error) {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
 	for i, mc := range cfg.Metrics {
-		m, err := buildMetric(mc, cfg.MaxFieldBytes, js.redactor, js.judges, js.def, s.Now)
+		m, err := buildMetric(mc, cfg.MaxFieldBytes, js.redactor, judgemetric.Deps{Judges: js.judges, DefaultJudge: js.def, Baselines: s.Baselines}, s.Now)
 		if err != nil {
 			return nil, fmt.Errorf("metrics[%d]: %w", i, err)
 		}
@@ -101,7 +104,7 @@ func Check(cfg Config) error {
 		judges[n], _ = set.Judge(n)
 	}
 	for i, mc := range cfg.Metrics {
-		if _, err := buildMetric(mc, cfg.MaxFieldBytes, nil, judges, cfg.defaultJudge(), time.Now); err != nil {
+		if _, err := buildMetric(mc, cfg.MaxFieldBytes, nil, judgemetric.Deps{Judges: judges, DefaultJudge: cfg.defaultJudge()}, time.Now); err != nil {
 			return fmt.Errorf("metrics[%d]: %w", i, err)
 		}
 	}
@@ -223,18 +226,15 @@ func buildJudges(cfg Config, s Settings) (*judges, error) {
 }
 
 // buildMetric builds one judge metric with its own sanitizer policy (the
-// metric's field allow-list), sampling policy and budget.
-func buildMetric(mc MetricConfig, maxField int, redactor *redact.Redactor, judges map[string]judge.Judge, def string, now func() time.Time) (Metric, error) {
+// metric's field allow-list), sampling policy and budget; deps gives the
+// judges, the default judge and the baselines.
+func buildMetric(mc MetricConfig, maxField int, redactor *redact.Redactor, deps judgemetric.Deps, now func() time.Time) (Metric, error) {
 	var allowed []string
 	if len(mc.Fields) > 0 {
 		allowed = mc.Fields
 	}
 	pol := guard.NewPolicy(guard.Config{AllowedFields: allowed, MaxFieldBytes: maxField}, redactor)
-	deps := judgemetric.Deps{
-		Judges:       judges,
-		DefaultJudge: def,
-		Sanitizers:   func(string) func() judge.Sanitizer { return pol.New },
-	}
+	deps.Sanitizers = func(string) func() judge.Sanitizer { return pol.New }
 	r := scorer.NewRegistry()
 	if err := RegisterMetrics(r, deps); err != nil {
 		return Metric{}, err

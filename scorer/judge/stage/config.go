@@ -1,16 +1,20 @@
 package stage
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/internal/errs"
 	"github.com/evalsidecar/evalsidecar/internal/queue"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/baseline"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/calibration"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric/vertex"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/provider"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/sampling"
@@ -58,6 +62,9 @@ type Config struct {
 	// Calibration measures the judge's agreement with people's feedback
 	// on live runs.
 	Calibration calibration.Config `yaml:"calibration"`
+	// Baseline names the baseline release the pairwise metrics compare
+	// live candidate runs with (online pairwise on canary traffic).
+	Baseline baseline.Config `yaml:"baseline"`
 }
 
 // JudgeConfig is one judge: the model and its endpoint (provider.Config)
@@ -106,6 +113,7 @@ func DefaultConfig() Config {
 		Redaction:     redact.DefaultConfig(),
 		MaxFieldBytes: 16 << 10,
 		Calibration:   calibration.DefaultConfig(),
+		Baseline:      baseline.DefaultConfig(),
 	}
 }
 
@@ -193,11 +201,24 @@ func (c Config) Validate() error {
 	}
 	add("cache.", c.Cache.Validate())
 	add("calibration.", c.Calibration.Validate())
+	add("baseline.", c.Baseline.Validate())
 	err = errors.Join(err, c.Redaction.Validate()) // keys already start with "redaction."
 	if c.MaxFieldBytes <= 0 {
 		err = errors.Join(err, fmt.Errorf("max_field_bytes: must be > 0, got %d", c.MaxFieldBytes))
 	}
 	return err
+}
+
+// PairwiseMetrics returns the names of the configured pairwise metrics
+// (type or name pairwise_<template>).
+func (c Config) PairwiseMetrics() []string {
+	var out []string
+	for _, m := range c.Metrics {
+		if strings.HasPrefix(cmp.Or(m.Type, m.Name), vertex.PairwisePrefix) {
+			out = append(out, m.Name)
+		}
+	}
+	return out
 }
 
 // Fields lists the run fields a judge metric can send, the values of

@@ -92,6 +92,7 @@ type item struct {
 	metric int // index in Stage.metrics
 	key    sampling.Key
 	rule   string
+	cache  bool // the result may be cached (not a scorer.Precondition metric)
 }
 
 // New returns a stage running metrics and exporting their results to
@@ -226,6 +227,14 @@ func (s *Stage) offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evalu
 			s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: scorer.OutcomeNotApplicable, Reason: "inputs missing"})
 			continue
 		}
+		pre, compares := m.Metric.(scorer.Precondition)
+		if compares {
+			if err := pre.Applicable(in); err != nil {
+				_, reason := classify(err)
+				s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: scorer.OutcomeNotApplicable, Reason: reason})
+				continue
+			}
+		}
 		d := m.Policy.Decide(run)
 		if !d.Judge() {
 			reason := ""
@@ -245,7 +254,7 @@ func (s *Stage) offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evalu
 			digest = contentDigest(s.digests, in)
 		}
 		key := sampling.NewKey(name, jn, string(digest))
-		if s.opts.Cache != nil {
+		if s.opts.Cache != nil && !compares {
 			if r, ok := s.opts.Cache.Get(key); ok {
 				ev.Results = append(ev.Results, reused(r))
 				s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: scorer.OutcomeCached, Reason: d.Rule})
@@ -266,7 +275,7 @@ func (s *Stage) offer(ctx context.Context, in *scorer.Instance, ev *scorer.Evalu
 			jobs[jn] = j
 			order = append(order, jn)
 		}
-		j.items = append(j.items, item{metric: i, key: key, rule: d.Rule})
+		j.items = append(j.items, item{metric: i, key: key, rule: d.Rule, cache: !compares})
 	}
 	for _, jn := range order {
 		j, q := jobs[jn], s.queues[jn]
@@ -419,7 +428,7 @@ func (s *Stage) judge(ctx context.Context, in *scorer.Instance, it item, ev *sco
 		cached bool
 		err    error
 	)
-	if s.opts.Cache != nil {
+	if s.opts.Cache != nil && it.cache {
 		r, cached, err = s.opts.Cache.Do(ctx, it.key, compute)
 	} else {
 		r, err = compute(ctx)
@@ -459,6 +468,10 @@ func classify(err error) (outcome, reason string) {
 	}
 	if judge.ClassOf(err) == judge.ClassPromptTooLong {
 		return scorer.OutcomeNotApplicable, string(judge.ClassPromptTooLong)
+	}
+	var na *scorer.NotApplicableError
+	if errors.As(err, &na) {
+		return scorer.OutcomeNotApplicable, na.Reason
 	}
 	if errors.Is(err, scorer.ErrNotApplicable) {
 		return scorer.OutcomeNotApplicable, "undefined for the run"

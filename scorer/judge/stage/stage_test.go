@@ -213,6 +213,55 @@ func TestDuplicateDeliveryIsJudgedOnce(t *testing.T) {
 	}
 }
 
+// comparingMetric is a fakeMetric with a scorer.Precondition: runs whose
+// response is "no case" cannot be compared.
+type comparingMetric struct{ fakeMetric }
+
+func (m *comparingMetric) Applicable(in *scorer.Instance) error {
+	if in.Response == "no case" {
+		return &scorer.NotApplicableError{Reason: "no_case_id"}
+	}
+	return nil
+}
+
+// TestPreconditionMetrics: a run a comparing metric cannot compare is
+// not_applicable with the metric's reason before sampling and takes no
+// queue slot; identical runs it can compare are each judged (the data it
+// compares with is found when judging), while a plain metric's result is
+// reused from the cache.
+func TestPreconditionMetrics(t *testing.T) {
+	cmpm := &comparingMetric{fakeMetric{name: "cmp", judge: "j", needs: scorer.InResponse}}
+	plain := &fakeMetric{name: "plain", judge: "j", needs: scorer.InResponse}
+	cache, err := sampling.NewCache[scorer.Result](sampling.CacheConfig{Size: 10, TTL: time.Hour}, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{}
+	s, err := New([]Metric{{Metric: cmpm, Policy: policy(t, 1)}, {Metric: plain, Policy: policy(t, 1)}}, rec, Options{Cache: cache, Inline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start(t.Context())
+	skipped := offer(s, instance("aa", "no case"))
+	if d := skipped.Decisions[0]; d.Metric != "cmp" || d.Outcome != scorer.OutcomeNotApplicable || d.Reason != "no_case_id" {
+		t.Errorf("run without a case: %+v", skipped.Decisions)
+	}
+	offer(s, instance("bb", "the same answer"))
+	again := offer(s, instance("cc", "the same answer"))
+	if o := outcomes(again); o["cmp"] != scorer.OutcomeQueued || o["plain"] != scorer.OutcomeCached {
+		t.Errorf("identical run: %v, want cmp queued and plain cached", o)
+	}
+	if err := s.Shutdown(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if n := cmpm.calls.Load(); n != 2 {
+		t.Errorf("comparing metric judged %d times, want 2", n)
+	}
+	if n := plain.calls.Load(); n != 2 { // "no case" and the first "the same answer"
+		t.Errorf("plain metric judged %d times, want 2", n)
+	}
+}
+
 func TestFailuresBecomeLedgerEntries(t *testing.T) {
 	cases := []struct {
 		name        string
@@ -227,6 +276,7 @@ func TestFailuresBecomeLedgerEntries(t *testing.T) {
 		{"refusal", &judge.Error{Class: judge.ClassRefusal}, scorer.OutcomeJudgeError, "refusal", 0},
 		{"budget", &judge.Error{Class: judge.ClassBudget, Err: &judge.BudgetExceeded{Budget: "m", Limit: "tokens_per_day"}}, scorer.OutcomeOverBudget, "m:tokens_per_day", 0},
 		{"not applicable", scorer.ErrNotApplicable, scorer.OutcomeNotApplicable, "undefined for the run", 0},
+		{"not applicable with a reason", &scorer.NotApplicableError{Reason: "no_baseline"}, scorer.OutcomeNotApplicable, "no_baseline", 0},
 		{"plain error", errors.New("boom"), scorer.OutcomeJudgeError, "invalid_response", 0},
 		{"scored", nil, scorer.OutcomeScored, "", 1},
 	}

@@ -37,6 +37,11 @@ const PairwisePrefix = "pairwise_"
 // when they agree; when they disagree (the judge preferred a position,
 // not a response) it is TIE and Details "position_consistent" is false.
 //
+// Online (canary traffic) the baseline is the latest run of the same eval
+// case and user input by the baseline release, found by Deps.Baselines
+// when the run is judged; Details "baseline_trace_id" and
+// "baseline_release" name it.
+//
 // Inputs: Response and the baseline column, plus the template's inputs.
 // Calls: 2. Score: 1 for CANDIDATE, 0.5 for TIE, 0 for BASELINE; Label
 // the pairwise_choice; Details "pairwise_choice", "position_consistent",
@@ -48,6 +53,8 @@ type pairwise struct {
 	tmpl   Template
 	judge  judge.Judge
 	newSan func() judge.Sanitizer
+	// baselines finds a live run's baseline run; nil offline.
+	baselines judgemetric.Baselines
 }
 
 func (m *pairwise) Name() string         { return m.id }
@@ -92,9 +99,32 @@ func (m *pairwise) system() string {
 	return b.String()
 }
 
+// online reports whether in is a live run whose baseline m looks up.
+func (m *pairwise) online(in *scorer.Instance) bool {
+	_, col := in.Columns[BaselineColumn]
+	return !col && m.baselines != nil && in.Trajectory != nil
+}
+
+// Applicable checks, before a live run is sampled, that it can have a
+// baseline run (scorer.Precondition).
+func (m *pairwise) Applicable(in *scorer.Instance) error {
+	if !m.online(in) {
+		return nil
+	}
+	return m.baselines.Check(in)
+}
+
 // Score asks the judge twice, the baseline shown first then second.
 func (m *pairwise) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
 	base, ok := in.Columns[BaselineColumn].(string)
+	var online judgemetric.Baseline
+	if m.online(in) {
+		b, err := m.baselines.Find(ctx, in)
+		if err != nil {
+			return scorer.Result{}, err
+		}
+		base, online, ok = b.Response, b, true
+	}
 	if !ok || base == "" {
 		return scorer.Result{}, fmt.Errorf("column %q: %w", BaselineColumn, scorer.ErrNotApplicable)
 	}
@@ -151,6 +181,10 @@ func (m *pairwise) Score(ctx context.Context, in *scorer.Instance) (scorer.Resul
 			"choices":             []string{choices[0], choices[1]},
 		},
 	}
+	if online.TraceID != "" {
+		res.Details["baseline_trace_id"] = online.TraceID
+		res.Details["baseline_release"] = online.Version
+	}
 	c.Finish(&res)
 	return res, nil
 }
@@ -197,6 +231,6 @@ func pairwiseFactory(deps judgemetric.Deps, bt builtinTemplate) scorer.Factory {
 		if err != nil {
 			return nil, err
 		}
-		return &pairwise{id: id, vars: bt.vars, tmpl: bt.tmpl, judge: j, newSan: newSan}, nil
+		return &pairwise{id: id, vars: bt.vars, tmpl: bt.tmpl, judge: j, newSan: newSan, baselines: deps.Baselines}, nil
 	}
 }
