@@ -26,11 +26,11 @@ var _ baseline.Source = (*BaselineReader)(nil)
 // NewBaselineReader returns a reader of cfg's database that finds a run's
 // case by the caseAttr key of its attributes; it connects on first use.
 func NewBaselineReader(cfg Config, caseAttr string) (*BaselineReader, error) {
-	r, err := NewSessionReader(cfg, caseAttr)
+	conn, err := openReader(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse baseline reader: %w", err)
 	}
-	return &BaselineReader{cfg: cfg, caseAttr: caseAttr, conn: r.conn}, nil
+	return &BaselineReader{cfg: cfg, caseAttr: caseAttr, conn: conn}, nil
 }
 
 // Close closes the connection.

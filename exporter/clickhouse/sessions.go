@@ -25,17 +25,23 @@ type SessionReader struct {
 // first use. caseIDAttr is the run attribute that names an eval case
 // (canary traffic); "" reads no case.
 func NewSessionReader(cfg Config, caseIDAttr string) (*SessionReader, error) {
-	opts, err := ch.ParseDSN(cfg.Endpoint)
-	if err != nil {
-		return nil, fmt.Errorf("clickhouse session reader: endpoint: %w", err)
-	}
-	opts.DialTimeout = cfg.DialTimeout
-	opts.ReadTimeout = cfg.Timeout
-	conn, err := ch.Open(opts)
+	conn, err := openReader(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse session reader: %w", err)
 	}
 	return &SessionReader{cfg: cfg, caseID: caseIDAttr, conn: conn}, nil
+}
+
+// openReader opens a connection for a reader of cfg's database, with the
+// exporter's dial and read timeouts; it connects on first use.
+func openReader(cfg Config) (driver.Conn, error) {
+	opts, err := ch.ParseDSN(cfg.Endpoint)
+	if err != nil {
+		return nil, fmt.Errorf("endpoint: %w", err)
+	}
+	opts.DialTimeout = cfg.DialTimeout
+	opts.ReadTimeout = cfg.Timeout
+	return ch.Open(opts)
 }
 
 // global is "GLOBAL " in cluster mode: a subquery over a Distributed
