@@ -1,19 +1,14 @@
 package pipeline
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
 	"time"
 
-	ch "github.com/ClickHouse/clickhouse-go/v2"
 	dto "github.com/prometheus/client_model/go"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploggrpc"
@@ -73,13 +68,7 @@ func feedbackHuman(i int) float64 {
 // Cohen's kappa of the ratings, and ClickHouse must hold every accepted
 // feedback row beside the judge's scores.
 func TestFeedbackEndToEnd(t *testing.T) {
-	dsn := os.Getenv("EVALSIDECAR_CLICKHOUSE_DSN")
-	if dsn == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("EVALSIDECAR_CLICKHOUSE_DSN is not set (scripts/test starts ClickHouse)")
-		}
-		t.Skip("EVALSIDECAR_CLICKHOUSE_DSN not set")
-	}
+	tdb := newTestDB(t, "t_feedback_")
 	srv := judgetest.New(t)
 	srv.Handle(judgetest.OpenAI, func(r judgetest.CapturedRequest) judgetest.Reply {
 		m := runMarker.FindStringSubmatch(r.User)
@@ -94,16 +83,10 @@ func TestFeedbackEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	var id [4]byte
-	_, _ = rand.Read(id[:])
-	db := "t_feedback_" + hex.EncodeToString(id[:])
-	def := testConfig(dir)
+	db, conn := tdb.db, tdb.conn
+	def := tdb.config(testConfig(dir), dir)
+	def.Exporters.JSONL.Enabled = true
 	cfg.Receiver, cfg.Exporters, cfg.Extractor = def.Receiver, def.Exporters, def.Extractor
-	cfg.Exporters.ClickHouse.Enabled = true
-	cfg.Exporters.ClickHouse.Endpoint = dsn
-	cfg.Exporters.ClickHouse.Database = db
-	cfg.Exporters.ClickHouse.FlushInterval = 50 * time.Millisecond
-	cfg.Exporters.ClickHouse.Spool.Directory = filepath.Join(dir, "spool")
 	p, ctx := startOnline(t, cfg, Options{Version: "test"})
 
 	tp := sdkTracerProvider(t, ctx, p, "support-agent")
@@ -237,18 +220,6 @@ func TestFeedbackEndToEnd(t *testing.T) {
 	}
 
 	// ClickHouse: each run's feedback row beside the judge's score.
-	opts, err := ch.ParseDSN(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := ch.Open(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+db)
-		_ = conn.Close()
-	})
 	rows, err := conn.Query(ctx, "SELECT f.trace_id, f.value, f.has_value, f.annotator, f.service, e.score FROM "+db+".feedback AS f "+
 		"ALL INNER JOIN (SELECT trace_id, metric, score FROM "+db+".evaluations WHERE judge_model = 'judge-model') AS e USING (trace_id, metric) "+
 		"WHERE f.metric = 'coherence'")

@@ -2,18 +2,14 @@ package pipeline
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"net"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	ch "github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
 	"go.opentelemetry.io/otel/attribute"
@@ -378,28 +374,8 @@ func TestPairwiseAcrossReplicas(t *testing.T) {
 }
 
 func pairwiseAcrossReplicas(t *testing.T, version string) {
-	dsn := os.Getenv("EVALSIDECAR_CLICKHOUSE_DSN")
-	if dsn == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("EVALSIDECAR_CLICKHOUSE_DSN is not set (scripts/test starts ClickHouse)")
-		}
-		t.Skip("EVALSIDECAR_CLICKHOUSE_DSN not set")
-	}
-	var id [4]byte
-	_, _ = rand.Read(id[:])
-	db := "t_pairwise_" + hex.EncodeToString(id[:])
-	opts, err := ch.ParseDSN(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := ch.Open(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+db)
-		_ = conn.Close()
-	})
+	tdb := newTestDB(t, "t_pairwise_")
+	db, conn := tdb.db, tdb.conn
 	srv := pairwiseJudge(t)
 	start := func() (*Pipeline, context.Context) {
 		dir := t.TempDir()
@@ -407,14 +383,8 @@ func pairwiseAcrossReplicas(t *testing.T, version string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		def := testConfig(dir)
+		def := tdb.config(testConfig(dir), dir)
 		cfg.Receiver, cfg.Exporters, cfg.Extractor = def.Receiver, def.Exporters, def.Extractor
-		cfg.Exporters.JSONL.Enabled = false
-		cfg.Exporters.ClickHouse.Enabled = true
-		cfg.Exporters.ClickHouse.Endpoint = dsn
-		cfg.Exporters.ClickHouse.Database = db
-		cfg.Exporters.ClickHouse.FlushInterval = 50 * time.Millisecond
-		cfg.Exporters.ClickHouse.Spool.Directory = filepath.Join(dir, "spool")
 		return startOnline(t, cfg, Options{Version: "test"})
 	}
 	first, ctx := start()

@@ -2,17 +2,13 @@ package pipeline
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"math"
 	"net"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
-	ch "github.com/ClickHouse/clickhouse-go/v2"
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
 	"google.golang.org/grpc"
 
@@ -105,13 +101,7 @@ func (c *logsCollector) Export(_ context.Context, req plogotlp.ExportRequest) (p
 // conversation is scored once, when idle, with the scores its runs imply,
 // in every sink: JSON lines, ClickHouse, Prometheus and OTel events.
 func TestSessionsEndToEnd(t *testing.T) {
-	dsn := os.Getenv("EVALSIDECAR_CLICKHOUSE_DSN")
-	if dsn == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("EVALSIDECAR_CLICKHOUSE_DSN is not set (scripts/test starts ClickHouse)")
-		}
-		t.Skip("EVALSIDECAR_CLICKHOUSE_DSN not set")
-	}
+	tdb := newTestDB(t, "t_sessions_")
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -122,18 +112,12 @@ func TestSessionsEndToEnd(t *testing.T) {
 	go func() { _ = srv.Serve(lis) }()
 	t.Cleanup(srv.Stop)
 
-	var id [4]byte
-	_, _ = rand.Read(id[:])
-	db := "t_sessions_" + hex.EncodeToString(id[:])
+	db, conn := tdb.db, tdb.conn
 	dir := t.TempDir()
-	cfg := testConfig(dir)
+	cfg := tdb.config(testConfig(dir), dir)
+	cfg.Exporters.JSONL.Enabled = true
 	cfg.Sessions.Enabled = true
 	cfg.Sessions.IdleTimeout = 2 * time.Second
-	cfg.Exporters.ClickHouse.Enabled = true
-	cfg.Exporters.ClickHouse.Endpoint = dsn
-	cfg.Exporters.ClickHouse.Database = db
-	cfg.Exporters.ClickHouse.FlushInterval = 50 * time.Millisecond
-	cfg.Exporters.ClickHouse.Spool.Directory = filepath.Join(dir, "spool")
 	cfg.Exporters.OTelEvents.Enabled = true
 	cfg.Exporters.OTelEvents.Endpoint = lis.Addr().String()
 	cfg.Exporters.OTelEvents.TLS.Insecure = true
@@ -234,18 +218,6 @@ func TestSessionsEndToEnd(t *testing.T) {
 	checkSessionScores(t, "otel events", col.events, want)
 
 	// ClickHouse: the same scores, keyed by session id, without trace id
-	opts, err := ch.ParseDSN(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := ch.Open(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+db)
-		_ = conn.Close()
-	})
 	rows, err := conn.Query(context.Background(), "SELECT session_id, metric, score FROM "+db+".evaluations FINAL WHERE trace_id = ''")
 	if err != nil {
 		t.Fatal(err)
