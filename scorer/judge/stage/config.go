@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -201,6 +202,11 @@ func (c Config) Validate() error {
 	}
 	add("cache.", c.Cache.Validate())
 	add("calibration.", c.Calibration.Validate())
+	for _, m := range slices.Sorted(maps.Keys(c.Calibration.Floor)) {
+		if !slices.ContainsFunc(c.Metrics, func(mc MetricConfig) bool { return mc.Name == m }) {
+			err = errors.Join(err, fmt.Errorf("calibration.floor.%s: not a judge metric of judge.metrics; its agreement is never measured", m))
+		}
+	}
 	add("baseline.", c.Baseline.Validate())
 	err = errors.Join(err, c.Redaction.Validate()) // keys already start with "redaction."
 	if c.MaxFieldBytes <= 0 {
