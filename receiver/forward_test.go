@@ -4,16 +4,19 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 
 	"github.com/evalsidecar/evalsidecar/internal/configopaque"
@@ -225,5 +228,38 @@ func TestForwardQueueFull(t *testing.T) {
 	}
 	if got := len(up.got); float64(got) != counter(t, m, forwardOK) {
 		t.Errorf("upstream got %d, forward ok = %v", got, counter(t, m, forwardOK))
+	}
+}
+
+// TestForwardGRPCBodiesOutliveTheCall: a gRPC request's body is held in a
+// pooled buffer only while the call runs; the requests the forward queues
+// while the upstream is slow must still reach it byte for byte after later
+// requests have reused those buffers.
+func TestForwardGRPCBodiesOutliveTheCall(t *testing.T) {
+	block := make(chan struct{})
+	up, addr := startUpstream(t, block)
+	cfg := testConfig()
+	cfg.Forward.Endpoint, cfg.Forward.Protocol = addr, ProtocolGRPC
+	cfg.Forward.TLS.Insecure = true
+	cfg.Forward.SendingQueue.QueueSize, cfg.Forward.SendingQueue.NumConsumers = 16, 1
+	r, _ := startReceiver(t, cfg, &sink{})
+	cc := grpcConn(t, r.GRPCAddr())
+	want := map[string]bool{}
+	const sent = 12
+	for i := range sent {
+		req := tracesRequest(validSpan(fmt.Sprintf("span-%02d-%s", i, strings.Repeat("x", 100*i))))
+		b, _ := req.MarshalProto()
+		want[string(b)] = true
+		if a := sendGRPCTraces(context.Background(), t, cc, req); a.grpcCode != codes.OK {
+			t.Fatalf("request %d: %v", i, a.grpcCode)
+		}
+	}
+	close(block)
+	for range sent {
+		if got := receive(t, up.got); !want[string(got)] {
+			t.Fatalf("upstream got %d bytes that were never sent", len(got))
+		} else {
+			delete(want, string(got))
+		}
 	}
 }

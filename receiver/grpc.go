@@ -110,15 +110,29 @@ type rawExporter interface {
 }
 
 func rawExportHandler(srv any, ctx context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
-	var in rawMessage
+	var in rawRequest
 	if err := dec(&in); err != nil {
 		return nil, err
 	}
+	defer in.free()
 	exp, ok := srv.(rawExporter)
 	if !ok {
 		return nil, status.Error(codes.Internal, "no exporter registered")
 	}
-	return exp.exportRaw(ctx, in)
+	return exp.exportRaw(ctx, in.buf.ReadOnlyData())
+}
+
+// rawRequest is a protobuf request body received over gRPC, held in a
+// buffer of gRPC's pool (as gRPC's own codec holds it while decoding) that
+// goes back to the pool when the handler returns: nothing may keep the
+// body past the call (the decoded request copies every value; the forward
+// copies the bytes it queues).
+type rawRequest struct{ buf mem.Buffer }
+
+func (r *rawRequest) free() {
+	if r.buf != nil {
+		r.buf.Free()
+	}
 }
 
 func serviceDesc(name string) *grpc.ServiceDesc {
@@ -151,7 +165,11 @@ func (c rawCodec) Marshal(v any) (mem.BufferSlice, error) {
 }
 
 func (c rawCodec) Unmarshal(data mem.BufferSlice, v any) error {
-	if m, ok := v.(*rawMessage); ok {
+	switch m := v.(type) {
+	case *rawRequest:
+		m.buf = data.MaterializeToBuffer(mem.DefaultBufferPool())
+		return nil
+	case *rawMessage:
 		*m = data.Materialize()
 		return nil
 	}

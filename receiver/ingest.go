@@ -1,6 +1,7 @@
 package receiver
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -78,6 +79,9 @@ func (s *signal[Req, Resp]) export(ctx context.Context, protocol string, raw []b
 	}
 	if rej.total > 0 {
 		s.setRejected(resp, rej.total, rej.message(n, s.unit))
+	}
+	if r.fwd != nil && protocol == protoGRPC {
+		raw = bytes.Clone(raw) // the gRPC body's buffer goes back to its pool when the call returns
 	}
 	r.fwd.enqueue(s.name, raw)
 	return resp, okOutcome
