@@ -22,20 +22,6 @@ const (
 	FormatCSV
 )
 
-// String names the format as the --format flag spells it.
-func (f Format) String() string {
-	switch f {
-	case FormatJSONL:
-		return "jsonl"
-	case FormatJSON:
-		return "json"
-	case FormatCSV:
-		return "csv"
-	default:
-		return "auto"
-	}
-}
-
 // ParseFormat reads a format name: auto, jsonl, json or csv.
 func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(s) {

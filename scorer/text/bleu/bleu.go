@@ -47,12 +47,6 @@ func SentenceOptions() Options {
 	return Options{Tokenizer: Tokenizer13a, Smooth: SmoothExp, EffectiveOrder: true}
 }
 
-// CorpusOptions are the options of sacrebleu.corpus_bleu: 13a, exp
-// smoothing, no effective order.
-func CorpusOptions() Options {
-	return Options{Tokenizer: Tokenizer13a, Smooth: SmoothExp}
-}
-
 // Stats are the sufficient statistics of one segment or a corpus.
 type Stats struct {
 	SysLen  int

@@ -13,18 +13,10 @@ type Rating struct {
 	Explanation string
 }
 
-// ParseRating parses a pointwise answer {"explanation": string, "score":
+// parseRating parses a pointwise answer {"explanation": string, "score":
 // number}. The score must equal one of the scale's values; a missing
 // field, a wrong type or a score off the scale is an invalid_response
 // error.
-func ParseRating(answer string, t *Template) (Rating, error) {
-	pts, err := t.scale()
-	if err != nil {
-		return Rating{}, err
-	}
-	return parseRating(answer, pts)
-}
-
 func parseRating(answer string, pts []scalePoint) (Rating, error) {
 	var a struct {
 		Explanation *string  `json:"explanation"`
