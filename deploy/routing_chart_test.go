@@ -68,7 +68,7 @@ func TestChartRoutingTier(t *testing.T) {
 					t.Error("headless Service lacks the OTLP port or publishes replicas that are not ready")
 				}
 				cfg := str(byName["ConfigMap/rel-evalsidecar-routing"], "data", "config.yaml")
-				for _, want := range []string{"routing_key: traceID", "logs:", "traces:"} {
+				for _, want := range []string{"routing_key: attributes", "- evalsidecar.route", "span.trace_id.string", "log.trace_id.string", "transform/route", "logs:", "traces:"} {
 					if !strings.Contains(cfg, want) {
 						t.Errorf("routing config lacks %q:\n%s", want, cfg)
 					}

@@ -23,7 +23,8 @@ import (
 )
 
 // The gateway topology: an OpenTelemetry Collector with the load_balancing
-// exporter (routing_key: traceID, static resolver) in front of three
+// exporter (routed by the trace id the transform processor writes into
+// evalsidecar.route, as the chart configures it; static resolver) in front of three
 // sidecar processes, fed by the load generator replaying the real-client
 // captures with fresh trace ids, each run cut into requests of a few spans
 // and interleaved with up to two thousand other runs.
@@ -188,9 +189,18 @@ func startCollector(t testing.TB, bin, dir string, backends []string) *collector
     protocols:
       grpc:
         endpoint: %q
+processors:
+  transform/route:
+    error_mode: ignore
+    trace_statements:
+      - set(span.attributes["evalsidecar.route"], span.trace_id.string)
+    log_statements:
+      - set(log.attributes["evalsidecar.route"], log.trace_id.string) where log.trace_id != TraceID(0x00000000000000000000000000000000)
+      - set(log.attributes["evalsidecar.route"], UUID()) where log.trace_id == TraceID(0x00000000000000000000000000000000)
 exporters:
   load_balancing:
-    routing_key: traceID
+    routing_key: attributes
+    routing_attributes: [evalsidecar.route]
     protocol:
       otlp:
         tls: {insecure: true}
@@ -209,9 +219,11 @@ service:
   pipelines:
     traces:
       receivers: [otlp]
+      processors: [transform/route]
       exporters: [load_balancing]
     logs:
       receivers: [otlp]
+      processors: [transform/route]
       exporters: [load_balancing]
 `, endpoint, strings.Join(backends, ", "), host, port)
 	path := filepath.Join(dir, "otelcol.yaml")

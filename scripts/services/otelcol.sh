@@ -1,4 +1,4 @@
-# The OpenTelemetry Collector with the load_balancing and nop exporters, for the
+# The OpenTelemetry Collector with the transform processor and the load_balancing and nop exporters, for the
 # trace-id routing and footprint tests: built from deploy/otelcol/builder.yaml with the
 # Collector builder (through the Go module proxy) and cached by the
 # builder file's hash, so later runs reuse it. Exports:
@@ -13,7 +13,7 @@ otelcol_start() {
   hash="$( (echo "$OTELCOL_BUILDER_VERSION"; cat "$spec") | sha256sum | cut -c1-16)"
   cache="${EVALSIDECAR_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/evalsidecar}/otelcol-evalsidecar-$hash"
   if [ ! -x "$cache/otelcol-evalsidecar" ]; then
-    echo "building the OpenTelemetry Collector (load_balancing and nop exporters) into $cache; later runs reuse it"
+    echo "building the OpenTelemetry Collector (transform processor, load_balancing and nop exporters) into $cache; later runs reuse it"
     mkdir -p "$cache"
     sed "s|^  output_path: .*|  output_path: $cache|" "$spec" >"$cache/builder.yaml"
     if ! go run "go.opentelemetry.io/collector/cmd/builder@$OTELCOL_BUILDER_VERSION" \

@@ -182,8 +182,23 @@ behind the headless Service; routing.config merged over it.
 {{- else -}}
 {{- fail (printf "routing.resolver: %q is neither k8s nor dns" .Values.routing.resolver) -}}
 {{- end -}}
+{{- /*
+Spans are hashed on the raw trace id and log records on its hex form when
+both use routing_key traceID, so a trace's log records (GenAI events,
+feedback) would reach another replica than its spans: the transform
+processor writes the trace id into evalsidecar.route on both, and both are
+routed by that attribute. A log record without a trace id gets a random
+route.
+*/ -}}
+{{- $route := dict
+  "error_mode" "ignore"
+  "trace_statements" (list "set(span.attributes[\"evalsidecar.route\"], span.trace_id.string)")
+  "log_statements" (list
+    "set(log.attributes[\"evalsidecar.route\"], log.trace_id.string) where log.trace_id != TraceID(0x00000000000000000000000000000000)"
+    "set(log.attributes[\"evalsidecar.route\"], UUID()) where log.trace_id == TraceID(0x00000000000000000000000000000000)") -}}
 {{- $lb := dict
-  "routing_key" "traceID"
+  "routing_key" "attributes"
+  "routing_attributes" (list "evalsidecar.route")
   "protocol" (dict "otlp" (dict
     "tls" (dict "insecure" true)
     "timeout" "10s"
@@ -193,13 +208,14 @@ behind the headless Service; routing.config merged over it.
 {{- $cfg := dict
   "extensions" (dict "health_check" (dict "endpoint" "0.0.0.0:13133"))
   "receivers" (dict "otlp" (dict "protocols" (dict "grpc" (dict "endpoint" "0.0.0.0:4317") "http" (dict "endpoint" "0.0.0.0:4318"))))
+  "processors" (dict "transform/route" $route)
   "exporters" (dict "load_balancing" $lb)
   "service" (dict
     "extensions" (list "health_check")
     "telemetry" (dict "metrics" (dict "readers" (list (dict "pull" (dict "exporter" (dict "prometheus" (dict "host" "0.0.0.0" "port" 8888)))))))
     "pipelines" (dict
-      "traces" (dict "receivers" (list "otlp") "exporters" (list "load_balancing"))
-      "logs" (dict "receivers" (list "otlp") "exporters" (list "load_balancing")))) -}}
+      "traces" (dict "receivers" (list "otlp") "processors" (list "transform/route") "exporters" (list "load_balancing"))
+      "logs" (dict "receivers" (list "otlp") "processors" (list "transform/route") "exporters" (list "load_balancing")))) -}}
 {{- mustMergeOverwrite $cfg (deepCopy (.Values.routing.config | default dict)) | toYaml -}}
 {{- end }}
 
