@@ -144,7 +144,7 @@ func (s *signal[Req, Resp]) exportHTTP(req *http.Request, media string, body []b
 		r, raw, deep, err = s.decodeProto(body)
 	} else {
 		r = s.newRequest()
-		if err = nesting.CheckJSON(body, nesting.JSONLimit(s.r.decodeDepth)); err == nil {
+		if body, deep, err = nesting.StripJSON(body, s.root, nesting.JSONLimit(s.r.decodeDepth)); err == nil {
 			if err = r.UnmarshalJSON(body); err != nil {
 				err = fmt.Errorf("decode JSON %s request: %w", s.name, err)
 			}

@@ -94,7 +94,9 @@ func TestHTTPRejections(t *testing.T) {
 		{name: "json enum of wrong type", path: tracesPath, contentType: mediaJSON, body: readFixture(t, "bad_enum_type.json"), wantStatus: 400, wantReason: reasonUndecodable},
 		{name: "json trace id of wrong length", path: tracesPath, contentType: mediaJSON, body: readFixture(t, "short_trace_id.json"), wantStatus: 400, wantReason: reasonUndecodable},
 		{name: "json not an object", path: tracesPath, contentType: mediaJSON, body: []byte(`[1,2`), wantStatus: 400, wantReason: reasonUndecodable},
-		{name: "json nested beyond the decode limit", path: tracesPath, contentType: mediaJSON, body: deepJSON(400), wantStatus: 400, wantReason: reasonUndecodable},
+		// the one span is cut out before decoding and rejected: partial success, nothing consumed
+		{name: "json span nested beyond the decode limit", path: tracesPath, contentType: mediaJSON, body: deepJSON(400), wantStatus: 200, wantReason: reasonAttributeDepth},
+		{name: "json nested beyond encoding/json's limit", path: tracesPath, contentType: mediaJSON, body: deepJSON(4000), wantStatus: 400, wantReason: reasonUndecodable},
 		{name: "proto garbage on logs", path: logsPath, contentType: mediaProto, body: []byte{0xff, 0xff}, wantStatus: 400, wantReason: reasonUndecodable},
 	}
 	for _, tc := range cases {
@@ -212,5 +214,27 @@ func TestHTTPRealCaptures(t *testing.T) {
 				t.Errorf("consumer got %d spans, want %d", got, want)
 			}
 		})
+	}
+}
+
+// TestHTTPJSONDeepSpanCutOut: an OTLP/JSON request whose one span nests
+// attributes past the decode limit is accepted in part, as a protobuf one
+// is: the other span reaches the consumer and the deep one is rejected
+// with its reason.
+func TestHTTPJSONDeepSpanCutOut(t *testing.T) {
+	deep := string(deepJSON(400))
+	// deepJSON's request holds one span; put a shallow one beside it
+	body := strings.Replace(deep, `"spans":[`, `"spans":[{"traceId":"0102030405060708090a0b0c0d0e0f10","spanId":"0807060504030201","name":"kept"},`, 1)
+	s := &sink{}
+	r, _ := startReceiver(t, testConfig(), s)
+	a := post(t, nil, "http://"+r.HTTPAddr()+tracesPath, mediaJSON, "", []byte(body), nil)
+	if a.httpStatus != http.StatusOK || a.rejected != 1 {
+		t.Fatalf("status %d, rejected %d; want 200 with 1 rejected", a.httpStatus, a.rejected)
+	}
+	if got := strings.Join(s.spanNames(), ","); got != "kept" {
+		t.Errorf("consumer got %q, want the shallow span", got)
+	}
+	if got := counter(t, r.metrics.refusedSpans, protoHTTP, reasonAttributeDepth); got != 1 {
+		t.Errorf("refused{reason=attribute_depth} = %v, want 1", got)
 	}
 }

@@ -12,8 +12,9 @@ import (
 // stack overflow cannot be recovered. Before decoding, the raw protobuf
 // body is scanned without recursion beyond the limit, and the spans and log
 // records nesting attribute values deeper than the decode limit are cut out
-// of it (StripProto), to be rejected as partial success; a resource or
-// scope nested that deep, or a JSON body, is refused whole as undecodable.
+// of it (StripProto, and StripJSON for an OTLP/JSON body), to be rejected
+// as partial success; a resource or scope nested that deep is refused whole
+// as undecodable, as is a JSON body nested past encoding/json's own limit.
 // Values between max_attribute_depth and the decode limit decode safely and
 // are then rejected per item as partial success.
 
