@@ -8,10 +8,22 @@ import (
 
 // jsonItems names, for a JSON request of each root kind, the keys leading
 // from the request to its items (spans, log records) in the OTLP/JSON
-// encoding: the items StripJSON may cut out.
-var jsonItems = map[Kind][3]string{
-	TracesRequest: {"resourceSpans", "scopeSpans", "spans"},
-	LogsRequest:   {"resourceLogs", "scopeLogs", "logRecords"},
+// encoding, each in its lowerCamelCase and snake_case spellings (the
+// decoder accepts both): the items StripJSON may cut out.
+var jsonItems = map[Kind][3][2]string{
+	TracesRequest: {{"resourceSpans", "resource_spans"}, {"scopeSpans", "scope_spans"}, {"spans", "spans"}},
+	LogsRequest:   {{"resourceLogs", "resource_logs"}, {"scopeLogs", "scope_logs"}, {"logRecords", "log_records"}},
+}
+
+// field returns the value of m under either spelling of a key, and the
+// spelling found.
+func field(m map[string]any, names [2]string) (any, string) {
+	for _, n := range names {
+		if v, ok := m[n]; ok {
+			return v, n
+		}
+	}
+	return nil, names[0]
 }
 
 // StripJSON is StripProto for an OTLP/JSON body: when the body nests
@@ -39,9 +51,12 @@ func StripJSON(buf []byte, root Kind, limit int) ([]byte, int, error) {
 	// scopes [, scope {, items [, item {.
 	itemLimit := limit - 6
 	cut := 0
-	for _, r := range objects(req[keys[0]]) {
-		for _, s := range objects(r[keys[1]]) {
-			items, ok := s[keys[2]].([]any)
+	rv, _ := field(req, keys[0])
+	for _, r := range objects(rv) {
+		sv, _ := field(r, keys[1])
+		for _, s := range objects(sv) {
+			iv, name := field(s, keys[2])
+			items, ok := iv.([]any)
 			if !ok {
 				continue
 			}
@@ -53,7 +68,7 @@ func StripJSON(buf []byte, root Kind, limit int) ([]byte, int, error) {
 				}
 				kept = append(kept, it)
 			}
-			s[keys[2]] = kept
+			s[name] = kept
 		}
 	}
 	out, err := json.Marshal(req)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"go.opentelemetry.io/collector/pdata/plog"
@@ -66,6 +67,16 @@ func TestStripJSON(t *testing.T) {
 		}
 		if CheckJSON(out, limit) != nil {
 			t.Error("the stripped body still nests too deeply")
+		}
+	})
+	t.Run("snake_case keys", func(t *testing.T) {
+		in := strings.NewReplacer(`"resourceSpans"`, `"resource_spans"`, `"scopeSpans"`, `"scope_spans"`).Replace(string(jsonTraces(t, 1, 3, 100)))
+		out, cut, err := StripJSON([]byte(in), TracesRequest, limit)
+		if err != nil || cut != 1 {
+			t.Fatalf("cut %d, err %v; want 1 cut", cut, err)
+		}
+		if got := names(t, out); !slices.Equal(got, []string{"a"}) {
+			t.Errorf("spans kept %v, want a", got)
 		}
 	})
 	t.Run("deep log record cut out", func(t *testing.T) {
