@@ -48,6 +48,8 @@ type Assembler struct {
 	// with a span or log record a convention reads, frags the others.
 	// Eviction takes the oldest fragment first.
 	frags, runs traceList
+	// fragSources counts the fragments by source, for fair eviction.
+	fragSources fragments
 	bytes       int64
 	recent      *recentSet
 	// pending are traces evicted on the request path, waiting for the
@@ -200,7 +202,7 @@ func (a *Assembler) push(ctx context.Context, now time.Time, b *batch) error {
 			if len(a.traces) >= a.cfg.MaxLiveTraces {
 				out = append(out, a.evict(now))
 			}
-			t = &Trace{id: g.id, created: now}
+			t = &Trace{id: g.id, created: now, source: groupSource(g)}
 			a.insert(t)
 		}
 		a.appendGroup(t, g)
@@ -247,6 +249,7 @@ func (a *Assembler) appendGroup(t *Trace, g *group) {
 	var dup, over int
 	if !t.run && (len(g.logs) > 0 || readsAny(g.spans)) {
 		a.list(t).unlink(t)
+		a.fragSources.remove(t.source)
 		t.run = true
 		a.runs.push(t)
 	}
@@ -304,6 +307,7 @@ func (a *Assembler) insert(t *Trace) {
 	t.bytes += traceOverhead
 	a.bytes += traceOverhead
 	a.frags.push(t)
+	a.fragSources.add(t.source)
 }
 
 // list is the live list t is on.
@@ -318,6 +322,9 @@ func (a *Assembler) list(t *Trace) *traceList {
 // its id as released. Called with a.mu held.
 func (a *Assembler) remove(t *Trace, now time.Time, forget bool) *Trace {
 	a.list(t).unlink(t)
+	if !t.run {
+		a.fragSources.remove(t.source)
+	}
 	delete(a.traces, t.id)
 	a.bytes -= t.bytes
 	if !forget {
@@ -326,13 +333,14 @@ func (a *Assembler) remove(t *Trace, now time.Time, forget bool) *Trace {
 	return t
 }
 
-// evict makes room by taking out the oldest fragment, or the oldest run
-// when there is no fragment. A trace whose root has not arrived is
+// evict makes room by taking out the oldest fragment (of a source over
+// its fair share of the fragments, when there is one among the oldest),
+// or the oldest run when there is no fragment. A trace whose root has not arrived is
 // released as incomplete: not scored (it would read as a failed run), and
 // not remembered, so that the rest of it starts a trace again. Called with
 // a.mu held and a trace buffered.
 func (a *Assembler) evict(now time.Time) released {
-	t := a.frags.oldest
+	t := a.fragSources.evictable(a.frags.oldest)
 	if t == nil {
 		t = a.runs.oldest
 	}

@@ -17,9 +17,10 @@ type Config struct {
 	MaxTraceAge time.Duration `yaml:"max_trace_age"`
 	// MaxLiveTraces caps the traces buffered at once. When a new one would
 	// exceed it, the oldest trace with no span a convention reads (a
-	// fragment) is evicted first, a run in progress only when there is no
-	// fragment; an evicted trace whose root has not arrived is counted
-	// incomplete and not scored.
+	// fragment) is evicted first, preferring a source (service.name) that
+	// holds more than its fair share of the fragments, and a run in
+	// progress only when there is no fragment; an evicted trace whose root
+	// has not arrived is counted incomplete and not scored.
 	MaxLiveTraces int `yaml:"max_live_traces"`
 	// MaxBufferedBytes caps the estimated memory of all buffered traces.
 	MaxBufferedBytes int64 `yaml:"max_buffered_bytes"`

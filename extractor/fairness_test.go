@@ -89,3 +89,45 @@ func TestRunSurvivesRootlessFlood(t *testing.T) {
 		t.Errorf("%v spans dropped as incomplete, want %d", n, evicted)
 	}
 }
+
+// TestFloodEvictsItsOwnFragmentsFirst: a source flooding the buffer with
+// root-less fragments evicts its own before another source's, so an
+// agent whose runs are still fragments (only HTTP spans in so far) keeps
+// them: the flood's service holds far more than its fair share.
+func TestFloodEvictsItsOwnFragmentsFirst(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MaxLiveTraces = 1000
+	ta := newTestAssembler(t, cfg)
+	ctx := context.Background()
+	const agentFragments = 5
+	for i := range agentFragments {
+		// an HTTP span of an agent's run: nothing a convention reads yet
+		frag := spanSpec{trace: byte(i + 1), id: 9, parent: 1, name: "GET /weather", end: time.Millisecond, attrs: map[string]string{"http.route": "/weather"}}
+		if err := ta.ConsumeTraces(ctx, buildTraces(frag)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, td := range rootlessFlood(5000, 500) {
+		td.ResourceSpans().At(0).Resource().Attributes().PutStr("service.name", "flood")
+		ta.now = ta.now.Add(time.Millisecond)
+		if err := ta.ConsumeTraces(ctx, td); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := ta.LiveTraces(); n > cfg.MaxLiveTraces {
+		t.Fatalf("%d live traces, cap %d", n, cfg.MaxLiveTraces)
+	}
+	ta.mu.Lock()
+	defer ta.mu.Unlock()
+	for i := range agentFragments {
+		if ta.traces[traceID(byte(i+1))] == nil {
+			t.Errorf("the agent's fragment %d was evicted by the flood", i+1)
+		}
+	}
+	if got := ta.fragSources.bySource["test-svc"]; got != agentFragments {
+		t.Errorf("fragments counted for the agent: %d, want %d", got, agentFragments)
+	}
+	if ta.fragSources.total != len(ta.traces) {
+		t.Errorf("fragment count %d, live traces %d (all fragments)", ta.fragSources.total, len(ta.traces))
+	}
+}

@@ -96,6 +96,9 @@ type Trace struct {
 	// seen indexes the span ids once a trace has more than
 	// seenLinearMax spans; below that a scan is cheaper.
 	seen map[[8]byte]struct{}
+	// source is the service.name of the resource that sent the trace's
+	// first spans (fair eviction).
+	source string
 	// values indexes the trace's long values (shareMin) so that a value
 	// repeated across its spans is kept once.
 	values map[string]string
