@@ -146,7 +146,7 @@ func (p Params) Bool(key string, def bool) (bool, error) {
 	}
 	b, ok := v.(bool)
 	if !ok {
-		return false, fmt.Errorf("param %q: must be a boolean, got %T", key, v)
+		return false, fmt.Errorf("param %q: must be true or false, got %T", key, v)
 	}
 	return b, nil
 }

@@ -43,7 +43,7 @@ func newBLEU(params map[string]any) (scorer.Metric, error) {
 	if err := p.CheckKnown(ParamUseEffectiveOrder); err != nil {
 		return nil, err
 	}
-	eff, err := textBoolParam(p, ParamUseEffectiveOrder, true)
+	eff, err := p.Bool(ParamUseEffectiveOrder, true)
 	if err != nil {
 		return nil, err
 	}

@@ -74,11 +74,11 @@ func newRouge(params map[string]any) (scorer.Metric, error) {
 	if err != nil {
 		return nil, err
 	}
-	stem, err := textBoolParam(p, ParamUseStemmer, false)
+	stem, err := p.Bool(ParamUseStemmer, false)
 	if err != nil {
 		return nil, err
 	}
-	split, err := textBoolParam(p, ParamSplitSummaries, false)
+	split, err := p.Bool(ParamSplitSummaries, false)
 	if err != nil {
 		return nil, err
 	}

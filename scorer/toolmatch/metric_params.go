@@ -1,7 +1,6 @@
 package toolmatch
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
@@ -11,22 +10,15 @@ import (
 // trajBool reads a boolean parameter, or def when absent. YAML booleans
 // and the strings "true"/"false" are accepted.
 func trajBool(p scorer.Params, key string, def bool) (bool, error) {
-	v, ok := p[key]
-	if !ok || v == nil {
-		return def, nil
-	}
-	switch b := v.(type) {
-	case bool:
-		return b, nil
-	case string:
-		switch strings.ToLower(strings.TrimSpace(b)) {
+	if s, ok := p[key].(string); ok {
+		switch strings.ToLower(strings.TrimSpace(s)) {
 		case "true":
 			return true, nil
 		case "false":
 			return false, nil
 		}
 	}
-	return false, fmt.Errorf("param %q: must be true or false, got %v", key, v)
+	return p.Bool(key, def)
 }
 
 // Calls converts a run's tool calls to the calls the matchers compare.

@@ -2,7 +2,6 @@ package ragas
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
@@ -42,10 +41,10 @@ func newGoalAccuracy(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, err
 		return nil, err
 	}
 	m := &goalAccuracy{}
-	if v, ok := p[ParamWithReference]; ok && v != nil {
-		b, ok := v.(bool)
-		if !ok {
-			return nil, fmt.Errorf("param %q: must be a boolean, got %T", ParamWithReference, v)
+	if p[ParamWithReference] != nil {
+		b, err := p.Bool(ParamWithReference, false)
+		if err != nil {
+			return nil, err
 		}
 		m.withRef = &b
 	}
