@@ -84,6 +84,22 @@ func newLogger(cfg config.Log, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, opts))
 }
 
+// parseConfigFlags parses the arguments of a command that takes the
+// common flags and no arguments (serve, validate) and returns the flags.
+func parseConfigFlags(name string, args []string, stderr io.Writer) (*commonFlags, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cf commonFlags
+	cf.register(fs, true)
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("%w: unexpected arguments %v", errUsage, fs.Args())
+	}
+	return &cf, nil
+}
+
 // parseFlags parses args into fs and turns flag errors into usage errors,
 // naming the nearest flag when an unknown one is a near miss.
 func parseFlags(fs *flag.FlagSet, args []string) error {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,15 +15,9 @@ import (
 // is refused with a retryable answer, buffered traces are released and
 // scored, exporters flush, all within shutdown_timeout.
 func serveCmd(ctx context.Context, args []string, _ io.Writer, stderr io.Writer) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var cf commonFlags
-	cf.register(fs, true)
-	if err := parseFlags(fs, args); err != nil {
+	cf, err := parseConfigFlags("serve", args, stderr)
+	if err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected arguments %v", errUsage, fs.Args())
 	}
 	cfg, err := cf.load()
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 
@@ -22,15 +21,9 @@ func (e errInvalid) Error() string {
 // starting anything. Exit status 0 when the configuration is valid, 1
 // otherwise, as otelcol validate.
 func validateCmd(_ context.Context, args []string, _ io.Writer, stderr io.Writer) error {
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var cf commonFlags
-	cf.register(fs, true)
-	if err := parseFlags(fs, args); err != nil {
+	cf, err := parseConfigFlags("validate", args, stderr)
+	if err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected arguments %v", errUsage, fs.Args())
 	}
 	cfg, err := cf.load()
 	if err == nil {
