@@ -15,24 +15,22 @@ type ModelText struct {
 }
 
 // IntermediateResponses returns the natural-language texts the run's
-// model calls produced before the final response, in execution order
-// (the run's steps). The last model text is left out when it is the
-// final response. Nil when the run recorded no steps or no model text.
+// model calls produced before the final response, in execution order (the
+// run's replies, agentrun.Replies). The last model text is left out when it
+// is the final response. Nil when the run recorded no steps or no model
+// text.
 func (in *Instance) IntermediateResponses() []ModelText {
-	t := in.Trajectory
-	if t == nil {
+	if in.Trajectory == nil {
 		return nil
 	}
 	var out []ModelText
 	calls := 0
-	for _, s := range t.Steps {
-		switch {
-		case s.Kind == agentrun.StepLLM && s.Index >= 0 && s.Index < len(t.LLMCalls):
-			if txt := t.LLMCalls[s.Index].Output; txt != "" {
-				out = append(out, ModelText{Text: txt, CallsBefore: calls})
-			}
-		case s.Kind == agentrun.StepTool && s.Index >= 0 && s.Index < len(in.PredictedTrajectory):
-			calls = max(calls, s.Index+1)
+	for _, r := range agentrun.Replies(in.Trajectory) {
+		if r.Text != "" {
+			out = append(out, ModelText{Text: r.Text, CallsBefore: min(calls, len(in.PredictedTrajectory))})
+		}
+		for _, i := range r.Calls {
+			calls = max(calls, i+1)
 		}
 	}
 	if n := len(out); n > 0 && strings.TrimSpace(out[n-1].Text) == strings.TrimSpace(in.Response) {
