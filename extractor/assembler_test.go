@@ -236,12 +236,12 @@ func TestAttributeValueTruncated(t *testing.T) {
 func TestTruncateKeepsUTF8(t *testing.T) {
 	s := strings.Repeat("é", 10) // 2 bytes each
 	for max := 0; max <= len(s); max++ {
-		got, cut := truncate(s, max)
+		got, cut := cutValue(s, max)
 		if len(got) > max || !strings.HasPrefix(s, got) || cut != (max < len(s)) {
-			t.Fatalf("truncate(%d) = %q, %v", max, got, cut)
+			t.Fatalf("cutValue(%d) = %q, %v", max, got, cut)
 		}
 		if len(got)%2 != 0 {
-			t.Fatalf("truncate(%d) split a rune: %q", max, got)
+			t.Fatalf("cutValue(%d) split a rune: %q", max, got)
 		}
 	}
 }

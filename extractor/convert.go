@@ -3,7 +3,8 @@ package extractor
 import (
 	"encoding/base64"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/evalsidecar/evalsidecar/internal/truncate"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
@@ -97,16 +98,13 @@ type converter struct {
 	pool *arenaPool
 }
 
-// truncate cuts s to at most max bytes on a UTF-8 boundary.
-func truncate(s string, max int) (string, bool) {
+// cutValue cuts s to at most max bytes on a UTF-8 boundary and reports
+// whether it did.
+func cutValue(s string, max int) (string, bool) {
 	if len(s) <= max {
 		return s, false
 	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut], true
+	return truncate.String(s, max), true
 }
 
 // value renders v as a string: strings as they are, maps and arrays as
@@ -126,7 +124,7 @@ func (c converter) value(v pcommon.Value) (string, bool) {
 	default:
 		s = v.AsString()
 	}
-	t, cut := truncate(s, c.maxValue)
+	t, cut := cutValue(s, c.maxValue)
 	if cut && isJSONArray(t) {
 		t = closeJSON(t) // a cut message list still reads as messages
 	}
@@ -254,7 +252,7 @@ func (c converter) span(s ptrace.Span, res *resource, scope string, g *group) (s
 		attrArena, eventArena = &g.attrArena, &g.eventArena
 	}
 	as, truncated, genaiOnly, absent := c.attrs(s.Attributes(), true, attrArena)
-	msg, cut := truncate(s.Status().Message(), c.maxValue)
+	msg, cut := cutValue(s.Status().Message(), c.maxValue)
 	truncated = truncated || cut
 	rec := span{
 		id:         s.SpanID(),

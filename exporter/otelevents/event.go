@@ -4,7 +4,8 @@ import (
 	"context"
 	"slices"
 	"time"
-	"unicode/utf8"
+
+	"github.com/evalsidecar/evalsidecar/internal/truncate"
 
 	"go.opentelemetry.io/otel/attribute"
 	otellog "go.opentelemetry.io/otel/log"
@@ -152,16 +153,4 @@ func runContext(t *agentrun.Trajectory) context.Context {
 }
 
 // truncateUTF8 cuts s to at most max bytes without splitting a character.
-func truncateUTF8(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	if max <= 0 {
-		return ""
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut]
-}
+func truncateUTF8(s string, max int) string { return truncate.String(s, max) }

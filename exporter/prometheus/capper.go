@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/evalsidecar/evalsidecar/internal/truncate"
 )
 
 // Label values that stand in for others.
@@ -109,12 +111,5 @@ func clean(v string) string {
 	if !utf8.ValidString(v) {
 		v = strings.ToValidUTF8(v, "\uFFFD")
 	}
-	if len(v) > maxLabelValueBytes {
-		cut := maxLabelValueBytes
-		for cut > 0 && !utf8.RuneStart(v[cut]) {
-			cut--
-		}
-		v = v[:cut]
-	}
-	return v
+	return truncate.String(v, maxLabelValueBytes)
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/internal/truncate"
+
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
 
@@ -149,12 +151,4 @@ func decode(lr plog.LogRecord, now time.Time) (f scorer.Feedback, reason string)
 }
 
 // cut shortens s to at most n bytes, on a rune boundary.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
-}
+func cut(s string, n int) string { return truncate.String(s, n) }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/evalsidecar/evalsidecar/internal/truncate"
+
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
@@ -82,7 +84,7 @@ func (m *toolArgsValid) Score(_ context.Context, in *scorer.Instance) (scorer.Re
 	bad := func(name string, msg func() string) {
 		invalid++
 		if len(reasons) < m.maxReasons {
-			reasons = append(reasons, truncate(name+": "+msg(), maxReasonBytes))
+			reasons = append(reasons, truncate.Ellipsis(name+": "+msg(), maxReasonBytes))
 		}
 	}
 	for i := range calls {
@@ -153,16 +155,4 @@ func validationMessage(err error) string {
 		lines[i] = strings.TrimPrefix(strings.TrimSpace(l), "- ")
 	}
 	return strings.Join(lines, "; ")
-}
-
-// truncate cuts s to at most n bytes on a rune boundary, marking the cut.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n - len("…")
-	for cut > 0 && (s[cut]&0xC0) == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
 }

@@ -5,7 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
+
+	"github.com/evalsidecar/evalsidecar/internal/truncate"
 
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 )
@@ -106,15 +107,7 @@ func (s *Sanitizer) UntrustedPieces(field string, pieces []judge.Piece) string {
 const redactMargin = 4096
 
 // utf8Floor returns the largest index <= n that starts a rune of s.
-func utf8Floor(s string, n int) int {
-	if n >= len(s) {
-		return len(s)
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return n
-}
+func utf8Floor(s string, n int) int { return len(truncate.String(s, n)) }
 
 // truncateAt returns where to cut s to at most n bytes: on a rune
 // boundary and not inside a redaction marker.

@@ -8,7 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/evalsidecar/evalsidecar/internal/truncate"
 
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 )
@@ -36,11 +37,7 @@ func (c *common) redact(s string) string {
 		s = strings.ReplaceAll(s, sec, redacted)
 	}
 	if len(s) > maxDetail {
-		cut := maxDetail
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
+		s = truncate.String(s, maxDetail) + "…"
 	}
 	return s
 }

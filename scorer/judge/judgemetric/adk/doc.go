@@ -10,6 +10,8 @@
 // the vertex package, not here.
 package adk
 
+import "github.com/evalsidecar/evalsidecar/internal/truncate"
+
 // Metric ids registered by this package.
 const (
 	MetricHallucinations       = "hallucinations_v1"
@@ -34,15 +36,4 @@ const (
 const maxExplanation = 2048
 
 // capText cuts s to at most n bytes on a rune boundary, marking the cut.
-func capText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n - len("…")
-	for cut > 0 && !runeStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
-func runeStart(b byte) bool { return b&0xC0 != 0x80 }
+func capText(s string, n int) string { return truncate.Ellipsis(s, n) }

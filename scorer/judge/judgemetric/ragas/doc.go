@@ -10,6 +10,8 @@
 // JSON-encoded.
 package ragas
 
+import "github.com/evalsidecar/evalsidecar/internal/truncate"
+
 // Metric ids registered by this package.
 const (
 	MetricTopicAdherence    = "ragas_topic_adherence"
@@ -29,13 +31,4 @@ const (
 )
 
 // capText cuts s to at most n bytes on a rune boundary, marking the cut.
-func capText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n - len("…")
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func capText(s string, n int) string { return truncate.Ellipsis(s, n) }

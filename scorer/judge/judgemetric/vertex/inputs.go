@@ -3,7 +3,8 @@ package vertex
 import (
 	"encoding/json"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/evalsidecar/evalsidecar/internal/truncate"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
@@ -138,16 +139,7 @@ func marshalIndent(v any) string {
 const maxExplanation = 2048
 
 // capText cuts s to at most n bytes on a rune boundary.
-func capText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut]
-}
+func capText(s string, n int) string { return truncate.String(s, n) }
 
 // normalize is the key rubric and claim texts are matched by: a leading
 // list bullet ("- " as the prompts list them, or "* ") removed, inner
