@@ -329,9 +329,9 @@ func (c converter) traces(td ptrace.Traces) *batch {
 	return b
 }
 
-// logEventName returns the event name of a log record: the EventName field,
+// EventName returns the event name of a log record: the EventName field,
 // else the event.name attribute.
-func logEventName(lr plog.LogRecord) string {
+func EventName(lr plog.LogRecord) string {
 	if n := lr.EventName(); n != "" {
 		return n
 	}
@@ -347,7 +347,7 @@ func (c converter) logs(ld plog.Logs) *batch {
 	for _, rl := range ld.ResourceLogs().All() {
 		for _, sl := range rl.ScopeLogs().All() {
 			for _, lr := range sl.LogRecords().All() {
-				name := logEventName(lr)
+				name := EventName(lr)
 				if !keepLog(name) {
 					continue
 				}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/extractor"
+
 	"github.com/evalsidecar/evalsidecar/internal/truncate"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -64,7 +66,7 @@ func Decode(ld plog.Logs, now time.Time) (out []scorer.Feedback, rejected []Reje
 		}
 		for _, sl := range rl.ScopeLogs().All() {
 			for _, lr := range sl.LogRecords().All() {
-				if eventName(lr) != EventName {
+				if extractor.EventName(lr) != EventName {
 					continue
 				}
 				f, reason := decode(lr, now)
@@ -78,16 +80,6 @@ func Decode(ld plog.Logs, now time.Time) (out []scorer.Feedback, rejected []Reje
 		}
 	}
 	return out, rejected
-}
-
-func eventName(lr plog.LogRecord) string {
-	if n := lr.EventName(); n != "" {
-		return n
-	}
-	if v, ok := lr.Attributes().Get("event.name"); ok {
-		return v.AsString()
-	}
-	return ""
 }
 
 // decode reads one feedback record; reason is "" when it is valid.
