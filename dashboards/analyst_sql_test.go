@@ -2,8 +2,6 @@ package dashboards
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,12 +13,9 @@ import (
 	"testing"
 	"time"
 
-	ch "github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
-	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
-	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/session"
 )
@@ -199,31 +194,14 @@ func clickhouseDSN(t *testing.T) string {
 // seed writes n runs through the real exporter into a fresh database and
 // returns a connection and the database name.
 func seed(t *testing.T, n int, at time.Time) (driver.Conn, string) {
-	dsn := clickhouseDSN(t)
-	var id [4]byte
-	_, _ = rand.Read(id[:])
-	db := "t_dashboards_" + hex.EncodeToString(id[:])
-	cfg := chexp.DefaultConfig()
-	cfg.Enabled, cfg.Endpoint, cfg.Database = true, dsn, db
-	cfg.Spool.Directory, cfg.Spool.Fsync = "", false
-	cfg.FlushInterval = 50 * time.Millisecond
-	x, err := chexp.New(cfg, telemetry.Settings{Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := x.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
 	// The runs are the turns of four sessions, scored once closed.
+	var evs []*scorer.Evaluation
 	sessions := make([]*agentrun.Session, 4)
 	for i := range n {
 		ev := seedEvaluation(i, at)
 		tr := ev.Trajectory
 		tr.SessionID = fmt.Sprintf("s%d", i%len(sessions))
-		if err := x.Export(ctx, ev); err != nil {
-			t.Fatal(err)
-		}
+		evs = append(evs, ev)
 		s := sessions[i%len(sessions)]
 		if s == nil {
 			s = &agentrun.Session{ID: tr.SessionID, Service: tr.Service, ServiceVersion: tr.ServiceVersion, Agent: tr.Agent}
@@ -233,35 +211,13 @@ func seed(t *testing.T, n int, at time.Time) (driver.Conn, string) {
 		// a person grades every third run's hallucination_v1
 		if i%3 == 0 {
 			fb := scorer.Feedback{Time: tr.Start.Add(time.Hour), TraceID: tr.TraceID, Metric: "hallucination_v1", Label: []string{"graded", "wrong"}[i%2]}
-			if err := x.Export(ctx, &scorer.Evaluation{Feedback: []scorer.Feedback{fb}}); err != nil {
-				t.Fatal(err)
-			}
+			evs = append(evs, &scorer.Evaluation{Feedback: []scorer.Feedback{fb}})
 		}
 	}
 	for _, s := range sessions {
-		if err := x.Export(ctx, session.Evaluate(s)); err != nil {
-			t.Fatal(err)
-		}
+		evs = append(evs, session.Evaluate(s))
 	}
-	sctx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	if err := x.Shutdown(sctx); err != nil { // drains: every row is in ClickHouse
-		t.Fatal(err)
-	}
-	opts, err := ch.ParseDSN(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts.Settings = ch.Settings{"allow_experimental_low_cardinality_type": 1}
-	conn, err := ch.Open(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+db)
-		_ = conn.Close()
-	})
-	return conn, db
+	return seedDB(t, nil, evs)
 }
 
 // TestAnalystPanelsRunOnClickHouse executes every panel query of the
