@@ -314,7 +314,9 @@ func (q *Bounded[T]) Shutdown(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 	}
-	q.cancel()
+	// The queue is abandoned before the consumers' context is cancelled,
+	// so that a consumer freed by the cancellation takes nothing more:
+	// what is queued is dropped, not handed to a cancelled consumer.
 	q.mu.Lock()
 	q.abandoned = true
 	left := q.items
@@ -323,6 +325,7 @@ func (q *Bounded[T]) Shutdown(ctx context.Context) error {
 	q.waiting = 0
 	q.wake.Broadcast()
 	q.mu.Unlock()
+	q.cancel()
 	q.dropAll(left, ReasonShutdownTimeout)
 	return fmt.Errorf("queue not drained, %d queued items dropped: %w", len(left), ctx.Err())
 }
