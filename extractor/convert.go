@@ -195,8 +195,10 @@ func (c converter) cut(v pcommon.Value) bool {
 // marks the result truncated. For span attributes, genaiOnly reports that
 // every copied key is one genaiOnlyKey accepts, and absent the keys of
 // absentAll none of the copied ones is (for other attributes, absent is 0).
-// The result is carved from arena when it has room; arena may be nil.
-func (c converter) attrs(m pcommon.Map, spanKeys bool, arena *attrs) (out attrs, truncated, genaiOnly bool, absent genaiAbsent) {
+// For span attributes, oiValues keeps OpenInference's input.value and
+// output.value (openinferenceValuesRead). The result is carved from arena
+// when it has room; arena may be nil.
+func (c converter) attrs(m pcommon.Map, spanKeys, oiValues bool, arena *attrs) (out attrs, truncated, genaiOnly bool, absent genaiAbsent) {
 	if spanKeys {
 		absent = absentAll
 	}
@@ -221,7 +223,7 @@ func (c converter) attrs(m pcommon.Map, spanKeys bool, arena *attrs) (out attrs,
 	for k, v := range m.All() {
 		if spanKeys {
 			keep, genai := c.runKeys.keep(k)
-			if !keep {
+			if !keep || !oiValues && (k == keyOIInput || k == keyOIOutput) {
 				truncated = truncated || c.cut(v)
 				continue
 			}
@@ -251,7 +253,7 @@ func (c converter) span(s ptrace.Span, res *resource, scope string, g *group) (s
 	if g != nil {
 		attrArena, eventArena = &g.attrArena, &g.eventArena
 	}
-	as, truncated, genaiOnly, absent := c.attrs(s.Attributes(), true, attrArena)
+	as, truncated, genaiOnly, absent := c.attrs(s.Attributes(), true, openinferenceValuesRead(s.Attributes(), s.ParentSpanID().IsEmpty()), attrArena)
 	msg, cut := cutValue(s.Status().Message(), c.maxValue)
 	truncated = truncated || cut
 	rec := span{
@@ -272,7 +274,7 @@ func (c converter) span(s ptrace.Span, res *resource, scope string, g *group) (s
 	if n := s.Events().Len(); n > 0 {
 		rec.events = take(eventArena, n)
 		for _, e := range s.Events().All() {
-			eas, cut, _, _ := c.attrs(e.Attributes(), false, attrArena)
+			eas, cut, _, _ := c.attrs(e.Attributes(), false, false, attrArena)
 			truncated = truncated || cut
 			rec.events = append(rec.events, event{name: e.Name(), time: int64(e.Timestamp()), attrs: eas})
 		}
@@ -306,7 +308,7 @@ func (c converter) traces(td ptrace.Traces) *batch {
 		g.reserve(c.pool)
 	}
 	for _, rs := range td.ResourceSpans().All() {
-		ras, _, _, _ := c.attrs(rs.Resource().Attributes(), false, nil)
+		ras, _, _, _ := c.attrs(rs.Resource().Attributes(), false, false, nil)
 		res := &resource{attrs: ras}
 		for _, ss := range rs.ScopeSpans().All() {
 			scope := ss.Scope().Name()
@@ -356,7 +358,7 @@ func (c converter) logs(ld plog.Logs) *batch {
 					b.drop(reasonLogNoTraceID, 1)
 					continue
 				}
-				as, truncated, _, _ := c.attrs(lr.Attributes(), false, nil)
+				as, truncated, _, _ := c.attrs(lr.Attributes(), false, false, nil)
 				body, cut := c.value(lr.Body())
 				ts := lr.Timestamp()
 				if ts == 0 {

@@ -1,6 +1,7 @@
 package extractor
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"testing"
@@ -110,5 +111,48 @@ func TestStringList(t *testing.T) {
 		if !reflect.DeepEqual(got, tt.want) || (got == nil) != (tt.want == nil) {
 			t.Errorf("stringList(%q) = %#v, want %#v", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestOpenInferenceValuesKept checks which spans keep input.value and
+// output.value: the run (an AGENT span, a root CHAIN span) and TOOL spans,
+// whose values the decoder reads; not an LLM span's request echo, a nested
+// CHAIN's graph state, or a span of another convention.
+func TestOpenInferenceValuesKept(t *testing.T) {
+	c := converter{maxValue: DefaultConfig().MaxAttributeValueBytes}
+	tests := []struct {
+		kind string // openinference.span.kind; "" for none
+		root bool
+		keep bool
+	}{
+		{"AGENT", false, true},
+		{"AGENT", true, true},
+		{"CHAIN", true, true},
+		{"CHAIN", false, false},
+		{"TOOL", false, true},
+		{"LLM", false, false},
+		{"RETRIEVER", false, false},
+		{"", true, false},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s root=%v", tt.kind, tt.root), func(t *testing.T) {
+			s := ptrace.NewSpan()
+			s.SetTraceID(pcommon.TraceID{1})
+			s.SetSpanID(pcommon.SpanID{1})
+			if !tt.root {
+				s.SetParentSpanID(pcommon.SpanID{2})
+			}
+			if tt.kind != "" {
+				s.Attributes().PutStr(keyOISpanKind, tt.kind)
+			}
+			s.Attributes().PutStr(keyOIInput, `{"messages":["hi"]}`)
+			s.Attributes().PutStr(keyOIOutput, "hello")
+			rec, _ := c.span(s, nil, "", nil)
+			_, in := rec.attrs.get(keyOIInput)
+			_, out := rec.attrs.get(keyOIOutput)
+			if in != tt.keep || out != tt.keep {
+				t.Errorf("kept input %v output %v, want %v", in, out, tt.keep)
+			}
+		})
 	}
 }

@@ -1,6 +1,9 @@
 package extractor
 
-import "strings"
+import (
+	"strings"
+	"unique"
+)
 
 // genaiOnlyKey reports whether key is in the gen_ai namespace or is
 // error.type: the keys the GenAI decoder reads, and no other convention's.
@@ -193,7 +196,9 @@ func internHash(k string) int {
 	return int((h * 0x9e3779b97f4a7c15) >> (64 - internBits))
 }
 
-// internKey returns the shared copy of a well-known key, else key itself.
+// internKey returns the shared copy of a well-known key, else the
+// canonical copy of key (unique.Make): a buffered record then holds no
+// key of its own, and no key keeps the decoded request it came from.
 func internKey(key string) string {
 	k, _ := internedKey(key)
 	return k
@@ -210,7 +215,7 @@ func internedKey(key string) (k string, known bool) {
 		case key:
 			return k, true
 		case "":
-			return key, false
+			return unique.Make(key).Value(), false
 		}
 	}
 }

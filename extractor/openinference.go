@@ -1,6 +1,10 @@
 package extractor
 
-import "strings"
+import (
+	"strings"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+)
 
 // OpenInference (Arize/Phoenix) attribute keys.
 const (
@@ -56,6 +60,22 @@ func keepOpenInferenceAttr(key string) bool {
 	return false
 }
 
+// openinferenceValuesRead reports whether the decoder reads the
+// input.value and output.value of a span with attributes m: those of a run
+// or a tool span. Every other span's values (an LLM span's request echo, a
+// nested chain's whole graph state) are not kept.
+func openinferenceValuesRead(m pcommon.Map, root bool) bool {
+	v, ok := m.Get(keyOISpanKind)
+	if !ok {
+		return false
+	}
+	switch openinferenceKindClass(v.Str(), root) {
+	case classRun, classTool:
+		return true
+	}
+	return false
+}
+
 func (openinferenceDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 	if s.genaiOnly {
 		return false // no openinference.span.kind
@@ -84,11 +104,17 @@ func (openinferenceDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 // openinferenceClass is the class of a span of the given span kind: an
 // AGENT span or a root CHAIN span is a run.
 func openinferenceClass(s *span, kind string) spanClass {
+	return openinferenceKindClass(kind, !s.hasParent())
+}
+
+// openinferenceKindClass is openinferenceClass by span kind and whether
+// the span is a root.
+func openinferenceKindClass(kind string, root bool) spanClass {
 	switch kind {
 	case "AGENT":
 		return classRun
 	case "CHAIN":
-		if !s.hasParent() {
+		if root {
 			return classRun
 		}
 	case "LLM":
