@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/internal/loadgen"
 )
 
@@ -50,7 +51,10 @@ func BenchmarkFootprint(b *testing.B) {
 			for b.Loop() {
 				dir := b.TempDir()
 				grpc, metrics := freeAddr(b), freeAddr(b)
-				r := startReplica(b, bin, dir, grpc, metrics, replicaConfig(grpc, metrics, dir, "2s", "5m", "", ""))
+				// the sidecar's own defaults: its quiet period decides how long
+				// finished runs stay buffered
+				quiet := extractor.DefaultConfig().QuietPeriod.String()
+				r := startReplica(b, bin, dir, grpc, metrics, replicaConfig(grpc, metrics, dir, quiet, "5m", "", ""))
 				colAddr, colPID := startNopCollector(b, otelcol, dir)
 				cfg := func(ep string) loadgen.Config {
 					return loadgen.Config{Protocol: "grpc", Endpoints: []string{ep}, Captures: captures,

@@ -25,7 +25,7 @@ func TestConfigValidate(t *testing.T) {
 	}{
 		{"quiet_period", func(c *Config) { c.QuietPeriod = 0 }, "quiet_period: must be > 0"},
 		{"max_trace_age", func(c *Config) { c.MaxTraceAge = -1 }, "max_trace_age: must be > 0"},
-		{"age_below_quiet", func(c *Config) { c.MaxTraceAge = time.Second }, "max_trace_age: must be >= quiet_period"},
+		{"age_below_quiet", func(c *Config) { c.MaxTraceAge = c.QuietPeriod - time.Millisecond }, "max_trace_age: must be >= quiet_period"},
 		{"max_live_traces", func(c *Config) { c.MaxLiveTraces = 0 }, "max_live_traces: must be > 0"},
 		{"max_buffered_bytes", func(c *Config) { c.MaxBufferedBytes = 0 }, "max_buffered_bytes: must be > 0"},
 		{"max_spans_per_trace", func(c *Config) { c.MaxSpansPerTrace = 0 }, "max_spans_per_trace: must be > 0"},
@@ -63,11 +63,12 @@ func TestReleaseAfterQuietPeriod(t *testing.T) {
 	if err := ta.ConsumeTraces(ctx, buildTraces(run[0])); err != nil {
 		t.Fatal(err)
 	}
-	ta.Cut(ta.now.Add(time.Second), false)
+	quiet := DefaultConfig().QuietPeriod
+	ta.Cut(ta.now.Add(quiet-time.Millisecond), false)
 	if len(ta.sink.all()) != 0 {
 		t.Fatalf("released within the quiet period")
 	}
-	ta.Cut(ta.now.Add(2*time.Second), false)
+	ta.Cut(ta.now.Add(quiet), false)
 	got := ta.sink.all()
 	if len(got) != 1 || ta.LiveTraces() != 0 {
 		t.Fatalf("got %d trajectories, %d live", len(got), ta.LiveTraces())

@@ -42,13 +42,13 @@ type Config struct {
 // DefaultConfig returns the documented defaults.
 func DefaultConfig() Config {
 	return Config{
-		QuietPeriod:            2 * time.Second,
+		QuietPeriod:            time.Second,
 		MaxTraceAge:            5 * time.Minute,
 		MaxLiveTraces:          10000,
 		MaxBufferedBytes:       256 << 20,
 		MaxSpansPerTrace:       5000,
 		MaxAttributeValueBytes: 64 << 10,
-		Tick:                   500 * time.Millisecond,
+		Tick:                   200 * time.Millisecond,
 		RunAttributes:          []string{"eval.case_id"},
 	}
 }
