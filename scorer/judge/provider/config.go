@@ -166,6 +166,10 @@ func (c Config) Validate() error {
 	if strings.TrimSpace(c.Model) == "" {
 		bad("model", "required")
 	}
+	if (c.Provider == Gemini || c.Provider == Vertex) && (strings.ContainsAny(c.Model, "?&") || strings.Contains(c.Model, "..")) {
+		// The model is a path in the request URL.
+		bad("model", "must not contain ?, & or ..")
+	}
 	if c.BaseURL != "" {
 		u, err := url.Parse(c.BaseURL)
 		switch {

@@ -51,9 +51,6 @@ func newGemini(cfg Config, hc *http.Client) (*geminiProvider, error) {
 		hc:     hc,
 	}
 	model := cfg.Model
-	if strings.Contains(model, "?") || strings.Contains(model, "&") || strings.Contains(model, "..") {
-		return nil, fmt.Errorf("judge provider %q: model: not a model name", cfg.Model)
-	}
 	set := map[string]string{"Content-Type": "application/json"}
 	base, version := cfg.BaseURL, "v1beta"
 	if cfg.Provider == Vertex {
