@@ -49,57 +49,63 @@ func newGemini(cfg Config, hc *http.Client) (*geminiProvider, error) {
 		common: common{kind: KindGemini, model: cfg.Model, secrets: cfg.secrets(), now: time.Now},
 		cfg:    cfg,
 		hc:     hc,
+		url:    geminiURL(cfg),
 	}
-	model := cfg.Model
 	set := map[string]string{"Content-Type": "application/json"}
-	base, version := cfg.BaseURL, "v1beta"
-	if cfg.Provider == Vertex {
-		version = "v1beta1"
-		switch {
-		case base != "":
-		case cfg.Location == "global" || cfg.APIKey != "":
-			base = vertexGlobalBaseURL
-		case cfg.Location == "us" || cfg.Location == "eu":
-			base = "https://aiplatform." + cfg.Location + ".rep.googleapis.com/"
-		default:
-			base = "https://" + cfg.Location + "-aiplatform.googleapis.com/"
+	if cfg.APIKey != "" {
+		set["X-Goog-Api-Key"] = string(cfg.APIKey)
+	}
+	switch {
+	case cfg.AccessToken != "":
+		set["Authorization"] = "Bearer " + string(cfg.AccessToken)
+	case cfg.APIKey != "", cfg.Provider != Vertex:
+	default:
+		creds, err := credentials.DetectDefault(&credentials.DetectOptions{Scopes: []string{cloudPlatformScope}})
+		if err != nil {
+			return nil, fmt.Errorf("judge provider %q: vertex: no access_token or api_key, and no Application Default Credentials: %s", cfg.Model, p.redact(err.Error()))
 		}
-		switch {
-		case strings.HasPrefix(model, "projects/") || strings.HasPrefix(model, "models/") || strings.HasPrefix(model, "publishers/"):
-		case strings.Contains(model, "/"):
-			publisher, name, _ := strings.Cut(model, "/")
-			model = "publishers/" + publisher + "/models/" + name
-		default:
-			model = "publishers/google/models/" + model
-		}
-		if cfg.Project != "" && cfg.Location != "" && !strings.HasPrefix(model, "projects/") {
-			model = "projects/" + cfg.Project + "/locations/" + cfg.Location + "/" + model
-		}
-		switch {
-		case cfg.AccessToken != "":
-			set["Authorization"] = "Bearer " + string(cfg.AccessToken)
-		case cfg.APIKey != "":
-		default:
-			creds, err := credentials.DetectDefault(&credentials.DetectOptions{Scopes: []string{cloudPlatformScope}})
-			if err != nil {
-				return nil, fmt.Errorf("judge provider %q: vertex: no access_token or api_key, and no Application Default Credentials: %s", cfg.Model, p.redact(err.Error()))
-			}
-			p.creds = creds
-		}
-	} else {
+		p.creds = creds
+	}
+	p.header = headers(cfg, nil, set)
+	return p, nil
+}
+
+// geminiURL is cfg's generateContent URL, built as Google's clients build
+// it: models/{model} on the Gemini API; on Vertex AI
+// [projects/{p}/locations/{l}/]publishers/{publisher}/models/{model} on
+// the regional, multi-regional or global host.
+func geminiURL(cfg Config) string {
+	model, base := cfg.Model, cfg.BaseURL
+	if cfg.Provider != Vertex {
 		if base == "" {
 			base = DefaultGeminiBaseURL
 		}
 		if !strings.HasPrefix(model, "models/") && !strings.HasPrefix(model, "tunedModels/") {
 			model = "models/" + model
 		}
+		return endpoint(base, "v1beta", model+":generateContent")
 	}
-	if cfg.APIKey != "" {
-		set["X-Goog-Api-Key"] = string(cfg.APIKey)
+	switch {
+	case base != "":
+	case cfg.Location == "global" || cfg.APIKey != "":
+		base = vertexGlobalBaseURL
+	case cfg.Location == "us" || cfg.Location == "eu":
+		base = "https://aiplatform." + cfg.Location + ".rep.googleapis.com/"
+	default:
+		base = "https://" + cfg.Location + "-aiplatform.googleapis.com/"
 	}
-	p.url = endpoint(base, version, model+":generateContent")
-	p.header = headers(cfg, nil, set)
-	return p, nil
+	switch {
+	case strings.HasPrefix(model, "projects/") || strings.HasPrefix(model, "models/") || strings.HasPrefix(model, "publishers/"):
+	case strings.Contains(model, "/"):
+		publisher, name, _ := strings.Cut(model, "/")
+		model = "publishers/" + publisher + "/models/" + name
+	default:
+		model = "publishers/google/models/" + model
+	}
+	if cfg.Project != "" && cfg.Location != "" && !strings.HasPrefix(model, "projects/") {
+		model = "projects/" + cfg.Project + "/locations/" + cfg.Location + "/" + model
+	}
+	return endpoint(base, "v1beta1", model+":generateContent")
 }
 
 // geminiRequest is the generateContent request.
