@@ -3,20 +3,24 @@ package provider
 import (
 	"context"
 	"encoding/json"
-	"errors"
+	"maps"
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/option"
-	"github.com/anthropics/anthropic-sdk-go/packages/param"
 
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 )
 
 // DefaultAnthropicBaseURL is the Anthropic API endpoint.
 const DefaultAnthropicBaseURL = "https://api.anthropic.com/"
+
+// anthropicVersion is the Messages API version sent as anthropic-version.
+const anthropicVersion = "2023-06-01"
+
+// maxNonStreamingTokens is the largest max_tokens Anthropic serves without
+// streaming: a larger cap may take over ten minutes (an hour per 128,000
+// tokens).
+const maxNonStreamingTokens = 21333
 
 // defaultToolName names the structured answer when the schema has no name.
 const defaultToolName = "judge_answer"
@@ -26,8 +30,10 @@ const defaultToolName = "judge_answer"
 // the answer is the tool input.
 type anthropicProvider struct {
 	common
-	cfg Config
-	svc anthropic.MessageService
+	cfg    Config
+	hc     *http.Client
+	url    string
+	header http.Header
 }
 
 func newAnthropic(cfg Config, hc *http.Client) (*anthropicProvider, error) {
@@ -35,28 +41,16 @@ func newAnthropic(cfg Config, hc *http.Client) (*anthropicProvider, error) {
 	if base == "" {
 		base = DefaultAnthropicBaseURL
 	}
-	if !strings.HasSuffix(base, "/") {
-		base += "/"
-	}
-	opts := []option.RequestOption{
-		option.WithBaseURL(base),
-		option.WithHTTPClient(hc),
-		option.WithMaxRetries(0),
-		// The SDK's own spans and trace-context headers are off: judge
-		// telemetry belongs to judge.Client, and the sidecar must not
-		// trace its own judge calls through the global provider.
-		option.WithoutOpenTelemetry(),
-	}
+	set := map[string]string{"Content-Type": "application/json", "Accept": "application/json", "Anthropic-Version": anthropicVersion}
 	if cfg.APIKey != "" {
-		opts = append(opts, option.WithAPIKey(string(cfg.APIKey)))
-	}
-	for k, v := range cfg.Headers {
-		opts = append(opts, option.WithHeader(k, string(v)))
+		set["X-Api-Key"] = string(cfg.APIKey)
 	}
 	return &anthropicProvider{
 		common: common{kind: KindAnthropic, model: cfg.Model, secrets: cfg.secrets(), now: time.Now},
 		cfg:    cfg,
-		svc:    anthropic.NewMessageService(opts...),
+		hc:     hc,
+		url:    endpoint(base, "v1/messages"),
+		header: headers(cfg, set, nil),
 	}, nil
 }
 
@@ -69,89 +63,97 @@ func toolName(s *judge.Schema) string {
 	return defaultToolName
 }
 
-// inputSchema converts a JSON Schema object to the tool input schema.
-func inputSchema(schema map[string]any) anthropic.ToolInputSchemaParam {
-	in := anthropic.ToolInputSchemaParam{ExtraFields: map[string]any{}}
-	for k, v := range schema {
-		switch k {
-		case "type":
-		case "properties":
-			in.Properties = v
-		case "required":
-			switch r := v.(type) {
-			case []string:
-				in.Required = r
-			case []any:
-				for _, s := range r {
-					if s, ok := s.(string); ok {
-						in.Required = append(in.Required, s)
-					}
-				}
-			}
-		default:
-			in.ExtraFields[k] = v
-		}
-	}
-	return in
+// anthropicRequest is the Messages request.
+type anthropicRequest struct {
+	Model       string             `json:"model"`
+	MaxTokens   int                `json:"max_tokens"`
+	Messages    []anthropicMessage `json:"messages"`
+	System      []anthropicText    `json:"system,omitempty"`
+	Temperature *float64           `json:"temperature,omitempty"`
+	Tools       []anthropicTool    `json:"tools,omitempty"`
+	ToolChoice  *anthropicChoice   `json:"tool_choice,omitempty"`
 }
 
-// params builds the Messages request.
-func (p *anthropicProvider) params(req *judge.Request) (anthropic.MessageNewParams, error) {
-	system := req.System
-	limit := int64(p.cfg.MaxOutputTokens)
-	if req.MaxOutputTokens > 0 {
-		limit = int64(req.MaxOutputTokens)
+type anthropicMessage struct {
+	Role    string          `json:"role"`
+	Content []anthropicText `json:"content"`
+}
+
+type anthropicText struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+type anthropicTool struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	InputSchema map[string]any `json:"input_schema"`
+}
+
+type anthropicChoice struct {
+	Type string `json:"type"`
+	Name string `json:"name"`
+}
+
+// anthropicResponse holds the message fields the judge reads.
+type anthropicResponse struct {
+	Model      string `json:"model"`
+	StopReason string `json:"stop_reason"`
+	Content    []struct {
+		Type  string          `json:"type"`
+		Text  string          `json:"text"`
+		Name  string          `json:"name"`
+		Input json.RawMessage `json:"input"`
+	} `json:"content"`
+	Usage struct {
+		InputTokens  int64 `json:"input_tokens"`
+		OutputTokens int64 `json:"output_tokens"`
+	} `json:"usage"`
+}
+
+// request builds the Messages request.
+func (p *anthropicProvider) request(req *judge.Request) (*anthropicRequest, error) {
+	system, err := p.cfg.system(req)
+	if err != nil {
+		return nil, err
 	}
-	params := anthropic.MessageNewParams{
-		Model:     anthropic.Model(p.cfg.Model),
-		MaxTokens: limit,
-		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(req.Prompt))},
-	}
-	if !p.cfg.OmitTemperature {
-		params.Temperature = param.NewOpt(p.cfg.temperature(req))
-	}
-	if req.Schema != nil {
-		if p.cfg.Structured() {
-			name := toolName(req.Schema)
-			tool := anthropic.ToolUnionParamOfTool(inputSchema(req.Schema.JSON), name)
-			tool.OfTool.Description = param.NewOpt("Record the evaluation result.")
-			params.Tools = []anthropic.ToolUnionParam{tool}
-			params.ToolChoice = anthropic.ToolChoiceParamOfTool(name)
-		} else {
-			b, err := json.Marshal(req.Schema.JSON)
-			if err != nil {
-				return params, err
-			}
-			system += schemaInstruction(b)
-		}
+	body := &anthropicRequest{
+		Model:       p.cfg.Model,
+		MaxTokens:   p.cfg.maxTokens(req),
+		Messages:    []anthropicMessage{{Role: "user", Content: []anthropicText{{Type: "text", Text: req.Prompt}}}},
+		Temperature: p.cfg.temperature(req),
 	}
 	if system != "" {
-		params.System = []anthropic.TextBlockParam{{Text: system}}
+		body.System = []anthropicText{{Type: "text", Text: system}}
 	}
-	return params, nil
+	if req.Schema != nil && p.cfg.Structured() {
+		name := toolName(req.Schema)
+		// A tool's input schema is always an object.
+		schema := maps.Clone(req.Schema.JSON)
+		if schema == nil {
+			schema = map[string]any{}
+		}
+		schema["type"] = "object"
+		body.Tools = []anthropicTool{{Name: name, Description: "Record the evaluation result.", InputSchema: schema}}
+		body.ToolChoice = &anthropicChoice{Type: "tool", Name: name}
+	}
+	return body, nil
 }
 
 // Complete implements judge.Provider.
 func (p *anthropicProvider) Complete(ctx context.Context, req *judge.Request) (*judge.Response, error) {
-	params, err := p.params(req)
+	body, err := p.request(req)
 	if err != nil {
 		return nil, p.answerError(judge.ClassBadRequest, 0, "schema does not encode: %v", err)
 	}
-	msg, latency, jerr := exchangeCall(ctx, &p.common, p.classify, func(ctx context.Context) (*anthropic.Message, error) {
-		return p.svc.New(ctx, params)
-	})
+	if body.MaxTokens > maxNonStreamingTokens {
+		return nil, p.answerError(judge.ClassBadRequest, 0, "request not sent: max_tokens %d over %d needs streaming", body.MaxTokens, maxNonStreamingTokens)
+	}
+	msg, latency, jerr := exchangeCall[anthropicResponse](ctx, &p.common, p.hc, p.url, p.header, body, p.classify)
 	if jerr != nil {
 		return nil, jerr
 	}
 	return p.answer(req, msg, latency)
-}
-
-// anthropicErrorBody is Anthropic's error JSON.
-type anthropicErrorBody struct {
-	Error struct {
-		Type    string `json:"type"`
-		Message string `json:"message"`
-	} `json:"error"`
 }
 
 // anthropicQuota reports whether an error is about spend or billing.
@@ -168,46 +170,32 @@ func anthropicQuota(errType, raw string) bool {
 	return false
 }
 
-// classify turns an SDK error into a *judge.Error.
-func (p *anthropicProvider) classify(ctx context.Context, err error, x *exchange) *judge.Error {
-	if _, _, tooLarge := x.snapshot(); tooLarge {
-		return p.callError(ctx, err, x)
+// classify reads an Anthropic error body: {"error": {"type", "message"}}.
+func (p *anthropicProvider) classify(r *reply) *judge.Error {
+	var body struct {
+		Error struct {
+			Type    string `json:"type"`
+			Message string `json:"message"`
+		} `json:"error"`
 	}
-	var apiErr *anthropic.Error
-	if !errors.As(err, &apiErr) || apiErr.StatusCode == 0 {
-		return p.callError(ctx, err, x)
+	_ = json.Unmarshal(r.body, &body)
+	e := body.Error
+	if e.Type == "" && e.Message == "" {
+		e.Message = string(r.body)
 	}
-	var h http.Header
-	if apiErr.Response != nil {
-		h = apiErr.Response.Header
-	}
-	raw := apiErr.RawJSON()
-	var body anthropicErrorBody
-	_ = json.Unmarshal([]byte(raw), &body)
-	errType := body.Error.Type
-	if errType == "" {
-		errType = string(apiErr.Type())
-	}
-	msg := body.Error.Message
-	if msg == "" && body.Error.Type == "" {
-		msg = raw
-	}
-	class := statusClass(apiErr.StatusCode, anthropicQuota(errType, raw))
-	if errType == "overloaded_error" {
+	class := statusClass(r.status, anthropicQuota(e.Type, string(r.body)))
+	if e.Type == "overloaded_error" {
 		class = judge.ClassOverloaded
 	}
-	return p.httpError(apiErr.StatusCode, h, class, errType, msg)
+	return p.httpError(r.status, r.header, class, e.Type, e.Message)
 }
 
 // answer maps a message to a judge response.
-func (p *anthropicProvider) answer(req *judge.Request, msg *anthropic.Message, latency time.Duration) (*judge.Response, error) {
-	if msg == nil {
-		return nil, p.answerError(judge.ClassInvalidResponse, http.StatusOK, "empty response")
-	}
+func (p *anthropicProvider) answer(req *judge.Request, msg *anthropicResponse, latency time.Duration) (*judge.Response, error) {
 	switch msg.StopReason {
-	case anthropic.StopReasonMaxTokens, anthropic.StopReasonModelContextWindowExceeded:
+	case "max_tokens", "model_context_window_exceeded":
 		return nil, p.answerError(judge.ClassTruncated, http.StatusOK, "answer hit the output token cap (stop_reason %s)", msg.StopReason)
-	case anthropic.StopReasonRefusal:
+	case "refusal":
 		return nil, p.answerError(judge.ClassRefusal, http.StatusOK, "refused (stop_reason refusal)")
 	}
 	var text string
@@ -234,7 +222,7 @@ func (p *anthropicProvider) answer(req *judge.Request, msg *anthropic.Message, l
 			return nil, p.answerError(judge.ClassInvalidResponse, http.StatusOK, "empty answer (stop_reason %q)", msg.StopReason)
 		}
 	}
-	model := string(msg.Model)
+	model := msg.Model
 	if model == "" {
 		model = p.cfg.Model
 	}
@@ -242,8 +230,8 @@ func (p *anthropicProvider) answer(req *judge.Request, msg *anthropic.Message, l
 		Text:         text,
 		Provider:     KindAnthropic,
 		Model:        model,
-		InputTokens:  msg.Usage.InputTokens,
-		OutputTokens: msg.Usage.OutputTokens,
+		InputTokens:  max(msg.Usage.InputTokens, 0),
+		OutputTokens: max(msg.Usage.OutputTokens, 0),
 		Latency:      latency,
 	}, nil
 }

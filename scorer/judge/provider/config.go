@@ -1,15 +1,18 @@
 // Package provider implements judge.Provider for the three judge wire
-// formats with the providers' official SDKs: OpenAI-compatible chat
-// completions (OpenAI, Azure OpenAI, vLLM, Ollama, llama.cpp, LiteLLM),
-// Gemini generateContent (Gemini API and Vertex AI) and Anthropic Messages.
+// formats: OpenAI-compatible chat completions (OpenAI, Azure OpenAI, vLLM,
+// Ollama, llama.cpp, LiteLLM), Gemini generateContent (Gemini API and
+// Vertex AI) and Anthropic Messages. Each is one JSON POST with net/http,
+// its request and response held in small structs of the fields the judge
+// sends and reads.
 //
-// Every provider sends one HTTP request per Complete call: the SDKs' own
-// retries are off, because retries belong to judge.Client. Response bodies
-// are capped at MaxBodyBytes, and every failure is a classified
-// *judge.Error carrying the provider's retry hint.
+// Every provider sends one HTTP request per Complete call and never
+// retries, because retries belong to judge.Client. Response bodies are
+// capped at MaxBodyBytes, and every failure is a classified *judge.Error
+// carrying the provider's retry hint.
 package provider
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -163,6 +166,10 @@ func (c Config) Validate() error {
 	if strings.TrimSpace(c.Model) == "" {
 		bad("model", "required")
 	}
+	if (c.Provider == Gemini || c.Provider == Vertex) && (strings.ContainsAny(c.Model, "?&") || strings.Contains(c.Model, "..")) {
+		// The model is a path in the request URL.
+		bad("model", "must not contain ?, & or ..")
+	}
 	if c.BaseURL != "" {
 		u, err := url.Parse(c.BaseURL)
 		switch {
@@ -306,13 +313,13 @@ func (c Config) secrets() []string {
 
 // New validates cfg and returns its provider. hc supplies the transport,
 // timeouts and proxy settings; nil uses a default client. The client is
-// copied, and its transport wrapped to cap response bodies.
+// copied so that it does not follow redirects to another origin.
 func New(cfg Config, hc *http.Client) (judge.Provider, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("judge provider %q: %w", cfg.Model, err)
 	}
 	cfg = cfg.withDefaults()
-	hc = capClient(hc)
+	hc = httpClient(hc)
 	switch cfg.Provider {
 	case OpenAI, AzureOpenAI:
 		return newOpenAI(cfg, hc)
@@ -323,11 +330,36 @@ func New(cfg Config, hc *http.Client) (judge.Provider, error) {
 	}
 }
 
-// temperature is the request's temperature when it sets one, else the
-// configured one.
-func (c *Config) temperature(req *judge.Request) float64 {
-	if req.Temperature != nil {
-		return *req.Temperature
+// temperature is the temperature to send: the request's when it sets
+// one, else the configured one; nil with OmitTemperature.
+func (c *Config) temperature(req *judge.Request) *float64 {
+	switch {
+	case c.OmitTemperature:
+		return nil
+	case req.Temperature != nil:
+		return req.Temperature
 	}
-	return c.Temperature
+	return &c.Temperature
+}
+
+// maxTokens is the answer cap: the request's when it sets one, else the
+// configured one.
+func (c *Config) maxTokens(req *judge.Request) int {
+	if req.MaxOutputTokens > 0 {
+		return req.MaxOutputTokens
+	}
+	return c.MaxOutputTokens
+}
+
+// system is the request's system prompt, with the schema appended when
+// the request has one and structured output is off.
+func (c *Config) system(req *judge.Request) (string, error) {
+	if req.Schema == nil || c.Structured() {
+		return req.System, nil
+	}
+	b, err := json.Marshal(req.Schema.JSON)
+	if err != nil {
+		return "", err
+	}
+	return req.System + schemaInstruction(b), nil
 }

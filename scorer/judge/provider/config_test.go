@@ -40,6 +40,9 @@ func TestValidate(t *testing.T) {
 		{"bad header", Config{Provider: OpenAI, Model: "m", APIKey: "k", Headers: configopaque.Map{"Bad Header": "v"}}, []string{`headers: invalid header name "Bad Header"`}},
 		{"header value line break", Config{Provider: OpenAI, Model: "m", APIKey: "k", Headers: configopaque.Map{"X-A": "v\r\nX-B: w"}}, []string{`headers: value of "X-A"`}},
 		{"access token off vertex", Config{Provider: Anthropic, Model: "m", APIKey: "k", AccessToken: "t"}, []string{"access_token: only used by vertex"}},
+		{"vertex publisher model", Config{Provider: Vertex, Model: "google/gemini-2.5-flash", APIKey: "k"}, nil},
+		{"gemini model path escape", Config{Provider: Gemini, Model: "../files", APIKey: "k"}, []string{"model: must not contain"}},
+		{"vertex model query", Config{Provider: Vertex, Model: "m?alt=sse", APIKey: "k"}, []string{"model: must not contain"}},
 		{"api version off azure", Config{Provider: OpenAI, Model: "m", APIKey: "k", APIVersion: "v"}, []string{"api_version: only used by azure_openai"}},
 	}
 	for _, tc := range tests {

@@ -3,17 +3,24 @@ package provider
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"math"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
 	"cloud.google.com/go/auth"
 	"cloud.google.com/go/auth/credentials"
-	"google.golang.org/genai"
 
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
+)
+
+// Gemini endpoints: the Gemini API, and Vertex AI's global and regional
+// hosts.
+const (
+	DefaultGeminiBaseURL = "https://generativelanguage.googleapis.com/"
+	vertexGlobalBaseURL  = "https://aiplatform.googleapis.com/"
 )
 
 // geminiProvider speaks generateContent to the Gemini API or Vertex AI.
@@ -26,7 +33,9 @@ import (
 type geminiProvider struct {
 	common
 	cfg    Config
-	client *genai.Client
+	hc     *http.Client
+	url    string
+	header http.Header
 	// creds are the Application Default Credentials, nil when the config
 	// carries its own.
 	creds *auth.Credentials
@@ -36,118 +45,175 @@ type geminiProvider struct {
 const cloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
 
 func newGemini(cfg Config, hc *http.Client) (*geminiProvider, error) {
-	headers := http.Header{}
-	for k, v := range cfg.Headers {
-		headers.Set(k, string(v))
-	}
-	one := int32(1)
-	cc := &genai.ClientConfig{
-		HTTPClient: hc,
-		HTTPOptions: genai.HTTPOptions{
-			BaseURL:      cfg.BaseURL,
-			Headers:      headers,
-			RetryOptions: &genai.HTTPRetryOptions{Attempts: &one},
-		},
-		APIKey: string(cfg.APIKey),
-	}
 	p := &geminiProvider{
 		common: common{kind: KindGemini, model: cfg.Model, secrets: cfg.secrets(), now: time.Now},
 		cfg:    cfg,
+		hc:     hc,
+		url:    geminiURL(cfg),
 	}
-	if cfg.Provider == Vertex {
-		cc.Backend = genai.BackendVertexAI
-		cc.Project = cfg.Project
-		cc.Location = cfg.Location
-		switch {
-		case cfg.AccessToken != "":
-			headers.Set("Authorization", "Bearer "+string(cfg.AccessToken))
-		case cfg.APIKey != "":
-		default:
-			creds, err := credentials.DetectDefault(&credentials.DetectOptions{Scopes: []string{cloudPlatformScope}})
-			if err != nil {
-				return nil, fmt.Errorf("judge provider %q: vertex: no access_token or api_key, and no Application Default Credentials: %s", cfg.Model, p.redact(err.Error()))
-			}
-			p.creds = creds
+	set := map[string]string{"Content-Type": "application/json"}
+	if cfg.APIKey != "" {
+		set["X-Goog-Api-Key"] = string(cfg.APIKey)
+	}
+	switch {
+	case cfg.AccessToken != "":
+		set["Authorization"] = "Bearer " + string(cfg.AccessToken)
+	case cfg.APIKey != "", cfg.Provider != Vertex:
+	default:
+		creds, err := credentials.DetectDefault(&credentials.DetectOptions{Scopes: []string{cloudPlatformScope}})
+		if err != nil {
+			return nil, fmt.Errorf("judge provider %q: vertex: no access_token or api_key, and no Application Default Credentials: %s", cfg.Model, p.redact(err.Error()))
 		}
-	} else {
-		cc.Backend = genai.BackendGeminiAPI
+		p.creds = creds
 	}
-	client, err := genai.NewClient(context.Background(), cc)
-	if err != nil {
-		return nil, fmt.Errorf("judge provider %q: %s", cfg.Model, p.redact(err.Error()))
-	}
-	p.client = client
+	p.header = headers(cfg, nil, set)
 	return p, nil
 }
 
-// config builds the generateContent configuration.
-func (p *geminiProvider) config(req *judge.Request) (*genai.GenerateContentConfig, error) {
-	system := req.System
-	temp := float32(p.cfg.temperature(req))
-	limit := p.cfg.MaxOutputTokens
-	if req.MaxOutputTokens > 0 {
-		limit = req.MaxOutputTokens
-	}
-	off := false
-	gc := &genai.GenerateContentConfig{
-		MaxOutputTokens:       int32(min(limit, 1<<31-1)),
-		AutomaticContinuation: &off,
-	}
-	if !p.cfg.OmitTemperature {
-		gc.Temperature = &temp
-	}
-	if req.Schema != nil {
-		if p.cfg.Structured() {
-			gc.ResponseMIMEType = "application/json"
-			gc.ResponseJsonSchema = req.Schema.JSON
-		} else {
-			b, err := json.Marshal(req.Schema.JSON)
-			if err != nil {
-				return nil, err
-			}
-			system += schemaInstruction(b)
+// geminiURL is cfg's generateContent URL, built as Google's clients build
+// it: models/{model} on the Gemini API; on Vertex AI
+// [projects/{p}/locations/{l}/]publishers/{publisher}/models/{model} on
+// the regional, multi-regional or global host.
+func geminiURL(cfg Config) string {
+	model, base := cfg.Model, cfg.BaseURL
+	if cfg.Provider != Vertex {
+		if base == "" {
+			base = DefaultGeminiBaseURL
 		}
+		if !strings.HasPrefix(model, "models/") && !strings.HasPrefix(model, "tunedModels/") {
+			model = "models/" + model
+		}
+		return endpoint(base, "v1beta", model+":generateContent")
+	}
+	switch {
+	case base != "":
+	case cfg.Location == "global" || cfg.APIKey != "":
+		base = vertexGlobalBaseURL
+	case cfg.Location == "us" || cfg.Location == "eu":
+		base = "https://aiplatform." + cfg.Location + ".rep.googleapis.com/"
+	default:
+		base = "https://" + cfg.Location + "-aiplatform.googleapis.com/"
+	}
+	switch {
+	case strings.HasPrefix(model, "projects/") || strings.HasPrefix(model, "models/") || strings.HasPrefix(model, "publishers/"):
+	case strings.Contains(model, "/"):
+		publisher, name, _ := strings.Cut(model, "/")
+		model = "publishers/" + publisher + "/models/" + name
+	default:
+		model = "publishers/google/models/" + model
+	}
+	if cfg.Project != "" && cfg.Location != "" && !strings.HasPrefix(model, "projects/") {
+		model = "projects/" + cfg.Project + "/locations/" + cfg.Location + "/" + model
+	}
+	return endpoint(base, "v1beta1", model+":generateContent")
+}
+
+// geminiRequest is the generateContent request.
+type geminiRequest struct {
+	Contents          []geminiContent `json:"contents"`
+	SystemInstruction *geminiContent  `json:"systemInstruction,omitempty"`
+	GenerationConfig  struct {
+		MaxOutputTokens    int            `json:"maxOutputTokens"`
+		Temperature        *float64       `json:"temperature,omitempty"`
+		ResponseMIMEType   string         `json:"responseMimeType,omitempty"`
+		ResponseJSONSchema map[string]any `json:"responseJsonSchema,omitempty"`
+	} `json:"generationConfig"`
+}
+
+type geminiContent struct {
+	Role  string       `json:"role"`
+	Parts []geminiPart `json:"parts"`
+}
+
+type geminiPart struct {
+	Text string `json:"text"`
+}
+
+// geminiResponse holds the generateContent fields the judge reads.
+type geminiResponse struct {
+	ModelVersion   string `json:"modelVersion"`
+	PromptFeedback struct {
+		BlockReason string `json:"blockReason"`
+	} `json:"promptFeedback"`
+	Candidates []*struct {
+		FinishReason string `json:"finishReason"`
+		Content      struct {
+			Parts []*struct {
+				Text    string `json:"text"`
+				Thought bool   `json:"thought"`
+			} `json:"parts"`
+		} `json:"content"`
+	} `json:"candidates"`
+	UsageMetadata struct {
+		PromptTokenCount     int64 `json:"promptTokenCount"`
+		CandidatesTokenCount int64 `json:"candidatesTokenCount"`
+		ThoughtsTokenCount   int64 `json:"thoughtsTokenCount"`
+	} `json:"usageMetadata"`
+}
+
+// request builds the generateContent request.
+func (p *geminiProvider) request(req *judge.Request) (*geminiRequest, error) {
+	system, err := p.cfg.system(req)
+	if err != nil {
+		return nil, err
+	}
+	body := &geminiRequest{Contents: []geminiContent{{Role: "user", Parts: []geminiPart{{Text: req.Prompt}}}}}
+	body.GenerationConfig.MaxOutputTokens = min(p.cfg.maxTokens(req), math.MaxInt32)
+	body.GenerationConfig.Temperature = p.cfg.temperature(req)
+	if req.Schema != nil && p.cfg.Structured() {
+		body.GenerationConfig.ResponseMIMEType = "application/json"
+		body.GenerationConfig.ResponseJSONSchema = req.Schema.JSON
 	}
 	if system != "" {
-		gc.SystemInstruction = genai.NewContentFromText(system, genai.RoleUser)
+		body.SystemInstruction = &geminiContent{Role: "user", Parts: []geminiPart{{Text: system}}}
 	}
-	return gc, nil
+	return body, nil
 }
 
 // Complete implements judge.Provider.
 func (p *geminiProvider) Complete(ctx context.Context, req *judge.Request) (*judge.Response, error) {
-	gc, err := p.config(req)
+	body, err := p.request(req)
 	if err != nil {
 		return nil, p.answerError(judge.ClassBadRequest, 0, "schema does not encode: %v", err)
+	}
+	header := p.header
+	if d := p.serverTimeout(ctx); d > 0 || p.creds != nil {
+		header = header.Clone()
+		if d > 0 {
+			// The server gives up on the call when the client does.
+			header.Set("X-Server-Timeout", strconv.FormatInt(int64(math.Ceil(d.Seconds())), 10))
+		}
 	}
 	if p.creds != nil {
 		tok, err := p.creds.Token(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil, p.callError(ctx, ctx.Err(), &exchange{})
+				return nil, p.callError(ctx, ctx.Err(), &reply{})
 			}
 			return nil, p.answerError(judge.ClassAuth, 0, "application default credentials: %v", err)
 		}
-		gc.HTTPOptions = &genai.HTTPOptions{Headers: http.Header{"Authorization": {"Bearer " + tok.Value}}}
+		header.Set("Authorization", "Bearer "+tok.Value)
 	}
-	resp, latency, jerr := exchangeCall(ctx, &p.common, p.classify, func(ctx context.Context) (*genai.GenerateContentResponse, error) {
-		return p.client.Models.GenerateContent(ctx, p.cfg.Model, genai.Text(req.Prompt), gc)
-	})
+	resp, latency, jerr := exchangeCall[geminiResponse](ctx, &p.common, p.hc, p.url, header, body, p.classify)
 	if jerr != nil {
 		return nil, jerr
 	}
 	return p.answer(resp, latency)
 }
 
-// geminiQuota reports whether a Google error is about a daily quota
-// rather than a per-minute rate.
-func geminiQuota(e genai.APIError) bool {
-	text := e.Message
-	if len(e.Details) > 0 {
-		if b, err := json.Marshal(e.Details); err == nil {
-			text += " " + string(b)
-		}
+// serverTimeout is the time the call has: the shorter of the HTTP
+// client's timeout and the context's deadline, 0 when neither is set.
+func (p *geminiProvider) serverTimeout(ctx context.Context) time.Duration {
+	d := p.hc.Timeout
+	if deadline, ok := ctx.Deadline(); ok && (d == 0 || time.Until(deadline) < d) {
+		d = time.Until(deadline)
 	}
+	return d
+}
+
+// geminiQuota reports whether a Google error text is about a daily quota
+// rather than a per-minute rate.
+func geminiQuota(text string) bool {
 	l := strings.ToLower(text)
 	for _, m := range []string{"perday", "per day", "daily"} {
 		if strings.Contains(l, m) {
@@ -157,48 +223,41 @@ func geminiQuota(e genai.APIError) bool {
 	return false
 }
 
-// classify turns an SDK error into a *judge.Error.
-func (p *geminiProvider) classify(ctx context.Context, err error, x *exchange) *judge.Error {
-	status, header, tooLarge := x.snapshot()
-	if tooLarge {
-		return p.callError(ctx, err, x)
+// classify reads a Google error body: {"error": {"code", "message",
+// "status", "details"}}.
+func (p *geminiProvider) classify(r *reply) *judge.Error {
+	var body struct {
+		Error *struct {
+			Message string          `json:"message"`
+			Status  string          `json:"status"`
+			Details json.RawMessage `json:"details"`
+		} `json:"error"`
 	}
-	var apiErr genai.APIError
-	if !errors.As(err, &apiErr) {
-		var ptr *genai.APIError
-		if !errors.As(err, &ptr) || ptr == nil {
-			return p.callError(ctx, err, x)
-		}
-		apiErr = *ptr
+	var status, msg, quotaText string
+	if json.Unmarshal(r.body, &body) == nil && body.Error != nil {
+		status, msg = body.Error.Status, body.Error.Message
+		quotaText = msg + " " + string(body.Error.Details)
+	} else {
+		msg, quotaText = string(r.body), string(r.body)
 	}
-	if status < 400 {
-		// The body's code is the HTTP status when the transport saw none.
-		status = apiErr.Code
-	}
-	if status < 400 {
-		return p.callError(ctx, err, x)
-	}
-	class := statusClass(status, status == http.StatusTooManyRequests && geminiQuota(apiErr))
-	return p.httpError(status, header, class, apiErr.Status, apiErr.Message)
+	class := statusClass(r.status, r.status == http.StatusTooManyRequests && geminiQuota(quotaText))
+	return p.httpError(r.status, r.header, class, status, msg)
 }
 
 // contentFilterFinish lists the finish reasons that mean a safety block.
-var contentFilterFinish = map[genai.FinishReason]bool{
-	genai.FinishReasonSafety:                 true,
-	genai.FinishReasonProhibitedContent:      true,
-	genai.FinishReasonBlocklist:              true,
-	genai.FinishReasonSPII:                   true,
-	genai.FinishReasonImageSafety:            true,
-	genai.FinishReasonImageProhibitedContent: true,
+var contentFilterFinish = map[string]bool{
+	"SAFETY":                   true,
+	"PROHIBITED_CONTENT":       true,
+	"BLOCKLIST":                true,
+	"SPII":                     true,
+	"IMAGE_SAFETY":             true,
+	"IMAGE_PROHIBITED_CONTENT": true,
 }
 
 // answer maps a generateContent response to a judge response.
-func (p *geminiProvider) answer(resp *genai.GenerateContentResponse, latency time.Duration) (*judge.Response, error) {
-	if resp == nil {
-		return nil, p.answerError(judge.ClassInvalidResponse, http.StatusOK, "empty response")
-	}
-	if fb := resp.PromptFeedback; fb != nil && fb.BlockReason != "" && fb.BlockReason != genai.BlockedReasonUnspecified {
-		return nil, p.answerError(judge.ClassContentFilter, http.StatusOK, "prompt blocked (%s)", fb.BlockReason)
+func (p *geminiProvider) answer(resp *geminiResponse, latency time.Duration) (*judge.Response, error) {
+	if br := resp.PromptFeedback.BlockReason; br != "" && br != "BLOCKED_REASON_UNSPECIFIED" {
+		return nil, p.answerError(judge.ClassContentFilter, http.StatusOK, "prompt blocked (%s)", br)
 	}
 	if len(resp.Candidates) == 0 || resp.Candidates[0] == nil {
 		return nil, p.answerError(judge.ClassInvalidResponse, http.StatusOK, "no candidates in the response")
@@ -207,36 +266,33 @@ func (p *geminiProvider) answer(resp *genai.GenerateContentResponse, latency tim
 	switch {
 	case contentFilterFinish[c.FinishReason]:
 		return nil, p.answerError(judge.ClassContentFilter, http.StatusOK, "answer blocked (finishReason %s)", c.FinishReason)
-	case c.FinishReason == genai.FinishReasonMaxTokens:
+	case c.FinishReason == "MAX_TOKENS":
 		return nil, p.answerError(judge.ClassTruncated, http.StatusOK, "answer hit the output token cap")
-	case c.FinishReason == genai.FinishReasonRecitation:
+	case c.FinishReason == "RECITATION":
 		return nil, p.answerError(judge.ClassRefusal, http.StatusOK, "answer withheld (finishReason RECITATION)")
 	}
 	var sb strings.Builder
-	if c.Content != nil {
-		for _, part := range c.Content.Parts {
-			if part != nil && !part.Thought {
-				sb.WriteString(part.Text)
-			}
+	for _, part := range c.Content.Parts {
+		if part != nil && !part.Thought {
+			sb.WriteString(part.Text)
 		}
 	}
 	text := sb.String()
 	if strings.TrimSpace(text) == "" {
 		return nil, p.answerError(judge.ClassInvalidResponse, http.StatusOK, "empty answer (finishReason %q)", c.FinishReason)
 	}
-	out := &judge.Response{
-		Text:     text,
-		Provider: KindGemini,
-		Model:    resp.ModelVersion,
-		Latency:  latency,
+	model := resp.ModelVersion
+	if model == "" {
+		model = p.cfg.Model
 	}
-	if out.Model == "" {
-		out.Model = p.cfg.Model
-	}
-	if u := resp.UsageMetadata; u != nil {
-		out.InputTokens = int64(u.PromptTokenCount)
+	u := resp.UsageMetadata
+	return &judge.Response{
+		Text:        text,
+		Provider:    KindGemini,
+		Model:       model,
+		InputTokens: max(u.PromptTokenCount, 0),
 		// Thinking tokens are billed as output.
-		out.OutputTokens = int64(u.CandidatesTokenCount) + int64(u.ThoughtsTokenCount)
-	}
-	return out, nil
+		OutputTokens: max(u.CandidatesTokenCount+u.ThoughtsTokenCount, 0),
+		Latency:      latency,
+	}, nil
 }

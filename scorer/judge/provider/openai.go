@@ -3,16 +3,10 @@ package provider
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/packages/param"
-	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 )
@@ -25,138 +19,152 @@ const DefaultOpenAIBaseURL = "https://api.openai.com/v1/"
 // server.
 type openAIProvider struct {
 	common
-	cfg Config
-	svc openai.ChatCompletionService
+	cfg    Config
+	hc     *http.Client
+	url    string
+	header http.Header
 }
 
 func newOpenAI(cfg Config, hc *http.Client) (*openAIProvider, error) {
-	opts := []option.RequestOption{
-		option.WithHTTPClient(hc),
-		option.WithMaxRetries(0),
+	base := cfg.BaseURL
+	if base == "" {
+		base = DefaultOpenAIBaseURL
 	}
-	switch cfg.Provider {
-	case AzureOpenAI:
-		base := strings.TrimSuffix(cfg.BaseURL, "/") + "/openai/deployments/" + url.PathEscape(cfg.Deployment) + "/"
-		opts = append(opts,
-			option.WithBaseURL(base),
-			option.WithQueryAdd("api-version", cfg.APIVersion),
-		)
+	set := map[string]string{"Content-Type": "application/json", "Accept": "application/json"}
+	target := endpoint(base, "chat/completions")
+	if cfg.Provider == AzureOpenAI {
+		target = endpoint(base, "openai/deployments", url.PathEscape(cfg.Deployment), "chat/completions") +
+			"?" + url.Values{"api-version": {cfg.APIVersion}}.Encode()
 		if cfg.APIKey != "" {
-			opts = append(opts, option.WithHeader("api-key", string(cfg.APIKey)))
+			set["Api-Key"] = string(cfg.APIKey)
 		}
-	default:
-		base := cfg.BaseURL
-		if base == "" {
-			base = DefaultOpenAIBaseURL
-		}
-		if !strings.HasSuffix(base, "/") {
-			base += "/"
-		}
-		opts = append(opts, option.WithBaseURL(base))
-		if cfg.APIKey != "" {
-			opts = append(opts, option.WithAPIKey(string(cfg.APIKey)))
-		}
-	}
-	for k, v := range cfg.Headers {
-		opts = append(opts, option.WithHeader(k, string(v)))
+	} else if cfg.APIKey != "" {
+		set["Authorization"] = "Bearer " + string(cfg.APIKey)
 	}
 	return &openAIProvider{
 		common: common{kind: KindOpenAI, model: cfg.Model, secrets: cfg.secrets(), now: time.Now},
 		cfg:    cfg,
-		svc:    openai.NewChatCompletionService(opts...),
+		hc:     hc,
+		url:    target,
+		header: headers(cfg, set, nil),
 	}, nil
 }
 
-// params builds the chat completion request.
-func (p *openAIProvider) params(req *judge.Request) (openai.ChatCompletionNewParams, error) {
-	system := req.System
-	var format openai.ChatCompletionNewParamsResponseFormatUnion
-	if req.Schema != nil {
-		if p.cfg.Structured() {
-			format.OfJSONSchema = &shared.ResponseFormatJSONSchemaParam{
-				JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
-					Name:   toolName(req.Schema),
-					Strict: param.NewOpt(true),
-					Schema: req.Schema.JSON,
-				},
-			}
-		} else {
-			b, err := json.Marshal(req.Schema.JSON)
-			if err != nil {
-				return openai.ChatCompletionNewParams{}, err
-			}
-			system += schemaInstruction(b)
-		}
+// openAIRequest is the chat completion request.
+type openAIRequest struct {
+	Model               string          `json:"model"`
+	Messages            []openAIMessage `json:"messages"`
+	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
+	MaxTokens           int             `json:"max_tokens,omitempty"`
+	Temperature         *float64        `json:"temperature,omitempty"`
+	ResponseFormat      *openAIFormat   `json:"response_format,omitempty"`
+}
+
+type openAIMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// openAIFormat asks for strict json_schema structured output.
+type openAIFormat struct {
+	Type       string `json:"type"`
+	JSONSchema struct {
+		Name   string         `json:"name"`
+		Strict bool           `json:"strict"`
+		Schema map[string]any `json:"schema"`
+	} `json:"json_schema"`
+}
+
+// openAIResponse holds the chat completion fields the judge reads.
+type openAIResponse struct {
+	Model   string `json:"model"`
+	Choices []struct {
+		Message struct {
+			Content string `json:"content"`
+			Refusal string `json:"refusal"`
+		} `json:"message"`
+		FinishReason string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage struct {
+		PromptTokens     int64 `json:"prompt_tokens"`
+		CompletionTokens int64 `json:"completion_tokens"`
+	} `json:"usage"`
+}
+
+// request builds the chat completion request.
+func (p *openAIProvider) request(req *judge.Request) (*openAIRequest, error) {
+	system, err := p.cfg.system(req)
+	if err != nil {
+		return nil, err
 	}
-	var msgs []openai.ChatCompletionMessageParamUnion
+	body := &openAIRequest{Model: p.cfg.Model, Temperature: p.cfg.temperature(req)}
 	if system != "" {
-		msgs = append(msgs, openai.SystemMessage(system))
+		body.Messages = append(body.Messages, openAIMessage{Role: "system", Content: system})
 	}
-	msgs = append(msgs, openai.UserMessage(req.Prompt))
-	params := openai.ChatCompletionNewParams{
-		Model:          p.cfg.Model,
-		Messages:       msgs,
-		ResponseFormat: format,
-	}
-	if !p.cfg.OmitTemperature {
-		params.Temperature = param.NewOpt(p.cfg.temperature(req))
-	}
-	limit := int64(p.cfg.MaxOutputTokens)
-	if req.MaxOutputTokens > 0 {
-		limit = int64(req.MaxOutputTokens)
+	body.Messages = append(body.Messages, openAIMessage{Role: "user", Content: req.Prompt})
+	if req.Schema != nil && p.cfg.Structured() {
+		body.ResponseFormat = &openAIFormat{Type: "json_schema"}
+		body.ResponseFormat.JSONSchema.Name = toolName(req.Schema)
+		body.ResponseFormat.JSONSchema.Strict = true
+		body.ResponseFormat.JSONSchema.Schema = req.Schema.JSON
 	}
 	if p.cfg.MaxTokensField == MaxTokens {
-		params.MaxTokens = param.NewOpt(limit)
+		body.MaxTokens = p.cfg.maxTokens(req)
 	} else {
-		params.MaxCompletionTokens = param.NewOpt(limit)
+		body.MaxCompletionTokens = p.cfg.maxTokens(req)
 	}
-	return params, nil
+	return body, nil
 }
 
 // Complete implements judge.Provider.
 func (p *openAIProvider) Complete(ctx context.Context, req *judge.Request) (*judge.Response, error) {
-	params, err := p.params(req)
+	body, err := p.request(req)
 	if err != nil {
 		return nil, p.answerError(judge.ClassBadRequest, 0, "schema does not encode: %v", err)
 	}
-	resp, latency, jerr := exchangeCall(ctx, &p.common, p.classify, func(ctx context.Context) (*openai.ChatCompletion, error) {
-		return p.svc.New(ctx, params)
-	})
+	resp, latency, jerr := exchangeCall[openAIResponse](ctx, &p.common, p.hc, p.url, p.header, body, p.classify)
 	if jerr != nil {
 		return nil, jerr
 	}
 	return p.answer(resp, latency)
 }
 
-// classify turns an SDK error into a *judge.Error.
-func (p *openAIProvider) classify(ctx context.Context, err error, x *exchange) *judge.Error {
-	if _, _, tooLarge := x.snapshot(); tooLarge {
-		return p.callError(ctx, err, x)
+// classify reads an OpenAI error body: {"error": {"message", "type",
+// "code"}}, where compatible servers may send a string error or a
+// numeric code.
+func (p *openAIProvider) classify(r *reply) *judge.Error {
+	var body struct {
+		Error json.RawMessage `json:"error"`
 	}
-	var apiErr *openai.Error
-	if !errors.As(err, &apiErr) || apiErr.StatusCode == 0 {
-		return p.callError(ctx, err, x)
+	var e struct {
+		Message string          `json:"message"`
+		Type    string          `json:"type"`
+		Code    json.RawMessage `json:"code"`
 	}
-	var h http.Header
-	if apiErr.Response != nil {
-		h = apiErr.Response.Header
+	if json.Unmarshal(r.body, &body) != nil || len(body.Error) == 0 {
+		e.Message = string(r.body)
+	} else if json.Unmarshal(body.Error, &e) != nil {
+		_ = json.Unmarshal(body.Error, &e.Message)
 	}
-	code := apiErr.Code
-	if code == "" {
-		code = apiErr.Type
+	var code string
+	if json.Unmarshal(e.Code, &code) != nil {
+		code = string(e.Code)
 	}
-	quota := apiErr.Code == "insufficient_quota" || apiErr.Type == "insufficient_quota"
-	class := statusClass(apiErr.StatusCode, quota)
-	if apiErr.StatusCode == http.StatusBadRequest && apiErr.Code == "content_filter" {
+	quota := code == "insufficient_quota" || e.Type == "insufficient_quota"
+	class := statusClass(r.status, quota)
+	if r.status == http.StatusBadRequest && code == "content_filter" {
 		// Azure OpenAI rejects a filtered prompt with 400 content_filter.
 		class = judge.ClassContentFilter
 	}
-	return p.httpError(apiErr.StatusCode, h, class, code, apiErr.Message)
+	if code == "" {
+		code = e.Type
+	}
+	return p.httpError(r.status, r.header, class, code, e.Message)
 }
 
 // answer maps a chat completion to a judge response.
-func (p *openAIProvider) answer(resp *openai.ChatCompletion, latency time.Duration) (*judge.Response, error) {
-	if resp == nil || len(resp.Choices) == 0 {
+func (p *openAIProvider) answer(resp *openAIResponse, latency time.Duration) (*judge.Response, error) {
+	if len(resp.Choices) == 0 {
 		return nil, p.answerError(judge.ClassInvalidResponse, http.StatusOK, "no choices in the response")
 	}
 	ch := resp.Choices[0]
@@ -178,8 +186,8 @@ func (p *openAIProvider) answer(resp *openai.ChatCompletion, latency time.Durati
 		Text:         ch.Message.Content,
 		Provider:     KindOpenAI,
 		Model:        model,
-		InputTokens:  resp.Usage.PromptTokens,
-		OutputTokens: resp.Usage.CompletionTokens,
+		InputTokens:  max(resp.Usage.PromptTokens, 0),
+		OutputTokens: max(resp.Usage.CompletionTokens, 0),
 		Latency:      latency,
 	}, nil
 }

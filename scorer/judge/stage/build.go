@@ -81,7 +81,7 @@ func BuildParts(cfg Config, s Settings) (*Parts, error) {
 // Check validates cfg and builds its judges (fallback chains included)
 // and judge metrics over stand-in providers, so that a bad metric
 // parameter, judge name or sampling rule is reported with its key at
-// start. Unlike BuildParts it creates no provider: no SDK client and no
+// start. Unlike BuildParts it creates no provider: no HTTP client and no
 // credential lookup.
 func Check(cfg Config) error {
 	if err := cfg.Validate(); err != nil {
