@@ -117,6 +117,9 @@ func TestTokenize13a(t *testing.T) {
 		{"1,000.50-2", []string{"1,000.50", "-", "2"}},
 		{"1-2-3 -1 1-", []string{"1", "-", "2", "-", "3", "-1", "1", "-"}},
 		{"x. .x 5. ,5 a.b,c", []string{"x", ".", ".", "x", "5", ".", ",", "5", "a", ".", "b", ",", "c"}},
+		// the last of a run sticks to a digit after it when the run's length
+		// is odd exactly when a digit precedes the run
+		{"a..5 1...5 x...5 ,,5 5..5", []string{"a", ".", ".5", "1", ".", ".", ".5", "x", ".", ".", ".", "5", ",", ",5", "5", ".", ".", "5"}},
 		{"..,,.. 9.,9", []string{".", ".", ",", ",", ".", ".", "9", ".", ",", "9"}},
 		{"The U.S. costs $1,000.00 - 20% (est.).", []string{"The", "U", ".", "S", ".", "costs", "$", "1,000.00", "-", "20", "%", "(", "est", ".", ")", "."}},
 		// whitespace other than the space: a no-break space is not a digit,

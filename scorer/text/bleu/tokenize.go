@@ -1,7 +1,6 @@
 package bleu
 
 import (
-	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -23,11 +22,24 @@ const (
 //     ([.,])([^0-9]) -> " \1 \2" and ([0-9])(-) -> "\1 \2 ";
 //  4. split on whitespace as Python's str.split() does.
 //
-// A period or comma therefore stays attached only between digits
-// ("1,000.50"); apostrophes, hyphens between letters and letters of any
-// script are kept. The substitutions only test ASCII bytes, and a
-// multi-byte character is "not a digit" in every byte, so applying them
-// byte by byte gives what Python's code-point regexes give.
+// The substitutions only insert spaces, so the tokens are the text of
+// step 2 cut at whitespace and where a substitution puts a space, and
+// one pass finds those cuts:
+//
+//   - each character of the first class is a token of its own;
+//   - a '-' right after a digit is a token of its own;
+//   - each '.' or ',' of a run of them is a token of its own, except
+//     that a run of one between two digits stays inside its word
+//     ("1,000.50"), and the last of a run sticks to a digit after it
+//     when the run's length is odd exactly when a digit precedes it (the
+//     second substitution pairs the run from its start, after the
+//     character before it unless that is a digit, and a character it
+//     pairs is followed by a space; the third one cuts the rest).
+//
+// Apostrophes, hyphens between letters and letters of any script are
+// kept. The substitutions only test ASCII bytes, and a multi-byte
+// character is "not a digit" in every byte, so reading the text byte by
+// byte gives what Python's code-point regexes give.
 func Tokenize13a(line string) []string {
 	line = strings.ReplaceAll(line, "<skipped>", "")
 	line = strings.ReplaceAll(line, "-\n", "")
@@ -38,69 +50,53 @@ func Tokenize13a(line string) []string {
 		line = strings.ReplaceAll(line, "&lt;", "<")
 		line = strings.ReplaceAll(line, "&gt;", ">")
 	}
-	a := make([]byte, 0, 2*len(line)+2)
-	a = append(a, ' ')
-	for i := 0; i < len(line); i++ {
-		if c := line[i]; isSymbol13a(c) {
-			a = append(a, ' ', c, ' ')
-		} else {
-			a = append(a, c)
-		}
-	}
-	a = append(a, ' ')
-	if bytes.ContainsAny(a, ".,") { // both patterns need a '.' or ','
-		a = substitute(a, nonDigitThenDotComma)
-		a = substitute(a, dotCommaThenNonDigit)
-	}
-	if bytes.IndexByte(a, '-') >= 0 {
-		a = substitute(a, digitThenHyphen)
-	}
-	return Fields(string(a))
-}
-
-// pairPattern is one of the two-character substitutions of 13a.
-type pairPattern uint8
-
-// The substitutions, in the order 13a applies them.
-const (
-	nonDigitThenDotComma pairPattern = iota // ([^0-9])([.,]) -> "\1 \2 "
-	dotCommaThenNonDigit                    // ([.,])([^0-9]) -> " \1 \2"
-	digitThenHyphen                         // ([0-9])(-) -> "\1 \2 "
-)
-
-// matches reports whether x, y match the pattern.
-func (p pairPattern) matches(x, y byte) bool {
-	switch p {
-	case nonDigitThenDotComma:
-		return !isDigit(x) && (y == '.' || y == ',')
-	case dotCommaThenNonDigit:
-		return (x == '.' || x == ',') && !isDigit(y)
-	}
-	return isDigit(x) && y == '-'
-}
-
-// substitute is Python's re.sub with the pattern p: scanning s left to
-// right, each pair x, y that matches is replaced ("\1 \2 ", or " \1 \2"
-// for dotCommaThenNonDigit), and the scan resumes after the pair.
-func substitute(s []byte, p pairPattern) []byte {
-	out := make([]byte, 2*len(s)) // each replaced pair grows by two bytes
-	n := 0
-	for i := 0; i < len(s); {
-		if i+1 < len(s) && p.matches(s[i], s[i+1]) {
-			if p == dotCommaThenNonDigit {
-				out[n], out[n+1], out[n+2], out[n+3] = ' ', s[i], ' ', s[i+1]
-			} else {
-				out[n], out[n+1], out[n+2], out[n+3] = s[i], ' ', s[i+1], ' '
+	toks := make([]string, 0, len(line)/4)
+	start := -1              // start of the token being read, or -1
+	runStart, runEnd := 0, 0 // the run of '.' and ',' last met
+	for i := 0; i < len(line); {
+		// space: c is whitespace; before, after: a token ends before c,
+		// after c
+		c, size := line[i], 1
+		space, before, after := false, false, false
+		switch {
+		case c >= utf8.RuneSelf:
+			var r rune
+			r, size = utf8.DecodeRuneInString(line[i:])
+			space = isPySpace(r)
+		case isASCIISpace(c):
+			space = true
+		case isSymbol13a(c), c == '-' && i > 0 && isDigit(line[i-1]):
+			before, after = true, true
+		case c == '.' || c == ',':
+			if i >= runEnd {
+				runStart, runEnd = i, i+1
+				for runEnd < len(line) && (line[runEnd] == '.' || line[runEnd] == ',') {
+					runEnd++
+				}
 			}
-			n += 4
-			i += 2
-			continue
+			digitBefore := runStart > 0 && isDigit(line[runStart-1])
+			digitAfter := runEnd < len(line) && isDigit(line[runEnd])
+			odd := (runEnd-runStart)%2 == 1
+			before = runEnd-runStart > 1 || !digitBefore || !digitAfter
+			after = i < runEnd-1 || !digitAfter || odd != digitBefore
 		}
-		out[n] = s[i]
-		n++
-		i++
+		if (space || before) && start >= 0 {
+			toks = append(toks, line[start:i])
+			start = -1
+		}
+		if !space && start < 0 {
+			start = i
+		}
+		i += size
+		if after {
+			toks = append(toks, line[start:i])
+			start = -1
+		}
 	}
-	return out[:n]
+	if start >= 0 {
+		toks = append(toks, line[start:])
+	}
+	return toks
 }
 
 // isSymbol13a is the first 13a character class: space to '&', '(' to
