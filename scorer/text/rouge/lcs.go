@@ -12,19 +12,13 @@ func scoreLCS(target, prediction []int32) Score {
 }
 
 // lcsLength is the length of the longest common subsequence of a and b:
-// the last cell of rouge-score's _lcs_table, filled one row at a time.
+// the last cell of rouge-score's _lcs_table, filled one row at a time
+// (lcsRow) in two rows used in turn.
 func lcsLength(a, b []int32) int {
 	up, row := make([]int32, len(b)+1), make([]int32, len(b)+1)
 	for _, x := range a {
-		up, row := up[:len(b)+1], row[:len(b)+1] // fewer bounds checks in the loop
-		for j, y := range b {
-			if x == y {
-				row[j+1] = up[j] + 1
-			} else {
-				row[j+1] = max(up[j+1], row[j])
-			}
-		}
-		copy(up, row)
+		lcsRow(up, row, x, b)
+		up, row = row, up
 	}
 	return int(up[len(b)])
 }
@@ -33,7 +27,7 @@ func lcsLength(a, b []int32) int {
 // _lcs_table for a and b: cell (i, j), at i*(len(b)+1)+j, is the LCS
 // length of the first i tokens of a and the first j of b. It is written
 // in t, grown when short, and returned. Row i+1 is computed from row i
-// as lcsLength computes its rows.
+// by lcsRow.
 func lcsTable(t []int32, a, b []int32) []int32 {
 	w := len(b) + 1
 	n := (len(a) + 1) * w
@@ -43,17 +37,34 @@ func lcsTable(t []int32, a, b []int32) []int32 {
 	t = t[:n]
 	clear(t[:w])
 	for i, x := range a {
-		up, row := t[i*w:(i+1)*w], t[(i+1)*w:(i+2)*w]
-		row[0] = 0
-		for j, y := range b {
-			if x == y {
-				row[j+1] = up[j] + 1
-			} else {
-				row[j+1] = max(up[j+1], row[j])
-			}
-		}
+		lcsRow(t[i*w:(i+1)*w], t[(i+1)*w:(i+2)*w], x, b)
 	}
 	return t
+}
+
+// lcsRow fills row, the table row of a token x of a, from up, the row
+// before it: row[0] is 0, and row[j+1] is up[j]+1 when x equals b[j],
+// else the larger of up[j+1] and row[j]. up and row hold len(b)+1
+// cells. On a match up[j]+1 is at least up[j+1] and row[j] (a cell
+// exceeds its upper and left neighbours by at most 1), so every cell is
+// the larger of row[j] and a value that does not depend on it: each cell
+// waits for the one to its left by a single comparison. The cells to the
+// left and above-left are carried in variables.
+func lcsRow(up, row []int32, x int32, b []int32) {
+	up, row = up[1:len(b)+1], row[:len(b)+1]
+	row[0] = 0
+	row = row[1:]
+	left, diag := int32(0), int32(0) // row[j] and up[j] in the terms above
+	for j, y := range b {
+		above := up[j]
+		v := above
+		if x == y {
+			v = diag + 1
+		}
+		v = max(v, left)
+		row[j] = v
+		left, diag = v, above
+	}
 }
 
 // markLCS marks in mark the indices of a on one longest common
