@@ -24,7 +24,8 @@ const (
 //
 // The substitutions only insert spaces, so the tokens are the text of
 // step 2 cut at whitespace and where a substitution puts a space, and
-// one pass finds those cuts:
+// one pass finds those cuts (a newline left by step 1 is whitespace
+// there, as the space it would become is):
 //
 //   - each character of the first class is a token of its own;
 //   - a '-' right after a digit is a token of its own;
@@ -43,7 +44,6 @@ const (
 func Tokenize13a(line string) []string {
 	line = strings.ReplaceAll(line, "<skipped>", "")
 	line = strings.ReplaceAll(line, "-\n", "")
-	line = strings.ReplaceAll(line, "\n", " ")
 	if strings.Contains(line, "&") {
 		line = strings.ReplaceAll(line, "&quot;", "\"")
 		line = strings.ReplaceAll(line, "&amp;", "&")

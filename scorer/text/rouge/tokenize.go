@@ -1,6 +1,7 @@
 package rouge
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"github.com/evalsidecar/evalsidecar/scorer/text/ngram"
@@ -35,25 +36,26 @@ func Tokenize(text string, stem bool) []string {
 // Tokenize): the [a-z0-9] runs of its lowercase form. breaks[k] is the
 // number of tokens before the k-th newline.
 func words(text string) (toks []string, breaks []int) {
-	lower := make([]byte, 0, len(text)) // no character lowercases to more bytes than it has
+	var lower strings.Builder // its String is the text without a copy
+	lower.Grow(len(text))     // no character lowercases to more bytes than it has
 	for i := 0; i < len(text); {
 		c := text[i]
 		switch {
 		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '\n':
-			lower = append(lower, c)
+			lower.WriteByte(c)
 		case c >= 'A' && c <= 'Z':
-			lower = append(lower, c+'a'-'A')
+			lower.WriteByte(c + 'a' - 'A')
 		case c < utf8.RuneSelf:
-			lower = append(lower, ' ')
+			lower.WriteByte(' ')
 		default:
 			r, size := utf8.DecodeRuneInString(text[i:])
 			switch r {
 			case '\u212a': // KELVIN SIGN
-				lower = append(lower, 'k')
+				lower.WriteByte('k')
 			case '\u0130': // LATIN CAPITAL LETTER I WITH DOT ABOVE
-				lower = append(lower, 'i', ' ')
+				lower.WriteString("i ")
 			default:
-				lower = append(lower, ' ')
+				lower.WriteByte(' ')
 			}
 			i += size
 			continue
@@ -61,7 +63,7 @@ func words(text string) (toks []string, breaks []int) {
 		i++
 	}
 	// lower holds tokens separated by ' ' and '\n'
-	s := string(lower)
+	s := lower.String()
 	n := 0 // tokens: a token starts where a byte other than a separator follows one or the start
 	for i := 0; i < len(s); i++ {
 		if !isSeparator(s[i]) && (i == 0 || isSeparator(s[i-1])) {
