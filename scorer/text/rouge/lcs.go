@@ -12,13 +12,13 @@ func scoreLCS(target, prediction []int32) Score {
 }
 
 // lcsLength is the length of the longest common subsequence of a and b:
-// the last cell of rouge-score's _lcs_table, filled one row at a time
-// (lcsRow) in two rows used in turn.
+// the last cell of rouge-score's _lcs_table, filled two rows at a time
+// (lcsRows) in three rows used in turn.
 func lcsLength(a, b []int32) int {
-	up, row := make([]int32, len(b)+1), make([]int32, len(b)+1)
-	for _, x := range a {
-		lcsRow(up, row, x, b)
-		up, row = row, up
+	up, mid, low := make([]int32, len(b)+1), make([]int32, len(b)+1), make([]int32, len(b)+1)
+	for i := 0; i < len(a); i += 2 {
+		lcsRows(up, mid, low, a[i], tokenAt(a, i+1), b)
+		up, low = low, up
 	}
 	return int(up[len(b)])
 }
@@ -26,44 +26,61 @@ func lcsLength(a, b []int32) int {
 // lcsTable fills the dynamic-programming table of rouge-score's
 // _lcs_table for a and b: cell (i, j), at i*(len(b)+1)+j, is the LCS
 // length of the first i tokens of a and the first j of b. It is written
-// in t, grown when short, and returned. Row i+1 is computed from row i
-// by lcsRow.
+// in t, grown when short, and returned. Rows are filled two at a time
+// (lcsRows), so when a has an odd length the table has one more row,
+// which repeats the last.
 func lcsTable(t []int32, a, b []int32) []int32 {
 	w := len(b) + 1
-	n := (len(a) + 1) * w
+	n := (len(a) + 2) * w
 	if cap(t) < n {
 		t = make([]int32, n)
 	}
 	t = t[:n]
 	clear(t[:w])
-	for i, x := range a {
-		lcsRow(t[i*w:(i+1)*w], t[(i+1)*w:(i+2)*w], x, b)
+	for i := 0; i < len(a); i += 2 {
+		lcsRows(t[i*w:], t[(i+1)*w:], t[(i+2)*w:], a[i], tokenAt(a, i+1), b)
 	}
 	return t
 }
 
-// lcsRow fills row, the table row of a token x of a, from up, the row
-// before it: row[0] is 0, and row[j+1] is up[j]+1 when x equals b[j],
-// else the larger of up[j+1] and row[j]. up and row hold len(b)+1
-// cells. On a match up[j]+1 is at least up[j+1] and row[j] (a cell
-// exceeds its upper and left neighbours by at most 1), so every cell is
-// the larger of row[j] and a value that does not depend on it: each cell
-// waits for the one to its left by a single comparison. The cells to the
-// left and above-left are carried in variables.
-func lcsRow(up, row []int32, x int32, b []int32) {
-	up, row = up[1:len(b)+1], row[:len(b)+1]
-	row[0] = 0
-	row = row[1:]
-	left, diag := int32(0), int32(0) // row[j] and up[j] in the terms above
-	for j, y := range b {
+// tokenAt returns a[i], or -1, which equals no token, past the end of a.
+func tokenAt(a []int32, i int) int32 {
+	if i < len(a) {
+		return a[i]
+	}
+	return -1
+}
+
+// lcsRows fills the table rows of two successive tokens x and y of a:
+// mid from up, the row before x, and low from mid. Each row holds
+// len(b)+1 cells; cell 0 is 0, and cell j+1 of the row of x is the cell
+// j above it plus 1 when x equals b[j], else the larger of the cell
+// above and the cell to the left. On a match the cell above-left plus 1
+// is at least the cells above and to the left (neighbouring cells differ
+// by at most 1), so every cell is the larger of the cell to its left and
+// a value that does not depend on it: a cell waits for its left
+// neighbour by one comparison, and the two rows' cells are computed side
+// by side. The cells to the left and above-left are carried in
+// variables.
+func lcsRows(up, mid, low []int32, x, y int32, b []int32) {
+	up, mid, low = up[1:len(b)+1], mid[:len(b)+1], low[:len(b)+1]
+	mid[0], low[0] = 0, 0
+	mid, low = mid[1:], low[1:]
+	var midLeft, midDiag, lowLeft, lowDiag int32
+	for j, z := range b {
 		above := up[j]
-		v := above
-		if x == y {
-			v = diag + 1
+		m := above
+		if x == z {
+			m = midDiag + 1
 		}
-		v = max(v, left)
-		row[j] = v
-		left, diag = v, above
+		m = max(m, midLeft)
+		l := m
+		if y == z {
+			l = lowDiag + 1
+		}
+		l = max(l, lowLeft)
+		mid[j], low[j] = m, l
+		midLeft, midDiag, lowLeft, lowDiag = m, above, l, m
 	}
 }
 
