@@ -175,20 +175,25 @@ func ragasSorted(calls []Call, dec Decoder) []Call {
 // decodes the arguments.
 func ToolCallF1(pred, ref []Call, dec Decoder) (f1, precision, recall float64) {
 	ids := numberCalls([][]Call{pred, ref}, func(args string) string { return f1Key(args, dec) })
-	actual, expected := make(map[int32]bool), make(map[int32]bool) // the sets of calls
+	// the sets of calls, by call number (numbers are below the call count)
+	actual, expected := make([]bool, len(pred)+len(ref)), make([]bool, len(pred)+len(ref))
 	for _, id := range ids[0] {
 		actual[id] = true
 	}
 	for _, id := range ids[1] {
 		expected[id] = true
 	}
-	tp := 0
+	tp, fp, fn := 0, 0, 0
 	for id := range actual {
-		if expected[id] {
+		switch {
+		case actual[id] && expected[id]:
 			tp++
+		case actual[id]:
+			fp++
+		case expected[id]:
+			fn++
 		}
 	}
-	fp, fn := len(actual)-tp, len(expected)-tp
 	if tp+fp > 0 {
 		precision = float64(tp) / float64(tp+fp)
 	}

@@ -9,7 +9,7 @@ func Repeated(calls []Call, dec Decoder) int {
 	for i := range calls {
 		names[calls[i].Name]++
 	}
-	seen := make(map[[2]string]bool)
+	seen := make(map[[2]string]bool, len(calls))
 	n := 0
 	for i := range calls {
 		if names[calls[i].Name] < 2 {
