@@ -6,12 +6,8 @@ package toolmatch
 // argument text; nil compares names only). out[k][i] is the number of
 // lists[k][i].
 func numberCalls(lists [][]Call, key func(args string) string) (out [][]int32) {
-	n := 0
-	for _, calls := range lists {
-		n += len(calls)
-	}
-	keys := make(map[string]string, n)  // argument keys by text
-	ids := make(map[[2]string]int32, n) // call numbers by name and argument key
+	keys := make(map[string]string)  // argument keys by text
+	ids := make(map[[2]string]int32) // call numbers by name and argument key
 	out = make([][]int32, len(lists))
 	for k, calls := range lists {
 		out[k] = make([]int32, len(calls))

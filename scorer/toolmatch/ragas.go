@@ -175,25 +175,20 @@ func ragasSorted(calls []Call, dec Decoder) []Call {
 // decodes the arguments.
 func ToolCallF1(pred, ref []Call, dec Decoder) (f1, precision, recall float64) {
 	ids := numberCalls([][]Call{pred, ref}, func(args string) string { return f1Key(args, dec) })
-	// the sets of calls, by call number (numbers are below the call count)
-	actual, expected := make([]bool, len(pred)+len(ref)), make([]bool, len(pred)+len(ref))
+	actual, expected := make(map[int32]bool), make(map[int32]bool) // the sets of calls
 	for _, id := range ids[0] {
 		actual[id] = true
 	}
 	for _, id := range ids[1] {
 		expected[id] = true
 	}
-	tp, fp, fn := 0, 0, 0
+	tp := 0
 	for id := range actual {
-		switch {
-		case actual[id] && expected[id]:
+		if expected[id] {
 			tp++
-		case actual[id]:
-			fp++
-		case expected[id]:
-			fn++
 		}
 	}
+	fp, fn := len(actual)-tp, len(expected)-tp
 	if tp+fp > 0 {
 		precision = float64(tp) / float64(tp+fp)
 	}
