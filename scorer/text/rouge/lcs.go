@@ -26,9 +26,8 @@ func lcsLength(a, b []int32) int {
 // lcsTable fills the dynamic-programming table of rouge-score's
 // _lcs_table for a and b: cell (i, j), at i*(len(b)+1)+j, is the LCS
 // length of the first i tokens of a and the first j of b. It is written
-// in t, grown when short, and returned. Rows are filled two at a time
-// (lcsRows), so when a has an odd length the table has one more row,
-// which repeats the last.
+// in t, grown when short, and returned; rows are filled two at a time
+// (lcsRows), and after an odd-length a one more repeats the last.
 func lcsTable(t []int32, a, b []int32) []int32 {
 	w := len(b) + 1
 	n := (len(a) + 2) * w
@@ -51,17 +50,14 @@ func tokenAt(a []int32, i int) int32 {
 	return -1
 }
 
-// lcsRows fills the table rows of two successive tokens x and y of a:
-// mid from up, the row before x, and low from mid. Each row holds
-// len(b)+1 cells; cell 0 is 0, and cell j+1 of the row of x is the cell
-// j above it plus 1 when x equals b[j], else the larger of the cell
-// above and the cell to the left. On a match the cell above-left plus 1
-// is at least the cells above and to the left (neighbouring cells differ
-// by at most 1), so every cell is the larger of the cell to its left and
-// a value that does not depend on it: a cell waits for its left
-// neighbour by one comparison, and the two rows' cells are computed side
-// by side. The cells to the left and above-left are carried in
-// variables.
+// lcsRows fills the table rows (len(b)+1 cells) of two successive
+// tokens x and y of a: mid from up, the row before x, and low from mid.
+// Cell 0 is 0; cell j+1 is the cell above-left plus 1 when the token
+// equals b[j], else the larger of the cells above and to the left. The
+// cell above-left plus 1 is never below those two (neighbouring cells
+// differ by at most 1), so each cell is the larger of its left neighbour
+// and a value that does not depend on it, and the two rows are computed
+// side by side.
 func lcsRows(up, mid, low []int32, x, y int32, b []int32) {
 	up, mid, low = up[1:len(b)+1], mid[:len(b)+1], low[:len(b)+1]
 	mid[0], low[0] = 0, 0
