@@ -59,10 +59,12 @@ func tokenAt(a []int32, i int) int32 {
 // and a value that does not depend on it, and the two rows are computed
 // side by side.
 func lcsRows(up, mid, low []int32, x, y int32, b []int32) {
-	up, mid, low = up[1:len(b)+1], mid[:len(b)+1], low[:len(b)+1]
+	n := len(b)
 	mid[0], low[0] = 0, 0
-	mid, low = mid[1:], low[1:]
-	var midLeft, midDiag, lowLeft, lowDiag int32
+	up, mid, low = up[1:n+1], mid[1:n+1], low[1:n+1]
+	// the cells left and above-left in mid, left in low (above-left in
+	// low is left in mid)
+	var midLeft, midDiag, lowLeft int32
 	for j, z := range b {
 		above := up[j]
 		m := above
@@ -72,11 +74,11 @@ func lcsRows(up, mid, low []int32, x, y int32, b []int32) {
 		m = max(m, midLeft)
 		l := m
 		if y == z {
-			l = lowDiag + 1
+			l = midLeft + 1
 		}
 		l = max(l, lowLeft)
 		mid[j], low[j] = m, l
-		midLeft, midDiag, lowLeft, lowDiag = m, above, l, m
+		midLeft, midDiag, lowLeft = m, above, l
 	}
 }
 
