@@ -74,7 +74,7 @@ func fromResult(r gjson.Result) Value {
 		return Value{Kind: String, Text: decodeString(r.Raw)}
 	}
 	// Elements and members are gathered in room on the stack, enough for
-	// most containers, and copied out once.
+	// most containers, and copied out once (nil when there are none).
 	if r.IsArray() {
 		var room [4]Value
 		elems := room[:0]
@@ -82,7 +82,7 @@ func fromResult(r gjson.Result) Value {
 			elems = append(elems, fromResult(e))
 			return true
 		})
-		return Value{Kind: Array, Elems: clone(elems)}
+		return Value{Kind: Array, Elems: append([]Value(nil), elems...)}
 	}
 	var room [4]Member
 	members := room[:0]
@@ -97,15 +97,7 @@ func fromResult(r gjson.Result) Value {
 		members = append(members, Member{Key: key, Value: fromResult(e)})
 		return true
 	})
-	return Value{Kind: Object, Members: clone(members)}
-}
-
-// clone returns a copy of s on the heap, or nil when s is empty.
-func clone[T any](s []T) []T {
-	if len(s) == 0 {
-		return nil
-	}
-	return append([]T(nil), s...)
+	return Value{Kind: Object, Members: append([]Member(nil), members...)}
 }
 
 // decodeString decodes the quoted JSON string raw as encoding/json does.

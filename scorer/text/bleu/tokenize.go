@@ -126,30 +126,7 @@ func TokenizeChar(line string) []string {
 // Fields splits s on runs of whitespace as Python's str.split() with no
 // argument does (Go's strings.Fields does not treat U+001C–U+001F as
 // whitespace; Python does). It is the "none" tokenizer.
-func Fields(s string) []string {
-	var out []string
-	start := -1 // start of the current field, or -1
-	for i := 0; i < len(s); {
-		space, size := isASCIISpace(s[i]), 1
-		if s[i] >= utf8.RuneSelf {
-			var r rune
-			r, size = utf8.DecodeRuneInString(s[i:])
-			space = isPySpace(r)
-		}
-		switch {
-		case space && start >= 0:
-			out = append(out, s[start:i])
-			start = -1
-		case !space && start < 0:
-			start = i
-		}
-		i += size
-	}
-	if start >= 0 {
-		out = append(out, s[start:])
-	}
-	return out
-}
+func Fields(s string) []string { return strings.FieldsFunc(s, isPySpace) }
 
 // rstrip removes trailing whitespace as Python's str.rstrip() does.
 func rstrip(s string) string { return strings.TrimRightFunc(s, isPySpace) }
