@@ -59,6 +59,10 @@ func Tokenize13a(line string) []string {
 		c, size := line[i], 1
 		space, before, after := false, false, false
 		switch {
+		case isAlnum(c): // no cut inside a run of ASCII letters and digits
+			for i+size < len(line) && isAlnum(line[i+size]) {
+				size++
+			}
 		case c >= utf8.RuneSelf:
 			var r rune
 			r, size = utf8.DecodeRuneInString(line[i:])
@@ -107,6 +111,8 @@ func isSymbol13a(c byte) bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c) }
 
 // TokenizeChar is sacrebleu's "char" tokenizer: every character that is
 // not whitespace is a token. A byte that is not part of valid UTF-8 is a
