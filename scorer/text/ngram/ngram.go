@@ -30,9 +30,7 @@ func (v *Vocabulary) Tokens() []string { return v.toks }
 // IDs returns the numbers of toks.
 func (v *Vocabulary) IDs(toks []string) []int32 {
 	if v.ids == nil {
-		// room for a quarter of the tokens distinct: the map of a text
-		// skips its first growths without a table sized for every token
-		v.ids = make(map[string]int32, len(toks)/4)
+		v.ids = make(map[string]int32, len(toks)) // room for every token: no growth
 	}
 	out := make([]int32, len(toks))
 	for i, t := range toks {

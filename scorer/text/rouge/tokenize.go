@@ -105,10 +105,10 @@ func stemmed(word string) string {
 // its number: ids[w] is the number of word w's stem, and stems holds the
 // stems, each at its number.
 func stemNumbers(words []string) (ids []int32, stems []string) {
-	var v ngram.Vocabulary
-	ids = make([]int32, len(words))
+	stems = make([]string, len(words))
 	for i, w := range words {
-		ids[i] = v.ID(stemmed(w))
+		stems[i] = stemmed(w)
 	}
-	return ids, v.Tokens()
+	var v ngram.Vocabulary
+	return v.IDs(stems), v.Tokens()
 }
