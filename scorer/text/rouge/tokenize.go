@@ -41,8 +41,14 @@ func words(text string) (toks []string, breaks []int) {
 	for i := 0; i < len(text); {
 		c := text[i]
 		switch {
-		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '\n':
-			lower.WriteByte(c)
+		case isKept(c): // copied with the run of such bytes it starts
+			j := i + 1
+			for j < len(text) && isKept(text[j]) {
+				j++
+			}
+			lower.WriteString(text[i:j])
+			i = j
+			continue
 		case c >= 'A' && c <= 'Z':
 			lower.WriteByte(c + 'a' - 'A')
 		case c < utf8.RuneSelf:
@@ -71,26 +77,29 @@ func words(text string) (toks []string, breaks []int) {
 		}
 	}
 	toks = make([]string, 0, n)
-	start := -1 // start of the current token, or -1
-	for i := 0; i < len(s); i++ {
-		switch {
-		case !isSeparator(s[i]) && start < 0:
-			start = i
-		case isSeparator(s[i]) && start >= 0:
-			toks = append(toks, s[start:i])
-			start = -1
-		}
-		if s[i] == '\n' {
+	for i := 0; i < len(s); {
+		switch s[i] {
+		case ' ':
+			i++
+		case '\n':
 			breaks = append(breaks, len(toks))
+			i++
+		default: // a token: up to the next separator
+			j := i + 1
+			for j < len(s) && !isSeparator(s[j]) {
+				j++
+			}
+			toks = append(toks, s[i:j])
+			i = j
 		}
-	}
-	if start >= 0 {
-		toks = append(toks, s[start:])
 	}
 	return toks, breaks
 }
 
 func isSeparator(c byte) bool { return c == ' ' || c == '\n' }
+
+// isKept reports whether c stays as it is in the lowercase text.
+func isKept(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '\n' }
 
 // stemmed is the token a word becomes with stemming: its Porter stem
 // when longer than three characters, else the word.
