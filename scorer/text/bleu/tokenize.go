@@ -22,25 +22,19 @@ const (
 //     ([.,])([^0-9]) -> " \1 \2" and ([0-9])(-) -> "\1 \2 ";
 //  4. split on whitespace as Python's str.split() does.
 //
-// The substitutions only insert spaces, so the tokens are the text of
-// step 2 cut at whitespace and where a substitution puts a space, and
-// one pass finds those cuts (a newline left by step 1 is whitespace
-// there, as the space it would become is):
-//
-//   - each character of the first class is a token of its own;
-//   - a '-' right after a digit is a token of its own;
-//   - each '.' or ',' of a run of them is a token of its own, except
-//     that a run of one between two digits stays inside its word
-//     ("1,000.50"), and the last of a run sticks to a digit after it
-//     when the run's length is odd exactly when a digit precedes it (the
-//     second substitution pairs the run from its start, after the
-//     character before it unless that is a digit, and a character it
-//     pairs is followed by a space; the third one cuts the rest).
-//
-// Apostrophes, hyphens between letters and letters of any script are
-// kept. The substitutions only test ASCII bytes, and a multi-byte
-// character is "not a digit" in every byte, so reading the text byte by
-// byte gives what Python's code-point regexes give.
+// The substitutions only insert spaces, so one pass finds where they cut
+// the text of step 2 (a newline left by step 1 is whitespace there):
+// each character of the first class, and a '-' right after a digit, is
+// a token of its own; so is each '.' or ',' of a run of them, except
+// that a run of one between two digits stays in its word ("1,000.50"),
+// and the last of a run sticks to a digit after it when the run's length
+// is odd exactly when a digit precedes it (the second substitution pairs
+// the run from its start, after the character before it unless that is
+// a digit, and a character it pairs is followed by a space; the third
+// cuts the rest). Apostrophes, hyphens between letters and letters of
+// any script are kept. The substitutions only test ASCII bytes, and a
+// multi-byte character is "not a digit" in every byte, so reading the
+// text byte by byte gives what Python's code-point regexes give.
 func Tokenize13a(line string) []string {
 	line = strings.ReplaceAll(line, "<skipped>", "")
 	line = strings.ReplaceAll(line, "-\n", "")
