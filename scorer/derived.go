@@ -17,8 +17,9 @@ type derived struct {
 // the key must name everything the value depends on (for example the
 // text and the tokenizer's options), and callers must not modify the
 // value. It is safe for concurrent use; two concurrent first calls may
-// both run fn, and the first value stored wins.
-func Derive[V any](in *Instance, key any, fn func() V) V {
+// both run fn, and the first value stored wins. The key's type is a type
+// parameter so that looking a value up does not allocate.
+func Derive[K comparable, V any](in *Instance, key K, fn func() V) V {
 	d := &in.derived
 	d.mu.Lock()
 	if v, ok := d.vals[key]; ok {

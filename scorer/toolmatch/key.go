@@ -32,25 +32,25 @@ const (
 // are equal under eq. The text is trimmed of blanks; arguments that are
 // not valid JSON give a key equal only to the same trimmed text. Under
 // NameOnly every key is "".
-func ArgsKey(args string, eq Equality) string { return argsKey(args, eq, Decode) }
+func ArgsKey(args string, eq Equality) string { return string(appendArgsKey(nil, args, eq, Decode)) }
 
-// argsKey is ArgsKey with the arguments decoded by dec.
-func argsKey(args string, eq Equality, dec Decoder) string {
+// appendArgsKey appends the ArgsKey of args, decoded by dec, to b.
+func appendArgsKey(b []byte, args string, eq Equality, dec Decoder) []byte {
 	if eq == NameOnly {
-		return ""
+		return b
 	}
 	t := strings.TrimSpace(args)
 	switch {
 	case t == "" && eq == JSONEqual:
-		return "{}" // the key of an empty object
+		return append(b, "{}"...) // the key of an empty object
 	case t == "":
-		return "n" // the key of null
+		return append(b, 'n') // the key of null
 	}
 	v, err := dec(t)
 	if err != nil {
-		return "r" + t
+		return append(append(b, 'r'), t...)
 	}
-	return string(appendKey(make([]byte, 0, 2*len(t)), &v, appendPythonNumber, eq == PythonEqual))
+	return appendKey(b, &v, appendPythonNumber, eq == PythonEqual)
 }
 
 // ExactArgsKey returns a key equal for two argument texts exactly when
@@ -61,15 +61,16 @@ func argsKey(args string, eq Equality, dec Decoder) string {
 // exponent is beyond ±2^60 is compared by its literal text), and booleans
 // are not numbers. Text that is not valid JSON, empty text included, gets
 // a key equal only to the same raw text; blanks are not trimmed.
-func ExactArgsKey(raw string) string { return exactArgsKey(raw, Decode) }
+func ExactArgsKey(raw string) string { return string(appendExactArgsKey(nil, raw, Decode)) }
 
-// exactArgsKey is ExactArgsKey with the arguments decoded by dec.
-func exactArgsKey(raw string, dec Decoder) string {
+// appendExactArgsKey appends the ExactArgsKey of raw, decoded by dec, to
+// b.
+func appendExactArgsKey(b []byte, raw string, dec Decoder) []byte {
 	v, err := dec(raw)
 	if err != nil {
-		return "r" + raw
+		return append(append(b, 'r'), raw...)
 	}
-	return string(appendKey(make([]byte, 0, 2*len(raw)), &v, appendExactNumber, false))
+	return appendKey(b, &v, appendExactNumber, false)
 }
 
 // appendKey appends an unambiguous encoding of v that is equal for equal

@@ -2,12 +2,13 @@ package toolmatch
 
 // numberCalls numbers the calls of lists: two calls, of any of the
 // lists, get the same number exactly when they are the same call, with
-// equal names and equal argument keys (key, computed once per distinct
-// argument text; nil compares names only). out[k][i] is the number of
-// lists[k][i].
-func numberCalls(lists [][]Call, key func(args string) string) (out [][]int32) {
+// equal names and equal argument keys (key appends one to a buffer; it
+// is computed once per distinct argument text; nil compares names only).
+// out[k][i] is the number of lists[k][i].
+func numberCalls(lists [][]Call, key func(b []byte, args string) []byte) (out [][]int32) {
 	keys := make(map[string]string)  // argument keys by text
 	ids := make(map[[2]string]int32) // call numbers by name and argument key
+	var buf []byte                   // the key being built
 	out = make([][]int32, len(lists))
 	for k, calls := range lists {
 		out[k] = make([]int32, len(calls))
@@ -16,7 +17,8 @@ func numberCalls(lists [][]Call, key func(args string) string) (out [][]int32) {
 			if key != nil {
 				var ok bool
 				if ak, ok = keys[calls[i].Args]; !ok {
-					ak = key(calls[i].Args)
+					buf = key(buf[:0], calls[i].Args)
+					ak = string(buf)
 					keys[calls[i].Args] = ak
 				}
 			}
@@ -43,9 +45,9 @@ type Comparison struct {
 // Compare returns the comparison of pred with ref under eq, the
 // arguments decoded by dec.
 func Compare(pred, ref []Call, eq Equality, dec Decoder) *Comparison {
-	var key func(string) string
+	var key func([]byte, string) []byte
 	if eq != NameOnly {
-		key = func(args string) string { return argsKey(args, eq, dec) }
+		key = func(b []byte, args string) []byte { return appendArgsKey(b, args, eq, dec) }
 	}
 	ids := numberCalls([][]Call{pred, ref}, key)
 	return &Comparison{pred: ids[0], ref: ids[1]}

@@ -174,7 +174,7 @@ func ragasSorted(calls []Call, dec Decoder) []Call {
 // unhashable (list or dict) argument value, these compare by value. dec
 // decodes the arguments.
 func ToolCallF1(pred, ref []Call, dec Decoder) (f1, precision, recall float64) {
-	ids := numberCalls([][]Call{pred, ref}, func(args string) string { return f1Key(args, dec) })
+	ids := numberCalls([][]Call{pred, ref}, func(b []byte, args string) []byte { return appendF1Key(b, args, dec) })
 	actual, expected := make(map[int32]bool), make(map[int32]bool) // the sets of calls
 	for _, id := range ids[0] {
 		actual[id] = true
@@ -201,13 +201,13 @@ func ToolCallF1(pred, ref []Call, dec Decoder) (f1, precision, recall float64) {
 	return f1, precision, recall
 }
 
-// f1Key is the PythonEqual key of arguments, with empty arguments read
-// as {}.
-func f1Key(args string, dec Decoder) string {
+// appendF1Key appends the PythonEqual key of arguments, with empty
+// arguments read as {}.
+func appendF1Key(b []byte, args string, dec Decoder) []byte {
 	if strings.TrimSpace(args) == "" {
 		args = "{}"
 	}
-	return argsKey(args, PythonEqual, dec)
+	return appendArgsKey(b, args, PythonEqual, dec)
 }
 
 // boolScore is 1 for true and 0 for false.

@@ -9,13 +9,15 @@ func Repeated(calls []Call, dec Decoder) int {
 	for i := range calls {
 		names[calls[i].Name]++
 	}
-	seen := make(map[[2]string]bool)
+	seen := make(map[[2]string]bool, len(calls))
+	var buf []byte // the key being built
 	n := 0
 	for i := range calls {
 		if names[calls[i].Name] < 2 {
 			continue
 		}
-		k := [2]string{calls[i].Name, exactArgsKey(calls[i].Args, dec)}
+		buf = appendExactArgsKey(buf[:0], calls[i].Args, dec)
+		k := [2]string{calls[i].Name, string(buf)}
 		if seen[k] {
 			n++
 		}

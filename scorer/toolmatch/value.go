@@ -73,27 +73,31 @@ func fromResult(r gjson.Result) Value {
 	case gjson.String:
 		return Value{Kind: String, Text: decodeString(r.Raw)}
 	}
+	// Elements and members are gathered in room on the stack, enough for
+	// most containers, and copied out once (nil when there are none).
 	if r.IsArray() {
-		v := Value{Kind: Array}
+		var room [4]Value
+		elems := room[:0]
 		r.ForEach(func(_, e gjson.Result) bool {
-			v.Elems = append(v.Elems, fromResult(e))
+			elems = append(elems, fromResult(e))
 			return true
 		})
-		return v
+		return Value{Kind: Array, Elems: append([]Value(nil), elems...)}
 	}
-	v := Value{Kind: Object}
+	var room [4]Member
+	members := room[:0]
 	at := make(map[string]int) // member positions by key
 	r.ForEach(func(k, e gjson.Result) bool {
 		key := decodeString(k.Raw)
 		if i, ok := at[key]; ok {
-			v.Members[i].Value = fromResult(e)
+			members[i].Value = fromResult(e)
 			return true
 		}
-		at[key] = len(v.Members)
-		v.Members = append(v.Members, Member{Key: key, Value: fromResult(e)})
+		at[key] = len(members)
+		members = append(members, Member{Key: key, Value: fromResult(e)})
 		return true
 	})
-	return v
+	return Value{Kind: Object, Members: append([]Member(nil), members...)}
 }
 
 // decodeString decodes the quoted JSON string raw as encoding/json does.

@@ -117,6 +117,9 @@ func TestTokenize13a(t *testing.T) {
 		{"1,000.50-2", []string{"1,000.50", "-", "2"}},
 		{"1-2-3 -1 1-", []string{"1", "-", "2", "-", "3", "-1", "1", "-"}},
 		{"x. .x 5. ,5 a.b,c", []string{"x", ".", ".", "x", "5", ".", ",", "5", "a", ".", "b", ",", "c"}},
+		// the last of a run sticks to a digit after it when the run's length
+		// is odd exactly when a digit precedes the run
+		{"a..5 1...5 x...5 ,,5 5..5", []string{"a", ".", ".5", "1", ".", ".", ".5", "x", ".", ".", ".", "5", ",", ",5", "5", ".", ".", "5"}},
 		{"..,,.. 9.,9", []string{".", ".", ",", ",", ".", ".", "9", ".", ",", "9"}},
 		{"The U.S. costs $1,000.00 - 20% (est.).", []string{"The", "U", ".", "S", ".", "costs", "$", "1,000.00", "-", "20", "%", "(", "est", ".", ")", "."}},
 		// whitespace other than the space: a no-break space is not a digit,
@@ -250,9 +253,8 @@ func TestNewErrors(t *testing.T) {
 
 // FuzzTokenize13a checks that the tokenizer never panics, yields no empty
 // or whitespace-bearing tokens and splits as sacrebleu's regular
-// expressions do (tokenize13aByRegexp), that Fields splits as strings.FieldsFunc
-// with Python's whitespace does, and that a sentence scores in [0, 100]
-// and 100 against itself when it has a token.
+// expressions do (tokenize13aByRegexp), and that a sentence scores in
+// [0, 100] and 100 against itself when it has a token.
 func FuzzTokenize13a(f *testing.F) {
 	for _, s := range []string{"Hello, world!", "1,000.50-2", "&amp;&lt;", "é.ü,", "-\n<skipped>", "\xff\xfe."} {
 		f.Add(s, "reference text.")
@@ -274,9 +276,6 @@ func FuzzTokenize13a(f *testing.F) {
 		}
 		if got, want := Tokenize13a(hyp), tokenize13aByRegexp(hyp); !slices.Equal(got, want) {
 			t.Fatalf("Tokenize13a(%q) = %q, the regular expressions give %q", hyp, got, want)
-		}
-		if got, want := Fields(hyp), strings.FieldsFunc(hyp, isPySpace); !slices.Equal(got, want) {
-			t.Fatalf("Fields(%q) = %q, strings.FieldsFunc gives %q", hyp, got, want)
 		}
 		s, err := b.Sentence(hyp, ref)
 		if err != nil {

@@ -1,7 +1,6 @@
 package bleu
 
 import (
-	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -23,84 +22,79 @@ const (
 //     ([.,])([^0-9]) -> " \1 \2" and ([0-9])(-) -> "\1 \2 ";
 //  4. split on whitespace as Python's str.split() does.
 //
-// A period or comma therefore stays attached only between digits
-// ("1,000.50"); apostrophes, hyphens between letters and letters of any
-// script are kept. The substitutions only test ASCII bytes, and a
-// multi-byte character is "not a digit" in every byte, so applying them
-// byte by byte gives what Python's code-point regexes give.
+// The substitutions only insert spaces, so one pass finds where they cut
+// the text of step 2 (a newline left by step 1 is whitespace there):
+// each character of the first class, and a '-' right after a digit, is
+// a token of its own; so is each '.' or ',' of a run of them, except
+// that a run of one between two digits stays in its word ("1,000.50"),
+// and the last of a run sticks to a digit after it when the run's length
+// is odd exactly when a digit precedes it (the second substitution pairs
+// the run from its start, after the character before it unless that is
+// a digit, and a character it pairs is followed by a space; the third
+// cuts the rest). Apostrophes, hyphens between letters and letters of
+// any script are kept. The substitutions only test ASCII bytes, and a
+// multi-byte character is "not a digit" in every byte, so reading the
+// text byte by byte gives what Python's code-point regexes give.
 func Tokenize13a(line string) []string {
 	line = strings.ReplaceAll(line, "<skipped>", "")
 	line = strings.ReplaceAll(line, "-\n", "")
-	line = strings.ReplaceAll(line, "\n", " ")
 	if strings.Contains(line, "&") {
 		line = strings.ReplaceAll(line, "&quot;", "\"")
 		line = strings.ReplaceAll(line, "&amp;", "&")
 		line = strings.ReplaceAll(line, "&lt;", "<")
 		line = strings.ReplaceAll(line, "&gt;", ">")
 	}
-	a := make([]byte, 0, 2*len(line)+2)
-	a = append(a, ' ')
-	for i := 0; i < len(line); i++ {
-		if c := line[i]; isSymbol13a(c) {
-			a = append(a, ' ', c, ' ')
-		} else {
-			a = append(a, c)
-		}
-	}
-	a = append(a, ' ')
-	if bytes.ContainsAny(a, ".,") { // both patterns need a '.' or ','
-		a = substitute(a, nonDigitThenDotComma)
-		a = substitute(a, dotCommaThenNonDigit)
-	}
-	if bytes.IndexByte(a, '-') >= 0 {
-		a = substitute(a, digitThenHyphen)
-	}
-	return Fields(string(a))
-}
-
-// pairPattern is one of the two-character substitutions of 13a.
-type pairPattern uint8
-
-// The substitutions, in the order 13a applies them.
-const (
-	nonDigitThenDotComma pairPattern = iota // ([^0-9])([.,]) -> "\1 \2 "
-	dotCommaThenNonDigit                    // ([.,])([^0-9]) -> " \1 \2"
-	digitThenHyphen                         // ([0-9])(-) -> "\1 \2 "
-)
-
-// matches reports whether x, y match the pattern.
-func (p pairPattern) matches(x, y byte) bool {
-	switch p {
-	case nonDigitThenDotComma:
-		return !isDigit(x) && (y == '.' || y == ',')
-	case dotCommaThenNonDigit:
-		return (x == '.' || x == ',') && !isDigit(y)
-	}
-	return isDigit(x) && y == '-'
-}
-
-// substitute is Python's re.sub with the pattern p: scanning s left to
-// right, each pair x, y that matches is replaced ("\1 \2 ", or " \1 \2"
-// for dotCommaThenNonDigit), and the scan resumes after the pair.
-func substitute(s []byte, p pairPattern) []byte {
-	out := make([]byte, 2*len(s)) // each replaced pair grows by two bytes
-	n := 0
-	for i := 0; i < len(s); {
-		if i+1 < len(s) && p.matches(s[i], s[i+1]) {
-			if p == dotCommaThenNonDigit {
-				out[n], out[n+1], out[n+2], out[n+3] = ' ', s[i], ' ', s[i+1]
-			} else {
-				out[n], out[n+1], out[n+2], out[n+3] = s[i], ' ', s[i+1], ' '
+	toks := make([]string, 0, len(line)/4)
+	start := -1              // start of the token being read, or -1
+	runStart, runEnd := 0, 0 // the run of '.' and ',' last met
+	for i := 0; i < len(line); {
+		// space: c is whitespace; before, after: a token ends before c,
+		// after c
+		c, size := line[i], 1
+		space, before, after := false, false, false
+		switch {
+		case isAlnum(c): // no cut inside a run of ASCII letters and digits
+			for i+size < len(line) && isAlnum(line[i+size]) {
+				size++
 			}
-			n += 4
-			i += 2
-			continue
+		case c >= utf8.RuneSelf:
+			var r rune
+			r, size = utf8.DecodeRuneInString(line[i:])
+			space = isPySpace(r)
+		case isASCIISpace(c):
+			space = true
+		case isSymbol13a(c), c == '-' && i > 0 && isDigit(line[i-1]):
+			before, after = true, true
+		case c == '.' || c == ',':
+			if i >= runEnd {
+				runStart, runEnd = i, i+1
+				for runEnd < len(line) && (line[runEnd] == '.' || line[runEnd] == ',') {
+					runEnd++
+				}
+			}
+			digitBefore := runStart > 0 && isDigit(line[runStart-1])
+			digitAfter := runEnd < len(line) && isDigit(line[runEnd])
+			odd := (runEnd-runStart)%2 == 1
+			before = runEnd-runStart > 1 || !digitBefore || !digitAfter
+			after = i < runEnd-1 || !digitAfter || odd != digitBefore
 		}
-		out[n] = s[i]
-		n++
-		i++
+		if (space || before) && start >= 0 {
+			toks = append(toks, line[start:i])
+			start = -1
+		}
+		if !space && start < 0 {
+			start = i
+		}
+		i += size
+		if after {
+			toks = append(toks, line[start:i])
+			start = -1
+		}
 	}
-	return out[:n]
+	if start >= 0 {
+		toks = append(toks, line[start:])
+	}
+	return toks
 }
 
 // isSymbol13a is the first 13a character class: space to '&', '(' to
@@ -111,6 +105,8 @@ func isSymbol13a(c byte) bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c) }
 
 // TokenizeChar is sacrebleu's "char" tokenizer: every character that is
 // not whitespace is a token. A byte that is not part of valid UTF-8 is a
@@ -130,30 +126,7 @@ func TokenizeChar(line string) []string {
 // Fields splits s on runs of whitespace as Python's str.split() with no
 // argument does (Go's strings.Fields does not treat U+001C–U+001F as
 // whitespace; Python does). It is the "none" tokenizer.
-func Fields(s string) []string {
-	var out []string
-	start := -1 // start of the current field, or -1
-	for i := 0; i < len(s); {
-		space, size := isASCIISpace(s[i]), 1
-		if s[i] >= utf8.RuneSelf {
-			var r rune
-			r, size = utf8.DecodeRuneInString(s[i:])
-			space = isPySpace(r)
-		}
-		switch {
-		case space && start >= 0:
-			out = append(out, s[start:i])
-			start = -1
-		case !space && start < 0:
-			start = i
-		}
-		i += size
-	}
-	if start >= 0 {
-		out = append(out, s[start:])
-	}
-	return out
-}
+func Fields(s string) []string { return strings.FieldsFunc(s, isPySpace) }
 
 // rstrip removes trailing whitespace as Python's str.rstrip() does.
 func rstrip(s string) string { return strings.TrimRightFunc(s, isPySpace) }

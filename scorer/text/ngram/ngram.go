@@ -29,6 +29,9 @@ func (v *Vocabulary) Tokens() []string { return v.toks }
 
 // IDs returns the numbers of toks.
 func (v *Vocabulary) IDs(toks []string) []int32 {
+	if v.ids == nil {
+		v.ids = make(map[string]int32, len(toks)) // room for every token: no growth
+	}
 	out := make([]int32, len(toks))
 	for i, t := range toks {
 		out[i] = v.ID(t)
@@ -57,7 +60,10 @@ func Grams(seqs [][]int32, size, maxN int) (grams []Order) {
 	for _, s := range seqs {
 		total += len(s)
 	}
-	ids := make(map[[2]int32]int32, total) // numbers of one order, by (prefix, last token)
+	var ids map[[2]int32]int32 // numbers of one order, by (prefix, last token)
+	if maxN > 1 {
+		ids = make(map[[2]int32]int32, total)
+	}
 	for n := 1; n < maxN; n++ {
 		prev := grams[n-1].Seqs
 		next := make([][]int32, len(seqs))

@@ -12,19 +12,13 @@ func scoreLCS(target, prediction []int32) Score {
 }
 
 // lcsLength is the length of the longest common subsequence of a and b:
-// the last cell of rouge-score's _lcs_table, filled one row at a time.
+// the last cell of rouge-score's _lcs_table, filled two rows at a time
+// (lcsRows) in three rows used in turn.
 func lcsLength(a, b []int32) int {
-	up, row := make([]int32, len(b)+1), make([]int32, len(b)+1)
-	for _, x := range a {
-		up, row := up[:len(b)+1], row[:len(b)+1] // fewer bounds checks in the loop
-		for j, y := range b {
-			if x == y {
-				row[j+1] = up[j] + 1
-			} else {
-				row[j+1] = max(up[j+1], row[j])
-			}
-		}
-		copy(up, row)
+	up, mid, low := make([]int32, len(b)+1), make([]int32, len(b)+1), make([]int32, len(b)+1)
+	for i := 0; i < len(a); i += 2 {
+		lcsRows(up, mid, low, a[i], tokenAt(a, i+1), b)
+		up, low = low, up
 	}
 	return int(up[len(b)])
 }
@@ -32,28 +26,60 @@ func lcsLength(a, b []int32) int {
 // lcsTable fills the dynamic-programming table of rouge-score's
 // _lcs_table for a and b: cell (i, j), at i*(len(b)+1)+j, is the LCS
 // length of the first i tokens of a and the first j of b. It is written
-// in t, grown when short, and returned. Row i+1 is computed from row i
-// as lcsLength computes its rows.
+// in t, grown when short, and returned; rows are filled two at a time
+// (lcsRows), and after an odd-length a one more repeats the last.
 func lcsTable(t []int32, a, b []int32) []int32 {
 	w := len(b) + 1
-	n := (len(a) + 1) * w
+	n := (len(a) + 2) * w
 	if cap(t) < n {
 		t = make([]int32, n)
 	}
 	t = t[:n]
 	clear(t[:w])
-	for i, x := range a {
-		up, row := t[i*w:(i+1)*w], t[(i+1)*w:(i+2)*w]
-		row[0] = 0
-		for j, y := range b {
-			if x == y {
-				row[j+1] = up[j] + 1
-			} else {
-				row[j+1] = max(up[j+1], row[j])
-			}
-		}
+	for i := 0; i < len(a); i += 2 {
+		lcsRows(t[i*w:], t[(i+1)*w:], t[(i+2)*w:], a[i], tokenAt(a, i+1), b)
 	}
 	return t
+}
+
+// tokenAt returns a[i], or -1, which equals no token, past the end of a.
+func tokenAt(a []int32, i int) int32 {
+	if i < len(a) {
+		return a[i]
+	}
+	return -1
+}
+
+// lcsRows fills the table rows (len(b)+1 cells) of two successive
+// tokens x and y of a: mid from up, the row before x, and low from mid.
+// Cell 0 is 0; cell j+1 is the cell above-left plus 1 when the token
+// equals b[j], else the larger of the cells above and to the left. The
+// cell above-left plus 1 is never below those two (neighbouring cells
+// differ by at most 1), so each cell is the larger of its left neighbour
+// and a value that does not depend on it, and the two rows are computed
+// side by side.
+func lcsRows(up, mid, low []int32, x, y int32, b []int32) {
+	n := len(b)
+	mid[0], low[0] = 0, 0
+	up, mid, low = up[1:n+1], mid[1:n+1], low[1:n+1]
+	// the cells left and above-left in mid, left in low (above-left in
+	// low is left in mid)
+	var midLeft, midDiag, lowLeft int32
+	for j, z := range b {
+		above := up[j]
+		m := above
+		if x == z {
+			m = midDiag + 1
+		}
+		m = max(m, midLeft)
+		l := m
+		if y == z {
+			l = midLeft + 1
+		}
+		l = max(l, lowLeft)
+		mid[j], low[j] = m, l
+		midLeft, midDiag, lowLeft = m, above, l
+	}
 }
 
 // markLCS marks in mark the indices of a on one longest common

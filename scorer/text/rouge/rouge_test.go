@@ -166,3 +166,54 @@ func TestLsumOneSentenceIsLCS(t *testing.T) {
 		}
 	}
 }
+
+// TestLCSTable checks every cell of lcsTable, and lcsLength, against the
+// longest common subsequences found by trying every subsequence of a
+// against a greedy walk of b, on short random token lists.
+func TestLCSTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	list := func() []int32 {
+		s := make([]int32, rng.IntN(9))
+		for i := range s {
+			s[i] = int32(rng.IntN(4))
+		}
+		return s
+	}
+	// subseqLCS is the longest subsequence of a that is a subsequence of b.
+	subseqLCS := func(a, b []int32) int {
+		best := 0
+		for mask := 0; mask < 1<<len(a); mask++ {
+			n, j := 0, 0
+			for i := range a {
+				if mask&(1<<i) == 0 {
+					continue
+				}
+				for j < len(b) && b[j] != a[i] {
+					j++
+				}
+				if j == len(b) {
+					n = -1
+					break
+				}
+				n, j = n+1, j+1
+			}
+			best = max(best, n)
+		}
+		return best
+	}
+	var table []int32
+	for range 3000 {
+		a, b := list(), list()
+		if got, want := lcsLength(a, b), subseqLCS(a, b); got != want {
+			t.Fatalf("lcsLength(%v, %v) = %d, want %d", a, b, got, want)
+		}
+		table = lcsTable(table, a, b)
+		for i := 0; i <= len(a); i++ {
+			for j := 0; j <= len(b); j++ {
+				if got, want := int(table[i*(len(b)+1)+j]), subseqLCS(a[:i], b[:j]); got != want {
+					t.Fatalf("lcsTable(%v, %v) cell (%d, %d) = %d, want %d", a, b, i, j, got, want)
+				}
+			}
+		}
+	}
+}

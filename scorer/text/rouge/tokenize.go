@@ -1,6 +1,7 @@
 package rouge
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"github.com/evalsidecar/evalsidecar/scorer/text/ngram"
@@ -35,25 +36,32 @@ func Tokenize(text string, stem bool) []string {
 // Tokenize): the [a-z0-9] runs of its lowercase form. breaks[k] is the
 // number of tokens before the k-th newline.
 func words(text string) (toks []string, breaks []int) {
-	lower := make([]byte, 0, len(text)) // no character lowercases to more bytes than it has
+	var lower strings.Builder // its String is the text without a copy
+	lower.Grow(len(text))     // no character lowercases to more bytes than it has
 	for i := 0; i < len(text); {
 		c := text[i]
 		switch {
-		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '\n':
-			lower = append(lower, c)
+		case isKept(c): // copied with the run of such bytes it starts
+			j := i + 1
+			for j < len(text) && isKept(text[j]) {
+				j++
+			}
+			lower.WriteString(text[i:j])
+			i = j
+			continue
 		case c >= 'A' && c <= 'Z':
-			lower = append(lower, c+'a'-'A')
+			lower.WriteByte(c + 'a' - 'A')
 		case c < utf8.RuneSelf:
-			lower = append(lower, ' ')
+			lower.WriteByte(' ')
 		default:
 			r, size := utf8.DecodeRuneInString(text[i:])
 			switch r {
 			case '\u212a': // KELVIN SIGN
-				lower = append(lower, 'k')
+				lower.WriteByte('k')
 			case '\u0130': // LATIN CAPITAL LETTER I WITH DOT ABOVE
-				lower = append(lower, 'i', ' ')
+				lower.WriteString("i ")
 			default:
-				lower = append(lower, ' ')
+				lower.WriteByte(' ')
 			}
 			i += size
 			continue
@@ -61,7 +69,7 @@ func words(text string) (toks []string, breaks []int) {
 		i++
 	}
 	// lower holds tokens separated by ' ' and '\n'
-	s := string(lower)
+	s := lower.String()
 	n := 0 // tokens: a token starts where a byte other than a separator follows one or the start
 	for i := 0; i < len(s); i++ {
 		if !isSeparator(s[i]) && (i == 0 || isSeparator(s[i-1])) {
@@ -69,26 +77,29 @@ func words(text string) (toks []string, breaks []int) {
 		}
 	}
 	toks = make([]string, 0, n)
-	start := -1 // start of the current token, or -1
-	for i := 0; i < len(s); i++ {
-		switch {
-		case !isSeparator(s[i]) && start < 0:
-			start = i
-		case isSeparator(s[i]) && start >= 0:
-			toks = append(toks, s[start:i])
-			start = -1
-		}
-		if s[i] == '\n' {
+	for i := 0; i < len(s); {
+		switch s[i] {
+		case ' ':
+			i++
+		case '\n':
 			breaks = append(breaks, len(toks))
+			i++
+		default: // a token: up to the next separator
+			j := i + 1
+			for j < len(s) && !isSeparator(s[j]) {
+				j++
+			}
+			toks = append(toks, s[i:j])
+			i = j
 		}
-	}
-	if start >= 0 {
-		toks = append(toks, s[start:])
 	}
 	return toks, breaks
 }
 
 func isSeparator(c byte) bool { return c == ' ' || c == '\n' }
+
+// isKept reports whether c stays as it is in the lowercase text.
+func isKept(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '\n' }
 
 // stemmed is the token a word becomes with stemming: its Porter stem
 // when longer than three characters, else the word.
@@ -103,10 +114,10 @@ func stemmed(word string) string {
 // its number: ids[w] is the number of word w's stem, and stems holds the
 // stems, each at its number.
 func stemNumbers(words []string) (ids []int32, stems []string) {
-	var v ngram.Vocabulary
-	ids = make([]int32, len(words))
+	stems = make([]string, len(words))
 	for i, w := range words {
-		ids[i] = v.ID(stemmed(w))
+		stems[i] = stemmed(w)
 	}
-	return ids, v.Tokens()
+	var v ngram.Vocabulary
+	return v.IDs(stems), v.Tokens()
 }
