@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -212,5 +214,18 @@ func TestSubchartSidecarMode(t *testing.T) {
 	}
 	if got := dep.Spec.Template.Annotations["checksum/config"]; got == "" {
 		t.Error("the agent pod does not roll on config changes")
+	}
+	// sized for one agent, with GOMEMLIMIT at 80 % of its limit
+	if req, lim := c.Resources.Requests.Memory(), c.Resources.Limits.Memory(); req.String() != "96Mi" || lim.String() != "256Mi" {
+		t.Errorf("memory request %s, limit %s; want the agent chart's 96Mi and 256Mi", req, lim)
+	}
+	gomemlimit := ""
+	for _, e := range c.Env {
+		if e.Name == "GOMEMLIMIT" {
+			gomemlimit = e.Value
+		}
+	}
+	if want := strconv.Itoa(int(math.Round(0.8 * (256 << 20)))); gomemlimit != want {
+		t.Errorf("GOMEMLIMIT = %q, want 80 %% of 256Mi (%s)", gomemlimit, want)
 	}
 }
