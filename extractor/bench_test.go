@@ -51,7 +51,7 @@ func BenchmarkAssembleExtract(b *testing.B) {
 		if err := a.Flush(ctx); err != nil {
 			b.Fatal(err)
 		}
-		a.recent = newRecentSet(a.recent.ringCap(), a.cfg.MaxTraceAge)
+		a.recent = newRecentSet(a.cfg.MaxLiveTraces, a.cfg.MaxTraceAge)
 	}
 	b.ReportMetric(float64(spans)*float64(b.N)/b.Elapsed().Seconds(), "spans/s")
 }

@@ -2,45 +2,38 @@ package extractor
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 )
 
-// recentModel is the plain-map statement of recentSet's behaviour.
+// recentModel is the plain statement of recentSet's behaviour: the ids in
+// the order of their latest release, the oldest dropped past the capacity.
 type recentModel struct {
 	window time.Duration
-	base   time.Time
-	set    bool
-	ring   []recentEntry
 	cap    int
-	next   int
-	ids    map[[16]byte]time.Duration
+	ids    [][16]byte
+	at     map[[16]byte]time.Time
 }
 
 func (m *recentModel) add(id [16]byte, now time.Time) {
 	if m.cap == 0 {
 		return
 	}
-	if !m.set {
-		m.base, m.set = now, true
+	if i := slices.Index(m.ids, id); i >= 0 {
+		m.ids = slices.Delete(m.ids, i, i+1)
 	}
-	at := now.Sub(m.base)
-	if len(m.ring) < m.cap {
-		m.ring = append(m.ring, recentEntry{id: id, at: at})
-	} else {
-		old := m.ring[m.next]
-		if was, ok := m.ids[old.id]; ok && was == old.at {
-			delete(m.ids, old.id)
-		}
-		m.ring[m.next] = recentEntry{id: id, at: at}
-		m.next = (m.next + 1) % len(m.ring)
+	m.ids = append(m.ids, id)
+	m.at[id] = now
+	if len(m.ids) > m.cap {
+		delete(m.at, m.ids[0])
+		m.ids = m.ids[1:]
 	}
-	m.ids[id] = at
 }
 
 func (m *recentModel) contains(id [16]byte, now time.Time) bool {
-	at, ok := m.ids[id]
-	return ok && now.Sub(m.base)-at < m.window
+	at, ok := m.at[id]
+	return ok && now.Sub(at) < m.window
 }
 
 func recentID(n uint64) [16]byte {
@@ -51,9 +44,9 @@ func recentID(n uint64) [16]byte {
 	return id
 }
 
-// TestRecentSetMatchesModel drives recentSet and the map model with the same
+// TestRecentSetMatchesModel drives recentSet and the model with the same
 // adds and lookups: re-released ids, ids added twice at one instant, and
-// low-entropy ids (which collide in the table), over several capacities.
+// low-entropy ids, over several capacities.
 func TestRecentSetMatchesModel(t *testing.T) {
 	for _, capacity := range []int{0, 1, 2, 3, 7, 16, 100, 1024} {
 		for _, pool := range []int{1, 3, capacity + 1, 4 * capacity, 1 << 20} {
@@ -63,7 +56,7 @@ func TestRecentSetMatchesModel(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(capacity), uint64(pool)))
 			window := 50 * time.Millisecond
 			r := newRecentSet(capacity, window)
-			m := &recentModel{window: window, cap: capacity, ids: map[[16]byte]time.Duration{}}
+			m := &recentModel{window: window, cap: capacity, at: map[[16]byte]time.Time{}}
 			now := time.Unix(1700000000, 0)
 			id := func() [16]byte {
 				n := rng.Uint64N(uint64(pool))
@@ -89,33 +82,22 @@ func TestRecentSetMatchesModel(t *testing.T) {
 						t.Fatalf("cap %d pool %d step %d: contains(%x) = %v, want %v", capacity, pool, step, x, got, want)
 					}
 				}
-				if r.len() != len(m.ids) {
-					t.Fatalf("cap %d pool %d step %d: len %d, want %d", capacity, pool, step, r.len(), len(m.ids))
+				if r.len() != len(m.at) {
+					t.Fatalf("cap %d pool %d step %d: len %d, want %d", capacity, pool, step, r.len(), len(m.at))
 				}
 			}
 			// every remembered id is found, nothing else is
-			for x := range m.ids {
+			for x := range m.at {
 				if r.contains(x, now) != m.contains(x, now) {
 					t.Fatalf("cap %d pool %d: contains(%x) differs from the model", capacity, pool, x)
 				}
-			}
-			used := 0
-			for _, s := range r.slots {
-				if s.used {
-					used++
-					if _, ok := m.ids[s.id]; !ok {
-						t.Fatalf("cap %d pool %d: stale %x in the index", capacity, pool, s.id)
-					}
-				}
-			}
-			if used != len(m.ids) {
-				t.Fatalf("cap %d pool %d: %d slots used, want %d", capacity, pool, used, len(m.ids))
 			}
 		}
 	}
 }
 
-// TestRecentSetEviction checks the ring order and the window on a small set.
+// TestRecentSetEviction checks the eviction order and the window on a small
+// set.
 func TestRecentSetEviction(t *testing.T) {
 	now := time.Unix(1700000000, 0)
 	r := newRecentSet(3, time.Minute)
@@ -139,9 +121,6 @@ func TestRecentSetEviction(t *testing.T) {
 	}
 	if r.contains(recentID(3), now.Add(time.Second+time.Minute)) {
 		t.Fatal("id outside the window still contained")
-	}
-	if r.ringCap() != 3 {
-		t.Fatalf("ringCap %d", r.ringCap())
 	}
 	// a zero-capacity set remembers nothing
 	z := newRecentSet(0, time.Minute)
