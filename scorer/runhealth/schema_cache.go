@@ -3,10 +3,9 @@ package runhealth
 import (
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"strings"
-	"sync"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -23,74 +22,39 @@ type refuseLoader struct{}
 // Load refuses url.
 func (refuseLoader) Load(string) (any, error) { return nil, errNoRemoteRefs }
 
-// schemaEntry is one compiled (or uncompilable) schema text.
+// schemaEntry is one compiled (or uncompilable) schema.
 type schemaEntry struct {
-	text   string
 	schema *jsonschema.Schema
 	err    error
 }
 
 // schemaCache compiles each distinct schema text once. It holds at most
-// size entries and evicts the oldest insertion first. It is safe for
+// size schemas, the least recently used evicted first, and is safe for
 // concurrent use.
 type schemaCache struct {
-	seed    maphash.Seed
 	size    int
-	mu      sync.Mutex
-	entries map[uint64]*schemaEntry
-	order   []uint64 // ring of keys in insertion order
-	next    int
+	entries *lru.Cache[string, schemaEntry]
 }
 
-// newSchemaCache returns a cache of at most size schemas.
+// newSchemaCache returns a cache of at most size (> 0) schemas.
 func newSchemaCache(size int) *schemaCache {
-	return &schemaCache{
-		seed:    maphash.MakeSeed(),
-		size:    size,
-		entries: make(map[uint64]*schemaEntry, size),
-		order:   make([]uint64, 0, size),
-	}
+	entries, _ := lru.New[string, schemaEntry](size) // fails only for size <= 0, which the metric's parameters refuse
+	return &schemaCache{size: size, entries: entries}
 }
 
 // get returns the compiled schema for text, compiling it on first use. An
 // uncompilable schema returns its (cached) compile error.
 func (c *schemaCache) get(text string) (*jsonschema.Schema, error) {
-	key := maphash.String(c.seed, text)
-	c.mu.Lock()
-	e, ok := c.entries[key]
-	c.mu.Unlock()
-	if ok && e.text == text {
+	if e, ok := c.entries.Get(text); ok {
 		return e.schema, e.err
 	}
 	sch, err := compileSchema(text)
-	c.put(key, &schemaEntry{text: text, schema: sch, err: err})
+	c.entries.Add(text, schemaEntry{schema: sch, err: err})
 	return sch, err
 }
 
-// put stores e under key, evicting the oldest entry when full.
-func (c *schemaCache) put(key uint64, e *schemaEntry) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.entries[key]; ok {
-		c.entries[key] = e // a hash collision or a concurrent compile: keep the newest
-		return
-	}
-	if len(c.order) < c.size {
-		c.order = append(c.order, key)
-	} else {
-		delete(c.entries, c.order[c.next])
-		c.order[c.next] = key
-		c.next = (c.next + 1) % c.size
-	}
-	c.entries[key] = e
-}
-
 // len returns the number of cached schemas.
-func (c *schemaCache) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.entries)
-}
+func (c *schemaCache) len() int { return c.entries.Len() }
 
 // compileSchema compiles one schema text with external references refused.
 func compileSchema(text string) (sch *jsonschema.Schema, err error) {
