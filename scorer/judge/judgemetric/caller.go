@@ -29,11 +29,6 @@ type Caller struct {
 	flags []string
 }
 
-// NewCaller returns a Caller for one evaluation of metric.
-func NewCaller(j judge.Judge, newSan func() judge.Sanitizer, metric string) *Caller {
-	return &Caller{Judge: j, NewSanitizer: newSan, Metric: metric}
-}
-
 // Call builds a request with a fresh sanitizer, appends the sanitizer's
 // system note, sends it and returns the answer text. Flags raised by the
 // content or by the answer are kept for Finish.
@@ -95,8 +90,9 @@ func (c *Caller) Flags() []string {
 	return fs
 }
 
-// Finish stamps r with the metric id, the judge usage and the flags.
-func (c *Caller) Finish(r *scorer.Result) {
+// Finish returns r stamped with the metric id, the judge usage and the
+// flags.
+func (c *Caller) Finish(r scorer.Result) scorer.Result {
 	r.Metric = c.Metric
 	r.Judge = c.Usage()
 	if fs := c.Flags(); len(fs) > 0 {
@@ -105,4 +101,5 @@ func (c *Caller) Finish(r *scorer.Result) {
 		}
 		r.Details[FlagsKey] = fs
 	}
+	return r
 }

@@ -68,7 +68,7 @@ func TestCallerRequests(t *testing.T) {
 	j := judgemetrictest.NewJudge()
 	j.QueueText("a1", "a2", "a3")
 	newSan, made := stubFactory(true, nil, nil)
-	c := judgemetric.NewCaller(j, newSan, "coherence")
+	c := (&judgemetric.Base{ID: "coherence", Judge: j, NewSan: newSan}).Caller()
 	for i, system := range []string{"Grade the answer.", "", "Grade again."} {
 		ans, err := call(t, c, system, fmt.Sprint("text", i))
 		if want := fmt.Sprint("a", i+1); err != nil || ans != want {
@@ -94,7 +94,7 @@ func TestCallerNoNote(t *testing.T) {
 	j := judgemetrictest.NewJudge()
 	j.QueueText("a")
 	newSan, _ := stubFactory(false, nil, nil)
-	c := judgemetric.NewCaller(j, newSan, "m")
+	c := (&judgemetric.Base{ID: "m", Judge: j, NewSan: newSan}).Caller()
 	if _, err := call(t, c, "Grade.", "x"); err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestCallerUsage(t *testing.T) {
 			CostUSD: 0.5, Latency: 2 * time.Second, Attempts: 1},
 	)
 	newSan, _ := stubFactory(false, nil, nil)
-	c := judgemetric.NewCaller(j, newSan, "m")
+	c := (&judgemetric.Base{ID: "m", Judge: j, NewSan: newSan}).Caller()
 	for range 3 {
 		_, _ = call(t, c, "", "x")
 	}
@@ -135,7 +135,7 @@ func TestCallerFlags(t *testing.T) {
 	newSan, _ := stubFactory(false,
 		[][]string{{"z_prefilter", "injection_suspected"}, {"injection_suspected"}},
 		[][]string{{"envelope_echo", "z_prefilter"}, {"envelope_echo", "answer_marker"}})
-	c := judgemetric.NewCaller(j, newSan, "m")
+	c := (&judgemetric.Base{ID: "m", Judge: j, NewSan: newSan}).Caller()
 	for range 2 {
 		if _, err := call(t, c, "", "x"); err != nil {
 			t.Fatal(err)
@@ -152,7 +152,7 @@ func TestCallerFlags(t *testing.T) {
 	}
 
 	r := scorer.Result{Score: 1, Details: map[string]any{"claims": 3}}
-	c.Finish(&r)
+	r = c.Finish(r)
 	if r.Metric != "m" || r.Judge == nil || r.Judge.Calls != 2 || r.Score != 1 {
 		t.Errorf("finished result %+v", r)
 	}
@@ -166,7 +166,7 @@ func TestCallerAllFailed(t *testing.T) {
 	refused := &judge.Error{Class: judge.ClassRefusal, Err: errors.New("no")}
 	j.Queue(refused, refused)
 	newSan, _ := stubFactory(false, [][]string{{"injection_suspected"}}, [][]string{{"envelope_echo"}})
-	c := judgemetric.NewCaller(j, newSan, "m")
+	c := (&judgemetric.Base{ID: "m", Judge: j, NewSan: newSan}).Caller()
 	for range 2 {
 		if _, err := call(t, c, "", "x"); !errors.Is(err, refused) {
 			t.Fatalf("error %v, want the judge's error", err)
@@ -180,7 +180,7 @@ func TestCallerAllFailed(t *testing.T) {
 		t.Errorf("flags %v", fs)
 	}
 	r := scorer.Result{Judge: &scorer.JudgeUsage{Calls: 7}}
-	c.Finish(&r)
+	r = c.Finish(r)
 	if r.Judge != nil || r.Metric != "m" {
 		t.Errorf("result %+v: want no usage", r)
 	}
@@ -193,12 +193,12 @@ func TestFinishWithoutFlags(t *testing.T) {
 	j := judgemetrictest.NewJudge()
 	j.QueueText("a")
 	newSan, _ := stubFactory(false, nil, nil)
-	c := judgemetric.NewCaller(j, newSan, "m")
+	c := (&judgemetric.Base{ID: "m", Judge: j, NewSan: newSan}).Caller()
 	if _, err := call(t, c, "", "x"); err != nil {
 		t.Fatal(err)
 	}
 	var r scorer.Result
-	c.Finish(&r)
+	r = c.Finish(r)
 	if r.Details != nil {
 		t.Errorf("details %v: no flags must leave Details alone", r.Details)
 	}

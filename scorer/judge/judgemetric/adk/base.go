@@ -1,10 +1,7 @@
 package adk
 
 import (
-	"strconv"
-
 	"github.com/evalsidecar/evalsidecar/scorer"
-	"github.com/evalsidecar/evalsidecar/scorer/judge"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
 )
 
@@ -17,7 +14,6 @@ const (
 	// sampled metrics (rubric metrics, adk_final_response_match_v2),
 	// combined by majority vote. Default 5, at most 20.
 	ParamNumSamples = "num_samples"
-	paramJudge      = "judge"
 )
 
 const (
@@ -28,38 +24,29 @@ const (
 
 // base holds what every metric of the package is built with.
 type base struct {
-	id        string
-	judge     judge.Judge
-	newSan    func() judge.Sanitizer
+	judgemetric.Base
 	threshold float64
-	// temperature is the sampled metrics' temperature (see
-	// judgemetric.SamplingTemperature); nil: the judge's.
-	temperature *float64
 }
 
-// newBase resolves the judge and reads the threshold.
-func newBase(id string, p scorer.Params, deps judgemetric.Deps) (base, error) {
-	j, ns, err := deps.Resolve(id, p)
+// newBase checks the params (besides "judge", the threshold and known),
+// resolves the judge and reads the threshold.
+func newBase(id string, p scorer.Params, deps judgemetric.Deps, known ...string) (base, error) {
+	b, err := judgemetric.NewBase(id, p, deps, append(known, ParamThreshold)...)
 	if err != nil {
 		return base{}, err
 	}
 	th, err := p.Float(ParamThreshold, defaultThreshold, 0, 1)
-	if err != nil {
-		return base{}, err
-	}
-	return base{id: id, judge: j, newSan: ns, threshold: th}, nil
+	return base{Base: b, threshold: th}, err
 }
 
-// Name returns the metric id.
-func (b *base) Name() string { return b.id }
-
-// JudgeName returns the configured judge the metric calls.
-func (b *base) JudgeName() string { return b.judge.Name() }
-
-func (b *base) caller() *judgemetric.Caller {
-	c := judgemetric.NewCaller(b.judge, b.newSan, b.id)
-	c.Temperature = b.temperature
-	return c
+// sampled reads num_samples and the temperature of the sampled calls.
+func (b *base) sampled(p scorer.Params) (int, error) {
+	n, err := p.PositiveInt(ParamNumSamples, defaultNumSamples, maxNumSamples)
+	if err != nil {
+		return 0, err
+	}
+	b.Temperature, err = judgemetric.SamplingTemperature(p, n)
+	return n, err
 }
 
 func (b *base) label(score float64) string {
@@ -77,5 +64,3 @@ func mean(xs []float64) float64 {
 	}
 	return s / float64(len(xs))
 }
-
-func itoa(i int) string { return strconv.Itoa(i) }

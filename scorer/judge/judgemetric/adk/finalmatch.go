@@ -39,21 +39,12 @@ type finalMatch struct {
 }
 
 func newFinalMatch(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error) {
-	if err := p.CheckKnown(paramJudge, ParamThreshold, ParamNumSamples, judgemetric.ParamTemperature); err != nil {
-		return nil, err
-	}
-	n, err := p.PositiveInt(ParamNumSamples, defaultNumSamples, maxNumSamples)
+	b, err := newBase(MetricFinalResponseMatchV2, p, deps, ParamNumSamples, judgemetric.ParamTemperature)
 	if err != nil {
 		return nil, err
 	}
-	b, err := newBase(MetricFinalResponseMatchV2, p, deps)
-	if err != nil {
-		return nil, err
-	}
-	if b.temperature, err = judgemetric.SamplingTemperature(p, n); err != nil {
-		return nil, err
-	}
-	return &finalMatch{base: b, samples: n}, nil
+	n, err := b.sampled(p)
+	return &finalMatch{base: b, samples: n}, err
 }
 
 // Needs declares nothing: applicability depends on which invocations
@@ -61,48 +52,39 @@ func newFinalMatch(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error
 func (m *finalMatch) Needs() scorer.Inputs { return 0 }
 
 // finalMatchSchema is the structured-output schema of the judge answer.
-var finalMatchSchema = &judge.Schema{
-	Name: "final_response_match_v2",
-	JSON: map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"reasoning":                   map[string]any{"type": "string"},
-			"is_the_agent_response_valid": map[string]any{"type": "string", "enum": []any{"valid", "invalid"}},
-		},
-		"required":             []any{"reasoning", "is_the_agent_response_valid"},
-		"additionalProperties": false,
-	},
+func finalMatchSchema() *judge.Schema {
+	return judgemetric.ObjectSchema("final_response_match_v2",
+		"reasoning", judgemetric.Type("string"),
+		"is_the_agent_response_valid", judgemetric.Type("string", "valid", "invalid"))
 }
 
-// finalMatchAnswer is the judge's answer.
-type finalMatchAnswer struct {
-	Valid     *string `json:"is_the_agent_response_valid"`
-	Reasoning string  `json:"reasoning"`
-}
-
-// parseFinalMatch returns 1 for "valid", 0 for "invalid" (trimmed, any
-// case) and the reasoning; any other answer is an invalid_response error.
-func parseFinalMatch(answer string) (float64, string, error) {
-	var a finalMatchAnswer
+// parseFinalMatch returns verdictYes for "valid", verdictNo for "invalid"
+// (trimmed, any case) with the reasoning; any other answer is an
+// invalid_response error.
+func parseFinalMatch(answer string) (rubricAnswer, error) {
+	var a struct {
+		Valid     *string `json:"is_the_agent_response_valid"`
+		Reasoning string  `json:"reasoning"`
+	}
 	if err := judgemetric.DecodeJSON(answer, &a); err != nil {
-		return 0, "", err
+		return rubricAnswer{}, err
 	}
 	if a.Valid == nil {
-		return 0, "", judgemetric.Unparseable("answer lacks is_the_agent_response_valid")
+		return rubricAnswer{}, judgemetric.Unparseable("answer lacks is_the_agent_response_valid")
 	}
 	switch strings.ToLower(strings.TrimSpace(*a.Valid)) {
 	case "valid":
-		return 1, a.Reasoning, nil
+		return rubricAnswer{rationale: a.Reasoning, verdict: verdictYes}, nil
 	case "invalid":
-		return 0, a.Reasoning, nil
+		return rubricAnswer{rationale: a.Reasoning, verdict: verdictNo}, nil
 	}
-	return 0, "", judgemetric.Unparseable("is_the_agent_response_valid is %q, want valid or invalid", *a.Valid)
+	return rubricAnswer{}, judgemetric.Unparseable("is_the_agent_response_valid is %q, want valid or invalid", *a.Valid)
 }
 
 // Score samples the judge per invocation with a reference and averages
 // the majority verdicts.
 func (m *finalMatch) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
-	c := m.caller()
+	c := m.Caller()
 	var (
 		per, shares []float64
 		validVotes  []int
@@ -114,35 +96,24 @@ func (m *finalMatch) Score(ctx context.Context, in *scorer.Instance) (scorer.Res
 			continue
 		}
 		var votes tally
-		var firstValid, firstInvalid string
+		var first [3]string // per verdict, the first sample's reasoning
 		for range m.samples {
-			answer, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
+			a, err := judgemetric.Ask(ctx, c, func(s judge.Sanitizer) *judge.Request {
 				return &judge.Request{
 					System: finalMatchSystem,
 					Prompt: fmt.Sprintf(finalMatchPrompt,
 						s.Untrusted(FieldPrompt, t.user),
 						s.Untrusted(FieldResponse, t.response),
 						s.Untrusted(FieldReference, t.reference)),
-					Schema: finalMatchSchema,
+					Schema: finalMatchSchema(),
 				}
-			})
+			}, parseFinalMatch)
 			if err != nil {
 				return scorer.Result{}, err
 			}
-			sc, why, err := parseFinalMatch(answer)
-			if err != nil {
-				return scorer.Result{}, err
-			}
-			if sc == 1 {
-				votes.add(verdictYes)
-				if firstValid == "" {
-					firstValid = why
-				}
-			} else {
-				votes.add(verdictNo)
-				if firstInvalid == "" {
-					firstInvalid = why
-				}
+			votes.add(a.verdict)
+			if first[a.verdict] == "" {
+				first[a.verdict] = a.rationale
 			}
 		}
 		sc, share, _ := votes.majority() // every sample voted
@@ -151,16 +122,16 @@ func (m *finalMatch) Score(ctx context.Context, in *scorer.Instance) (scorer.Res
 		validVotes = append(validVotes, votes.yes)
 		switch {
 		case sc == 0:
-			expl, failedSeen = firstInvalid, true
+			expl, failedSeen = first[verdictNo], true
 		case !failedSeen:
-			expl = firstValid
+			expl = first[verdictYes]
 		}
 	}
 	if len(per) == 0 {
 		return scorer.Result{}, scorer.ErrNotApplicable
 	}
 	score := mean(per)
-	res := scorer.Result{
+	return c.Finish(scorer.Result{
 		Score:       score,
 		Label:       m.label(score),
 		Explanation: capText(expl, maxExplanation),
@@ -171,9 +142,7 @@ func (m *finalMatch) Score(ctx context.Context, in *scorer.Instance) (scorer.Res
 			"num_samples":    m.samples,
 			"threshold":      m.threshold,
 		},
-	}
-	c.Finish(&res)
-	return res, nil
+	}), nil
 }
 
 // The final_response_match_v2 prompt, in the project's words, following

@@ -70,13 +70,13 @@ func FuzzFinalMatch(f *testing.F) {
 	f.Add("```json\n{}\n```")
 	f.Add(`{"is_the_agent_response_valid": null}`)
 	f.Fuzz(func(t *testing.T, answer string) {
-		sc, _, err := parseFinalMatch(answer)
+		a, err := parseFinalMatch(answer)
 		if err != nil {
 			judgemetrictest.WantInvalid(t, err)
 			return
 		}
-		if sc != 0 && sc != 1 {
-			t.Fatalf("score %v", sc)
+		if a.verdict != verdictYes && a.verdict != verdictNo {
+			t.Fatalf("verdict %v", a.verdict)
 		}
 	})
 }

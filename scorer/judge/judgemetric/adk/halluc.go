@@ -49,18 +49,12 @@ type hallucinations struct {
 }
 
 func newHallucinations(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error) {
-	if err := p.CheckKnown(paramJudge, ParamThreshold, ParamIntermediate); err != nil {
-		return nil, err
-	}
-	b, err := newBase(MetricHallucinations, p, deps)
+	b, err := newBase(MetricHallucinations, p, deps, ParamIntermediate)
 	if err != nil {
 		return nil, err
 	}
-	m := &hallucinations{base: b}
-	if m.intermediate, err = p.Bool(ParamIntermediate, false); err != nil {
-		return nil, err
-	}
-	return m, nil
+	intermediate, err := p.Bool(ParamIntermediate, false)
+	return &hallucinations{base: b, intermediate: intermediate}, err
 }
 
 // Needs returns InResponse: the final response is what is judged.
@@ -68,7 +62,7 @@ func (m *hallucinations) Needs() scorer.Inputs { return scorer.InResponse }
 
 // Score runs the segmenter and the validator on every judged response.
 func (m *hallucinations) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
-	c := m.caller()
+	c := m.Caller()
 	var (
 		per       []float64
 		steps     int
@@ -124,7 +118,7 @@ func (m *hallucinations) Score(ctx context.Context, in *scorer.Instance) (scorer
 	if len(notes) > 0 {
 		expl = strings.Join(notes, "\n")
 	}
-	res := scorer.Result{
+	return c.Finish(scorer.Result{
 		Score:       score,
 		Label:       m.label(score),
 		Explanation: capText(expl, maxExplanation),
@@ -136,9 +130,7 @@ func (m *hallucinations) Score(ctx context.Context, in *scorer.Instance) (scorer
 			"labels":         labels,
 			"threshold":      m.threshold,
 		},
-	}
-	c.Finish(&res)
-	return res, nil
+	}), nil
 }
 
 // judgeStep segments one response and validates its sentences against

@@ -49,25 +49,16 @@ type rubricMetric struct {
 
 func newRubricMetric(id string, toolUse bool) func(scorer.Params, judgemetric.Deps) (scorer.Metric, error) {
 	return func(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error) {
-		if err := p.CheckKnown(paramJudge, ParamThreshold, ParamNumSamples, judgemetric.ParamTemperature, ParamRubrics); err != nil {
+		b, err := newBase(id, p, deps, ParamNumSamples, judgemetric.ParamTemperature, ParamRubrics)
+		if err != nil {
 			return nil, err
 		}
 		rs, err := parseRubrics(p[ParamRubrics])
 		if err != nil {
 			return nil, err
 		}
-		n, err := p.PositiveInt(ParamNumSamples, defaultNumSamples, maxNumSamples)
-		if err != nil {
-			return nil, err
-		}
-		b, err := newBase(id, p, deps)
-		if err != nil {
-			return nil, err
-		}
-		if b.temperature, err = judgemetric.SamplingTemperature(p, n); err != nil {
-			return nil, err
-		}
-		return &rubricMetric{base: b, toolUse: toolUse, rubrics: rs, samples: n}, nil
+		n, err := b.sampled(p)
+		return &rubricMetric{base: b, toolUse: toolUse, rubrics: rs, samples: n}, err
 	}
 }
 
@@ -82,7 +73,7 @@ func (m *rubricMetric) Needs() scorer.Inputs {
 // Score samples the judge num_samples times per invocation and pools the
 // majority verdicts.
 func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
-	c := m.caller()
+	c := m.Caller()
 	system := rubricSystem(m.toolUse, m.rubrics)
 	texts := make([]string, len(m.rubrics))
 	for i, r := range m.rubrics {
@@ -104,9 +95,7 @@ func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 		}
 		counts := make([]tally, len(m.rubrics))
 		seen := make([]bool, len(m.rubrics))
-		firstYes := make([]string, len(m.rubrics))
-		firstNo := make([]string, len(m.rubrics))
-		firstNone := make([]string, len(m.rubrics))
+		first := make([][3]string, len(m.rubrics)) // per rubric and verdict, the first rationale
 		for range m.samples {
 			answer, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
 				return &judge.Request{System: system, Prompt: rubricPrompt(m.toolUse, ri, s.Untrusted)}
@@ -129,15 +118,8 @@ func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 				matched++
 				seen[k] = true
 				counts[k].add(a.verdict)
-				first := &firstNone[k]
-				switch a.verdict {
-				case verdictYes:
-					first = &firstYes[k]
-				case verdictNo:
-					first = &firstNo[k]
-				}
-				if *first == "" {
-					*first = a.rationale
+				if first[k][a.verdict] == "" {
+					first[k][a.verdict] = a.rationale
 				}
 			}
 			if matched == 0 {
@@ -149,9 +131,7 @@ func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 			if !seen[k] {
 				continue
 			}
-			votes[k].yes += counts[k].yes
-			votes[k].no += counts[k].no
-			votes[k].none += counts[k].none
+			votes[k] = votes[k].plus(counts[k])
 			sc, share, ok := counts[k].majority()
 			if !ok {
 				continue
@@ -160,9 +140,9 @@ func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 			pooled = append(pooled, sc)
 			shares = append(shares, share)
 			byRubric[k] = append(byRubric[k], sc)
-			reason := firstNo[k]
+			reason := first[k][verdictNo]
 			if sc == 1 {
-				reason = firstYes[k]
+				reason = first[k][verdictYes]
 			}
 			if len(ts) > 1 {
 				reason = fmt.Sprintf("invocation %d: %s", ti+1, reason)
@@ -185,7 +165,7 @@ func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 		}
 		voteCounts[r.ID] = map[string]int{"yes": votes[k].yes, "no": votes[k].no, "none": votes[k].none}
 	}
-	res := scorer.Result{
+	return c.Finish(scorer.Result{
 		Score:       score,
 		Label:       m.label(score),
 		Explanation: capText(explainVerdicts(verdicts), maxExplanation),
@@ -198,9 +178,7 @@ func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 			"num_samples":    m.samples,
 			"threshold":      m.threshold,
 		},
-	}
-	c.Finish(&res)
-	return res, nil
+	}), nil
 }
 
 // explainVerdicts lists the failed rubrics with their reasons, or says

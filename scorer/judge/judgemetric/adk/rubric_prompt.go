@@ -2,6 +2,7 @@ package adk
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
@@ -109,7 +110,7 @@ func responseSteps(calls []agentrun.ToolCall) string {
 			resp = str("None")
 		}
 		items[i] = object(
-			member{"step", json.RawMessage(itoa(i))},
+			member{"step", json.RawMessage(strconv.Itoa(i))},
 			member{"tool_call", callJSON(&calls[i])},
 			member{"tool_response", resp},
 		)

@@ -31,3 +31,6 @@ func (t tally) majority() (score, share float64, ok bool) {
 	}
 	return 0, float64(t.no) / float64(n), true
 }
+
+// plus returns the counts of t and u together.
+func (t tally) plus(u tally) tally { return tally{t.yes + u.yes, t.no + u.no, t.none + u.none} }

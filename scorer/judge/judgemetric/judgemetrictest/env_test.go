@@ -21,7 +21,7 @@ func (m echoMetric) Name() string         { return m.id }
 func (m echoMetric) Needs() scorer.Inputs { return scorer.InPrompt }
 func (m echoMetric) JudgeName() string    { return m.j.Name() }
 func (m echoMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
-	c := judgemetric.NewCaller(m.j, m.newSan, m.id)
+	c := (&judgemetric.Base{ID: m.id, Judge: m.j, NewSan: m.newSan}).Caller()
 	ans, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
 		return &judge.Request{System: "Score it.", Prompt: "Prompt: " + s.Untrusted("prompt", in.Prompt)}
 	})
@@ -33,7 +33,7 @@ func (m echoMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.Resu
 		return scorer.Result{}, err
 	}
 	r := scorer.Result{Score: v.Score}
-	c.Finish(&r)
+	r = c.Finish(r)
 	return r, nil
 }
 

@@ -2,32 +2,10 @@ package ragas
 
 import (
 	"encoding/json"
-	"slices"
 	"strings"
 
-	"github.com/evalsidecar/evalsidecar/scorer/judge"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
 )
-
-// objectSchema returns a structured-output schema of an object whose
-// properties are all required.
-func objectSchema(name string, props map[string]any) *judge.Schema {
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	req := make([]any, len(keys))
-	for i, k := range keys {
-		req[i] = k
-	}
-	return &judge.Schema{Name: name, JSON: map[string]any{
-		"type":                 "object",
-		"properties":           props,
-		"required":             req,
-		"additionalProperties": false,
-	}}
-}
 
 // laxBool reads a boolean answer field as pydantic's lax bool does: JSON
 // true/false, or the strings true/false, yes/no, 1/0, on/off, t/f, y/n
@@ -167,25 +145,31 @@ func parseGoal(answer string) (goalOutcome, error) {
 	return goalOutcome{UserGoal: *a.UserGoal, EndState: *a.EndState}, nil
 }
 
-// parseCompare reads {"reason": string, "verdict": "0"|"1"} and returns
+// comparison is the answer of the compare outcome prompt.
+type comparison struct {
+	score  float64
+	reason string
+}
+
+// parseCompare reads {"reason": string, "verdict": "0"|"1"}; the score is
 // float(verdict). Any other verdict is an invalid_response error.
-func parseCompare(answer string) (float64, string, error) {
+func parseCompare(answer string) (comparison, error) {
 	var a struct {
 		Reason  string          `json:"reason"`
 		Verdict json.RawMessage `json:"verdict"`
 	}
 	if err := judgemetric.DecodeJSON(answer, &a); err != nil {
-		return 0, "", err
+		return comparison{}, err
 	}
 	var v string
 	if a.Verdict == nil || json.Unmarshal(a.Verdict, &v) != nil {
-		return 0, "", judgemetric.Unparseable("verdict is %s, want \"0\" or \"1\"", string(a.Verdict))
+		return comparison{}, judgemetric.Unparseable("verdict is %s, want \"0\" or \"1\"", string(a.Verdict))
 	}
 	switch strings.TrimSpace(v) {
 	case "1":
-		return 1, a.Reason, nil
+		return comparison{1, a.Reason}, nil
 	case "0":
-		return 0, a.Reason, nil
+		return comparison{0, a.Reason}, nil
 	}
-	return 0, "", judgemetric.Unparseable("verdict is %q, want \"0\" or \"1\"", v)
+	return comparison{}, judgemetric.Unparseable("verdict is %q, want \"0\" or \"1\"", v)
 }

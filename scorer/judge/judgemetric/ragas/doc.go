@@ -25,10 +25,8 @@ const (
 	FieldReference    = "reference"    // reference topics, the reference outcome
 )
 
-const (
-	paramJudge     = "judge"
-	maxExplanation = 2048
-)
+// maxExplanation caps Result.Explanation.
+const maxExplanation = 2048
 
 // capText cuts s to at most n bytes on a rune boundary, marking the cut.
 func capText(s string, n int) string { return truncate.Ellipsis(s, n) }

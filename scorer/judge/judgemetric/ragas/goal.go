@@ -37,22 +37,18 @@ type goalAccuracy struct {
 }
 
 func newGoalAccuracy(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error) {
-	if err := p.CheckKnown(paramJudge, ParamWithReference); err != nil {
-		return nil, err
-	}
-	m := &goalAccuracy{}
-	if p[ParamWithReference] != nil {
-		b, err := p.Bool(ParamWithReference, false)
-		if err != nil {
-			return nil, err
-		}
-		m.withRef = &b
-	}
-	b, err := newJudgeBase(MetricAgentGoalAccuracy, p, deps)
+	b, err := judgemetric.NewBase(MetricAgentGoalAccuracy, p, deps, ParamWithReference)
 	if err != nil {
 		return nil, err
 	}
-	m.judgeBase = b
+	m := &goalAccuracy{judgeBase: judgeBase{b}}
+	if p[ParamWithReference] != nil {
+		withRef, err := p.Bool(ParamWithReference, false)
+		if err != nil {
+			return nil, err
+		}
+		m.withRef = &withRef
+	}
 	return m, nil
 }
 
@@ -76,55 +72,37 @@ func (m *goalAccuracy) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 	if useRef && in.Has&scorer.InReference == 0 {
 		return scorer.Result{}, scorer.ErrNotApplicable
 	}
-	c := m.caller()
+	c := m.Caller()
 	flow := workflow(in)
-	answer, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
-		return &judge.Request{
-			System: inferGoal.system(),
-			Prompt: frame(struct {
-				Workflow string `json:"workflow"`
-			}{s.UntrustedPieces(FieldConversation, flow)}),
-			Schema: inferGoalSchema,
-		}
-	})
+	goal, err := judgemetric.Ask(ctx, c, func(s judge.Sanitizer) *judge.Request {
+		return inferGoal.request(struct {
+			Workflow string `json:"workflow"`
+		}{s.UntrustedPieces(FieldConversation, flow)})
+	}, parseGoal)
 	if err != nil {
 		return scorer.Result{}, err
 	}
-	goal, err := parseGoal(answer)
-	if err != nil {
-		return scorer.Result{}, err
-	}
-	answer, err = c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
+	cmp, err := judgemetric.Ask(ctx, c, func(s judge.Sanitizer) *judge.Request {
 		desired := s.Untrusted(FieldConversation, goal.UserGoal)
 		if useRef {
 			desired = s.Untrusted(FieldReference, in.Reference)
 		}
-		return &judge.Request{
-			System: compareOutcome.system(),
-			Prompt: frame(struct {
-				Desired string `json:"desired_outcome"`
-				Arrived string `json:"arrived_outcome"`
-			}{desired, s.Untrusted(FieldConversation, goal.EndState)}),
-			Schema: compareOutcomeSchema,
-		}
-	})
-	if err != nil {
-		return scorer.Result{}, err
-	}
-	score, reason, err := parseCompare(answer)
+		return compareOutcome.request(struct {
+			Desired string `json:"desired_outcome"`
+			Arrived string `json:"arrived_outcome"`
+		}{desired, s.Untrusted(FieldConversation, goal.EndState)})
+	}, parseCompare)
 	if err != nil {
 		return scorer.Result{}, err
 	}
 	label := "not_achieved"
-	if score == 1 {
+	if cmp.score == 1 {
 		label = "achieved"
 	}
-	res := scorer.Result{
-		Score:       score,
+	return c.Finish(scorer.Result{
+		Score:       cmp.score,
 		Label:       label,
-		Explanation: capText(reason, maxExplanation),
+		Explanation: capText(cmp.reason, maxExplanation),
 		Details:     map[string]any{"with_reference": useRef},
-	}
-	c.Finish(&res)
-	return res, nil
+	}), nil
 }

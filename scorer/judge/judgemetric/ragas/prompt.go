@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/evalsidecar/evalsidecar/scorer/judge"
 )
 
 // prompt is a ragas PydanticPrompt: an instruction, the output model's
@@ -14,6 +16,13 @@ type prompt struct {
 	instruction string
 	schema      string
 	examples    [][2]string
+	answer      *judge.Schema
+}
+
+// request is the judge request of p for input, an object whose
+// run-content strings are already sanitized.
+func (p prompt) request(input any) *judge.Request {
+	return &judge.Request{System: p.system(), Prompt: frame(input), Schema: p.answer}
 }
 
 // system renders the trusted head of to_string: everything before the

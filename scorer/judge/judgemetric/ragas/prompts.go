@@ -1,9 +1,12 @@
 package ragas
 
+import "github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
+
 // The ragas prompts, in the project's words, following ragas'
 // TopicExtractionPrompt, TopicRefusedPrompt, TopicClassificationPrompt,
 // InferGoalOutcomePrompt and CompareOutcomePrompt. Schemas are rendered
-// as json.dumps of pydantic's model_json_schema.
+// as json.dumps of pydantic's model_json_schema; answer is the same model
+// as a structured-output schema.
 
 var topicExtraction = prompt{
 	instruction: "Given an interaction between a Human, an AI and Tools, list the topics the Human brings up in their messages.",
@@ -12,6 +15,7 @@ var topicExtraction = prompt{
 		"{\n    \"user_input\": \"Human: How do I repot a fern?\\nAI: Choose a pot one size larger and use peat-free compost.\\nHuman: Also, what time does the garden centre close today?\\nTools:\\n  opening_hours: {'store': 'garden centre'}\\nToolOutput: 18:00\\nAI: It closes at 6 pm.\"\n}",
 		"{\n    \"topics\": [\n        \"Repotting a fern\",\n        \"Garden centre opening hours\"\n    ]\n}",
 	}},
+	answer: judgemetric.ObjectSchema("topic_extraction", "topics", judgemetric.Array(judgemetric.Type("string"))),
 }
 
 var topicRefused = prompt{
@@ -21,6 +25,7 @@ var topicRefused = prompt{
 		"{\n    \"user_input\": \"Human: Which wine goes with grilled trout?\\nAI: I can only help with questions about your bank account.\",\n    \"topic\": \"Wine pairing\"\n}",
 		"{\n    \"refused_to_answer\": true\n}",
 	}},
+	answer: judgemetric.ObjectSchema("topic_refused", "refused_to_answer", judgemetric.Type("boolean")),
 }
 
 var topicClassification = prompt{
@@ -30,6 +35,7 @@ var topicClassification = prompt{
 		"{\n    \"reference_topics\": [\n        \"Gardening\",\n        \"Plant care\"\n    ],\n    \"topics\": [\n        \"Repotting a fern\",\n        \"Football results\",\n        \"Watering cacti\"\n    ]\n}",
 		"{\n    \"classifications\": [\n        true,\n        false,\n        true\n    ]\n}",
 	}},
+	answer: judgemetric.ObjectSchema("topic_classification", "classifications", judgemetric.Array(judgemetric.Type("boolean"))),
 }
 
 var inferGoal = prompt{
@@ -39,6 +45,7 @@ var inferGoal = prompt{
 		"{\n    \"workflow\": \"Human: Please renew my library book 'Dune'.\\nAI: Let me do that.\\nTools:\\n  renew_loan: {'title': 'Dune'}\\nToolOutput: renewed until 12 May\\nAI: Done, 'Dune' is now due on 12 May.\"\n}",
 		"{\n    \"user_goal\": \"Renew the loan of the library book 'Dune'.\",\n    \"end_state\": \"The loan of 'Dune' was renewed until 12 May.\"\n}",
 	}},
+	answer: judgemetric.ObjectSchema("infer_goal_outcome", "end_state", judgemetric.Type("string"), "user_goal", judgemetric.Type("string")),
 }
 
 var compareOutcome = prompt{
@@ -48,24 +55,5 @@ var compareOutcome = prompt{
 		"{\n    \"desired_outcome\": \"A table for two booked at an Italian restaurant at 7 pm.\",\n    \"arrived_outcome\": \"A table for two was booked at Trattoria Roma for 7 pm.\"\n}",
 		"{\n    \"reason\": \"Trattoria Roma is an Italian restaurant and the booking matches the party size and time.\",\n    \"verdict\": \"1\"\n}",
 	}},
+	answer: judgemetric.ObjectSchema("compare_outcome", "reason", judgemetric.Type("string"), "verdict", judgemetric.Type("string", "0", "1")),
 }
-
-var (
-	topicExtractionSchema = objectSchema("topic_extraction", map[string]any{
-		"topics": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
-	})
-	topicRefusedSchema = objectSchema("topic_refused", map[string]any{
-		"refused_to_answer": map[string]any{"type": "boolean"},
-	})
-	topicClassificationSchema = objectSchema("topic_classification", map[string]any{
-		"classifications": map[string]any{"type": "array", "items": map[string]any{"type": "boolean"}},
-	})
-	inferGoalSchema = objectSchema("infer_goal_outcome", map[string]any{
-		"user_goal": map[string]any{"type": "string"},
-		"end_state": map[string]any{"type": "string"},
-	})
-	compareOutcomeSchema = objectSchema("compare_outcome", map[string]any{
-		"reason":  map[string]any{"type": "string"},
-		"verdict": map[string]any{"type": "string", "enum": []any{"0", "1"}},
-	})
-)

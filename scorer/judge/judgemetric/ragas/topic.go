@@ -46,7 +46,8 @@ type topicAdherence struct {
 }
 
 func newTopicAdherence(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error) {
-	if err := p.CheckKnown(paramJudge, ParamMode, ParamReferenceTopics, ParamTopicsByAgent, ParamTopicsByService); err != nil {
+	b, err := judgemetric.NewBase(MetricTopicAdherence, p, deps, ParamMode, ParamReferenceTopics, ParamTopicsByAgent, ParamTopicsByService)
+	if err != nil {
 		return nil, err
 	}
 	topics, err := readConfiguredTopics(p)
@@ -62,11 +63,7 @@ func newTopicAdherence(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, e
 	default:
 		return nil, fmt.Errorf("param %q: must be f1, precision or recall, got %q", ParamMode, mode)
 	}
-	b, err := newJudgeBase(MetricTopicAdherence, p, deps)
-	if err != nil {
-		return nil, err
-	}
-	return &topicAdherence{judgeBase: b, mode: mode, topics: topics}, nil
+	return &topicAdherence{judgeBase: judgeBase{b}, mode: mode, topics: topics}, nil
 }
 
 // Needs returns the prompt (ragas needs only the user_input messages and
@@ -86,40 +83,24 @@ func (m *topicAdherence) Score(ctx context.Context, in *scorer.Instance) (scorer
 	if len(refTopics) == 0 {
 		return scorer.Result{}, fmt.Errorf("no reference topics for this run: %w", scorer.ErrNotApplicable)
 	}
-	c := m.caller()
+	c := m.Caller()
 	flow := workflow(in)
-	answer, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
-		return &judge.Request{
-			System: topicExtraction.system(),
-			Prompt: frame(struct {
-				UserInput string `json:"user_input"`
-			}{s.UntrustedPieces(FieldConversation, flow)}),
-			Schema: topicExtractionSchema,
-		}
-	})
-	if err != nil {
-		return scorer.Result{}, err
-	}
-	topics, err := parseTopics(answer)
+	topics, err := judgemetric.Ask(ctx, c, func(s judge.Sanitizer) *judge.Request {
+		return topicExtraction.request(struct {
+			UserInput string `json:"user_input"`
+		}{s.UntrustedPieces(FieldConversation, flow)})
+	}, parseTopics)
 	if err != nil {
 		return scorer.Result{}, err
 	}
 	answered := make([]bool, len(topics))
 	for i, t := range topics {
-		answer, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
-			return &judge.Request{
-				System: topicRefused.system(),
-				Prompt: frame(struct {
-					UserInput string `json:"user_input"`
-					Topic     string `json:"topic"`
-				}{s.UntrustedPieces(FieldConversation, flow), s.Untrusted(FieldTopics, t)}),
-				Schema: topicRefusedSchema,
-			}
-		})
-		if err != nil {
-			return scorer.Result{}, err
-		}
-		refused, err := parseRefused(answer)
+		refused, err := judgemetric.Ask(ctx, c, func(s judge.Sanitizer) *judge.Request {
+			return topicRefused.request(struct {
+				UserInput string `json:"user_input"`
+				Topic     string `json:"topic"`
+			}{s.UntrustedPieces(FieldConversation, flow), s.Untrusted(FieldTopics, t)})
+		}, parseRefused)
 		if err != nil {
 			return scorer.Result{}, err
 		}
@@ -127,28 +108,20 @@ func (m *topicAdherence) Score(ctx context.Context, in *scorer.Instance) (scorer
 	}
 	var inRef []bool
 	if len(topics) > 0 {
-		answer, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
-			ref := make([]string, len(refTopics))
-			for i, r := range refTopics {
-				ref[i] = s.Untrusted(FieldReference, r)
+		inRef, err = judgemetric.Ask(ctx, c, func(s judge.Sanitizer) *judge.Request {
+			untrusted := func(field string, texts []string) []string {
+				out := make([]string, len(texts))
+				for i, t := range texts {
+					out[i] = s.Untrusted(field, t)
+				}
+				return out
 			}
-			ts := make([]string, len(topics))
-			for i, t := range topics {
-				ts[i] = s.Untrusted(FieldTopics, t)
-			}
-			return &judge.Request{
-				System: topicClassification.system(),
-				Prompt: frame(struct {
-					ReferenceTopics []string `json:"reference_topics"`
-					Topics          []string `json:"topics"`
-				}{ref, ts}),
-				Schema: topicClassificationSchema,
-			}
-		})
+			return topicClassification.request(struct {
+				ReferenceTopics []string `json:"reference_topics"`
+				Topics          []string `json:"topics"`
+			}{untrusted(FieldReference, refTopics), untrusted(FieldTopics, topics)})
+		}, func(ans string) ([]bool, error) { return parseClassifications(ans, len(topics)) })
 		if err != nil {
-			return scorer.Result{}, err
-		}
-		if inRef, err = parseClassifications(answer, len(topics)); err != nil {
 			return scorer.Result{}, err
 		}
 	}
@@ -178,7 +151,7 @@ func (m *topicAdherence) Score(ctx context.Context, in *scorer.Instance) (scorer
 	if len(topics) == 0 {
 		expl.WriteString("no topics found in the conversation")
 	}
-	res := scorer.Result{
+	return c.Finish(scorer.Result{
 		Score:       score,
 		Explanation: capText(expl.String(), maxExplanation),
 		Details: map[string]any{
@@ -186,9 +159,7 @@ func (m *topicAdherence) Score(ctx context.Context, in *scorer.Instance) (scorer
 			"precision": p, "recall": r, "f1": f1,
 			"topics": len(topics), "mode": m.mode, "reference_topics_from": from,
 		},
-	}
-	c.Finish(&res)
-	return res, nil
+	}), nil
 }
 
 // adherenceCounts returns TP, FP and FN over the topics.

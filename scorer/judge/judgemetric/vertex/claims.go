@@ -2,6 +2,7 @@ package vertex
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
@@ -62,11 +63,7 @@ func ParseClaims(answer string) ([]Claim, error) {
 			return nil, judgemetric.Unparseable("claim %d lacks claim, label or rationale", i)
 		}
 		label := strings.ToLower(strings.TrimSpace(*c.Label))
-		known := false
-		for _, l := range claimLabels {
-			known = known || l == label
-		}
-		if !known {
+		if !slices.Contains(claimLabels, label) {
 			return nil, judgemetric.Unparseable("claim %d has unknown label %q", i, *c.Label)
 		}
 		out = append(out, Claim{Text: *text, Label: label, Rationale: *c.Rationale})
@@ -173,44 +170,13 @@ func labelsSchema() *judge.Schema {
 	for i, l := range claimLabels {
 		labels[i] = l
 	}
-	return &judge.Schema{
-		Name: "claim_labels",
-		JSON: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"claims": map[string]any{
-					"type": "array",
-					"items": map[string]any{
-						"type": "object",
-						"properties": map[string]any{
-							"claim":     map[string]any{"type": "string"},
-							"rationale": map[string]any{"type": "string"},
-							"label":     map[string]any{"type": "string", "enum": labels},
-						},
-						"required":             []any{"claim", "rationale", "label"},
-						"additionalProperties": false,
-					},
-				},
-			},
-			"required":             []any{"claims"},
-			"additionalProperties": false,
-		},
-	}
+	item := judgemetric.Object("claim", judgemetric.Type("string"), "rationale", judgemetric.Type("string"), "label", judgemetric.Type("string", labels...))
+	return judgemetric.ObjectSchema("claim_labels", "claims", judgemetric.Array(item))
 }
 
 // segmentsSchema is the structured-output schema of a segmentation answer.
 func segmentsSchema() *judge.Schema {
-	return &judge.Schema{
-		Name: "claim_segments",
-		JSON: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"claims": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
-			},
-			"required":             []any{"claims"},
-			"additionalProperties": false,
-		},
-	}
+	return judgemetric.ObjectSchema("claim_segments", "claims", judgemetric.Array(judgemetric.Type("string")))
 }
 
 // labelInstruction explains the claim labels to the judge.
@@ -245,7 +211,7 @@ Answer with one JSON object and nothing else: {"claims": [{"claim": "<claim text
 //	    each), and the score is the share over the claims of every
 //	    response.
 type claimMetric struct {
-	id      string
+	judgemetric.Base
 	needs   scorer.Inputs
 	segment bool // a separate segmentation call first
 	// intermediate judges the run's intermediate responses too.
@@ -254,18 +220,18 @@ type claimMetric struct {
 	// against, calls the tool calls made before it.
 	evidence func(in *scorer.Instance, calls []agentrun.ToolCall) []part
 	system   string
-	judge    judge.Judge
-	newSan   func() judge.Sanitizer
 }
 
-// Name returns the metric id.
-func (m *claimMetric) Name() string { return m.id }
+// claimMetrics returns grounding_v1 and hallucination_v1.
+func claimMetrics() []claimMetric {
+	return []claimMetric{
+		{Base: judgemetric.Base{ID: "grounding_v1"}, needs: scorer.InPrompt | scorer.InResponse | scorer.InContext, evidence: groundingEvidence, system: groundingSystem},
+		{Base: judgemetric.Base{ID: "hallucination_v1"}, needs: scorer.InResponse | scorer.InPredictedTrajectory, segment: true, evidence: hallucinationEvidence, system: hallucinationSystem},
+	}
+}
 
 // Needs returns the metric's required inputs.
 func (m *claimMetric) Needs() scorer.Inputs { return m.needs }
-
-// JudgeName returns the configured judge.
-func (m *claimMetric) JudgeName() string { return m.judge.Name() }
 
 // segmentSystem is the system prompt of a segmentation call.
 const segmentSystem = `# Instruction
@@ -282,7 +248,7 @@ const ParamIntermediate = "evaluate_intermediate_nl_responses"
 // every intermediate response) and returns the share supported or needing
 // no attribution.
 func (m *claimMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
-	c := judgemetric.NewCaller(m.judge, m.newSan, m.id)
+	c := m.Caller()
 	var claims []Claim
 	responses := 1
 	if m.intermediate {
@@ -303,8 +269,7 @@ func (m *claimMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.Re
 	if m.intermediate {
 		res.Details["responses"] = responses
 	}
-	c.Finish(&res)
-	return res, nil
+	return c.Finish(res), nil
 }
 
 // labelClaims has the claims of response, one of in's responses made
@@ -312,22 +277,20 @@ func (m *claimMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.Re
 func (m *claimMetric) labelClaims(ctx context.Context, c *judgemetric.Caller, in *scorer.Instance, response string, calls []agentrun.ToolCall) ([]Claim, error) {
 	var segments []string
 	if m.segment {
-		ans, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
+		var err error
+		segments, err = judgemetric.Ask(ctx, c, func(s judge.Sanitizer) *judge.Request {
 			return &judge.Request{
 				System: segmentSystem,
 				Prompt: "# AI-generated Response\n" + s.Untrusted(FieldResponse, response),
 				Schema: segmentsSchema(),
 			}
-		})
+		}, ParseSegments)
 		if err != nil {
-			return nil, err
-		}
-		if segments, err = ParseSegments(ans); err != nil {
 			return nil, err
 		}
 	}
 	evidence := m.evidence(in, calls)
-	ans, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
+	claims, err := judgemetric.Ask(ctx, c, func(s judge.Sanitizer) *judge.Request {
 		var b strings.Builder
 		b.WriteString("# Evidence\n")
 		renderParts(&b, s, evidence)
@@ -339,11 +302,7 @@ func (m *claimMetric) labelClaims(ctx context.Context, c *judgemetric.Caller, in
 			b.WriteString(s.Untrusted(FieldResponse, response))
 		}
 		return &judge.Request{System: m.system, Prompt: b.String(), Schema: labelsSchema()}
-	})
-	if err != nil {
-		return nil, err
-	}
-	claims, err := ParseClaims(ans)
+	}, ParseClaims)
 	if err != nil {
 		return nil, err
 	}

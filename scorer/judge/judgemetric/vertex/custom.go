@@ -35,8 +35,9 @@ const CustomType = "pointwise"
 const maxColumnName = 128
 
 // newCustom builds a custom pointwise metric from its params.
-func newCustom(deps judgemetric.Deps, p scorer.Params) (scorer.Metric, error) {
-	if err := p.CheckKnown("criteria", "evaluation_steps", "input_variables", "judge", "metric_definition", "rating_rubric"); err != nil {
+func newCustom(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error) {
+	b, err := judgemetric.NewBase(CustomType, p, deps, "criteria", "evaluation_steps", "input_variables", "metric_definition", "rating_rubric")
+	if err != nil {
 		return nil, err
 	}
 	criteria, err := stringMap(p, "criteria")
@@ -73,11 +74,7 @@ func newCustom(deps judgemetric.Deps, p scorer.Params) (scorer.Metric, error) {
 	if _, err := t.scale(); err != nil {
 		return nil, fmt.Errorf(`param "rating_rubric": %v`, err)
 	}
-	j, newSan, err := deps.Resolve(CustomType, p)
-	if err != nil {
-		return nil, err
-	}
-	return newPointwise(CustomType, t, vars, j, newSan)
+	return newPointwise(b, t, vars)
 }
 
 // customVars validates input_variables. "response" is always the rated

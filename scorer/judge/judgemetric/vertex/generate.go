@@ -51,15 +51,5 @@ func ParseQuestions(answer string) ([]string, error) {
 
 // questionsSchema is the structured-output schema of a generation answer.
 func questionsSchema() *judge.Schema {
-	return &judge.Schema{
-		Name: "rubric_questions",
-		JSON: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"questions": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
-			},
-			"required":             []any{"questions"},
-			"additionalProperties": false,
-		},
-	}
+	return judgemetric.ObjectSchema("rubric_questions", "questions", judgemetric.Array(judgemetric.Type("string")))
 }

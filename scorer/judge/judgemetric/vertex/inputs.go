@@ -32,19 +32,28 @@ func renderParts(b *strings.Builder, s judge.Sanitizer, parts []part) {
 	}
 }
 
-// renderInputs renders the user-input section and the response the way
+// renderInputs renders the user-input section and the responses the way
 // the Vertex templates lay them out ("# User Inputs and AI-generated
-// Response"). Either may be empty.
-func renderInputs(s judge.Sanitizer, inputs []part, response *part) string {
+// Response"): one response under its own heading, two as "### Response A"
+// and "### Response B" (pairwise). Either may be empty.
+func renderInputs(s judge.Sanitizer, inputs []part, responses ...part) string {
+	title := "AI-generated Response"
+	if len(responses) > 1 {
+		title += "s"
+	}
 	var b strings.Builder
-	b.WriteString("# User Inputs and AI-generated Response")
+	b.WriteString("# User Inputs and " + title)
 	if len(inputs) > 0 {
 		b.WriteString("\n## User Inputs\n")
 		renderParts(&b, s, inputs)
 	}
-	if response != nil {
-		b.WriteString("\n\n## AI-generated Response\n")
-		b.WriteString(s.Untrusted(response.field, response.text))
+	if len(responses) > 0 {
+		b.WriteString("\n\n## " + title + "\n")
+	}
+	if len(responses) == 1 {
+		b.WriteString(s.Untrusted(responses[0].field, responses[0].text))
+	} else {
+		renderParts(&b, s, responses)
 	}
 	return b.String()
 }

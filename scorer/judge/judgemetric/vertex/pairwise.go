@@ -3,7 +3,6 @@ package vertex
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
@@ -48,55 +47,40 @@ const PairwisePrefix = "pairwise_"
 // "choices" (the two answers as CANDIDATE/BASELINE/TIE). The summary's
 // win rates are the shares of CANDIDATE and BASELINE labels.
 type pairwise struct {
-	id     string
+	judgemetric.Base
 	vars   []inputVar
-	tmpl   Template
-	judge  judge.Judge
-	newSan func() judge.Sanitizer
+	system string
 	// baselines finds a live run's baseline run; nil offline.
 	baselines judgemetric.Baselines
 }
 
-func (m *pairwise) Name() string         { return m.id }
-func (m *pairwise) JudgeName() string    { return m.judge.Name() }
+// newPairwise builds the pairwise form of bt.
+func newPairwise(bt builtinTemplate, p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error) {
+	b, err := judgemetric.NewBase(PairwisePrefix+bt.id, p, deps)
+	return &pairwise{Base: b, vars: bt.vars, system: pairwiseSystem(bt.tmpl), baselines: deps.Baselines}, err
+}
+
 func (m *pairwise) Needs() scorer.Inputs { return scorer.InResponse | needsOf(m.vars) }
 
 // pairwiseSchema is the structured-output schema of a pairwise answer.
-var pairwiseSchema = &judge.Schema{
-	Name: "pairwise_choice",
-	JSON: map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"explanation":     map[string]any{"type": "string"},
-			"pairwise_choice": map[string]any{"type": "string", "enum": []any{"A", "B", "SAME"}},
-		},
-		"required":             []any{"explanation", "pairwise_choice"},
-		"additionalProperties": false,
-	},
+func pairwiseSchema() *judge.Schema {
+	return judgemetric.ObjectSchema("pairwise_choice",
+		"explanation", judgemetric.Type("string"),
+		"pairwise_choice", judgemetric.Type("string", "A", "B", "SAME"))
 }
 
-// system is the instruction and evaluation section of a pairwise prompt.
-func (m *pairwise) system() string {
-	var b strings.Builder
-	b.WriteString("# Instruction\nYou are an expert evaluator of AI-generated text. You will be given user inputs and two responses to them, Response A and Response B, written by two AI models.\n")
-	b.WriteString("First read the user inputs carefully to understand the task, then compare the two responses against the Criteria in the Evaluation section, and decide which response is better: A, B, or SAME when neither is better.\n")
-	b.WriteString("Judge the content only: the order in which the responses are shown and their length must not influence you.\n\n# Evaluation\n")
-	if m.tmpl.MetricDefinition != "" {
-		b.WriteString("## Metric Definition\n" + m.tmpl.MetricDefinition + "\n\n")
-	}
-	b.WriteString("## Criteria\n")
-	keys := make([]string, 0, len(m.tmpl.Criteria))
-	for k := range m.tmpl.Criteria {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		b.WriteString(k + ": " + m.tmpl.Criteria[k] + "\n")
-	}
-	b.WriteString("\n## Rating Rubric\n\"A\": Response A is better than Response B on the criteria.\n\"SAME\": Response A and Response B are equally good on the criteria.\n\"B\": Response B is better than Response A on the criteria.\n")
-	b.WriteString("\n## Evaluation Steps\nSTEP 1: Analyze Response A against the criteria.\nSTEP 2: Analyze Response B against the criteria.\nSTEP 3: Compare the two, and choose A, B or SAME.\n")
-	b.WriteString("\n# Answer Format\nAnswer with one JSON object and nothing else: {\"explanation\": \"<your comparison>\", \"pairwise_choice\": \"A\" | \"B\" | \"SAME\"}.")
-	return b.String()
+// pairwiseSystem is the instruction and evaluation section of a pairwise
+// prompt on t's criteria.
+func pairwiseSystem(t Template) string {
+	return evaluationSystem(`You are an expert evaluator of AI-generated text. You will be given user inputs and two responses to them, Response A and Response B, written by two AI models.
+First read the user inputs carefully to understand the task, then compare the two responses against the Criteria in the Evaluation section, and decide which response is better: A, B, or SAME when neither is better.
+Judge the content only: the order in which the responses are shown and their length must not influence you.`,
+		t.MetricDefinition, t.Criteria, `"A": Response A is better than Response B on the criteria.
+"SAME": Response A and Response B are equally good on the criteria.
+"B": Response B is better than Response A on the criteria.`, `STEP 1: Analyze Response A against the criteria.
+STEP 2: Analyze Response B against the criteria.
+STEP 3: Compare the two, and choose A, B or SAME.`,
+		`Answer with one JSON object and nothing else: {"explanation": "<your comparison>", "pairwise_choice": "A" | "B" | "SAME"}.`)
 }
 
 // online reports whether in is a live run whose baseline m looks up.
@@ -132,8 +116,7 @@ func (m *pairwise) Score(ctx context.Context, in *scorer.Instance) (scorer.Resul
 	if err != nil {
 		return scorer.Result{}, err
 	}
-	c := judgemetric.NewCaller(m.judge, m.newSan, m.id)
-	system := m.system()
+	c := m.Caller()
 	var choices [2]string
 	var explanation string
 	for k, baselineFirst := range []bool{true, false} {
@@ -141,29 +124,16 @@ func (m *pairwise) Score(ctx context.Context, in *scorer.Instance) (scorer.Resul
 		if !baselineFirst {
 			a, b = in.Response, base
 		}
-		ans, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
-			var p strings.Builder
-			p.WriteString("# User Inputs and AI-generated Responses")
-			if len(parts) > 0 {
-				p.WriteString("\n## User Inputs\n")
-				renderParts(&p, s, parts)
-			}
-			p.WriteString("\n\n## AI-generated Responses\n### Response A\n")
-			p.WriteString(s.Untrusted(FieldResponse, a))
-			p.WriteString("\n\n### Response B\n")
-			p.WriteString(s.Untrusted(FieldResponse, b))
-			return &judge.Request{System: system, Prompt: p.String(), Schema: pairwiseSchema}
-		})
+		ans, err := judgemetric.Ask(ctx, c, func(s judge.Sanitizer) *judge.Request {
+			responses := []part{{heading: "Response A", field: FieldResponse, text: a}, {heading: "Response B", field: FieldResponse, text: b}}
+			return &judge.Request{System: m.system, Prompt: renderInputs(s, parts, responses...), Schema: pairwiseSchema()}
+		}, parsePairwise)
 		if err != nil {
 			return scorer.Result{}, err
 		}
-		choice, expl, err := parsePairwise(ans)
-		if err != nil {
-			return scorer.Result{}, err
-		}
-		choices[k] = resolveChoice(choice, baselineFirst)
+		choices[k] = resolveChoice(ans.choice, baselineFirst)
 		if k == 0 {
-			explanation = expl
+			explanation = ans.explanation
 		}
 	}
 	final, consistent := choices[0], choices[0] == choices[1]
@@ -185,8 +155,7 @@ func (m *pairwise) Score(ctx context.Context, in *scorer.Instance) (scorer.Resul
 		res.Details["baseline_trace_id"] = online.TraceID
 		res.Details["baseline_release"] = online.Version
 	}
-	c.Finish(&res)
-	return res, nil
+	return c.Finish(res), nil
 }
 
 // resolveChoice turns an answer's A/B/SAME into CANDIDATE, BASELINE or
@@ -201,36 +170,24 @@ func resolveChoice(choice string, baselineFirst bool) string {
 	return ChoiceCandidate
 }
 
+// pairwiseAnswer is a parsed pairwise answer.
+type pairwiseAnswer struct{ choice, explanation string }
+
 // parsePairwise reads {"explanation", "pairwise_choice": "A"|"B"|"SAME"}.
-func parsePairwise(answer string) (string, string, error) {
+func parsePairwise(answer string) (pairwiseAnswer, error) {
 	var a struct {
 		Explanation *string `json:"explanation"`
 		Choice      *string `json:"pairwise_choice"`
 	}
 	if err := judgemetric.DecodeJSON(answer, &a); err != nil {
-		return "", "", err
+		return pairwiseAnswer{}, err
 	}
 	if a.Choice == nil || a.Explanation == nil {
-		return "", "", judgemetric.Unparseable("answer lacks pairwise_choice or explanation")
+		return pairwiseAnswer{}, judgemetric.Unparseable("answer lacks pairwise_choice or explanation")
 	}
 	switch c := strings.ToUpper(strings.TrimSpace(*a.Choice)); c {
 	case "A", "B", "SAME":
-		return c, *a.Explanation, nil
+		return pairwiseAnswer{c, *a.Explanation}, nil
 	}
-	return "", "", judgemetric.Unparseable("pairwise_choice %q is not A, B or SAME", *a.Choice)
-}
-
-func pairwiseFactory(deps judgemetric.Deps, bt builtinTemplate) scorer.Factory {
-	id := PairwisePrefix + bt.id
-	return func(params map[string]any) (scorer.Metric, error) {
-		p := scorer.Params(params)
-		if err := p.CheckKnown("judge"); err != nil {
-			return nil, err
-		}
-		j, newSan, err := deps.Resolve(id, p)
-		if err != nil {
-			return nil, err
-		}
-		return &pairwise{id: id, vars: bt.vars, tmpl: bt.tmpl, judge: j, newSan: newSan, baselines: deps.Baselines}, nil
-	}
+	return pairwiseAnswer{}, judgemetric.Unparseable("pairwise_choice %q is not A, B or SAME", *a.Choice)
 }

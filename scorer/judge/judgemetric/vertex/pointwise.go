@@ -14,37 +14,20 @@ import (
 // rating rubric's keys. Calls per run: 1. Score: the judge's rating, which
 // must be one of the rubric's keys; Label: the rating's label.
 type pointwise struct {
-	id     string
-	needs  scorer.Inputs
-	vars   []inputVar
+	judgemetric.Base
+	vars   []inputVar // besides the response, which is always the rated text
 	scale  []scalePoint
 	system string
-	schema *judge.Schema
-	judge  judge.Judge
-	newSan func() judge.Sanitizer
 }
 
-// newPointwise builds a pointwise metric; vars exclude the response,
-// which is always the rated text.
-func newPointwise(id string, t *Template, vars []inputVar, j judge.Judge, newSan func() judge.Sanitizer) (*pointwise, error) {
+// newPointwise builds the pointwise metric of template t.
+func newPointwise(b judgemetric.Base, t *Template, vars []inputVar) (*pointwise, error) {
 	pts, err := t.scale()
 	if err != nil {
 		return nil, err
 	}
-	return &pointwise{
-		id:     id,
-		needs:  scorer.InResponse | needsOf(vars),
-		vars:   vars,
-		scale:  pts,
-		system: t.system(pts),
-		schema: ratingSchema(pts),
-		judge:  j,
-		newSan: newSan,
-	}, nil
+	return &pointwise{Base: b, vars: vars, scale: pts, system: t.system(pts)}, nil
 }
-
-// Name returns the metric id.
-func (m *pointwise) Name() string { return m.id }
 
 // Semantics declares the rubric's scale: a 0/1 scale is a verdict that
 // passes at 1, a scale from negative to positive rates a deviation either
@@ -61,10 +44,7 @@ func (m *pointwise) Semantics() scorer.Semantics {
 }
 
 // Needs returns the response plus the input variables' fields.
-func (m *pointwise) Needs() scorer.Inputs { return m.needs }
-
-// JudgeName returns the configured judge.
-func (m *pointwise) JudgeName() string { return m.judge.Name() }
+func (m *pointwise) Needs() scorer.Inputs { return scorer.InResponse | needsOf(m.vars) }
 
 // Score asks the judge for a rating of in's response.
 func (m *pointwise) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
@@ -72,22 +52,18 @@ func (m *pointwise) Score(ctx context.Context, in *scorer.Instance) (scorer.Resu
 	if err != nil {
 		return scorer.Result{}, err
 	}
-	c := judgemetric.NewCaller(m.judge, m.newSan, m.id)
-	ans, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
+	c := m.Caller()
+	r, err := judgemetric.Ask(ctx, c, func(s judge.Sanitizer) *judge.Request {
 		return &judge.Request{
 			System: m.system,
-			Prompt: renderInputs(s, parts, &part{field: FieldResponse, text: in.Response}),
-			Schema: m.schema,
+			Prompt: renderInputs(s, parts, part{field: FieldResponse, text: in.Response}),
+			Schema: ratingSchema(m.scale),
 		}
-	})
+	}, func(ans string) (Rating, error) { return parseRating(ans, m.scale) })
 	if err != nil {
 		return scorer.Result{}, err
 	}
-	r, err := parseRating(ans, m.scale)
-	if err != nil {
-		return scorer.Result{}, err
-	}
-	res := scorer.Result{
+	return c.Finish(scorer.Result{
 		Score:       r.Score,
 		Label:       r.Label,
 		Explanation: capText(r.Explanation, maxExplanation),
@@ -95,7 +71,5 @@ func (m *pointwise) Score(ctx context.Context, in *scorer.Instance) (scorer.Resu
 			"scale_min": m.scale[0].value,
 			"scale_max": m.scale[len(m.scale)-1].value,
 		},
-	}
-	c.Finish(&res)
-	return res, nil
+	}), nil
 }

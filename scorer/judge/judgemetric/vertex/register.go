@@ -16,137 +16,104 @@ const (
 	maxCacheSize     = 100000
 )
 
-// Register adds every Vertex judge metric to r: the pointwise templates,
-// the custom "pointwise" type and the managed rubric metrics. Each
-// factory resolves its judge (param "judge", else deps.DefaultJudge) and
-// checks its parameters.
+// Register adds every Vertex judge metric to r: the pointwise templates
+// and their pairwise forms, the custom "pointwise" type, the managed
+// rubric metrics and the claim-based ones. Each factory resolves its
+// judge (param "judge", else deps.DefaultJudge) and checks its
+// parameters.
 func Register(r *scorer.Registry, deps judgemetric.Deps) error {
+	var entries []judgemetric.Entry
 	for _, bt := range builtinTemplates() {
-		if err := r.Register(bt.id, templateFactory(deps, bt)); err != nil {
-			return err
-		}
-		pairwise := scorer.Entry{Name: PairwisePrefix + bt.id, New: pairwiseFactory(deps, bt),
-			Semantics: scorer.Ratio(scorer.HigherIsBetter, "the candidate against the baseline: 1 candidate better, 0.5 tie, 0 baseline better")}
-		if err := r.RegisterAll(pairwise); err != nil {
-			return err
-		}
+		entries = append(entries, judgemetric.Entry{ID: bt.id, New: bt.newPointwise}, judgemetric.Entry{ID: PairwisePrefix + bt.id, New: bt.newPairwise,
+			Semantics: scorer.Ratio(scorer.HigherIsBetter, "the candidate against the baseline: 1 candidate better, 0.5 tie, 0 baseline better")})
 	}
-	if err := r.Register(CustomType, func(params map[string]any) (scorer.Metric, error) {
-		return newCustom(deps, params)
-	}); err != nil {
-		return err
-	}
+	entries = append(entries, judgemetric.Entry{ID: CustomType, New: newCustom})
 	for _, spec := range rubricSpecs() {
 		sem := judgemetric.Share()
-		if spec.id == "safety_v1" || spec.id == "final_response_match_v2" {
+		if spec.fixed != nil {
 			sem = judgemetric.Binary()
 		}
-		if err := r.RegisterAll(scorer.Entry{Name: spec.id, New: rubricFactory(deps, spec), Semantics: sem}); err != nil {
-			return err
-		}
+		entries = append(entries, judgemetric.Entry{ID: spec.id, New: spec.newMetric, Semantics: sem})
 	}
-	claims := []claimMetric{
-		{id: "grounding_v1", needs: scorer.InPrompt | scorer.InResponse | scorer.InContext, evidence: groundingEvidence, system: groundingSystem},
-		{id: "hallucination_v1", needs: scorer.InResponse | scorer.InPredictedTrajectory, segment: true, evidence: hallucinationEvidence, system: hallucinationSystem},
+	for _, cm := range claimMetrics() {
+		entries = append(entries, judgemetric.Entry{ID: cm.ID, New: cm.newMetric, Semantics: judgemetric.Share()})
 	}
-	for _, cm := range claims {
-		if err := r.RegisterAll(scorer.Entry{Name: cm.id, New: claimFactory(deps, cm), Semantics: judgemetric.Share()}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return judgemetric.RegisterAll(r, deps, entries...)
 }
 
-func templateFactory(deps judgemetric.Deps, bt builtinTemplate) scorer.Factory {
-	return func(params map[string]any) (scorer.Metric, error) {
-		p := scorer.Params(params)
-		if err := p.CheckKnown("judge"); err != nil {
-			return nil, err
-		}
-		j, newSan, err := deps.Resolve(bt.id, p)
-		if err != nil {
-			return nil, err
-		}
-		tmpl := bt.tmpl
-		return newPointwise(bt.id, &tmpl, bt.vars, j, newSan)
+func (bt builtinTemplate) newPointwise(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error) {
+	b, err := judgemetric.NewBase(bt.id, p, deps)
+	if err != nil {
+		return nil, err
 	}
+	return newPointwise(b, &bt.tmpl, bt.vars)
 }
 
-func rubricFactory(deps judgemetric.Deps, spec rubricSpec) scorer.Factory {
+func (bt builtinTemplate) newPairwise(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error) {
+	return newPairwise(bt, p, deps)
+}
+
+func (spec rubricSpec) newMetric(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error) {
 	adaptive := spec.genInputs != nil
 	configured := spec.fixed == nil // rubrics come from params or generation
-	return func(params map[string]any) (scorer.Metric, error) {
-		p := scorer.Params(params)
-		allowed := []string{"judge", "num_samples", judgemetric.ParamTemperature}
-		if configured {
-			allowed = append(allowed, "rubrics")
-		}
-		if adaptive {
-			allowed = append(allowed, "rubric_cache_size")
-		}
-		if err := p.CheckKnown(allowed...); err != nil {
+	known := []string{"num_samples", judgemetric.ParamTemperature}
+	if configured {
+		known = append(known, "rubrics")
+	}
+	if adaptive {
+		known = append(known, "rubric_cache_size")
+	}
+	b, err := judgemetric.NewBase(spec.id, p, deps, known...)
+	if err != nil {
+		return nil, err
+	}
+	m := &rubricMetric{Base: b, spec: spec}
+	if m.samples, err = p.PositiveInt("num_samples", 1, maxSamples); err != nil {
+		return nil, err
+	}
+	if m.temperature, err = judgemetric.SamplingTemperature(p, m.samples); err != nil {
+		return nil, err
+	}
+	if configured {
+		if m.rubrics, err = stringList(p, "rubrics"); err != nil {
 			return nil, err
 		}
-		samples, err := p.PositiveInt("num_samples", 1, maxSamples)
+		switch {
+		case !adaptive && len(m.rubrics) == 0:
+			return nil, fmt.Errorf(`param "rubrics": required: a list of rubric texts`)
+		case len(m.rubrics) > maxRubrics:
+			return nil, fmt.Errorf(`param "rubrics": at most %d rubrics, got %d`, maxRubrics, len(m.rubrics))
+		case p["rubrics"] != nil && len(m.rubrics) == 0:
+			return nil, fmt.Errorf(`param "rubrics": empty list`)
+		}
+	}
+	if adaptive {
+		size, err := p.Int("rubric_cache_size", defaultCacheSize)
 		if err != nil {
 			return nil, err
 		}
-		m := &rubricMetric{spec: spec, samples: samples}
-		if m.temperature, err = judgemetric.SamplingTemperature(p, samples); err != nil {
-			return nil, err
+		if size < 0 || size > maxCacheSize {
+			return nil, fmt.Errorf(`param "rubric_cache_size": must be between 0 and %d, got %d`, maxCacheSize, size)
 		}
-		if configured {
-			if m.rubrics, err = stringList(p, "rubrics"); err != nil {
-				return nil, err
-			}
-			if !adaptive && len(m.rubrics) == 0 {
-				return nil, fmt.Errorf(`param "rubrics": required: a list of rubric texts`)
-			}
-			if len(m.rubrics) > maxRubrics {
-				return nil, fmt.Errorf(`param "rubrics": at most %d rubrics, got %d`, maxRubrics, len(m.rubrics))
-			}
-			if p["rubrics"] != nil && len(m.rubrics) == 0 {
-				return nil, fmt.Errorf(`param "rubrics": empty list`)
-			}
+		if size > 0 {
+			// size is positive, so New cannot fail.
+			m.cache, _ = lru.New[string, []string](size)
 		}
-		if adaptive {
-			size, err := p.Int("rubric_cache_size", defaultCacheSize)
-			if err != nil {
-				return nil, err
-			}
-			if size < 0 || size > maxCacheSize {
-				return nil, fmt.Errorf(`param "rubric_cache_size": must be between 0 and %d, got %d`, maxCacheSize, size)
-			}
-			if size > 0 {
-				// size is positive, so New cannot fail.
-				m.cache, _ = lru.New[string, []string](size)
-			}
-		}
-		if m.judge, m.newSan, err = deps.Resolve(spec.id, p); err != nil {
-			return nil, err
-		}
-		return m, nil
 	}
+	return m, nil
 }
 
-func claimFactory(deps judgemetric.Deps, cm claimMetric) scorer.Factory {
-	return func(params map[string]any) (scorer.Metric, error) {
-		p := scorer.Params(params)
-		known := []string{"judge"}
-		if cm.segment {
-			known = append(known, ParamIntermediate)
-		}
-		if err := p.CheckKnown(known...); err != nil {
-			return nil, err
-		}
-		m := cm
-		var err error
-		if m.intermediate, err = p.Bool(ParamIntermediate, false); err != nil {
-			return nil, err
-		}
-		if m.judge, m.newSan, err = deps.Resolve(cm.id, p); err != nil {
-			return nil, err
-		}
-		return &m, nil
+func (cm claimMetric) newMetric(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error) {
+	var known []string
+	if cm.segment {
+		known = append(known, ParamIntermediate)
 	}
+	var err error
+	if cm.Base, err = judgemetric.NewBase(cm.ID, p, deps, known...); err != nil {
+		return nil, err
+	}
+	if cm.intermediate, err = p.Bool(ParamIntermediate, false); err != nil {
+		return nil, err
+	}
+	return &cm, nil
 }

@@ -17,10 +17,10 @@ import (
 type rubricSpec struct {
 	id    string
 	needs scorer.Inputs
-	// inputs are the user inputs shown when validating; response, when
-	// set, is the judged text shown as the AI-generated response.
-	inputs   func(in *scorer.Instance) []part
-	response func(in *scorer.Instance) *part
+	// inputs are the user inputs shown when validating.
+	inputs func(in *scorer.Instance) []part
+	// noResponse: the response is not judged (nor shown).
+	noResponse bool
 	// genInputs are the inputs rubrics are generated from; nil for a
 	// metric with static rubrics.
 	genInputs func(in *scorer.Instance) []part
@@ -39,6 +39,7 @@ type rubricSpec struct {
 
 // rubricMetric scores the passing rate of rubric verdicts.
 type rubricMetric struct {
+	judgemetric.Base
 	spec    rubricSpec
 	rubrics []string // configured rubrics; nil uses spec.fixed or generates
 	samples int
@@ -46,18 +47,10 @@ type rubricMetric struct {
 	// rubric generation uses the judge's.
 	temperature *float64
 	cache       *lru.Cache[string, []string] // generated rubrics by input hash; nil: no caching
-	judge       judge.Judge
-	newSan      func() judge.Sanitizer
 }
-
-// Name returns the metric id.
-func (m *rubricMetric) Name() string { return m.spec.id }
 
 // Needs returns the metric's required inputs.
 func (m *rubricMetric) Needs() scorer.Inputs { return m.spec.needs }
-
-// JudgeName returns the configured judge.
-func (m *rubricMetric) JudgeName() string { return m.judge.Name() }
 
 // adaptive reports whether rubrics are generated per input.
 func (m *rubricMetric) adaptive() bool { return m.rubrics == nil && m.spec.genInputs != nil }
@@ -70,7 +63,7 @@ func (m *rubricMetric) adaptive() bool { return m.rubrics == nil && m.spec.genIn
 // could be parsed the SDK's score 0 becomes an invalid_response error:
 // an unreadable answer never yields a score.
 func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
-	c := judgemetric.NewCaller(m.judge, m.newSan, m.spec.id)
+	c := m.Caller()
 	rubrics, trusted := m.rubrics, true
 	cacheHit := false
 	if m.rubrics == nil {
@@ -85,24 +78,20 @@ func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 		}
 	}
 	inputs := m.spec.inputs(in)
-	var resp *part
-	if m.spec.response != nil {
-		resp = m.spec.response(in)
+	var resp []part
+	if !m.spec.noResponse {
+		resp = []part{{field: FieldResponse, text: in.Response}}
 	}
 	system := m.validationSystem(rubrics, trusted)
 	samples := make([][]QuestionVerdict, 0, m.samples)
 	for range m.samples {
-		ans, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
-			prompt := renderInputs(s, inputs, resp)
+		sample, err := judgemetric.Ask(ctx, c, func(s judge.Sanitizer) *judge.Request {
+			prompt := renderInputs(s, inputs, resp...)
 			if !trusted {
 				prompt += "\n\n# Rubrics\n" + s.UntrustedPieces(FieldRubrics, rubricPieces(rubrics))
 			}
 			return &judge.Request{System: system, Prompt: prompt, Schema: verdictSchema(), Temperature: m.temperature}
-		})
-		if err != nil {
-			return scorer.Result{}, err
-		}
-		sample, err := m.parseSample(ans, rubrics)
+		}, func(ans string) ([]QuestionVerdict, error) { return m.parseSample(ans, rubrics) })
 		if err != nil {
 			return scorer.Result{}, err
 		}
@@ -123,8 +112,7 @@ func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 	if m.adaptive() {
 		res.Details["rubric_cache_hit"] = cacheHit
 	}
-	c.Finish(&res)
-	return res, nil
+	return c.Finish(res), nil
 }
 
 // parseSample parses one validation answer: JSON verdicts, or for a
@@ -193,23 +181,19 @@ func consensusResult(cons []Consensus, score float64, samples int) scorer.Result
 // same inputs were seen, else by one judge call (metrics.md §7.2).
 func (m *rubricMetric) generated(ctx context.Context, c *judgemetric.Caller, in *scorer.Instance) ([]string, bool, error) {
 	parts := m.spec.genInputs(in)
-	key := cacheKey(m.spec.id, parts)
+	key := cacheKey(m.ID, parts)
 	if m.cache != nil {
 		if r, ok := m.cache.Get(key); ok {
 			return r, true, nil
 		}
 	}
 	system := generationSystem(m.spec.generate)
-	ans, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
+	rubrics, err := judgemetric.Ask(ctx, c, func(s judge.Sanitizer) *judge.Request {
 		var b strings.Builder
 		b.WriteString("# User Inputs\n")
 		renderParts(&b, s, parts)
 		return &judge.Request{System: system, Prompt: b.String(), Schema: questionsSchema()}
-	})
-	if err != nil {
-		return nil, false, err
-	}
-	rubrics, err := ParseQuestions(ans)
+	}, ParseQuestions)
 	if err != nil {
 		return nil, false, err
 	}
@@ -263,7 +247,7 @@ func (m *rubricMetric) validationSystem(rubrics []string, trusted bool) string {
 	b.WriteString("# Instruction\nYou are an expert evaluator. ")
 	b.WriteString(m.spec.validate)
 	b.WriteString("\nFor each rubric decide whether it is satisfied (verdict true) or not (verdict false), using only the user inputs")
-	if m.spec.response != nil {
+	if !m.spec.noResponse {
 		b.WriteString(" and the AI-generated response")
 	}
 	b.WriteString(". Judge every rubric independently and give a short reasoning for each. Copy each rubric's text verbatim into \"rubric\".")

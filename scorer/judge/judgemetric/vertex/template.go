@@ -1,17 +1,20 @@
 package vertex
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
 )
 
 // defaultInstruction is the "# Instruction" section of every pointwise
-// template unless a template gives its own.
+// template.
 const defaultInstruction = `You are an expert evaluator of AI-generated text. You will be given user inputs and a response written by an AI model.
 First read the user inputs carefully to understand the task, then judge the response against the Criteria in the Evaluation section.
 Rate the response following the Rating Rubric and the Evaluation Steps. Explain your rating step by step, and choose the rating only from the values the Rating Rubric lists.`
@@ -22,8 +25,6 @@ Rate the response following the Rating Rubric and the Evaluation Steps. Explain 
 // "## Evaluation Steps" (each map serialized as "key: value" lines sorted
 // by key), then the user inputs and the response.
 type Template struct {
-	// Instruction replaces the default instruction when set.
-	Instruction string
 	// MetricDefinition is a one-paragraph definition; optional.
 	MetricDefinition string
 	// Criteria maps a criterion name to its description.
@@ -60,7 +61,7 @@ func (t *Template) scale() ([]scalePoint, error) {
 		}
 		pts = append(pts, scalePoint{key: k, value: v, label: ratingLabel(k, desc)})
 	}
-	sort.Slice(pts, func(i, j int) bool { return pts[i].value < pts[j].value })
+	slices.SortFunc(pts, func(a, b scalePoint) int { return cmp.Compare(a.value, b.value) })
 	for i := 1; i < len(pts); i++ {
 		if pts[i].value == pts[i-1].value {
 			return nil, fmt.Errorf("rating rubric keys %q and %q are the same score", pts[i-1].key, pts[i].key)
@@ -84,14 +85,9 @@ func ratingLabel(key, desc string) string {
 // serializeInOrder renders m as "key: value" lines sorted by key, as
 // PointwiseMetricPromptTemplate does.
 func serializeInOrder(m map[string]string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	lines := make([]string, len(keys))
-	for i, k := range keys {
-		lines[i] = k + ": " + m[k]
+	var lines []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		lines = append(lines, k+": "+m[k])
 	}
 	return strings.Join(lines, "\n")
 }
@@ -99,31 +95,23 @@ func serializeInOrder(m map[string]string) string {
 // system renders the trusted part of the template: instruction,
 // evaluation sections and the answer format.
 func (t *Template) system(pts []scalePoint) string {
+	return evaluationSystem(defaultInstruction, t.MetricDefinition, t.Criteria, serializeInOrder(t.RatingRubric), serializeInOrder(t.EvaluationSteps),
+		`Answer with one JSON object and nothing else: {"explanation": "<your step-by-step reasoning>", "score": <your rating>}. The score must be exactly one of: `+scaleList(pts)+".")
+}
+
+// evaluationSystem lays out a Vertex metric prompt template's trusted
+// sections; the metric definition and the evaluation steps are optional.
+func evaluationSystem(instruction, definition string, criteria map[string]string, rubric, steps, answerFormat string) string {
 	var b strings.Builder
-	b.WriteString("# Instruction\n")
-	if t.Instruction != "" {
-		b.WriteString(t.Instruction)
-	} else {
-		b.WriteString(defaultInstruction)
+	b.WriteString("# Instruction\n" + instruction + "\n\n# Evaluation")
+	if definition != "" {
+		b.WriteString("\n## Metric Definition\n" + definition + "\n")
 	}
-	b.WriteString("\n\n# Evaluation")
-	if t.MetricDefinition != "" {
-		b.WriteString("\n## Metric Definition\n")
-		b.WriteString(t.MetricDefinition)
-		b.WriteString("\n")
+	b.WriteString("\n## Criteria\n" + serializeInOrder(criteria) + "\n\n## Rating Rubric\n" + rubric)
+	if steps != "" {
+		b.WriteString("\n\n## Evaluation Steps\n" + steps)
 	}
-	b.WriteString("\n## Criteria\n")
-	b.WriteString(serializeInOrder(t.Criteria))
-	b.WriteString("\n\n## Rating Rubric\n")
-	b.WriteString(serializeInOrder(t.RatingRubric))
-	if len(t.EvaluationSteps) > 0 {
-		b.WriteString("\n\n## Evaluation Steps\n")
-		b.WriteString(serializeInOrder(t.EvaluationSteps))
-	}
-	b.WriteString("\n\n# Answer Format\n")
-	b.WriteString(`Answer with one JSON object and nothing else: {"explanation": "<your step-by-step reasoning>", "score": <your rating>}. The score must be exactly one of: `)
-	b.WriteString(scaleList(pts))
-	b.WriteString(".")
+	b.WriteString("\n\n# Answer Format\n" + answerFormat)
 	return b.String()
 }
 
@@ -138,19 +126,7 @@ func scaleList(pts []scalePoint) string {
 
 // ratingSchema is the structured-output schema of a rating answer.
 func ratingSchema(pts []scalePoint) *judge.Schema {
-	return &judge.Schema{
-		Name: "pointwise_rating",
-		JSON: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"explanation": map[string]any{"type": "string"},
-				"score": map[string]any{
-					"type":        "number",
-					"description": "one of: " + scaleList(pts),
-				},
-			},
-			"required":             []any{"explanation", "score"},
-			"additionalProperties": false,
-		},
-	}
+	return judgemetric.ObjectSchema("pointwise_rating",
+		"explanation", judgemetric.Type("string"),
+		"score", map[string]any{"type": "number", "description": "one of: " + scaleList(pts)})
 }

@@ -66,27 +66,6 @@ func ParseVerdicts(answer string, rubrics []string) ([]QuestionVerdict, error) {
 
 // verdictSchema is the structured-output schema of a validation answer.
 func verdictSchema() *judge.Schema {
-	return &judge.Schema{
-		Name: "rubric_verdicts",
-		JSON: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"verdicts": map[string]any{
-					"type": "array",
-					"items": map[string]any{
-						"type": "object",
-						"properties": map[string]any{
-							"rubric":    map[string]any{"type": "string"},
-							"reasoning": map[string]any{"type": "string"},
-							"verdict":   map[string]any{"type": "boolean"},
-						},
-						"required":             []any{"rubric", "reasoning", "verdict"},
-						"additionalProperties": false,
-					},
-				},
-			},
-			"required":             []any{"verdicts"},
-			"additionalProperties": false,
-		},
-	}
+	item := judgemetric.Object("rubric", judgemetric.Type("string"), "reasoning", judgemetric.Type("string"), "verdict", judgemetric.Type("boolean"))
+	return judgemetric.ObjectSchema("rubric_verdicts", "verdicts", judgemetric.Array(item))
 }

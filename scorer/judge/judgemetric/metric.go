@@ -1,0 +1,52 @@
+package judgemetric
+
+import (
+	"context"
+
+	"github.com/evalsidecar/evalsidecar/scorer"
+	"github.com/evalsidecar/evalsidecar/scorer/judge"
+)
+
+// Base is what every judge metric holds: its id, its judge and the
+// metric's sanitizer factory. It gives the metric Name, JudgeName and a
+// Caller per evaluation.
+type Base struct {
+	ID     string
+	Judge  judge.Judge
+	NewSan func() judge.Sanitizer
+	// Temperature, when set, is put on every request that sets none
+	// (see SamplingTemperature).
+	Temperature *float64
+}
+
+// NewBase checks that p holds no parameter but "judge" and known, and
+// resolves the judge of metric id (see Deps.Resolve).
+func NewBase(id string, p scorer.Params, deps Deps, known ...string) (Base, error) {
+	if err := p.CheckKnown(append(known, "judge")...); err != nil {
+		return Base{}, err
+	}
+	j, newSan, err := deps.Resolve(id, p)
+	return Base{ID: id, Judge: j, NewSan: newSan}, err
+}
+
+// Name returns the metric id.
+func (b *Base) Name() string { return b.ID }
+
+// JudgeName returns the name of the metric's judge.
+func (b *Base) JudgeName() string { return b.Judge.Name() }
+
+// Caller returns the Caller of one evaluation.
+func (b *Base) Caller() *Caller {
+	return &Caller{Judge: b.Judge, NewSanitizer: b.NewSan, Metric: b.ID, Temperature: b.Temperature}
+}
+
+// Ask sends the request build makes (see Caller.Call) and parses the
+// answer with parse.
+func Ask[T any](ctx context.Context, c *Caller, build func(judge.Sanitizer) *judge.Request, parse func(string) (T, error)) (T, error) {
+	ans, err := c.Call(ctx, build)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return parse(ans)
+}
