@@ -72,7 +72,7 @@ func (m *hallucinations) Score(ctx context.Context, in *scorer.Instance) (scorer
 		notes     []string
 	)
 	for _, t := range turns(in) {
-		h := newHeader(in, t.user)
+		h := newHeader(in, t)
 		var stepScores []float64
 		events := t.events
 		if events == nil {

@@ -18,16 +18,28 @@ type event struct {
 // wrapFunc passes run content through the request's sanitizer.
 type wrapFunc func(field, text string) string
 
-// header is the fixed part of a hallucinations_v1 context.
+// header is what the prompts show of an invocation besides its steps:
+// the agent's instructions and tools, the user prompt, and for the rubric
+// prompts the tool calls and the final response.
 type header struct {
 	agent        string
 	instructions string
 	tools        []agentrun.ToolDefinition
 	user         string
+	calls        []agentrun.ToolCall
+	response     string
 }
 
-func newHeader(in *scorer.Instance, user string) header {
-	return header{agent: agentName(in), instructions: in.Instruction, tools: in.ToolDeclarations, user: user}
+func newHeader(in *scorer.Instance, t turn) header {
+	return header{agent: agentName(in), instructions: in.Instruction, tools: in.ToolDeclarations, user: t.user, calls: t.calls, response: t.response}
+}
+
+// toolsText is the declared tools as ADK's tool declaration block.
+func (h header) toolsText(wrap wrapFunc) string {
+	if len(h.tools) == 0 {
+		return "Agent has no tools."
+	}
+	return wrap(FieldToolDeclarations, indent(declarationsJSON(h.agent, h.tools)))
 }
 
 // buildContext renders the grounding context of metrics.md §6.4.5, with
@@ -46,10 +58,7 @@ func buildContext(h header, events []event, wrap wrapFunc) string {
 	if h.instructions != "" {
 		dev = wrap(FieldInstruction, h.agent+":\n"+h.instructions)
 	}
-	tools := "Agent has no tools."
-	if len(h.tools) > 0 {
-		tools = wrap(FieldToolDeclarations, indent(declarationsJSON(h.agent, h.tools)))
-	}
+	tools := h.toolsText(wrap)
 	parts := []string{
 		"Developer instructions:\n" + dev + "\n",
 		"User prompt:\n" + wrap(FieldPrompt, h.user) + "\n",

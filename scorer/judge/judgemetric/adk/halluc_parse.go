@@ -1,29 +1,17 @@
 package adk
 
 import (
+	"regexp"
 	"strings"
 )
+
+// sentenceBlock is ADK's segmenter answer pattern.
+var sentenceBlock = regexp.MustCompile(`(?s)<sentence>(.*?)</sentence>`)
 
 // parseSentences returns the sentences of a segmenter answer: the text
 // of every <sentence>…</sentence> block, in order, newlines included
 // (Python re.findall(r"<sentence>(.*?)</sentence>", re.DOTALL)).
-func parseSentences(answer string) []string {
-	const open, close = "<sentence>", "</sentence>"
-	var out []string
-	for {
-		i := strings.Index(answer, open)
-		if i < 0 {
-			return out
-		}
-		rest := answer[i+len(open):]
-		j := strings.Index(rest, close)
-		if j < 0 {
-			return out
-		}
-		out = append(out, rest[:j])
-		answer = rest[j+len(close):]
-	}
-}
+func parseSentences(answer string) []string { return captures(sentenceBlock, answer) }
 
 // validation is one sentence block of a validator answer. An excerpt
 // that reads "null" is empty.

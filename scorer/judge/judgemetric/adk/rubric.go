@@ -89,16 +89,13 @@ func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 		verdicts []scorer.Verdict
 	)
 	for ti, t := range ts {
-		ri := rubricInput{
-			agent: agentName(in), instructions: in.Instruction, tools: in.ToolDeclarations,
-			user: t.user, calls: t.calls, response: t.response,
-		}
+		h := newHeader(in, t)
 		counts := make([]tally, len(m.rubrics))
 		seen := make([]bool, len(m.rubrics))
 		first := make([][3]string, len(m.rubrics)) // per rubric and verdict, the first rationale
 		for range m.samples {
 			answer, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
-				return &judge.Request{System: system, Prompt: rubricPrompt(m.toolUse, ri, s.Untrusted)}
+				return &judge.Request{System: system, Prompt: rubricPrompt(m.toolUse, h, s.Untrusted)}
 			})
 			if err != nil {
 				return scorer.Result{}, err

@@ -1,6 +1,7 @@
 package adk
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -28,9 +29,9 @@ const (
 // "yes" (lower-cased) is yes, else one that contains "no" is no (so "Not
 // applicable" is no), else none. Property and rationale are stripped.
 func parseRubricAnswer(answer string) []rubricAnswer {
-	props := afterMarker(answer, "Property: ")
-	rats := afterMarker(answer, "Rationale: ")
-	verds := afterMarker(answer, "Verdict: ")
+	props := captures(propertyLine, answer)
+	rats := captures(rationaleLine, answer)
+	verds := captures(verdictLine, answer)
 	n := min(len(props), len(rats), len(verds))
 	out := make([]rubricAnswer, n)
 	for i := range n {
@@ -43,23 +44,21 @@ func parseRubricAnswer(answer string) []rubricAnswer {
 	return out
 }
 
-// afterMarker returns, for every non-overlapping occurrence of marker, the
-// text after it up to the end of its line ("\n" excluded).
-func afterMarker(s, marker string) []string {
+// The markers of a rubric answer, each capturing the rest of its line.
+var (
+	propertyLine  = regexp.MustCompile(`Property: (.*)`)
+	rationaleLine = regexp.MustCompile(`Rationale: (.*)`)
+	verdictLine   = regexp.MustCompile(`Verdict: (.*)`)
+)
+
+// captures returns the first group of every non-overlapping match of re
+// in s, as Python's re.findall does for a pattern with one group.
+func captures(re *regexp.Regexp, s string) []string {
 	var out []string
-	for {
-		i := strings.Index(s, marker)
-		if i < 0 {
-			return out
-		}
-		rest := s[i+len(marker):]
-		j := strings.IndexByte(rest, '\n')
-		if j < 0 {
-			return append(out, rest)
-		}
-		out = append(out, rest[:j])
-		s = rest[j:]
+	for _, m := range re.FindAllStringSubmatch(s, -1) {
+		out = append(out, m[1])
 	}
+	return out
 }
 
 func parseVerdict(v string) verdict {

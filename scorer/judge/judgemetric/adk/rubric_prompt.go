@@ -58,31 +58,18 @@ func rubricSystem(toolUse bool, rubrics []rubric) string {
 	return b.String()
 }
 
-// rubricInput is the run content of one invocation's rubric prompt.
-type rubricInput struct {
-	agent        string
-	instructions string
-	tools        []agentrun.ToolDefinition
-	user         string
-	calls        []agentrun.ToolCall
-	response     string
-}
-
 // rubricPrompt renders the user prompt: <developer_instructions>,
 // <available_tools>, <main_prompt>, <response_steps> and, for the final
 // response metric, <final_answer>, each holding sanitized run content.
-func rubricPrompt(toolUse bool, in rubricInput, wrap wrapFunc) string {
+func rubricPrompt(toolUse bool, h header, wrap wrapFunc) string {
 	instr := "None"
-	if in.instructions != "" {
-		instr = wrap(FieldInstruction, in.instructions)
+	if h.instructions != "" {
+		instr = wrap(FieldInstruction, h.instructions)
 	}
-	tools := "Agent has no tools."
-	if len(in.tools) > 0 {
-		tools = wrap(FieldToolDeclarations, indent(declarationsJSON(in.agent, in.tools)))
-	}
+	tools := h.toolsText(wrap)
 	steps := "No intermediate steps were taken."
-	if len(in.calls) > 0 {
-		steps = wrap(FieldToolCalls, responseSteps(in.calls))
+	if len(h.calls) > 0 {
+		steps = wrap(FieldToolCalls, responseSteps(h.calls))
 	}
 	var b strings.Builder
 	section := func(tag, body string) {
@@ -90,10 +77,10 @@ func rubricPrompt(toolUse bool, in rubricInput, wrap wrapFunc) string {
 	}
 	section("developer_instructions", instr)
 	section("available_tools", tools)
-	section("main_prompt", wrap(FieldPrompt, in.user))
+	section("main_prompt", wrap(FieldPrompt, h.user))
 	section("response_steps", steps)
 	if !toolUse {
-		section("final_answer", wrap(FieldResponse, in.response))
+		section("final_answer", wrap(FieldResponse, h.response))
 	}
 	b.WriteString("Evaluate every property listed in your instructions against the sections above.")
 	return b.String()

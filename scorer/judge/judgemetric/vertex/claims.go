@@ -72,8 +72,7 @@ func ParseClaims(answer string) ([]Claim, error) {
 }
 
 // ParseSegments parses a segmentation answer {"claims": [string]}: the
-// response's atomic claims. Empty entries are dropped; none is an
-// invalid_response error.
+// response's atomic claims (see cleanTexts; at most maxClaims).
 func ParseSegments(answer string) ([]string, error) {
 	var a struct {
 		Claims *[]string `json:"claims"`
@@ -81,22 +80,7 @@ func ParseSegments(answer string) ([]string, error) {
 	if err := judgemetric.DecodeJSON(answer, &a); err != nil {
 		return nil, err
 	}
-	if a.Claims == nil {
-		return nil, judgemetric.Unparseable("answer has no claims")
-	}
-	var out []string
-	for _, c := range *a.Claims {
-		if c = strings.TrimSpace(c); c != "" {
-			out = append(out, capText(c, maxRubricLen))
-		}
-		if len(out) == maxClaims {
-			break
-		}
-	}
-	if len(out) == 0 {
-		return nil, judgemetric.Unparseable("answer has no claims")
-	}
-	return out, nil
+	return cleanTexts(a.Claims, "claims", maxClaims, false)
 }
 
 // maxClaims caps the claims taken from a segmentation answer.

@@ -1,6 +1,7 @@
 package vertex
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
@@ -14,11 +15,8 @@ const (
 )
 
 // ParseQuestions parses a rubric-generation answer {"questions": [...]}
-// (metrics.md §7.2; a ```json fence is accepted). Questions are trimmed,
-// cut to 1000 bytes, empty ones and duplicates (ignoring case and
-// whitespace) dropped, and at most 32 kept. No questions, a missing
-// "questions" field or a wrong type is an invalid_response error, never
-// an empty rubric set.
+// (metrics.md §7.2; a ```json fence is accepted): the questions as
+// cleanTexts leaves them, duplicates dropped, at most maxRubrics.
 func ParseQuestions(answer string) ([]string, error) {
 	var a struct {
 		Questions *[]string `json:"questions"`
@@ -26,25 +24,31 @@ func ParseQuestions(answer string) ([]string, error) {
 	if err := judgemetric.DecodeJSON(answer, &a); err != nil {
 		return nil, err
 	}
-	if a.Questions == nil {
-		return nil, judgemetric.Unparseable("answer has no questions")
-	}
-	seen := make(map[string]bool)
+	return cleanTexts(a.Questions, "questions", maxRubrics, true)
+}
+
+// cleanTexts cleans the list of texts (rubrics or claims) of an answer:
+// each trimmed and cut to maxRubricLen, empty ones dropped and, with
+// dedupe, repeats too (ignoring case and whitespace; a lone bullet counts
+// as empty); at most max kept. A missing list or none left is an
+// invalid_response error, never an empty set.
+func cleanTexts(texts *[]string, what string, max int, dedupe bool) ([]string, error) {
 	var out []string
-	for _, q := range *a.Questions {
-		q = capText(strings.TrimSpace(q), maxRubricLen)
-		k := normalize(q)
-		if k == "" || seen[k] {
+	seen := make(map[string]bool)
+	for _, t := range *cmp.Or(texts, &[]string{}) {
+		t = capText(strings.TrimSpace(t), maxRubricLen)
+		k := normalize(t)
+		if t == "" || dedupe && (k == "" || seen[k]) {
 			continue
 		}
 		seen[k] = true
-		out = append(out, q)
-		if len(out) == maxRubrics {
+		out = append(out, t)
+		if len(out) == max {
 			break
 		}
 	}
 	if len(out) == 0 {
-		return nil, judgemetric.Unparseable("answer has no questions")
+		return nil, judgemetric.Unparseable("answer has no %s", what)
 	}
 	return out, nil
 }

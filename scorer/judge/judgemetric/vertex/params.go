@@ -3,6 +3,7 @@ package vertex
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -15,19 +16,13 @@ func stringList(p scorer.Params, key string) ([]string, error) {
 	if !ok || v == nil {
 		return nil, nil
 	}
-	var items []any
-	switch l := v.(type) {
-	case []any:
-		items = l
-	case []string:
-		for _, s := range l {
-			items = append(items, s)
-		}
-	default:
+	items := reflect.ValueOf(v)
+	if items.Kind() != reflect.Slice {
 		return nil, fmt.Errorf("param %q: must be a list of strings, got %T", key, v)
 	}
-	out := make([]string, 0, len(items))
-	for i, it := range items {
+	out := make([]string, 0, items.Len())
+	for i := range items.Len() {
+		it := items.Index(i).Interface()
 		s, ok := it.(string)
 		if !ok {
 			return nil, fmt.Errorf("param %q: item %d must be a string, got %T", key, i, it)
@@ -66,27 +61,15 @@ func stringMap(p scorer.Params, key string) (map[string]string, error) {
 		out[ks] = strings.TrimSpace(s)
 		return nil
 	}
-	switch m := v.(type) {
-	case map[string]any:
-		for k, val := range m {
-			if err := add(k, val); err != nil {
-				return nil, err
-			}
-		}
-	case map[any]any:
-		for k, val := range m {
-			if err := add(k, val); err != nil {
-				return nil, err
-			}
-		}
-	case map[string]string:
-		for k, val := range m {
-			if err := add(k, val); err != nil {
-				return nil, err
-			}
-		}
-	default:
+	// YAML gives map[string]any, or map[any]any when a key is not a string.
+	m := reflect.ValueOf(v)
+	if m.Kind() != reflect.Map {
 		return nil, fmt.Errorf("param %q: must be a map, got %T", key, v)
+	}
+	for it := m.MapRange(); it.Next(); {
+		if err := add(it.Key().Interface(), it.Value().Interface()); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }

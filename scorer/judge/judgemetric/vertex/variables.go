@@ -18,27 +18,18 @@ type variable struct {
 // names (Vertex dataset column names). Any other name is a dataset column
 // (Instance.Columns), sent as field "context".
 func lookupVariable(name string) (variable, bool) {
-	switch name {
-	case "prompt":
-		return variable{FieldPrompt, scorer.InPrompt, func(in *scorer.Instance) string { return in.Prompt }}, true
-	case "response":
-		return variable{FieldResponse, scorer.InResponse, func(in *scorer.Instance) string { return in.Response }}, true
-	case "reference":
-		return variable{FieldReference, scorer.InReference, func(in *scorer.Instance) string { return in.Reference }}, true
-	case "instruction":
-		return variable{FieldInstruction, scorer.InInstruction, func(in *scorer.Instance) string { return in.Instruction }}, true
-	case "context":
-		return variable{FieldContext, scorer.InContext, func(in *scorer.Instance) string { return in.Context }}, true
-	case "predicted_trajectory":
-		return variable{FieldToolCalls, scorer.InPredictedTrajectory, func(in *scorer.Instance) string { return toolCallsText(in.PredictedTrajectory) }}, true
-	case "reference_trajectory":
-		return variable{FieldReference, scorer.InReferenceTrajectory, func(in *scorer.Instance) string { return toolCallsText(in.ReferenceTrajectory) }}, true
-	case "conversation":
-		return variable{FieldConversation, scorer.InConversation, func(in *scorer.Instance) string { return conversationText(in.Conversation) }}, true
-	case "tool_declarations":
-		return variable{FieldToolDeclarations, scorer.InToolDeclarations, func(in *scorer.Instance) string { return toolDeclarationsText(in.ToolDeclarations) }}, true
-	}
-	return variable{}, false
+	v, ok := map[string]variable{
+		"prompt":               {FieldPrompt, scorer.InPrompt, func(in *scorer.Instance) string { return in.Prompt }},
+		"response":             {FieldResponse, scorer.InResponse, func(in *scorer.Instance) string { return in.Response }},
+		"reference":            {FieldReference, scorer.InReference, func(in *scorer.Instance) string { return in.Reference }},
+		"instruction":          {FieldInstruction, scorer.InInstruction, func(in *scorer.Instance) string { return in.Instruction }},
+		"context":              {FieldContext, scorer.InContext, func(in *scorer.Instance) string { return in.Context }},
+		"predicted_trajectory": {FieldToolCalls, scorer.InPredictedTrajectory, func(in *scorer.Instance) string { return toolCallsText(in.PredictedTrajectory) }},
+		"reference_trajectory": {FieldReference, scorer.InReferenceTrajectory, func(in *scorer.Instance) string { return toolCallsText(in.ReferenceTrajectory) }},
+		"conversation":         {FieldConversation, scorer.InConversation, func(in *scorer.Instance) string { return conversationText(in.Conversation) }},
+		"tool_declarations":    {FieldToolDeclarations, scorer.InToolDeclarations, func(in *scorer.Instance) string { return toolDeclarationsText(in.ToolDeclarations) }},
+	}[name]
+	return v, ok
 }
 
 // inputVar is one input variable of a template and its heading in the
