@@ -53,19 +53,20 @@ type Env struct {
 // NewEnv returns an Env for the package of register whose judge answers
 // answers in order and whose sanitizers mark with env.
 func NewEnv(register RegisterFunc, env Envelope, answers ...string) *Env {
-	e := &Env{Judge: NewJudge(), Sanitizers: NewSanitizers(env), register: register}
-	e.Judge.QueueText(answers...)
-	e.Deps = Deps(e.Judge, e.Sanitizers)
-	return e
+	return newEnv(register, NewSanitizers(env), answers)
 }
 
 // NewGuardEnv returns an Env for the package of register whose judge
 // answers answers in order and whose sanitizers are the project's real
 // ones (NewGuardSanitizers).
 func NewGuardEnv(register RegisterFunc, answers ...string) *Env {
-	e := &Env{Judge: NewJudge(), Sanitizers: NewGuardSanitizers(), register: register}
+	return newEnv(register, NewGuardSanitizers(), answers)
+}
+
+func newEnv(register RegisterFunc, s *Sanitizers, answers []string) *Env {
+	e := &Env{Judge: NewJudge(), Sanitizers: s, register: register}
 	e.Judge.QueueText(answers...)
-	e.Deps = Deps(e.Judge, e.Sanitizers)
+	e.Deps = Deps(e.Judge, s)
 	return e
 }
 

@@ -13,7 +13,7 @@ import (
 // were made and which fields they wrapped. It is safe for concurrent use.
 type Sanitizers struct {
 	env Envelope
-	// inner makes the sanitizer New wraps; nil: a MarkingSanitizer.
+	// inner makes the sanitizer New wraps.
 	inner func() judge.Sanitizer
 
 	mu     sync.Mutex
@@ -22,25 +22,20 @@ type Sanitizers struct {
 	flags  []string
 }
 
-// NewSanitizers returns a factory of sanitizers marking with env.
-func NewSanitizers(env Envelope) *Sanitizers { return &Sanitizers{env: env} }
+// NewSanitizers returns a factory of MarkingSanitizers marking with env.
+func NewSanitizers(env Envelope) *Sanitizers {
+	return &Sanitizers{env: env, inner: func() judge.Sanitizer { return NewMarkingSanitizer(env) }}
+}
 
 // NewGuardSanitizers returns a factory of the project's real sanitizers
 // (package guard, no redaction, every field allowed) whose envelope key
-// is always GuardKey, so that prompts are reproducible. Golden prompts are
+// is always zeros, so that prompts are reproducible. Golden prompts are
 // rendered through them: what the golden file shows is what a judge
 // receives.
 func NewGuardSanitizers() *Sanitizers {
 	p := &guard.Policy{Rand: zeros{}}
-	return &Sanitizers{env: GuardEnvelope(), inner: p.New}
-}
-
-// GuardKey is the envelope key of NewGuardSanitizers.
-const GuardKey = "0000000000000000"
-
-// GuardEnvelope is the envelope the guard writes with key GuardKey.
-func GuardEnvelope() Envelope {
-	return Envelope{Open: "<data-{key} field=\"{field}\">\n", Close: "\n</data-{key}>", Key: GuardKey}
+	env := Envelope{Open: "<data-{key} field=\"{field}\">\n", Close: "\n</data-{key}>", Key: "0000000000000000"}
+	return &Sanitizers{env: env, inner: p.New}
 }
 
 // zeros reads as an endless run of zero bytes.
@@ -101,15 +96,12 @@ func (r recording) CheckAnswer(answer string) []string {
 // Envelope returns the envelope the sanitizers mark with.
 func (s *Sanitizers) Envelope() Envelope { return s.env }
 
-// New returns a fresh MarkingSanitizer.
+// New returns a fresh sanitizer that records into s.
 func (s *Sanitizers) New() judge.Sanitizer {
 	s.mu.Lock()
 	s.made++
 	s.mu.Unlock()
-	if s.inner != nil {
-		return recording{Sanitizer: s.inner(), rec: s}
-	}
-	return &MarkingSanitizer{env: s.env, rec: s}
+	return recording{Sanitizer: s.inner(), rec: s}
 }
 
 // ForMetric is a judgemetric.Deps.Sanitizers: every metric gets New.
@@ -141,20 +133,13 @@ func (s *Sanitizers) record(field string) {
 // flags, and flags an answer that echoes the envelope key with EchoFlag.
 type MarkingSanitizer struct {
 	env Envelope
-	rec *Sanitizers
 }
 
-// NewMarkingSanitizer returns a sanitizer marking with env that records
-// nothing.
+// NewMarkingSanitizer returns a sanitizer marking with env.
 func NewMarkingSanitizer(env Envelope) *MarkingSanitizer { return &MarkingSanitizer{env: env} }
 
 // Untrusted returns text wrapped as field.
-func (m *MarkingSanitizer) Untrusted(field, text string) string {
-	if m.rec != nil {
-		m.rec.record(field)
-	}
-	return m.env.Wrap(field, text)
-}
+func (m *MarkingSanitizer) Untrusted(field, text string) string { return m.env.Wrap(field, text) }
 
 // UntrustedPieces returns the pieces joined, wrapped as field.
 func (m *MarkingSanitizer) UntrustedPieces(field string, pieces []judge.Piece) string {
