@@ -1,7 +1,6 @@
 package adk
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
@@ -72,17 +71,17 @@ func buildContext(h header, events []event, wrap wrapFunc) string {
 		if len(e.calls) == 0 {
 			continue
 		}
-		calls := make([]json.RawMessage, 0, len(e.calls))
-		var outs []json.RawMessage
+		calls := make([]functionCall, 0, len(e.calls))
+		var outs []*functionResponse
 		for i := range e.calls {
 			calls = append(calls, callJSON(&e.calls[i]))
 			if r := responseJSON(&e.calls[i]); r != nil {
 				outs = append(outs, r)
 			}
 		}
-		parts = append(parts, "tool_calls:", wrap(FieldToolCalls, asciiOnly(indent(array(calls))))+"\n")
+		parts = append(parts, "tool_calls:", wrap(FieldToolCalls, asciiOnly(indent(marshal(calls))))+"\n")
 		if len(outs) > 0 {
-			parts = append(parts, "tool_outputs:", wrap(FieldToolCalls, asciiOnly(indent(array(outs))))+"\n")
+			parts = append(parts, "tool_outputs:", wrap(FieldToolCalls, asciiOnly(indent(marshal(outs))))+"\n")
 		}
 	}
 	return strings.Join(parts, "\n")

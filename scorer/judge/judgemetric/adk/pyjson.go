@@ -10,149 +10,96 @@ import (
 )
 
 // The prompts show tool calls, results and declarations as ADK renders
-// them: JSON objects with ADK's key order (genai FunctionCall: id, args,
-// name; FunctionResponse: id, name, response), indented by 2. Arguments
-// and results keep their recorded key order and number spelling.
+// them: JSON objects with ADK's key order (the fields' order below),
+// indented by 2. Arguments and results keep their recorded key order and
+// number spelling.
 
-// member is one key of an ordered JSON object.
-type member struct {
-	key string
-	val json.RawMessage
+// functionCall is a tool call as a genai FunctionCall.
+type functionCall struct {
+	ID   string          `json:"id,omitempty"`
+	Args json.RawMessage `json:"args"`
+	Name string          `json:"name"`
 }
 
-// object renders an ordered JSON object, compact.
-func object(ms ...member) json.RawMessage {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	n := 0
-	for _, m := range ms {
-		if m.val == nil {
-			continue
-		}
-		if n > 0 {
-			b.WriteByte(',')
-		}
-		n++
-		b.Write(str(m.key))
-		b.WriteByte(':')
-		b.Write(m.val)
-	}
-	b.WriteByte('}')
-	return b.Bytes()
+// functionResponse is a tool call's outcome as a genai FunctionResponse.
+type functionResponse struct {
+	ID       string          `json:"id,omitempty"`
+	Name     string          `json:"name"`
+	Response json.RawMessage `json:"response"`
 }
 
-// array renders a JSON array, compact.
-func array(vs []json.RawMessage) json.RawMessage {
-	var b bytes.Buffer
-	b.WriteByte('[')
-	for i, v := range vs {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(v)
-	}
-	b.WriteByte(']')
-	return b.Bytes()
+// declaration is a declared tool as ADK lists it.
+type declaration struct {
+	Description string          `json:"description,omitempty"`
+	Name        string          `json:"name"`
+	Parameters  json.RawMessage `json:"parameters,omitempty"`
 }
 
-// str renders a JSON string without HTML escaping.
-func str(s string) json.RawMessage {
+// marshal renders v as compact JSON without HTML escaping; the values
+// here always marshal.
+func marshal(v any) json.RawMessage {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // encoding a string cannot fail
-	return bytes.TrimRight(b.Bytes(), "\n")
-}
-
-// optStr renders s, or nil (member left out) when s is empty.
-func optStr(s string) json.RawMessage {
-	if s == "" {
-		return nil
+	if err := enc.Encode(v); err != nil {
+		return json.RawMessage("null")
 	}
-	return str(s)
+	return bytes.TrimRight(b.Bytes(), "\n")
 }
 
 // rawValue returns text compacted when it is one JSON value, else nil.
 func rawValue(text string) json.RawMessage {
-	t := strings.TrimSpace(text)
-	if t == "" || !json.Valid([]byte(t)) {
-		return nil
-	}
 	var b bytes.Buffer
-	if err := json.Compact(&b, []byte(t)); err != nil {
+	if err := json.Compact(&b, []byte(strings.TrimSpace(text))); err != nil || b.Len() == 0 {
 		return nil
 	}
 	return b.Bytes()
 }
 
-// argsJSON is a call's arguments: the recorded JSON object, {} when none
-// were recorded, or the raw text as a string when it is not JSON.
-func argsJSON(c *agentrun.ToolCall) json.RawMessage {
-	if strings.TrimSpace(c.Arguments) == "" {
-		return json.RawMessage("{}")
+// callJSON renders c as a genai FunctionCall. Its arguments are the
+// recorded JSON value, {} when none were recorded, or the raw text as a
+// string when it is not JSON.
+func callJSON(c *agentrun.ToolCall) functionCall {
+	args := rawValue(c.Arguments)
+	switch {
+	case strings.TrimSpace(c.Arguments) == "":
+		args = json.RawMessage("{}")
+	case args == nil:
+		args = marshal(c.Arguments)
 	}
-	if v := rawValue(c.Arguments); v != nil {
-		return v
-	}
-	return str(c.Arguments)
-}
-
-// callJSON renders c as a genai FunctionCall.
-func callJSON(c *agentrun.ToolCall) json.RawMessage {
-	return object(
-		member{"id", optStr(c.ID)},
-		member{"args", argsJSON(c)},
-		member{"name", str(c.Name)},
-	)
-}
-
-// responseValue is a call's outcome as ADK's function response dict: the
-// result object itself, {"result": value} for any other result, or
-// {"error": text} for a failed call; nil when nothing was recorded.
-func responseValue(c *agentrun.ToolCall) json.RawMessage {
-	if c.Error != "" {
-		return object(member{"error", str(c.Error)})
-	}
-	if c.Result == "" {
-		return nil
-	}
-	if v := rawValue(c.Result); v != nil {
-		if v[0] == '{' {
-			return v
-		}
-		return object(member{"result", v})
-	}
-	return object(member{"result", str(c.Result)})
+	return functionCall{ID: c.ID, Args: args, Name: c.Name}
 }
 
 // responseJSON renders c's outcome as a genai FunctionResponse, nil when
-// the call has no recorded outcome.
-func responseJSON(c *agentrun.ToolCall) json.RawMessage {
-	v := responseValue(c)
-	if v == nil {
+// the call has no recorded outcome. The response is ADK's function
+// response dict: the result object itself, {"result": value} for any
+// other result, or {"error": text} for a failed call.
+func responseJSON(c *agentrun.ToolCall) *functionResponse {
+	var v json.RawMessage
+	switch r := rawValue(c.Result); {
+	case c.Error != "":
+		v = marshal(map[string]string{"error": c.Error})
+	case c.Result == "":
 		return nil
+	case r != nil && r[0] == '{':
+		v = r
+	case r != nil:
+		v = marshal(map[string]json.RawMessage{"result": r})
+	default:
+		v = marshal(map[string]string{"result": c.Result})
 	}
-	return object(
-		member{"id", optStr(c.ID)},
-		member{"name", str(c.Name)},
-		member{"response", v},
-	)
+	return &functionResponse{ID: c.ID, Name: c.Name, Response: v}
 }
 
 // declarationsJSON renders the declared tools as ADK's tool declaration
 // block: {"tool_declarations": {"<agent>": [{description, name,
 // parameters}]}}.
 func declarationsJSON(agent string, defs []agentrun.ToolDefinition) json.RawMessage {
-	items := make([]json.RawMessage, len(defs))
-	for i := range defs {
-		d := &defs[i]
-		items[i] = object(
-			member{"description", optStr(d.Description)},
-			member{"name", str(d.Name)},
-			member{"parameters", rawValue(d.Parameters)},
-		)
+	items := make([]declaration, len(defs))
+	for i, d := range defs {
+		items[i] = declaration{Description: d.Description, Name: d.Name, Parameters: rawValue(d.Parameters)}
 	}
-	return object(member{"tool_declarations", object(member{agent, array(items)})})
+	return marshal(map[string]map[string][]declaration{"tool_declarations": {agent: items}})
 }
 
 // indent re-indents compact JSON by 2 spaces, as Python's json.dumps and

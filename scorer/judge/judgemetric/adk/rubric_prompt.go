@@ -1,8 +1,6 @@
 package adk
 
 import (
-	"encoding/json"
-	"strconv"
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
@@ -90,17 +88,17 @@ func rubricPrompt(toolUse bool, h header, wrap wrapFunc) string {
 // {"tool_calls_and_response": [{"step", "tool_call", "tool_response"}]},
 // indent 2, with "None" for a call without a recorded outcome.
 func responseSteps(calls []agentrun.ToolCall) string {
-	items := make([]json.RawMessage, len(calls))
-	for i := range calls {
-		resp := responseJSON(&calls[i])
-		if resp == nil {
-			resp = str("None")
-		}
-		items[i] = object(
-			member{"step", json.RawMessage(strconv.Itoa(i))},
-			member{"tool_call", callJSON(&calls[i])},
-			member{"tool_response", resp},
-		)
+	type step struct {
+		Step         int          `json:"step"`
+		ToolCall     functionCall `json:"tool_call"`
+		ToolResponse any          `json:"tool_response"`
 	}
-	return indent(object(member{"tool_calls_and_response", array(items)}))
+	steps := make([]step, len(calls))
+	for i := range calls {
+		steps[i] = step{Step: i, ToolCall: callJSON(&calls[i]), ToolResponse: "None"}
+		if r := responseJSON(&calls[i]); r != nil {
+			steps[i].ToolResponse = r
+		}
+	}
+	return indent(marshal(map[string][]step{"tool_calls_and_response": steps}))
 }
