@@ -12,27 +12,15 @@ import (
 
 // finalMatch is adk_final_response_match_v2 (metrics.md §6.3, ADK
 // final_response_match_v2.py): is the agent's final answer a valid
-// answer given the reference answer?
+// answer given the reference answer? The judge is asked num_samples times
+// per invocation with a reference; with none the metric is not
+// applicable.
 //
-// Inputs: per invocation the user prompt, the final response and the
-// reference; invocations without a reference are skipped, and the metric
-// is not applicable when none has one (for a single-turn instance, when
-// Reference is absent). Scale: {0, 1} per invocation, [0, 1] overall.
-// Calls: num_samples (default 5) per invocation with a reference.
-//
-// Each answer is JSON {"is_the_agent_response_valid": "valid"|"invalid",
-// "reasoning": ...}, optionally in a ```json fence: "valid" (any case) is
-// 1, "invalid" is 0; anything else, or an answer that does not parse, is
-// an invalid_response error. The samples of an invocation are combined by
-// majority vote, as ADK's final_response_match_v2 aggregator does: more
-// valid than invalid is 1, otherwise (ties included) 0. Score = mean over
-// the judged invocations.
-//
-// Result: Label "passed" when score >= threshold; Confidence = mean over
-// invocations of the winning side's share of the samples; Explanation =
-// the reasoning of the first sample on the winning side (of the last
-// invocation that failed, else of the last one); Details "per_invocation",
-// "valid_votes", "num_samples".
+// The samples of an invocation are combined by majority vote, as ADK's
+// final_response_match_v2 aggregator does: more valid than invalid is 1,
+// otherwise (ties included) 0. Score = mean over the judged invocations.
+// Explanation = the reasoning of the first sample on the winning side (of
+// the last invocation that failed, else of the last one).
 type finalMatch struct {
 	base
 	samples int

@@ -17,18 +17,9 @@ const ParamIntermediate = "evaluate_intermediate_nl_responses"
 
 // hallucinations is hallucinations_v1 (metrics.md §6.4, ADK
 // hallucinations_v1.py): is each sentence of the agent's answer grounded
-// in what the agent was given and observed?
-//
-// Inputs: Response (per invocation: the final response), plus the user
-// prompt, the developer instructions, the tool declarations and the
-// invocation's tool calls and results, which make up the context.
-// Scale: [0, 1], the share of sentences labelled supported or
-// not_applicable. Calls: 2 per judged response (segmenter, validator);
-// one judged response per invocation with a non-empty response, more when
-// evaluate_intermediate_nl_responses is set and the invocation records
-// intermediate text: the text of each model call before the final one,
-// as the trace records it (agentrun.LLMCall.Output), in order between the
-// tool calls.
+// in what the agent was given and observed? Each judged response (the
+// final one, and with evaluate_intermediate_nl_responses the text of each
+// model call before it) takes 2 calls: segmenter, then validator.
 //
 // Formula: step score = mean over validated sentences of 1 (supported,
 // not_applicable) or 0 (unsupported, contradictory, disputed), unknown
@@ -38,11 +29,6 @@ const ParamIntermediate = "evaluate_intermediate_nl_responses"
 // validator answer has no known label, is skipped as ADK skips it
 // (counted in "skipped_steps"); when every step is skipped the result is
 // an invalid_response error, never a score.
-//
-// Result: Label "passed" when score >= threshold; Details
-// "per_invocation", "steps", "sentences", "labels" (count per label;
-// labels outside the five are counted as "unknown").
-// Explanation lists the sentences not supported, with the rationale.
 type hallucinations struct {
 	base
 	intermediate bool

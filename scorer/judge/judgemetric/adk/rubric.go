@@ -13,33 +13,17 @@ import (
 // rubricMetric is rubric_based_final_response_quality_v1 (toolUse false)
 // or rubric_based_tool_use_quality_v1 (toolUse true) (metrics.md §6.6, ADK
 // rubric_based_evaluator.py): does the agent's answer, or its tool use,
-// satisfy each configured rubric?
+// satisfy each configured rubric? The judge is asked num_samples times
+// per invocation.
 //
-// Inputs: final response quality needs Prompt and Response; tool use
-// quality needs Prompt and the predicted trajectory. Both show the
-// developer instructions, the tool declarations, the user prompt and the
-// invocation's tool calls and results; final response quality also the
-// final response. Params: rubrics (required), num_samples (default 5),
-// threshold (default 0.5), judge.
-//
-// Scale: [0, 1]. Calls: num_samples per invocation. Each answer lists
-// Property/Evidence/Rationale/Verdict blocks (see parseRubricAnswer); a
-// property is matched to a rubric by case-insensitive stripped text,
-// unknown properties are dropped. Per invocation, each rubric's verdicts
-// over the samples are combined by majority vote (more yes than no is 1,
-// otherwise 0; only none verdicts is none). The invocation score is the
-// mean of its non-none rubric scores; the score is the mean of ALL
-// non-none rubric scores of all invocations pooled (not a mean of
-// invocation means). An answer with no block naming a configured rubric
-// is an invalid_response error; so is a case where every rubric verdict
-// is none.
-//
-// Result: Verdicts per (invocation, rubric) with the rationale of the
-// first sample on the winning side; Confidence = mean, over those
-// verdicts, of the winning side's share of the yes/no votes (1 when the
-// samples agree, 0.5 on a tie); Details "rubric_scores" (per rubric id:
-// mean over invocations), "per_invocation" (invocation scores, nil when
-// none), "votes" (per rubric id: yes/no/none counts), "num_samples".
+// Each answer's properties (see parseRubricAnswer) are matched to the
+// rubrics (judgemetric.MatchRubrics; unknown ones dropped). Per
+// invocation, each rubric's verdicts are combined by majority vote (more
+// yes than no is 1, otherwise 0; only none verdicts is none). The score is
+// the mean of ALL non-none rubric scores of all invocations pooled (not a
+// mean of invocation means). An answer naming no configured rubric, or a
+// case where every verdict is none, is an invalid_response error.
+// Confidence is the mean share of the winning side of the yes/no votes.
 type rubricMetric struct {
 	base
 	toolUse bool

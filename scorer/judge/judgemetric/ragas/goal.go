@@ -17,20 +17,11 @@ const ParamWithReference = "with_reference"
 
 // goalAccuracy is ragas_agent_goal_accuracy (metrics.md §8.4, ragas
 // _goal_accuracy.py AgentGoalAccuracyWithReference / WithoutReference):
-// did the agent achieve the user's goal?
-//
-// Inputs: Prompt and Response (with the conversation history and the tool
-// calls, rendered as ragas' pretty_repr; see workflow), and Reference
-// when with_reference is true (or absent and a reference is present).
-// Scale: {0, 1}. Calls: 2 (infer {user_goal, end_state} from the
-// workflow; compare desired and arrived outcome → {reason, verdict}).
-// desired_outcome is the reference (with reference) or the inferred
-// user_goal; arrived_outcome is the inferred end_state. Score =
-// float(verdict); a verdict other than "0" or "1" is an invalid_response
-// error.
-//
-// Result: Label "achieved" or "not_achieved"; Explanation the compare
-// reason; Details "with_reference".
+// did the agent achieve the user's goal? Calls: 2 (infer {user_goal,
+// end_state} from the workflow; compare desired and arrived outcome →
+// {reason, verdict}). desired_outcome is the reference (with reference)
+// or the inferred user_goal; arrived_outcome is the inferred end_state.
+// Score = float(verdict).
 type goalAccuracy struct {
 	judgeBase
 	withRef *bool // nil: decided per instance

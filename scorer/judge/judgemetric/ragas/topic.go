@@ -19,13 +19,9 @@ const eps = 1e-10
 
 // topicAdherence is ragas_topic_adherence (metrics.md §8.3, ragas
 // _topic_adherence.py TopicAdherenceScore): does the agent answer only
-// questions on the reference topics?
-//
-// Inputs: ReferenceTopics, Prompt and Response (with the conversation
-// history and the tool calls, rendered as ragas' pretty_repr; see
-// workflow). Scale: [0, 1]. Calls: 1 topic extraction + 1 refusal check
-// per extracted topic + 1 classification of the topics against the
-// reference topics (2 + #topics; 1 when no topic is extracted).
+// questions on the reference topics? Calls: 1 topic extraction from the
+// workflow + 1 refusal check per extracted topic + 1 classification of
+// the topics against the reference topics.
 //
 // Formula, per extracted topic: answered = not refused, in_ref = the
 // classification. TP = Σ answered ∧ in_ref, FP = Σ answered ∧ ¬in_ref,
@@ -35,10 +31,6 @@ const eps = 1e-10
 // the classification call. Classifications accept true or the strings
 // "true"/"1"/"yes" (anything else false); a list whose length differs
 // from the number of topics is an invalid_response error.
-//
-// Result: Details "tp", "fp", "fn", "precision", "recall", "f1", "topics"
-// (count), "mode"; Explanation lists each topic with answered/refused and
-// on/off reference.
 type topicAdherence struct {
 	judgeBase
 	mode   string

@@ -177,23 +177,7 @@ Answer with one JSON object and nothing else: {"claims": [{"claim": "<claim text
 
 // claimMetric scores the share of a response's atomic claims labelled
 // supported or no_rad (metrics.md §7.3; managed metrics document, seed
-// 002). Scale 0-1; label "pass" when every claim passes; Verdicts list the
-// claims with their labels and rationales; Details count each label.
-//
-//	grounding_v1: prompt, response, context. 1 judge call that splits the
-//	    response into claims and labels them against the prompt and the
-//	    context (the documented grounding score).
-//	hallucination_v1: response and tool calls (instruction, prompt and
-//	    tool declarations when present, else a placeholder). 2 judge
-//	    calls: segment the response into claims, then label each claim
-//	    against the instruction, prompt, tool declarations and tool calls
-//	    with their results. A claim left unlabelled makes the answer
-//	    invalid; labels for claims that were not asked about are dropped.
-//	    With evaluate_intermediate_nl_responses (ParamIntermediate), the
-//	    text of each model call before the final response is judged the
-//	    same way against the tool calls made before it (2 more calls
-//	    each), and the score is the share over the claims of every
-//	    response.
+// 002); label "pass" when every claim passes.
 type claimMetric struct {
 	judgemetric.Base
 	needs   scorer.Inputs
@@ -206,7 +190,15 @@ type claimMetric struct {
 	system   string
 }
 
-// claimMetrics returns grounding_v1 and hallucination_v1.
+// claimMetrics returns grounding_v1, one call that splits the response
+// into claims and labels them against the prompt and the context, and
+// hallucination_v1: one call segments the response into claims, a second
+// labels them against the agent's instruction, prompt, tools and tool
+// calls (a claim left unlabelled makes the answer invalid; labels for
+// claims not asked about are dropped). With
+// evaluate_intermediate_nl_responses the text of each model call before
+// the final response is judged the same way against the tool calls made
+// before it, and the score is the share over the claims of every response.
 func claimMetrics() []claimMetric {
 	return []claimMetric{
 		{Base: judgemetric.Base{ID: "grounding_v1"}, needs: scorer.InPrompt | scorer.InResponse | scorer.InContext, evidence: groundingEvidence, system: groundingSystem},

@@ -41,11 +41,8 @@ const PairwisePrefix = "pairwise_"
 // when the run is judged; Details "baseline_trace_id" and
 // "baseline_release" name it.
 //
-// Inputs: Response and the baseline column, plus the template's inputs.
-// Calls: 2. Score: 1 for CANDIDATE, 0.5 for TIE, 0 for BASELINE; Label
-// the pairwise_choice; Details "pairwise_choice", "position_consistent",
-// "choices" (the two answers as CANDIDATE/BASELINE/TIE). The summary's
-// win rates are the shares of CANDIDATE and BASELINE labels.
+// Score: 1 for CANDIDATE, 0.5 for TIE, 0 for BASELINE; Label the
+// pairwise_choice.
 type pairwise struct {
 	judgemetric.Base
 	vars   []inputVar
