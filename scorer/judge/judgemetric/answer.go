@@ -86,3 +86,17 @@ func DecodeJSON(answer string, v any) error {
 	}
 	return nil
 }
+
+// JSON renders v as JSON the way prompts show it: without HTML escaping,
+// each level indented by indent ("": compact); "" when v does not
+// marshal (the values prompts show always do).
+func JSON(v any, indent string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", indent)
+	if err := enc.Encode(v); err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

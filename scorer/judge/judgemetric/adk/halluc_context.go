@@ -38,7 +38,7 @@ func (h header) toolsText(wrap wrapFunc) string {
 	if len(h.tools) == 0 {
 		return "Agent has no tools."
 	}
-	return wrap(FieldToolDeclarations, indent(declarationsJSON(h.agent, h.tools)))
+	return wrap(FieldToolDeclarations, declarationsJSON(h.agent, h.tools))
 }
 
 // buildContext renders the grounding context of metrics.md §6.4.5, with
@@ -79,9 +79,9 @@ func buildContext(h header, events []event, wrap wrapFunc) string {
 				outs = append(outs, r)
 			}
 		}
-		parts = append(parts, "tool_calls:", wrap(FieldToolCalls, asciiOnly(indent(marshal(calls))))+"\n")
+		parts = append(parts, "tool_calls:", wrap(FieldToolCalls, asciiOnly(indented(calls)))+"\n")
 		if len(outs) > 0 {
-			parts = append(parts, "tool_outputs:", wrap(FieldToolCalls, asciiOnly(indent(marshal(outs))))+"\n")
+			parts = append(parts, "tool_outputs:", wrap(FieldToolCalls, asciiOnly(indented(outs)))+"\n")
 		}
 	}
 	return strings.Join(parts, "\n")

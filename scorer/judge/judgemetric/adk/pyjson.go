@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
 )
 
 // The prompts show tool calls, results and declarations as ADK renders
@@ -35,17 +36,8 @@ type declaration struct {
 	Parameters  json.RawMessage `json:"parameters,omitempty"`
 }
 
-// marshal renders v as compact JSON without HTML escaping; the values
-// here always marshal.
-func marshal(v any) json.RawMessage {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return json.RawMessage("null")
-	}
-	return bytes.TrimRight(b.Bytes(), "\n")
-}
+// marshal renders v as compact JSON without HTML escaping.
+func marshal(v any) json.RawMessage { return json.RawMessage(judgemetric.JSON(v, "")) }
 
 // rawValue returns text compacted when it is one JSON value, else nil.
 func rawValue(text string) json.RawMessage {
@@ -94,24 +86,17 @@ func responseJSON(c *agentrun.ToolCall) *functionResponse {
 // declarationsJSON renders the declared tools as ADK's tool declaration
 // block: {"tool_declarations": {"<agent>": [{description, name,
 // parameters}]}}.
-func declarationsJSON(agent string, defs []agentrun.ToolDefinition) json.RawMessage {
+func declarationsJSON(agent string, defs []agentrun.ToolDefinition) string {
 	items := make([]declaration, len(defs))
 	for i, d := range defs {
 		items[i] = declaration{Description: d.Description, Name: d.Name, Parameters: rawValue(d.Parameters)}
 	}
-	return marshal(map[string]map[string][]declaration{"tool_declarations": {agent: items}})
+	return indented(map[string]map[string][]declaration{"tool_declarations": {agent: items}})
 }
 
-// indent re-indents compact JSON by 2 spaces, as Python's json.dumps and
+// indented renders v indented by 2 spaces, as Python's json.dumps and
 // pydantic's model_dump_json do with indent=2.
-func indent(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if err := json.Indent(&b, raw, "", "  "); err != nil {
-		// raw is built from valid pieces; keep it readable anyway.
-		return string(raw)
-	}
-	return b.String()
-}
+func indented(v any) string { return judgemetric.JSON(v, "  ") }
 
 // asciiOnly escapes every non-ASCII rune of a JSON text as \uXXXX (with
 // surrogate pairs above U+FFFF), as Python's json.dumps does by default.

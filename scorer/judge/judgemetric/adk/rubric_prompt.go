@@ -100,5 +100,5 @@ func responseSteps(calls []agentrun.ToolCall) string {
 			steps[i].ToolResponse = r
 		}
 	}
-	return indent(marshal(map[string][]step{"tool_calls_and_response": steps}))
+	return indented(map[string][]step{"tool_calls_and_response": steps})
 }

@@ -1,12 +1,11 @@
 package ragas
 
 import (
-	"bytes"
-	"encoding/json"
 	"strconv"
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
 )
 
 // prompt is a ragas PydanticPrompt: an instruction, the output model's
@@ -43,21 +42,9 @@ func (p prompt) system() string {
 }
 
 // frame renders the input frame of to_string for input, an object whose
-// run-content strings are already sanitized. system()+"\n"+frame(...) is
-// ragas' to_string.
+// run-content strings are already sanitized, as pydantic's
+// model_dump_json(indent=4) does. system()+"\n"+frame(...) is ragas'
+// to_string.
 func frame(input any) string {
-	return "-----------------------------\n\nNow perform the same with the following input\ninput: " + indent4(input) + "\nOutput: "
-}
-
-// indent4 JSON-encodes v with indent 4 and no HTML escaping, as pydantic's
-// model_dump_json(indent=4) does.
-func indent4(v any) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "    ")
-	if err := enc.Encode(v); err != nil {
-		return "{}"
-	}
-	return strings.TrimRight(b.String(), "\n")
+	return "-----------------------------\n\nNow perform the same with the following input\ninput: " + judgemetric.JSON(input, "    ") + "\nOutput: "
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
+	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric"
 )
 
 // part is one piece of run content placed in a judge prompt under a
@@ -80,7 +81,7 @@ func toolCallsText(calls []agentrun.ToolCall) string {
 		}
 		views[i] = v
 	}
-	return marshalIndent(views)
+	return judgemetric.JSON(views, "  ")
 }
 
 // toolDeclView is the JSON shape of a tool declaration shown to the judge.
@@ -107,7 +108,7 @@ func toolDeclarationsText(decls []agentrun.ToolDefinition) string {
 		}
 		views[i] = v
 	}
-	return marshalIndent(views)
+	return judgemetric.JSON(views, "  ")
 }
 
 // conversationText renders the dialogue history as a JSON list of
@@ -128,20 +129,7 @@ func conversationText(msgs []agentrun.Message) string {
 		}
 		turns[i] = turn{Role: role, Content: m.Content}
 	}
-	return marshalIndent(turns)
-}
-
-// marshalIndent is json.MarshalIndent without HTML escaping; values here
-// always marshal.
-func marshalIndent(v any) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return ""
-	}
-	return strings.TrimRight(b.String(), "\n")
+	return judgemetric.JSON(turns, "  ")
 }
 
 // maxExplanation caps Result.Explanation.
