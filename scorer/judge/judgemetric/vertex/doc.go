@@ -1,20 +1,10 @@
 // Package vertex implements the Vertex AI Gen AI Evaluation judge metrics
-// on the shared judge-metric base (package judgemetric):
-//
-//   - the pointwise metric prompt templates (coherence, fluency, safety,
-//     groundedness, instruction_following, verbosity, text_quality,
-//     question_answering_quality, summarization_quality,
-//     multi_turn_chat_quality, multi_turn_safety) and custom pointwise
-//     metrics configured like PointwiseMetricPromptTemplate (type
-//     "pointwise"): one judge call that rates the response on the
-//     template's scale;
-//   - the managed rubric metrics (general_quality_v1, text_quality_v1,
-//     instruction_following_v1, grounding_v1, safety_v1,
-//     multi_turn_general_quality_v1, multi_turn_text_quality_v1,
-//     final_response_reference_free_v1, final_response_quality_v1,
-//     tool_use_quality_v1, hallucination_v1, final_response_match_v2):
-//     a score that is the passing rate of rubric verdicts, or for the
-//     claim-based ones the share of claims that are supported.
+// on the shared judge-metric base (package judgemetric): the pointwise
+// metric prompt templates, their pairwise forms and custom pointwise
+// metrics (one judge call that rates the response on the template's
+// scale), and the managed rubric metrics (the passing rate of rubric
+// verdicts, or for the claim-based ones the share of claims that are
+// supported); docs/judge.md lists them.
 //
 // The definitions follow the project's metric notes (metrics.md §7) and
 // the Vertex AI managed-metric documentation; every prompt text is the
