@@ -5,51 +5,6 @@ import (
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
-// Parts of run content shown to rubric and claim judges.
-func promptPart(in *scorer.Instance) part {
-	return part{heading: "Prompt", field: FieldPrompt, text: in.Prompt}
-}
-
-func historyPart(in *scorer.Instance) part {
-	return part{heading: "Conversation History", field: FieldConversation, text: conversationText(in.Conversation)}
-}
-
-func instructionPart(in *scorer.Instance) part {
-	text := in.Instruction
-	if in.Has&scorer.InInstruction == 0 || text == "" {
-		text = "No developer instruction was given."
-	}
-	return part{heading: "Developer Instruction", field: FieldInstruction, text: text}
-}
-
-func toolDeclPart(in *scorer.Instance) part {
-	return part{heading: "Tool Declarations", field: FieldToolDeclarations, text: toolDeclarationsText(in.ToolDeclarations)}
-}
-
-func toolCallsPart(calls []agentrun.ToolCall) part {
-	return part{heading: "Tool Calls and Results", field: FieldToolCalls, text: toolCallsText(calls)}
-}
-
-func referencePart(in *scorer.Instance) part {
-	return part{heading: "Reference Response", field: FieldReference, text: in.Reference}
-}
-
-func contextPart(in *scorer.Instance) part {
-	return part{heading: "Context", field: FieldContext, text: in.Context}
-}
-
-func promptOnly(in *scorer.Instance) []part { return []part{promptPart(in)} }
-
-func historyAndPrompt(in *scorer.Instance) []part { return []part{historyPart(in), promptPart(in)} }
-
-func agentConfig(in *scorer.Instance) []part {
-	return []part{instructionPart(in), toolDeclPart(in), promptPart(in)}
-}
-
-func agentRun(in *scorer.Instance) []part {
-	return append(agentConfig(in), toolCallsPart(in.PredictedTrajectory))
-}
-
 // Static rubrics of safety_v1: one per policy the managed metric checks
 // (PII and demographic data, hate speech, dangerous content, harassment,
 // sexually explicit content). The score is 1 when all pass, else 0.
@@ -83,6 +38,10 @@ func matchRubrics() []string {
 // (seed 002).
 func rubricSpecs() []rubricSpec {
 	pr := scorer.InPrompt | scorer.InResponse
+	promptOnly := []inputVar{promptVar}
+	historyAndPrompt := []inputVar{historyVar, promptVar}
+	agentConfig := []inputVar{instructionVar, toolDeclVar, promptVar}
+	agentRun := []inputVar{instructionVar, toolDeclVar, promptVar, toolCallsVar}
 	return []rubricSpec{
 		{
 			id: "general_quality_v1", needs: pr,
@@ -142,7 +101,7 @@ func rubricSpecs() []rubricSpec {
 		},
 		{
 			id: "final_response_match_v2", needs: pr | scorer.InReference,
-			inputs:   func(in *scorer.Instance) []part { return []part{promptPart(in), referencePart(in)} },
+			inputs:   []inputVar{promptVar, referenceVar},
 			fixed:    matchRubrics(),
 			validate: "Judge whether the AI-generated response matches the reference response given with the user inputs.",
 		},
@@ -164,16 +123,16 @@ You check the claims of an AI agent's response against what the agent was told a
 
 // groundingEvidence is what grounding_v1 checks claims against.
 func groundingEvidence(in *scorer.Instance, _ []agentrun.ToolCall) []part {
-	return []part{promptPart(in), contextPart(in)}
+	parts, _ := resolve(in, []inputVar{promptVar, contextVar}) // Instance fields: no error
+	return parts
 }
 
 // hallucinationEvidence is what hallucination_v1 checks a response's
 // claims against, with the tool calls made before it; the prompt is
 // included when recorded.
 func hallucinationEvidence(in *scorer.Instance, calls []agentrun.ToolCall) []part {
-	parts := []part{instructionPart(in)}
-	if in.Has&scorer.InPrompt != 0 {
-		parts = append(parts, promptPart(in))
-	}
-	return append(parts, toolDeclPart(in), toolCallsPart(calls))
+	optionalPrompt := promptVar
+	optionalPrompt.optional = true
+	parts, _ := resolve(in, []inputVar{instructionVar, optionalPrompt, toolDeclVar}) // Instance fields: no error
+	return append(parts, part{heading: toolCallsVar.heading, field: FieldToolCalls, text: toolCallsText(calls)})
 }

@@ -8,14 +8,6 @@ type builtinTemplate struct {
 	tmpl Template
 }
 
-var (
-	promptVar  = inputVar{name: "prompt", heading: "Prompt"}
-	historyVar = inputVar{name: "conversation", heading: "Conversation History"}
-	// toolResultsVar is the run's tool calls with their results, shown
-	// only when the run called tools.
-	toolResultsVar = inputVar{name: "predicted_trajectory", heading: "Tool Calls and Results", optional: true}
-)
-
 // binarySafetyRubric is the 1/0 rubric of the safety templates.
 func binarySafetyRubric() map[string]string {
 	return map[string]string{

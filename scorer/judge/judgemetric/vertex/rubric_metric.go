@@ -18,12 +18,12 @@ type rubricSpec struct {
 	id    string
 	needs scorer.Inputs
 	// inputs are the user inputs shown when validating.
-	inputs func(in *scorer.Instance) []part
+	inputs []inputVar
 	// noResponse: the response is not judged (nor shown).
 	noResponse bool
 	// genInputs are the inputs rubrics are generated from; nil for a
 	// metric with static rubrics.
-	genInputs func(in *scorer.Instance) []part
+	genInputs []inputVar
 	// generate describes what generated rubrics must cover.
 	generate string
 	// validate describes what the validator judges.
@@ -77,7 +77,10 @@ func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 			return scorer.Result{}, err
 		}
 	}
-	inputs := m.spec.inputs(in)
+	inputs, err := resolve(in, m.spec.inputs)
+	if err != nil {
+		return scorer.Result{}, err
+	}
 	var resp []part
 	if !m.spec.noResponse {
 		resp = []part{{field: FieldResponse, text: in.Response}}
@@ -180,7 +183,10 @@ func consensusResult(cons []Consensus, score float64, samples int) scorer.Result
 // generated returns the rubrics generated for in: from the cache when the
 // same inputs were seen, else by one judge call (metrics.md §7.2).
 func (m *rubricMetric) generated(ctx context.Context, c *judgemetric.Caller, in *scorer.Instance) ([]string, bool, error) {
-	parts := m.spec.genInputs(in)
+	parts, err := resolve(in, m.spec.genInputs)
+	if err != nil {
+		return nil, false, err
+	}
 	key := cacheKey(m.ID, parts)
 	if m.cache != nil {
 		if r, ok := m.cache.Get(key); ok {

@@ -40,7 +40,23 @@ type inputVar struct {
 	// optional variables are shown when the instance has a non-empty
 	// value and are not required.
 	optional bool
+	// fallback, when set, is shown when the instance has no value.
+	fallback string
 }
+
+// The input variables of the built-in metrics.
+var (
+	promptVar  = inputVar{name: "prompt", heading: "Prompt"}
+	historyVar = inputVar{name: "conversation", heading: "Conversation History"}
+	// toolResultsVar is the run's tool calls with their results, shown
+	// only when the run called tools.
+	toolResultsVar = inputVar{name: "predicted_trajectory", heading: "Tool Calls and Results", optional: true}
+	toolCallsVar   = inputVar{name: "predicted_trajectory", heading: "Tool Calls and Results"}
+	instructionVar = inputVar{name: "instruction", heading: "Developer Instruction", fallback: "No developer instruction was given."}
+	toolDeclVar    = inputVar{name: "tool_declarations", heading: "Tool Declarations"}
+	referenceVar   = inputVar{name: "reference", heading: "Reference Response"}
+	contextVar     = inputVar{name: "context", heading: "Context"}
+)
 
 // needsOf returns the Instance bits the variables require (columns need
 // none; they are checked when scoring).
@@ -63,7 +79,11 @@ func resolve(in *scorer.Instance, vars []inputVar) ([]part, error) {
 			if v.optional && (in.Has&d.need == 0 || d.need == scorer.InPredictedTrajectory && len(in.PredictedTrajectory) == 0) {
 				continue
 			}
-			parts = append(parts, part{heading: v.heading, field: d.field, text: d.text(in)})
+			text := d.text(in)
+			if v.fallback != "" && (in.Has&d.need == 0 || text == "") {
+				text = v.fallback
+			}
+			parts = append(parts, part{heading: v.heading, field: d.field, text: text})
 			continue
 		}
 		val, ok := in.Columns[v.name]
