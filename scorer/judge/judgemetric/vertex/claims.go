@@ -119,29 +119,16 @@ func matchClaims(labelled []Claim, segments []string) ([]Claim, error) {
 
 // claimsResult scores labelled claims: the share that passes.
 func claimsResult(claims []Claim) scorer.Result {
+	vs := make([]scorer.Verdict, len(claims))
 	counts := make(map[string]int, len(claimLabels))
-	passed := 0
-	var failed []string
-	res := scorer.Result{Details: map[string]any{}}
-	for _, c := range claims {
+	for i, c := range claims {
+		vs[i] = scorer.Verdict{Rubric: c.Text, Pass: c.Passes(), Reason: c.Label + ": " + c.Rationale}
 		counts[c.Label]++
-		if c.Passes() {
-			passed++
-		} else {
-			failed = append(failed, c.Label+": "+c.Text+" ("+c.Rationale+")")
-		}
-		res.Verdicts = append(res.Verdicts, scorer.Verdict{Rubric: c.Text, Pass: c.Passes(), Reason: c.Label + ": " + c.Rationale})
 	}
-	res.Score = float64(passed) / float64(len(claims))
-	res.Label = "fail"
-	res.Explanation = "All claims are supported or need no attribution."
-	if passed == len(claims) {
-		res.Label = "pass"
-	} else {
-		res.Explanation = capText("Claims not supported: "+strings.Join(failed, "; "), maxExplanation)
-	}
+	res := passShare(vs, "All claims are supported or need no attribution.", "Claims not supported: ", func(i int) string {
+		return claims[i].Label + ": " + claims[i].Text + " (" + claims[i].Rationale + ")"
+	})
 	res.Details["claims"] = len(claims)
-	res.Details["passed"] = passed
 	for _, l := range claimLabels {
 		res.Details["label_"+l] = counts[l]
 	}

@@ -104,7 +104,7 @@ func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 	if len(cons) == 0 {
 		return scorer.Result{}, judgemetric.Unparseable("no rubric verdict could be parsed")
 	}
-	res := consensusResult(cons, score, len(samples))
+	res := consensusResult(cons, len(samples))
 	if m.spec.allPass {
 		res.Details["pass_rate"] = score
 		if score < 1 {
@@ -141,42 +141,41 @@ func (m *rubricMetric) parseSample(ans string, rubrics []string) ([]QuestionVerd
 }
 
 // consensusResult builds the Result of a rubric metric from the combined
-// verdicts: score, pass/fail label (pass iff every rubric passed),
-// verdicts, an explanation listing the failed rubrics, and the agreement
-// across samples as confidence when there were several.
-func consensusResult(cons []Consensus, score float64, samples int) scorer.Result {
-	res := scorer.Result{Score: score, Label: "fail", Details: map[string]any{}}
-	if score == 1 {
-		res.Label = "pass"
-	}
-	passed := 0
+// verdicts (see passShare), with the agreement across samples as
+// confidence when there were several.
+func consensusResult(cons []Consensus, samples int) scorer.Result {
+	vs := make([]scorer.Verdict, len(cons))
 	agree := 0.0
-	var failed []string
-	for _, c := range cons {
-		res.Verdicts = append(res.Verdicts, scorer.Verdict{Rubric: c.Question, Pass: c.Pass, Reason: c.Reason})
-		if c.Pass {
-			passed++
-		} else {
-			failed = append(failed, c.Question+": "+c.Reason)
-		}
-		sum := c.Sum
-		if sum < 0 {
-			sum = -sum
-		}
+	for i, c := range cons {
+		vs[i] = scorer.Verdict{Rubric: c.Question, Pass: c.Pass, Reason: c.Reason}
 		// majority share of the votes: (votes + |sum|) / 2 / votes.
-		agree += float64(c.Votes+sum) / 2 / float64(c.Votes)
+		agree += float64(c.Votes+max(c.Sum, -c.Sum)) / 2 / float64(c.Votes)
 	}
+	res := passShare(vs, "All rubrics passed.", "Failed rubrics: ", func(i int) string { return vs[i].Rubric + ": " + vs[i].Reason })
 	if samples > 1 {
 		res.Confidence = agree / float64(len(cons))
 	}
-	if len(failed) > 0 {
-		res.Explanation = capText("Failed rubrics: "+strings.Join(failed, "; "), maxExplanation)
-	} else {
-		res.Explanation = "All rubrics passed."
-	}
 	res.Details["rubrics"] = len(cons)
-	res.Details["passed"] = passed
 	res.Details["samples"] = samples
+	return res
+}
+
+// passShare scores pass/fail verdicts: the share that passes, label
+// "pass" when all do, and an explanation that is allPassed or lists the
+// failed verdicts, each as failure renders vs[i], after intro.
+func passShare(vs []scorer.Verdict, allPassed, intro string, failure func(i int) string) scorer.Result {
+	var failed []string
+	for i, v := range vs {
+		if !v.Pass {
+			failed = append(failed, failure(i))
+		}
+	}
+	passed := len(vs) - len(failed)
+	res := scorer.Result{Score: float64(passed) / float64(len(vs)), Label: "pass", Explanation: allPassed, Verdicts: vs, Details: map[string]any{"passed": passed}}
+	if len(failed) > 0 {
+		res.Label = "fail"
+		res.Explanation = capText(intro+strings.Join(failed, "; "), maxExplanation)
+	}
 	return res
 }
 
