@@ -17,27 +17,20 @@ const FlagsKey = "flags"
 // gets a fresh Sanitizer (its own envelope key); usage and flags are
 // summed over the calls. A Caller is used by one goroutine.
 type Caller struct {
-	Judge        judge.Judge
-	NewSanitizer func() judge.Sanitizer
-	// Metric is the metric id put on every request.
-	Metric string
-	// Temperature, when set, is put on every request that sets none
-	// (see SamplingTemperature).
-	Temperature *float64
-
-	usage scorer.JudgeUsage
-	flags []string
+	metric Base
+	usage  scorer.JudgeUsage
+	flags  []string
 }
 
 // Call builds a request with a fresh sanitizer, appends the sanitizer's
 // system note, sends it and returns the answer text. Flags raised by the
 // content or by the answer are kept for Finish.
 func (c *Caller) Call(ctx context.Context, build func(s judge.Sanitizer) *judge.Request) (string, error) {
-	s := c.NewSanitizer()
+	s := c.metric.NewSan()
 	req := build(s)
-	req.Metric = c.Metric
+	req.Metric = c.metric.ID
 	if req.Temperature == nil {
-		req.Temperature = c.Temperature
+		req.Temperature = c.metric.Temperature
 	}
 	if note := s.SystemNote(); note != "" {
 		if req.System != "" {
@@ -46,7 +39,7 @@ func (c *Caller) Call(ctx context.Context, build func(s judge.Sanitizer) *judge.
 		req.System += note
 	}
 	c.addFlags(s.Flags())
-	resp, err := c.Judge.Judge(ctx, req)
+	resp, err := c.metric.Judge.Judge(ctx, req)
 	if judge.ClassOf(err) == judge.ClassPromptTooLong {
 		// skipped, not failed: the run is too long for this judge
 		return "", fmt.Errorf("%w: %w", scorer.ErrNotApplicable, err)
@@ -93,7 +86,7 @@ func (c *Caller) Flags() []string {
 // Finish returns r stamped with the metric id, the judge usage and the
 // flags.
 func (c *Caller) Finish(r scorer.Result) scorer.Result {
-	r.Metric = c.Metric
+	r.Metric = c.metric.ID
 	r.Judge = c.Usage()
 	if fs := c.Flags(); len(fs) > 0 {
 		if r.Details == nil {

@@ -37,7 +37,7 @@ func (b *Base) JudgeName() string { return b.Judge.Name() }
 
 // Caller returns the Caller of one evaluation.
 func (b *Base) Caller() *Caller {
-	return &Caller{Judge: b.Judge, NewSanitizer: b.NewSan, Metric: b.ID, Temperature: b.Temperature}
+	return &Caller{metric: *b}
 }
 
 // Ask sends the request build makes (see Caller.Call) and parses the
