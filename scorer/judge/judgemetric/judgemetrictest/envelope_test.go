@@ -65,8 +65,8 @@ func TestSanitizers(t *testing.T) {
 		t.Errorf("Untrusted = %q", got)
 	}
 	b.Untrusted("response", "r")
-	if s.Made() != 2 || !slices.Equal(s.Fields(), []string{"prompt", "response"}) {
-		t.Errorf("made %d, fields %v", s.Made(), s.Fields())
+	if s.Made() != 2 {
+		t.Errorf("made %d", s.Made())
 	}
 	if f := a.CheckAnswer(`{"score": 1, "note": "K3Y"}`); !slices.Equal(f, []string{EchoFlag}) {
 		t.Errorf("echo: flags %v", f)
@@ -79,7 +79,7 @@ func TestSanitizers(t *testing.T) {
 	}
 	lone := NewMarkingSanitizer(BracketEnvelope())
 	lone.Untrusted("prompt", "p")
-	if s.Made() != 2 || len(s.Fields()) != 2 {
+	if s.Made() != 2 {
 		t.Error("a lone sanitizer recorded into a factory")
 	}
 }

@@ -9,17 +9,16 @@ import (
 	"github.com/evalsidecar/evalsidecar/scorer/judge/guard"
 )
 
-// Sanitizers makes MarkingSanitizers and records what they do: how many
-// were made and which fields they wrapped. It is safe for concurrent use.
+// Sanitizers makes sanitizers and records how many were made and the
+// flags they raised. It is safe for concurrent use.
 type Sanitizers struct {
 	env Envelope
 	// inner makes the sanitizer New wraps.
 	inner func() judge.Sanitizer
 
-	mu     sync.Mutex
-	made   int
-	fields []string
-	flags  []string
+	mu    sync.Mutex
+	made  int
+	flags []string
 }
 
 // NewSanitizers returns a factory of MarkingSanitizers marking with env.
@@ -64,21 +63,10 @@ func (s *Sanitizers) recordFlags(fs []string) {
 	}
 }
 
-// recording wraps a sanitizer and records the fields it wraps and the
-// flags it raises.
+// recording wraps a sanitizer and records the flags it raises.
 type recording struct {
 	judge.Sanitizer
 	rec *Sanitizers
-}
-
-func (r recording) Untrusted(field, text string) string {
-	r.rec.record(field)
-	return r.Sanitizer.Untrusted(field, text)
-}
-
-func (r recording) UntrustedPieces(field string, pieces []judge.Piece) string {
-	r.rec.record(field)
-	return r.Sanitizer.UntrustedPieces(field, pieces)
 }
 
 func (r recording) Flags() []string {
@@ -112,20 +100,6 @@ func (s *Sanitizers) Made() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.made
-}
-
-// Fields returns the fields wrapped so far, in call order, repeats
-// included.
-func (s *Sanitizers) Fields() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.fields)
-}
-
-func (s *Sanitizers) record(field string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.fields = append(s.fields, field)
 }
 
 // MarkingSanitizer is a judge.Sanitizer that wraps content in its
