@@ -20,25 +20,12 @@ func Unparseable(format string, args ...any) error {
 // JSON object; anything else is an Unparseable error.
 func ExtractJSON(answer string) ([]byte, error) {
 	s := strings.TrimSpace(answer)
+	fenced := false
 	if i := strings.Index(s, "```json"); i >= 0 {
 		// The object is decoded first and the fence must follow it, so a
 		// string value holding ``` does not end the block.
-		rest := strings.TrimLeft(s[i+len("```json"):], " \t\r\n")
-		raw, n, err := oneObject(rest)
-		if err != nil {
-			return nil, err
-		}
-		tail := strings.TrimLeft(rest[n:], " \t\r\n")
-		switch {
-		case strings.HasPrefix(tail, "```"):
-			return raw, nil
-		case tail == "":
-			return nil, Unparseable("unterminated ```json block")
-		default:
-			return nil, Unparseable("answer has content after the JSON object")
-		}
-	}
-	if strings.HasPrefix(s, "```") {
+		s, fenced = strings.TrimLeft(s[i+len("```json"):], " \t\r\n"), true
+	} else if strings.HasPrefix(s, "```") {
 		rest := s[3:]
 		if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
 			rest = rest[nl+1:]
@@ -53,10 +40,13 @@ func ExtractJSON(answer string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(s[n:]) != "" {
-		return nil, Unparseable("answer has content after the JSON object")
+	switch tail := strings.TrimLeft(s[n:], " \t\r\n"); {
+	case fenced && strings.HasPrefix(tail, "```"), !fenced && tail == "":
+		return raw, nil
+	case fenced && tail == "":
+		return nil, Unparseable("unterminated ```json block")
 	}
-	return raw, nil
+	return nil, Unparseable("answer has content after the JSON object")
 }
 
 // oneObject decodes the JSON object at the start of s and returns it with

@@ -45,19 +45,14 @@ func parseValidations(answer string) []validation {
 		}
 		var vals [5]string
 		at := start + len(validatorKeys[0])
-		ok := true
 		for k := 1; k < len(validatorKeys); k++ {
 			j := indexFold(s, validatorKeys[k], at)
 			if j < 0 {
-				ok = false
-				break
+				// a later "sentence:" cannot complete either: fewer openers follow it
+				return out
 			}
 			vals[k-1] = s[at:j]
 			at = j + len(validatorKeys[k])
-		}
-		if !ok {
-			// a later "sentence:" cannot complete either: fewer openers follow it
-			return out
 		}
 		end := indexFold(s, "\nsentence:", at)
 		if end < 0 {

@@ -75,11 +75,7 @@ func toolCallsText(calls []agentrun.ToolCall) string {
 	}
 	views := make([]toolCallView, len(calls))
 	for i, c := range calls {
-		v := toolCallView{Name: c.Name, Arguments: c.Arguments, Result: c.Result, Error: c.Error}
-		if json.Valid([]byte(c.Arguments)) {
-			v.Arguments = json.RawMessage(c.Arguments)
-		}
-		views[i] = v
+		views[i] = toolCallView{Name: c.Name, Arguments: jsonOrText(c.Arguments), Result: c.Result, Error: c.Error}
 	}
 	return judgemetric.JSON(views, "  ")
 }
@@ -98,17 +94,20 @@ func toolDeclarationsText(decls []agentrun.ToolDefinition) string {
 	}
 	views := make([]toolDeclView, len(decls))
 	for i, d := range decls {
-		v := toolDeclView{Name: d.Name, Description: d.Description}
+		views[i] = toolDeclView{Name: d.Name, Description: d.Description}
 		if d.Parameters != "" {
-			if json.Valid([]byte(d.Parameters)) {
-				v.Parameters = json.RawMessage(d.Parameters)
-			} else {
-				v.Parameters = d.Parameters
-			}
+			views[i].Parameters = jsonOrText(d.Parameters)
 		}
-		views[i] = v
 	}
 	return judgemetric.JSON(views, "  ")
+}
+
+// jsonOrText is s as JSON when it is valid JSON, else as a string.
+func jsonOrText(s string) any {
+	if json.Valid([]byte(s)) {
+		return json.RawMessage(s)
+	}
+	return s
 }
 
 // conversationText renders the dialogue history as a JSON list of
