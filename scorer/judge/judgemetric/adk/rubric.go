@@ -3,6 +3,7 @@ package adk
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
@@ -75,7 +76,6 @@ func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 	for ti, t := range ts {
 		h := newHeader(in, t)
 		counts := make([]tally, len(m.rubrics))
-		seen := make([]bool, len(m.rubrics))
 		first := make([][3]string, len(m.rubrics)) // per rubric and verdict, the first rationale
 		for range m.samples {
 			answer, err := c.Call(ctx, func(s judge.Sanitizer) *judge.Request {
@@ -84,32 +84,27 @@ func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 			if err != nil {
 				return scorer.Result{}, err
 			}
-			matched := 0
 			as := parseRubricAnswer(answer)
 			props := make([]string, len(as))
 			for i, a := range as {
 				props[i] = a.property
 			}
 			match := judgemetric.MatchRubrics(texts, props, normalizeRubric)
-			for ai, a := range as {
-				k := match[ai]
-				if k < 0 {
-					continue
-				}
-				matched++
-				seen[k] = true
-				counts[k].add(a.verdict)
-				if first[k][a.verdict] == "" {
-					first[k][a.verdict] = a.rationale
-				}
-			}
-			if matched == 0 {
+			if !slices.ContainsFunc(match, func(k int) bool { return k >= 0 }) {
 				return scorer.Result{}, judgemetric.Unparseable("rubric answer has no Property/Rationale/Verdict block naming a configured rubric")
+			}
+			for ai, a := range as {
+				if k := match[ai]; k >= 0 {
+					counts[k].add(a.verdict)
+					if first[k][a.verdict] == "" {
+						first[k][a.verdict] = a.rationale
+					}
+				}
 			}
 		}
 		var invScores []float64
 		for k, r := range m.rubrics {
-			if !seen[k] {
+			if counts[k] == (tally{}) { // not named by any sample
 				continue
 			}
 			votes[k] = votes[k].plus(counts[k])
@@ -165,20 +160,16 @@ func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 // explainVerdicts lists the failed rubrics with their reasons, or says
 // that all passed.
 func explainVerdicts(vs []scorer.Verdict) string {
-	var b strings.Builder
+	var failed []string
 	for _, v := range vs {
-		if v.Pass {
-			continue
+		if !v.Pass {
+			failed = append(failed, "not met: "+v.Rubric+": "+v.Reason)
 		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString("not met: " + v.Rubric + ": " + v.Reason)
 	}
-	if b.Len() == 0 {
+	if len(failed) == 0 {
 		return "all rubrics met"
 	}
-	return b.String()
+	return strings.Join(failed, "\n")
 }
 
 // ParamRubrics lists the rubrics of a rubric metric: each item a string

@@ -117,46 +117,13 @@ func (m *topicAdherence) Score(ctx context.Context, in *scorer.Instance) (scorer
 			return scorer.Result{}, err
 		}
 	}
-	tp, fp, fn := adherenceCounts(answered, inRef)
-	p, r, f1 := adherenceScores(tp, fp, fn)
-	score := f1
-	switch m.mode {
-	case "precision":
-		score = p
-	case "recall":
-		score = r
+	// TP, FP and FN over the topics, and ragas' formulas with eps = 1e-10.
+	var tp, fp, fn int
+	lines := []string{"no topics found in the conversation"}
+	if len(topics) > 0 {
+		lines = make([]string, len(topics))
 	}
-	var expl strings.Builder
 	for i, t := range topics {
-		if i > 0 {
-			expl.WriteByte('\n')
-		}
-		a, o := "answered", "on reference topics"
-		if !answered[i] {
-			a = "refused"
-		}
-		if !inRef[i] {
-			o = "off reference topics"
-		}
-		fmt.Fprintf(&expl, "%s: %s, %s", t, a, o)
-	}
-	if len(topics) == 0 {
-		expl.WriteString("no topics found in the conversation")
-	}
-	return c.Finish(scorer.Result{
-		Score:       score,
-		Explanation: capText(expl.String(), maxExplanation),
-		Details: map[string]any{
-			"tp": tp, "fp": fp, "fn": fn,
-			"precision": p, "recall": r, "f1": f1,
-			"topics": len(topics), "mode": m.mode, "reference_topics_from": from,
-		},
-	}), nil
-}
-
-// adherenceCounts returns TP, FP and FN over the topics.
-func adherenceCounts(answered, inRef []bool) (tp, fp, fn int) {
-	for i := range answered {
 		switch {
 		case answered[i] && inRef[i]:
 			tp++
@@ -165,14 +132,32 @@ func adherenceCounts(answered, inRef []bool) (tp, fp, fn int) {
 		case inRef[i]:
 			fn++
 		}
+		a, o := "answered", "on reference topics"
+		if !answered[i] {
+			a = "refused"
+		}
+		if !inRef[i] {
+			o = "off reference topics"
+		}
+		lines[i] = fmt.Sprintf("%s: %s, %s", t, a, o)
 	}
-	return tp, fp, fn
-}
-
-// adherenceScores applies ragas' formulas with eps = 1e-10.
-func adherenceScores(tp, fp, fn int) (p, r, f1 float64) {
-	p = float64(tp) / (float64(tp+fp) + eps)
-	r = float64(tp) / (float64(tp+fn) + eps)
-	f1 = 2 * p * r / (p + r + eps)
-	return p, r, f1
+	p := float64(tp) / (float64(tp+fp) + eps)
+	r := float64(tp) / (float64(tp+fn) + eps)
+	f1 := 2 * p * r / (p + r + eps)
+	score := f1
+	switch m.mode {
+	case "precision":
+		score = p
+	case "recall":
+		score = r
+	}
+	return c.Finish(scorer.Result{
+		Score:       score,
+		Explanation: capText(strings.Join(lines, "\n"), maxExplanation),
+		Details: map[string]any{
+			"tp": tp, "fp": fp, "fn": fn,
+			"precision": p, "recall": r, "f1": f1,
+			"topics": len(topics), "mode": m.mode, "reference_topics_from": from,
+		},
+	}), nil
 }
