@@ -9,26 +9,11 @@ import (
 )
 
 // CustomType is the metric type of custom pointwise metrics configured
-// like Vertex's PointwiseMetricPromptTemplate:
-//
-//	metrics:
-//	  - name: my_rubric
-//	    type: pointwise
-//	    params:
-//	      criteria: {Conciseness: "The answer is short."}
-//	      rating_rubric: {1: "(Concise) ...", 0: "(Wordy) ..."}
-//	      input_variables: [prompt, reference]
-//	      evaluation_steps: {STEP 1: "..."}   # optional
-//	      metric_definition: "..."            # optional
-//	      judge: default                      # optional
-//
-// Inputs: the response (always) plus input_variables: Instance fields
-// (prompt, response, reference, instruction, context,
-// predicted_trajectory, reference_trajectory, conversation,
-// tool_declarations) or dataset column names; a run lacking a listed
-// field or column is not applicable. Scale: the rating_rubric keys.
-// Calls per run: 1. Score: the judge's rating, which must be one of the
-// keys; Label: the "(Label)" prefix of the rating's text, else the key.
+// like Vertex's PointwiseMetricPromptTemplate (params criteria,
+// rating_rubric, input_variables, optional evaluation_steps and
+// metric_definition; see docs/judge.md). input_variables are Instance
+// fields (see lookupVariable) or dataset column names; a run lacking one
+// is not applicable.
 const CustomType = "pointwise"
 
 // maxColumnName bounds a dataset column name used as an input variable.

@@ -27,20 +27,8 @@ func fivePointQuality() map[string]string {
 	}
 }
 
-// builtinTemplates returns the pointwise templates:
-//
-//	coherence, fluency, instruction_following, text_quality,
-//	question_answering_quality, summarization_quality: prompt, response; 1-5
-//	safety: prompt, response; 1 / 0
-//	groundedness: prompt, response, the tool calls and results when the
-//	  run called tools; 1 / 0
-//	verbosity: prompt, response; -2 (too short) .. 0 (just right) .. 2 (too verbose)
-//	multi_turn_chat_quality: conversation, prompt, response; 1-5
-//	multi_turn_safety: conversation, prompt, response; 1 / 0
-//
-// Each is one judge call; the score is the judge's rating, which must be
-// one of the rubric's scores (else invalid_response), and the label is the
-// rating's "(Label)". Source: metrics.md §7.1 (template layout and scales)
+// builtinTemplates returns the pointwise templates (listed in
+// docs/judge.md). Source: metrics.md §7.1 (template layout and scales)
 // and the Gen AI Evaluation API document (seed 001).
 func builtinTemplates() []builtinTemplate {
 	return []builtinTemplate{
