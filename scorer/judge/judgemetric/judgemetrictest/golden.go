@@ -58,20 +58,19 @@ func GoldenText(t testing.TB, path, got string, update bool) {
 	}
 }
 
-// firstDiff describes the first line where got differs from want.
+// firstDiff describes the first line where got differs from want; they
+// differ, so there is one.
 func firstDiff(want, got string) string {
 	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
+	line := func(ls []string, i int) string {
+		if i < len(ls) {
+			return ls[i]
 		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if i >= len(wl) || i >= len(gl) || w != g {
-			return fmt.Sprintf("line %d: want %q, got %q", i+1, w, g)
-		}
+		return ""
 	}
-	return "no line differs"
+	i := 0
+	for i < len(wl) && i < len(gl) && wl[i] == gl[i] {
+		i++
+	}
+	return fmt.Sprintf("line %d: want %q, got %q", i+1, line(wl, i), line(gl, i))
 }

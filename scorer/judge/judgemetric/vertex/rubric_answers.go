@@ -163,13 +163,8 @@ func ParseQuestionBlocks(answer string) []QuestionVerdict {
 			continue
 		}
 		verdict := strings.ToLower(v[1])
-		var yes bool
-		switch {
-		case strings.Contains(verdict, "yes"):
-			yes = true
-		case strings.Contains(verdict, "no"):
-			yes = false
-		default:
+		yes := strings.Contains(verdict, "yes")
+		if !yes && !strings.Contains(verdict, "no") {
 			continue
 		}
 		out = append(out, QuestionVerdict{Question: q, Yes: yes, Reason: strings.TrimSpace(block)})
