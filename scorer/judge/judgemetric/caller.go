@@ -5,9 +5,14 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/evalsidecar/evalsidecar/internal/truncate"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 )
+
+// Explanation cuts a Result.Explanation to 2048 bytes on a rune boundary,
+// marking the cut.
+func Explanation(s string) string { return truncate.Ellipsis(s, 2048) }
 
 // FlagsKey is the Result.Details key holding the pre-filter and answer
 // flags raised while judging (for example "injection_suspected").

@@ -10,8 +10,6 @@
 // the vertex package, not here.
 package adk
 
-import "github.com/evalsidecar/evalsidecar/internal/truncate"
-
 // Metric ids registered by this package.
 const (
 	MetricHallucinations       = "hallucinations_v1"
@@ -31,9 +29,3 @@ const (
 	FieldToolDeclarations = "tool_declarations" // declared tools and their schemas
 	FieldToolCalls        = "tool_calls"        // tool calls with their arguments and results
 )
-
-// maxExplanation caps Result.Explanation.
-const maxExplanation = 2048
-
-// capText cuts s to at most n bytes on a rune boundary, marking the cut.
-func capText(s string, n int) string { return truncate.Ellipsis(s, n) }

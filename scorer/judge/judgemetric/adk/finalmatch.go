@@ -122,7 +122,7 @@ func (m *finalMatch) Score(ctx context.Context, in *scorer.Instance) (scorer.Res
 	return c.Finish(scorer.Result{
 		Score:       score,
 		Label:       m.label(score),
-		Explanation: capText(expl, maxExplanation),
+		Explanation: judgemetric.Explanation(expl),
 		Confidence:  mean(shares),
 		Details: map[string]any{
 			"per_invocation": per,

@@ -107,7 +107,7 @@ func (m *hallucinations) Score(ctx context.Context, in *scorer.Instance) (scorer
 	return c.Finish(scorer.Result{
 		Score:       score,
 		Label:       m.label(score),
-		Explanation: capText(expl, maxExplanation),
+		Explanation: judgemetric.Explanation(expl),
 		Details: map[string]any{
 			"per_invocation": per,
 			"steps":          steps,

@@ -123,7 +123,7 @@ func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 			if len(ts) > 1 {
 				reason = fmt.Sprintf("invocation %d: %s", ti+1, reason)
 			}
-			verdicts = append(verdicts, scorer.Verdict{Rubric: r.Text, Pass: sc == 1, Reason: capText(reason, maxExplanation)})
+			verdicts = append(verdicts, scorer.Verdict{Rubric: r.Text, Pass: sc == 1, Reason: judgemetric.Explanation(reason)})
 		}
 		if len(invScores) > 0 {
 			per[ti] = mean(invScores)
@@ -144,7 +144,7 @@ func (m *rubricMetric) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 	return c.Finish(scorer.Result{
 		Score:       score,
 		Label:       m.label(score),
-		Explanation: capText(explainVerdicts(verdicts), maxExplanation),
+		Explanation: judgemetric.Explanation(explainVerdicts(verdicts)),
 		Confidence:  mean(shares),
 		Verdicts:    verdicts,
 		Details: map[string]any{

@@ -10,8 +10,6 @@
 // JSON-encoded.
 package ragas
 
-import "github.com/evalsidecar/evalsidecar/internal/truncate"
-
 // Metric ids registered by this package.
 const (
 	MetricTopicAdherence    = "ragas_topic_adherence"
@@ -24,9 +22,3 @@ const (
 	FieldTopics       = "topics"       // topics a judge extracted from the conversation
 	FieldReference    = "reference"    // reference topics, the reference outcome
 )
-
-// maxExplanation caps Result.Explanation.
-const maxExplanation = 2048
-
-// capText cuts s to at most n bytes on a rune boundary, marking the cut.
-func capText(s string, n int) string { return truncate.Ellipsis(s, n) }

@@ -93,7 +93,7 @@ func (m *goalAccuracy) Score(ctx context.Context, in *scorer.Instance) (scorer.R
 	return c.Finish(scorer.Result{
 		Score:       cmp.score,
 		Label:       label,
-		Explanation: capText(cmp.reason, maxExplanation),
+		Explanation: judgemetric.Explanation(cmp.reason),
 		Details:     map[string]any{"with_reference": useRef},
 	}), nil
 }

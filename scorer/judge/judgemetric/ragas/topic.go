@@ -153,7 +153,7 @@ func (m *topicAdherence) Score(ctx context.Context, in *scorer.Instance) (scorer
 	}
 	return c.Finish(scorer.Result{
 		Score:       score,
-		Explanation: capText(strings.Join(lines, "\n"), maxExplanation),
+		Explanation: judgemetric.Explanation(strings.Join(lines, "\n")),
 		Details: map[string]any{
 			"tp": tp, "fp": fp, "fn": fn,
 			"precision": p, "recall": r, "f1": f1,
