@@ -66,32 +66,34 @@ const (
 // Each turn is agentrun.Dialogue.
 func dialogue(in *scorer.Instance) []agentrun.Message {
 	if len(in.Transcript) > 0 {
-		out := make([]agentrun.Message, 0, len(in.Transcript))
-		for _, m := range in.Transcript {
-			if m.Role = normRole(m.Role); m.Role != "" {
-				out = append(out, m)
-			}
-		}
-		return out
+		return dialogueRoles(in.Transcript)
 	}
-	var out []agentrun.Message
 	if len(in.Invocations) > 0 {
+		var out []agentrun.Message
 		for i := range in.Invocations {
 			v := &in.Invocations[i]
 			out = append(out, agentrun.Dialogue(v.UserContent, nil, v.PredictedToolCalls, v.Response)...)
 		}
 		return out
 	}
-	for _, m := range in.Conversation {
-		if m.Role = normRole(m.Role); m.Role != "" {
-			out = append(out, m)
-		}
-	}
+	out := dialogueRoles(in.Conversation)
 	var replies []agentrun.Reply
 	if in.Trajectory != nil {
 		replies = agentrun.Replies(in.Trajectory)
 	}
 	return append(out, agentrun.Dialogue(in.Prompt, replies, in.PredictedTrajectory, in.Response)...)
+}
+
+// dialogueRoles returns msgs with their roles normalized (normRole),
+// leaving out those of other roles.
+func dialogueRoles(msgs []agentrun.Message) []agentrun.Message {
+	var out []agentrun.Message
+	for _, m := range msgs {
+		if m.Role = normRole(m.Role); m.Role != "" {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // normRole maps the role spellings of traces and datasets to the three
