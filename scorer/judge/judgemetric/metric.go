@@ -2,6 +2,7 @@ package judgemetric
 
 import (
 	"context"
+	"slices"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
@@ -19,10 +20,14 @@ type Base struct {
 	Temperature *float64
 }
 
-// NewBase checks that p holds no parameter but "judge" and known, and
-// resolves the judge of metric id (see Deps.Resolve).
+// NewBase checks that p holds no parameter but "judge" and known (an
+// unknown one's error lists them in that order; known may place "judge"
+// itself), and resolves the judge of metric id (see Deps.Resolve).
 func NewBase(id string, p scorer.Params, deps Deps, known ...string) (Base, error) {
-	if err := p.CheckKnown(append(known, "judge")...); err != nil {
+	if !slices.Contains(known, "judge") {
+		known = append([]string{"judge"}, known...)
+	}
+	if err := p.CheckKnown(known...); err != nil {
 		return Base{}, err
 	}
 	j, newSan, err := deps.Resolve(id, p)

@@ -31,7 +31,7 @@ type base struct {
 // newBase checks the params (besides "judge", the threshold and known),
 // resolves the judge and reads the threshold.
 func newBase(id string, p scorer.Params, deps judgemetric.Deps, known ...string) (base, error) {
-	b, err := judgemetric.NewBase(id, p, deps, append(known, ParamThreshold)...)
+	b, err := judgemetric.NewBase(id, p, deps, append([]string{ParamThreshold}, known...)...)
 	if err != nil {
 		return base{}, err
 	}

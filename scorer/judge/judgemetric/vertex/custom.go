@@ -21,7 +21,7 @@ const maxColumnName = 128
 
 // newCustom builds a custom pointwise metric from its params.
 func newCustom(p scorer.Params, deps judgemetric.Deps) (scorer.Metric, error) {
-	b, err := judgemetric.NewBase(CustomType, p, deps, "criteria", "evaluation_steps", "input_variables", "metric_definition", "rating_rubric")
+	b, err := judgemetric.NewBase(CustomType, p, deps, "criteria", "evaluation_steps", "input_variables", "judge", "metric_definition", "rating_rubric")
 	if err != nil {
 		return nil, err
 	}
