@@ -75,7 +75,7 @@ func ParseClaims(answer string) ([]Claim, error) {
 // response's atomic claims (see cleanTexts; at most maxClaims).
 func ParseSegments(answer string) ([]string, error) {
 	var a struct {
-		Claims *[]string `json:"claims"`
+		Claims []string `json:"claims"`
 	}
 	if err := judgemetric.DecodeJSON(answer, &a); err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package vertex
 
 import (
-	"cmp"
 	"regexp"
 	"strings"
 
@@ -85,7 +84,7 @@ const (
 // cleanTexts leaves them, duplicates dropped, at most maxRubrics.
 func ParseQuestions(answer string) ([]string, error) {
 	var a struct {
-		Questions *[]string `json:"questions"`
+		Questions []string `json:"questions"`
 	}
 	if err := judgemetric.DecodeJSON(answer, &a); err != nil {
 		return nil, err
@@ -98,10 +97,10 @@ func ParseQuestions(answer string) ([]string, error) {
 // dedupe, repeats too (ignoring case and whitespace; a lone bullet counts
 // as empty); at most max kept. A missing list or none left is an
 // invalid_response error, never an empty set.
-func cleanTexts(texts *[]string, what string, max int, dedupe bool) ([]string, error) {
+func cleanTexts(texts []string, what string, max int, dedupe bool) ([]string, error) {
 	var out []string
 	seen := make(map[string]bool)
-	for _, t := range *cmp.Or(texts, &[]string{}) {
+	for _, t := range texts {
 		t = capText(strings.TrimSpace(t), maxRubricLen)
 		k := normalize(t)
 		if t == "" || dedupe && (k == "" || seen[k]) {
