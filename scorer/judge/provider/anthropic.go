@@ -28,13 +28,7 @@ const defaultToolName = "judge_answer"
 // anthropicProvider speaks the Anthropic Messages API. Structured output
 // is a forced call of one tool whose input schema is the request schema;
 // the answer is the tool input.
-type anthropicProvider struct {
-	common
-	cfg    Config
-	hc     *http.Client
-	url    string
-	header http.Header
-}
+type anthropicProvider struct{ common }
 
 func newAnthropic(cfg Config, hc *http.Client) (*anthropicProvider, error) {
 	base := cfg.BaseURL
@@ -45,13 +39,7 @@ func newAnthropic(cfg Config, hc *http.Client) (*anthropicProvider, error) {
 	if cfg.APIKey != "" {
 		set["X-Api-Key"] = string(cfg.APIKey)
 	}
-	return &anthropicProvider{
-		common: common{kind: KindAnthropic, model: cfg.Model, secrets: cfg.secrets(), now: time.Now},
-		cfg:    cfg,
-		hc:     hc,
-		url:    endpoint(base, "v1/messages"),
-		header: headers(cfg, set, nil),
-	}, nil
+	return &anthropicProvider{newCommon(KindAnthropic, cfg, hc, endpoint(base, "v1/messages"), headers(cfg, set, nil))}, nil
 }
 
 // toolName returns the name the provider gets for schema s: the Anthropic
@@ -149,7 +137,7 @@ func (p *anthropicProvider) Complete(ctx context.Context, req *judge.Request) (*
 	if body.MaxTokens > maxNonStreamingTokens {
 		return nil, p.answerError(judge.ClassBadRequest, 0, "request not sent: max_tokens %d over %d needs streaming", body.MaxTokens, maxNonStreamingTokens)
 	}
-	msg, latency, jerr := exchangeCall[anthropicResponse](ctx, &p.common, p.hc, p.url, p.header, body, p.classify)
+	msg, latency, jerr := exchangeCall[anthropicResponse](ctx, &p.common, p.header, body, p.classify)
 	if jerr != nil {
 		return nil, jerr
 	}
@@ -222,16 +210,5 @@ func (p *anthropicProvider) answer(req *judge.Request, msg *anthropicResponse, l
 			return nil, p.answerError(judge.ClassInvalidResponse, http.StatusOK, "empty answer (stop_reason %q)", msg.StopReason)
 		}
 	}
-	model := msg.Model
-	if model == "" {
-		model = p.cfg.Model
-	}
-	return &judge.Response{
-		Text:         text,
-		Provider:     KindAnthropic,
-		Model:        model,
-		InputTokens:  max(msg.Usage.InputTokens, 0),
-		OutputTokens: max(msg.Usage.OutputTokens, 0),
-		Latency:      latency,
-	}, nil
+	return p.response(text, msg.Model, msg.Usage.InputTokens, msg.Usage.OutputTokens, latency), nil
 }

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -17,12 +18,27 @@ import (
 // maxDetail caps the provider text quoted in an error.
 const maxDetail = 300
 
-// common holds what every provider needs to build classified errors.
+// common is what every provider holds: its config, HTTP client, endpoint
+// and headers, and what its classified errors name.
 type common struct {
 	kind    string
 	model   string
 	secrets []string
 	now     func() time.Time
+	cfg     Config
+	hc      *http.Client
+	url     string
+	header  http.Header
+}
+
+func newCommon(kind string, cfg Config, hc *http.Client, url string, header http.Header) common {
+	return common{kind: kind, model: cfg.Model, secrets: cfg.secrets(), now: time.Now, cfg: cfg, hc: hc, url: url, header: header}
+}
+
+// response is a successful answer; an empty model is the configured one.
+func (c *common) response(text, model string, in, out int64, latency time.Duration) *judge.Response {
+	return &judge.Response{Text: text, Provider: c.kind, Model: cmp.Or(model, c.cfg.Model),
+		InputTokens: max(in, 0), OutputTokens: max(out, 0), Latency: latency}
 }
 
 // Kind implements judge.Provider.

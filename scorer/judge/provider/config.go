@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -114,12 +115,7 @@ func (c Config) String() string {
 		b.WriteString(" access_token=" + redacted)
 	}
 	if len(c.Headers) > 0 {
-		names := make([]string, 0, len(c.Headers))
-		for k := range c.Headers {
-			names = append(names, k)
-		}
-		slices.Sort(names)
-		fmt.Fprintf(&b, " headers=%s", strings.Join(names, ","))
+		fmt.Fprintf(&b, " headers=%s", strings.Join(slices.Sorted(maps.Keys(c.Headers)), ","))
 	}
 	return b.String()
 }
@@ -149,115 +145,77 @@ func (c Config) withDefaults() Config {
 
 // Validate checks the config. Each error names the offending key, for
 // example "model: required".
-//
-//nolint:gocyclo // table-like validator: one flat check per key
 func (c Config) Validate() error {
-	var errs []error
-	bad := func(key, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%s: %s", key, fmt.Sprintf(format, args...)))
-	}
-	switch c.Provider {
-	case "":
-		bad("provider", "required")
-	case OpenAI, AzureOpenAI, Gemini, Vertex, Anthropic:
-	default:
-		bad("provider", "must be one of %s, %s, %s, %s, %s (got %q)", OpenAI, AzureOpenAI, Gemini, Vertex, Anthropic, c.Provider)
-	}
-	if strings.TrimSpace(c.Model) == "" {
-		bad("model", "required")
-	}
-	if (c.Provider == Gemini || c.Provider == Vertex) && (strings.ContainsAny(c.Model, "?&") || strings.Contains(c.Model, "..")) {
+	providers := []string{OpenAI, AzureOpenAI, Gemini, Vertex, Anthropic}
+	google := c.Provider == Gemini || c.Provider == Vertex
+	noKey := c.APIKey == ""
+	vertexNoKey := c.Provider == Vertex && noKey
+	checks := []struct {
+		bad      bool
+		key, msg string
+	}{
+		{c.Provider == "", "provider", "required"},
+		{c.Provider != "" && !slices.Contains(providers, c.Provider), "provider",
+			fmt.Sprintf("must be one of %s (got %q)", strings.Join(providers, ", "), c.Provider)},
+		{strings.TrimSpace(c.Model) == "", "model", "required"},
 		// The model is a path in the request URL.
-		bad("model", "must not contain ?, & or ..")
+		{google && (strings.ContainsAny(c.Model, "?&") || strings.Contains(c.Model, "..")), "model", "must not contain ?, & or .."},
+		{c.BaseURL != "" && baseURLProblem(c.BaseURL) != "", "base_url", baseURLProblem(c.BaseURL)},
+		{c.MaxOutputTokens < 0, "max_output_tokens", "must not be negative"},
+		{c.Temperature < 0 || c.Temperature > 2, "temperature", "must be between 0 and 2"},
+		{c.MaxTokensField != "" && c.MaxTokensField != MaxCompletionTokens && c.MaxTokensField != MaxTokens,
+			"max_tokens_field", "must be " + MaxCompletionTokens + " or " + MaxTokens},
+		{c.Provider == OpenAI && c.BaseURL == "" && noKey, "api_key",
+			"required for the OpenAI API (set base_url for a compatible server without keys)"},
+		{c.Provider == AzureOpenAI && c.BaseURL == "", "base_url", "required for azure_openai (the resource endpoint)"},
+		{c.Provider == AzureOpenAI && c.APIVersion == "", "api_version", "required for azure_openai"},
+		{c.Provider == AzureOpenAI && noKey && !c.hasHeader("Authorization"), "api_key",
+			"required for azure_openai (or an Authorization header)"},
+		{c.Provider == Gemini && noKey, "api_key", "required for gemini"},
+		{vertexNoKey && c.Project == "", "project", "required for vertex without api_key"},
+		{vertexNoKey && c.Location == "", "location", "required for vertex without api_key"},
+		{c.Provider == Anthropic && c.BaseURL == "" && noKey, "api_key", "required for anthropic"},
+		{c.Provider != Vertex && c.AccessToken != "", "access_token", "only used by vertex"},
+		{c.Provider != AzureOpenAI && c.APIVersion != "", "api_version", "only used by azure_openai"},
+		{c.Provider != AzureOpenAI && c.APIVersion == "" && c.Deployment != "", "deployment", "only used by azure_openai"},
+		{c.Provider != Vertex && c.Provider != "" && (c.Project != "" || c.Location != ""), "project",
+			"project and location are only used by vertex"},
 	}
-	if c.BaseURL != "" {
-		u, err := url.Parse(c.BaseURL)
-		switch {
-		case err != nil:
-			bad("base_url", "not a URL")
-		case u.Scheme != "http" && u.Scheme != "https":
-			bad("base_url", "scheme must be http or https")
-		case u.Host == "":
-			bad("base_url", "host required")
-		case u.User != nil:
-			bad("base_url", "must not carry credentials; use api_key or headers")
+	var errs []error
+	for _, ch := range checks {
+		if ch.bad {
+			errs = append(errs, fmt.Errorf("%s: %s", ch.key, ch.msg))
 		}
 	}
 	for k, v := range c.Headers {
 		if !validHeaderName(k) {
-			bad("headers", "invalid header name %q", k)
+			errs = append(errs, fmt.Errorf("headers: invalid header name %q", k))
 		}
 		if strings.ContainsAny(string(v), "\r\n\x00") {
-			bad("headers", "value of %q holds a line break or NUL", k)
+			errs = append(errs, fmt.Errorf("headers: value of %q holds a line break or NUL", k))
 		}
-	}
-	if c.MaxOutputTokens < 0 {
-		bad("max_output_tokens", "must not be negative")
-	}
-	if c.Temperature < 0 || c.Temperature > 2 {
-		bad("temperature", "must be between 0 and 2")
-	}
-	switch c.MaxTokensField {
-	case "", MaxCompletionTokens, MaxTokens:
-	default:
-		bad("max_tokens_field", "must be %s or %s", MaxCompletionTokens, MaxTokens)
-	}
-	switch c.Provider {
-	case OpenAI:
-		if c.BaseURL == "" && c.APIKey == "" {
-			bad("api_key", "required for the OpenAI API (set base_url for a compatible server without keys)")
-		}
-	case AzureOpenAI:
-		if c.BaseURL == "" {
-			bad("base_url", "required for azure_openai (the resource endpoint)")
-		}
-		if c.APIVersion == "" {
-			bad("api_version", "required for azure_openai")
-		}
-		if c.APIKey == "" && !c.hasHeader("Authorization") {
-			bad("api_key", "required for azure_openai (or an Authorization header)")
-		}
-	case Gemini:
-		if c.APIKey == "" {
-			bad("api_key", "required for gemini")
-		}
-	case Vertex:
-		if c.APIKey == "" && (c.Project == "" || c.Location == "") {
-			if c.Project == "" {
-				bad("project", "required for vertex without api_key")
-			}
-			if c.Location == "" {
-				bad("location", "required for vertex without api_key")
-			}
-		}
-	case Anthropic:
-		if c.BaseURL == "" && c.APIKey == "" {
-			bad("api_key", "required for anthropic")
-		}
-	}
-	if c.Provider != Vertex && c.AccessToken != "" {
-		bad("access_token", "only used by vertex")
-	}
-	if c.Provider != AzureOpenAI && (c.APIVersion != "" || c.Deployment != "") {
-		key := "api_version"
-		if c.APIVersion == "" {
-			key = "deployment"
-		}
-		bad(key, "only used by azure_openai")
-	}
-	if c.Provider != Vertex && c.Provider != "" && (c.Project != "" || c.Location != "") {
-		bad("project", "project and location are only used by vertex")
 	}
 	return errors.Join(errs...)
 }
 
-func (c Config) hasHeader(name string) bool {
-	for k := range c.Headers {
-		if strings.EqualFold(k, name) {
-			return true
-		}
+// baseURLProblem says what is wrong with base_url u, "" when nothing is.
+func baseURLProblem(u string) string {
+	p, err := url.Parse(u)
+	switch {
+	case err != nil:
+		return "not a URL"
+	case p.Scheme != "http" && p.Scheme != "https":
+		return "scheme must be http or https"
+	case p.Host == "":
+		return "host required"
+	case p.User != nil:
+		return "must not carry credentials; use api_key or headers"
 	}
-	return false
+	return ""
+}
+
+func (c Config) hasHeader(name string) bool {
+	return slices.ContainsFunc(slices.Collect(maps.Keys(c.Headers)), func(k string) bool { return strings.EqualFold(k, name) })
 }
 
 // safeURL returns u without user info, query or fragment, which may hold

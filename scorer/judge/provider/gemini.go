@@ -32,10 +32,6 @@ const (
 // provider is built and refreshed as their tokens expire.
 type geminiProvider struct {
 	common
-	cfg    Config
-	hc     *http.Client
-	url    string
-	header http.Header
 	// creds are the Application Default Credentials, nil when the config
 	// carries its own.
 	creds *auth.Credentials
@@ -45,12 +41,7 @@ type geminiProvider struct {
 const cloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
 
 func newGemini(cfg Config, hc *http.Client) (*geminiProvider, error) {
-	p := &geminiProvider{
-		common: common{kind: KindGemini, model: cfg.Model, secrets: cfg.secrets(), now: time.Now},
-		cfg:    cfg,
-		hc:     hc,
-		url:    geminiURL(cfg),
-	}
+	p := &geminiProvider{common: newCommon(KindGemini, cfg, hc, geminiURL(cfg), nil)}
 	set := map[string]string{"Content-Type": "application/json"}
 	if cfg.APIKey != "" {
 		set["X-Goog-Api-Key"] = string(cfg.APIKey)
@@ -194,7 +185,7 @@ func (p *geminiProvider) Complete(ctx context.Context, req *judge.Request) (*jud
 		}
 		header.Set("Authorization", "Bearer "+tok.Value)
 	}
-	resp, latency, jerr := exchangeCall[geminiResponse](ctx, &p.common, p.hc, p.url, header, body, p.classify)
+	resp, latency, jerr := exchangeCall[geminiResponse](ctx, &p.common, header, body, p.classify)
 	if jerr != nil {
 		return nil, jerr
 	}
@@ -281,18 +272,7 @@ func (p *geminiProvider) answer(resp *geminiResponse, latency time.Duration) (*j
 	if strings.TrimSpace(text) == "" {
 		return nil, p.answerError(judge.ClassInvalidResponse, http.StatusOK, "empty answer (finishReason %q)", c.FinishReason)
 	}
-	model := resp.ModelVersion
-	if model == "" {
-		model = p.cfg.Model
-	}
 	u := resp.UsageMetadata
-	return &judge.Response{
-		Text:        text,
-		Provider:    KindGemini,
-		Model:       model,
-		InputTokens: max(u.PromptTokenCount, 0),
-		// Thinking tokens are billed as output.
-		OutputTokens: max(u.CandidatesTokenCount+u.ThoughtsTokenCount, 0),
-		Latency:      latency,
-	}, nil
+	// Thinking tokens are billed as output.
+	return p.response(text, resp.ModelVersion, u.PromptTokenCount, u.CandidatesTokenCount+u.ThoughtsTokenCount, latency), nil
 }

@@ -17,13 +17,7 @@ const DefaultOpenAIBaseURL = "https://api.openai.com/v1/"
 // openAIProvider speaks OpenAI chat completions, to OpenAI, Azure OpenAI
 // (deployment path, api-version query, api-key header) or a compatible
 // server.
-type openAIProvider struct {
-	common
-	cfg    Config
-	hc     *http.Client
-	url    string
-	header http.Header
-}
+type openAIProvider struct{ common }
 
 func newOpenAI(cfg Config, hc *http.Client) (*openAIProvider, error) {
 	base := cfg.BaseURL
@@ -41,13 +35,7 @@ func newOpenAI(cfg Config, hc *http.Client) (*openAIProvider, error) {
 	} else if cfg.APIKey != "" {
 		set["Authorization"] = "Bearer " + string(cfg.APIKey)
 	}
-	return &openAIProvider{
-		common: common{kind: KindOpenAI, model: cfg.Model, secrets: cfg.secrets(), now: time.Now},
-		cfg:    cfg,
-		hc:     hc,
-		url:    target,
-		header: headers(cfg, set, nil),
-	}, nil
+	return &openAIProvider{newCommon(KindOpenAI, cfg, hc, target, headers(cfg, set, nil))}, nil
 }
 
 // openAIRequest is the chat completion request.
@@ -122,7 +110,7 @@ func (p *openAIProvider) Complete(ctx context.Context, req *judge.Request) (*jud
 	if err != nil {
 		return nil, p.answerError(judge.ClassBadRequest, 0, "schema does not encode: %v", err)
 	}
-	resp, latency, jerr := exchangeCall[openAIResponse](ctx, &p.common, p.hc, p.url, p.header, body, p.classify)
+	resp, latency, jerr := exchangeCall[openAIResponse](ctx, &p.common, p.header, body, p.classify)
 	if jerr != nil {
 		return nil, jerr
 	}
@@ -178,16 +166,5 @@ func (p *openAIProvider) answer(resp *openAIResponse, latency time.Duration) (*j
 	case strings.TrimSpace(ch.Message.Content) == "":
 		return nil, p.answerError(judge.ClassInvalidResponse, http.StatusOK, "empty answer (finish_reason %q)", ch.FinishReason)
 	}
-	model := resp.Model
-	if model == "" {
-		model = p.cfg.Model
-	}
-	return &judge.Response{
-		Text:         ch.Message.Content,
-		Provider:     KindOpenAI,
-		Model:        model,
-		InputTokens:  max(resp.Usage.PromptTokens, 0),
-		OutputTokens: max(resp.Usage.CompletionTokens, 0),
-		Latency:      latency,
-	}, nil
+	return p.response(ch.Message.Content, resp.Model, resp.Usage.PromptTokens, resp.Usage.CompletionTokens, latency), nil
 }

@@ -59,14 +59,14 @@ func post(ctx context.Context, hc *http.Client, url string, header http.Header, 
 	return r, err
 }
 
-// exchangeCall posts body to url, times the call and decodes a 2xx answer
+// exchangeCall posts body to c.url, times the call and decodes a 2xx answer
 // into a T. A failure comes back as a *judge.Error: an error status
 // through classify, which reads the provider's error body, anything else
 // through callError or as an invalid response.
-func exchangeCall[T any](ctx context.Context, c *common, hc *http.Client, url string, header http.Header, body any,
+func exchangeCall[T any](ctx context.Context, c *common, header http.Header, body any,
 	classify func(*reply) *judge.Error) (*T, time.Duration, *judge.Error) {
 	start := time.Now()
-	r, err := post(ctx, hc, url, header, body)
+	r, err := post(ctx, c.hc, c.url, header, body)
 	latency := time.Since(start)
 	switch {
 	case err != nil:
