@@ -2,11 +2,12 @@ package judge
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"sync"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // BudgetConfig limits a judge's or a metric's use of judges. A zero limit
@@ -39,21 +40,16 @@ const (
 // Validate reports negative or non-finite limits; prefix is prepended to
 // the key names (for example "budget.").
 func (c BudgetConfig) Validate(prefix string) error {
-	var err error
-	if c.CallsPerMinute < 0 {
-		err = errors.Join(err, fmt.Errorf("%s%s: must be >= 0, got %d", prefix, LimitCallsPerMinute, c.CallsPerMinute))
-	}
-	if c.TokensPerHour < 0 {
-		err = errors.Join(err, fmt.Errorf("%s%s: must be >= 0, got %d", prefix, LimitTokensPerHour, c.TokensPerHour))
-	}
-	if c.TokensPerDay < 0 {
-		err = errors.Join(err, fmt.Errorf("%s%s: must be >= 0, got %d", prefix, LimitTokensPerDay, c.TokensPerDay))
-	}
-	if c.USDPerDay < 0 || math.IsNaN(c.USDPerDay) || math.IsInf(c.USDPerDay, 0) {
-		err = errors.Join(err, fmt.Errorf("%s%s: must be a finite number >= 0, got %v", prefix, LimitUSDPerDay, c.USDPerDay))
-	}
-	return err
+	var v errs.Checks
+	v.Check(c.CallsPerMinute < 0, "%s%s: must be >= 0, got %d", prefix, LimitCallsPerMinute, c.CallsPerMinute)
+	v.Check(c.TokensPerHour < 0, "%s%s: must be >= 0, got %d", prefix, LimitTokensPerHour, c.TokensPerHour)
+	v.Check(c.TokensPerDay < 0, "%s%s: must be >= 0, got %d", prefix, LimitTokensPerDay, c.TokensPerDay)
+	v.Check(!nonNegative(c.USDPerDay), "%s%s: must be a finite number >= 0, got %v", prefix, LimitUSDPerDay, c.USDPerDay)
+	return v.Err()
 }
+
+// nonNegative reports whether f is a finite number >= 0.
+func nonNegative(f float64) bool { return f >= 0 && !math.IsInf(f, 0) }
 
 // unlimited reports whether no limit is set.
 func (c BudgetConfig) unlimited() bool {

@@ -13,7 +13,6 @@ package provider
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -23,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/internal/configopaque"
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 )
 
@@ -149,53 +149,33 @@ func (c Config) Validate() error {
 	providers := []string{OpenAI, AzureOpenAI, Gemini, Vertex, Anthropic}
 	google := c.Provider == Gemini || c.Provider == Vertex
 	noKey := c.APIKey == ""
-	vertexNoKey := c.Provider == Vertex && noKey
-	checks := []struct {
-		bad      bool
-		key, msg string
-	}{
-		{c.Provider == "", "provider", "required"},
-		{c.Provider != "" && !slices.Contains(providers, c.Provider), "provider",
-			fmt.Sprintf("must be one of %s (got %q)", strings.Join(providers, ", "), c.Provider)},
-		{strings.TrimSpace(c.Model) == "", "model", "required"},
-		// The model is a path in the request URL.
-		{google && (strings.ContainsAny(c.Model, "?&") || strings.Contains(c.Model, "..")), "model", "must not contain ?, & or .."},
-		{c.BaseURL != "" && baseURLProblem(c.BaseURL) != "", "base_url", baseURLProblem(c.BaseURL)},
-		{c.MaxOutputTokens < 0, "max_output_tokens", "must not be negative"},
-		{c.Temperature < 0 || c.Temperature > 2, "temperature", "must be between 0 and 2"},
-		{c.MaxTokensField != "" && c.MaxTokensField != MaxCompletionTokens && c.MaxTokensField != MaxTokens,
-			"max_tokens_field", "must be " + MaxCompletionTokens + " or " + MaxTokens},
-		{c.Provider == OpenAI && c.BaseURL == "" && noKey, "api_key",
-			"required for the OpenAI API (set base_url for a compatible server without keys)"},
-		{c.Provider == AzureOpenAI && c.BaseURL == "", "base_url", "required for azure_openai (the resource endpoint)"},
-		{c.Provider == AzureOpenAI && c.APIVersion == "", "api_version", "required for azure_openai"},
-		{c.Provider == AzureOpenAI && noKey && !c.hasHeader("Authorization"), "api_key",
-			"required for azure_openai (or an Authorization header)"},
-		{c.Provider == Gemini && noKey, "api_key", "required for gemini"},
-		{vertexNoKey && c.Project == "", "project", "required for vertex without api_key"},
-		{vertexNoKey && c.Location == "", "location", "required for vertex without api_key"},
-		{c.Provider == Anthropic && c.BaseURL == "" && noKey, "api_key", "required for anthropic"},
-		{c.Provider != Vertex && c.AccessToken != "", "access_token", "only used by vertex"},
-		{c.Provider != AzureOpenAI && c.APIVersion != "", "api_version", "only used by azure_openai"},
-		{c.Provider != AzureOpenAI && c.APIVersion == "" && c.Deployment != "", "deployment", "only used by azure_openai"},
-		{c.Provider != Vertex && c.Provider != "" && (c.Project != "" || c.Location != ""), "project",
-			"project and location are only used by vertex"},
+	var v errs.Checks
+	v.Check(c.Provider == "", "provider: required")
+	v.Check(c.Provider != "" && !slices.Contains(providers, c.Provider), "provider: must be one of %s (got %q)", strings.Join(providers, ", "), c.Provider)
+	v.Check(strings.TrimSpace(c.Model) == "", "model: required")
+	// The model is a path in the request URL.
+	v.Check(google && (strings.ContainsAny(c.Model, "?&") || strings.Contains(c.Model, "..")), "model: must not contain ?, & or ..")
+	v.Check(c.BaseURL != "" && baseURLProblem(c.BaseURL) != "", "base_url: %s", baseURLProblem(c.BaseURL))
+	for k, val := range c.Headers {
+		v.Check(!validHeaderName(k), "headers: invalid header name %q", k)
+		v.Check(strings.ContainsAny(string(val), "\r\n\x00"), "headers: value of %q holds a line break or NUL", k)
 	}
-	var errs []error
-	for _, ch := range checks {
-		if ch.bad {
-			errs = append(errs, fmt.Errorf("%s: %s", ch.key, ch.msg))
-		}
-	}
-	for k, v := range c.Headers {
-		if !validHeaderName(k) {
-			errs = append(errs, fmt.Errorf("headers: invalid header name %q", k))
-		}
-		if strings.ContainsAny(string(v), "\r\n\x00") {
-			errs = append(errs, fmt.Errorf("headers: value of %q holds a line break or NUL", k))
-		}
-	}
-	return errors.Join(errs...)
+	v.Check(c.MaxOutputTokens < 0, "max_output_tokens: must not be negative")
+	v.Check(c.Temperature < 0 || c.Temperature > 2, "temperature: must be between 0 and 2")
+	v.Check(!slices.Contains([]string{"", MaxCompletionTokens, MaxTokens}, c.MaxTokensField), "max_tokens_field: must be %s or %s", MaxCompletionTokens, MaxTokens)
+	v.Check(c.Provider == OpenAI && c.BaseURL == "" && noKey, "api_key: required for the OpenAI API (set base_url for a compatible server without keys)")
+	v.Check(c.Provider == AzureOpenAI && c.BaseURL == "", "base_url: required for azure_openai (the resource endpoint)")
+	v.Check(c.Provider == AzureOpenAI && c.APIVersion == "", "api_version: required for azure_openai")
+	v.Check(c.Provider == AzureOpenAI && noKey && !c.hasHeader("Authorization"), "api_key: required for azure_openai (or an Authorization header)")
+	v.Check(c.Provider == Gemini && noKey, "api_key: required for gemini")
+	v.Check(c.Provider == Vertex && noKey && c.Project == "", "project: required for vertex without api_key")
+	v.Check(c.Provider == Vertex && noKey && c.Location == "", "location: required for vertex without api_key")
+	v.Check(c.Provider == Anthropic && c.BaseURL == "" && noKey, "api_key: required for anthropic")
+	v.Check(c.Provider != Vertex && c.AccessToken != "", "access_token: only used by vertex")
+	v.Check(c.Provider != AzureOpenAI && c.APIVersion != "", "api_version: only used by azure_openai")
+	v.Check(c.Provider != AzureOpenAI && c.APIVersion == "" && c.Deployment != "", "deployment: only used by azure_openai")
+	v.Check(c.Provider != Vertex && c.Provider != "" && (c.Project != "" || c.Location != ""), "project: project and location are only used by vertex")
+	return v.Err()
 }
 
 // baseURLProblem says what is wrong with base_url u, "" when nothing is.

@@ -3,11 +3,12 @@ package sampling
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // Cache defaults.
@@ -36,14 +37,10 @@ type CacheConfig struct {
 
 // Validate reports every invalid key.
 func (c CacheConfig) Validate() error {
-	var err error
-	if c.Size < 0 {
-		err = errors.Join(err, fmt.Errorf("size: must be >= 0 (0 for the default %d), got %d", DefaultCacheSize, c.Size))
-	}
-	if c.TTL < 0 {
-		err = errors.Join(err, fmt.Errorf("ttl: must be >= 0 (0 for the default %s), got %s", DefaultCacheTTL, c.TTL))
-	}
-	return err
+	var v errs.Checks
+	v.Check(c.Size < 0, "size: must be >= 0 (0 for the default %d), got %d", DefaultCacheSize, c.Size)
+	v.Check(c.TTL < 0, "ttl: must be >= 0 (0 for the default %s), got %s", DefaultCacheTTL, c.TTL)
+	return v.Err()
 }
 
 // CacheStats counts a Cache's lookups since it was made.
