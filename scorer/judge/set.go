@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -88,6 +89,9 @@ func (s *Set) Judge(name string) (Judge, bool) {
 	j, ok := s.judges[name]
 	return j, ok
 }
+
+// Judges returns every judge by name, each with its fallback chain.
+func (s *Set) Judges() map[string]Judge { return maps.Clone(s.judges) }
 
 // Client returns the client named name, without fallback.
 func (s *Set) Client(name string) (*Client, bool) {

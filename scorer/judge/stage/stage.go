@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sort"
+	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -166,12 +167,7 @@ func (s *Stage) newQueue(jn string, cfg queue.Config) *judgeQueue {
 
 // judgeNames returns the judges with a queue, sorted.
 func (s *Stage) judgeNames() []string {
-	names := make([]string, 0, len(s.queues))
-	for n := range s.queues {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(s.queues))
 }
 
 // QueueLen returns the runs waiting for judge name.
@@ -510,4 +506,17 @@ func reused(r scorer.Result) scorer.Result {
 		r.Judge = &scorer.JudgeUsage{Judge: u.Judge, Provider: u.Provider, Model: u.Model, Cached: true}
 	}
 	return r
+}
+
+// Metrics returns the judge metrics, in configuration order. A nil Stage
+// has none.
+func (s *Stage) Metrics() []scorer.Metric {
+	if s == nil {
+		return nil
+	}
+	out := make([]scorer.Metric, len(s.metrics))
+	for i := range s.metrics {
+		out[i] = s.metrics[i].Metric
+	}
+	return out
 }
