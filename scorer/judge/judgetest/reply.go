@@ -313,14 +313,3 @@ var anthropicErrorTypes = map[int]string{
 	http.StatusTooManyRequests:       "rate_limit_error",
 	529:                              "overloaded_error",
 }
-
-// WithHeader returns r with a response header added.
-func (r Reply) WithHeader(name, value string) Reply {
-	h := r.Header.Clone()
-	if h == nil {
-		h = http.Header{}
-	}
-	h.Add(name, value)
-	r.Header = h
-	return r
-}

@@ -117,17 +117,6 @@ func (s *Server) Requests() []CapturedRequest {
 	return slices.Clone(s.requests)
 }
 
-// RequestsFor returns the requests of one wire format, oldest first.
-func (s *Server) RequestsFor(wire string) []CapturedRequest {
-	var out []CapturedRequest
-	for _, r := range s.Requests() {
-		if r.Wire == wire {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // Pending returns how many scripted replies of the wire format are unused.
 func (s *Server) Pending(wire string) int {
 	s.mu.Lock()
