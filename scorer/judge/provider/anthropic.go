@@ -146,16 +146,7 @@ func (p *anthropicProvider) Complete(ctx context.Context, req *judge.Request) (*
 
 // anthropicQuota reports whether an error is about spend or billing.
 func anthropicQuota(errType, raw string) bool {
-	if errType == "billing_error" {
-		return true
-	}
-	l := strings.ToLower(raw)
-	for _, m := range []string{"enforced_spend_limit", "spend limit", "spend_limit", "credit balance", "billing"} {
-		if strings.Contains(l, m) {
-			return true
-		}
-	}
-	return false
+	return errType == "billing_error" || mentions(raw, "enforced_spend_limit", "spend limit", "spend_limit", "credit balance", "billing")
 }
 
 // classify reads an Anthropic error body: {"error": {"type", "message"}}.

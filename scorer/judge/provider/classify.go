@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -56,6 +57,13 @@ func (c *common) redact(s string) string {
 		s = truncate.String(s, maxDetail) + "…"
 	}
 	return s
+}
+
+// mentions reports whether text holds one of the lower-case words, in
+// any case.
+func mentions(text string, words ...string) bool {
+	l := strings.ToLower(text)
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(l, w) })
 }
 
 // statusClass maps an HTTP error status to its class. quota marks a body

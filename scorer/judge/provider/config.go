@@ -241,8 +241,7 @@ func (c Config) secrets() []string {
 		}
 	}
 	for k, v := range c.Headers {
-		l := strings.ToLower(k)
-		if v != "" && (strings.Contains(l, "auth") || strings.Contains(l, "key") || strings.Contains(l, "token") || strings.Contains(l, "cookie")) {
+		if v != "" && mentions(k, "auth", "key", "token", "cookie") {
 			out = append(out, string(v))
 		}
 	}

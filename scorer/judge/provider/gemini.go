@@ -204,15 +204,7 @@ func (p *geminiProvider) serverTimeout(ctx context.Context) time.Duration {
 
 // geminiQuota reports whether a Google error text is about a daily quota
 // rather than a per-minute rate.
-func geminiQuota(text string) bool {
-	l := strings.ToLower(text)
-	for _, m := range []string{"perday", "per day", "daily"} {
-		if strings.Contains(l, m) {
-			return true
-		}
-	}
-	return false
-}
+func geminiQuota(text string) bool { return mentions(text, "perday", "per day", "daily") }
 
 // classify reads a Google error body: {"error": {"code", "message",
 // "status", "details"}}.
