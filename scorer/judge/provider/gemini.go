@@ -167,13 +167,10 @@ func (p *geminiProvider) Complete(ctx context.Context, req *judge.Request) (*jud
 	if err != nil {
 		return nil, p.answerError(judge.ClassBadRequest, 0, "schema does not encode: %v", err)
 	}
-	header := p.header
-	if d := p.serverTimeout(ctx); d > 0 || p.creds != nil {
-		header = header.Clone()
-		if d > 0 {
-			// The server gives up on the call when the client does.
-			header.Set("X-Server-Timeout", strconv.FormatInt(int64(math.Ceil(d.Seconds())), 10))
-		}
+	header := p.header.Clone()
+	if d := p.serverTimeout(ctx); d > 0 {
+		// The server gives up on the call when the client does.
+		header.Set("X-Server-Timeout", strconv.FormatInt(int64(math.Ceil(d.Seconds())), 10))
 	}
 	if p.creds != nil {
 		tok, err := p.creds.Token(ctx)
