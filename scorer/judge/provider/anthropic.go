@@ -100,8 +100,8 @@ type anthropicResponse struct {
 }
 
 // request builds the Messages request.
-func (p *anthropicProvider) request(req *judge.Request) (*anthropicRequest, error) {
-	system, err := p.cfg.system(req)
+func (p *anthropicProvider) request(req *judge.Request) (*anthropicRequest, *judge.Error) {
+	system, err := p.system(req)
 	if err != nil {
 		return nil, err
 	}
@@ -130,18 +130,16 @@ func (p *anthropicProvider) request(req *judge.Request) (*anthropicRequest, erro
 
 // Complete implements judge.Provider.
 func (p *anthropicProvider) Complete(ctx context.Context, req *judge.Request) (*judge.Response, error) {
-	body, err := p.request(req)
-	if err != nil {
-		return nil, p.answerError(judge.ClassBadRequest, 0, "schema does not encode: %v", err)
+	body, jerr := p.request(req)
+	if jerr != nil {
+		return nil, jerr
 	}
 	if body.MaxTokens > maxNonStreamingTokens {
 		return nil, p.answerError(judge.ClassBadRequest, 0, "request not sent: max_tokens %d over %d needs streaming", body.MaxTokens, maxNonStreamingTokens)
 	}
-	msg, latency, jerr := exchangeCall[anthropicResponse](ctx, &p.common, p.header, body, p.classify)
-	if jerr != nil {
-		return nil, jerr
-	}
-	return p.answer(req, msg, latency)
+	return exchange(ctx, &p.common, p.header, body, p.classify, func(msg *anthropicResponse, latency time.Duration) (*judge.Response, error) {
+		return p.answer(req, msg, latency)
+	})
 }
 
 // anthropicQuota reports whether an error is about spend or billing.

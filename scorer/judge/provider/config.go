@@ -290,13 +290,13 @@ func (c *Config) maxTokens(req *judge.Request) int {
 
 // system is the request's system prompt, with the schema appended when
 // the request has one and structured output is off.
-func (c *Config) system(req *judge.Request) (string, error) {
-	if req.Schema == nil || c.Structured() {
+func (c *common) system(req *judge.Request) (string, *judge.Error) {
+	if req.Schema == nil || c.cfg.Structured() {
 		return req.System, nil
 	}
 	b, err := json.Marshal(req.Schema.JSON)
 	if err != nil {
-		return "", err
+		return "", c.answerError(judge.ClassBadRequest, 0, "schema does not encode: %v", err)
 	}
 	return req.System + schemaInstruction(b), nil
 }

@@ -143,8 +143,8 @@ type geminiResponse struct {
 }
 
 // request builds the generateContent request.
-func (p *geminiProvider) request(req *judge.Request) (*geminiRequest, error) {
-	system, err := p.cfg.system(req)
+func (p *geminiProvider) request(req *judge.Request) (*geminiRequest, *judge.Error) {
+	system, err := p.system(req)
 	if err != nil {
 		return nil, err
 	}
@@ -163,9 +163,9 @@ func (p *geminiProvider) request(req *judge.Request) (*geminiRequest, error) {
 
 // Complete implements judge.Provider.
 func (p *geminiProvider) Complete(ctx context.Context, req *judge.Request) (*judge.Response, error) {
-	body, err := p.request(req)
-	if err != nil {
-		return nil, p.answerError(judge.ClassBadRequest, 0, "schema does not encode: %v", err)
+	body, jerr := p.request(req)
+	if jerr != nil {
+		return nil, jerr
 	}
 	header := p.header.Clone()
 	if d := p.serverTimeout(ctx); d > 0 {
@@ -182,11 +182,7 @@ func (p *geminiProvider) Complete(ctx context.Context, req *judge.Request) (*jud
 		}
 		header.Set("Authorization", "Bearer "+tok.Value)
 	}
-	resp, latency, jerr := exchangeCall[geminiResponse](ctx, &p.common, header, body, p.classify)
-	if jerr != nil {
-		return nil, jerr
-	}
-	return p.answer(resp, latency)
+	return exchange(ctx, &p.common, header, body, p.classify, p.answer)
 }
 
 // serverTimeout is the time the call has: the shorter of the HTTP

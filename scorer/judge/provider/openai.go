@@ -80,8 +80,8 @@ type openAIResponse struct {
 }
 
 // request builds the chat completion request.
-func (p *openAIProvider) request(req *judge.Request) (*openAIRequest, error) {
-	system, err := p.cfg.system(req)
+func (p *openAIProvider) request(req *judge.Request) (*openAIRequest, *judge.Error) {
+	system, err := p.system(req)
 	if err != nil {
 		return nil, err
 	}
@@ -106,15 +106,11 @@ func (p *openAIProvider) request(req *judge.Request) (*openAIRequest, error) {
 
 // Complete implements judge.Provider.
 func (p *openAIProvider) Complete(ctx context.Context, req *judge.Request) (*judge.Response, error) {
-	body, err := p.request(req)
-	if err != nil {
-		return nil, p.answerError(judge.ClassBadRequest, 0, "schema does not encode: %v", err)
-	}
-	resp, latency, jerr := exchangeCall[openAIResponse](ctx, &p.common, p.header, body, p.classify)
+	body, jerr := p.request(req)
 	if jerr != nil {
 		return nil, jerr
 	}
-	return p.answer(resp, latency)
+	return exchange(ctx, &p.common, p.header, body, p.classify, p.answer)
 }
 
 // classify reads an OpenAI error body: {"error": {"message", "type",
