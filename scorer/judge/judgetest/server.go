@@ -183,10 +183,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	for k, vs := range reply.Header {
-		h.Del(k)
-		for _, v := range vs {
-			h.Add(k, v)
-		}
+		h[http.CanonicalHeaderKey(k)] = vs
 	}
 	w.WriteHeader(status)
 	_, _ = w.Write(respBody)

@@ -303,25 +303,23 @@ func (s *Stage) enqueue(ctx context.Context, q *judgeQueue, j *job) error {
 // evicted for a newer one (queue_full, shed_oldest) or left queued at
 // Shutdown's deadline (shutting_down) gets a follow-up evaluation.
 func (s *Stage) dropped(q *judgeQueue, j *job, reason string) {
-	outcome, why := scorer.OutcomeQueueFull, "shed_oldest"
-	switch reason {
-	case queue.ReasonShedOldest:
-	case queue.ReasonShutdownTimeout:
-		outcome, why = scorer.OutcomeShuttingDown, ""
-	default:
+	if reason != queue.ReasonShedOldest && reason != queue.ReasonShutdownTimeout {
 		return
 	}
-	ev := &scorer.Evaluation{Trajectory: j.in.Trajectory, Session: j.in.Session, FollowUp: true}
+	ev := followUp(j)
 	for _, it := range j.items {
-		r := why
-		if outcome == scorer.OutcomeShuttingDown {
-			r = it.rule
+		d := scorer.Decision{Metric: s.metrics[it.metric].Metric.Name(), Judge: q.judge, Outcome: scorer.OutcomeShuttingDown, Reason: it.rule}
+		if reason == queue.ReasonShedOldest {
+			d.Outcome, d.Reason = scorer.OutcomeQueueFull, "shed_oldest"
 		}
-		s.decide(ev, scorer.Decision{Metric: s.metrics[it.metric].Metric.Name(), Judge: q.judge, Outcome: outcome, Reason: r})
+		s.decide(ev, d)
 	}
-	if err := s.export(context.Background(), ev); err != nil {
-		s.logger.Debug("an exporter reported an error for runs not judged", "judge", q.judge, "err", err)
-	}
+	s.export(context.Background(), ev, q.judge, "runs not judged")
+}
+
+// followUp is the evaluation that carries j's later decisions and results.
+func followUp(j *job) *scorer.Evaluation {
+	return &scorer.Evaluation{Trajectory: j.in.Trajectory, Session: j.in.Session, FollowUp: true}
 }
 
 // decide records d on ev and counts it.
@@ -379,7 +377,7 @@ func (s *Stage) Shutdown(ctx context.Context) error {
 // work judges one run of one queue.
 func (s *Stage) work(ctx context.Context, q *judgeQueue, j *job) {
 	q.length.Set(float64(q.q.Len()))
-	ev := &scorer.Evaluation{Trajectory: j.in.Trajectory, Session: j.in.Session, FollowUp: true}
+	ev := followUp(j)
 	for _, it := range j.items {
 		if ctx.Err() != nil { // Shutdown's deadline passed
 			m := s.metrics[it.metric].Metric
@@ -388,9 +386,7 @@ func (s *Stage) work(ctx context.Context, q *judgeQueue, j *job) {
 		}
 		s.judge(ctx, j.in, it, ev)
 	}
-	if err := s.export(ctx, ev); err != nil {
-		s.logger.Debug("an exporter reported an error for judge results", "judge", q.judge, "err", err)
-	}
+	s.export(ctx, ev, q.judge, "judge results")
 }
 
 // runError carries RunMetric's reason through the cache.
@@ -486,14 +482,17 @@ func classify(err error) (outcome, reason string) {
 	}
 }
 
-// export hands ev to the sink, turning a panic into an error.
-func (s *Stage) export(ctx context.Context, ev *scorer.Evaluation) (err error) {
+// export hands ev, of what (judge results, runs not judged) for judge jn,
+// to the sink, and logs an error it reports or a panic.
+func (s *Stage) export(ctx context.Context, ev *scorer.Evaluation, jn, what string) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("sink panicked: %v", p)
+			s.logger.Debug("an exporter reported an error for "+what, "judge", jn, "err", fmt.Errorf("sink panicked: %v", p))
 		}
 	}()
-	return s.sink.Export(ctx, ev)
+	if err := s.sink.Export(ctx, ev); err != nil {
+		s.logger.Debug("an exporter reported an error for "+what, "judge", jn, "err", err)
+	}
 }
 
 // reused is a cached result as this run reports it: no judge call was
