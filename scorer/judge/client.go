@@ -149,9 +149,9 @@ func (c *Client) Judge(ctx context.Context, req *Request) (*Response, error) {
 	case <-ctx.Done():
 		return nil, &Error{Class: ClassCanceled, Err: ctx.Err()}
 	}
-	c.metrics.inflight(1)
+	c.metrics.inFlight.Inc()
 	defer func() {
-		c.metrics.inflight(-1)
+		c.metrics.inFlight.Dec()
 		<-c.sem
 	}()
 	probe, ok := c.breaker.allow()
@@ -243,7 +243,7 @@ func (c *Client) call(ctx context.Context, req *Request) (*Response, *Error, err
 			c.log.LogAttrs(ctx, slog.LevelWarn, "judge call failed: retry delay passes the deadline", attrs...)
 			return nil, last, last
 		}
-		c.metrics.retry(last.Class)
+		c.metrics.retries.WithLabelValues(string(last.Class)).Inc()
 		c.log.LogAttrs(ctx, slog.LevelDebug, "judge retry", attrs...)
 		if err := c.sleep(ctx, delay); err != nil {
 			return nil, last, &Error{Class: ClassCanceled, Err: errors.Join(err, last)}

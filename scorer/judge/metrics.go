@@ -132,17 +132,7 @@ func (cm *clientMetrics) usage(in, out int64, usd float64) {
 	cm.cost.Add(max(usd, 0))
 }
 
-// retry records a retry caused by class.
-func (cm *clientMetrics) retry(class Class) {
-	cm.retries.WithLabelValues(string(class)).Inc()
-}
-
 // circuit records the breaker's state.
 func (cm *clientMetrics) circuit(s CircuitState) {
 	cm.circuitOpen.Set(float64(min(s, 1))) // 1 while open or half-open
-}
-
-// inflight adds delta to the calls in flight.
-func (cm *clientMetrics) inflight(delta float64) {
-	cm.inFlight.Add(delta)
 }
