@@ -102,19 +102,11 @@ func joinText(b, s string) string {
 
 // decode fills the decoded view of a routed request.
 func decode(req *CapturedRequest) {
-	var err error
-	switch req.Wire {
-	case OpenAI:
-		err = decodeOpenAI(req)
-	case Gemini:
-		err = decodeGemini(req)
-	case Anthropic:
-		err = decodeAnthropic(req)
-	default:
-		return
-	}
-	if err != nil {
-		req.DecodeError = err.Error()
+	decoders := map[string]func(*CapturedRequest) error{OpenAI: decodeOpenAI, Gemini: decodeGemini, Anthropic: decodeAnthropic}
+	if d := decoders[req.Wire]; d != nil {
+		if err := d(req); err != nil {
+			req.DecodeError = err.Error()
+		}
 	}
 }
 
