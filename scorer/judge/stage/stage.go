@@ -64,7 +64,6 @@ type Stage struct {
 	metrics []Metric
 	sink    scorer.Sink
 	opts    Options
-	logger  *slog.Logger
 	tel     *stageMetrics
 	queues  map[string]*judgeQueue // by judge name
 	digests *sync.Pool             // contentDigest buffers
@@ -116,21 +115,18 @@ func New(metrics []Metric, sink scorer.Sink, opts Options) (*Stage, error) {
 		metrics: append([]Metric(nil), metrics...),
 		sink:    sink,
 		opts:    opts,
-		logger:  opts.Logger,
 		queues:  make(map[string]*judgeQueue),
 		digests: newDigestBufs(),
 	}
 	ids := make([]string, 0, len(metrics))
-	seen := make(map[string]bool, len(metrics))
 	for i, m := range metrics {
 		if m.Metric == nil || m.Policy == nil {
 			return nil, fmt.Errorf("judge stage: metrics[%d]: metric and policy are required", i)
 		}
 		name := m.Metric.Name()
-		if seen[name] {
+		if slices.Contains(ids, name) {
 			return nil, fmt.Errorf("judge stage: metric %q given twice", name)
 		}
-		seen[name] = true
 		ids = append(ids, name)
 		s.dialogues = s.dialogues || scorer.JudgesDialogue(m.Metric)
 		jn := m.Metric.JudgeName()
@@ -139,7 +135,14 @@ func New(metrics []Metric, sink scorer.Sink, opts Options) (*Stage, error) {
 			if w <= 0 {
 				w = DefaultWorkers
 			}
-			s.queues[jn] = s.newQueue(jn, queue.Config{Enabled: !opts.Inline, NumConsumers: w, QueueSize: opts.QueueSize})
+			jq := &judgeQueue{judge: jn}
+			jq.q = queue.New(queue.Settings[*job]{
+				Config:     queue.Config{Enabled: !opts.Inline, NumConsumers: w, QueueSize: opts.QueueSize},
+				Consume:    func(ctx context.Context, j *job) { s.work(ctx, jq, j) },
+				Drop:       func(j *job, reason string) { s.dropped(jq, j, reason) },
+				ShedOldest: opts.ShedOldest,
+			})
+			s.queues[jn] = jq
 		}
 	}
 	tel, err := newStageMetrics(opts.Registerer, ids, s.judgeNames())
@@ -151,18 +154,6 @@ func New(metrics []Metric, sink scorer.Sink, opts Options) (*Stage, error) {
 		q.length = tel.queueLen.WithLabelValues(q.judge)
 	}
 	return s, nil
-}
-
-// newQueue builds the queue of judge jn.
-func (s *Stage) newQueue(jn string, cfg queue.Config) *judgeQueue {
-	jq := &judgeQueue{judge: jn}
-	jq.q = queue.New(queue.Settings[*job]{
-		Config:     cfg,
-		Consume:    func(ctx context.Context, j *job) { s.work(ctx, jq, j) },
-		Drop:       func(j *job, reason string) { s.dropped(jq, j, reason) },
-		ShedOldest: s.opts.ShedOldest,
-	})
-	return jq
 }
 
 // judgeNames returns the judges with a queue, sorted.
@@ -406,7 +397,7 @@ func (s *Stage) judge(ctx context.Context, in *scorer.Instance, it item, ev *sco
 		ctx = judge.WithBudget(ctx, m.Budget)
 	}
 	compute := func(c context.Context) (scorer.Result, error) {
-		r, reason, err := scorer.RunMetric(c, m.Metric, in, s.opts.MetricTimeout, s.logger)
+		r, reason, err := scorer.RunMetric(c, m.Metric, in, s.opts.MetricTimeout, s.opts.Logger)
 		if err != nil {
 			return r, &runError{reason: reason, err: err}
 		}
@@ -444,7 +435,7 @@ func (s *Stage) judge(ctx context.Context, in *scorer.Instance, it item, ev *sco
 		outcome, reason = scorer.OutcomeShuttingDown, ""
 	}
 	s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: outcome, Reason: reason})
-	s.logger.Debug("judge metric not scored", "metric", name, "judge", jn, "outcome", outcome, "reason", reason)
+	s.opts.Logger.Debug("judge metric not scored", "metric", name, "judge", jn, "outcome", outcome, "reason", reason)
 }
 
 // classify turns a judge metric's error into a ledger outcome and reason.
@@ -487,11 +478,11 @@ func classify(err error) (outcome, reason string) {
 func (s *Stage) export(ctx context.Context, ev *scorer.Evaluation, jn, what string) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.logger.Debug("an exporter reported an error for "+what, "judge", jn, "err", fmt.Errorf("sink panicked: %v", p))
+			s.opts.Logger.Debug("an exporter reported an error for "+what, "judge", jn, "err", fmt.Errorf("sink panicked: %v", p))
 		}
 	}()
 	if err := s.sink.Export(ctx, ev); err != nil {
-		s.logger.Debug("an exporter reported an error for "+what, "judge", jn, "err", err)
+		s.opts.Logger.Debug("an exporter reported an error for "+what, "judge", jn, "err", err)
 	}
 }
 
