@@ -110,9 +110,7 @@ func (c *common) httpError(status int, h http.Header, class judge.Class, code, m
 // callError classifies a failure that carries no provider error body:
 // the body cap, the context, the network, or a request not sent.
 func (c *common) callError(ctx context.Context, err error, r *reply) *judge.Error {
-	wrap := func(class judge.Class, msg string) *judge.Error {
-		return &judge.Error{Class: class, Status: r.status, Err: fmt.Errorf("%s %s: %s", c.kind, c.model, c.redact(msg))}
-	}
+	wrap := func(class judge.Class, msg string) *judge.Error { return c.answerError(class, r.status, "%s", msg) }
 	// Context errors stay in the chain for errors.Is; other errors do
 	// not, as their text may quote credentials.
 	wrapCtx := func(class judge.Class, cause error) *judge.Error {
@@ -152,8 +150,6 @@ func (c *common) answerError(class judge.Class, status int, format string, args 
 	}
 }
 
-// schemaInstruction is appended to the system prompt when a schema is
-// requested but structured output is off.
-func schemaInstruction(schemaJSON []byte) string {
-	return "\n\nAnswer with exactly one JSON object that validates against this JSON Schema, with no other text:\n" + string(schemaJSON)
-}
+// schemaInstruction, and the schema, are appended to the system prompt
+// when a schema is requested but structured output is off.
+const schemaInstruction = "\n\nAnswer with exactly one JSON object that validates against this JSON Schema, with no other text:\n"

@@ -298,5 +298,5 @@ func (c *common) system(req *judge.Request) (string, *judge.Error) {
 	if err != nil {
 		return "", c.answerError(judge.ClassBadRequest, 0, "schema does not encode: %v", err)
 	}
-	return req.System + schemaInstruction(b), nil
+	return req.System + schemaInstruction + string(b), nil
 }
