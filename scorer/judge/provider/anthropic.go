@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"maps"
@@ -31,10 +32,7 @@ const defaultToolName = "judge_answer"
 type anthropicProvider struct{ common }
 
 func newAnthropic(cfg Config, hc *http.Client) (*anthropicProvider, error) {
-	base := cfg.BaseURL
-	if base == "" {
-		base = DefaultAnthropicBaseURL
-	}
+	base := cmp.Or(cfg.BaseURL, DefaultAnthropicBaseURL)
 	set := map[string]string{"Content-Type": "application/json", "Accept": "application/json", "Anthropic-Version": anthropicVersion}
 	if cfg.APIKey != "" {
 		set["X-Api-Key"] = string(cfg.APIKey)

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -20,10 +21,7 @@ const DefaultOpenAIBaseURL = "https://api.openai.com/v1/"
 type openAIProvider struct{ common }
 
 func newOpenAI(cfg Config, hc *http.Client) (*openAIProvider, error) {
-	base := cfg.BaseURL
-	if base == "" {
-		base = DefaultOpenAIBaseURL
-	}
+	base := cmp.Or(cfg.BaseURL, DefaultOpenAIBaseURL)
 	set := map[string]string{"Content-Type": "application/json", "Accept": "application/json"}
 	target := endpoint(base, "chat/completions")
 	if cfg.Provider == AzureOpenAI {
