@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -198,12 +199,7 @@ func (c *Client) call(ctx context.Context, req *Request) (*Response, *Error, err
 			resp.Judge = c.cfg.Name
 			resp.CostUSD = cost
 			resp.Attempts = attempt
-			if resp.Provider == "" {
-				resp.Provider = c.kind
-			}
-			if resp.Model == "" {
-				resp.Model = c.model
-			}
+			resp.Provider, resp.Model = cmp.Or(resp.Provider, c.kind), cmp.Or(resp.Model, c.model)
 			return resp, last, nil
 		}
 		if unbilled(aerr.Class) {

@@ -6,6 +6,7 @@
 package baseline
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -136,10 +137,7 @@ func (s *Store) key(in *scorer.Instance) (Key, error) {
 	if t == nil {
 		return Key{}, &scorer.NotApplicableError{Reason: ReasonNoCaseID}
 	}
-	id := t.Attributes[s.caseAttr]
-	if id == "" {
-		id = in.CaseID
-	}
+	id := cmp.Or(t.Attributes[s.caseAttr], in.CaseID)
 	switch {
 	case id == "":
 		return Key{}, &scorer.NotApplicableError{Reason: ReasonNoCaseID}

@@ -1,6 +1,7 @@
 package judgetest
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -132,10 +133,7 @@ func decodeOpenAI(req *CapturedRequest) error {
 	if err := json.Unmarshal(req.Body, &body); err != nil {
 		return err
 	}
-	req.Model = body.Model
-	if req.Model == "" {
-		req.Model = req.Deployment
-	}
+	req.Model = cmp.Or(body.Model, req.Deployment)
 	for _, m := range body.Messages {
 		switch m.Role {
 		case "system", "developer":

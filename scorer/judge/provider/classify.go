@@ -96,9 +96,7 @@ func (c *common) httpError(status int, h http.Header, class judge.Class, code, m
 		}
 		detail += msg
 	}
-	if detail == "" {
-		detail = http.StatusText(status)
-	}
+	detail = cmp.Or(detail, http.StatusText(status))
 	return &judge.Error{
 		Class:      class,
 		Status:     status,

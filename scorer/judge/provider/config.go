@@ -12,6 +12,7 @@
 package provider
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -131,12 +132,8 @@ func (c Config) Structured() bool { return c.StructuredOutput == nil || *c.Struc
 
 // withDefaults returns c with its defaults applied.
 func (c Config) withDefaults() Config {
-	if c.MaxOutputTokens == 0 {
-		c.MaxOutputTokens = DefaultMaxOutputTokens
-	}
-	if c.MaxTokensField == "" {
-		c.MaxTokensField = MaxCompletionTokens
-	}
+	c.MaxOutputTokens = cmp.Or(c.MaxOutputTokens, DefaultMaxOutputTokens)
+	c.MaxTokensField = cmp.Or(c.MaxTokensField, MaxCompletionTokens)
 	if c.Provider == AzureOpenAI && c.Deployment == "" {
 		c.Deployment = c.Model
 	}

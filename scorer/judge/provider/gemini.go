@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -68,9 +69,7 @@ func newGemini(cfg Config, hc *http.Client) (*geminiProvider, error) {
 func geminiURL(cfg Config) string {
 	model, base := cfg.Model, cfg.BaseURL
 	if cfg.Provider != Vertex {
-		if base == "" {
-			base = DefaultGeminiBaseURL
-		}
+		base = cmp.Or(base, DefaultGeminiBaseURL)
 		if !strings.HasPrefix(model, "models/") && !strings.HasPrefix(model, "tunedModels/") {
 			model = "models/" + model
 		}

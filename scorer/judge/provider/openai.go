@@ -138,10 +138,7 @@ func (p *openAIProvider) classify(r *reply) *judge.Error {
 		// Azure OpenAI rejects a filtered prompt with 400 content_filter.
 		class = judge.ClassContentFilter
 	}
-	if code == "" {
-		code = e.Type
-	}
-	return p.httpError(r.status, r.header, class, code, e.Message)
+	return p.httpError(r.status, r.header, class, cmp.Or(code, e.Type), e.Message)
 }
 
 // answer maps a chat completion to a judge response.

@@ -1,6 +1,7 @@
 package sampling
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"sync"
@@ -84,12 +85,7 @@ func NewCache[V any](c CacheConfig, now func() time.Time) (*Cache[V], error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	if c.Size == 0 {
-		c.Size = DefaultCacheSize
-	}
-	if c.TTL == 0 {
-		c.TTL = DefaultCacheTTL
-	}
+	c.Size, c.TTL = cmp.Or(c.Size, DefaultCacheSize), cmp.Or(c.TTL, DefaultCacheTTL)
 	if now == nil {
 		now = time.Now
 	}

@@ -181,10 +181,7 @@ func buildJudges(cfg Config, s Settings) (*judges, error) {
 		return nil, fmt.Errorf("redaction: %w", err)
 	}
 	js, err := newJudges(cfg, func(jc JudgeConfig) (judge.Provider, judge.Options, error) {
-		est := jc.MaxOutputTokens
-		if est <= 0 {
-			est = provider.DefaultMaxOutputTokens
-		}
+		est := cmp.Or(jc.MaxOutputTokens, provider.DefaultMaxOutputTokens) // the configured answer cap
 		p, err := provider.New(jc.Config, s.HTTPClient)
 		return p, judge.Options{Logger: s.Logger.With("judge", jc.Name), Metrics: tel, Now: s.Now, EstimatedOutputTokens: est}, err
 	})

@@ -1,6 +1,7 @@
 package stage
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -401,9 +402,7 @@ func (s *Stage) judge(ctx context.Context, in *scorer.Instance, it item, ev *sco
 		if err != nil {
 			return r, &runError{reason: reason, err: err}
 		}
-		if r.Metric == "" {
-			r.Metric = name
-		}
+		r.Metric = cmp.Or(r.Metric, name)
 		return r, nil
 	}
 	var (
