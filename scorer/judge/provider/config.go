@@ -22,6 +22,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/net/http/httpguts"
+
 	"github.com/evalsidecar/evalsidecar/internal/configopaque"
 	"github.com/evalsidecar/evalsidecar/internal/errs"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
@@ -154,7 +156,7 @@ func (c Config) Validate() error {
 	v.Check(google && (strings.ContainsAny(c.Model, "?&") || strings.Contains(c.Model, "..")), "model: must not contain ?, & or ..")
 	v.Check(c.BaseURL != "" && baseURLProblem(c.BaseURL) != "", "base_url: %s", baseURLProblem(c.BaseURL))
 	for k, val := range c.Headers {
-		v.Check(!validHeaderName(k), "headers: invalid header name %q", k)
+		v.Check(!httpguts.ValidHeaderFieldName(k), "headers: invalid header name %q", k)
 		v.Check(strings.ContainsAny(string(val), "\r\n\x00"), "headers: value of %q holds a line break or NUL", k)
 	}
 	v.Check(c.MaxOutputTokens < 0, "max_output_tokens: must not be negative")
@@ -204,19 +206,6 @@ func safeURL(u string) string {
 	}
 	parsed.User, parsed.RawQuery, parsed.Fragment = nil, "", ""
 	return parsed.String()
-}
-
-// validHeaderName reports whether s is an HTTP token.
-func validHeaderName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r >= 0x7f || r <= ' ' || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
-			return false
-		}
-	}
-	return true
 }
 
 // secrets lists the credential strings that must never be echoed.

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -96,12 +97,7 @@ func (d cloudKeyDetector) awsSecret(s string, i, j int) bool {
 
 // awsContext reports AWS or credential wording.
 func awsContext(before string) bool {
-	for _, w := range []string{"aws", "secret", "credential", "akia", "asia"} {
-		if indexFold(before, w, 0) >= 0 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"aws", "secret", "credential", "akia", "asia"}, func(w string) bool { return indexFold(before, w, 0) >= 0 })
 }
 
 // azureClientSecret matches an Azure AD client secret around the "Q~" at
