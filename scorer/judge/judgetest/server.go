@@ -60,7 +60,11 @@ func New(t testing.TB) *Server {
 	return s
 }
 
-// URL is the server's root URL, without a trailing slash.
+// URL is the server's root URL, without a trailing slash: the base URL of
+// Azure OpenAI (clients add /openai/deployments/{deployment}/chat/completions),
+// the Gemini API (/v1beta/models/{model}:generateContent), Vertex AI
+// (/v1beta1/projects/{p}/locations/{l}/publishers/google/models/{m}:generateContent)
+// and Anthropic (/v1/messages).
 func (s *Server) URL() string { return s.srv.URL }
 
 // Client is an HTTP client for the server.
@@ -68,22 +72,6 @@ func (s *Server) Client() *http.Client { return s.srv.Client() }
 
 // OpenAIBaseURL is the base URL for an OpenAI-compatible client (…/v1).
 func (s *Server) OpenAIBaseURL() string { return s.srv.URL + "/v1" }
-
-// AzureBaseURL is the Azure OpenAI resource endpoint; clients add
-// /openai/deployments/{deployment}/chat/completions.
-func (s *Server) AzureBaseURL() string { return s.srv.URL }
-
-// GeminiBaseURL is the base URL for the Gemini API; clients add
-// /v1beta/models/{model}:generateContent.
-func (s *Server) GeminiBaseURL() string { return s.srv.URL }
-
-// VertexBaseURL is the base URL for Vertex AI; clients add
-// /v1beta1/projects/{p}/locations/{l}/publishers/google/models/{m}:generateContent.
-func (s *Server) VertexBaseURL() string { return s.srv.URL }
-
-// AnthropicBaseURL is the base URL for the Anthropic API; clients add
-// /v1/messages.
-func (s *Server) AnthropicBaseURL() string { return s.srv.URL }
 
 // Enqueue appends replies to the wire format's script (OpenAI, Gemini or
 // Anthropic). Azure requests take OpenAI replies, Vertex requests Gemini

@@ -207,7 +207,7 @@ func TestHeadersAndRawBody(t *testing.T) {
 	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "3" || resp.Header.Get("X-Ratelimit-Reset-Tokens") != "6m0s" {
 		t.Errorf("status %d headers %v", resp.StatusCode, resp.Header)
 	}
-	req, _ = http.NewRequestWithContext(t.Context(), http.MethodPost, srv.GeminiBaseURL()+"/v1beta/models/g:generateContent", bytes.NewBufferString(readFile(t, "gemini_request.json")))
+	req, _ = http.NewRequestWithContext(t.Context(), http.MethodPost, srv.URL()+"/v1beta/models/g:generateContent", bytes.NewBufferString(readFile(t, "gemini_request.json")))
 	resp, err = srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
