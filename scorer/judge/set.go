@@ -53,24 +53,17 @@ func NewSet(clients ...*Client) (*Set, error) {
 
 // resolve builds the fallback chain starting at name.
 func (s *Set) resolve(name string) (Judge, error) {
-	chain := []*Client{s.clients[name]}
-	seen := map[string]bool{name: true}
-	for c := chain[0]; c.Config().Fallback != ""; {
+	chain, names := []*Client{s.clients[name]}, []string{name}
+	for c := chain[0]; c.Config().Fallback != ""; c = chain[len(chain)-1] {
 		next := c.Config().Fallback
-		if seen[next] {
-			path := make([]string, 0, len(chain)+1)
-			for _, cc := range chain {
-				path = append(path, cc.Name())
-			}
-			return nil, fmt.Errorf("judges: judge %q: fallback cycle %s -> %s", name, strings.Join(path, " -> "), next)
+		if slices.Contains(names, next) {
+			return nil, fmt.Errorf("judges: judge %q: fallback cycle %s -> %s", name, strings.Join(names, " -> "), next)
 		}
 		nc, ok := s.clients[next]
 		if !ok {
 			return nil, fmt.Errorf("judges: judge %q: fallback %q is not a configured judge", c.Name(), next)
 		}
-		seen[next] = true
-		chain = append(chain, nc)
-		c = nc
+		chain, names = append(chain, nc), append(names, next)
 	}
 	var j Judge = chain[len(chain)-1]
 	for i := len(chain) - 2; i >= 0; i-- {
