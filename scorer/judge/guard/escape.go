@@ -29,22 +29,10 @@ func escape(text, key string) (out string, neutralised, ok bool) {
 // indexFold returns the index of the first ASCII-case-insensitive
 // occurrence of the lower-case key in s, or -1.
 func indexFold(s, key string) int {
-	if key == "" {
-		return 0
-	}
 	for i := 0; i+len(key) <= len(s); i++ {
-		j := 0
-		for j < len(key) {
-			c := s[i+j]
-			if c >= 'A' && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != key[j] {
-				break
-			}
-			j++
-		}
-		if j == len(key) {
+		// A window holding a multi-byte rune has fewer runes than the
+		// ASCII key, so only ASCII windows can match.
+		if strings.EqualFold(s[i:i+len(key)], key) {
 			return i
 		}
 	}
@@ -126,9 +114,7 @@ func neutraliseMarkers(s string) (string, bool) {
 			return fencedKeyRE.ReplaceAllString(f, `'$1'$2`)
 		})
 	}
-	if out, ok := quoteMarkerLines(s); ok {
-		s, changed = out, true
-	}
+	apply(markerLineRE, func(m string) string { return quotedPrefix + m })
 	return s, changed
 }
 
@@ -152,15 +138,6 @@ func asciiFold(words string) string {
 		}
 	}
 	return "(?:" + b.String() + ")"
-}
-
-// quoteMarkerLines prefixes with quotedPrefix every line markerLineRE
-// matches.
-func quoteMarkerLines(s string) (string, bool) {
-	if !markerLineRE.MatchString(s) {
-		return s, false
-	}
-	return markerLineRE.ReplaceAllStringFunc(s, func(m string) string { return quotedPrefix + m }), true
 }
 
 // neutraliseEnvelope writes the '<' of anything shaped like an envelope
