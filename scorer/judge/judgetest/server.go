@@ -44,7 +44,6 @@ type Server struct {
 	defaults map[string]Reply
 	handlers map[string]func(CapturedRequest) Reply
 	requests []CapturedRequest
-	seq      int
 }
 
 // New starts a server that is closed when the test ends.
@@ -115,8 +114,7 @@ func (s *Server) Pending(wire string) int {
 // next records req and picks its reply.
 func (s *Server) next(req *CapturedRequest) (Reply, bool) {
 	s.mu.Lock()
-	s.seq++
-	req.Seq = s.seq
+	req.Seq = len(s.requests) + 1
 	s.requests = append(s.requests, *req)
 	if q := s.queues[req.Wire]; len(q) > 0 {
 		r := q[0]
