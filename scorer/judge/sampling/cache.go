@@ -136,7 +136,7 @@ func (c *Cache[V]) Stats() CacheStats {
 	return c.stats
 }
 
-// Do returns the result for k: the cached one (cached is true), the one
+// Do returns the result for k (v is the zero value on an error): the cached one (cached is true), the one
 // an identical request in progress computes (cached is true: this caller
 // made no call of its own), or fn's (cached is false). Only successful
 // results are stored; an error of fn is returned to every caller waiting
@@ -157,8 +157,7 @@ func (c *Cache[V]) Do(ctx context.Context, k Key, fn func(context.Context) (V, e
 			c.mu.Unlock()
 			select {
 			case <-ctx.Done():
-				var zero V
-				return zero, false, ctx.Err()
+				return v, false, ctx.Err()
 			case <-f.done:
 			}
 			if f.err == nil {
@@ -167,11 +166,10 @@ func (c *Cache[V]) Do(ctx context.Context, k Key, fn func(context.Context) (V, e
 				c.mu.Unlock()
 				return f.val, true, nil
 			}
-			if isContextErr(f.err) && ctx.Err() == nil {
+			if (errors.Is(f.err, context.Canceled) || errors.Is(f.err, context.DeadlineExceeded)) && ctx.Err() == nil {
 				continue // the computing caller gave up, not the request
 			}
-			var zero V
-			return zero, false, f.err
+			return v, false, f.err
 		}
 		c.stats.Misses++
 		f := &flight[V]{done: make(chan struct{})}
@@ -203,24 +201,15 @@ func (c *Cache[V]) compute(ctx context.Context, k Key, f *flight[V], fn func(con
 	return f.val, f.err
 }
 
-func isContextErr(err error) bool {
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
-}
-
 // getLocked returns the live result for k, dropping it when expired.
-func (c *Cache[V]) getLocked(k Key) (V, bool) {
+func (c *Cache[V]) getLocked(k Key) (v V, ok bool) {
 	e, ok := c.lru.Get(k)
-	if !ok {
-		var zero V
-		return zero, false
-	}
-	if !c.now().Before(e.expires) {
+	if ok && !c.now().Before(e.expires) {
 		c.lru.Remove(k)
 		c.stats.Expired++
-		var zero V
-		return zero, false
+		return v, false
 	}
-	return e.val, true
+	return e.val, ok
 }
 
 func (c *Cache[V]) putLocked(k Key, v V) {
