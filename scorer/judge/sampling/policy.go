@@ -139,15 +139,14 @@ func (p *Policy) Decide(run Run) Decision {
 		return Decision{Outcome: OutcomeSampled}
 	}
 	d := Decision{Outcome: OutcomeSampledOut}
-	var now time.Time
-	haveNow := false
+	var now time.Time // read once, at the first rule the run meets
 	for i := range p.rules {
 		ru := &p.rules[i]
 		if !ru.match(&run) {
 			continue
 		}
-		if !haveNow {
-			now, haveNow = p.now(), true
+		if now.IsZero() {
+			now = p.now()
 		}
 		if ru.cap.take(now) {
 			return Decision{Outcome: OutcomeAlways, Rule: ru.name}
