@@ -205,8 +205,7 @@ func geminiAnswer(r Reply, model string) any {
 }
 
 func anthropicAnswer(req *CapturedRequest, r Reply, model string) any {
-	stop := "end_turn"
-	var content []any
+	stop, content := "end_turn", []any{}
 	switch {
 	case r.PromptBlocked != "" || r.Filtered || r.Refusal != "":
 		stop = "refusal"
@@ -236,9 +235,6 @@ func anthropicAnswer(req *CapturedRequest, r Reply, model string) any {
 	}
 	if r.FinishReason != "" {
 		stop = r.FinishReason
-	}
-	if content == nil {
-		content = []any{}
 	}
 	return map[string]any{
 		"id":            fmt.Sprintf("msg_judgetest_%d", req.Seq),
