@@ -13,7 +13,6 @@ import (
 type Set struct {
 	clients map[string]*Client
 	judges  map[string]Judge
-	names   []string
 }
 
 // NewSet returns the set of clients. It fails on a duplicate name, a
@@ -31,18 +30,13 @@ func NewSet(clients ...*Client) (*Set, error) {
 			continue
 		}
 		s.clients[c.Name()] = c
-		s.names = append(s.names, c.Name())
 	}
 	if err != nil {
 		return nil, err
 	}
-	slices.Sort(s.names)
-	for _, name := range s.names {
+	for _, name := range s.Names() {
 		j, ferr := s.resolve(name)
-		if ferr != nil {
-			err = errors.Join(err, ferr)
-			continue
-		}
+		err = errors.Join(err, ferr)
 		s.judges[name] = j
 	}
 	if err != nil {
@@ -73,7 +67,7 @@ func (s *Set) resolve(name string) (Judge, error) {
 }
 
 // Names returns the judges' names, sorted.
-func (s *Set) Names() []string { return slices.Clone(s.names) }
+func (s *Set) Names() []string { return slices.Sorted(maps.Keys(s.clients)) }
 
 // Judge returns the judge named name with its fallback chain: it calls
 // the named client, and its fallback only when the client's circuit is
