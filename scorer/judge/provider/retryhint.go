@@ -47,36 +47,21 @@ func RetryAfter(h http.Header, status int, now time.Time) time.Duration {
 }
 
 // clampHint bounds a hint to [0, maxRetryHint].
-func clampHint(d time.Duration) time.Duration {
-	if d < 0 {
-		return 0
-	}
-	return min(d, maxRetryHint)
-}
+func clampHint(d time.Duration) time.Duration { return min(max(d, 0), maxRetryHint) }
 
 // parseNumber converts a non-negative decimal number of unit to a
 // duration, refusing NaN, infinities and negative numbers.
 func parseNumber(v string, unit time.Duration) (time.Duration, bool) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(v, 64)
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
 		return 0, false
 	}
-	if f*float64(unit) >= float64(maxRetryHint) {
-		return maxRetryHint, true
-	}
-	return clampHint(time.Duration(f * float64(unit))), true
+	return time.Duration(min(f*float64(unit), float64(maxRetryHint))), true
 }
 
 // parseRetryAfter reads retry-after: delay-seconds or an HTTP date.
 func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
 	if d, ok := parseNumber(v, time.Second); ok {
 		return d, true
 	}
