@@ -165,7 +165,8 @@ func (c Config) Validate() error {
 	v.Check(c.Provider == OpenAI && c.BaseURL == "" && noKey, "api_key: required for the OpenAI API (set base_url for a compatible server without keys)")
 	v.Check(c.Provider == AzureOpenAI && c.BaseURL == "", "base_url: required for azure_openai (the resource endpoint)")
 	v.Check(c.Provider == AzureOpenAI && c.APIVersion == "", "api_version: required for azure_openai")
-	v.Check(c.Provider == AzureOpenAI && noKey && !c.hasHeader("Authorization"), "api_key: required for azure_openai (or an Authorization header)")
+	authHeader := slices.ContainsFunc(slices.Collect(maps.Keys(c.Headers)), func(k string) bool { return strings.EqualFold(k, "Authorization") })
+	v.Check(c.Provider == AzureOpenAI && noKey && !authHeader, "api_key: required for azure_openai (or an Authorization header)")
 	v.Check(c.Provider == Gemini && noKey, "api_key: required for gemini")
 	v.Check(c.Provider == Vertex && noKey && c.Project == "", "project: required for vertex without api_key")
 	v.Check(c.Provider == Vertex && noKey && c.Location == "", "location: required for vertex without api_key")
@@ -191,10 +192,6 @@ func baseURLProblem(u string) string {
 		return "must not carry credentials; use api_key or headers"
 	}
 	return ""
-}
-
-func (c Config) hasHeader(name string) bool {
-	return slices.ContainsFunc(slices.Collect(maps.Keys(c.Headers)), func(k string) bool { return strings.EqualFold(k, name) })
 }
 
 // safeURL returns u without user info, query or fragment, which may hold
