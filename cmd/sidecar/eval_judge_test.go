@@ -36,7 +36,7 @@ judge:
   metrics:
     - name: coherence
       sampling: {rate: 0.01}
-`, srv.GeminiBaseURL())
+`, srv.URL())
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}

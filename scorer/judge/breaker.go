@@ -21,13 +21,8 @@ const (
 )
 
 func (s CircuitState) String() string {
-	switch s {
-	case CircuitClosed:
-		return "closed"
-	case CircuitOpen:
-		return "open"
-	case CircuitHalfOpen:
-		return "half_open"
+	if names := [...]string{"closed", "open", "half_open"}; s >= 0 && int(s) < len(names) {
+		return names[s]
 	}
 	return "unknown"
 }

@@ -2,11 +2,12 @@ package judge
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"sync"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // BudgetConfig limits a judge's or a metric's use of judges. A zero limit
@@ -39,21 +40,16 @@ const (
 // Validate reports negative or non-finite limits; prefix is prepended to
 // the key names (for example "budget.").
 func (c BudgetConfig) Validate(prefix string) error {
-	var err error
-	if c.CallsPerMinute < 0 {
-		err = errors.Join(err, fmt.Errorf("%s%s: must be >= 0, got %d", prefix, LimitCallsPerMinute, c.CallsPerMinute))
-	}
-	if c.TokensPerHour < 0 {
-		err = errors.Join(err, fmt.Errorf("%s%s: must be >= 0, got %d", prefix, LimitTokensPerHour, c.TokensPerHour))
-	}
-	if c.TokensPerDay < 0 {
-		err = errors.Join(err, fmt.Errorf("%s%s: must be >= 0, got %d", prefix, LimitTokensPerDay, c.TokensPerDay))
-	}
-	if c.USDPerDay < 0 || math.IsNaN(c.USDPerDay) || math.IsInf(c.USDPerDay, 0) {
-		err = errors.Join(err, fmt.Errorf("%s%s: must be a finite number >= 0, got %v", prefix, LimitUSDPerDay, c.USDPerDay))
-	}
-	return err
+	var v errs.Checks
+	v.Check(c.CallsPerMinute < 0, "%s%s: must be >= 0, got %d", prefix, LimitCallsPerMinute, c.CallsPerMinute)
+	v.Check(c.TokensPerHour < 0, "%s%s: must be >= 0, got %d", prefix, LimitTokensPerHour, c.TokensPerHour)
+	v.Check(c.TokensPerDay < 0, "%s%s: must be >= 0, got %d", prefix, LimitTokensPerDay, c.TokensPerDay)
+	v.Check(!nonNegative(c.USDPerDay), "%s%s: must be a finite number >= 0, got %v", prefix, LimitUSDPerDay, c.USDPerDay)
+	return v.Err()
 }
+
+// nonNegative reports whether f is a finite number >= 0.
+func nonNegative(f float64) bool { return f >= 0 && !math.IsInf(f, 0) }
 
 // unlimited reports whether no limit is set.
 func (c BudgetConfig) unlimited() bool {
@@ -83,39 +79,31 @@ type Budget struct {
 	cfg  BudgetConfig
 	now  func() time.Time
 
-	mu         sync.Mutex
-	calls      window[int]
-	hourTokens window[int64]
-	dayTokens  window[int64]
-	dayUSD     window[float64]
-
-	// Admission (see Admit): runs offered and admitted per window, and
-	// the use of one admitted run in the windows that ended.
-	minuteRuns, hourRuns, dayRuns                    demand
-	prevCallsPerRun, prevTokensPerRun, prevUSDPerRun float64
+	mu sync.Mutex
+	// limits are calls_per_minute, tokens_per_hour, tokens_per_day and
+	// usd_per_day, in this order (see uses).
+	limits [4]limit
 }
 
-// window is the usage of one fixed window.
-type window[T int | int64 | float64] struct {
-	start time.Time
-	used  T
+// limit is one limit of a budget and its use in the current window.
+type limit struct {
+	key    string        // the configuration key, as BudgetExceeded names it
+	max    float64       // 0: unlimited
+	length time.Duration // a minute, an hour or a day
+	start  time.Time     // of the current window
+	used   float64
+	// Admission (see Admit): the runs offered and admitted in the window
+	// that started at runsStart (it moves with Admit only), the runs
+	// offered in the window before, and the use of one admitted run in the
+	// windows that ended.
+	runsStart                      time.Time
+	offered, admitted, prevOffered int
+	perRun                         float64
 }
 
-// at moves w to the window starting at start, resetting the usage when
-// it is a new window.
-func (w *window[T]) at(start time.Time) {
-	if !w.start.Equal(start) {
-		w.start, w.used = start, 0
-	}
-}
-
-// give takes back v (adds -v when v is negative) from the window that
-// started at start, if it is still the current one, without going below
-// zero.
-func (w *window[T]) give(start time.Time, v T) {
-	if w.start.Equal(start) {
-		w.used = max(w.used-v, 0)
-	}
+// uses is what a call estimated at tokens and usd takes from each limit.
+func uses(tokens int64, usd float64) [4]float64 {
+	return [4]float64{1, float64(max(tokens, 0)), float64(max(tokens, 0)), max(usd, 0)}
 }
 
 // NewBudget returns a budget named name (used in errors) enforcing cfg.
@@ -124,7 +112,13 @@ func NewBudget(name string, cfg BudgetConfig, now func() time.Time) *Budget {
 	if now == nil {
 		now = time.Now
 	}
-	return &Budget{name: name, cfg: cfg, now: now}
+	return &Budget{name: name, cfg: cfg, now: now, limits: [4]limit{
+		// Without history, a run is taken to make one call.
+		{key: LimitCallsPerMinute, max: float64(cfg.CallsPerMinute), length: time.Minute, perRun: 1},
+		{key: LimitTokensPerHour, max: float64(cfg.TokensPerHour), length: time.Hour},
+		{key: LimitTokensPerDay, max: float64(cfg.TokensPerDay), length: 24 * time.Hour},
+		{key: LimitUSDPerDay, max: cfg.USDPerDay, length: 24 * time.Hour},
+	}}
 }
 
 // Name returns the budget's name.
@@ -135,24 +129,20 @@ func (b *Budget) Name() string {
 	return b.name
 }
 
-// windowStarts returns the starts of the minute, hour and day windows
-// containing t.
-func windowStarts(t time.Time) (minute, hour, day time.Time) {
-	t = t.UTC()
-	y, m, d := t.Date()
-	return t.Truncate(time.Minute), t.Truncate(time.Hour), time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}
-
-// roll moves every window to the current time and returns the window
-// starts, under the lock.
-func (b *Budget) roll() (minute, hour, day time.Time) {
-	minute, hour, day = windowStarts(b.now())
-	b.learn(minute, hour)
-	b.calls.at(minute)
-	b.hourTokens.at(hour)
-	b.dayTokens.at(day)
-	b.dayUSD.at(day)
-	return minute, hour, day
+// roll moves every limit to the window holding now (a minute, hour or day
+// aligned to the clock in UTC) and returns the windows' starts, under the
+// lock.
+func (b *Budget) roll(now time.Time) (starts [4]time.Time) {
+	now = now.UTC()
+	b.learn(now)
+	for i := range b.limits {
+		l := &b.limits[i]
+		starts[i] = now.Truncate(l.length)
+		if !l.start.Equal(starts[i]) {
+			l.start, l.used = starts[i], 0
+		}
+	}
+	return starts
 }
 
 // Reserve checks every limit for one call estimated to use tokens and
@@ -163,29 +153,18 @@ func (b *Budget) Reserve(tokens int64, usd float64) (*Reservation, error) {
 	if b == nil || b.cfg.unlimited() {
 		return nil, nil
 	}
-	tokens, usd = max(tokens, 0), max(usd, 0)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	minute, hour, day := b.roll()
-	limit := ""
-	switch {
-	case b.cfg.CallsPerMinute > 0 && b.calls.used+1 > b.cfg.CallsPerMinute:
-		limit = LimitCallsPerMinute
-	case b.cfg.TokensPerHour > 0 && b.hourTokens.used+tokens > b.cfg.TokensPerHour:
-		limit = LimitTokensPerHour
-	case b.cfg.TokensPerDay > 0 && b.dayTokens.used+tokens > b.cfg.TokensPerDay:
-		limit = LimitTokensPerDay
-	case b.cfg.USDPerDay > 0 && b.dayUSD.used+usd > b.cfg.USDPerDay:
-		limit = LimitUSDPerDay
+	r := &Reservation{b: b, starts: b.roll(b.now()), uses: uses(tokens, usd)}
+	for i, l := range b.limits {
+		if l.max > 0 && l.used+r.uses[i] > l.max {
+			return nil, &Error{Class: ClassBudget, Err: &BudgetExceeded{Budget: b.name, Limit: l.key}}
+		}
 	}
-	if limit != "" {
-		return nil, &Error{Class: ClassBudget, Err: &BudgetExceeded{Budget: b.name, Limit: limit}}
+	for i := range b.limits {
+		b.limits[i].used += r.uses[i]
 	}
-	b.calls.used++
-	b.hourTokens.used += tokens
-	b.dayTokens.used += tokens
-	b.dayUSD.used += usd
-	return &Reservation{b: b, minute: minute, hour: hour, day: day, tokens: tokens, usd: usd}, nil
+	return r, nil
 }
 
 // BudgetUsage is a budget's use in its current windows.
@@ -206,53 +185,34 @@ func (b *Budget) Usage() BudgetUsage {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.roll()
-	return BudgetUsage{
-		CallsThisMinute: b.calls.used,
-		TokensThisHour:  b.hourTokens.used,
-		TokensToday:     b.dayTokens.used,
-		USDToday:        b.dayUSD.used,
-	}
+	b.roll(b.now())
+	l := &b.limits
+	return BudgetUsage{CallsThisMinute: int(l[0].used), TokensThisHour: int64(l[1].used), TokensToday: int64(l[2].used), USDToday: l[3].used}
 }
 
 // Reservation is one call's reserved share of a budget. A nil
 // *Reservation (from an unlimited budget) accepts Commit and Release.
 type Reservation struct {
-	b                 *Budget
-	minute, hour, day time.Time
-	tokens            int64
-	usd               float64
-	done              bool
+	b      *Budget
+	starts [4]time.Time
+	uses   [4]float64
+	done   bool
 }
 
 // Commit replaces the estimate by the call's actual tokens and cost. The
 // call itself stays counted. Windows that ended since the reservation
 // keep the estimate. Only the first Commit or Release has an effect.
-func (r *Reservation) Commit(tokens int64, usd float64) {
-	r.settle(func(b *Budget) {
-		// Taking back the estimate less the actual use keeps the windows
-		// that ended untouched.
-		b.hourTokens.give(r.hour, r.tokens-max(tokens, 0))
-		b.dayTokens.give(r.day, r.tokens-max(tokens, 0))
-		b.dayUSD.give(r.day, r.usd-max(usd, 0))
-	})
-}
+func (r *Reservation) Commit(tokens int64, usd float64) { r.settle(uses(tokens, usd)) }
 
 // Release gives the whole reservation back, the call included: use it
 // when the call was not sent. Only the first Commit or Release has an
 // effect.
-func (r *Reservation) Release() {
-	r.settle(func(b *Budget) {
-		b.calls.give(r.minute, 1)
-		b.hourTokens.give(r.hour, r.tokens)
-		b.dayTokens.give(r.day, r.tokens)
-		b.dayUSD.give(r.day, r.usd)
-	})
-}
+func (r *Reservation) Release() { r.settle([4]float64{}) }
 
-// settle runs f on the budget, under its lock and with its windows
-// rolled to now, unless the reservation is nil or already settled.
-func (r *Reservation) settle(f func(b *Budget)) {
+// settle replaces the reservation's estimates by the actual use, in the
+// windows that have not ended since (without going below zero), unless
+// the reservation is nil or already settled.
+func (r *Reservation) settle(actual [4]float64) {
 	if r == nil {
 		return
 	}
@@ -263,8 +223,12 @@ func (r *Reservation) settle(f func(b *Budget)) {
 		return
 	}
 	r.done = true
-	b.roll()
-	f(b)
+	b.roll(b.now())
+	for i := range b.limits {
+		if l := &b.limits[i]; l.start.Equal(r.starts[i]) {
+			l.used = max(l.used-(r.uses[i]-actual[i]), 0)
+		}
+	}
 }
 
 // budgetKey is the context key of a metric budget.

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -44,12 +45,8 @@ type Client struct {
 	p       Provider
 	kind    string
 	model   string
-	log     *slog.Logger
+	opts    Options // with its defaults applied
 	metrics *clientMetrics
-	now     func() time.Time
-	sleep   func(context.Context, time.Duration) error
-	jitter  func() float64
-	estOut  int
 	sem     chan struct{}
 	breaker *breaker
 	budget  *Budget
@@ -66,38 +63,27 @@ func NewClient(cfg ClientConfig, p Provider, opts Options) (*Client, error) {
 	if p == nil {
 		return nil, fmt.Errorf("judge %q: no provider", cfg.Name)
 	}
-	c := &Client{
-		cfg:    cfg,
-		p:      p,
-		kind:   p.Kind(),
-		model:  p.Model(),
-		log:    opts.Logger,
-		now:    opts.Now,
-		sleep:  opts.Sleep,
-		jitter: opts.Jitter,
-		estOut: opts.EstimatedOutputTokens,
-		sem:    make(chan struct{}, cfg.MaxConcurrency),
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	if c.log == nil {
-		c.log = slog.New(slog.DiscardHandler)
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
-	c.log = c.log.With(slog.String("judge", cfg.Name), slog.String("provider", c.kind), slog.String("model", c.model))
-	if c.now == nil {
-		c.now = time.Now
+	if opts.Sleep == nil {
+		opts.Sleep = sleepContext
 	}
-	if c.sleep == nil {
-		c.sleep = sleepContext
+	if opts.Jitter == nil {
+		opts.Jitter = rand.Float64
 	}
-	if c.jitter == nil {
-		c.jitter = rand.Float64
+	if opts.EstimatedOutputTokens <= 0 {
+		opts.EstimatedOutputTokens = DefaultEstimatedOutputTokens
 	}
-	if c.estOut <= 0 {
-		c.estOut = DefaultEstimatedOutputTokens
-	}
+	c := &Client{cfg: cfg, p: p, kind: p.Kind(), model: p.Model(), opts: opts, sem: make(chan struct{}, cfg.MaxConcurrency)}
+	c.opts.Logger = opts.Logger.With(slog.String("judge", cfg.Name), slog.String("provider", c.kind), slog.String("model", c.model))
 	c.metrics = opts.Metrics.forClient(cfg.Name, c.model)
 	c.metrics.circuit(CircuitClosed)
-	c.breaker = newBreaker(cfg.Circuit, c.now, c.circuitChanged)
-	c.budget = NewBudget(cfg.Name, cfg.Budget, c.now)
+	c.breaker = newBreaker(cfg.Circuit, opts.Now, c.circuitChanged)
+	c.budget = NewBudget(cfg.Name, cfg.Budget, opts.Now)
 	return c, nil
 }
 
@@ -121,7 +107,7 @@ func (c *Client) circuitChanged(s CircuitState) {
 	if s == CircuitOpen {
 		level = slog.LevelWarn
 	}
-	c.log.LogAttrs(context.Background(), level, "judge circuit "+s.String(),
+	c.opts.Logger.LogAttrs(context.Background(), level, "judge circuit "+s.String(),
 		slog.Duration("open_for", c.cfg.Circuit.OpenFor))
 }
 
@@ -149,9 +135,9 @@ func (c *Client) Judge(ctx context.Context, req *Request) (*Response, error) {
 	case <-ctx.Done():
 		return nil, &Error{Class: ClassCanceled, Err: ctx.Err()}
 	}
-	c.metrics.inflight(1)
+	c.metrics.inFlight.Inc()
 	defer func() {
-		c.metrics.inflight(-1)
+		c.metrics.inFlight.Dec()
 		<-c.sem
 	}()
 	probe, ok := c.breaker.allow()
@@ -171,7 +157,7 @@ func (c *Client) Judge(ctx context.Context, req *Request) (*Response, error) {
 // circuitOpen counts and returns a fast failure.
 func (c *Client) circuitOpen(req *Request) error {
 	c.metrics.refused(ClassCircuitOpen)
-	c.log.LogAttrs(context.Background(), slog.LevelDebug, "judge call refused",
+	c.opts.Logger.LogAttrs(context.Background(), slog.LevelDebug, "judge call refused",
 		slog.String("metric", req.Metric), slog.String("class", string(ClassCircuitOpen)))
 	return &Error{Class: ClassCircuitOpen, Err: fmt.Errorf("judge %q: %w", c.cfg.Name, errCircuitOpen)}
 }
@@ -183,7 +169,7 @@ func (c *Client) estimate(req *Request) (int64, float64) {
 	in := int64(len(req.System)+len(req.Prompt)) / 4
 	out := int64(req.MaxOutputTokens)
 	if out <= 0 {
-		out = int64(c.estOut)
+		out = int64(c.opts.EstimatedOutputTokens)
 	}
 	return in + out, c.cfg.Prices.Cost(in, out)
 }
@@ -200,7 +186,7 @@ func (c *Client) call(ctx context.Context, req *Request) (*Response, *Error, err
 			c.metrics.refused(ClassBudget)
 			var be *BudgetExceeded
 			errors.As(err, &be)
-			c.log.LogAttrs(ctx, slog.LevelDebug, "judge call refused",
+			c.opts.Logger.LogAttrs(ctx, slog.LevelDebug, "judge call refused",
 				slog.String("metric", req.Metric), slog.String("class", string(ClassBudget)),
 				slog.String("budget", be.Budget), slog.String("limit", be.Limit), slog.Int("attempt", attempt))
 			return nil, last, err
@@ -213,12 +199,7 @@ func (c *Client) call(ctx context.Context, req *Request) (*Response, *Error, err
 			resp.Judge = c.cfg.Name
 			resp.CostUSD = cost
 			resp.Attempts = attempt
-			if resp.Provider == "" {
-				resp.Provider = c.kind
-			}
-			if resp.Model == "" {
-				resp.Model = c.model
-			}
+			resp.Provider, resp.Model = cmp.Or(resp.Provider, c.kind), cmp.Or(resp.Model, c.model)
 			return resp, last, nil
 		}
 		if unbilled(aerr.Class) {
@@ -234,18 +215,18 @@ func (c *Client) call(ctx context.Context, req *Request) (*Response, *Error, err
 			slog.Int("status", last.Status), slog.Int("attempt", attempt),
 		}
 		if last.Class == ClassCanceled || !last.Retryable() || attempt > c.cfg.MaxRetries {
-			c.log.LogAttrs(ctx, failureLevel(last.Class), "judge call failed", attrs...)
+			c.opts.Logger.LogAttrs(ctx, failureLevel(last.Class), "judge call failed", attrs...)
 			return nil, last, last
 		}
-		delay := retryDelay(last, attempt, c.jitter(), c.kind)
+		delay := retryDelay(last, attempt, c.opts.Jitter(), c.kind)
 		attrs = append(attrs, slog.Duration("delay", delay), slog.Duration("retry_after", last.RetryAfter))
-		if dl, ok := ctx.Deadline(); ok && !c.now().Add(delay).Before(dl) {
-			c.log.LogAttrs(ctx, slog.LevelWarn, "judge call failed: retry delay passes the deadline", attrs...)
+		if dl, ok := ctx.Deadline(); ok && !c.opts.Now().Add(delay).Before(dl) {
+			c.opts.Logger.LogAttrs(ctx, slog.LevelWarn, "judge call failed: retry delay passes the deadline", attrs...)
 			return nil, last, last
 		}
-		c.metrics.retry(last.Class)
-		c.log.LogAttrs(ctx, slog.LevelDebug, "judge retry", attrs...)
-		if err := c.sleep(ctx, delay); err != nil {
+		c.metrics.retries.WithLabelValues(string(last.Class)).Inc()
+		c.opts.Logger.LogAttrs(ctx, slog.LevelDebug, "judge retry", attrs...)
+		if err := c.opts.Sleep(ctx, delay); err != nil {
 			return nil, last, &Error{Class: ClassCanceled, Err: errors.Join(err, last)}
 		}
 	}
@@ -255,9 +236,9 @@ func (c *Client) call(ctx context.Context, req *Request) (*Response, *Error, err
 // the outcome.
 func (c *Client) attempt(ctx context.Context, req *Request) (*Response, *Error) {
 	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	start := c.now()
+	start := c.opts.Now()
 	resp, err := c.p.Complete(actx, req)
-	elapsed := c.now().Sub(start)
+	elapsed := c.opts.Now().Sub(start)
 	timedOut := errors.Is(actx.Err(), context.DeadlineExceeded)
 	cancel()
 	if err == nil && resp == nil {

@@ -1,9 +1,9 @@
 package judge
 
 import (
-	"errors"
-	"fmt"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // ClientConfig is the policy part of one judge's configuration: the name,
@@ -77,31 +77,15 @@ func DefaultClientConfig() ClientConfig {
 
 // Validate reports every invalid key, named as in the YAML document.
 func (c ClientConfig) Validate() error {
-	var err error
-	if c.Name == "" {
-		err = errors.Join(err, errors.New("name: must not be empty"))
-	}
-	if c.Timeout <= 0 {
-		err = errors.Join(err, fmt.Errorf("timeout: must be > 0, got %s", c.Timeout))
-	}
-	if c.MaxRetries < 0 || c.MaxRetries > maxRetriesLimit {
-		err = errors.Join(err, fmt.Errorf("max_retries: must be in [0, %d], got %d", maxRetriesLimit, c.MaxRetries))
-	}
-	if c.MaxConcurrency <= 0 {
-		err = errors.Join(err, fmt.Errorf("max_concurrency: must be > 0, got %d", c.MaxConcurrency))
-	}
-	if c.MaxPromptTokens < 0 {
-		err = errors.Join(err, fmt.Errorf("max_prompt_tokens: must be >= 0, got %d", c.MaxPromptTokens))
-	}
-	if c.Fallback != "" && c.Fallback == c.Name {
-		err = errors.Join(err, fmt.Errorf("fallback: judge %q cannot fall back to itself", c.Name))
-	}
-	if c.Circuit.Failures <= 0 {
-		err = errors.Join(err, fmt.Errorf("circuit.failures: must be > 0, got %d", c.Circuit.Failures))
-	}
-	if c.Circuit.OpenFor <= 0 {
-		err = errors.Join(err, fmt.Errorf("circuit.open_for: must be > 0, got %s", c.Circuit.OpenFor))
-	}
-	err = errors.Join(err, c.Budget.Validate("budget."), c.Prices.Validate("prices."))
-	return err
+	var v errs.Checks
+	v.Check(c.Name == "", "name: must not be empty")
+	v.Check(c.Timeout <= 0, "timeout: must be > 0, got %s", c.Timeout)
+	v.Check(c.MaxRetries < 0 || c.MaxRetries > maxRetriesLimit, "max_retries: must be in [0, %d], got %d", maxRetriesLimit, c.MaxRetries)
+	v.Check(c.MaxConcurrency <= 0, "max_concurrency: must be > 0, got %d", c.MaxConcurrency)
+	v.Check(c.MaxPromptTokens < 0, "max_prompt_tokens: must be >= 0, got %d", c.MaxPromptTokens)
+	v.Check(c.Fallback != "" && c.Fallback == c.Name, "fallback: judge %q cannot fall back to itself", c.Name)
+	v.Check(c.Circuit.Failures <= 0, "circuit.failures: must be > 0, got %d", c.Circuit.Failures)
+	v.Check(c.Circuit.OpenFor <= 0, "circuit.open_for: must be > 0, got %s", c.Circuit.OpenFor)
+	v.Add(c.Budget.Validate("budget."), c.Prices.Validate("prices."))
+	return v.Err()
 }

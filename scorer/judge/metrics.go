@@ -75,8 +75,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	return m, nil
 }
 
-// clientMetrics are one client's series. A nil *clientMetrics records
-// nothing.
+// clientMetrics are one client's series.
 type clientMetrics struct {
 	requests                  *prometheus.CounterVec // by outcome
 	ok                        prometheus.Counter
@@ -89,10 +88,11 @@ type clientMetrics struct {
 }
 
 // forClient returns the series of the judge named judge using model,
-// created at zero so that they are exported before the first call.
+// created at zero so that they are exported before the first call. On a
+// nil *Metrics they are registered nowhere.
 func (m *Metrics) forClient(judge, model string) *clientMetrics {
 	if m == nil {
-		return nil
+		m, _ = NewMetrics(nil)
 	}
 	jm := prometheus.Labels{"judge": judge, "model": model}
 	cm := &clientMetrics{
@@ -111,9 +111,6 @@ func (m *Metrics) forClient(judge, model string) *clientMetrics {
 
 // attempt records one attempt's outcome and duration.
 func (cm *clientMetrics) attempt(class Class, d time.Duration) {
-	if cm == nil {
-		return
-	}
 	if class == "" {
 		cm.ok.Inc()
 	} else {
@@ -125,46 +122,17 @@ func (cm *clientMetrics) attempt(class Class, d time.Duration) {
 // refused records a call refused without an attempt (open circuit,
 // budget).
 func (cm *clientMetrics) refused(class Class) {
-	if cm == nil {
-		return
-	}
 	cm.requests.WithLabelValues(string(class)).Inc()
 }
 
 // usage records a successful attempt's tokens and cost.
 func (cm *clientMetrics) usage(in, out int64, usd float64) {
-	if cm == nil {
-		return
-	}
 	cm.inputTokens.Add(float64(max(in, 0)))
 	cm.outputTokens.Add(float64(max(out, 0)))
 	cm.cost.Add(max(usd, 0))
 }
 
-// retry records a retry caused by class.
-func (cm *clientMetrics) retry(class Class) {
-	if cm == nil {
-		return
-	}
-	cm.retries.WithLabelValues(string(class)).Inc()
-}
-
 // circuit records the breaker's state.
 func (cm *clientMetrics) circuit(s CircuitState) {
-	if cm == nil {
-		return
-	}
-	if s == CircuitClosed {
-		cm.circuitOpen.Set(0)
-	} else {
-		cm.circuitOpen.Set(1)
-	}
-}
-
-// inflight adds delta to the calls in flight.
-func (cm *clientMetrics) inflight(delta float64) {
-	if cm == nil {
-		return
-	}
-	cm.inFlight.Add(delta)
+	cm.circuitOpen.Set(float64(min(s, 1))) // 1 while open or half-open
 }

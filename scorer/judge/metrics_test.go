@@ -161,9 +161,9 @@ func TestMetricsRegistration(t *testing.T) {
 	cm.attempt(ClassTimeout, time.Second)
 	cm.refused(ClassBudget)
 	cm.usage(1, 2, 3)
-	cm.retry(ClassTimeout)
+	cm.retries.WithLabelValues(string(ClassTimeout)).Inc()
 	cm.circuit(CircuitOpen)
-	cm.inflight(1)
+	cm.inFlight.Inc()
 }
 
 func TestClientConcurrencyCap(t *testing.T) {

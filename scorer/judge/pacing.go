@@ -2,52 +2,19 @@ package judge
 
 import (
 	"hash/fnv"
-	"math"
 	"time"
 )
 
-// demand counts the runs offered to a budget and the runs admitted in one
-// window, and remembers the runs offered in the window before.
-type demand struct {
-	start             time.Time
-	offered, admitted int
-	prevOffered       int
-	prevAdmitted      int
-}
-
-// at moves d to the window starting at start.
-func (d *demand) at(start time.Time, length time.Duration) {
-	if d.start.Equal(start) {
-		return
-	}
-	if start.Sub(d.start) == length { // the next window: remember this one
-		d.prevOffered, d.prevAdmitted = d.offered, d.admitted
-	} else {
-		d.prevOffered, d.prevAdmitted = 0, 0
-	}
-	d.start, d.offered, d.admitted = start, 0, 0
-}
-
-// expected estimates the runs still to be offered in the window at now:
+// expected estimates the runs still to be offered in l's window at now:
 // the larger of the previous window's count and the current pace,
 // scaled to the part of the window left. The pace is measured over at
 // least a sixtieth of the window, so the first runs of a burst do not
 // read as a trickle.
-func (d *demand) expected(now time.Time, length time.Duration) float64 {
-	elapsed := max(now.Sub(d.start), length/60)
-	left := 1 - float64(now.Sub(d.start))/float64(length)
-	pace := float64(d.offered) * float64(length) / float64(elapsed)
-	return max(float64(d.prevOffered), pace) * max(left, 0)
-}
-
-// perRun estimates the share of a limit one admitted run uses: the
-// window's use so far over its admitted runs, else the previous window's
-// average, else one call (for calls) or nothing known (0).
-func perRun(used float64, admitted int, prevPerRun float64) float64 {
-	if admitted > 0 && used > 0 {
-		return used / float64(admitted)
-	}
-	return prevPerRun
+func (l *limit) expected(now time.Time) float64 {
+	elapsed := max(now.Sub(l.start), l.length/60)
+	left := 1 - float64(now.Sub(l.start))/float64(l.length)
+	pace := float64(l.offered) * float64(l.length) / float64(elapsed)
+	return max(float64(l.prevOffered), pace) * max(left, 0)
 }
 
 // Admit decides whether the run keyed by key (a trace id) may use the
@@ -69,42 +36,46 @@ func (b *Budget) Admit(key string) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	now := b.now()
-	minute, hour, day := b.roll()
-	b.minuteRuns.at(minute, time.Minute)
-	b.hourRuns.at(hour, time.Hour)
-	b.dayRuns.at(day, 24*time.Hour)
-	b.minuteRuns.offered++
-	b.hourRuns.offered++
-	b.dayRuns.offered++
+	b.roll(now)
 	p := 1.0
-	share := func(limit, used float64, d *demand, length time.Duration, prevPerRun float64) {
-		if limit <= 0 {
-			return
+	for i := range b.limits {
+		l := &b.limits[i]
+		if !l.runsStart.Equal(l.start) {
+			prev := 0
+			if l.start.Sub(l.runsStart) == l.length { // the next window: remember this one
+				prev = l.offered
+			}
+			l.runsStart, l.offered, l.admitted, l.prevOffered = l.start, 0, 0, prev
 		}
-		unit := perRun(used, d.admitted, prevPerRun)
+		l.offered++
+		if l.max <= 0 {
+			continue
+		}
+		// A run's use of the limit: the window's so far over its admitted
+		// runs, else the previous windows' (see learn).
+		unit := l.perRun
+		if l.admitted > 0 && l.used > 0 {
+			unit = l.used / float64(l.admitted)
+		}
 		if unit <= 0 {
-			return // nothing known about a run's use yet: reserve decides
+			continue // nothing known about a run's use yet: reserve decides
 		}
-		room := (limit - used) / unit
-		if d.prevOffered == 0 && float64(d.offered) <= room {
+		room := (l.max - l.used) / unit
+		if l.prevOffered == 0 && float64(l.offered) <= room {
 			// No history and no sign yet that demand passes the limit:
 			// a quiet window admits its runs.
-			return
+			continue
 		}
-		if want := d.expected(now, length); want > 0 {
+		if want := l.expected(now); want > 0 {
 			p = min(p, max(room, 0)/want)
 		}
 	}
-	share(float64(b.cfg.CallsPerMinute), float64(b.calls.used), &b.minuteRuns, time.Minute, max(b.prevCallsPerRun, 1))
-	share(float64(b.cfg.TokensPerHour), float64(b.hourTokens.used), &b.hourRuns, time.Hour, b.prevTokensPerRun)
-	share(float64(b.cfg.TokensPerDay), float64(b.dayTokens.used), &b.dayRuns, 24*time.Hour, b.prevTokensPerRun)
-	share(b.cfg.USDPerDay, b.dayUSD.used, &b.dayRuns, 24*time.Hour, b.prevUSDPerRun)
 	if p < 1 && unitHash(b.name+"\x00"+key) >= p {
 		return false
 	}
-	b.minuteRuns.admitted++
-	b.hourRuns.admitted++
-	b.dayRuns.admitted++
+	for i := range b.limits {
+		b.limits[i].admitted++
+	}
 	return true
 }
 
@@ -115,15 +86,23 @@ func unitHash(key string) float64 {
 	return float64(h.Sum64()>>11) / (1 << 53)
 }
 
-// learn keeps the use per admitted run of the windows that are ending,
-// for the estimates of the next ones; called under the lock before the
-// windows roll.
-func (b *Budget) learn(minute, hour time.Time) {
-	if !b.calls.start.IsZero() && !b.calls.start.Equal(minute) && b.minuteRuns.admitted > 0 {
-		b.prevCallsPerRun = float64(b.calls.used) / float64(b.minuteRuns.admitted)
+// learn keeps, as windows end, the use of one admitted run for the
+// estimates of the next ones: calls from the minute; tokens (for both
+// token limits) and the day's spend so far from the hour. Called under
+// the lock before the windows roll to now.
+func (b *Budget) learn(now time.Time) {
+	calls, hour, day, usd := &b.limits[0], &b.limits[1], &b.limits[2], &b.limits[3]
+	if calls.ends(now) && calls.admitted > 0 {
+		calls.perRun = max(calls.used/float64(calls.admitted), 1)
 	}
-	if !b.hourTokens.start.IsZero() && !b.hourTokens.start.Equal(hour) && b.hourRuns.admitted > 0 {
-		b.prevTokensPerRun = float64(b.hourTokens.used) / float64(b.hourRuns.admitted)
-		b.prevUSDPerRun = b.dayUSD.used / math.Max(float64(b.dayRuns.admitted), 1)
+	if hour.ends(now) && hour.admitted > 0 {
+		hour.perRun = hour.used / float64(hour.admitted)
+		day.perRun = hour.perRun
+		usd.perRun = usd.used / max(float64(usd.admitted), 1)
 	}
+}
+
+// ends reports whether l has a window that now is past.
+func (l *limit) ends(now time.Time) bool {
+	return !l.start.IsZero() && !l.start.Equal(now.Truncate(l.length))
 }

@@ -1,10 +1,6 @@
 package judge
 
-import (
-	"errors"
-	"fmt"
-	"math"
-)
+import "github.com/evalsidecar/evalsidecar/internal/errs"
 
 // Prices are a model's list prices in USD per million tokens.
 type Prices struct {
@@ -24,13 +20,8 @@ func (p Prices) Cost(inputTokens, outputTokens int64) float64 {
 // Validate reports negative or non-finite prices; prefix is prepended to
 // the key names (for example "prices.").
 func (p Prices) Validate(prefix string) error {
-	var err error
-	check := func(key string, v float64) {
-		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-			err = errors.Join(err, fmt.Errorf("%s%s: must be a finite number >= 0, got %v", prefix, key, v))
-		}
-	}
-	check("input_per_million_tokens", p.InputPerMillionTokens)
-	check("output_per_million_tokens", p.OutputPerMillionTokens)
-	return err
+	var v errs.Checks
+	v.Check(!nonNegative(p.InputPerMillionTokens), "%sinput_per_million_tokens: must be a finite number >= 0, got %v", prefix, p.InputPerMillionTokens)
+	v.Check(!nonNegative(p.OutputPerMillionTokens), "%soutput_per_million_tokens: must be a finite number >= 0, got %v", prefix, p.OutputPerMillionTokens)
+	return v.Err()
 }

@@ -19,13 +19,8 @@ const (
 // backoffCeiling returns the largest backoff before retry number retry
 // (1 for the first retry).
 func backoffCeiling(retry int) time.Duration {
-	if retry < 1 {
-		retry = 1
-	}
 	// 2^6 s already passes the cap; stop shifting before it overflows.
-	if retry > 7 {
-		return backoffCap
-	}
+	retry = min(max(retry, 1), 7)
 	return min(backoffBase<<(retry-1), backoffCap)
 }
 

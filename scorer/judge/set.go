@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -12,7 +13,6 @@ import (
 type Set struct {
 	clients map[string]*Client
 	judges  map[string]Judge
-	names   []string
 }
 
 // NewSet returns the set of clients. It fails on a duplicate name, a
@@ -30,18 +30,13 @@ func NewSet(clients ...*Client) (*Set, error) {
 			continue
 		}
 		s.clients[c.Name()] = c
-		s.names = append(s.names, c.Name())
 	}
 	if err != nil {
 		return nil, err
 	}
-	slices.Sort(s.names)
-	for _, name := range s.names {
+	for _, name := range s.Names() {
 		j, ferr := s.resolve(name)
-		if ferr != nil {
-			err = errors.Join(err, ferr)
-			continue
-		}
+		err = errors.Join(err, ferr)
 		s.judges[name] = j
 	}
 	if err != nil {
@@ -52,24 +47,17 @@ func NewSet(clients ...*Client) (*Set, error) {
 
 // resolve builds the fallback chain starting at name.
 func (s *Set) resolve(name string) (Judge, error) {
-	chain := []*Client{s.clients[name]}
-	seen := map[string]bool{name: true}
-	for c := chain[0]; c.Config().Fallback != ""; {
+	chain, names := []*Client{s.clients[name]}, []string{name}
+	for c := chain[0]; c.Config().Fallback != ""; c = chain[len(chain)-1] {
 		next := c.Config().Fallback
-		if seen[next] {
-			path := make([]string, 0, len(chain)+1)
-			for _, cc := range chain {
-				path = append(path, cc.Name())
-			}
-			return nil, fmt.Errorf("judges: judge %q: fallback cycle %s -> %s", name, strings.Join(path, " -> "), next)
+		if slices.Contains(names, next) {
+			return nil, fmt.Errorf("judges: judge %q: fallback cycle %s -> %s", name, strings.Join(names, " -> "), next)
 		}
 		nc, ok := s.clients[next]
 		if !ok {
 			return nil, fmt.Errorf("judges: judge %q: fallback %q is not a configured judge", c.Name(), next)
 		}
-		seen[next] = true
-		chain = append(chain, nc)
-		c = nc
+		chain, names = append(chain, nc), append(names, next)
 	}
 	var j Judge = chain[len(chain)-1]
 	for i := len(chain) - 2; i >= 0; i-- {
@@ -79,7 +67,7 @@ func (s *Set) resolve(name string) (Judge, error) {
 }
 
 // Names returns the judges' names, sorted.
-func (s *Set) Names() []string { return slices.Clone(s.names) }
+func (s *Set) Names() []string { return slices.Sorted(maps.Keys(s.clients)) }
 
 // Judge returns the judge named name with its fallback chain: it calls
 // the named client, and its fallback only when the client's circuit is
@@ -88,6 +76,9 @@ func (s *Set) Judge(name string) (Judge, bool) {
 	j, ok := s.judges[name]
 	return j, ok
 }
+
+// Judges returns every judge by name, each with its fallback chain.
+func (s *Set) Judges() map[string]Judge { return maps.Clone(s.judges) }
 
 // Client returns the client named name, without fallback.
 func (s *Set) Client(name string) (*Client, bool) {

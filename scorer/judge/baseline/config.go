@@ -1,9 +1,9 @@
 package baseline
 
 import (
-	"errors"
-	"fmt"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // Config names the baseline release of online pairwise evaluation:
@@ -45,12 +45,8 @@ func (c Config) Enabled() bool { return c.Version != "" }
 
 // Validate reports every invalid key, relative to the section.
 func (c Config) Validate() error {
-	var err error
-	if c.MaxRuns <= 0 {
-		err = errors.Join(err, fmt.Errorf("max_runs: must be > 0, got %d", c.MaxRuns))
-	}
-	if c.Lookback <= 0 {
-		err = errors.Join(err, fmt.Errorf("lookback: must be > 0, got %s", c.Lookback))
-	}
-	return err
+	var v errs.Checks
+	v.Check(c.MaxRuns <= 0, "max_runs: must be > 0, got %d", c.MaxRuns)
+	v.Check(c.Lookback <= 0, "lookback: must be > 0, got %s", c.Lookback)
+	return v.Err()
 }

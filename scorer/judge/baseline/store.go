@@ -6,6 +6,7 @@
 package baseline
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -136,10 +137,7 @@ func (s *Store) key(in *scorer.Instance) (Key, error) {
 	if t == nil {
 		return Key{}, &scorer.NotApplicableError{Reason: ReasonNoCaseID}
 	}
-	id := t.Attributes[s.caseAttr]
-	if id == "" {
-		id = in.CaseID
-	}
+	id := cmp.Or(t.Attributes[s.caseAttr], in.CaseID)
 	switch {
 	case id == "":
 		return Key{}, &scorer.NotApplicableError{Reason: ReasonNoCaseID}
@@ -205,21 +203,17 @@ func (s *Store) Find(ctx context.Context, in *scorer.Instance) (judgemetric.Base
 	s.mu.Unlock()
 	if s.source != nil {
 		b, ok, err := s.source.LatestBaseline(ctx, k, since)
-		switch {
-		case err != nil && ctx.Err() != nil:
+		if err != nil && ctx.Err() != nil {
 			return judgemetric.Baseline{}, err
-		case err != nil:
-			s.sourceFailed(err)
-			if !inMem {
-				return judgemetric.Baseline{}, &scorer.NotApplicableError{Reason: ReasonBaselineFailed}
-			}
-		default:
-			s.sourceOK()
-			if ok && (!inMem || b.Start.After(mem.Start)) {
-				s.lookups[lookupClickHouse].Inc()
-				b.Version = k.Version
-				return b, nil
-			}
+		}
+		s.sourceDone(err)
+		switch {
+		case err != nil && !inMem:
+			return judgemetric.Baseline{}, &scorer.NotApplicableError{Reason: ReasonBaselineFailed}
+		case err == nil && ok && (!inMem || b.Start.After(mem.Start)):
+			s.lookups[lookupClickHouse].Inc()
+			b.Version = k.Version
+			return b, nil
 		}
 	}
 	if !inMem {
@@ -248,11 +242,7 @@ func (s *Store) previousRelease(ctx context.Context, service, version string, st
 		if err != nil && ctx.Err() != nil {
 			return "", err
 		}
-		if err != nil {
-			s.sourceFailed(err)
-		} else {
-			s.sourceOK()
-		}
+		s.sourceDone(err)
 		for v, t := range stored {
 			if f, ok := first[v]; !ok || t.Before(f) {
 				first[v] = t
@@ -276,18 +266,17 @@ func (s *Store) previousRelease(ctx context.Context, service, version string, st
 	return prev, nil
 }
 
-// sourceFailed counts a failed read of the Source, and logs the first of
-// an outage.
-func (s *Store) sourceFailed(err error) {
+// sourceDone counts a failed read of the Source, and logs the first
+// failure of an outage and its end.
+func (s *Store) sourceDone(err error) {
+	if err == nil {
+		if s.failing.Swap(false) {
+			s.logger.Info("baseline lookups in ClickHouse work again")
+		}
+		return
+	}
 	s.lookups[lookupError].Inc()
 	if !s.failing.Swap(true) {
 		s.logger.Warn("baseline lookups in ClickHouse fail; using the runs in memory (failures counted in evalsidecar_baseline_lookups_total{result=\"error\"})", "err", err)
-	}
-}
-
-// sourceOK logs the end of an outage of the Source.
-func (s *Store) sourceOK() {
-	if s.failing.Swap(false) {
-		s.logger.Info("baseline lookups in ClickHouse work again")
 	}
 }

@@ -41,7 +41,8 @@ type Calibrator struct {
 	mu      sync.Mutex
 	scores  *simplelru.LRU[key, aggregate.Pair] // judge scores, Human unset
 	pending *simplelru.LRU[key, []any]          // feedback values waiting for their score
-	windows map[string]*window
+	// windows hold each metric's last cfg.Window labelled runs.
+	windows map[string][]aggregate.Pair
 	// floorStat is the statistic each metric's floor series is labelled
 	// with (kappa for labels, Spearman for numbers), once known.
 	floorStat map[string]string
@@ -60,7 +61,7 @@ func New(cfg Config, set telemetry.Settings) (*Calibrator, error) {
 	}
 	c := &Calibrator{
 		cfg:       cfg,
-		windows:   map[string]*window{},
+		windows:   map[string][]aggregate.Pair{},
 		floorStat: map[string]string{},
 		agreement: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: MetricAgreement,
 			Help: "Agreement of a judge metric with people over its last labelled runs (judge.calibration.window), by statistic: kappa (Cohen's, labels), spearman (rank correlation, numbers), mae (mean absolute error, numbers). Exported once min_labels runs are labelled."},
@@ -144,21 +145,18 @@ func (c *Calibrator) Export(_ context.Context, e *scorer.Evaluation) error {
 	return nil
 }
 
-// pair adds a labelled run to metric's window.
+// pair adds a labelled run to metric's window, dropping the oldest beyond
+// its size.
 func (c *Calibrator) pair(metric string, p aggregate.Pair, human any) {
-	w := c.windows[metric]
-	if w == nil {
-		w = &window{size: c.cfg.Window}
-		c.windows[metric] = w
-	}
 	p.Human = human
-	w.add(p)
+	w := append(c.windows[metric], p)
+	c.windows[metric] = w[max(len(w)-c.cfg.Window, 0):]
 }
 
 // update recomputes metric's agreement over its window and sets its
 // gauges.
 func (c *Calibrator) update(metric string) {
-	pairs := c.windows[metric].pairs()
+	pairs := c.windows[metric]
 	c.labels.WithLabelValues(metric).Set(float64(len(pairs)))
 	if len(pairs) < c.cfg.MinLabels {
 		return
@@ -188,23 +186,3 @@ func (c *Calibrator) update(metric string) {
 	c.floorStat[metric] = stat
 	c.floor.WithLabelValues(metric, stat).Set(floor)
 }
-
-// window holds a metric's last size labelled runs.
-type window struct {
-	size int
-	buf  []aggregate.Pair
-	next int // where the next pair goes once buf is full
-}
-
-func (w *window) add(p aggregate.Pair) {
-	if len(w.buf) < w.size {
-		w.buf = append(w.buf, p)
-		return
-	}
-	w.buf[w.next] = p
-	w.next = (w.next + 1) % w.size
-}
-
-// pairs returns the window's pairs (in no particular order: agreement
-// does not depend on it).
-func (w *window) pairs() []aggregate.Pair { return w.buf }

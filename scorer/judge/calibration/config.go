@@ -8,9 +8,10 @@
 package calibration
 
 import (
-	"errors"
-	"fmt"
-	"sort"
+	"maps"
+	"slices"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // Config is judge.calibration.
@@ -39,25 +40,13 @@ func DefaultConfig() Config {
 
 // Validate reports every invalid key.
 func (c Config) Validate() error {
-	var err error
-	if c.Window <= 0 {
-		err = errors.Join(err, fmt.Errorf("window: must be > 0, got %d", c.Window))
+	var v errs.Checks
+	v.Check(c.Window <= 0, "window: must be > 0, got %d", c.Window)
+	v.Check(c.MinLabels <= 0 || c.MinLabels > c.Window, "min_labels: must be between 1 and window (%d), got %d", c.Window, c.MinLabels)
+	v.Check(c.MaxPending <= 0, "max_pending: must be > 0, got %d", c.MaxPending)
+	for _, m := range slices.Sorted(maps.Keys(c.Floor)) {
+		f := c.Floor[m]
+		v.Check(!(f >= -1 && f <= 1), "floor.%s: must be between -1 and 1 (kappa or Spearman), got %v", m, f)
 	}
-	if c.MinLabels <= 0 || c.MinLabels > c.Window {
-		err = errors.Join(err, fmt.Errorf("min_labels: must be between 1 and window (%d), got %d", c.Window, c.MinLabels))
-	}
-	if c.MaxPending <= 0 {
-		err = errors.Join(err, fmt.Errorf("max_pending: must be > 0, got %d", c.MaxPending))
-	}
-	names := make([]string, 0, len(c.Floor))
-	for m := range c.Floor {
-		names = append(names, m)
-	}
-	sort.Strings(names)
-	for _, m := range names {
-		if f := c.Floor[m]; !(f >= -1 && f <= 1) {
-			err = errors.Join(err, fmt.Errorf("floor.%s: must be between -1 and 1 (kappa or Spearman), got %v", m, f))
-		}
-	}
-	return err
+	return v.Err()
 }

@@ -1,9 +1,6 @@
 package guard
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "strings"
 
 // clean removes invisible characters from s. It returns the cleaned text,
 // the ASCII text hidden in Unicode tag characters, the number of invisible
@@ -41,20 +38,17 @@ func classify(r rune) (drop, count bool) {
 	switch {
 	case r == '\t' || r == '\n' || r == '\r':
 		return false, false
-	case r < 0x20 || r >= 0x7F && r <= 0x9F:
-		return true, true // control characters
-	case r == 0x200B || r >= 0x2060 && r <= 0x2064 || r == 0xFEFF || r == 0x180E || r == 0x00AD:
-		return true, true // zero-width spaces, word joiners, BOM, soft hyphen
-	case r == 0x200E || r == 0x200F || r == 0x061C || r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069:
-		return true, true // bidirectional controls
-	case r >= 0xE0000 && r <= 0xE007F:
-		return true, true // tag characters
-	case r >= 0xE0100 && r <= 0xE01EF:
-		return true, true // variation selectors 17-256
+	// Control characters; zero-width spaces, word joiners, BOM and soft
+	// hyphen; bidirectional controls; tag characters; variation
+	// selectors 17-256.
+	case r < 0x20 || r >= 0x7F && r <= 0x9F,
+		r == 0x200B || r >= 0x2060 && r <= 0x2064 || r == 0xFEFF || r == 0x180E || r == 0x00AD,
+		r == 0x200E || r == 0x200F || r == 0x061C || r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069,
+		r >= 0xE0000 && r <= 0xE007F,
+		r >= 0xE0100 && r <= 0xE01EF:
+		return true, true
 	case r == 0x200C || r == 0x200D:
 		return false, true // joiners: needed by some scripts and emoji
-	case r == utf8.RuneError:
-		return false, false
 	}
 	return false, false
 }

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 )
@@ -28,22 +29,10 @@ func escape(text, key string) (out string, neutralised, ok bool) {
 // indexFold returns the index of the first ASCII-case-insensitive
 // occurrence of the lower-case key in s, or -1.
 func indexFold(s, key string) int {
-	if key == "" {
-		return 0
-	}
 	for i := 0; i+len(key) <= len(s); i++ {
-		j := 0
-		for j < len(key) {
-			c := s[i+j]
-			if c >= 'A' && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != key[j] {
-				break
-			}
-			j++
-		}
-		if j == len(key) {
+		// A window holding a multi-byte rune has fewer runes than the
+		// ASCII key, so only ASCII windows can match.
+		if strings.EqualFold(s[i:i+len(key)], key) {
 			return i
 		}
 	}
@@ -125,102 +114,30 @@ func neutraliseMarkers(s string) (string, bool) {
 			return fencedKeyRE.ReplaceAllString(f, `'$1'$2`)
 		})
 	}
-	if out, ok := quoteMarkerLines(s); ok {
-		s, changed = out, true
-	}
+	apply(markerLineRE, func(m string) string { return quotedPrefix + m })
 	return s, changed
 }
 
-// lineMarkerWords start lines that look like a verdict or a role turn.
-var lineMarkerWords = []string{"score", "verdict", "rating", "property", "human", "assistant", "system"}
+// markerLineRE matches the start of a line that looks like a verdict or
+// a role turn: after spaces and markdown decoration, a marker word (after
+// an optional "final") and a colon, or a {"score": ...} style object.
+// Letters match in either ASCII case only: (?i) would also take ſ and K
+// for s and k.
+var markerLineRE = regexp.MustCompile(`(?m)^[ \t]*(?:\{[ \t\r]*"` + asciiFold("score|verdict|rating|grade") + `"[ \t\r]*:` +
+	`|[ \t>*#_-]*(?:` + asciiFold("final") + `[ \t][ \t\r]*)?` + asciiFold("score|verdict|rating|property|human|assistant|system") + `[ \t*_]*(?::|：))`)
 
-// jsonMarkerKeys are the keys of verdict objects.
-var jsonMarkerKeys = []string{"score", "verdict", "rating", "grade"}
-
-// quoteMarkerLines prefixes with quotedPrefix every line that starts (after
-// spaces and markdown decoration) with a marker word and a colon, or with
-// a {"score": ...} style object.
-func quoteMarkerLines(s string) (string, bool) {
+// asciiFold returns the alternation of words as a group whose letters
+// match in either ASCII case.
+func asciiFold(words string) string {
 	var b strings.Builder
-	last := 0
-	for start := 0; start < len(s); {
-		end := strings.IndexByte(s[start:], '\n')
-		if end < 0 {
-			end = len(s)
+	for _, c := range words {
+		if c >= 'a' && c <= 'z' {
+			fmt.Fprintf(&b, "[%c%c]", c, c-'a'+'A')
 		} else {
-			end += start
-		}
-		if isMarkerLine(s[start:end]) {
-			b.WriteString(s[last:start])
-			b.WriteString(quotedPrefix)
-			last = start
-		}
-		start = end + 1
-	}
-	if last == 0 && b.Len() == 0 {
-		return s, false
-	}
-	b.WriteString(s[last:])
-	return b.String(), true
-}
-
-// isMarkerLine reports whether line starts like a verdict, a role turn or
-// a verdict object.
-func isMarkerLine(line string) bool {
-	i := 0
-	for i < len(line) && line[i] == ' ' || i < len(line) && line[i] == '\t' {
-		i++
-	}
-	if i < len(line) && line[i] == '{' {
-		j := skipSpaces(line, i+1)
-		if j < len(line) && line[j] == '"' {
-			if k := matchWord(line, j+1, jsonMarkerKeys); k > 0 && k < len(line) && line[k] == '"' {
-				k = skipSpaces(line, k+1)
-				return k < len(line) && line[k] == ':'
-			}
-		}
-		return false
-	}
-	for i < len(line) && strings.IndexByte(" \t>*#_-", line[i]) >= 0 {
-		i++
-	}
-	if hasPrefixFold(line[i:], "final") {
-		if j := i + len("final"); j < len(line) && (line[j] == ' ' || line[j] == '\t') {
-			i = skipSpaces(line, j)
+			b.WriteRune(c)
 		}
 	}
-	k := matchWord(line, i, lineMarkerWords)
-	if k < 0 {
-		return false
-	}
-	for k < len(line) && strings.IndexByte(" \t*_", line[k]) >= 0 {
-		k++
-	}
-	return strings.HasPrefix(line[k:], ":") || strings.HasPrefix(line[k:], "：")
-}
-
-// matchWord returns the index after the word of words (ASCII case
-// ignored) that starts line[i:], or -1.
-func matchWord(line string, i int, words []string) int {
-	for _, w := range words {
-		if hasPrefixFold(line[i:], w) {
-			return i + len(w)
-		}
-	}
-	return -1
-}
-
-func skipSpaces(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// hasPrefixFold reports whether s starts with the lower-case ASCII word w,
-// ignoring case.
-func hasPrefixFold(s, w string) bool {
-	return len(s) >= len(w) && indexFold(s[:len(w)], w) == 0
+	return "(?:" + b.String() + ")"
 }
 
 // neutraliseEnvelope writes the '<' of anything shaped like an envelope

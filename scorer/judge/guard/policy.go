@@ -3,12 +3,11 @@ package guard
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
-	"fmt"
 	"io"
 	"regexp"
 	"slices"
 
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
 )
@@ -36,16 +35,12 @@ var fieldNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 // Validate reports every invalid key, relative to prefix (for example
 // "metrics[2].params").
 func (c Config) Validate(prefix string) error {
-	var err error
+	var v errs.Checks
 	for i, f := range c.AllowedFields {
-		if !fieldNameRE.MatchString(f) {
-			err = errors.Join(err, fmt.Errorf("%s.allowed_fields[%d]: %q must be lower-case letters, digits and '_'", prefix, i, f))
-		}
+		v.Check(!fieldNameRE.MatchString(f), "%s.allowed_fields[%d]: %q must be lower-case letters, digits and '_'", prefix, i, f)
 	}
-	if c.MaxFieldBytes < 0 {
-		err = errors.Join(err, fmt.Errorf("%s.max_field_bytes: must be >= 0, got %d", prefix, c.MaxFieldBytes))
-	}
-	return err
+	v.Check(c.MaxFieldBytes < 0, "%s.max_field_bytes: must be >= 0, got %d", prefix, c.MaxFieldBytes)
+	return v.Err()
 }
 
 // Policy holds one metric's rules for untrusted content. It is read-only

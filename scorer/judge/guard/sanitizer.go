@@ -2,6 +2,7 @@ package guard
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -147,12 +148,7 @@ func (s *Sanitizer) Flags() []string {
 	if len(s.flags) == 0 {
 		return nil
 	}
-	out := make([]string, 0, len(s.flags))
-	for f := range s.flags {
-		out = append(out, f)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(s.flags))
 }
 
 // SystemNote returns the paragraph for the system prompt that explains

@@ -38,7 +38,7 @@ func Example() {
 	for range 2 {
 		body := `{"model":"claude-sonnet-4-5","max_tokens":64,"messages":[{"role":"user","content":"grade"}],` +
 			`"tools":[{"name":"verdict","input_schema":{"type":"object"}}],"tool_choice":{"type":"tool","name":"verdict"}}`
-		resp, err := http.Post(srv.AnthropicBaseURL()+"/v1/messages", "application/json", strings.NewReader(body))
+		resp, err := http.Post(srv.URL()+"/v1/messages", "application/json", strings.NewReader(body))
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -1,6 +1,7 @@
 package judgetest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -100,19 +101,12 @@ func render(req *CapturedRequest, r Reply) (int, []byte) {
 		}
 	}
 	if r.Body != "" {
-		status := r.Status
-		if status == 0 {
-			status = http.StatusOK
-		}
-		return status, []byte(r.Body)
+		return cmp.Or(r.Status, http.StatusOK), []byte(r.Body)
 	}
 	if r.Status >= 400 {
 		return r.Status, errorBody(req.Wire, r)
 	}
-	model := r.Model
-	if model == "" {
-		model = req.Model
-	}
+	model := cmp.Or(r.Model, req.Model)
 	var v any
 	switch req.Wire {
 	case OpenAI:
@@ -130,12 +124,7 @@ func render(req *CapturedRequest, r Reply) (int, []byte) {
 }
 
 // answerText is the answer text of r.
-func answerText(r Reply) string {
-	if r.JSON != "" {
-		return r.JSON
-	}
-	return r.Text
-}
+func answerText(r Reply) string { return cmp.Or(r.JSON, r.Text) }
 
 func openAIAnswer(req *CapturedRequest, r Reply, model string) any {
 	finish := "stop"
@@ -216,8 +205,7 @@ func geminiAnswer(r Reply, model string) any {
 }
 
 func anthropicAnswer(req *CapturedRequest, r Reply, model string) any {
-	stop := "end_turn"
-	var content []any
+	stop, content := "end_turn", []any{}
 	switch {
 	case r.PromptBlocked != "" || r.Filtered || r.Refusal != "":
 		stop = "refusal"
@@ -248,9 +236,6 @@ func anthropicAnswer(req *CapturedRequest, r Reply, model string) any {
 	if r.FinishReason != "" {
 		stop = r.FinishReason
 	}
-	if content == nil {
-		content = []any{}
-	}
 	return map[string]any{
 		"id":            fmt.Sprintf("msg_judgetest_%d", req.Seq),
 		"type":          "message",
@@ -265,36 +250,24 @@ func anthropicAnswer(req *CapturedRequest, r Reply, model string) any {
 
 // errorBody renders the format's error JSON.
 func errorBody(wire string, r Reply) []byte {
-	msg := r.ErrorMessage
-	if msg == "" {
-		msg = http.StatusText(r.Status)
-	}
+	msg := cmp.Or(r.ErrorMessage, http.StatusText(r.Status))
 	if msg == "" && r.Status == 529 {
 		msg = "Overloaded"
 	}
 	var v any
 	switch wire {
 	case OpenAI:
-		typ := r.ErrorType
-		if typ == "" {
-			typ = openAIErrorType(r.Status)
-		}
+		typ := cmp.Or(r.ErrorType, openAIErrorType(r.Status))
 		var code any
 		if r.ErrorCode != "" {
 			code = r.ErrorCode
 		}
 		v = map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": code}}
 	case Gemini:
-		status := r.ErrorType
-		if status == "" {
-			status = googleStatus(r.Status)
-		}
+		status := cmp.Or(r.ErrorType, googleStatuses[r.Status], "INTERNAL")
 		v = map[string]any{"error": map[string]any{"code": r.Status, "message": msg, "status": status}}
 	default:
-		typ := r.ErrorType
-		if typ == "" {
-			typ = anthropicErrorType(r.Status)
-		}
+		typ := cmp.Or(r.ErrorType, anthropicErrorTypes[r.Status], "api_error")
 		v = map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": msg}, "request_id": "req_judgetest"}
 	}
 	b, _ := json.Marshal(v)
@@ -313,53 +286,26 @@ func openAIErrorType(status int) string {
 	return "invalid_request_error"
 }
 
-func googleStatus(status int) string {
-	switch status {
-	case http.StatusBadRequest:
-		return "INVALID_ARGUMENT"
-	case http.StatusUnauthorized:
-		return "UNAUTHENTICATED"
-	case http.StatusForbidden:
-		return "PERMISSION_DENIED"
-	case http.StatusNotFound:
-		return "NOT_FOUND"
-	case http.StatusTooManyRequests:
-		return "RESOURCE_EXHAUSTED"
-	case http.StatusServiceUnavailable:
-		return "UNAVAILABLE"
-	case http.StatusGatewayTimeout:
-		return "DEADLINE_EXCEEDED"
-	}
-	return "INTERNAL"
+// googleStatuses are the Google error statuses of HTTP statuses; others
+// are INTERNAL.
+var googleStatuses = map[int]string{
+	http.StatusBadRequest:         "INVALID_ARGUMENT",
+	http.StatusUnauthorized:       "UNAUTHENTICATED",
+	http.StatusForbidden:          "PERMISSION_DENIED",
+	http.StatusNotFound:           "NOT_FOUND",
+	http.StatusTooManyRequests:    "RESOURCE_EXHAUSTED",
+	http.StatusServiceUnavailable: "UNAVAILABLE",
+	http.StatusGatewayTimeout:     "DEADLINE_EXCEEDED",
 }
 
-func anthropicErrorType(status int) string {
-	switch status {
-	case http.StatusBadRequest:
-		return "invalid_request_error"
-	case http.StatusUnauthorized:
-		return "authentication_error"
-	case http.StatusForbidden:
-		return "permission_error"
-	case http.StatusNotFound:
-		return "not_found_error"
-	case http.StatusRequestEntityTooLarge:
-		return "request_too_large"
-	case http.StatusTooManyRequests:
-		return "rate_limit_error"
-	case 529:
-		return "overloaded_error"
-	}
-	return "api_error"
-}
-
-// WithHeader returns r with a response header added.
-func (r Reply) WithHeader(name, value string) Reply {
-	h := r.Header.Clone()
-	if h == nil {
-		h = http.Header{}
-	}
-	h.Add(name, value)
-	r.Header = h
-	return r
+// anthropicErrorTypes are the Anthropic error types of HTTP statuses;
+// others are api_error.
+var anthropicErrorTypes = map[int]string{
+	http.StatusBadRequest:            "invalid_request_error",
+	http.StatusUnauthorized:          "authentication_error",
+	http.StatusForbidden:             "permission_error",
+	http.StatusNotFound:              "not_found_error",
+	http.StatusRequestEntityTooLarge: "request_too_large",
+	http.StatusTooManyRequests:       "rate_limit_error",
+	529:                              "overloaded_error",
 }

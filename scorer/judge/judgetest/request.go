@@ -1,6 +1,7 @@
 package judgetest
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -102,19 +103,11 @@ func joinText(b, s string) string {
 
 // decode fills the decoded view of a routed request.
 func decode(req *CapturedRequest) {
-	var err error
-	switch req.Wire {
-	case OpenAI:
-		err = decodeOpenAI(req)
-	case Gemini:
-		err = decodeGemini(req)
-	case Anthropic:
-		err = decodeAnthropic(req)
-	default:
-		return
-	}
-	if err != nil {
-		req.DecodeError = err.Error()
+	decoders := map[string]func(*CapturedRequest) error{OpenAI: decodeOpenAI, Gemini: decodeGemini, Anthropic: decodeAnthropic}
+	if d := decoders[req.Wire]; d != nil {
+		if err := d(req); err != nil {
+			req.DecodeError = err.Error()
+		}
 	}
 }
 
@@ -140,10 +133,7 @@ func decodeOpenAI(req *CapturedRequest) error {
 	if err := json.Unmarshal(req.Body, &body); err != nil {
 		return err
 	}
-	req.Model = body.Model
-	if req.Model == "" {
-		req.Model = req.Deployment
-	}
+	req.Model = cmp.Or(body.Model, req.Deployment)
 	for _, m := range body.Messages {
 		switch m.Role {
 		case "system", "developer":

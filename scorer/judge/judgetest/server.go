@@ -44,7 +44,6 @@ type Server struct {
 	defaults map[string]Reply
 	handlers map[string]func(CapturedRequest) Reply
 	requests []CapturedRequest
-	seq      int
 }
 
 // New starts a server that is closed when the test ends.
@@ -60,7 +59,11 @@ func New(t testing.TB) *Server {
 	return s
 }
 
-// URL is the server's root URL, without a trailing slash.
+// URL is the server's root URL, without a trailing slash: the base URL of
+// Azure OpenAI (clients add /openai/deployments/{deployment}/chat/completions),
+// the Gemini API (/v1beta/models/{model}:generateContent), Vertex AI
+// (/v1beta1/projects/{p}/locations/{l}/publishers/google/models/{m}:generateContent)
+// and Anthropic (/v1/messages).
 func (s *Server) URL() string { return s.srv.URL }
 
 // Client is an HTTP client for the server.
@@ -68,22 +71,6 @@ func (s *Server) Client() *http.Client { return s.srv.Client() }
 
 // OpenAIBaseURL is the base URL for an OpenAI-compatible client (…/v1).
 func (s *Server) OpenAIBaseURL() string { return s.srv.URL + "/v1" }
-
-// AzureBaseURL is the Azure OpenAI resource endpoint; clients add
-// /openai/deployments/{deployment}/chat/completions.
-func (s *Server) AzureBaseURL() string { return s.srv.URL }
-
-// GeminiBaseURL is the base URL for the Gemini API; clients add
-// /v1beta/models/{model}:generateContent.
-func (s *Server) GeminiBaseURL() string { return s.srv.URL }
-
-// VertexBaseURL is the base URL for Vertex AI; clients add
-// /v1beta1/projects/{p}/locations/{l}/publishers/google/models/{m}:generateContent.
-func (s *Server) VertexBaseURL() string { return s.srv.URL }
-
-// AnthropicBaseURL is the base URL for the Anthropic API; clients add
-// /v1/messages.
-func (s *Server) AnthropicBaseURL() string { return s.srv.URL }
 
 // Enqueue appends replies to the wire format's script (OpenAI, Gemini or
 // Anthropic). Azure requests take OpenAI replies, Vertex requests Gemini
@@ -117,17 +104,6 @@ func (s *Server) Requests() []CapturedRequest {
 	return slices.Clone(s.requests)
 }
 
-// RequestsFor returns the requests of one wire format, oldest first.
-func (s *Server) RequestsFor(wire string) []CapturedRequest {
-	var out []CapturedRequest
-	for _, r := range s.Requests() {
-		if r.Wire == wire {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // Pending returns how many scripted replies of the wire format are unused.
 func (s *Server) Pending(wire string) int {
 	s.mu.Lock()
@@ -138,8 +114,7 @@ func (s *Server) Pending(wire string) int {
 // next records req and picks its reply.
 func (s *Server) next(req *CapturedRequest) (Reply, bool) {
 	s.mu.Lock()
-	s.seq++
-	req.Seq = s.seq
+	req.Seq = len(s.requests) + 1
 	s.requests = append(s.requests, *req)
 	if q := s.queues[req.Wire]; len(q) > 0 {
 		r := q[0]
@@ -194,10 +169,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	for k, vs := range reply.Header {
-		h.Del(k)
-		for _, v := range vs {
-			h.Add(k, v)
-		}
+		h[http.CanonicalHeaderKey(k)] = vs
 	}
 	w.WriteHeader(status)
 	_, _ = w.Write(respBody)

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"maps"
@@ -28,30 +29,15 @@ const defaultToolName = "judge_answer"
 // anthropicProvider speaks the Anthropic Messages API. Structured output
 // is a forced call of one tool whose input schema is the request schema;
 // the answer is the tool input.
-type anthropicProvider struct {
-	common
-	cfg    Config
-	hc     *http.Client
-	url    string
-	header http.Header
-}
+type anthropicProvider struct{ common }
 
 func newAnthropic(cfg Config, hc *http.Client) (*anthropicProvider, error) {
-	base := cfg.BaseURL
-	if base == "" {
-		base = DefaultAnthropicBaseURL
-	}
+	base := cmp.Or(cfg.BaseURL, DefaultAnthropicBaseURL)
 	set := map[string]string{"Content-Type": "application/json", "Accept": "application/json", "Anthropic-Version": anthropicVersion}
 	if cfg.APIKey != "" {
 		set["X-Api-Key"] = string(cfg.APIKey)
 	}
-	return &anthropicProvider{
-		common: common{kind: KindAnthropic, model: cfg.Model, secrets: cfg.secrets(), now: time.Now},
-		cfg:    cfg,
-		hc:     hc,
-		url:    endpoint(base, "v1/messages"),
-		header: headers(cfg, set, nil),
-	}, nil
+	return &anthropicProvider{newCommon(KindAnthropic, cfg, hc, endpoint(base, "v1/messages"), headers(cfg, set, nil))}, nil
 }
 
 // toolName returns the name the provider gets for schema s: the Anthropic
@@ -112,8 +98,8 @@ type anthropicResponse struct {
 }
 
 // request builds the Messages request.
-func (p *anthropicProvider) request(req *judge.Request) (*anthropicRequest, error) {
-	system, err := p.cfg.system(req)
+func (p *anthropicProvider) request(req *judge.Request) (*anthropicRequest, *judge.Error) {
+	system, err := p.system(req)
 	if err != nil {
 		return nil, err
 	}
@@ -142,32 +128,21 @@ func (p *anthropicProvider) request(req *judge.Request) (*anthropicRequest, erro
 
 // Complete implements judge.Provider.
 func (p *anthropicProvider) Complete(ctx context.Context, req *judge.Request) (*judge.Response, error) {
-	body, err := p.request(req)
-	if err != nil {
-		return nil, p.answerError(judge.ClassBadRequest, 0, "schema does not encode: %v", err)
+	body, jerr := p.request(req)
+	if jerr != nil {
+		return nil, jerr
 	}
 	if body.MaxTokens > maxNonStreamingTokens {
 		return nil, p.answerError(judge.ClassBadRequest, 0, "request not sent: max_tokens %d over %d needs streaming", body.MaxTokens, maxNonStreamingTokens)
 	}
-	msg, latency, jerr := exchangeCall[anthropicResponse](ctx, &p.common, p.hc, p.url, p.header, body, p.classify)
-	if jerr != nil {
-		return nil, jerr
-	}
-	return p.answer(req, msg, latency)
+	return exchange(ctx, &p.common, p.header, body, p.classify, func(msg *anthropicResponse, latency time.Duration) (*judge.Response, error) {
+		return p.answer(req, msg, latency)
+	})
 }
 
 // anthropicQuota reports whether an error is about spend or billing.
 func anthropicQuota(errType, raw string) bool {
-	if errType == "billing_error" {
-		return true
-	}
-	l := strings.ToLower(raw)
-	for _, m := range []string{"enforced_spend_limit", "spend limit", "spend_limit", "credit balance", "billing"} {
-		if strings.Contains(l, m) {
-			return true
-		}
-	}
-	return false
+	return errType == "billing_error" || mentions(raw, "enforced_spend_limit", "spend limit", "spend_limit", "credit balance", "billing")
 }
 
 // classify reads an Anthropic error body: {"error": {"type", "message"}}.
@@ -222,16 +197,5 @@ func (p *anthropicProvider) answer(req *judge.Request, msg *anthropicResponse, l
 			return nil, p.answerError(judge.ClassInvalidResponse, http.StatusOK, "empty answer (stop_reason %q)", msg.StopReason)
 		}
 	}
-	model := msg.Model
-	if model == "" {
-		model = p.cfg.Model
-	}
-	return &judge.Response{
-		Text:         text,
-		Provider:     KindAnthropic,
-		Model:        model,
-		InputTokens:  max(msg.Usage.InputTokens, 0),
-		OutputTokens: max(msg.Usage.OutputTokens, 0),
-		Latency:      latency,
-	}, nil
+	return p.response(text, msg.Model, msg.Usage.InputTokens, msg.Usage.OutputTokens, latency), nil
 }

@@ -1,11 +1,13 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,12 +19,27 @@ import (
 // maxDetail caps the provider text quoted in an error.
 const maxDetail = 300
 
-// common holds what every provider needs to build classified errors.
+// common is what every provider holds: its config, HTTP client, endpoint
+// and headers, and what its classified errors name.
 type common struct {
 	kind    string
 	model   string
 	secrets []string
 	now     func() time.Time
+	cfg     Config
+	hc      *http.Client
+	url     string
+	header  http.Header
+}
+
+func newCommon(kind string, cfg Config, hc *http.Client, url string, header http.Header) common {
+	return common{kind: kind, model: cfg.Model, secrets: cfg.secrets(), now: time.Now, cfg: cfg, hc: hc, url: url, header: header}
+}
+
+// response is a successful answer; an empty model is the configured one.
+func (c *common) response(text, model string, in, out int64, latency time.Duration) *judge.Response {
+	return &judge.Response{Text: text, Provider: c.kind, Model: cmp.Or(model, c.cfg.Model),
+		InputTokens: max(in, 0), OutputTokens: max(out, 0), Latency: latency}
 }
 
 // Kind implements judge.Provider.
@@ -40,6 +57,13 @@ func (c *common) redact(s string) string {
 		s = truncate.String(s, maxDetail) + "…"
 	}
 	return s
+}
+
+// mentions reports whether text holds one of the lower-case words, in
+// any case.
+func mentions(text string, words ...string) bool {
+	l := strings.ToLower(text)
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(l, w) })
 }
 
 // statusClass maps an HTTP error status to its class. quota marks a body
@@ -72,9 +96,7 @@ func (c *common) httpError(status int, h http.Header, class judge.Class, code, m
 		}
 		detail += msg
 	}
-	if detail == "" {
-		detail = http.StatusText(status)
-	}
+	detail = cmp.Or(detail, http.StatusText(status))
 	return &judge.Error{
 		Class:      class,
 		Status:     status,
@@ -86,9 +108,7 @@ func (c *common) httpError(status int, h http.Header, class judge.Class, code, m
 // callError classifies a failure that carries no provider error body:
 // the body cap, the context, the network, or a request not sent.
 func (c *common) callError(ctx context.Context, err error, r *reply) *judge.Error {
-	wrap := func(class judge.Class, msg string) *judge.Error {
-		return &judge.Error{Class: class, Status: r.status, Err: fmt.Errorf("%s %s: %s", c.kind, c.model, c.redact(msg))}
-	}
+	wrap := func(class judge.Class, msg string) *judge.Error { return c.answerError(class, r.status, "%s", msg) }
 	// Context errors stay in the chain for errors.Is; other errors do
 	// not, as their text may quote credentials.
 	wrapCtx := func(class judge.Class, cause error) *judge.Error {
@@ -128,8 +148,6 @@ func (c *common) answerError(class judge.Class, status int, format string, args 
 	}
 }
 
-// schemaInstruction is appended to the system prompt when a schema is
-// requested but structured output is off.
-func schemaInstruction(schemaJSON []byte) string {
-	return "\n\nAnswer with exactly one JSON object that validates against this JSON Schema, with no other text:\n" + string(schemaJSON)
-}
+// schemaInstruction, and the schema, are appended to the system prompt
+// when a schema is requested but structured output is off.
+const schemaInstruction = "\n\nAnswer with exactly one JSON object that validates against this JSON Schema, with no other text:\n"

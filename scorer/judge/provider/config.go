@@ -12,16 +12,20 @@
 package provider
 
 import (
+	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 
+	"golang.org/x/net/http/httpguts"
+
 	"github.com/evalsidecar/evalsidecar/internal/configopaque"
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 )
 
@@ -114,12 +118,7 @@ func (c Config) String() string {
 		b.WriteString(" access_token=" + redacted)
 	}
 	if len(c.Headers) > 0 {
-		names := make([]string, 0, len(c.Headers))
-		for k := range c.Headers {
-			names = append(names, k)
-		}
-		slices.Sort(names)
-		fmt.Fprintf(&b, " headers=%s", strings.Join(names, ","))
+		fmt.Fprintf(&b, " headers=%s", strings.Join(slices.Sorted(maps.Keys(c.Headers)), ","))
 	}
 	return b.String()
 }
@@ -135,12 +134,8 @@ func (c Config) Structured() bool { return c.StructuredOutput == nil || *c.Struc
 
 // withDefaults returns c with its defaults applied.
 func (c Config) withDefaults() Config {
-	if c.MaxOutputTokens == 0 {
-		c.MaxOutputTokens = DefaultMaxOutputTokens
-	}
-	if c.MaxTokensField == "" {
-		c.MaxTokensField = MaxCompletionTokens
-	}
+	c.MaxOutputTokens = cmp.Or(c.MaxOutputTokens, DefaultMaxOutputTokens)
+	c.MaxTokensField = cmp.Or(c.MaxTokensField, MaxCompletionTokens)
 	if c.Provider == AzureOpenAI && c.Deployment == "" {
 		c.Deployment = c.Model
 	}
@@ -149,115 +144,54 @@ func (c Config) withDefaults() Config {
 
 // Validate checks the config. Each error names the offending key, for
 // example "model: required".
-//
-//nolint:gocyclo // table-like validator: one flat check per key
 func (c Config) Validate() error {
-	var errs []error
-	bad := func(key, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%s: %s", key, fmt.Sprintf(format, args...)))
+	providers := []string{OpenAI, AzureOpenAI, Gemini, Vertex, Anthropic}
+	google := c.Provider == Gemini || c.Provider == Vertex
+	noKey := c.APIKey == ""
+	var v errs.Checks
+	v.Check(c.Provider == "", "provider: required")
+	v.Check(c.Provider != "" && !slices.Contains(providers, c.Provider), "provider: must be one of %s (got %q)", strings.Join(providers, ", "), c.Provider)
+	v.Check(strings.TrimSpace(c.Model) == "", "model: required")
+	// The model is a path in the request URL.
+	v.Check(google && (strings.ContainsAny(c.Model, "?&") || strings.Contains(c.Model, "..")), "model: must not contain ?, & or ..")
+	v.Check(c.BaseURL != "" && baseURLProblem(c.BaseURL) != "", "base_url: %s", baseURLProblem(c.BaseURL))
+	for k, val := range c.Headers {
+		v.Check(!httpguts.ValidHeaderFieldName(k), "headers: invalid header name %q", k)
+		v.Check(strings.ContainsAny(string(val), "\r\n\x00"), "headers: value of %q holds a line break or NUL", k)
 	}
-	switch c.Provider {
-	case "":
-		bad("provider", "required")
-	case OpenAI, AzureOpenAI, Gemini, Vertex, Anthropic:
-	default:
-		bad("provider", "must be one of %s, %s, %s, %s, %s (got %q)", OpenAI, AzureOpenAI, Gemini, Vertex, Anthropic, c.Provider)
-	}
-	if strings.TrimSpace(c.Model) == "" {
-		bad("model", "required")
-	}
-	if (c.Provider == Gemini || c.Provider == Vertex) && (strings.ContainsAny(c.Model, "?&") || strings.Contains(c.Model, "..")) {
-		// The model is a path in the request URL.
-		bad("model", "must not contain ?, & or ..")
-	}
-	if c.BaseURL != "" {
-		u, err := url.Parse(c.BaseURL)
-		switch {
-		case err != nil:
-			bad("base_url", "not a URL")
-		case u.Scheme != "http" && u.Scheme != "https":
-			bad("base_url", "scheme must be http or https")
-		case u.Host == "":
-			bad("base_url", "host required")
-		case u.User != nil:
-			bad("base_url", "must not carry credentials; use api_key or headers")
-		}
-	}
-	for k, v := range c.Headers {
-		if !validHeaderName(k) {
-			bad("headers", "invalid header name %q", k)
-		}
-		if strings.ContainsAny(string(v), "\r\n\x00") {
-			bad("headers", "value of %q holds a line break or NUL", k)
-		}
-	}
-	if c.MaxOutputTokens < 0 {
-		bad("max_output_tokens", "must not be negative")
-	}
-	if c.Temperature < 0 || c.Temperature > 2 {
-		bad("temperature", "must be between 0 and 2")
-	}
-	switch c.MaxTokensField {
-	case "", MaxCompletionTokens, MaxTokens:
-	default:
-		bad("max_tokens_field", "must be %s or %s", MaxCompletionTokens, MaxTokens)
-	}
-	switch c.Provider {
-	case OpenAI:
-		if c.BaseURL == "" && c.APIKey == "" {
-			bad("api_key", "required for the OpenAI API (set base_url for a compatible server without keys)")
-		}
-	case AzureOpenAI:
-		if c.BaseURL == "" {
-			bad("base_url", "required for azure_openai (the resource endpoint)")
-		}
-		if c.APIVersion == "" {
-			bad("api_version", "required for azure_openai")
-		}
-		if c.APIKey == "" && !c.hasHeader("Authorization") {
-			bad("api_key", "required for azure_openai (or an Authorization header)")
-		}
-	case Gemini:
-		if c.APIKey == "" {
-			bad("api_key", "required for gemini")
-		}
-	case Vertex:
-		if c.APIKey == "" && (c.Project == "" || c.Location == "") {
-			if c.Project == "" {
-				bad("project", "required for vertex without api_key")
-			}
-			if c.Location == "" {
-				bad("location", "required for vertex without api_key")
-			}
-		}
-	case Anthropic:
-		if c.BaseURL == "" && c.APIKey == "" {
-			bad("api_key", "required for anthropic")
-		}
-	}
-	if c.Provider != Vertex && c.AccessToken != "" {
-		bad("access_token", "only used by vertex")
-	}
-	if c.Provider != AzureOpenAI && (c.APIVersion != "" || c.Deployment != "") {
-		key := "api_version"
-		if c.APIVersion == "" {
-			key = "deployment"
-		}
-		bad(key, "only used by azure_openai")
-	}
-	if c.Provider != Vertex && c.Provider != "" && (c.Project != "" || c.Location != "") {
-		bad("project", "project and location are only used by vertex")
-	}
-	return errors.Join(errs...)
+	v.Check(c.MaxOutputTokens < 0, "max_output_tokens: must not be negative")
+	v.Check(c.Temperature < 0 || c.Temperature > 2, "temperature: must be between 0 and 2")
+	v.Check(!slices.Contains([]string{"", MaxCompletionTokens, MaxTokens}, c.MaxTokensField), "max_tokens_field: must be %s or %s", MaxCompletionTokens, MaxTokens)
+	v.Check(c.Provider == OpenAI && c.BaseURL == "" && noKey, "api_key: required for the OpenAI API (set base_url for a compatible server without keys)")
+	v.Check(c.Provider == AzureOpenAI && c.BaseURL == "", "base_url: required for azure_openai (the resource endpoint)")
+	v.Check(c.Provider == AzureOpenAI && c.APIVersion == "", "api_version: required for azure_openai")
+	authHeader := slices.ContainsFunc(slices.Collect(maps.Keys(c.Headers)), func(k string) bool { return strings.EqualFold(k, "Authorization") })
+	v.Check(c.Provider == AzureOpenAI && noKey && !authHeader, "api_key: required for azure_openai (or an Authorization header)")
+	v.Check(c.Provider == Gemini && noKey, "api_key: required for gemini")
+	v.Check(c.Provider == Vertex && noKey && c.Project == "", "project: required for vertex without api_key")
+	v.Check(c.Provider == Vertex && noKey && c.Location == "", "location: required for vertex without api_key")
+	v.Check(c.Provider == Anthropic && c.BaseURL == "" && noKey, "api_key: required for anthropic")
+	v.Check(c.Provider != Vertex && c.AccessToken != "", "access_token: only used by vertex")
+	v.Check(c.Provider != AzureOpenAI && c.APIVersion != "", "api_version: only used by azure_openai")
+	v.Check(c.Provider != AzureOpenAI && c.APIVersion == "" && c.Deployment != "", "deployment: only used by azure_openai")
+	v.Check(c.Provider != Vertex && c.Provider != "" && (c.Project != "" || c.Location != ""), "project: project and location are only used by vertex")
+	return v.Err()
 }
 
-func (c Config) hasHeader(name string) bool {
-	for k := range c.Headers {
-		if strings.EqualFold(k, name) {
-			return true
-		}
+// baseURLProblem says what is wrong with base_url u, "" when nothing is.
+func baseURLProblem(u string) string {
+	p, err := url.Parse(u)
+	switch {
+	case err != nil:
+		return "not a URL"
+	case p.Scheme != "http" && p.Scheme != "https":
+		return "scheme must be http or https"
+	case p.Host == "":
+		return "host required"
+	case p.User != nil:
+		return "must not carry credentials; use api_key or headers"
 	}
-	return false
+	return ""
 }
 
 // safeURL returns u without user info, query or fragment, which may hold
@@ -269,19 +203,6 @@ func safeURL(u string) string {
 	}
 	parsed.User, parsed.RawQuery, parsed.Fragment = nil, "", ""
 	return parsed.String()
-}
-
-// validHeaderName reports whether s is an HTTP token.
-func validHeaderName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r >= 0x7f || r <= ' ' || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
-			return false
-		}
-	}
-	return true
 }
 
 // secrets lists the credential strings that must never be echoed.
@@ -303,8 +224,7 @@ func (c Config) secrets() []string {
 		}
 	}
 	for k, v := range c.Headers {
-		l := strings.ToLower(k)
-		if v != "" && (strings.Contains(l, "auth") || strings.Contains(l, "key") || strings.Contains(l, "token") || strings.Contains(l, "cookie")) {
+		if v != "" && mentions(k, "auth", "key", "token", "cookie") {
 			out = append(out, string(v))
 		}
 	}
@@ -353,13 +273,13 @@ func (c *Config) maxTokens(req *judge.Request) int {
 
 // system is the request's system prompt, with the schema appended when
 // the request has one and structured output is off.
-func (c *Config) system(req *judge.Request) (string, error) {
-	if req.Schema == nil || c.Structured() {
+func (c *common) system(req *judge.Request) (string, *judge.Error) {
+	if req.Schema == nil || c.cfg.Structured() {
 		return req.System, nil
 	}
 	b, err := json.Marshal(req.Schema.JSON)
 	if err != nil {
-		return "", err
+		return "", c.answerError(judge.ClassBadRequest, 0, "schema does not encode: %v", err)
 	}
-	return req.System + schemaInstruction(b), nil
+	return req.System + schemaInstruction + string(b), nil
 }

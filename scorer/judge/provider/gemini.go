@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -32,10 +33,6 @@ const (
 // provider is built and refreshed as their tokens expire.
 type geminiProvider struct {
 	common
-	cfg    Config
-	hc     *http.Client
-	url    string
-	header http.Header
 	// creds are the Application Default Credentials, nil when the config
 	// carries its own.
 	creds *auth.Credentials
@@ -45,12 +42,7 @@ type geminiProvider struct {
 const cloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
 
 func newGemini(cfg Config, hc *http.Client) (*geminiProvider, error) {
-	p := &geminiProvider{
-		common: common{kind: KindGemini, model: cfg.Model, secrets: cfg.secrets(), now: time.Now},
-		cfg:    cfg,
-		hc:     hc,
-		url:    geminiURL(cfg),
-	}
+	p := &geminiProvider{common: newCommon(KindGemini, cfg, hc, geminiURL(cfg), nil)}
 	set := map[string]string{"Content-Type": "application/json"}
 	if cfg.APIKey != "" {
 		set["X-Goog-Api-Key"] = string(cfg.APIKey)
@@ -77,9 +69,7 @@ func newGemini(cfg Config, hc *http.Client) (*geminiProvider, error) {
 func geminiURL(cfg Config) string {
 	model, base := cfg.Model, cfg.BaseURL
 	if cfg.Provider != Vertex {
-		if base == "" {
-			base = DefaultGeminiBaseURL
-		}
+		base = cmp.Or(base, DefaultGeminiBaseURL)
 		if !strings.HasPrefix(model, "models/") && !strings.HasPrefix(model, "tunedModels/") {
 			model = "models/" + model
 		}
@@ -152,8 +142,8 @@ type geminiResponse struct {
 }
 
 // request builds the generateContent request.
-func (p *geminiProvider) request(req *judge.Request) (*geminiRequest, error) {
-	system, err := p.cfg.system(req)
+func (p *geminiProvider) request(req *judge.Request) (*geminiRequest, *judge.Error) {
+	system, err := p.system(req)
 	if err != nil {
 		return nil, err
 	}
@@ -172,17 +162,14 @@ func (p *geminiProvider) request(req *judge.Request) (*geminiRequest, error) {
 
 // Complete implements judge.Provider.
 func (p *geminiProvider) Complete(ctx context.Context, req *judge.Request) (*judge.Response, error) {
-	body, err := p.request(req)
-	if err != nil {
-		return nil, p.answerError(judge.ClassBadRequest, 0, "schema does not encode: %v", err)
+	body, jerr := p.request(req)
+	if jerr != nil {
+		return nil, jerr
 	}
-	header := p.header
-	if d := p.serverTimeout(ctx); d > 0 || p.creds != nil {
-		header = header.Clone()
-		if d > 0 {
-			// The server gives up on the call when the client does.
-			header.Set("X-Server-Timeout", strconv.FormatInt(int64(math.Ceil(d.Seconds())), 10))
-		}
+	header := p.header.Clone()
+	if d := p.serverTimeout(ctx); d > 0 {
+		// The server gives up on the call when the client does.
+		header.Set("X-Server-Timeout", strconv.FormatInt(int64(math.Ceil(d.Seconds())), 10))
 	}
 	if p.creds != nil {
 		tok, err := p.creds.Token(ctx)
@@ -194,11 +181,7 @@ func (p *geminiProvider) Complete(ctx context.Context, req *judge.Request) (*jud
 		}
 		header.Set("Authorization", "Bearer "+tok.Value)
 	}
-	resp, latency, jerr := exchangeCall[geminiResponse](ctx, &p.common, p.hc, p.url, header, body, p.classify)
-	if jerr != nil {
-		return nil, jerr
-	}
-	return p.answer(resp, latency)
+	return exchange(ctx, &p.common, header, body, p.classify, p.answer)
 }
 
 // serverTimeout is the time the call has: the shorter of the HTTP
@@ -213,15 +196,7 @@ func (p *geminiProvider) serverTimeout(ctx context.Context) time.Duration {
 
 // geminiQuota reports whether a Google error text is about a daily quota
 // rather than a per-minute rate.
-func geminiQuota(text string) bool {
-	l := strings.ToLower(text)
-	for _, m := range []string{"perday", "per day", "daily"} {
-		if strings.Contains(l, m) {
-			return true
-		}
-	}
-	return false
-}
+func geminiQuota(text string) bool { return mentions(text, "perday", "per day", "daily") }
 
 // classify reads a Google error body: {"error": {"code", "message",
 // "status", "details"}}.
@@ -281,18 +256,7 @@ func (p *geminiProvider) answer(resp *geminiResponse, latency time.Duration) (*j
 	if strings.TrimSpace(text) == "" {
 		return nil, p.answerError(judge.ClassInvalidResponse, http.StatusOK, "empty answer (finishReason %q)", c.FinishReason)
 	}
-	model := resp.ModelVersion
-	if model == "" {
-		model = p.cfg.Model
-	}
 	u := resp.UsageMetadata
-	return &judge.Response{
-		Text:        text,
-		Provider:    KindGemini,
-		Model:       model,
-		InputTokens: max(u.PromptTokenCount, 0),
-		// Thinking tokens are billed as output.
-		OutputTokens: max(u.CandidatesTokenCount+u.ThoughtsTokenCount, 0),
-		Latency:      latency,
-	}, nil
+	// Thinking tokens are billed as output.
+	return p.response(text, resp.ModelVersion, u.PromptTokenCount, u.CandidatesTokenCount+u.ThoughtsTokenCount, latency), nil
 }

@@ -40,18 +40,18 @@ func (tg target) config(srv *judgetest.Server) provider.Config {
 	case provider.OpenAI:
 		cfg.BaseURL = srv.OpenAIBaseURL()
 	case provider.AzureOpenAI:
-		cfg.BaseURL = srv.AzureBaseURL()
+		cfg.BaseURL = srv.URL()
 		cfg.APIVersion = "2024-10-21"
 	case provider.Gemini:
-		cfg.BaseURL = srv.GeminiBaseURL()
+		cfg.BaseURL = srv.URL()
 	case provider.Vertex:
-		cfg.BaseURL = srv.VertexBaseURL()
+		cfg.BaseURL = srv.URL()
 		cfg.APIKey = ""
 		cfg.AccessToken = testKey
 		cfg.Project = "proj-1"
 		cfg.Location = "europe-west4"
 	case provider.Anthropic:
-		cfg.BaseURL = srv.AnthropicBaseURL()
+		cfg.BaseURL = srv.URL()
 	}
 	return cfg
 }

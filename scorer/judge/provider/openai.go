@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -17,19 +18,10 @@ const DefaultOpenAIBaseURL = "https://api.openai.com/v1/"
 // openAIProvider speaks OpenAI chat completions, to OpenAI, Azure OpenAI
 // (deployment path, api-version query, api-key header) or a compatible
 // server.
-type openAIProvider struct {
-	common
-	cfg    Config
-	hc     *http.Client
-	url    string
-	header http.Header
-}
+type openAIProvider struct{ common }
 
 func newOpenAI(cfg Config, hc *http.Client) (*openAIProvider, error) {
-	base := cfg.BaseURL
-	if base == "" {
-		base = DefaultOpenAIBaseURL
-	}
+	base := cmp.Or(cfg.BaseURL, DefaultOpenAIBaseURL)
 	set := map[string]string{"Content-Type": "application/json", "Accept": "application/json"}
 	target := endpoint(base, "chat/completions")
 	if cfg.Provider == AzureOpenAI {
@@ -41,13 +33,7 @@ func newOpenAI(cfg Config, hc *http.Client) (*openAIProvider, error) {
 	} else if cfg.APIKey != "" {
 		set["Authorization"] = "Bearer " + string(cfg.APIKey)
 	}
-	return &openAIProvider{
-		common: common{kind: KindOpenAI, model: cfg.Model, secrets: cfg.secrets(), now: time.Now},
-		cfg:    cfg,
-		hc:     hc,
-		url:    target,
-		header: headers(cfg, set, nil),
-	}, nil
+	return &openAIProvider{newCommon(KindOpenAI, cfg, hc, target, headers(cfg, set, nil))}, nil
 }
 
 // openAIRequest is the chat completion request.
@@ -92,8 +78,8 @@ type openAIResponse struct {
 }
 
 // request builds the chat completion request.
-func (p *openAIProvider) request(req *judge.Request) (*openAIRequest, error) {
-	system, err := p.cfg.system(req)
+func (p *openAIProvider) request(req *judge.Request) (*openAIRequest, *judge.Error) {
+	system, err := p.system(req)
 	if err != nil {
 		return nil, err
 	}
@@ -118,15 +104,11 @@ func (p *openAIProvider) request(req *judge.Request) (*openAIRequest, error) {
 
 // Complete implements judge.Provider.
 func (p *openAIProvider) Complete(ctx context.Context, req *judge.Request) (*judge.Response, error) {
-	body, err := p.request(req)
-	if err != nil {
-		return nil, p.answerError(judge.ClassBadRequest, 0, "schema does not encode: %v", err)
-	}
-	resp, latency, jerr := exchangeCall[openAIResponse](ctx, &p.common, p.hc, p.url, p.header, body, p.classify)
+	body, jerr := p.request(req)
 	if jerr != nil {
 		return nil, jerr
 	}
-	return p.answer(resp, latency)
+	return exchange(ctx, &p.common, p.header, body, p.classify, p.answer)
 }
 
 // classify reads an OpenAI error body: {"error": {"message", "type",
@@ -156,10 +138,7 @@ func (p *openAIProvider) classify(r *reply) *judge.Error {
 		// Azure OpenAI rejects a filtered prompt with 400 content_filter.
 		class = judge.ClassContentFilter
 	}
-	if code == "" {
-		code = e.Type
-	}
-	return p.httpError(r.status, r.header, class, code, e.Message)
+	return p.httpError(r.status, r.header, class, cmp.Or(code, e.Type), e.Message)
 }
 
 // answer maps a chat completion to a judge response.
@@ -178,16 +157,5 @@ func (p *openAIProvider) answer(resp *openAIResponse, latency time.Duration) (*j
 	case strings.TrimSpace(ch.Message.Content) == "":
 		return nil, p.answerError(judge.ClassInvalidResponse, http.StatusOK, "empty answer (finish_reason %q)", ch.FinishReason)
 	}
-	model := resp.Model
-	if model == "" {
-		model = p.cfg.Model
-	}
-	return &judge.Response{
-		Text:         ch.Message.Content,
-		Provider:     KindOpenAI,
-		Model:        model,
-		InputTokens:  max(resp.Usage.PromptTokens, 0),
-		OutputTokens: max(resp.Usage.CompletionTokens, 0),
-		Latency:      latency,
-	}, nil
+	return p.response(ch.Message.Content, resp.Model, resp.Usage.PromptTokens, resp.Usage.CompletionTokens, latency), nil
 }

@@ -59,29 +59,30 @@ func post(ctx context.Context, hc *http.Client, url string, header http.Header, 
 	return r, err
 }
 
-// exchangeCall posts body to url, times the call and decodes a 2xx answer
-// into a T. A failure comes back as a *judge.Error: an error status
-// through classify, which reads the provider's error body, anything else
-// through callError or as an invalid response.
-func exchangeCall[T any](ctx context.Context, c *common, hc *http.Client, url string, header http.Header, body any,
-	classify func(*reply) *judge.Error) (*T, time.Duration, *judge.Error) {
+// exchange posts body to c.url, times the call, decodes a 2xx answer into
+// a T and maps it to a judge response with answer. A failure comes back as
+// a *judge.Error: an error status through classify, which reads the
+// provider's error body, anything else through callError or as an invalid
+// response.
+func exchange[T any](ctx context.Context, c *common, header http.Header, body any,
+	classify func(*reply) *judge.Error, answer func(*T, time.Duration) (*judge.Response, error)) (*judge.Response, error) {
 	start := time.Now()
-	r, err := post(ctx, hc, url, header, body)
+	r, err := post(ctx, c.hc, c.url, header, body)
 	latency := time.Since(start)
 	switch {
 	case err != nil:
-		return nil, latency, c.callError(ctx, err, r)
+		return nil, c.callError(ctx, err, r)
 	case r.status >= 400:
-		return nil, latency, classify(r)
+		return nil, classify(r)
 	case r.status < 200 || r.status >= 300:
 		// A 1xx, or a 3xx that was not followed.
-		return nil, latency, c.answerError(judge.ClassInvalidResponse, r.status, "unexpected HTTP status %d", r.status)
+		return nil, c.answerError(judge.ClassInvalidResponse, r.status, "unexpected HTTP status %d", r.status)
 	}
 	out := new(T)
 	if err := json.Unmarshal(r.body, out); err != nil {
-		return nil, latency, c.answerError(judge.ClassInvalidResponse, r.status, "undecodable response: %v", err)
+		return nil, c.answerError(judge.ClassInvalidResponse, r.status, "undecodable response: %v", err)
 	}
-	return out, latency, nil
+	return answer(out, latency)
 }
 
 // httpClient returns a copy of hc (or of a default client) that does not

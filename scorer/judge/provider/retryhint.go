@@ -28,7 +28,7 @@ func RetryAfter(h http.Header, status int, now time.Time) time.Duration {
 	if h == nil {
 		return 0
 	}
-	if d, ok := parseMillis(h.Get("Retry-After-Ms")); ok {
+	if d, ok := parseNumber(h.Get("Retry-After-Ms"), time.Millisecond); ok {
 		return d
 	}
 	if d, ok := parseRetryAfter(h.Get("Retry-After"), now); ok {
@@ -47,38 +47,21 @@ func RetryAfter(h http.Header, status int, now time.Time) time.Duration {
 }
 
 // clampHint bounds a hint to [0, maxRetryHint].
-func clampHint(d time.Duration) time.Duration {
-	if d < 0 {
-		return 0
-	}
-	return min(d, maxRetryHint)
-}
+func clampHint(d time.Duration) time.Duration { return min(max(d, 0), maxRetryHint) }
 
 // parseNumber converts a non-negative decimal number of unit to a
 // duration, refusing NaN, infinities and negative numbers.
 func parseNumber(v string, unit time.Duration) (time.Duration, bool) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(v, 64)
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
 		return 0, false
 	}
-	if f*float64(unit) >= float64(maxRetryHint) {
-		return maxRetryHint, true
-	}
-	return clampHint(time.Duration(f * float64(unit))), true
+	return time.Duration(min(f*float64(unit), float64(maxRetryHint))), true
 }
-
-func parseMillis(v string) (time.Duration, bool) { return parseNumber(v, time.Millisecond) }
 
 // parseRetryAfter reads retry-after: delay-seconds or an HTTP date.
 func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
 	if d, ok := parseNumber(v, time.Second); ok {
 		return d, true
 	}
@@ -89,16 +72,21 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	return clampHint(t.Sub(now)), true
 }
 
-// pickReset chooses among per-limit reset hints: those whose limit is
-// exhausted (remaining "0") first, else the longest.
-func pickReset(resets []time.Duration, exhausted []bool) (time.Duration, bool) {
+// resetHint reads the per-limit reset headers of kinds, named by
+// name(kind, "Reset") and name(kind, "Remaining"), each reset parsed by
+// parse: the longest reset of the limits that are exhausted (remaining
+// "0"), else the longest.
+func resetHint(h http.Header, kinds []string, name func(kind, field string) string,
+	parse func(string) (time.Duration, bool)) (time.Duration, bool) {
 	var best, bestExhausted time.Duration
 	found, foundExhausted := false, false
-	for i, d := range resets {
-		if d < 0 {
+	for _, k := range kinds {
+		d, ok := parse(strings.TrimSpace(h.Get(name(k, "Reset"))))
+		if !ok {
 			continue
 		}
-		if exhausted[i] {
+		d = clampHint(d)
+		if strings.TrimSpace(h.Get(name(k, "Remaining"))) == "0" {
 			bestExhausted, foundExhausted = max(bestExhausted, d), true
 		}
 		best, found = max(best, d), true
@@ -111,47 +99,24 @@ func pickReset(resets []time.Duration, exhausted []bool) (time.Duration, bool) {
 
 // openAIReset reads x-ratelimit-reset-requests and -tokens.
 func openAIReset(h http.Header) (time.Duration, bool) {
-	kinds := [...]string{"requests", "tokens"}
-	resets := make([]time.Duration, len(kinds))
-	exhausted := make([]bool, len(kinds))
-	for i, k := range kinds {
-		resets[i] = -1
-		v := strings.TrimSpace(h.Get("X-Ratelimit-Reset-" + k))
-		if v == "" {
-			continue
-		}
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			// Some compatible servers send plain seconds.
-			var ok bool
-			if d, ok = parseNumber(v, time.Second); !ok {
-				continue
+	return resetHint(h, []string{"requests", "tokens"},
+		func(k, f string) string { return "X-Ratelimit-" + f + "-" + k },
+		func(v string) (time.Duration, bool) {
+			if d, err := time.ParseDuration(v); err == nil {
+				return d, true
 			}
-		}
-		resets[i] = clampHint(d)
-		exhausted[i] = strings.TrimSpace(h.Get("X-Ratelimit-Remaining-"+k)) == "0"
-	}
-	return pickReset(resets, exhausted)
+			// Some compatible servers send plain seconds.
+			return parseNumber(v, time.Second)
+		})
 }
 
 // anthropicReset reads anthropic-ratelimit-{requests,tokens,input-tokens,
 // output-tokens}-reset.
 func anthropicReset(h http.Header, now time.Time) (time.Duration, bool) {
-	kinds := [...]string{"requests", "tokens", "input-tokens", "output-tokens"}
-	resets := make([]time.Duration, len(kinds))
-	exhausted := make([]bool, len(kinds))
-	for i, k := range kinds {
-		resets[i] = -1
-		v := strings.TrimSpace(h.Get("Anthropic-Ratelimit-" + k + "-Reset"))
-		if v == "" {
-			continue
-		}
-		t, err := time.Parse(time.RFC3339, v)
-		if err != nil {
-			continue
-		}
-		resets[i] = clampHint(t.Sub(now))
-		exhausted[i] = strings.TrimSpace(h.Get("Anthropic-Ratelimit-"+k+"-Remaining")) == "0"
-	}
-	return pickReset(resets, exhausted)
+	return resetHint(h, []string{"requests", "tokens", "input-tokens", "output-tokens"},
+		func(k, f string) string { return "Anthropic-Ratelimit-" + k + "-" + f },
+		func(v string) (time.Duration, bool) {
+			t, err := time.Parse(time.RFC3339, v)
+			return t.Sub(now), err == nil
+		})
 }

@@ -6,6 +6,8 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // isAlpha reports whether c is an ASCII letter.
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
+func isAlphaRune(r rune) bool { return r < 0x80 && isAlpha(byte(r)) }
+
 // isWord reports whether c is an ASCII letter, digit or underscore, or a
 // byte of a multi-byte UTF-8 sequence (so letters of other scripts also
 // count as word characters at a boundary).

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -59,7 +60,7 @@ func (d cloudKeyDetector) find(s string, dst []match) []match {
 			switch n := j - start; {
 			case n == 40 && pad == j && d.awsSecret(s, start, j):
 				dst = append(dst, match{start: start, end: j, typ: TypeSecret, prio: d.prio})
-			case n == 86 && pad-j == 2 && mixed(s[start:j]):
+			case n == 86 && pad-j == 2 && mixedCase(s[start:j]) && hasDigit(s[start:j]):
 				dst = append(dst, match{start: start, end: pad, typ: TypeSecret, prio: d.prio})
 			}
 		}
@@ -96,12 +97,7 @@ func (d cloudKeyDetector) awsSecret(s string, i, j int) bool {
 
 // awsContext reports AWS or credential wording.
 func awsContext(before string) bool {
-	for _, w := range []string{"aws", "secret", "credential", "akia", "asia"} {
-		if indexFold(before, w, 0) >= 0 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"aws", "secret", "credential", "akia", "asia"}, func(w string) bool { return indexFold(before, w, 0) >= 0 })
 }
 
 // azureClientSecret matches an Azure AD client secret around the "Q~" at
@@ -129,20 +125,7 @@ func azureClientSecret(s string, q int) (start, end int, ok bool) {
 
 // mixedCase reports whether tok has upper and lower case letters.
 func mixedCase(tok string) bool {
-	return strings.ContainsFunc(tok, func(r rune) bool { return r >= 'A' && r <= 'Z' }) &&
-		strings.ContainsFunc(tok, func(r rune) bool { return r >= 'a' && r <= 'z' })
-}
-
-// mixed reports whether tok has upper case, lower case and digits.
-func mixed(tok string) bool {
-	var up, lo, dg bool
-	for i := 0; i < len(tok); i++ {
-		c := tok[i]
-		up = up || c >= 'A' && c <= 'Z'
-		lo = lo || c >= 'a' && c <= 'z'
-		dg = dg || isDigit(c)
-	}
-	return up && lo && dg
+	return strings.ContainsAny(tok, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && strings.ContainsAny(tok, "abcdefghijklmnopqrstuvwxyz")
 }
 
 // entropy is the Shannon entropy of tok's bytes, in bits per byte.

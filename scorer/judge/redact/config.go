@@ -1,11 +1,12 @@
 package redact
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // Redaction types, as they appear in "[REDACTED:<type>]" and in the type
@@ -66,39 +67,32 @@ func (c Config) Validate() error {
 
 // compile validates c and compiles its custom patterns.
 func (c Config) compile() ([]customDetector, error) {
-	var err error
+	var v errs.Checks
 	known := Types()
 	for i, t := range c.Types {
-		if !slices.Contains(known, t) {
-			err = errors.Join(err, fmt.Errorf("redaction.types[%d]: unknown type %q (known: %s)", i, t, strings.Join(known, ", ")))
-		}
+		v.Check(!slices.Contains(known, t), "redaction.types[%d]: unknown type %q (known: %s)", i, t, strings.Join(known, ", "))
 	}
 	seen := map[string]bool{}
 	var out []customDetector
 	for i, p := range c.Custom {
 		key := fmt.Sprintf("redaction.custom[%d]", i)
-		if !customNameRE.MatchString(p.Name) {
-			err = errors.Join(err, fmt.Errorf("%s.name: %q must be 1-64 letters, digits, '_' or '-'", key, p.Name))
-		} else if seen[p.Name] {
-			err = errors.Join(err, fmt.Errorf("%s.name: duplicate name %q", key, p.Name))
-		}
+		named := customNameRE.MatchString(p.Name)
+		v.Check(!named, "%s.name: %q must be 1-64 letters, digits, '_' or '-'", key, p.Name)
+		v.Check(named && seen[p.Name], "%s.name: duplicate name %q", key, p.Name)
 		seen[p.Name] = true
-		if p.Pattern == "" {
-			err = errors.Join(err, fmt.Errorf("%s.pattern: must not be empty", key))
-			continue
+		re, err := regexp.Compile(p.Pattern)
+		switch {
+		case p.Pattern == "":
+			v.Check(true, "%s.pattern: must not be empty", key)
+		case err != nil:
+			v.Add(fmt.Errorf("%s.pattern: %w", key, err))
+		case re.MatchString(""):
+			v.Check(true, "%s.pattern: must not match the empty string", key)
+		default:
+			out = append(out, customDetector{typ: customPrefix + p.Name, re: re})
 		}
-		re, cerr := regexp.Compile(p.Pattern)
-		if cerr != nil {
-			err = errors.Join(err, fmt.Errorf("%s.pattern: %w", key, cerr))
-			continue
-		}
-		if re.MatchString("") {
-			err = errors.Join(err, fmt.Errorf("%s.pattern: must not match the empty string", key))
-			continue
-		}
-		out = append(out, customDetector{typ: customPrefix + p.Name, re: re})
 	}
-	return out, err
+	return out, v.Err()
 }
 
 // enabled reports whether built-in type t runs under c.

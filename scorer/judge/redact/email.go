@@ -39,17 +39,7 @@ func (d emailDetector) find(s string, dst []match) []match {
 		}
 		domain := s[at+1 : end]
 		dot := strings.LastIndexByte(domain, '.')
-		if dot <= 0 || len(domain)-dot-1 < 2 {
-			continue
-		}
-		tldOK := true
-		for k := dot + 1; k < len(domain); k++ {
-			if !isAlpha(domain[k]) {
-				tldOK = false
-				break
-			}
-		}
-		if !tldOK {
+		if tld := domain[dot+1:]; dot <= 0 || len(tld) < 2 || strings.ContainsFunc(tld, func(r rune) bool { return !isAlphaRune(r) }) {
 			continue
 		}
 		dst = append(dst, match{start: start, end: end, typ: TypeEmail, prio: d.prio})

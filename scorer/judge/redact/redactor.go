@@ -67,7 +67,7 @@ func New(cfg Config, reg prometheus.Registerer) (*Redactor, error) {
 	if !cfg.Enabled {
 		return r, nil
 	}
-	on := func(t string) bool { return cfg.enabled(t) }
+	on := cfg.enabled
 	prio := 0
 	add := func(d detector) {
 		r.detectors = append(r.detectors, d)

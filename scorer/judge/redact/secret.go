@@ -2,6 +2,7 @@ package redact
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -35,12 +36,8 @@ func (d secretDetector) classifyKey(key string) (secret, phone bool) {
 		n++
 	}
 	k := buf[:n]
-	if d.secrets {
-		for _, suf := range secretKeySuffixes {
-			if len(k) >= len(suf) && string(k[len(k)-len(suf):]) == suf {
-				return true, false
-			}
-		}
+	if d.secrets && hasSuffix(k, secretKeySuffixes...) {
+		return true, false
 	}
 	return false, d.phones && phoneKey(k)
 }
@@ -224,12 +221,14 @@ func phoneKey(k []byte) bool {
 	case "tel", "mobile", "fax", "cell", "msisdn":
 		return true
 	}
-	for _, suf := range []string{"phone", "phonenumber", "telephone", "mobilenumber", "faxnumber"} {
-		if len(k) >= len(suf) && string(k[len(k)-len(suf):]) == suf {
-			return true
-		}
-	}
-	return false
+	return hasSuffix(k, "phone", "phonenumber", "telephone", "mobilenumber", "faxnumber")
+}
+
+// hasSuffix reports whether k ends with one of suffixes.
+func hasSuffix(k []byte, suffixes ...string) bool {
+	return slices.ContainsFunc(suffixes, func(suf string) bool {
+		return len(k) >= len(suf) && string(k[len(k)-len(suf):]) == suf
+	})
 }
 
 // phoneValue reports a value made of 7 to 15 digits and phone

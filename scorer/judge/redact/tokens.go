@@ -61,13 +61,11 @@ func (d regexDetector) find(s string, dst []match) []match {
 // hasDigitAndLetter reports whether tok mixes digits and letters, as
 // random key material does (and kebab-case words do not).
 func hasDigitAndLetter(tok string) bool {
-	d, l := false, false
-	for i := 0; i < len(tok); i++ {
-		d = d || isDigit(tok[i])
-		l = l || isAlpha(tok[i])
-	}
-	return d && l
+	return hasDigit(tok) && strings.ContainsFunc(tok, isAlphaRune)
 }
+
+// hasDigit reports whether s has an ASCII digit.
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 
 // tokenDetectors returns the API key and JWT formats.
 func tokenDetectors() []regexDetector {
@@ -105,7 +103,7 @@ func bearerToken(tok string) bool {
 	if len(tok) >= 16 {
 		return true
 	}
-	return len(tok) >= 8 && strings.ContainsAny(tok, "0123456789")
+	return len(tok) >= 8 && hasDigit(tok)
 }
 
 // authHeaderDetector finds the value of Authorization and

@@ -1,13 +1,15 @@
 package sampling
 
 import (
+	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // Cache defaults.
@@ -36,14 +38,10 @@ type CacheConfig struct {
 
 // Validate reports every invalid key.
 func (c CacheConfig) Validate() error {
-	var err error
-	if c.Size < 0 {
-		err = errors.Join(err, fmt.Errorf("size: must be >= 0 (0 for the default %d), got %d", DefaultCacheSize, c.Size))
-	}
-	if c.TTL < 0 {
-		err = errors.Join(err, fmt.Errorf("ttl: must be >= 0 (0 for the default %s), got %s", DefaultCacheTTL, c.TTL))
-	}
-	return err
+	var v errs.Checks
+	v.Check(c.Size < 0, "size: must be >= 0 (0 for the default %d), got %d", DefaultCacheSize, c.Size)
+	v.Check(c.TTL < 0, "ttl: must be >= 0 (0 for the default %s), got %s", DefaultCacheTTL, c.TTL)
+	return v.Err()
 }
 
 // CacheStats counts a Cache's lookups since it was made.
@@ -87,12 +85,7 @@ func NewCache[V any](c CacheConfig, now func() time.Time) (*Cache[V], error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	if c.Size == 0 {
-		c.Size = DefaultCacheSize
-	}
-	if c.TTL == 0 {
-		c.TTL = DefaultCacheTTL
-	}
+	c.Size, c.TTL = cmp.Or(c.Size, DefaultCacheSize), cmp.Or(c.TTL, DefaultCacheTTL)
 	if now == nil {
 		now = time.Now
 	}
@@ -143,7 +136,7 @@ func (c *Cache[V]) Stats() CacheStats {
 	return c.stats
 }
 
-// Do returns the result for k: the cached one (cached is true), the one
+// Do returns the result for k (v is the zero value on an error): the cached one (cached is true), the one
 // an identical request in progress computes (cached is true: this caller
 // made no call of its own), or fn's (cached is false). Only successful
 // results are stored; an error of fn is returned to every caller waiting
@@ -164,8 +157,7 @@ func (c *Cache[V]) Do(ctx context.Context, k Key, fn func(context.Context) (V, e
 			c.mu.Unlock()
 			select {
 			case <-ctx.Done():
-				var zero V
-				return zero, false, ctx.Err()
+				return v, false, ctx.Err()
 			case <-f.done:
 			}
 			if f.err == nil {
@@ -174,11 +166,10 @@ func (c *Cache[V]) Do(ctx context.Context, k Key, fn func(context.Context) (V, e
 				c.mu.Unlock()
 				return f.val, true, nil
 			}
-			if isContextErr(f.err) && ctx.Err() == nil {
+			if (errors.Is(f.err, context.Canceled) || errors.Is(f.err, context.DeadlineExceeded)) && ctx.Err() == nil {
 				continue // the computing caller gave up, not the request
 			}
-			var zero V
-			return zero, false, f.err
+			return v, false, f.err
 		}
 		c.stats.Misses++
 		f := &flight[V]{done: make(chan struct{})}
@@ -210,24 +201,15 @@ func (c *Cache[V]) compute(ctx context.Context, k Key, f *flight[V], fn func(con
 	return f.val, f.err
 }
 
-func isContextErr(err error) bool {
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
-}
-
 // getLocked returns the live result for k, dropping it when expired.
-func (c *Cache[V]) getLocked(k Key) (V, bool) {
+func (c *Cache[V]) getLocked(k Key) (v V, ok bool) {
 	e, ok := c.lru.Get(k)
-	if !ok {
-		var zero V
-		return zero, false
-	}
-	if !c.now().Before(e.expires) {
+	if ok && !c.now().Before(e.expires) {
 		c.lru.Remove(k)
 		c.stats.Expired++
-		var zero V
-		return zero, false
+		return v, false
 	}
-	return e.val, true
+	return e.val, ok
 }
 
 func (c *Cache[V]) putLocked(k Key, v V) {

@@ -1,5 +1,5 @@
 // Package sampling decides which runs an LLM-judge metric judges, and
-// records what happened to each (trajectory, judge metric) pair.
+// says why ([Decision]).
 //
 // It holds pure logic, no I/O:
 //
@@ -13,8 +13,6 @@
 //     sampling, each capped per minute.
 //   - [Policy]: one judge metric's filter, rate and rules, built from a
 //     [Config]; [Policy.Decide] returns a [Decision] for a [Run].
-//   - [Entry] and the [Outcome] constants: the decision ledger, the final
-//     outcome of every (trajectory, judge metric) pair.
 //   - [Cache]: a bounded LRU cache with a TTL for judge results, keyed by
 //     metric, judge and a hash of the judged content ([NewKey]), with
 //     single-flight so identical concurrent requests are computed once.

@@ -9,7 +9,7 @@ import (
 )
 
 // A judge stage asks each judge metric's policy about a run after the
-// deterministic metrics have scored it, and records the ledger entry.
+// deterministic metrics have scored it, and records the outcome.
 func ExamplePolicy_Decide() {
 	rate := 0.0 // judge only what the rules select
 	p, err := sampling.New(sampling.Config{
@@ -29,8 +29,7 @@ func ExamplePolicy_Decide() {
 	fmt.Println(d.Outcome, d.Rule, d.Judge())
 
 	tr.Environment = "staging"
-	e := p.Decide(sampling.RunOf(tr, nil)).Entry("faithfulness")
-	fmt.Printf("%s %s\n", e.Metric, e.Outcome)
+	fmt.Println("faithfulness", p.Decide(sampling.RunOf(tr, nil)).Outcome)
 	// Output:
 	// always score_below:tool_args_valid true
 	// faithfulness filtered

@@ -3,8 +3,9 @@ package sampling
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -25,11 +26,9 @@ type Filter struct {
 // Validate reports every malformed glob pattern, naming its key.
 func (f Filter) Validate() error {
 	var err error
-	err = errors.Join(err, validPatterns("service", f.Service))
-	err = errors.Join(err, validPatterns("agent", f.Agent))
-	err = errors.Join(err, validPatterns("environment", f.Environment))
-	err = errors.Join(err, validPatterns("service_version", f.ServiceVersion))
-	for _, k := range sortedKeys(f.Attributes) {
+	err = errors.Join(validPatterns("service", f.Service), validPatterns("agent", f.Agent),
+		validPatterns("environment", f.Environment), validPatterns("service_version", f.ServiceVersion))
+	for _, k := range slices.Sorted(maps.Keys(f.Attributes)) {
 		if k == "" {
 			err = errors.Join(err, errors.New("attributes: attribute name must not be empty"))
 		}
@@ -51,15 +50,6 @@ func validPatterns(key string, ps []string) error {
 		}
 	}
 	return err
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 // matcher is a compiled value list: exact values and glob patterns.
@@ -115,17 +105,7 @@ func (m *matcher) match(v string) bool {
 	if m.any() {
 		return true
 	}
-	for _, e := range m.exact {
-		if e == v {
-			return true
-		}
-	}
-	for i := range m.globs {
-		if m.globs[i].match(v) {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(m.exact, v) || slices.ContainsFunc(m.globs, func(g glob) bool { return g.match(v) })
 }
 
 // attrMatcher is one attribute key's compiled values.
@@ -148,7 +128,7 @@ func (f Filter) compile() compiledFilter {
 		environment: compileMatcher(f.Environment),
 		version:     compileMatcher(f.ServiceVersion),
 	}
-	for _, k := range sortedKeys(f.Attributes) {
+	for _, k := range slices.Sorted(maps.Keys(f.Attributes)) {
 		c.attrs = append(c.attrs, attrMatcher{key: k, m: compileMatcher(f.Attributes[k])})
 	}
 	return c

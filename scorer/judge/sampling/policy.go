@@ -1,7 +1,6 @@
 package sampling
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -47,27 +46,25 @@ func (c Config) EffectiveRate() float64 {
 // Validate reports every invalid key ("rate", "filter.service[1]",
 // "always[0].max_per_minute", ...).
 func (c Config) Validate() error {
-	var err error
-	if r := c.Rate; r != nil && !(*r >= 0 && *r <= 1) {
-		err = errors.Join(err, fmt.Errorf("rate: must be in [0, 1], got %v", *r))
+	var v errs.Checks
+	if r := c.Rate; r != nil {
+		v.Check(!(*r >= 0 && *r <= 1), "rate: must be in [0, 1], got %v", *r)
 	}
-	if e := c.Filter.Validate(); e != nil {
-		err = errors.Join(err, errs.Prefix("filter.", e))
-	}
+	v.Add(errs.Prefix("filter.", c.Filter.Validate()))
 	seen := make(map[string]int, len(c.Always))
 	for i, rc := range c.Always {
 		if e := rc.Validate(); e != nil {
-			err = errors.Join(err, errs.Prefix(fmt.Sprintf("always[%d].", i), e))
+			v.Add(errs.Prefix(fmt.Sprintf("always[%d].", i), e))
 			continue
 		}
 		name := rc.RuleName()
-		if j, dup := seen[name]; dup {
-			err = errors.Join(err, fmt.Errorf("always[%d].name: duplicate rule %q (also always[%d]); set name to tell them apart", i, name, j))
-			continue
+		j, dup := seen[name]
+		v.Check(dup, "always[%d].name: duplicate rule %q (also always[%d]); set name to tell them apart", i, name, j)
+		if !dup {
+			seen[name] = i
 		}
-		seen[name] = i
 	}
-	return err
+	return v.Err()
 }
 
 // Decision is a Policy's verdict on one run.
@@ -86,17 +83,6 @@ type Decision struct {
 
 // Judge reports whether the run is to be judged.
 func (d Decision) Judge() bool { return d.Outcome == OutcomeSampled || d.Outcome == OutcomeAlways }
-
-// Entry returns the ledger entry of the decision for metric. For a run to
-// be judged the engine replaces Outcome with the final one (scored,
-// cached, judge_error, ...) and sets Judge.
-func (d Decision) Entry(metric string) Entry {
-	e := Entry{Metric: metric, Outcome: d.Outcome, Rule: d.Rule}
-	if d.Capped {
-		e.Reason = ReasonRuleCapped
-	}
-	return e
-}
 
 // Policy decides which runs one judge metric judges. It is safe for
 // concurrent use.
@@ -153,15 +139,14 @@ func (p *Policy) Decide(run Run) Decision {
 		return Decision{Outcome: OutcomeSampled}
 	}
 	d := Decision{Outcome: OutcomeSampledOut}
-	var now time.Time
-	haveNow := false
+	var now time.Time // read once, at the first rule the run meets
 	for i := range p.rules {
 		ru := &p.rules[i]
 		if !ru.match(&run) {
 			continue
 		}
-		if !haveNow {
-			now, haveNow = p.now(), true
+		if now.IsZero() {
+			now = p.now()
 		}
 		if ru.cap.take(now) {
 			return Decision{Outcome: OutcomeAlways, Rule: ru.name}

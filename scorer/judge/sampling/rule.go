@@ -1,11 +1,11 @@
 package sampling
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"sync"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // DefaultMaxPerMinute caps an always-judge rule that sets no
@@ -72,34 +72,26 @@ func (c RuleConfig) RuleName() string {
 // Validate reports every invalid key of the rule; keys are relative to the
 // rule (the caller adds "always[i].").
 func (c RuleConfig) Validate() error {
-	var err error
 	n := 0
 	for _, set := range []bool{c.Failed, c.ToolErrors, c.UnsupportedFactsAbove != nil, c.ScoreBelow != nil} {
 		if set {
 			n++
 		}
 	}
-	switch {
-	case n == 0:
-		err = errors.Join(err, errors.New("needs one condition: failed, tool_errors, unsupported_facts_above or score_below"))
-	case n > 1:
-		err = errors.Join(err, errors.New("sets more than one condition: give each condition its own rule"))
-	}
-	if v := c.UnsupportedFactsAbove; v != nil && !finite(*v) {
-		err = errors.Join(err, fmt.Errorf("unsupported_facts_above: must be a finite number, got %v", *v))
+	var v errs.Checks
+	v.Check(n == 0, "needs one condition: failed, tool_errors, unsupported_facts_above or score_below")
+	v.Check(n > 1, "sets more than one condition: give each condition its own rule")
+	if u := c.UnsupportedFactsAbove; u != nil {
+		v.Check(!finite(*u), "unsupported_facts_above: must be a finite number, got %v", *u)
 	}
 	if s := c.ScoreBelow; s != nil {
-		if s.Metric == "" {
-			err = errors.Join(err, errors.New("score_below.metric: must not be empty"))
-		}
-		if !finite(s.Threshold) {
-			err = errors.Join(err, fmt.Errorf("score_below.threshold: must be a finite number, got %v", s.Threshold))
-		}
+		v.Check(s.Metric == "", "score_below.metric: must not be empty")
+		v.Check(!finite(s.Threshold), "score_below.threshold: must be a finite number, got %v", s.Threshold)
 	}
-	if m := c.MaxPerMinute; m != nil && *m <= 0 {
-		err = errors.Join(err, fmt.Errorf("max_per_minute: must be > 0, got %d", *m))
+	if m := c.MaxPerMinute; m != nil {
+		v.Check(*m <= 0, "max_per_minute: must be > 0, got %d", *m)
 	}
-	return err
+	return v.Err()
 }
 
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

@@ -87,24 +87,14 @@ func Check(cfg Config) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	clients := make([]*judge.Client, 0, len(cfg.Judges))
-	for i, jc := range cfg.Judges {
-		c, err := judge.NewClient(jc.ClientConfig, unsentProvider{model: jc.Model}, judge.Options{})
-		if err != nil {
-			return fmt.Errorf("judges[%d]: %w", i, err)
-		}
-		clients = append(clients, c)
-	}
-	set, err := judge.NewSet(clients...)
+	js, err := newJudges(cfg, func(jc JudgeConfig) (judge.Provider, judge.Options, error) {
+		return unsentProvider{model: jc.Model}, judge.Options{}, nil
+	})
 	if err != nil {
 		return err
 	}
-	judges := make(map[string]judge.Judge, len(clients))
-	for _, n := range set.Names() {
-		judges[n], _ = set.Judge(n)
-	}
 	for i, mc := range cfg.Metrics {
-		if _, err := buildMetric(mc, cfg.MaxFieldBytes, nil, judgemetric.Deps{Judges: judges, DefaultJudge: cfg.defaultJudge()}, time.Now); err != nil {
+		if _, err := buildMetric(mc, cfg.MaxFieldBytes, nil, judgemetric.Deps{Judges: js.judges, DefaultJudge: js.def}, time.Now); err != nil {
 			return fmt.Errorf("metrics[%d]: %w", i, err)
 		}
 	}
@@ -186,26 +176,33 @@ func buildJudges(cfg Config, s Settings) (*judges, error) {
 	if err != nil {
 		return nil, err
 	}
-	js := &judges{workers: make(map[string]int, len(cfg.Judges)), def: cfg.defaultJudge()}
-	if js.redactor, err = redact.New(cfg.Redaction, s.Registerer); err != nil {
+	redactor, err := redact.New(cfg.Redaction, s.Registerer)
+	if err != nil {
 		return nil, fmt.Errorf("redaction: %w", err)
 	}
+	js, err := newJudges(cfg, func(jc JudgeConfig) (judge.Provider, judge.Options, error) {
+		est := cmp.Or(jc.MaxOutputTokens, provider.DefaultMaxOutputTokens) // the configured answer cap
+		p, err := provider.New(jc.Config, s.HTTPClient)
+		return p, judge.Options{Logger: s.Logger.With("judge", jc.Name), Metrics: tel, Now: s.Now, EstimatedOutputTokens: est}, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	js.redactor = redactor
+	return js, nil
+}
+
+// newJudges builds one client per configured judge, its provider and
+// options made by build, with their fallbacks resolved.
+func newJudges(cfg Config, build func(JudgeConfig) (judge.Provider, judge.Options, error)) (*judges, error) {
+	js := &judges{workers: make(map[string]int, len(cfg.Judges)), def: cfg.defaultJudge()}
 	clients := make([]*judge.Client, 0, len(cfg.Judges))
 	for i, jc := range cfg.Judges {
-		p, err := provider.New(jc.Config, s.HTTPClient)
+		p, opts, err := build(jc)
 		if err != nil {
 			return nil, fmt.Errorf("judges[%d]: %w", i, err)
 		}
-		est := jc.MaxOutputTokens
-		if est <= 0 {
-			est = provider.DefaultMaxOutputTokens
-		}
-		c, err := judge.NewClient(jc.ClientConfig, p, judge.Options{
-			Logger:                s.Logger.With("judge", jc.Name),
-			Metrics:               tel,
-			Now:                   s.Now,
-			EstimatedOutputTokens: est,
-		})
+		c, err := judge.NewClient(jc.ClientConfig, p, opts)
 		if err != nil {
 			return nil, fmt.Errorf("judges[%d]: %w", i, err)
 		}
@@ -215,13 +212,11 @@ func buildJudges(cfg Config, s Settings) (*judges, error) {
 			js.workers[jc.Name] = n
 		}
 	}
-	if js.set, err = judge.NewSet(clients...); err != nil {
+	set, err := judge.NewSet(clients...)
+	if err != nil {
 		return nil, err
 	}
-	js.judges = make(map[string]judge.Judge, len(clients))
-	for _, n := range js.set.Names() {
-		js.judges[n], _ = js.set.Judge(n)
-	}
+	js.set, js.judges = set, set.Judges()
 	return js, nil
 }
 

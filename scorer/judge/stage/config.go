@@ -2,7 +2,6 @@ package stage
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -137,82 +136,50 @@ func (c Config) Enabled() bool { return len(c.Metrics) > 0 }
 
 // Validate reports every invalid key, named by its path in the section.
 func (c Config) Validate() error {
-	var err error
-	add := func(prefix string, e error) {
-		if e != nil {
-			err = errors.Join(err, errs.Prefix(prefix, e))
-		}
-	}
+	var v errs.Checks
 	names := make(map[string]int, len(c.Judges))
 	for i, j := range c.Judges {
 		p := fmt.Sprintf("judges[%d].", i)
-		add(p, j.ClientConfig.Validate())
-		add(p, j.Config.Validate())
-		if k, dup := names[j.Name]; dup && j.Name != "" {
-			err = errors.Join(err, fmt.Errorf("%sname: duplicate judge %q (also judges[%d])", p, j.Name, k))
-		}
+		v.Add(errs.Prefix(p, j.ClientConfig.Validate()), errs.Prefix(p, j.Config.Validate()))
+		k, dup := names[j.Name]
+		v.Check(dup && j.Name != "", "%sname: duplicate judge %q (also judges[%d])", p, j.Name, k)
 		names[j.Name] = i
 	}
+	known := func(judge string) bool {
+		_, ok := names[judge]
+		return ok
+	}
 	for i, j := range c.Judges {
-		if j.Fallback != "" {
-			if _, ok := names[j.Fallback]; !ok {
-				err = errors.Join(err, fmt.Errorf("judges[%d].fallback: unknown judge %q", i, j.Fallback))
-			}
-		}
+		v.Check(j.Fallback != "" && !known(j.Fallback), "judges[%d].fallback: unknown judge %q", i, j.Fallback)
 	}
-	if c.DefaultJudge != "" {
-		if _, ok := names[c.DefaultJudge]; !ok {
-			err = errors.Join(err, fmt.Errorf("default_judge: unknown judge %q", c.DefaultJudge))
-		}
-	}
-	if len(c.Metrics) > 0 && len(c.Judges) == 0 {
-		err = errors.Join(err, errors.New("judges: judge metrics are configured but no judge is"))
-	}
+	v.Check(c.DefaultJudge != "" && !known(c.DefaultJudge), "default_judge: unknown judge %q", c.DefaultJudge)
+	v.Check(len(c.Metrics) > 0 && len(c.Judges) == 0, "judges: judge metrics are configured but no judge is")
 	seen := make(map[string]int, len(c.Metrics))
 	for i, m := range c.Metrics {
 		p := fmt.Sprintf("metrics[%d].", i)
-		if m.Name == "" {
-			err = errors.Join(err, fmt.Errorf("%sname: must not be empty", p))
-		} else if k, dup := seen[m.Name]; dup {
-			err = errors.Join(err, fmt.Errorf("%sname: duplicate metric %q (also metrics[%d])", p, m.Name, k))
-		}
+		k, dup := seen[m.Name]
+		v.Check(m.Name == "", "%sname: must not be empty", p)
+		v.Check(m.Name != "" && dup, "%sname: duplicate metric %q (also metrics[%d])", p, m.Name, k)
 		seen[m.Name] = i
-		add(p+"sampling.", m.Sampling.Validate())
-		add(p, m.Budget.Validate("budget."))
-		add(p, m.CheckSemantics())
+		v.Add(errs.Prefix(p+"sampling.", m.Sampling.Validate()), errs.Prefix(p, m.Budget.Validate("budget.")), errs.Prefix(p, m.CheckSemantics()))
 		for k, f := range m.Fields {
-			if !knownField(f) {
-				err = errors.Join(err, fmt.Errorf("%sfields[%d]: unknown field %q (known: %v)", p, k, f, Fields()))
-			}
+			v.Check(!slices.Contains(Fields(), f), "%sfields[%d]: unknown field %q (known: %v)", p, k, f, Fields())
 		}
 	}
-	if q := c.SendingQueue; q.Enabled {
-		if q.QueueSize <= 0 {
-			err = errors.Join(err, fmt.Errorf("sending_queue.queue_size: must be > 0, got %d", q.QueueSize))
-		}
-		if q.NumConsumers < 0 {
-			err = errors.Join(err, fmt.Errorf("sending_queue.num_consumers: must be >= 0, got %d", q.NumConsumers))
-		}
-	}
-	if c.Shed != ShedNewest && c.Shed != ShedOldest {
-		err = errors.Join(err, fmt.Errorf("shed: must be %q or %q, got %q", ShedNewest, ShedOldest, c.Shed))
-	}
-	if c.MetricTimeout <= 0 {
-		err = errors.Join(err, fmt.Errorf("metric_timeout: must be > 0, got %s", c.MetricTimeout))
-	}
-	add("cache.", c.Cache.Validate())
-	add("calibration.", c.Calibration.Validate())
+	q := c.SendingQueue
+	v.Check(q.Enabled && q.QueueSize <= 0, "sending_queue.queue_size: must be > 0, got %d", q.QueueSize)
+	v.Check(q.Enabled && q.NumConsumers < 0, "sending_queue.num_consumers: must be >= 0, got %d", q.NumConsumers)
+	v.Check(c.Shed != ShedNewest && c.Shed != ShedOldest, "shed: must be %q or %q, got %q", ShedNewest, ShedOldest, c.Shed)
+	v.Check(c.MetricTimeout <= 0, "metric_timeout: must be > 0, got %s", c.MetricTimeout)
+	v.Add(errs.Prefix("cache.", c.Cache.Validate()), errs.Prefix("calibration.", c.Calibration.Validate()))
 	for _, m := range slices.Sorted(maps.Keys(c.Calibration.Floor)) {
-		if !slices.ContainsFunc(c.Metrics, func(mc MetricConfig) bool { return mc.Name == m }) {
-			err = errors.Join(err, fmt.Errorf("calibration.floor.%s: not a judge metric of judge.metrics; its agreement is never measured", m))
-		}
+		_, ok := seen[m]
+		v.Check(!ok, "calibration.floor.%s: not a judge metric of judge.metrics; its agreement is never measured", m)
 	}
-	add("baseline.", c.Baseline.Validate())
-	err = errors.Join(err, c.Redaction.Validate()) // keys already start with "redaction."
-	if c.MaxFieldBytes <= 0 {
-		err = errors.Join(err, fmt.Errorf("max_field_bytes: must be > 0, got %d", c.MaxFieldBytes))
-	}
-	return err
+	v.Add(errs.Prefix("baseline.", c.Baseline.Validate()))
+	v.Add(c.Redaction.Validate()) // keys already start with "redaction."
+	v.Check(c.MaxFieldBytes <= 0, "max_field_bytes: must be > 0, got %d", c.MaxFieldBytes)
+	return v.Err()
 }
 
 // PairwiseMetrics returns the names of the configured pairwise metrics
@@ -233,8 +200,6 @@ func Fields() []string {
 	return []string{"prompt", "response", "reference", "instruction", "context",
 		"tool_declarations", "tool_calls", "conversation", "rubrics", "topics"}
 }
-
-func knownField(f string) bool { return slices.Contains(Fields(), f) }
 
 // UnmarshalYAML decodes a judge over its defaults, so that keys left out
 // of one list element keep DefaultJudgeConfig's values.

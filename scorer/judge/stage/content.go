@@ -4,7 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -72,12 +73,7 @@ func contentDigest(bufs *sync.Pool, in *scorer.Instance) []byte {
 		put(inv.Response)
 		put(inv.Reference)
 	}
-	keys := make([]string, 0, len(in.Columns))
-	for k := range in.Columns {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(in.Columns)) {
 		put(k)
 		put(fmt.Sprint(in.Columns[k]))
 	}

@@ -82,7 +82,7 @@ judges:
   - {name: backup, provider: anthropic, model: claude, base_url: %s, api_key: k, max_retries: 0}
 metrics:
   - {name: coherence, params: {judge: primary}}
-`, primary.OpenAIBaseURL(), backup.AnthropicBaseURL()))
+`, primary.OpenAIBaseURL(), backup.URL()))
 	reg := prometheus.NewRegistry()
 	m, parts := coherenceOf(t, cfg, reg)
 	for i := range 3 {

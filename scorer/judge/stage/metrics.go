@@ -55,16 +55,10 @@ func newStageMetrics(reg prometheus.Registerer, metricIDs, judges []string) (*st
 	}
 	m.series = make(map[string]map[string]outcomeSeries, len(metricIDs))
 	for _, id := range metricIDs {
-		byOutcome := make(map[string]outcomeSeries, len(ledgerOutcomes))
+		m.series[id] = make(map[string]outcomeSeries, len(ledgerOutcomes))
 		for _, o := range ledgerOutcomes {
-			byOutcome[o] = outcomeSeries{decisions: m.decisions.WithLabelValues(id, o)}
+			m.series[id][o] = m.newSeries(id, o)
 		}
-		for _, r := range skipReasons {
-			os := byOutcome[r]
-			os.skipped = m.skipped.WithLabelValues(id, r)
-			byOutcome[r] = os
-		}
-		m.series[id] = byOutcome
 	}
 	for _, j := range judges {
 		m.queueLen.WithLabelValues(j)
@@ -80,14 +74,20 @@ func newStageMetrics(reg prometheus.Registerer, metricIDs, judges []string) (*st
 	return m, nil
 }
 
+// newSeries resolves the series of one (metric, outcome).
+func (m *stageMetrics) newSeries(metric, outcome string) outcomeSeries {
+	os := outcomeSeries{decisions: m.decisions.WithLabelValues(metric, outcome)}
+	if slices.Contains(skipReasons, outcome) {
+		os.skipped = m.skipped.WithLabelValues(metric, outcome)
+	}
+	return os
+}
+
 // count records one ledger decision.
 func (m *stageMetrics) count(d scorer.Decision) {
 	os, ok := m.series[d.Metric][d.Outcome]
 	if !ok { // a metric or outcome not known at construction
-		os.decisions = m.decisions.WithLabelValues(d.Metric, d.Outcome)
-		if slices.Contains(skipReasons, d.Outcome) {
-			os.skipped = m.skipped.WithLabelValues(d.Metric, d.Outcome)
-		}
+		os = m.newSeries(d.Metric, d.Outcome)
 	}
 	os.decisions.Inc()
 	if os.skipped != nil {

@@ -1,11 +1,13 @@
 package stage
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
-	"sort"
+	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -63,7 +65,6 @@ type Stage struct {
 	metrics []Metric
 	sink    scorer.Sink
 	opts    Options
-	logger  *slog.Logger
 	tel     *stageMetrics
 	queues  map[string]*judgeQueue // by judge name
 	digests *sync.Pool             // contentDigest buffers
@@ -115,21 +116,18 @@ func New(metrics []Metric, sink scorer.Sink, opts Options) (*Stage, error) {
 		metrics: append([]Metric(nil), metrics...),
 		sink:    sink,
 		opts:    opts,
-		logger:  opts.Logger,
 		queues:  make(map[string]*judgeQueue),
 		digests: newDigestBufs(),
 	}
 	ids := make([]string, 0, len(metrics))
-	seen := make(map[string]bool, len(metrics))
 	for i, m := range metrics {
 		if m.Metric == nil || m.Policy == nil {
 			return nil, fmt.Errorf("judge stage: metrics[%d]: metric and policy are required", i)
 		}
 		name := m.Metric.Name()
-		if seen[name] {
+		if slices.Contains(ids, name) {
 			return nil, fmt.Errorf("judge stage: metric %q given twice", name)
 		}
-		seen[name] = true
 		ids = append(ids, name)
 		s.dialogues = s.dialogues || scorer.JudgesDialogue(m.Metric)
 		jn := m.Metric.JudgeName()
@@ -138,7 +136,14 @@ func New(metrics []Metric, sink scorer.Sink, opts Options) (*Stage, error) {
 			if w <= 0 {
 				w = DefaultWorkers
 			}
-			s.queues[jn] = s.newQueue(jn, queue.Config{Enabled: !opts.Inline, NumConsumers: w, QueueSize: opts.QueueSize})
+			jq := &judgeQueue{judge: jn}
+			jq.q = queue.New(queue.Settings[*job]{
+				Config:     queue.Config{Enabled: !opts.Inline, NumConsumers: w, QueueSize: opts.QueueSize},
+				Consume:    func(ctx context.Context, j *job) { s.work(ctx, jq, j) },
+				Drop:       func(j *job, reason string) { s.dropped(jq, j, reason) },
+				ShedOldest: opts.ShedOldest,
+			})
+			s.queues[jn] = jq
 		}
 	}
 	tel, err := newStageMetrics(opts.Registerer, ids, s.judgeNames())
@@ -152,26 +157,9 @@ func New(metrics []Metric, sink scorer.Sink, opts Options) (*Stage, error) {
 	return s, nil
 }
 
-// newQueue builds the queue of judge jn.
-func (s *Stage) newQueue(jn string, cfg queue.Config) *judgeQueue {
-	jq := &judgeQueue{judge: jn}
-	jq.q = queue.New(queue.Settings[*job]{
-		Config:     cfg,
-		Consume:    func(ctx context.Context, j *job) { s.work(ctx, jq, j) },
-		Drop:       func(j *job, reason string) { s.dropped(jq, j, reason) },
-		ShedOldest: s.opts.ShedOldest,
-	})
-	return jq
-}
-
 // judgeNames returns the judges with a queue, sorted.
 func (s *Stage) judgeNames() []string {
-	names := make([]string, 0, len(s.queues))
-	for n := range s.queues {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(s.queues))
 }
 
 // QueueLen returns the runs waiting for judge name.
@@ -307,25 +295,23 @@ func (s *Stage) enqueue(ctx context.Context, q *judgeQueue, j *job) error {
 // evicted for a newer one (queue_full, shed_oldest) or left queued at
 // Shutdown's deadline (shutting_down) gets a follow-up evaluation.
 func (s *Stage) dropped(q *judgeQueue, j *job, reason string) {
-	outcome, why := scorer.OutcomeQueueFull, "shed_oldest"
-	switch reason {
-	case queue.ReasonShedOldest:
-	case queue.ReasonShutdownTimeout:
-		outcome, why = scorer.OutcomeShuttingDown, ""
-	default:
+	if reason != queue.ReasonShedOldest && reason != queue.ReasonShutdownTimeout {
 		return
 	}
-	ev := &scorer.Evaluation{Trajectory: j.in.Trajectory, Session: j.in.Session, FollowUp: true}
+	ev := followUp(j)
 	for _, it := range j.items {
-		r := why
-		if outcome == scorer.OutcomeShuttingDown {
-			r = it.rule
+		d := scorer.Decision{Metric: s.metrics[it.metric].Metric.Name(), Judge: q.judge, Outcome: scorer.OutcomeShuttingDown, Reason: it.rule}
+		if reason == queue.ReasonShedOldest {
+			d.Outcome, d.Reason = scorer.OutcomeQueueFull, "shed_oldest"
 		}
-		s.decide(ev, scorer.Decision{Metric: s.metrics[it.metric].Metric.Name(), Judge: q.judge, Outcome: outcome, Reason: r})
+		s.decide(ev, d)
 	}
-	if err := s.export(context.Background(), ev); err != nil {
-		s.logger.Debug("an exporter reported an error for runs not judged", "judge", q.judge, "err", err)
-	}
+	s.export(context.Background(), ev, q.judge, "runs not judged")
+}
+
+// followUp is the evaluation that carries j's later decisions and results.
+func followUp(j *job) *scorer.Evaluation {
+	return &scorer.Evaluation{Trajectory: j.in.Trajectory, Session: j.in.Session, FollowUp: true}
 }
 
 // decide records d on ev and counts it.
@@ -383,7 +369,7 @@ func (s *Stage) Shutdown(ctx context.Context) error {
 // work judges one run of one queue.
 func (s *Stage) work(ctx context.Context, q *judgeQueue, j *job) {
 	q.length.Set(float64(q.q.Len()))
-	ev := &scorer.Evaluation{Trajectory: j.in.Trajectory, Session: j.in.Session, FollowUp: true}
+	ev := followUp(j)
 	for _, it := range j.items {
 		if ctx.Err() != nil { // Shutdown's deadline passed
 			m := s.metrics[it.metric].Metric
@@ -392,9 +378,7 @@ func (s *Stage) work(ctx context.Context, q *judgeQueue, j *job) {
 		}
 		s.judge(ctx, j.in, it, ev)
 	}
-	if err := s.export(ctx, ev); err != nil {
-		s.logger.Debug("an exporter reported an error for judge results", "judge", q.judge, "err", err)
-	}
+	s.export(ctx, ev, q.judge, "judge results")
 }
 
 // runError carries RunMetric's reason through the cache.
@@ -414,13 +398,11 @@ func (s *Stage) judge(ctx context.Context, in *scorer.Instance, it item, ev *sco
 		ctx = judge.WithBudget(ctx, m.Budget)
 	}
 	compute := func(c context.Context) (scorer.Result, error) {
-		r, reason, err := scorer.RunMetric(c, m.Metric, in, s.opts.MetricTimeout, s.logger)
+		r, reason, err := scorer.RunMetric(c, m.Metric, in, s.opts.MetricTimeout, s.opts.Logger)
 		if err != nil {
 			return r, &runError{reason: reason, err: err}
 		}
-		if r.Metric == "" {
-			r.Metric = name
-		}
+		r.Metric = cmp.Or(r.Metric, name)
 		return r, nil
 	}
 	var (
@@ -452,7 +434,7 @@ func (s *Stage) judge(ctx context.Context, in *scorer.Instance, it item, ev *sco
 		outcome, reason = scorer.OutcomeShuttingDown, ""
 	}
 	s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: outcome, Reason: reason})
-	s.logger.Debug("judge metric not scored", "metric", name, "judge", jn, "outcome", outcome, "reason", reason)
+	s.opts.Logger.Debug("judge metric not scored", "metric", name, "judge", jn, "outcome", outcome, "reason", reason)
 }
 
 // classify turns a judge metric's error into a ledger outcome and reason.
@@ -490,14 +472,17 @@ func classify(err error) (outcome, reason string) {
 	}
 }
 
-// export hands ev to the sink, turning a panic into an error.
-func (s *Stage) export(ctx context.Context, ev *scorer.Evaluation) (err error) {
+// export hands ev, of what (judge results, runs not judged) for judge jn,
+// to the sink, and logs an error it reports or a panic.
+func (s *Stage) export(ctx context.Context, ev *scorer.Evaluation, jn, what string) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("sink panicked: %v", p)
+			s.opts.Logger.Debug("an exporter reported an error for "+what, "judge", jn, "err", fmt.Errorf("sink panicked: %v", p))
 		}
 	}()
-	return s.sink.Export(ctx, ev)
+	if err := s.sink.Export(ctx, ev); err != nil {
+		s.opts.Logger.Debug("an exporter reported an error for "+what, "judge", jn, "err", err)
+	}
 }
 
 // reused is a cached result as this run reports it: no judge call was
@@ -510,4 +495,17 @@ func reused(r scorer.Result) scorer.Result {
 		r.Judge = &scorer.JudgeUsage{Judge: u.Judge, Provider: u.Provider, Model: u.Model, Cached: true}
 	}
 	return r
+}
+
+// Metrics returns the judge metrics, in configuration order. A nil Stage
+// has none.
+func (s *Stage) Metrics() []scorer.Metric {
+	if s == nil {
+		return nil
+	}
+	out := make([]scorer.Metric, len(s.metrics))
+	for i := range s.metrics {
+		out[i] = s.metrics[i].Metric
+	}
+	return out
 }
