@@ -131,7 +131,7 @@ func (m *adkToolTrajectory) Score(_ context.Context, in *scorer.Instance) (score
 // invocation scores one invocation's actual calls against the expected
 // ones: 1 when they match, else 0.
 func (m *adkToolTrajectory) invocation(actual, expected []agentrun.ToolCall, dec Decoder) float64 {
-	return trajBoolScore(TrajectoryMatches(Calls(actual), Calls(expected), m.match, m.ignoreArgs, dec))
+	return boolScore(TrajectoryMatches(Calls(actual), Calls(expected), m.match, m.ignoreArgs, dec))
 }
 
 // Semantics declares a 0–1 score that passes at the threshold parameter,
