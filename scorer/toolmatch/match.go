@@ -1,5 +1,7 @@
 package toolmatch
 
+import "slices"
+
 // numberCalls numbers the calls of lists: two calls, of any of the
 // lists, get the same number exactly when they are the same call, with
 // equal names and equal argument keys (key appends one to a buffer; it
@@ -137,10 +139,5 @@ func (c *Comparison) Recall() float64 {
 // UsesTool reports whether some call is named name (the count and the
 // arguments do not matter).
 func UsesTool(calls []Call, name string) bool {
-	for i := range calls {
-		if calls[i].Name == name {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(calls, func(c Call) bool { return c.Name == name })
 }
