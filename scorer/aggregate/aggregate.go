@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -98,12 +99,7 @@ type Summary struct {
 
 // Passed reports whether every criterion passed (true when there are none).
 func (s *Summary) Passed() bool {
-	for _, c := range s.Criteria {
-		if !c.Passed {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(s.Criteria, func(c CriterionResult) bool { return !c.Passed })
 }
 
 // Errors returns the number of rows on which a metric failed, summed over
@@ -135,7 +131,7 @@ func Summarize(metrics []string, evals []*scorer.Evaluation, criteria []Criterio
 					perRow[i] = map[string]float64{}
 				}
 				perRow[i][name] = r.Score
-			} else if contains(ev.NotApplicable, name) {
+			} else if slices.Contains(ev.NotApplicable, name) {
 				ms.NotApplicable++
 			} else {
 				ms.Errors++
@@ -158,15 +154,6 @@ func Summarize(metrics []string, evals []*scorer.Evaluation, criteria []Criterio
 		s.Criteria = append(s.Criteria, cr)
 	}
 	return s
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // MarshalJSON writes the summary as Vertex prints it: row_count, then
@@ -276,11 +263,7 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 		b.Write(v)
 	}
 	writeKey(&b, "passed")
-	if s.Passed() {
-		b.WriteString("true")
-	} else {
-		b.WriteString("false")
-	}
+	b.WriteString(strconv.FormatBool(s.Passed()))
 	b.WriteByte('}')
 	return b.Bytes(), nil
 }
