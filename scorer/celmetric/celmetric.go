@@ -22,8 +22,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
@@ -137,7 +138,7 @@ func (m *Metric) Expression() string { return m.expr }
 
 // Score evaluates the expression on in.
 func (m *Metric) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
-	out, _, err := m.prg.ContextEval(ctx, activation(in, m.vars))
+	out, _, err := m.prg.ContextEval(ctx, lazy{in: in, vars: m.vars})
 	if err != nil {
 		return scorer.Result{}, fmt.Errorf("cel: %w", err)
 	}
@@ -172,11 +173,5 @@ func toScore(v ref.Val) (float64, error) {
 
 // VariableNames lists the names an expression can use, sorted.
 func VariableNames() []string {
-	vars := variables()
-	names := make([]string, 0, len(vars))
-	for n := range vars {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(variables()))
 }
