@@ -91,7 +91,7 @@ func vertexToolCall(id string, strict bool, in *scorer.Instance) (scorer.Result,
 	default:
 		return scorer.Result{}, scorer.ErrNotApplicable
 	}
-	pred, err := sharedToolCallOutput(in, text)
+	pred, err := shared(in, text, ParseToolCallOutput)
 	if err != nil {
 		return scorer.Result{Score: 0, Details: map[string]any{"problem": err.Error()}}, nil
 	}
@@ -102,7 +102,7 @@ func vertexToolCall(id string, strict bool, in *scorer.Instance) (scorer.Result,
 		}
 		return scorer.Result{Score: boolScore(pred.Valid()), Details: details}, nil
 	}
-	ref, err := sharedToolCallOutput(in, in.Reference)
+	ref, err := shared(in, in.Reference, ParseToolCallOutput)
 	if err != nil {
 		return scorer.Result{}, fmt.Errorf("reference is not a tool-call output: %w", err)
 	}

@@ -94,3 +94,16 @@ func Counts(grams []int32, size int) []int32 {
 	}
 	return c
 }
+
+// Take counts the grams that find a count left in left, using up one
+// count each: the clipped overlap of grams with the counts.
+func Take(left []int32, grams []int32) int {
+	n := 0
+	for _, g := range grams {
+		if left[g] > 0 {
+			left[g]--
+			n++
+		}
+	}
+	return n
+}
