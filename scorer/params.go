@@ -102,15 +102,21 @@ func (p Params) String(key, def string) (string, error) {
 	return s, nil
 }
 
-// Bool reads a boolean parameter, or def when it is absent.
+// Bool reads a boolean parameter, or def when it is absent. YAML
+// booleans and the strings "true" and "false" are accepted.
 func (p Params) Bool(key string, def bool) (bool, error) {
-	v, ok := p[key]
-	if !ok || v == nil {
+	switch v := p[key].(type) {
+	case nil:
 		return def, nil
+	case bool:
+		return v, nil
+	case string:
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
 	}
-	b, ok := v.(bool)
-	if !ok {
-		return false, fmt.Errorf("param %q: must be true or false, got %T", key, v)
-	}
-	return b, nil
+	return false, fmt.Errorf("param %q: must be true or false, got %T", key, p[key])
 }

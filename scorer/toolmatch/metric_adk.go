@@ -87,7 +87,7 @@ func newADKToolTrajectory(params map[string]any) (scorer.Metric, error) {
 		m.match = MatchType(n)
 	}
 	var err error
-	if m.ignoreArgs, err = trajBool(p, ParamIgnoreArgs, false); err != nil {
+	if m.ignoreArgs, err = p.Bool(ParamIgnoreArgs, false); err != nil {
 		return nil, err
 	}
 	if m.threshold, err = p.Float(ParamThreshold, defaultTrajectoryThreshold, 0, 1); err != nil {

@@ -23,12 +23,7 @@ const (
 )
 
 // newRagasToolCallAccuracy builds Ragas ToolCallAccuracy
-// (_tool_call_accuracy.py), exact to its source; see
-// ToolCallAccuracy for the formula. In short: 0 unless the
-// predicted and reference name sequences are equal (sorted first when
-// strict_order is false), then the mean over reference calls of the share
-// of reference arguments whose Python str() matches the prediction's.
-// Both lists empty: 1; one empty: 0.
+// (_tool_call_accuracy.py), exact to its source: see ToolCallAccuracy.
 //
 // Where the references disagree: Ragas compares str() of values, so 1 and
 // 1.0 differ here although ADK and Ragas F1 treat them as equal; any
@@ -47,7 +42,7 @@ func newRagasToolCallAccuracy(params map[string]any) (scorer.Metric, error) {
 	if err := p.CheckKnown(ParamArgComparison, ParamStrictOrder); err != nil {
 		return nil, err
 	}
-	strict, err := trajBool(p, ParamStrictOrder, true)
+	strict, err := p.Bool(ParamStrictOrder, true)
 	if err != nil {
 		return nil, err
 	}
@@ -69,10 +64,7 @@ func newRagasToolCallAccuracy(params map[string]any) (scorer.Metric, error) {
 }
 
 // ragasToolCallF1 is Ragas ToolCallF1 (_tool_call_f1.py), exact to its
-// source; see ToolCallF1. The calls become sets of (name,
-// arguments) under Python equality (duplicates collapse; 1 == 1.0 ==
-// True); F1 of the set overlap, rounded to 4 decimals; 0 when both are
-// empty.
+// source: see ToolCallF1.
 //
 // Where the references disagree: both empty gives 0 here but 1 in Ragas
 // ToolCallAccuracy and ADK EXACT; duplicates collapse, where ADK and the

@@ -70,7 +70,7 @@ func newVertexToolCall(id string) scorer.Factory {
 		if err := p.CheckKnown(allowed...); err != nil {
 			return nil, err
 		}
-		strict, err := trajBool(p, ParamUseStrictStringMatch, false)
+		strict, err := p.Bool(ParamUseStrictStringMatch, false)
 		if err != nil {
 			return nil, err
 		}
