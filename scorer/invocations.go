@@ -33,7 +33,7 @@ func perInvocation(in *Instance, whole Inputs, score func(in *Instance, inv *Inv
 // as the label does.
 func PerInvocationMean(id string, whole Inputs, threshold float64, desc string,
 	score func(in *Instance, inv *Invocation) float64, details func(per []float64) map[string]any) Metric {
-	return describedFunc{funcMetric{id: id, score: func(in *Instance) (Result, error) {
+	return DescribedFunc(id, 0, Ratio(HigherIsBetter, desc).WithPass(">=", threshold), func(in *Instance) (Result, error) {
 		per := perInvocation(in, whole, score)
 		if len(per) == 0 {
 			return Result{}, ErrNotApplicable
@@ -47,13 +47,5 @@ func PerInvocationMean(id string, whole Inputs, threshold float64, desc string,
 			r.Label = "passed"
 		}
 		return r, nil
-	}}, Ratio(HigherIsBetter, desc).WithPass(">=", threshold)}
+	})
 }
-
-// describedFunc is a funcMetric with its semantics.
-type describedFunc struct {
-	funcMetric
-	sem Semantics
-}
-
-func (m describedFunc) Semantics() Semantics { return m.sem }

@@ -100,3 +100,17 @@ func (m funcMetric) Score(_ context.Context, in *Instance) (Result, error) {
 	r.Metric = m.id
 	return r, err
 }
+
+// DescribedFunc is Func for a metric that declares its own semantics
+// (Described).
+func DescribedFunc(id string, need Inputs, sem Semantics, score func(in *Instance) (Result, error)) Metric {
+	return describedFunc{funcMetric{id: id, need: need, score: score}, sem}
+}
+
+// describedFunc is the metric DescribedFunc returns.
+type describedFunc struct {
+	funcMetric
+	sem Semantics
+}
+
+func (m describedFunc) Semantics() Semantics { return m.sem }
