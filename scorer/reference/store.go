@@ -139,16 +139,13 @@ func (s *Store) Reload() error {
 	changed := false
 	for _, path := range s.cfg.Files {
 		st, err := os.Stat(path)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("references: %w", err))
-			s.reloads.WithLabelValues("error").Inc()
-			continue
+		var cases []dataset.Case
+		if err == nil {
+			if old, ok := s.files[path]; ok && old.mod.Equal(st.ModTime()) && old.size == st.Size() {
+				continue
+			}
+			cases, err = loadFile(path)
 		}
-		old, ok := s.files[path]
-		if ok && old.mod.Equal(st.ModTime()) && old.size == st.Size() {
-			continue
-		}
-		cases, err := loadFile(path)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("references: %w", err))
 			s.reloads.WithLabelValues("error").Inc()
