@@ -67,7 +67,9 @@ func Grams(seqs [][]int32, size, maxN int) (grams []Order) {
 	for n := 1; n < maxN; n++ {
 		prev := grams[n-1].Seqs
 		next := make([][]int32, len(seqs))
-		clear(ids)
+		if n > 1 { // a new map is empty
+			clear(ids)
+		}
 		for k, s := range seqs {
 			out := make([]int32, 0, max(len(s)-n, 0))
 			for i := 0; i+n < len(s); i++ {
