@@ -62,7 +62,6 @@ func Factory(params map[string]any) (scorer.Metric, error) {
 // Metric is a compiled CEL metric.
 type Metric struct {
 	name  string
-	expr  string
 	needs scorer.Inputs
 	prg   cel.Program
 	vars  map[string]variable
@@ -95,7 +94,7 @@ func New(name, expression string) (*Metric, error) {
 		return nil, fmt.Errorf("param \"expression\": %w", err)
 	}
 	vars := variables()
-	m := &Metric{name: name, expr: expression, prg: prg, vars: vars, verdict: ast.OutputType() == cel.BoolType}
+	m := &Metric{name: name, prg: prg, vars: vars, verdict: ast.OutputType() == cel.BoolType}
 	for _, r := range ast.NativeRep().ReferenceMap() {
 		if v, ok := vars[r.Name]; ok {
 			m.needs |= v.needs
@@ -132,9 +131,6 @@ func (m *Metric) Semantics() scorer.Semantics {
 	}
 	return scorer.Semantics{}
 }
-
-// Expression returns the source expression.
-func (m *Metric) Expression() string { return m.expr }
 
 // Score evaluates the expression on in.
 func (m *Metric) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
