@@ -27,16 +27,10 @@ type Engine struct {
 	logger  *slog.Logger
 	drops   *telemetry.Drops
 	tel     *engineMetrics
-	// enricher, when set, adds reference data before Evaluate.
+	// the EngineOptions
 	enricher Enricher
-	// deferred, when set, is offered every evaluated run before export
-	// (the judge stage).
 	deferred Deferred
-	// redactor, when set, redacts each trajectory before it is scored and
-	// stored (EngineOptions.Redactor).
 	redactor Redactor
-	// blocking makes Submit wait for queue space (offline replay) instead
-	// of refusing when the queue is full.
 	blocking bool
 	// draining is set by Drain: Submit and the exports wait for room
 	// instead of refusing.
