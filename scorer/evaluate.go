@@ -34,7 +34,7 @@ func (e *Engine) Evaluate(ctx context.Context, in *Instance) *Evaluation {
 		case reason == "":
 			s.notApplicable.Inc()
 		default:
-			s.countError(reason)
+			s.errors[reason].Inc()
 			if reason != ReasonPanic { // panics are logged with their stack by RunMetric
 				e.logger.Debug("metric failed", "metric", m.Name(), "reason", reason, "err", err)
 			}
