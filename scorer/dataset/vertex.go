@@ -66,7 +66,7 @@ type columnReader struct {
 // later column may override or conflict with what an earlier one set.
 var columnReaders = []columnReader{
 	{ColUserInput, readUserInput},
-	{ColPrompt, set(scorer.InPrompt, textValue, func(in *scorer.Instance) *string { return &in.Prompt })},
+	{ColPrompt, set(scorer.InPrompt, textValue, prompt)},
 	{ColResponse, set(scorer.InResponse, textValue, func(in *scorer.Instance) *string { return &in.Response })},
 	{ColReference, set(scorer.InReference, textValue, func(in *scorer.Instance) *string { return &in.Reference })},
 	{ColContext, set(scorer.InContext, textValue, func(in *scorer.Instance) *string { return &in.Context })},
@@ -109,14 +109,10 @@ func readUserInput(in *scorer.Instance, v json.RawMessage) error {
 	if t := bytes.TrimSpace(v); len(t) > 0 && t[0] == '[' {
 		return ragasConversation(in, v)
 	}
-	s, err := textValue(v)
-	if err != nil {
-		return err
-	}
-	in.Prompt = s
-	in.Has |= scorer.InPrompt
-	return nil
+	return set(scorer.InPrompt, textValue, prompt)(in, v)
 }
+
+func prompt(in *scorer.Instance) *string { return &in.Prompt }
 
 // readReferenceToolCalls reads Ragas reference tool calls, the reference
 // trajectory under another name.
