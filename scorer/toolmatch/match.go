@@ -60,17 +60,7 @@ func (c *Comparison) equal(i, j int) bool { return c.pred[i] == c.ref[j] }
 
 // ExactMatch reports whether the lists have the same length and match
 // pairwise in order. Two empty lists match.
-func (c *Comparison) ExactMatch() bool {
-	if len(c.pred) != len(c.ref) {
-		return false
-	}
-	for i := range c.pred {
-		if !c.equal(i, i) {
-			return false
-		}
-	}
-	return true
-}
+func (c *Comparison) ExactMatch() bool { return slices.Equal(c.pred, c.ref) }
 
 // InOrderMatch reports whether the reference is a subsequence of the
 // prediction: every reference call appears in it in the same order,

@@ -2,6 +2,7 @@ package toolmatch
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
@@ -123,13 +124,5 @@ func vertexToolCall(id string, strict bool, in *scorer.Instance) (scorer.Result,
 
 // trajNamesMatch reports whether both lists have the same names in order.
 func trajNamesMatch(pred, ref []ParsedCall) bool {
-	if len(pred) != len(ref) {
-		return false
-	}
-	for i := range pred {
-		if pred[i].Name != ref[i].Name {
-			return false
-		}
-	}
-	return true
+	return slices.EqualFunc(pred, ref, func(p, r ParsedCall) bool { return p.Name == r.Name })
 }
