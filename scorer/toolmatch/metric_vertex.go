@@ -23,8 +23,8 @@ const ParamToolName = "tool_name"
 // newVertexTrajectory returns the factory of one of Vertex AI's
 // computation-based trajectory metrics, comparing
 // Instance.PredictedTrajectory with Instance.ReferenceTrajectory (Vertex
-// computes them server-side; the
-// semantics below follow its documentation and pin what it leaves open).
+// computes them server-side; the semantics below follow its documentation
+// and pin what it leaves open).
 //
 // Two calls are equal when their names are equal and their arguments are
 // equal as parsed JSON: key order ignored, numbers by value (1 == 1.0),
