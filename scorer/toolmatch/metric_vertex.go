@@ -94,7 +94,7 @@ func newVertexTrajectory(id string) scorer.Factory {
 // reference trajectories under JSONEqual.
 type vertexComparison struct{}
 
-// vertexTrajectory scores the comparison metric id; see above.
+// vertexTrajectory scores the comparison metric id; see newVertexTrajectory.
 func vertexTrajectory(id string, in *scorer.Instance) (scorer.Result, error) {
 	details := map[string]any{"predicted": len(in.PredictedTrajectory), "reference": len(in.ReferenceTrajectory)}
 	// The five comparisons of one instance share the argument keys.
