@@ -27,16 +27,10 @@ type Engine struct {
 	logger  *slog.Logger
 	drops   *telemetry.Drops
 	tel     *engineMetrics
-	// enricher, when set, adds reference data before Evaluate.
+	// the EngineOptions
 	enricher Enricher
-	// deferred, when set, is offered every evaluated run before export
-	// (the judge stage).
 	deferred Deferred
-	// redactor, when set, redacts each trajectory before it is scored and
-	// stored (EngineOptions.Redactor).
 	redactor Redactor
-	// blocking makes Submit wait for queue space (offline replay) instead
-	// of refusing when the queue is full.
 	blocking bool
 	// draining is set by Drain: Submit and the exports wait for room
 	// instead of refusing.
@@ -225,4 +219,30 @@ func (e *Engine) export(ctx context.Context, ev *Evaluation) (err error) {
 		}
 	}()
 	return e.sink.Export(ctx, ev)
+}
+
+// Sink receives evaluations from the engine. Export must not block for
+// long: exporters enqueue and write in the background.
+type Sink interface {
+	Export(ctx context.Context, e *Evaluation) error
+}
+
+// Enricher adds data to an online Instance before its metrics run, for
+// example the reference of a canary run found by its case id. Enrich
+// reports whether it changed in. It must be safe for concurrent use.
+type Enricher interface {
+	Enrich(ctx context.Context, in *Instance) bool
+}
+
+// Enrichers runs several enrichers in order; it reports whether any
+// changed the instance.
+type Enrichers []Enricher
+
+// Enrich calls every enricher of es on in.
+func (es Enrichers) Enrich(ctx context.Context, in *Instance) bool {
+	changed := false
+	for _, e := range es {
+		changed = e.Enrich(ctx, in) || changed
+	}
+	return changed
 }

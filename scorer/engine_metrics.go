@@ -15,12 +15,9 @@ const (
 	ReasonInvalidScore = "invalid_score"
 )
 
-// numErrorReasons is the number of error reasons.
-const numErrorReasons = 4
-
 // errorReasons lists every error reason, for pre-initialised series.
-func errorReasons() [numErrorReasons]string {
-	return [numErrorReasons]string{ReasonError, ReasonTimeout, ReasonPanic, ReasonInvalidScore}
+func errorReasons() []string {
+	return []string{ReasonError, ReasonTimeout, ReasonPanic, ReasonInvalidScore}
 }
 
 // Drop reasons counted by the engine under stage "scorer".
@@ -48,7 +45,7 @@ type engineMetrics struct {
 // metricSeries are the label children of one configured metric.
 type metricSeries struct {
 	notApplicable prometheus.Counter
-	errors        [numErrorReasons]prometheus.Counter
+	errors        map[string]prometheus.Counter // by reason
 	duration      prometheus.Observer
 }
 
@@ -87,8 +84,9 @@ func newEngineMetrics(reg prometheus.Registerer, metrics []Metric, queueLen func
 		name := mt.Name()
 		s := &m.perMetric[i]
 		s.notApplicable = m.notApplicable.WithLabelValues(name)
-		for j, r := range errorReasons() {
-			s.errors[j] = m.errors.WithLabelValues(name, r)
+		s.errors = make(map[string]prometheus.Counter, len(errorReasons()))
+		for _, r := range errorReasons() {
+			s.errors[r] = m.errors.WithLabelValues(name, r)
 		}
 		s.duration = m.duration.WithLabelValues(name)
 	}
@@ -101,14 +99,4 @@ func newEngineMetrics(reg prometheus.Registerer, metrics []Metric, queueLen func
 		}
 	}
 	return m, nil
-}
-
-// countError counts one failed metric call.
-func (s *metricSeries) countError(reason string) {
-	for i, r := range errorReasons() {
-		if r == reason {
-			s.errors[i].Inc()
-			return
-		}
-	}
 }

@@ -28,24 +28,36 @@ func (e *Engine) Evaluate(ctx context.Context, in *Instance) *Evaluation {
 		}
 		r, took, reason, err := runMetric(ctx, m, in, e.cfg.MetricTimeout, e.logger, clock)
 		s.duration.Observe(took.Seconds())
+		ev.Add(m.Name(), r, reason, err)
 		switch {
 		case err == nil:
-			if r.Metric == "" {
-				r.Metric = m.Name()
-			}
-			ev.Results = append(ev.Results, r)
-		case reason == "" && errors.Is(err, ErrNotApplicable):
-			ev.NotApplicable = append(ev.NotApplicable, m.Name())
+		case reason == "":
 			s.notApplicable.Inc()
 		default:
-			ev.Errors = append(ev.Errors, MetricError{Metric: m.Name(), Reason: reason, Err: err})
-			s.countError(reason)
+			s.errors[reason].Inc()
 			if reason != ReasonPanic { // panics are logged with their stack by RunMetric
 				e.logger.Debug("metric failed", "metric", m.Name(), "reason", reason, "err", err)
 			}
 		}
 	}
 	return ev
+}
+
+// Add records the outcome of the metric name as RunMetric returned it: a
+// result (named name when it names no metric), a not-applicable id, or an
+// error.
+func (ev *Evaluation) Add(name string, r Result, reason string, err error) {
+	switch {
+	case err == nil:
+		if r.Metric == "" {
+			r.Metric = name
+		}
+		ev.Results = append(ev.Results, r)
+	case reason == "" && errors.Is(err, ErrNotApplicable):
+		ev.NotApplicable = append(ev.NotApplicable, name)
+	default:
+		ev.Errors = append(ev.Errors, MetricError{Metric: name, Reason: reason, Err: err})
+	}
 }
 
 // Inline marks a metric that never blocks and ignores its context (the

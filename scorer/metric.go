@@ -77,3 +77,40 @@ func (e *NotApplicableError) Is(target error) bool { return target == ErrNotAppl
 type Precondition interface {
 	Applicable(in *Instance) error
 }
+
+// Func returns an Inline metric named id that needs need and scores with
+// score, which must not block; its results carry id.
+func Func(id string, need Inputs, score func(in *Instance) (Result, error)) Metric {
+	return funcMetric{id: id, need: need, score: score}
+}
+
+// funcMetric is the metric Func returns.
+type funcMetric struct {
+	id    string
+	need  Inputs
+	score func(*Instance) (Result, error)
+}
+
+func (m funcMetric) Name() string  { return m.id }
+func (m funcMetric) Needs() Inputs { return m.need }
+func (funcMetric) Inline()         {}
+
+func (m funcMetric) Score(_ context.Context, in *Instance) (Result, error) {
+	r, err := m.score(in)
+	r.Metric = m.id
+	return r, err
+}
+
+// DescribedFunc is Func for a metric that declares its own semantics
+// (Described).
+func DescribedFunc(id string, need Inputs, sem Semantics, score func(in *Instance) (Result, error)) Metric {
+	return describedFunc{funcMetric{id: id, need: need, score: score}, sem}
+}
+
+// describedFunc is the metric DescribedFunc returns.
+type describedFunc struct {
+	funcMetric
+	sem Semantics
+}
+
+func (m describedFunc) Semantics() Semantics { return m.sem }

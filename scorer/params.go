@@ -2,9 +2,10 @@ package scorer
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"reflect"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -16,12 +17,7 @@ type Params map[string]any
 // CheckKnown returns an error naming the first parameter (in sorted order)
 // that is not in allowed.
 func (p Params) CheckKnown(allowed ...string) error {
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(p)) {
 		if !slices.Contains(allowed, k) {
 			if len(allowed) == 0 {
 				return fmt.Errorf("param %q: unknown parameter (this metric takes none)", k)
@@ -39,41 +35,18 @@ func (p Params) Int(key string, def int) (int, error) {
 	if !ok || v == nil {
 		return def, nil
 	}
-	switch n := v.(type) {
-	case int:
-		return n, nil
-	case int8:
-		return int(n), nil
-	case int16:
-		return int(n), nil
-	case int32:
-		return int(n), nil
-	case int64:
-		if n < math.MinInt || n > math.MaxInt {
-			return 0, fmt.Errorf("param %q: %d out of range", key, n)
+	switch rv := reflect.ValueOf(v); {
+	case rv.CanInt() && rv.Int() >= math.MinInt && rv.Int() <= math.MaxInt:
+		return int(rv.Int()), nil
+	case rv.CanUint() && rv.Uint() <= math.MaxInt:
+		return int(rv.Uint()), nil
+	case rv.CanInt() || rv.CanUint():
+		return 0, fmt.Errorf("param %q: %v out of range", key, v)
+	case rv.Kind() == reflect.Float64:
+		if n := rv.Float(); n == math.Trunc(n) && n >= math.MinInt && n <= math.MaxInt {
+			return int(n), nil
 		}
-		return int(n), nil
-	case uint:
-		if n > math.MaxInt {
-			return 0, fmt.Errorf("param %q: %d out of range", key, n)
-		}
-		return int(n), nil
-	case uint8:
-		return int(n), nil
-	case uint16:
-		return int(n), nil
-	case uint32:
-		return int(n), nil
-	case uint64:
-		if n > math.MaxInt {
-			return 0, fmt.Errorf("param %q: %d out of range", key, n)
-		}
-		return int(n), nil
-	case float64:
-		if n != math.Trunc(n) || n < math.MinInt || n > math.MaxInt {
-			return 0, fmt.Errorf("param %q: must be an integer, got %v", key, n)
-		}
-		return int(n), nil
+		return 0, fmt.Errorf("param %q: must be an integer, got %v", key, v)
 	}
 	return 0, fmt.Errorf("param %q: must be an integer, got %T", key, v)
 }
@@ -81,13 +54,10 @@ func (p Params) Int(key string, def int) (int, error) {
 // PositiveInt is Int with the value required to lie in [1, max].
 func (p Params) PositiveInt(key string, def, max int) (int, error) {
 	n, err := p.Int(key, def)
-	if err != nil {
-		return 0, err
+	if err == nil && (n < 1 || n > max) {
+		err = ParamRangeError(key, 1, max, n)
 	}
-	if n < 1 || n > max {
-		return 0, fmt.Errorf("param %q: must be between 1 and %d, got %d", key, max, n)
-	}
-	return n, nil
+	return n, err
 }
 
 // ParamRangeError reports an integer parameter outside [lo, hi].
@@ -103,19 +73,13 @@ func (p Params) Float(key string, def, lo, hi float64) (float64, error) {
 		return def, nil
 	}
 	var f float64
-	switch n := v.(type) {
-	case float64:
-		f = n
-	case float32:
-		f = float64(n)
-	case int:
-		f = float64(n)
-	case int64:
-		f = float64(n)
-	case int32:
-		f = float64(n)
-	case uint64:
-		f = float64(n)
+	switch rv := reflect.ValueOf(v); {
+	case rv.CanFloat():
+		f = rv.Float()
+	case rv.CanInt():
+		f = float64(rv.Int())
+	case rv.CanUint():
+		f = float64(rv.Uint())
 	default:
 		return 0, fmt.Errorf("param %q: must be a number, got %T", key, v)
 	}
@@ -138,15 +102,21 @@ func (p Params) String(key, def string) (string, error) {
 	return s, nil
 }
 
-// Bool reads a boolean parameter, or def when it is absent.
+// Bool reads a boolean parameter, or def when it is absent. YAML
+// booleans and the strings "true" and "false" are accepted.
 func (p Params) Bool(key string, def bool) (bool, error) {
-	v, ok := p[key]
-	if !ok || v == nil {
+	switch v := p[key].(type) {
+	case nil:
 		return def, nil
+	case bool:
+		return v, nil
+	case string:
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
 	}
-	b, ok := v.(bool)
-	if !ok {
-		return false, fmt.Errorf("param %q: must be true or false, got %T", key, v)
-	}
-	return b, nil
+	return false, fmt.Errorf("param %q: must be true or false, got %T", key, p[key])
 }

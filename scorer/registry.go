@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -48,39 +49,32 @@ func NoParams(m Metric) Factory {
 	}
 }
 
-// RegisterAll registers every entry, stopping at the first error.
-func (r *Registry) RegisterAll(entries ...Entry) error {
-	for _, e := range entries {
-		if err := r.add(e); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Register adds a factory under name, with no declared semantics.
 // Registering an empty name, a nil factory or a name already taken is an
 // error.
 func (r *Registry) Register(name string, f Factory) error {
-	return r.add(Entry{Name: name, New: f})
+	return r.RegisterAll(Entry{Name: name, New: f})
 }
 
-func (r *Registry) add(e Entry) error {
-	if e.Name == "" {
-		return errors.New("register metric: empty name")
-	}
-	if e.New == nil {
-		return fmt.Errorf("register metric %q: nil factory", e.Name)
-	}
-	if err := e.Semantics.normal().Validate(); err != nil {
-		return fmt.Errorf("register metric %q: %w", e.Name, err)
-	}
+// RegisterAll registers every entry as Register does, stopping at the
+// first error; an entry's semantics must be valid.
+func (r *Registry) RegisterAll(entries ...Entry) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, ok := r.entries[e.Name]; ok {
-		return fmt.Errorf("register metric %q: already registered", e.Name)
+	for _, e := range entries {
+		switch {
+		case e.Name == "":
+			return errors.New("register metric: empty name")
+		case e.New == nil:
+			return fmt.Errorf("register metric %q: nil factory", e.Name)
+		case r.entries[e.Name].New != nil:
+			return fmt.Errorf("register metric %q: already registered", e.Name)
+		}
+		if err := e.Semantics.normal().Validate(); err != nil {
+			return fmt.Errorf("register metric %q: %w", e.Name, err)
+		}
+		r.entries[e.Name] = e
 	}
-	r.entries[e.Name] = e
 	return nil
 }
 
@@ -96,12 +90,7 @@ func (r *Registry) Semantics(name string) (Semantics, bool) {
 func (r *Registry) Names() []string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	names := make([]string, 0, len(r.entries))
-	for n := range r.entries {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(r.entries))
 }
 
 // Build builds the configured metrics in order. Errors name the metric

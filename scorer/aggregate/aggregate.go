@@ -5,11 +5,10 @@
 package aggregate
 
 import (
-	"bytes"
+	"cmp"
 	"encoding/json"
 	"math"
-	"sort"
-	"strconv"
+	"slices"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
@@ -98,12 +97,7 @@ type Summary struct {
 
 // Passed reports whether every criterion passed (true when there are none).
 func (s *Summary) Passed() bool {
-	for _, c := range s.Criteria {
-		if !c.Passed {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(s.Criteria, func(c CriterionResult) bool { return !c.Passed })
 }
 
 // Errors returns the number of rows on which a metric failed, summed over
@@ -135,7 +129,7 @@ func Summarize(metrics []string, evals []*scorer.Evaluation, criteria []Criterio
 					perRow[i] = map[string]float64{}
 				}
 				perRow[i][name] = r.Score
-			} else if contains(ev.NotApplicable, name) {
+			} else if slices.Contains(ev.NotApplicable, name) {
 				ms.NotApplicable++
 			} else {
 				ms.Errors++
@@ -160,15 +154,6 @@ func Summarize(metrics []string, evals []*scorer.Evaluation, criteria []Criterio
 	return s
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // MarshalJSON writes the summary as Vertex prints it: row_count, then
 // <metric>/mean and <metric>/std per metric in order (std absent for
 // fewer than two scores, mean absent when nothing was scored), then
@@ -179,72 +164,39 @@ func contains(list []string, s string) bool {
 // spearman, mae}}), "partial" marks an interrupted evaluation and
 // "bad_rows" lists the rows that could not be read.
 func (s *Summary) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteString(`{"row_count":`)
-	b.WriteString(jsonNum(float64(s.RowCount)))
+	var o object
+	o.put("row_count", s.RowCount)
 	for _, m := range s.Metrics {
 		if m.HasMean {
-			writeKey(&b, m.Metric+"/mean")
-			b.WriteString(jsonNum(m.Mean))
+			o.put(m.Metric+"/mean", m.Mean)
 		}
 		if m.HasStd {
-			writeKey(&b, m.Metric+"/std")
-			b.WriteString(jsonNum(m.Std))
+			o.put(m.Metric+"/std", m.Std)
 		}
 		if m.HasWinRates {
-			writeKey(&b, m.Metric+"/candidate_model_win_rate")
-			b.WriteString(jsonNum(m.CandidateWinRate))
-			writeKey(&b, m.Metric+"/baseline_model_win_rate")
-			b.WriteString(jsonNum(m.BaselineWinRate))
-			writeKey(&b, m.Metric+"/position_inconsistent")
-			b.WriteString(strconv.Itoa(m.PositionInconsistent))
+			o.put(m.Metric+"/candidate_model_win_rate", m.CandidateWinRate)
+			o.put(m.Metric+"/baseline_model_win_rate", m.BaselineWinRate)
+			o.put(m.Metric+"/position_inconsistent", m.PositionInconsistent)
 		}
-		for _, c := range []struct {
-			k string
-			n int
-		}{{"/scored", m.Scored}, {"/not_applicable", m.NotApplicable}, {"/errors", m.Errors}} {
-			writeKey(&b, m.Metric+c.k)
-			b.WriteString(strconv.Itoa(c.n))
-		}
+		o.put(m.Metric+"/scored", m.Scored)
+		o.put(m.Metric+"/not_applicable", m.NotApplicable)
+		o.put(m.Metric+"/errors", m.Errors)
 	}
 	if len(s.Criteria) > 0 {
-		writeKey(&b, "criteria")
-		b.WriteByte('{')
-		crit := append([]CriterionResult(nil), s.Criteria...)
-		sort.SliceStable(crit, func(i, j int) bool { return crit[i].Metric < crit[j].Metric })
-		for i, c := range crit {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			k, _ := json.Marshal(c.Metric)
-			b.Write(k)
-			failed := c.FailedRows
-			if failed == nil {
-				failed = []int{}
-			}
-			v, err := json.Marshal(struct {
+		var crit object
+		for _, c := range slices.SortedStableFunc(slices.Values(s.Criteria), func(x, y CriterionResult) int { return cmp.Compare(x.Metric, y.Metric) }) {
+			failed := append([]int{}, c.FailedRows...) // [] rather than null
+			crit.put(c.Metric, struct {
 				Threshold  float64 `json:"threshold"`
 				Passed     bool    `json:"passed"`
 				FailedRows []int   `json:"failed_rows"`
 			}{c.Threshold, c.Passed, failed})
-			if err != nil {
-				return nil, err
-			}
-			b.WriteByte(':')
-			b.Write(v)
 		}
-		b.WriteByte('}')
+		o.put("criteria", crit.close())
 	}
 	if len(s.Agreement) > 0 {
-		writeKey(&b, "agreement")
-		b.WriteByte('{')
-		for i, a := range s.Agreement {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			k, _ := json.Marshal(a.Metric)
-			b.Write(k)
-			b.WriteByte(':')
+		var agr object
+		for _, a := range s.Agreement {
 			v := map[string]any{"n": a.N}
 			if a.HasKappa {
 				v["cohen_kappa"], v["confusion"] = a.Kappa, a.Confusion
@@ -255,50 +207,51 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 			if a.HasMAE {
 				v["mae"] = a.MAE
 			}
-			vb, err := json.Marshal(v)
-			if err != nil {
-				return nil, err
-			}
-			b.Write(vb)
+			agr.put(a.Metric, v)
 		}
-		b.WriteByte('}')
+		o.put("agreement", agr.close())
 	}
 	if s.Partial {
-		writeKey(&b, "partial")
-		b.WriteString("true")
+		o.put("partial", true)
 	}
 	if len(s.BadRows) > 0 {
-		writeKey(&b, "bad_rows")
-		v, err := json.Marshal(s.BadRows)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(v)
+		o.put("bad_rows", s.BadRows)
 	}
-	writeKey(&b, "passed")
-	if s.Passed() {
-		b.WriteString("true")
-	} else {
-		b.WriteString("false")
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	o.put("passed", s.Passed())
+	return o.close(), o.err
 }
 
-func writeKey(b *bytes.Buffer, k string) {
-	b.WriteByte(',')
+// object writes a JSON object member by member, in order.
+type object struct {
+	b   []byte
+	err error // the first value that could not be written
+}
+
+// put writes the member k: v as json.Marshal writes v; a number it
+// cannot write (NaN, ±Inf) is null, any other value it cannot write is
+// an error.
+func (o *object) put(k string, v any) {
+	o.b = append(o.b, ',')
+	if len(o.b) == 1 {
+		o.b[0] = '{'
+	}
 	kb, _ := json.Marshal(k)
-	b.Write(kb)
-	b.WriteByte(':')
+	vb, err := json.Marshal(v)
+	if _, num := v.(float64); err != nil && num {
+		vb, err = []byte("null"), nil
+	}
+	if o.err == nil {
+		o.err = err
+	}
+	o.b = append(append(append(o.b, kb...), ':'), vb...)
 }
 
-// jsonNum formats a finite number as JSON.
-func jsonNum(f float64) string {
-	b, err := json.Marshal(f)
-	if err != nil {
-		return "null"
+// close ends the object and returns it.
+func (o *object) close() json.RawMessage {
+	if len(o.b) == 0 {
+		return json.RawMessage("{}")
 	}
-	return string(b)
+	return append(o.b, '}')
 }
 
 // winRates fills a pairwise metric's win rates: when every result of ms's

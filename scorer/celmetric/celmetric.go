@@ -22,8 +22,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
@@ -61,7 +62,6 @@ func Factory(params map[string]any) (scorer.Metric, error) {
 // Metric is a compiled CEL metric.
 type Metric struct {
 	name  string
-	expr  string
 	needs scorer.Inputs
 	prg   cel.Program
 	vars  map[string]variable
@@ -94,7 +94,7 @@ func New(name, expression string) (*Metric, error) {
 		return nil, fmt.Errorf("param \"expression\": %w", err)
 	}
 	vars := variables()
-	m := &Metric{name: name, expr: expression, prg: prg, vars: vars, verdict: ast.OutputType() == cel.BoolType}
+	m := &Metric{name: name, prg: prg, vars: vars, verdict: ast.OutputType() == cel.BoolType}
 	for _, r := range ast.NativeRep().ReferenceMap() {
 		if v, ok := vars[r.Name]; ok {
 			m.needs |= v.needs
@@ -132,12 +132,9 @@ func (m *Metric) Semantics() scorer.Semantics {
 	return scorer.Semantics{}
 }
 
-// Expression returns the source expression.
-func (m *Metric) Expression() string { return m.expr }
-
 // Score evaluates the expression on in.
 func (m *Metric) Score(ctx context.Context, in *scorer.Instance) (scorer.Result, error) {
-	out, _, err := m.prg.ContextEval(ctx, activation(in, m.vars))
+	out, _, err := m.prg.ContextEval(ctx, lazy{in: in, vars: m.vars})
 	if err != nil {
 		return scorer.Result{}, fmt.Errorf("cel: %w", err)
 	}
@@ -172,11 +169,5 @@ func toScore(v ref.Val) (float64, error) {
 
 // VariableNames lists the names an expression can use, sorted.
 func VariableNames() []string {
-	vars := variables()
-	names := make([]string, 0, len(vars))
-	for n := range vars {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(variables()))
 }

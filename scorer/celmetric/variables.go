@@ -107,11 +107,6 @@ type lazy struct {
 	vars map[string]variable
 }
 
-// activation returns the variables of in.
-func activation(in *scorer.Instance, vars map[string]variable) interpreter.Activation {
-	return lazy{in: in, vars: vars}
-}
-
 // ResolveName reads a variable.
 func (l lazy) ResolveName(name string) (any, bool) {
 	v, ok := l.vars[name]

@@ -74,12 +74,8 @@ func ParseEvalSet(data []byte) (*EvalSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("eval_cases: %w", err)
 	}
-	for i, it := range items {
-		c, err := parseEvalCase(it)
-		if err != nil {
-			return nil, fmt.Errorf("eval_cases[%d]: %w", i, err)
-		}
-		set.Cases = append(set.Cases, c)
+	if set.Cases, err = eachItem(items, "eval_cases[%d]: %w", parseEvalCase); err != nil {
+		return nil, err
 	}
 	return set, nil
 }
@@ -148,14 +144,8 @@ func parseEvalCase(v json.RawMessage) (Case, error) {
 	if err != nil {
 		return c, fmt.Errorf("conversation: %w", err)
 	}
-	for i, it := range items {
-		t, err := parseInvocation(it)
-		if err != nil {
-			return c, fmt.Errorf("conversation[%d]: %w", i, err)
-		}
-		c.Turns = append(c.Turns, t)
-	}
-	return c, nil
+	c.Turns, err = eachItem(items, "conversation[%d]: %w", parseInvocation)
+	return c, err
 }
 
 // parseInvocation reads one expected invocation.

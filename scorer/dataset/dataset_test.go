@@ -117,7 +117,7 @@ func TestRagasSamples(t *testing.T) {
 	if in.Prompt != "Can you translate that to Celsius?" || in.Response != "75°F is approximately 23.9°C." {
 		t.Errorf("prompt %q response %q", in.Prompt, in.Response)
 	}
-	if len(in.Conversation) != 3 || in.Conversation[1].Role != RoleAssistant || in.Conversation[2].Role != RoleTool ||
+	if len(in.Conversation) != 3 || in.Conversation[1].Role != agentrun.RoleAssistant || in.Conversation[2].Role != agentrun.RoleTool ||
 		len(in.Conversation[1].ToolCalls) != 1 {
 		t.Errorf("conversation: %+v", in.Conversation)
 	}

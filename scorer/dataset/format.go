@@ -79,13 +79,8 @@ func LoadRows(path string, format Format) (rows []Row, bad []*Error, err error) 
 
 // detect picks a format from the file name, then the content.
 func detect(path string, data []byte) Format {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".jsonl", ".ndjson":
-		return FormatJSONL
-	case ".json":
-		return FormatJSON
-	case ".csv":
-		return FormatCSV
+	if f, err := ParseFormat(strings.TrimPrefix(filepath.Ext(path), ".")); err == nil && f != FormatAuto {
+		return f
 	}
 	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	switch {

@@ -36,15 +36,9 @@ func Join(set *EvalSet, runs []*agentrun.Trajectory, caseIDAttr string) (rows []
 			byID[id] = append(byID[id], i)
 		}
 	}
-	known := map[string]bool{}
-	for _, c := range set.Cases {
-		known[c.ID] = true
-	}
-	for id, idx := range byID {
-		if known[id] {
-			for _, i := range idx {
-				used[i] = true
-			}
+	for _, c := range set.Cases { // runs naming a case are its own
+		for _, i := range byID[c.ID] {
+			used[i] = true
 		}
 	}
 	for _, c := range set.Cases {

@@ -10,23 +10,16 @@ import (
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
-// Message roles as the Instance's conversation spells them.
-const (
-	RoleUser      = agentrun.RoleUser
-	RoleAssistant = agentrun.RoleAssistant
-	RoleTool      = agentrun.RoleTool
-)
-
 // ragasRole maps a Ragas message type (or an OpenAI-style role) to a
 // conversation role.
 func ragasRole(s string) (string, bool) {
 	switch strings.ToLower(s) {
 	case "human", "user":
-		return RoleUser, true
+		return agentrun.RoleUser, true
 	case "ai", "assistant", "model":
-		return RoleAssistant, true
+		return agentrun.RoleAssistant, true
 	case "tool":
-		return RoleTool, true
+		return agentrun.RoleTool, true
 	}
 	return "", false
 }
@@ -81,10 +74,10 @@ func ragasConversation(in *scorer.Instance, v json.RawMessage) error {
 			}
 		}
 		switch role {
-		case RoleUser:
+		case agentrun.RoleUser:
 			lastUser = len(in.Transcript)
 			pending = nil
-		case RoleAssistant:
+		case agentrun.RoleAssistant:
 			if tc := m["tool_calls"]; tc != nil && !isNull(tc) {
 				if msg.ToolCalls, err = callsValue(tc); err != nil {
 					return fmt.Errorf("message %d: tool_calls: %w", i, err)
@@ -95,7 +88,7 @@ func ragasConversation(in *scorer.Instance, v json.RawMessage) error {
 				pending = append(pending, len(in.PredictedTrajectory))
 				in.PredictedTrajectory = append(in.PredictedTrajectory, c)
 			}
-		case RoleTool:
+		case agentrun.RoleTool:
 			if len(pending) > 0 {
 				in.PredictedTrajectory[pending[0]].Result = msg.Content
 				pending = pending[1:]
@@ -114,7 +107,7 @@ func ragasConversation(in *scorer.Instance, v json.RawMessage) error {
 		in.Has |= scorer.InConversation
 	}
 	for _, m := range in.Transcript[lastUser+1:] {
-		if m.Role == RoleAssistant && m.Content != "" {
+		if m.Role == agentrun.RoleAssistant && m.Content != "" {
 			in.Response = m.Content
 			in.Has |= scorer.InResponse
 		}

@@ -80,25 +80,11 @@ func readJSONArray(data []byte) ([]object, error) {
 		return nil, fmt.Errorf("a JSON dataset must be an array of row objects: %w", err)
 	}
 	out := make([]object, 0, len(items))
-	for i, it := range items {
+	for _, it := range items {
 		cols, err := decodeObject(it)
-		if err != nil {
-			err = atRow(err, i, 0)
-		}
 		out = append(out, object{cols: cols, err: err})
 	}
 	return out, nil
-}
-
-// atRow places err at a row: a cell *Error gets the row and line, any
-// other error is wrapped in one.
-func atRow(err error, row, line int) error {
-	var e *Error
-	if errors.As(err, &e) {
-		e.Row, e.Line = row, line
-		return e
-	}
-	return &Error{Row: row, Line: line, Err: err}
 }
 
 // decodeObject decodes a JSON object keeping its keys in order. A key
@@ -218,7 +204,7 @@ func readCSV(data []byte) ([]object, error) {
 				line = pe.StartLine
 				if errors.Is(pe.Err, csv.ErrFieldCount) {
 					// the record is read; the run goes on with the next
-					out = append(out, object{line: line, err: &Error{Row: len(out), Line: line, Err: err}})
+					out = append(out, object{line: line, err: err})
 					continue
 				}
 			}
@@ -229,7 +215,7 @@ func readCSV(data []byte) ([]object, error) {
 		for i, cell := range rec[skip:] {
 			v, err := csvCell(cell)
 			if err != nil {
-				o = object{line: line, err: &Error{Row: len(out), Line: line, Column: header[i], Err: err}}
+				o = object{line: line, err: &Error{Column: header[i], Err: err}}
 				break
 			}
 			o.cols[i] = Column{Name: header[i], Value: v}

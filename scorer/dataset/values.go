@@ -99,53 +99,35 @@ func argsValue(v json.RawMessage) (string, bool, error) {
 // {tool_name, tool_input} (tool_input optional as an object or a JSON
 // string; tool_output optional).
 func trajectoryValue(v json.RawMessage) ([]agentrun.ToolCall, error) {
-	items, err := arrayValue(v)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]agentrun.ToolCall, 0, len(items))
-	for i, it := range items {
+	return listValue(v, func(it json.RawMessage) (agentrun.ToolCall, error) {
+		var tc agentrun.ToolCall
 		m, err := fields(it)
 		if err != nil {
-			return nil, fmt.Errorf("item %d: %w", i, err)
+			return tc, err
 		}
 		name, ok := m["tool_name"]
 		if !ok {
-			return nil, fmt.Errorf("item %d: missing \"tool_name\"", i)
+			return tc, errors.New(`missing "tool_name"`)
 		}
-		var tc agentrun.ToolCall
 		if err := json.Unmarshal(name, &tc.Name); err != nil {
-			return nil, fmt.Errorf("item %d: \"tool_name\" must be a string", i)
+			return tc, errors.New(`"tool_name" must be a string`)
 		}
 		if tc.Arguments, tc.ArgumentsValid, err = argsValue(m["tool_input"]); err != nil {
-			return nil, fmt.Errorf("item %d: \"tool_input\" %w", i, err)
+			return tc, fmt.Errorf(`"tool_input" %w`, err)
 		}
 		if out, ok := m["tool_output"]; ok && !isNull(out) {
 			if tc.Result, err = textValue(out); err != nil {
-				return nil, fmt.Errorf("item %d: \"tool_output\" %w", i, err)
+				return tc, fmt.Errorf(`"tool_output" %w`, err)
 			}
 		}
-		out = append(out, tc)
-	}
-	return out, nil
+		return tc, nil
+	})
 }
 
 // callsValue reads a list of {name, args} tool calls (Ragas, ADK).
 // "arguments" and "id" are accepted too.
 func callsValue(v json.RawMessage) ([]agentrun.ToolCall, error) {
-	items, err := arrayValue(v)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]agentrun.ToolCall, 0, len(items))
-	for i, it := range items {
-		tc, err := callValue(it)
-		if err != nil {
-			return nil, fmt.Errorf("item %d: %w", i, err)
-		}
-		out = append(out, tc)
-	}
-	return out, nil
+	return listValue(v, callValue)
 }
 
 // callValue reads one {name, args} tool call.
@@ -179,17 +161,35 @@ func callValue(v json.RawMessage) (agentrun.ToolCall, error) {
 
 // stringsValue reads a list of strings.
 func stringsValue(v json.RawMessage) ([]string, error) {
+	return listValue(v, func(it json.RawMessage) (string, error) {
+		var s string
+		if err := json.Unmarshal(it, &s); err != nil {
+			return "", errors.New("must be a string")
+		}
+		return s, nil
+	})
+}
+
+// listValue reads a JSON array (or a string holding one) with read; an
+// item's error names the item.
+func listValue[T any](v json.RawMessage, read func(json.RawMessage) (T, error)) ([]T, error) {
 	items, err := arrayValue(v)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, 0, len(items))
+	return eachItem(items, "item %d: %w", read)
+}
+
+// eachItem reads items with read; an item's error is wrapped with
+// itemFormat, given the item's index and the error.
+func eachItem[T any](items []json.RawMessage, itemFormat string, read func(json.RawMessage) (T, error)) ([]T, error) {
+	out := make([]T, 0, len(items))
 	for i, it := range items {
-		var s string
-		if err := json.Unmarshal(it, &s); err != nil {
-			return nil, fmt.Errorf("item %d: must be a string", i)
+		x, err := read(it)
+		if err != nil {
+			return nil, fmt.Errorf(itemFormat, i, err)
 		}
-		out = append(out, s)
+		out = append(out, x)
 	}
 	return out, nil
 }

@@ -66,20 +66,20 @@ type columnReader struct {
 // later column may override or conflict with what an earlier one set.
 var columnReaders = []columnReader{
 	{ColUserInput, readUserInput},
-	{ColPrompt, text(scorer.InPrompt, func(in *scorer.Instance) *string { return &in.Prompt })},
-	{ColResponse, text(scorer.InResponse, func(in *scorer.Instance) *string { return &in.Response })},
-	{ColReference, text(scorer.InReference, func(in *scorer.Instance) *string { return &in.Reference })},
-	{ColContext, text(scorer.InContext, func(in *scorer.Instance) *string { return &in.Context })},
-	{ColInstruction, text(scorer.InInstruction, func(in *scorer.Instance) *string { return &in.Instruction })},
-	{ColPrediction, text(scorer.InPrediction, func(in *scorer.Instance) *string { return &in.Prediction })},
-	{ColPredictedTrajectory, readPredictedTrajectory},
-	{ColReferenceTrajectory, readReferenceTrajectory},
+	{ColPrompt, set(scorer.InPrompt, textValue, prompt)},
+	{ColResponse, set(scorer.InResponse, textValue, func(in *scorer.Instance) *string { return &in.Response })},
+	{ColReference, set(scorer.InReference, textValue, func(in *scorer.Instance) *string { return &in.Reference })},
+	{ColContext, set(scorer.InContext, textValue, func(in *scorer.Instance) *string { return &in.Context })},
+	{ColInstruction, set(scorer.InInstruction, textValue, func(in *scorer.Instance) *string { return &in.Instruction })},
+	{ColPrediction, set(scorer.InPrediction, textValue, func(in *scorer.Instance) *string { return &in.Prediction })},
+	{ColPredictedTrajectory, set(scorer.InPredictedTrajectory, trajectoryValue, func(in *scorer.Instance) *[]agentrun.ToolCall { return &in.PredictedTrajectory })},
+	{ColReferenceTrajectory, set(scorer.InReferenceTrajectory, trajectoryValue, func(in *scorer.Instance) *[]agentrun.ToolCall { return &in.ReferenceTrajectory })},
 	{ColReferenceToolCalls, readReferenceToolCalls},
-	{ColReferenceTopics, readReferenceTopics},
+	{ColReferenceTopics, set(scorer.InReferenceTopics, stringsValue, func(in *scorer.Instance) *[]string { return &in.ReferenceTopics })},
 	{ColConversation, readConversation},
 	{ColHistory, readConversation},
 	{ColLatency, readLatency},
-	{ColFailure, readFailure},
+	{ColFailure, set(scorer.InFailure, boolValue, func(in *scorer.Instance) *bool { return &in.Failure })},
 	{ColCaseID, readCaseID},
 	{ColEvalID, readCaseID},
 }
@@ -89,15 +89,15 @@ func known(name string) bool {
 	return slices.ContainsFunc(columnReaders, func(c columnReader) bool { return c.name == name })
 }
 
-// text returns the reader of a text column stored in the field that
-// field returns.
-func text(bit scorer.Inputs, field func(*scorer.Instance) *string) func(*scorer.Instance, json.RawMessage) error {
+// set returns the reader of a column that value decodes into the field
+// that field returns.
+func set[T any](bit scorer.Inputs, value func(json.RawMessage) (T, error), field func(*scorer.Instance) *T) func(*scorer.Instance, json.RawMessage) error {
 	return func(in *scorer.Instance, v json.RawMessage) error {
-		s, err := textValue(v)
+		x, err := value(v)
 		if err != nil {
 			return err
 		}
-		*field(in) = s
+		*field(in) = x
 		in.Has |= bit
 		return nil
 	}
@@ -109,34 +109,10 @@ func readUserInput(in *scorer.Instance, v json.RawMessage) error {
 	if t := bytes.TrimSpace(v); len(t) > 0 && t[0] == '[' {
 		return ragasConversation(in, v)
 	}
-	s, err := textValue(v)
-	if err != nil {
-		return err
-	}
-	in.Prompt = s
-	in.Has |= scorer.InPrompt
-	return nil
+	return set(scorer.InPrompt, textValue, prompt)(in, v)
 }
 
-func readPredictedTrajectory(in *scorer.Instance, v json.RawMessage) error {
-	calls, err := trajectoryValue(v)
-	if err != nil {
-		return err
-	}
-	in.PredictedTrajectory = calls
-	in.Has |= scorer.InPredictedTrajectory
-	return nil
-}
-
-func readReferenceTrajectory(in *scorer.Instance, v json.RawMessage) error {
-	calls, err := trajectoryValue(v)
-	if err != nil {
-		return err
-	}
-	in.ReferenceTrajectory = calls
-	in.Has |= scorer.InReferenceTrajectory
-	return nil
-}
+func prompt(in *scorer.Instance) *string { return &in.Prompt }
 
 // readReferenceToolCalls reads Ragas reference tool calls, the reference
 // trajectory under another name.
@@ -150,16 +126,6 @@ func readReferenceToolCalls(in *scorer.Instance, v json.RawMessage) error {
 	}
 	in.ReferenceTrajectory = calls
 	in.Has |= scorer.InReferenceTrajectory
-	return nil
-}
-
-func readReferenceTopics(in *scorer.Instance, v json.RawMessage) error {
-	topics, err := stringsValue(v)
-	if err != nil {
-		return err
-	}
-	in.ReferenceTopics = topics
-	in.Has |= scorer.InReferenceTopics
 	return nil
 }
 
@@ -185,16 +151,6 @@ func readLatency(in *scorer.Instance, v json.RawMessage) error {
 	}
 	in.Latency = time.Duration(f * float64(time.Second))
 	in.Has |= scorer.InLatency
-	return nil
-}
-
-func readFailure(in *scorer.Instance, v json.RawMessage) error {
-	failed, err := boolValue(v)
-	if err != nil {
-		return err
-	}
-	in.Failure = failed
-	in.Has |= scorer.InFailure
 	return nil
 }
 
@@ -233,32 +189,26 @@ func readOtherColumns(in *scorer.Instance, cols []Column) error {
 
 // messagesValue reads a list of {role, content} messages.
 func messagesValue(v json.RawMessage) ([]agentrun.Message, error) {
-	items, err := arrayValue(v)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]agentrun.Message, 0, len(items))
-	for i, it := range items {
+	return listValue(v, func(it json.RawMessage) (agentrun.Message, error) {
+		var msg agentrun.Message
 		m, err := fields(it)
 		if err != nil {
-			return nil, fmt.Errorf("item %d: %w", i, err)
+			return msg, err
 		}
-		var msg agentrun.Message
 		role := m["role"]
 		if role == nil {
 			role = m["type"]
 		}
 		if role != nil {
 			if msg.Role, err = textValue(role); err != nil {
-				return nil, fmt.Errorf("item %d: role %w", i, err)
+				return msg, fmt.Errorf("role %w", err)
 			}
 		}
 		if c := m["content"]; c != nil && !isNull(c) {
 			if msg.Content, err = textValue(c); err != nil {
-				return nil, fmt.Errorf("item %d: content %w", i, err)
+				return msg, fmt.Errorf("content %w", err)
 			}
 		}
-		out = append(out, msg)
-	}
-	return out, nil
+		return msg, nil
+	})
 }

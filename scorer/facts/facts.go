@@ -1,7 +1,6 @@
 package facts
 
 import (
-	"context"
 	"strconv"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
@@ -41,25 +40,13 @@ const (
 // when the score is 0, else "unsupported". A response without a
 // checkable fact is not applicable. Details: "facts", "unsupported",
 // "unsupported_facts" (the facts as written, first 50).
-type unsupportedFacts struct{}
-
-// Name returns "unsupported_facts".
-func (unsupportedFacts) Name() string { return MetricUnsupportedFacts }
-
-// Needs requires the response.
-func (unsupportedFacts) Needs() scorer.Inputs { return scorer.InResponse }
-
-// Inline marks the metric as one that never blocks (scorer.Inline).
-func (unsupportedFacts) Inline() {}
-
-// Score returns unsupported / checkable facts of the response.
 //
 // The response is tokenised first; without a fact the metric does not
 // apply. Each source is then tokenised in turn, its facts looked up among
 // the response's, until every response fact is supported; identifiers,
 // e-mail addresses and URLs still unsupported are then looked for as
 // substrings of the sources.
-func (unsupportedFacts) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
+func unsupportedFacts(in *scorer.Instance) (scorer.Result, error) {
 	fs := responseFacts(in.Response)
 	if len(fs.facts) == 0 {
 		return scorer.Result{}, scorer.ErrNotApplicable
@@ -79,9 +66,8 @@ func (unsupportedFacts) Score(_ context.Context, in *scorer.Instance) (scorer.Re
 func (fs *factSet) result() scorer.Result {
 	n, k := len(fs.facts), fs.left
 	r := scorer.Result{
-		Metric: MetricUnsupportedFacts,
-		Score:  float64(k) / float64(n),
-		Label:  "supported",
+		Score: float64(k) / float64(n),
+		Label: "supported",
 	}
 	if k == 0 {
 		r.Details = map[string]any{"facts": n, "unsupported": 0, "unsupported_facts": []string{}}

@@ -47,7 +47,7 @@ func loadLabelledFactsCases(t *testing.T) []labelledFactsCase {
 // facts were labelled by hand: which facts the response holds, which of
 // them no source supports, and the score that follows.
 func TestUnsupportedFactsLabelled(t *testing.T) {
-	m := unsupportedFacts{}
+	m := factsMetric()
 	for _, c := range loadLabelledFactsCases(t) {
 		t.Run(c.Name, func(t *testing.T) {
 			if got := responseFactSurfaces(c.Response); !slices.Equal(got, c.Facts) {

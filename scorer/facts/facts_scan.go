@@ -320,17 +320,9 @@ func urlLen(s string) int {
 	return end
 }
 
-// hasPrefixFold is strings.HasPrefix ignoring ASCII case; prefix is lower case.
+// hasPrefixFold is strings.HasPrefix ignoring case; prefix is ASCII.
 func hasPrefixFold(s, prefix string) bool {
-	if len(s) < len(prefix) {
-		return false
-	}
-	for i := 0; i < len(prefix); i++ {
-		if lowerASCII(s[i]) != prefix[i] {
-			return false
-		}
-	}
-	return true
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
 func lowerASCII(c byte) byte {
@@ -486,7 +478,7 @@ func (sc *factScanner) emitDate(y, m, d, am, ad int, surface string) {
 	}
 	sc.emit(factDate, sc.buf, sc.alt, surface)
 	if sc.source {
-		sc.buf = appendInt(sc.buf[:0], y, 4)
+		sc.buf = appendDate(sc.buf[:0], y, m, d)[:4] // the year
 		sc.emit(factNumber, sc.buf, nil, surface)
 	}
 }
@@ -501,22 +493,6 @@ func appendDate(b []byte, y, m, d int) []byte {
 		byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-',
 		byte('0'+m/10), byte('0'+m%10), '-',
 		byte('0'+d/10), byte('0'+d%10))
-}
-
-// appendInt appends n (>= 0) zero-padded to width digits.
-func appendInt(b []byte, n, width int) []byte {
-	var tmp [20]byte
-	i := len(tmp)
-	for n > 0 || i == len(tmp) {
-		i--
-		tmp[i] = byte('0' + n%10)
-		n /= 10
-	}
-	for len(tmp)-i < width {
-		i--
-		tmp[i] = '0'
-	}
-	return append(b, tmp[i:]...)
 }
 
 // amountSurface returns how a number was written: t with the currency

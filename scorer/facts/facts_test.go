@@ -123,7 +123,7 @@ func TestUnsupportedFactsExplanationCapped(t *testing.T) {
 		fmt.Fprintf(&b, "ID-%04d ", i)
 	}
 	in := unsupportedFactsCase{Response: b.String(), Prompt: "ID-0003"}.instance()
-	r, err := unsupportedFacts{}.Score(context.Background(), in)
+	r, err := factsMetric().Score(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestUnsupportedFactsDetailsCapped(t *testing.T) {
 	for i := range 80 {
 		fmt.Fprintf(&b, "X%dY ", 100+i)
 	}
-	r, err := unsupportedFacts{}.Score(context.Background(), unsupportedFactsCase{Response: b.String()}.instance())
+	r, err := factsMetric().Score(context.Background(), unsupportedFactsCase{Response: b.String()}.instance())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func FuzzUnsupportedFacts(f *testing.F) {
 	f.Add("订单ORD-1已发货 Б12 www.", "")
 	f.Add("may 5 2026 5th Sept 2026 9999/99/99 0,000 ,,, ..", "\xff\xfe")
 	f.Add("words and more words, then March\n— 5 2026\n  - 10. done WWW.x.io", "so on 5 March 2026 at www.x.io")
-	m := unsupportedFacts{}
+	m := factsMetric()
 	f.Fuzz(func(t *testing.T, response, source string) {
 		in := unsupportedFactsCase{Response: response, Tools: []struct {
 			Args   string `json:"args"`
@@ -296,7 +296,7 @@ func denseFactsRun() *scorer.Instance {
 // tool results of 1 KB.
 func BenchmarkUnsupportedFacts(b *testing.B) {
 	in := denseFactsRun()
-	m := unsupportedFacts{}
+	m := factsMetric()
 	b.ReportAllocs()
 	b.SetBytes(int64(len(in.Response) + 10*1024))
 	for b.Loop() {
@@ -317,7 +317,7 @@ func TestUnsupportedFactsBounded(t *testing.T) {
 	src.WriteString("ID-00001 ID-02999")
 	in := unsupportedFactsCase{Response: resp.String(), Prompt: "ID-00000"}.instance()
 	in.PredictedTrajectory = []agentrun.ToolCall{{Name: "t", Result: src.String()}}
-	r, err := unsupportedFacts{}.Score(context.Background(), in)
+	r, err := factsMetric().Score(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,7 +351,7 @@ func proseRun() *scorer.Instance {
 // BenchmarkUnsupportedFactsProse scores proseRun.
 func BenchmarkUnsupportedFactsProse(b *testing.B) {
 	in := proseRun()
-	m := unsupportedFacts{}
+	m := factsMetric()
 	b.ReportAllocs()
 	b.SetBytes(int64(len(in.Response)))
 	for b.Loop() {
@@ -389,7 +389,7 @@ func largeResultsRun() *scorer.Instance {
 // BenchmarkUnsupportedFactsLargeResults scores largeResultsRun.
 func BenchmarkUnsupportedFactsLargeResults(b *testing.B) {
 	in := largeResultsRun()
-	m := unsupportedFacts{}
+	m := factsMetric()
 	b.ReportAllocs()
 	b.SetBytes(4 * 8 << 10)
 	for b.Loop() {
@@ -417,7 +417,7 @@ func TestUnsupportedFactsEmailBeyondSubstringBudget(t *testing.T) {
 		Result string `json:"result"`
 		Error  string `json:"error"`
 	}{{Result: src.String()}}}.instance()
-	r, err := unsupportedFacts{}.Score(context.Background(), in)
+	r, err := factsMetric().Score(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -429,4 +429,9 @@ func TestUnsupportedFactsEmailBeyondSubstringBudget(t *testing.T) {
 // mustMetric builds a fact-checking metric with params.
 func mustMetric(t testing.TB, name string, params map[string]any) scorer.Metric {
 	return scorertest.MustMetric(t, Metrics(), name, params)
+}
+
+// factsMetric is unsupported_facts as the registry builds it.
+func factsMetric() scorer.Metric {
+	return scorer.Func(MetricUnsupportedFacts, scorer.InResponse, unsupportedFacts)
 }

@@ -62,7 +62,7 @@ func Decode(ld plog.Logs, now time.Time) (out []scorer.Feedback, rejected []Reje
 	for _, rl := range ld.ResourceLogs().All() {
 		service := ""
 		if v, ok := rl.Resource().Attributes().Get("service.name"); ok {
-			service = cut(v.AsString(), maxTextBytes)
+			service = truncate.String(v.AsString(), maxTextBytes)
 		}
 		for _, sl := range rl.ScopeLogs().All() {
 			for _, lr := range sl.LogRecords().All() {
@@ -71,7 +71,7 @@ func Decode(ld plog.Logs, now time.Time) (out []scorer.Feedback, rejected []Reje
 				}
 				f, reason := decode(lr, now)
 				if reason != "" {
-					rejected = append(rejected, Rejected{Reason: reason, TraceID: f.TraceID, Metric: cut(f.Metric, maxMetricBytes)})
+					rejected = append(rejected, Rejected{Reason: reason, TraceID: f.TraceID, Metric: truncate.String(f.Metric, maxMetricBytes)})
 					continue
 				}
 				f.Service = service
@@ -126,10 +126,10 @@ func decode(lr plog.LogRecord, now time.Time) (f scorer.Feedback, reason string)
 		return f, ReasonNoValue
 	}
 	if v, ok := attrs.Get(AttrExplanation); ok {
-		f.Explanation = cut(v.AsString(), maxTextBytes)
+		f.Explanation = truncate.String(v.AsString(), maxTextBytes)
 	}
 	if v, ok := attrs.Get(AttrAnnotator); ok {
-		f.Annotator = cut(v.AsString(), maxTextBytes)
+		f.Annotator = truncate.String(v.AsString(), maxTextBytes)
 	}
 	ts := lr.Timestamp()
 	if ts == 0 {
@@ -141,6 +141,3 @@ func decode(lr plog.LogRecord, now time.Time) (f scorer.Feedback, reason string)
 	}
 	return f, ""
 }
-
-// cut shortens s to at most n bytes, on a rune boundary.
-func cut(s string, n int) string { return truncate.String(s, n) }

@@ -66,7 +66,7 @@ type Store struct {
 	reloads *prometheus.CounterVec
 	lookups *prometheus.CounterVec
 	cases   prometheus.GaugeFunc
-	hits    [3]prometheus.Counter // case_id, input, miss
+	hits    map[string]prometheus.Counter // by result
 }
 
 // New loads every file of cfg. A file that cannot be read or parsed is an
@@ -91,8 +91,9 @@ func New(cfg scorer.ReferencesConfig, set telemetry.Settings) (*Store, error) {
 		Name: "evalsidecar_reference_cases",
 		Help: "Eval cases currently loaded from the reference files.",
 	}, func() float64 { return float64(s.idx.Load().cases) })
-	for i, r := range []string{ResultCaseID, ResultInput, ResultMiss} {
-		s.hits[i] = s.lookups.WithLabelValues(r)
+	s.hits = map[string]prometheus.Counter{}
+	for _, r := range []string{ResultCaseID, ResultInput, ResultMiss} {
+		s.hits[r] = s.lookups.WithLabelValues(r)
 	}
 	s.reloads.WithLabelValues("ok")
 	s.reloads.WithLabelValues("error")
@@ -139,16 +140,13 @@ func (s *Store) Reload() error {
 	changed := false
 	for _, path := range s.cfg.Files {
 		st, err := os.Stat(path)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("references: %w", err))
-			s.reloads.WithLabelValues("error").Inc()
-			continue
+		var cases []dataset.Case
+		if err == nil {
+			if old, ok := s.files[path]; ok && old.mod.Equal(st.ModTime()) && old.size == st.Size() {
+				continue
+			}
+			cases, err = loadFile(path)
 		}
-		old, ok := s.files[path]
-		if ok && old.mod.Equal(st.ModTime()) && old.size == st.Size() {
-			continue
-		}
-		cases, err := loadFile(path)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("references: %w", err))
 			s.reloads.WithLabelValues("error").Inc()
@@ -247,16 +245,13 @@ func (s *Store) Enrich(_ context.Context, in *scorer.Instance) bool {
 		result = ResultInput
 	}
 	if !found {
-		s.hits[2].Inc()
-		return false
+		result = ResultMiss
 	}
-	if result == ResultCaseID {
-		s.hits[0].Inc()
-	} else {
-		s.hits[1].Inc()
+	s.hits[result].Inc()
+	if found {
+		apply(in, m)
 	}
-	apply(in, m)
-	return true
+	return found
 }
 
 // Case returns the loaded eval case with id (a later file wins on a

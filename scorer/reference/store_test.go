@@ -149,7 +149,7 @@ func TestReloadOnChange(t *testing.T) {
 	if got := testutil.ToFloat64(s.reloads.WithLabelValues("ok")); got != 2 {
 		t.Errorf("reloads ok %v, want 2", got)
 	}
-	if got := testutil.ToFloat64(s.hits[0]); got != 3 {
+	if got := testutil.ToFloat64(s.hits[ResultCaseID]); got != 3 {
 		t.Errorf("case id hits %v, want 3", got)
 	}
 }

@@ -5,7 +5,13 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/evalsidecar/evalsidecar/internal/jsonobj"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
+
+// parseJSON is how tool_args_valid decodes arguments it validates.
+func parseJSON(s string) (any, error) { return jsonschema.UnmarshalJSON(strings.NewReader(s)) }
 
 // referenceDecode decodes s with encoding/json the way parseJSON claims
 // to: into any, with UseNumber, nothing but whitespace after the value.
@@ -45,8 +51,8 @@ func FuzzIsJSONObject(f *testing.F) {
 		checkParse(t, s)
 		v, err := parseJSON(s)
 		_, obj := v.(map[string]any)
-		if want := err == nil && obj; isJSONObject(s) != want {
-			t.Fatalf("isJSONObject(%q) = %v, want %v (decode err %v)", s, !want, want, err)
+		if want := err == nil && obj; jsonobj.Valid(s) != want {
+			t.Fatalf("jsonobj.Valid(%q) = %v, want %v (decode err %v)", s, !want, want, err)
 		}
 	})
 }

@@ -41,7 +41,7 @@ func TestLatency(t *testing.T) {
 		{Name: "zero", In: &scorer.Instance{Has: scorer.InLatency}, Want: 0},
 		{Name: "negative clamps", In: &scorer.Instance{Latency: -time.Second, Has: scorer.InLatency}, Want: 0},
 	})
-	if got := (latency{}).Needs(); got != scorer.InLatency {
+	if got := mustMetric(t, MetricLatency, nil).Needs(); got != scorer.InLatency {
 		t.Errorf("Needs = %b, want InLatency", got)
 	}
 }

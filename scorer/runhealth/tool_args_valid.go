@@ -4,7 +4,9 @@ import (
 	"context"
 	"strings"
 
+	"github.com/evalsidecar/evalsidecar/internal/jsonobj"
 	"github.com/evalsidecar/evalsidecar/internal/truncate"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
@@ -93,7 +95,7 @@ func (m *toolArgsValid) Score(_ context.Context, in *scorer.Instance) (scorer.Re
 		if text != "" {
 			sch, err := m.schemas.get(text)
 			if err == nil {
-				v, perr := parseJSON(c.Arguments)
+				v, perr := jsonschema.UnmarshalJSON(strings.NewReader(c.Arguments))
 				if _, obj := v.(map[string]any); perr != nil || !obj {
 					bad(c.Name, notObject)
 					continue
@@ -108,7 +110,7 @@ func (m *toolArgsValid) Score(_ context.Context, in *scorer.Instance) (scorer.Re
 		}
 		// ArgumentsValid is set only by a JSON-object check (the
 		// extractor's or the dataset reader's); without it, check here.
-		if !c.ArgumentsValid && !isJSONObject(c.Arguments) {
+		if !c.ArgumentsValid && !jsonobj.Valid(c.Arguments) {
 			bad(c.Name, notObject)
 		}
 	}

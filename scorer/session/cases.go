@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
@@ -90,17 +89,7 @@ func (a *Assembler) scoreCase(ctx context.Context, s *agentrun.Session, ev *scor
 			continue
 		}
 		r, reason, err := scorer.RunMetric(ctx, m, in, a.opts.MetricTimeout, a.log)
-		switch {
-		case err == nil:
-			if r.Metric == "" {
-				r.Metric = m.Name()
-			}
-			ev.Results = append(ev.Results, r)
-		case reason == "" && errors.Is(err, scorer.ErrNotApplicable):
-			ev.NotApplicable = append(ev.NotApplicable, m.Name())
-		default:
-			ev.Errors = append(ev.Errors, scorer.MetricError{Metric: m.Name(), Reason: reason, Err: err})
-		}
+		ev.Add(m.Name(), r, reason, err)
 	}
 	return c
 }

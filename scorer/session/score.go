@@ -16,39 +16,21 @@ const (
 	MetricDuration      = "session_duration_seconds"
 )
 
-// metric is a session metric: a scorer.Described metric scoring the
-// Instance's Session, so that the exporters learn its semantics as they
-// learn the run metrics'.
-type metric struct {
-	name  string
-	sem   scorer.Semantics
-	score func(s *agentrun.Session) (scorer.Result, bool) // false: not applicable
-}
-
-// Name returns the metric id.
-func (m metric) Name() string { return m.name }
-
-// Needs requires nothing beyond the Instance's Session.
-func (metric) Needs() scorer.Inputs { return 0 }
-
-// Inline marks the metric as one that never blocks.
-func (metric) Inline() {}
-
-// Semantics returns the metric's declared semantics.
-func (m metric) Semantics() scorer.Semantics { return m.sem }
-
-// Score scores in.Session; ErrNotApplicable without a session or when
-// the metric is undefined for it.
-func (m metric) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
-	if in.Session == nil {
-		return scorer.Result{}, scorer.ErrNotApplicable
-	}
-	r, ok := m.score(in.Session)
-	if !ok {
-		return scorer.Result{}, scorer.ErrNotApplicable
-	}
-	r.Metric = m.name
-	return r, nil
+// metric returns a session metric: a scorer.Described metric scoring the
+// Instance's Session (not applicable without one, or when score says it
+// is undefined), so that the exporters learn its semantics as they learn
+// the run metrics'.
+func metric(name string, sem scorer.Semantics, score func(s *agentrun.Session) (scorer.Result, bool)) scorer.Metric {
+	return scorer.DescribedFunc(name, 0, sem, func(in *scorer.Instance) (scorer.Result, error) {
+		if in.Session == nil {
+			return scorer.Result{}, scorer.ErrNotApplicable
+		}
+		r, ok := score(in.Session)
+		if !ok {
+			return scorer.Result{}, scorer.ErrNotApplicable
+		}
+		return r, nil
+	})
 }
 
 // Metrics are the session metrics, in the order Evaluate scores them:
@@ -63,10 +45,10 @@ func (m metric) Score(_ context.Context, in *scorer.Instance) (scorer.Result, er
 //     turn's end; not applicable when either is unknown.
 func Metrics() []scorer.Metric {
 	return []scorer.Metric{
-		metric{MetricTurns, scorer.Count(scorer.DirectionNone, "number of turns in the session"), turns},
-		metric{MetricFailed, scorer.Ratio(scorer.LowerIsBetter, "1 when any turn of the session failed, else 0").WithPass("<=", 0), failed},
-		metric{MetricToolErrorRate, scorer.Ratio(scorer.LowerIsBetter, "share of the session's tool calls that errored").WithPass("<=", 0), toolErrorRate},
-		metric{MetricDuration, scorer.Seconds("first turn's start to last turn's end in seconds"), duration},
+		metric(MetricTurns, scorer.Count(scorer.DirectionNone, "number of turns in the session"), turns),
+		metric(MetricFailed, scorer.Ratio(scorer.LowerIsBetter, "1 when any turn of the session failed, else 0").WithPass("<=", 0), failed),
+		metric(MetricToolErrorRate, scorer.Ratio(scorer.LowerIsBetter, "share of the session's tool calls that errored").WithPass("<=", 0), toolErrorRate),
+		metric(MetricDuration, scorer.Seconds("first turn's start to last turn's end in seconds"), duration),
 	}
 }
 

@@ -1,7 +1,6 @@
 package text
 
 import (
-	"context"
 	"errors"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
@@ -15,7 +14,7 @@ const MetricBLEU = "bleu"
 // n-gram orders the response has (default true).
 const ParamUseEffectiveOrder = "use_effective_order"
 
-// bleuMetric is Vertex AI's bleu, computed as sacrebleu's sentence BLEU
+// newBLEU builds Vertex AI's bleu, computed as sacrebleu's sentence BLEU
 // (package bleu) divided by 100.
 //
 // Formula: BP·exp(mean over n of log p_n), n = 1..4, with the 13a
@@ -33,11 +32,6 @@ const ParamUseEffectiveOrder = "use_effective_order"
 // identical response scores sacrebleu's value, which can exceed 1 by a
 // rounding unit (1.0000000000000004). Details: "precisions" (p_1..p_4 on
 // 0–1), "bp", "sys_len", "ref_len".
-type bleuMetric struct {
-	b *bleu.BLEU
-}
-
-// newBLEU builds bleu from its params.
 func newBLEU(params map[string]any) (scorer.Metric, error) {
 	p := scorer.Params(params)
 	if err := p.CheckKnown(ParamUseEffectiveOrder); err != nil {
@@ -53,39 +47,26 @@ func newBLEU(params map[string]any) (scorer.Metric, error) {
 	if err != nil {
 		return nil, err
 	}
-	return bleuMetric{b: b}, nil
-}
-
-// Name returns "bleu".
-func (bleuMetric) Name() string { return MetricBLEU }
-
-// Needs requires the response and the reference.
-func (bleuMetric) Needs() scorer.Inputs { return scorer.InResponse | scorer.InReference }
-
-// Inline marks the metric as one that never blocks (scorer.Inline).
-func (bleuMetric) Inline() {}
-
-// Score returns sentence BLEU / 100.
-func (m bleuMetric) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
-	s, err := m.b.Sentence(in.Response, in.Reference)
-	if errors.Is(err, bleu.ErrEmptyReference) {
-		return scorer.Result{}, scorer.ErrNotApplicable
-	}
-	if err != nil {
-		return scorer.Result{}, err
-	}
-	prec := make([]float64, len(s.Precisions))
-	for i, p := range s.Precisions {
-		prec[i] = p / 100
-	}
-	return scorer.Result{
-		Metric: MetricBLEU,
-		Score:  s.Score / 100,
-		Details: map[string]any{
-			"precisions": prec,
-			"bp":         s.BP,
-			"sys_len":    s.SysLen,
-			"ref_len":    s.RefLen,
-		},
-	}, nil
+	return scorer.Func(MetricBLEU, scorer.InResponse|scorer.InReference, func(in *scorer.Instance) (scorer.Result, error) {
+		s, err := b.Sentence(in.Response, in.Reference)
+		if errors.Is(err, bleu.ErrEmptyReference) {
+			return scorer.Result{}, scorer.ErrNotApplicable
+		}
+		if err != nil {
+			return scorer.Result{}, err
+		}
+		prec := make([]float64, len(s.Precisions))
+		for i, p := range s.Precisions {
+			prec[i] = p / 100
+		}
+		return scorer.Result{
+			Score: s.Score / 100,
+			Details: map[string]any{
+				"precisions": prec,
+				"bp":         s.BP,
+				"sys_len":    s.SysLen,
+				"ref_len":    s.RefLen,
+			},
+		}, nil
+	}), nil
 }

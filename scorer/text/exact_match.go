@@ -1,10 +1,6 @@
 package text
 
-import (
-	"context"
-
-	"github.com/evalsidecar/evalsidecar/scorer"
-)
+import "github.com/evalsidecar/evalsidecar/scorer"
 
 // MetricExactMatch is the id of Vertex AI's exact_match metric.
 const MetricExactMatch = "exact_match"
@@ -18,22 +14,10 @@ const MetricExactMatch = "exact_match"
 // against "Paris" is 0 (the literal reading; a server that strips would
 // give 1). Needs a response and a reference; an empty pair that was
 // observed matches (1).
-type exactMatch struct{}
-
-// Name returns "exact_match".
-func (exactMatch) Name() string { return MetricExactMatch }
-
-// Needs requires the response and the reference.
-func (exactMatch) Needs() scorer.Inputs { return scorer.InResponse | scorer.InReference }
-
-// Inline marks the metric as one that never blocks (scorer.Inline).
-func (exactMatch) Inline() {}
-
-// Score returns 1 for byte-equal strings, else 0.
-func (exactMatch) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
+func exactMatch(in *scorer.Instance) (scorer.Result, error) {
 	s := 0.0
 	if in.Response == in.Reference {
 		s = 1
 	}
-	return scorer.Result{Metric: MetricExactMatch, Score: s}, nil
+	return scorer.Result{Score: s}, nil
 }

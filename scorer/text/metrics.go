@@ -8,7 +8,7 @@ import "github.com/evalsidecar/evalsidecar/scorer"
 func Metrics() []scorer.Entry {
 	similarity := scorer.Ratio(scorer.HigherIsBetter, "similarity of the response to the reference")
 	return []scorer.Entry{
-		{Name: MetricExactMatch, New: scorer.NoParams(exactMatch{}),
+		{Name: MetricExactMatch, New: scorer.NoParams(scorer.Func(MetricExactMatch, scorer.InResponse|scorer.InReference, exactMatch)),
 			Semantics: scorer.Ratio(scorer.HigherIsBetter, "1 when the response equals the reference").WithPass(">=", 1)},
 		{Name: MetricBLEU, New: newBLEU, Semantics: similarity},
 		{Name: MetricRouge, New: newRouge, Semantics: similarity},

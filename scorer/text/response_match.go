@@ -1,8 +1,6 @@
 package text
 
 import (
-	"context"
-
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/text/rouge"
 )
@@ -17,7 +15,7 @@ const paramResponseMatchThreshold = "threshold"
 // (agent_evaluator.py).
 const defaultResponseMatchThreshold = 0.8
 
-// responseMatchScore is Google ADK's response_match_score
+// newResponseMatchScore builds Google ADK's response_match_score
 // (final_response_match_v1.py RougeEvaluator).
 //
 // Formula: for each invocation, the ROUGE-1 F-measure with the Porter
@@ -33,12 +31,6 @@ const defaultResponseMatchThreshold = 0.8
 // one invocation, and a missing reference makes it not applicable. Needs
 // therefore declares nothing and Score decides applicability. Details:
 // "per_invocation" (scores in order), "invocations", "threshold".
-type responseMatchScore struct {
-	scorer    *rouge.Scorer
-	threshold float64
-}
-
-// newResponseMatchScore builds response_match_score from its params.
 func newResponseMatchScore(params map[string]any) (scorer.Metric, error) {
 	p := scorer.Params(params)
 	if err := p.CheckKnown(paramResponseMatchThreshold); err != nil {
@@ -52,43 +44,12 @@ func newResponseMatchScore(params map[string]any) (scorer.Metric, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &responseMatchScore{scorer: s, threshold: th}, nil
-}
-
-// Name returns "response_match_score".
-func (*responseMatchScore) Name() string { return MetricResponseMatchScore }
-
-// Needs declares nothing: applicability depends on which invocations
-// carry a reference (see the type's doc).
-func (*responseMatchScore) Needs() scorer.Inputs { return 0 }
-
-// Inline marks the metric as one that never blocks (scorer.Inline).
-func (*responseMatchScore) Inline() {}
-
-// Score returns the mean ROUGE-1 F over invocations with a reference.
-func (m *responseMatchScore) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
-	per := scorer.PerInvocation(in, scorer.InReference, func(inv *scorer.Invocation) float64 {
-		return rougeScore(in, m.scorer, inv.Reference, inv.Response).FMeasure
-	})
-	if len(per) == 0 {
-		return scorer.Result{}, scorer.ErrNotApplicable
-	}
-	score, label := scorer.MeanVerdict(per, m.threshold)
-	return scorer.Result{
-		Metric: MetricResponseMatchScore,
-		Score:  score,
-		Label:  label,
-		Details: map[string]any{
-			"per_invocation": per,
-			"invocations":    len(per),
-			"threshold":      m.threshold,
+	return scorer.PerInvocationMean(MetricResponseMatchScore, scorer.InReference, th,
+		"ROUGE-1 F of the responses against the references, mean over invocations",
+		func(in *scorer.Instance, inv *scorer.Invocation) float64 {
+			return rougeScore(in, s, inv.Reference, inv.Response).FMeasure
 		},
-	}, nil
-}
-
-// Semantics declares a 0–1 score that passes at the threshold parameter,
-// as the label does.
-func (m *responseMatchScore) Semantics() scorer.Semantics {
-	return scorer.Ratio(scorer.HigherIsBetter, "ROUGE-1 F of the responses against the references, mean over invocations").
-		WithPass(">=", m.threshold)
+		func(per []float64) map[string]any {
+			return map[string]any{"per_invocation": per, "invocations": len(per), "threshold": th}
+		}), nil
 }

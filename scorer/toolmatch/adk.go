@@ -2,6 +2,7 @@ package toolmatch
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -21,15 +22,13 @@ const (
 	MatchAnyOrder
 )
 
+// matchTypeNames are the ADK names of the match types, in enum order.
+var matchTypeNames = [...]string{"EXACT", "IN_ORDER", "ANY_ORDER"}
+
 // String returns the ADK name: "EXACT", "IN_ORDER" or "ANY_ORDER".
 func (m MatchType) String() string {
-	switch m {
-	case MatchExact:
-		return "EXACT"
-	case MatchInOrder:
-		return "IN_ORDER"
-	case MatchAnyOrder:
-		return "ANY_ORDER"
+	if int(m) < len(matchTypeNames) {
+		return matchTypeNames[m]
 	}
 	return fmt.Sprintf("MatchType(%d)", uint8(m))
 }
@@ -38,13 +37,8 @@ func (m MatchType) String() string {
 // '-' and ' ' read as '_' ("exact", "in-order", "Any Order").
 func ParseMatchType(s string) (MatchType, error) {
 	n := strings.ToUpper(strings.NewReplacer("-", "_", " ", "_").Replace(strings.TrimSpace(s)))
-	switch n {
-	case "EXACT":
-		return MatchExact, nil
-	case "IN_ORDER":
-		return MatchInOrder, nil
-	case "ANY_ORDER":
-		return MatchAnyOrder, nil
+	if i := slices.Index(matchTypeNames[:], n); i >= 0 {
+		return MatchType(i), nil
 	}
 	return 0, fmt.Errorf("unknown match type %q (want EXACT, IN_ORDER or ANY_ORDER)", s)
 }

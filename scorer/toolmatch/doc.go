@@ -10,10 +10,21 @@
 // it.
 package toolmatch
 
+import "github.com/evalsidecar/evalsidecar/agentrun"
+
 // Call is one tool call: the tool's name and its arguments as raw JSON
 // text, normally an object. Empty (or blank) Args means no arguments were
 // recorded.
 type Call struct {
 	Name string
 	Args string
+}
+
+// Calls converts a run's tool calls to the calls the matchers compare.
+func Calls(calls []agentrun.ToolCall) []Call {
+	out := make([]Call, len(calls))
+	for i := range calls {
+		out[i] = Call{Name: calls[i].Name, Args: calls[i].Arguments}
+	}
+	return out
 }

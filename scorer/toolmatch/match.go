@@ -1,5 +1,7 @@
 package toolmatch
 
+import "slices"
+
 // numberCalls numbers the calls of lists: two calls, of any of the
 // lists, get the same number exactly when they are the same call, with
 // equal names and equal argument keys (key appends one to a buffer; it
@@ -58,17 +60,7 @@ func (c *Comparison) equal(i, j int) bool { return c.pred[i] == c.ref[j] }
 
 // ExactMatch reports whether the lists have the same length and match
 // pairwise in order. Two empty lists match.
-func (c *Comparison) ExactMatch() bool {
-	if len(c.pred) != len(c.ref) {
-		return false
-	}
-	for i := range c.pred {
-		if !c.equal(i, i) {
-			return false
-		}
-	}
-	return true
-}
+func (c *Comparison) ExactMatch() bool { return slices.Equal(c.pred, c.ref) }
 
 // InOrderMatch reports whether the reference is a subsequence of the
 // prediction: every reference call appears in it in the same order,
@@ -137,10 +129,5 @@ func (c *Comparison) Recall() float64 {
 // UsesTool reports whether some call is named name (the count and the
 // arguments do not matter).
 func UsesTool(calls []Call, name string) bool {
-	for i := range calls {
-		if calls[i].Name == name {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(calls, func(c Call) bool { return c.Name == name })
 }

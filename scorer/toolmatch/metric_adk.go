@@ -1,10 +1,8 @@
 package toolmatch
 
 import (
-	"context"
 	"fmt"
 
-	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -25,7 +23,7 @@ const (
 	ParamIgnoreArgs = "ignore_args"
 )
 
-// adkToolTrajectory is Google ADK's tool_trajectory_avg_score
+// newADKToolTrajectory builds Google ADK's tool_trajectory_avg_score
 // (trajectory_evaluator.py), exact to its source.
 //
 // Per invocation the actual tool calls are compared with the expected
@@ -55,19 +53,12 @@ const (
 // nothing, where Ragas accuracy gives partial credit; Python's True == 1
 // makes {"a": true} equal {"a": 1} here but not in the Vertex metrics.
 // Details: "per_invocation" (scores in order), "match_type", "threshold".
-type adkToolTrajectory struct {
-	match      MatchType
-	ignoreArgs bool
-	threshold  float64
-}
-
-// newADKToolTrajectory builds tool_trajectory_avg_score from its params.
 func newADKToolTrajectory(params map[string]any) (scorer.Metric, error) {
 	p := scorer.Params(params)
 	if err := p.CheckKnown(ParamIgnoreArgs, ParamMatchType, ParamThreshold); err != nil {
 		return nil, err
 	}
-	m := &adkToolTrajectory{}
+	var match MatchType
 	switch v := p[ParamMatchType].(type) {
 	case nil:
 	case string:
@@ -75,7 +66,7 @@ func newADKToolTrajectory(params map[string]any) (scorer.Metric, error) {
 		if err != nil {
 			return nil, fmt.Errorf("param %q: %w", ParamMatchType, err)
 		}
-		m.match = mt
+		match = mt
 	default:
 		n, err := p.Int(ParamMatchType, 0)
 		if err != nil {
@@ -84,59 +75,22 @@ func newADKToolTrajectory(params map[string]any) (scorer.Metric, error) {
 		if n < 0 || n > 2 {
 			return nil, scorer.ParamRangeError(ParamMatchType, 0, 2, n)
 		}
-		m.match = MatchType(n)
+		match = MatchType(n)
 	}
-	var err error
-	if m.ignoreArgs, err = trajBool(p, ParamIgnoreArgs, false); err != nil {
+	ignoreArgs, err := p.Bool(ParamIgnoreArgs, false)
+	if err != nil {
 		return nil, err
 	}
-	if m.threshold, err = p.Float(ParamThreshold, defaultTrajectoryThreshold, 0, 1); err != nil {
+	threshold, err := p.Float(ParamThreshold, defaultTrajectoryThreshold, 0, 1)
+	if err != nil {
 		return nil, err
 	}
-	return m, nil
-}
-
-// Name returns "tool_trajectory_avg_score".
-func (*adkToolTrajectory) Name() string { return MetricToolTrajectoryAvgScore }
-
-// Needs is empty: invocations or the reference trajectory are checked in
-// Score.
-func (*adkToolTrajectory) Needs() scorer.Inputs { return 0 }
-
-// Inline marks the metric as one that never blocks (scorer.Inline).
-func (*adkToolTrajectory) Inline() {}
-
-// Score returns the mean per-invocation match.
-func (m *adkToolTrajectory) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
-	dec := SharedDecoder(in)
-	per := scorer.PerInvocation(in, scorer.InReferenceTrajectory, func(inv *scorer.Invocation) float64 {
-		return m.invocation(inv.PredictedToolCalls, inv.ReferenceToolCalls, dec)
-	})
-	if len(per) == 0 {
-		return scorer.Result{}, scorer.ErrNotApplicable
-	}
-	score, label := scorer.MeanVerdict(per, m.threshold)
-	return scorer.Result{
-		Metric: MetricToolTrajectoryAvgScore,
-		Score:  score,
-		Label:  label,
-		Details: map[string]any{
-			"per_invocation": per,
-			"match_type":     m.match.String(),
-			"threshold":      m.threshold,
+	return scorer.PerInvocationMean(MetricToolTrajectoryAvgScore, scorer.InReferenceTrajectory, threshold,
+		"share of invocations whose tool calls match the expected ones",
+		func(in *scorer.Instance, inv *scorer.Invocation) float64 {
+			return boolScore(TrajectoryMatches(Calls(inv.PredictedToolCalls), Calls(inv.ReferenceToolCalls), match, ignoreArgs, SharedDecoder(in)))
 		},
-	}, nil
-}
-
-// invocation scores one invocation's actual calls against the expected
-// ones: 1 when they match, else 0.
-func (m *adkToolTrajectory) invocation(actual, expected []agentrun.ToolCall, dec Decoder) float64 {
-	return trajBoolScore(TrajectoryMatches(Calls(actual), Calls(expected), m.match, m.ignoreArgs, dec))
-}
-
-// Semantics declares a 0–1 score that passes at the threshold parameter,
-// as the label does.
-func (m *adkToolTrajectory) Semantics() scorer.Semantics {
-	return scorer.Ratio(scorer.HigherIsBetter, "share of invocations whose tool calls match the expected ones").
-		WithPass(">=", m.threshold)
+		func(per []float64) map[string]any {
+			return map[string]any{"per_invocation": per, "match_type": match.String(), "threshold": threshold}
+		}), nil
 }

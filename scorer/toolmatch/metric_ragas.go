@@ -1,7 +1,6 @@
 package toolmatch
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
@@ -23,13 +22,8 @@ const (
 	ParamArgComparison = "arg_comparison"
 )
 
-// ragasToolCallAccuracy is Ragas ToolCallAccuracy
-// (_tool_call_accuracy.py), exact to its source; see
-// ToolCallAccuracy for the formula. In short: 0 unless the
-// predicted and reference name sequences are equal (sorted first when
-// strict_order is false), then the mean over reference calls of the share
-// of reference arguments whose Python str() matches the prediction's.
-// Both lists empty: 1; one empty: 0.
+// newRagasToolCallAccuracy builds Ragas ToolCallAccuracy
+// (_tool_call_accuracy.py), exact to its source: see ToolCallAccuracy.
 //
 // Where the references disagree: Ragas compares str() of values, so 1 and
 // 1.0 differ here although ADK and Ragas F1 treat them as equal; any
@@ -43,18 +37,12 @@ const (
 // call list); the reference calls are ReferenceTrajectory. Needs:
 // InPredictedTrajectory | InReferenceTrajectory. Details: "predicted",
 // "reference".
-type ragasToolCallAccuracy struct {
-	strictOrder bool
-	cmp         ArgComparison
-}
-
-// newRagasToolCallAccuracy builds ragas_tool_call_accuracy from its params.
 func newRagasToolCallAccuracy(params map[string]any) (scorer.Metric, error) {
 	p := scorer.Params(params)
 	if err := p.CheckKnown(ParamArgComparison, ParamStrictOrder); err != nil {
 		return nil, err
 	}
-	strict, err := trajBool(p, ParamStrictOrder, true)
+	strict, err := p.Bool(ParamStrictOrder, true)
 	if err != nil {
 		return nil, err
 	}
@@ -66,35 +54,17 @@ func newRagasToolCallAccuracy(params map[string]any) (scorer.Metric, error) {
 	if err != nil {
 		return nil, fmt.Errorf("param %q: %w", ParamArgComparison, err)
 	}
-	return ragasToolCallAccuracy{strictOrder: strict, cmp: cmp}, nil
-}
-
-// Name returns "ragas_tool_call_accuracy".
-func (ragasToolCallAccuracy) Name() string { return MetricRagasToolCallAccuracy }
-
-// Needs requires both trajectories.
-func (ragasToolCallAccuracy) Needs() scorer.Inputs {
-	return scorer.InPredictedTrajectory | scorer.InReferenceTrajectory
-}
-
-// Inline marks the metric as one that never blocks (scorer.Inline).
-func (ragasToolCallAccuracy) Inline() {}
-
-// Score returns Ragas' tool-call accuracy.
-func (m ragasToolCallAccuracy) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
-	pred, ref := in.PredictedTrajectory, in.ReferenceTrajectory
-	return scorer.Result{
-		Metric:  MetricRagasToolCallAccuracy,
-		Score:   ToolCallAccuracy(Calls(pred), Calls(ref), m.strictOrder, m.cmp, SharedDecoder(in)),
-		Details: map[string]any{"predicted": len(pred), "reference": len(ref)},
-	}, nil
+	return scorer.Func(MetricRagasToolCallAccuracy, scorer.InPredictedTrajectory|scorer.InReferenceTrajectory, func(in *scorer.Instance) (scorer.Result, error) {
+		pred, ref := in.PredictedTrajectory, in.ReferenceTrajectory
+		return scorer.Result{
+			Score:   ToolCallAccuracy(Calls(pred), Calls(ref), strict, cmp, SharedDecoder(in)),
+			Details: map[string]any{"predicted": len(pred), "reference": len(ref)},
+		}, nil
+	}), nil
 }
 
 // ragasToolCallF1 is Ragas ToolCallF1 (_tool_call_f1.py), exact to its
-// source; see ToolCallF1. The calls become sets of (name,
-// arguments) under Python equality (duplicates collapse; 1 == 1.0 ==
-// True); F1 of the set overlap, rounded to 4 decimals; 0 when both are
-// empty.
+// source: see ToolCallF1.
 //
 // Where the references disagree: both empty gives 0 here but 1 in Ragas
 // ToolCallAccuracy and ADK EXACT; duplicates collapse, where ADK and the
@@ -104,25 +74,7 @@ func (m ragasToolCallAccuracy) Score(_ context.Context, in *scorer.Instance) (sc
 //
 // Needs: InPredictedTrajectory | InReferenceTrajectory. Details:
 // "precision", "recall".
-type ragasToolCallF1 struct{}
-
-// Name returns "ragas_tool_call_f1".
-func (ragasToolCallF1) Name() string { return MetricRagasToolCallF1 }
-
-// Needs requires both trajectories.
-func (ragasToolCallF1) Needs() scorer.Inputs {
-	return scorer.InPredictedTrajectory | scorer.InReferenceTrajectory
-}
-
-// Inline marks the metric as one that never blocks (scorer.Inline).
-func (ragasToolCallF1) Inline() {}
-
-// Score returns Ragas' tool-call F1.
-func (ragasToolCallF1) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
+func ragasToolCallF1(in *scorer.Instance) (scorer.Result, error) {
 	f1, p, r := ToolCallF1(Calls(in.PredictedTrajectory), Calls(in.ReferenceTrajectory), SharedDecoder(in))
-	return scorer.Result{
-		Metric:  MetricRagasToolCallF1,
-		Score:   f1,
-		Details: map[string]any{"precision": p, "recall": r},
-	}, nil
+	return scorer.Result{Score: f1, Details: map[string]any{"precision": p, "recall": r}}, nil
 }

@@ -1,8 +1,8 @@
 package toolmatch
 
 import (
-	"context"
 	"fmt"
+	"slices"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
@@ -19,9 +19,9 @@ const (
 // use_strict_string_match (Vertex ToolParameterKVMatchSpec).
 const ParamUseStrictStringMatch = "use_strict_string_match"
 
-// vertexToolCall is one of Vertex AI's tool-call metrics. The prediction
-// (Instance.Prediction, or Instance.Response when no prediction was
-// given) and the reference (Instance.Reference) are JSON texts
+// newVertexToolCall returns the factory of one of Vertex AI's tool-call
+// metrics. The prediction (Instance.Prediction, or Instance.Response when
+// no prediction was given) and the reference (Instance.Reference) are JSON texts
 // {"content": "...", "tool_calls": [{"name": "...", "arguments": {...}}]};
 // "arguments" may also be a string holding a JSON object. Vertex
 // computes these server-side and documents little; the choices below are
@@ -58,49 +58,31 @@ const ParamUseStrictStringMatch = "use_strict_string_match"
 // checked in Score (Prediction when InPrediction is set, else Response
 // when InResponse is set, else not applicable). Details: "predicted_calls",
 // "reference_calls".
-type vertexToolCall struct {
-	id     string
-	strict bool
-}
-
-// newVertexToolCall returns the factory of the metric id.
 func newVertexToolCall(id string) scorer.Factory {
 	return func(params map[string]any) (scorer.Metric, error) {
 		p := scorer.Params(params)
-		if id != MetricToolParameterKVMatch {
-			if err := p.CheckKnown(); err != nil {
-				return nil, err
-			}
-			return vertexToolCall{id: id}, nil
+		allowed, need := []string{}, scorer.InReference
+		switch id {
+		case MetricToolParameterKVMatch:
+			allowed = []string{ParamUseStrictStringMatch}
+		case MetricToolCallValid:
+			need = 0
 		}
-		if err := p.CheckKnown(ParamUseStrictStringMatch); err != nil {
+		if err := p.CheckKnown(allowed...); err != nil {
 			return nil, err
 		}
-		strict, err := trajBool(p, ParamUseStrictStringMatch, false)
+		strict, err := p.Bool(ParamUseStrictStringMatch, false)
 		if err != nil {
 			return nil, err
 		}
-		return vertexToolCall{id: id, strict: strict}, nil
+		return scorer.Func(id, need, func(in *scorer.Instance) (scorer.Result, error) {
+			return vertexToolCall(id, strict, in)
+		}), nil
 	}
 }
 
-// Name returns the metric id.
-func (m vertexToolCall) Name() string { return m.id }
-
-// Needs requires the reference except for tool_call_valid; the
-// prediction (Prediction or Response) is checked in Score.
-func (m vertexToolCall) Needs() scorer.Inputs {
-	if m.id == MetricToolCallValid {
-		return 0
-	}
-	return scorer.InReference
-}
-
-// Inline marks the metric as one that never blocks (scorer.Inline).
-func (vertexToolCall) Inline() {}
-
-// Score computes the metric; see the type's documentation.
-func (m vertexToolCall) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
+// vertexToolCall scores the metric id; see newVertexToolCall.
+func vertexToolCall(id string, strict bool, in *scorer.Instance) (scorer.Result, error) {
 	var text string
 	switch {
 	case in.Has&scorer.InPrediction != 0:
@@ -110,46 +92,37 @@ func (m vertexToolCall) Score(_ context.Context, in *scorer.Instance) (scorer.Re
 	default:
 		return scorer.Result{}, scorer.ErrNotApplicable
 	}
-	pred, err := sharedToolCallOutput(in, text)
+	pred, err := shared(in, text, ParseToolCallOutput)
 	if err != nil {
-		return scorer.Result{Metric: m.id, Score: 0, Details: map[string]any{"problem": err.Error()}}, nil
+		return scorer.Result{Score: 0, Details: map[string]any{"problem": err.Error()}}, nil
 	}
 	details := map[string]any{"predicted_calls": len(pred.Calls)}
-	if m.id == MetricToolCallValid {
+	if id == MetricToolCallValid {
 		if p := pred.Problem(); p != "" {
 			details["problem"] = p
 		}
-		return scorer.Result{Metric: m.id, Score: trajBoolScore(pred.Valid()), Details: details}, nil
+		return scorer.Result{Score: boolScore(pred.Valid()), Details: details}, nil
 	}
-	ref, err := sharedToolCallOutput(in, in.Reference)
+	ref, err := shared(in, in.Reference, ParseToolCallOutput)
 	if err != nil {
 		return scorer.Result{}, fmt.Errorf("reference is not a tool-call output: %w", err)
 	}
 	details["reference_calls"] = len(ref.Calls)
 	var score float64
-	switch m.id {
+	switch id {
 	case MetricToolNameMatch:
-		score = trajBoolScore(trajNamesMatch(pred.Calls, ref.Calls))
+		score = boolScore(trajNamesMatch(pred.Calls, ref.Calls))
 	case MetricToolParameterKeyMatch:
 		score = PairScores(pred.Calls, ref.Calls, KeyMatch)
 	case MetricToolParameterKVMatch:
-		strict := m.strict
 		score = PairScores(pred.Calls, ref.Calls, func(p, r []Member) float64 { return KVMatch(p, r, strict) })
 	default:
-		return scorer.Result{}, fmt.Errorf("unknown tool-call metric %q", m.id)
+		return scorer.Result{}, fmt.Errorf("unknown tool-call metric %q", id)
 	}
-	return scorer.Result{Metric: m.id, Score: score, Details: details}, nil
+	return scorer.Result{Score: score, Details: details}, nil
 }
 
 // trajNamesMatch reports whether both lists have the same names in order.
 func trajNamesMatch(pred, ref []ParsedCall) bool {
-	if len(pred) != len(ref) {
-		return false
-	}
-	for i := range pred {
-		if pred[i].Name != ref[i].Name {
-			return false
-		}
-	}
-	return true
+	return slices.EqualFunc(pred, ref, func(p, r ParsedCall) bool { return p.Name == r.Name })
 }

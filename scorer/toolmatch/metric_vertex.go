@@ -1,7 +1,6 @@
 package toolmatch
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -21,10 +20,11 @@ const (
 // ParamToolName is the tool trajectory_single_tool_use looks for.
 const ParamToolName = "tool_name"
 
-// vertexTrajectory is one of Vertex AI's computation-based trajectory
-// metrics, comparing Instance.PredictedTrajectory with
-// Instance.ReferenceTrajectory (Vertex computes them server-side; the
-// semantics below follow its documentation and pin what it leaves open).
+// newVertexTrajectory returns the factory of one of Vertex AI's
+// computation-based trajectory metrics, comparing
+// Instance.PredictedTrajectory with Instance.ReferenceTrajectory (Vertex
+// computes them server-side; the semantics below follow its documentation
+// and pin what it leaves open).
 //
 // Two calls are equal when their names are equal and their arguments are
 // equal as parsed JSON: key order ignored, numbers by value (1 == 1.0),
@@ -62,12 +62,6 @@ const ParamToolName = "tool_name"
 // InReferenceTrajectory, which a reference lookup or a dataset row sets;
 // online runs without a reference are not applicable. Details:
 // "predicted", "reference" and, for precision and recall, "matched".
-type vertexTrajectory struct {
-	id   string
-	tool string // trajectory_single_tool_use only
-}
-
-// newVertexTrajectory returns the factory of the metric id.
 func newVertexTrajectory(id string) scorer.Factory {
 	return func(params map[string]any) (scorer.Metric, error) {
 		p := scorer.Params(params)
@@ -75,7 +69,9 @@ func newVertexTrajectory(id string) scorer.Factory {
 			if err := p.CheckKnown(); err != nil {
 				return nil, err
 			}
-			return vertexTrajectory{id: id}, nil
+			return scorer.Func(id, scorer.InPredictedTrajectory|scorer.InReferenceTrajectory, func(in *scorer.Instance) (scorer.Result, error) {
+				return vertexTrajectory(id, in)
+			}), nil
 		}
 		if err := p.CheckKnown(ParamToolName); err != nil {
 			return nil, err
@@ -87,49 +83,32 @@ func newVertexTrajectory(id string) scorer.Factory {
 		if strings.TrimSpace(name) == "" {
 			return nil, fmt.Errorf("param %q: required", ParamToolName)
 		}
-		return vertexTrajectory{id: id, tool: name}, nil
+		return scorer.Func(id, scorer.InPredictedTrajectory, func(in *scorer.Instance) (scorer.Result, error) {
+			details := map[string]any{"predicted": len(in.PredictedTrajectory), "tool_name": name}
+			return scorer.Result{Score: boolScore(UsesTool(Calls(in.PredictedTrajectory), name)), Details: details}, nil
+		}), nil
 	}
 }
-
-// Name returns the metric id.
-func (m vertexTrajectory) Name() string { return m.id }
-
-// Needs requires the predicted trajectory and, except for single tool
-// use, the reference trajectory.
-func (m vertexTrajectory) Needs() scorer.Inputs {
-	if m.id == MetricTrajectorySingleToolUse {
-		return scorer.InPredictedTrajectory
-	}
-	return scorer.InPredictedTrajectory | scorer.InReferenceTrajectory
-}
-
-// Inline marks the metric as one that never blocks (scorer.Inline).
-func (vertexTrajectory) Inline() {}
 
 // vertexComparison names the comparison of an instance's predicted and
 // reference trajectories under JSONEqual.
 type vertexComparison struct{}
 
-// Score computes the metric; see the type's documentation.
-func (m vertexTrajectory) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
-	details := map[string]any{"predicted": len(in.PredictedTrajectory)}
-	if m.id == MetricTrajectorySingleToolUse {
-		details["tool_name"] = m.tool
-		return scorer.Result{Metric: m.id, Score: trajBoolScore(UsesTool(Calls(in.PredictedTrajectory), m.tool)), Details: details}, nil
-	}
-	details["reference"] = len(in.ReferenceTrajectory)
+// vertexTrajectory scores the comparison metric id; see newVertexTrajectory.
+func vertexTrajectory(id string, in *scorer.Instance) (scorer.Result, error) {
+	details := map[string]any{"predicted": len(in.PredictedTrajectory), "reference": len(in.ReferenceTrajectory)}
 	// The five comparisons of one instance share the argument keys.
 	c := scorer.Derive(in, vertexComparison{}, func() *Comparison {
 		return Compare(Calls(in.PredictedTrajectory), Calls(in.ReferenceTrajectory), JSONEqual, SharedDecoder(in))
 	})
 	var score float64
-	switch m.id {
+	switch id {
 	case MetricTrajectoryExactMatch:
-		score = trajBoolScore(c.ExactMatch())
+		score = boolScore(c.ExactMatch())
 	case MetricTrajectoryInOrderMatch:
-		score = trajBoolScore(c.InOrderMatch())
+		score = boolScore(c.InOrderMatch())
 	case MetricTrajectoryAnyOrderMatch:
-		score = trajBoolScore(c.AnyOrderMatch())
+		score = boolScore(c.AnyOrderMatch())
 	case MetricTrajectoryPrecision:
 		score = c.Precision()
 		details["matched"] = c.Matched()
@@ -137,15 +116,7 @@ func (m vertexTrajectory) Score(_ context.Context, in *scorer.Instance) (scorer.
 		score = c.Recall()
 		details["matched"] = c.Matched()
 	default:
-		return scorer.Result{}, fmt.Errorf("unknown trajectory metric %q", m.id)
+		return scorer.Result{}, fmt.Errorf("unknown trajectory metric %q", id)
 	}
-	return scorer.Result{Metric: m.id, Score: score, Details: details}, nil
-}
-
-// trajBoolScore is 1 for true and 0 for false.
-func trajBoolScore(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
+	return scorer.Result{Score: score, Details: details}, nil
 }

@@ -24,6 +24,6 @@ func Metrics() []scorer.Entry {
 		// Its pass rule is its threshold parameter (adkToolTrajectory.Semantics).
 		{Name: MetricToolTrajectoryAvgScore, New: newADKToolTrajectory},
 		{Name: MetricRagasToolCallAccuracy, New: newRagasToolCallAccuracy, Semantics: share},
-		{Name: MetricRagasToolCallF1, New: scorer.NoParams(ragasToolCallF1{}), Semantics: share},
+		{Name: MetricRagasToolCallF1, New: scorer.NoParams(scorer.Func(MetricRagasToolCallF1, scorer.InPredictedTrajectory|scorer.InReferenceTrajectory, ragasToolCallF1)), Semantics: share},
 	}
 }

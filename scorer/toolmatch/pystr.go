@@ -1,6 +1,7 @@
 package toolmatch
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"strings"
@@ -72,7 +73,7 @@ func appendPyNumber(b []byte, v *Value) []byte {
 // appendPyFloat writes Python's repr() of a float: the shortest digits that
 // round-trip, in fixed notation when the decimal exponent is in [-4, 16)
 // (with ".0" when integral) and in exponent notation otherwise ("1e-05",
-// "1.5e+16").
+// "1.5e+16", as strconv writes it too).
 func appendPyFloat(b []byte, f float64) []byte {
 	switch {
 	case math.IsNaN(f):
@@ -82,58 +83,16 @@ func appendPyFloat(b []byte, f float64) []byte {
 	case math.IsInf(f, -1):
 		return append(b, "-inf"...)
 	}
-	var buf [32]byte
-	e := strconv.AppendFloat(buf[:0], f, 'e', -1, 64) // [-]d[.ddd]e±XX
-	if e[0] == '-' {
-		b = append(b, '-')
-		e = e[1:]
+	e := strconv.FormatFloat(f, 'e', -1, 64) // [-]d[.ddd]e±XX
+	if x, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:]); x < -4 || x >= 16 {
+		return append(b, e...)
 	}
-	at := strings.IndexByte(string(e), 'e')
-	mant, exp := e[:at], e[at+1:]
-	digits := make([]byte, 0, len(mant))
-	for _, c := range mant {
-		if c != '.' {
-			digits = append(digits, c)
-		}
+	start := len(b)
+	b = strconv.AppendFloat(b, f, 'f', -1, 64)
+	if bytes.IndexByte(b[start:], '.') < 0 {
+		b = append(b, ".0"...)
 	}
-	x, _ := strconv.Atoi(string(exp))
-	decpt := x + 1 // value = 0.digits × 10^decpt
-	if decpt > -4 && decpt <= 16 {
-		switch {
-		case decpt <= 0:
-			b = append(b, "0."...)
-			for i := 0; i < -decpt; i++ {
-				b = append(b, '0')
-			}
-			return append(b, digits...)
-		case decpt >= len(digits):
-			b = append(b, digits...)
-			for i := len(digits); i < decpt; i++ {
-				b = append(b, '0')
-			}
-			return append(b, ".0"...)
-		default:
-			b = append(b, digits[:decpt]...)
-			b = append(b, '.')
-			return append(b, digits[decpt:]...)
-		}
-	}
-	b = append(b, digits[0])
-	if len(digits) > 1 {
-		b = append(b, '.')
-		b = append(b, digits[1:]...)
-	}
-	b = append(b, 'e')
-	if x < 0 {
-		b = append(b, '-')
-		x = -x
-	} else {
-		b = append(b, '+')
-	}
-	if x < 10 {
-		b = append(b, '0')
-	}
-	return strconv.AppendInt(b, int64(x), 10)
+	return b
 }
 
 // appendPyStrRepr writes Python's repr() of a str: single quotes unless

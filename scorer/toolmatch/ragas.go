@@ -81,10 +81,8 @@ func ToolCallAccuracy(pred, ref []Call, strictOrder bool, cmp ArgComparison, dec
 	if !strictOrder {
 		pred, ref = ragasSorted(pred, dec), ragasSorted(ref, dec)
 	}
-	for i := range pred {
-		if pred[i].Name != ref[i].Name {
-			return 0
-		}
+	if !slices.EqualFunc(pred, ref, func(p, r Call) bool { return p.Name == r.Name }) {
+		return 0
 	}
 	sum := 0.0
 	for i := range ref {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -169,19 +170,9 @@ func argsMatch(pred, ref []Member, equal func(p, r *Value) bool) float64 {
 // boolean, number literal or string, and elements and members alike in
 // the same order.
 func writtenAlike(a, b *Value) bool {
-	if a.Kind != b.Kind || a.Bool != b.Bool || a.Text != b.Text ||
-		len(a.Elems) != len(b.Elems) || len(a.Members) != len(b.Members) {
+	if a.Kind != b.Kind || a.Bool != b.Bool || a.Text != b.Text {
 		return false
 	}
-	for i := range a.Elems {
-		if !writtenAlike(&a.Elems[i], &b.Elems[i]) {
-			return false
-		}
-	}
-	for i := range a.Members {
-		if a.Members[i].Key != b.Members[i].Key || !writtenAlike(&a.Members[i].Value, &b.Members[i].Value) {
-			return false
-		}
-	}
-	return true
+	return slices.EqualFunc(a.Elems, b.Elems, func(x, y Value) bool { return writtenAlike(&x, &y) }) &&
+		slices.EqualFunc(a.Members, b.Members, func(x, y Member) bool { return x.Key == y.Key && writtenAlike(&x.Value, &y.Value) })
 }

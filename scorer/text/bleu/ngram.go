@@ -23,12 +23,5 @@ func clippedMatches(g ngram.Order) int {
 			left[i] = max(left[i], c)
 		}
 	}
-	n := 0
-	for _, id := range g.Seqs[0] {
-		if left[id] > 0 {
-			left[id]--
-			n++
-		}
-	}
-	return n
+	return ngram.Take(left, g.Seqs[0])
 }

@@ -67,7 +67,9 @@ func Grams(seqs [][]int32, size, maxN int) (grams []Order) {
 	for n := 1; n < maxN; n++ {
 		prev := grams[n-1].Seqs
 		next := make([][]int32, len(seqs))
-		clear(ids)
+		if n > 1 { // a new map is empty
+			clear(ids)
+		}
 		for k, s := range seqs {
 			out := make([]int32, 0, max(len(s)-n, 0))
 			for i := 0; i+n < len(s); i++ {
@@ -93,4 +95,17 @@ func Counts(grams []int32, size int) []int32 {
 		c[g]++
 	}
 	return c
+}
+
+// Take counts the grams that find a count left in left, using up one
+// count each: the clipped overlap of grams with the counts.
+func Take(left []int32, grams []int32) int {
+	n := 0
+	for _, g := range grams {
+		if left[g] > 0 {
+			left[g]--
+			n++
+		}
+	}
+	return n
 }

@@ -8,17 +8,7 @@ import "github.com/evalsidecar/evalsidecar/scorer/text/ngram"
 // max(#target n-grams, 1).
 func scoreNgrams(p Pair, n int) Score {
 	g := ngram.Grams([][]int32{p.target.ids, p.prediction.ids}, p.size(), n)[n-1]
-	target, prediction := g.Seqs[0], g.Seqs[1]
-	// each prediction n-gram counts while the target's count of it is not
-	// used up: min(target count, prediction count) in all
-	left := ngram.Counts(target, g.Size)
-	overlap := 0
-	for _, id := range prediction {
-		if left[id] > 0 {
-			left[id]--
-			overlap++
-		}
-	}
+	overlap := ngram.Take(ngram.Counts(g.Seqs[0], g.Size), g.Seqs[1]) // the target's, the prediction's
 	tn, pn := max(len(p.target.ids)-n+1, 1), max(len(p.prediction.ids)-n+1, 1)
 	return newScore(float64(overlap)/float64(pn), float64(overlap)/float64(tn))
 }
