@@ -40,25 +40,20 @@ func SRE(o Options) *dashboard.DashboardBuilder {
 		WithVariable(labelVariable("agent", "Agent", "label_values("+mTrajectories+`{service_name=~"$service"}, agent)`)).
 		WithVariable(labelVariable("instance", "Sidecar", "label_values("+mBuildInfo+", instance)"))
 
-	b = b.WithRow(dashboard.NewRowBuilder("Agent golden signals"))
-	for _, p := range goldenSignalPanels() {
-		b = b.WithPanel(p)
-	}
-	b = b.WithRow(dashboard.NewRowBuilder("Quality by metric and release"))
-	for _, p := range qualityPanels(o) {
-		b = b.WithPanel(p)
-	}
-	b = b.WithRow(dashboard.NewRowBuilder("LLM judge"))
-	for _, p := range judgePanels() {
-		b = b.WithPanel(p)
-	}
-	b = b.WithRow(dashboard.NewRowBuilder("Exporters"))
-	for _, p := range exporterPanels() {
-		b = b.WithPanel(p)
-	}
-	b = b.WithRow(dashboard.NewRowBuilder("Sidecar health"))
-	for _, p := range healthPanels() {
-		b = b.WithPanel(p)
+	for _, row := range []struct {
+		title  string
+		panels []cog.Builder[dashboard.Panel]
+	}{
+		{"Agent golden signals", goldenSignalPanels()},
+		{"Quality by metric and release", qualityPanels(o)},
+		{"LLM judge", judgePanels()},
+		{"Exporters", exporterPanels()},
+		{"Sidecar health", healthPanels()},
+	} {
+		b = b.WithRow(dashboard.NewRowBuilder(row.title))
+		for _, p := range row.panels {
+			b = b.WithPanel(p)
+		}
 	}
 	return b
 }
