@@ -210,13 +210,11 @@ func concurrency(o Options, e *scorer.Engine) int {
 	if o.Concurrency > 0 {
 		return o.Concurrency
 	}
-	judged := false
-	for _, m := range e.Metrics() {
-		if _, ok := m.(scorer.Judged); ok {
-			judged = true
-		}
+	judged := func(m scorer.Metric) bool {
+		_, ok := m.(scorer.Judged)
+		return ok
 	}
-	if !judged {
+	if !slices.ContainsFunc(e.Metrics(), judged) {
 		return runtime.GOMAXPROCS(0)
 	}
 	// Twice the calls the judges take at once: while max_concurrency
