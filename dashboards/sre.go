@@ -2,7 +2,6 @@ package dashboards
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
@@ -94,34 +93,28 @@ func PromQueries(d Dashboard, o Options) ([]PanelQuery, error) {
 			Expr     string `json:"expr"`
 			Exemplar bool   `json:"exemplar"`
 		} `json:"targets"`
-		Panels []json.RawMessage `json:"panels"`
+		Panels []panel `json:"panels"`
 	}
 	var top struct {
-		Panels []json.RawMessage `json:"panels"`
+		Panels []panel `json:"panels"`
 	}
 	if err := json.Unmarshal(b, &top); err != nil {
 		return nil, err
 	}
 	var out []PanelQuery
-	var walk func([]json.RawMessage) error
-	walk = func(raw []json.RawMessage) error {
-		for _, r := range raw {
-			var p panel
-			if err := json.Unmarshal(r, &p); err != nil {
-				return fmt.Errorf("panel: %w", err)
-			}
+	var walk func([]panel)
+	walk = func(ps []panel) {
+		for _, p := range ps {
 			for _, t := range p.Targets {
 				if t.Expr != "" {
 					out = append(out, PanelQuery{Panel: p.Title, RefID: t.RefID, Expr: t.Expr, Exemplar: t.Exemplar})
 				}
 			}
-			if err := walk(p.Panels); err != nil {
-				return err
-			}
+			walk(p.Panels)
 		}
-		return nil
 	}
-	return out, walk(top.Panels)
+	walk(top.Panels)
+	return out, nil
 }
 
 // Units used by the SRE panels.
