@@ -164,12 +164,6 @@ func (p chPanel) target() *CHQueryBuilder {
 	return q
 }
 
-// traceLinkURL turns the configured template into a Grafana data link on
-// the trace_id cell.
-func traceLinkURL(o Options) string {
-	return strings.ReplaceAll(o.TraceURLTemplate, "${trace_id}", "${__value.raw}")
-}
-
 // drillDownURL opens the Runs dashboard on a run, keeping the time range,
 // database and metric.
 const drillDownURL = "/d/" + runsUID + "?${__url_time_range}&${database:queryparam}&${metric:queryparam}&var-trace_id=${__value.raw}"
@@ -206,7 +200,9 @@ func (p chPanel) add(d *dashboard.DashboardBuilder, o Options) {
 			links = append(links, map[string]any{"title": "Show this run's trajectory", "url": drillDownURL})
 		}
 		if p.traceLink {
-			links = append(links, map[string]any{"title": "Open trace", "url": traceLinkURL(o), "targetBlank": true})
+			// the configured template, as a data link on the trace_id cell
+			url := strings.ReplaceAll(o.TraceURLTemplate, "${trace_id}", "${__value.raw}")
+			links = append(links, map[string]any{"title": "Open trace", "url": url, "targetBlank": true})
 		}
 		if len(links) > 0 {
 			b.OverrideByName("trace_id", []dashboard.DynamicConfigValue{{Id: "links", Value: links}})

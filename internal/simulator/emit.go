@@ -101,7 +101,7 @@ func (e *emitter) messageAttrs(p *plan, idx int) []attribute.KeyValue {
 		return []attribute.KeyValue{genAISystemKey.String(p.sc.Provider)}
 	}
 	return []attribute.KeyValue{
-		semconv.GenAISystemInstructionsKey.String(mustJSON(systemInstructions(p.sc.System))),
+		semconv.GenAISystemInstructionsKey.String(mustJSON([]messagePart{textPart(p.sc.System)})),
 		semconv.GenAIInputMessagesKey.String(mustJSON(inputMessages(p, idx))),
 	}
 }
