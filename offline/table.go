@@ -83,6 +83,12 @@ func writeTable(w io.Writer, names []string, rows []dataset.Row, evals []*scorer
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	return writeNotes(w, sum)
+}
+
+// writeNotes prints what follows the summary table: the row count, bad
+// rows, win rates, agreement with people, metric errors and criteria.
+func writeNotes(w io.Writer, sum *aggregate.Summary) error {
 	fmt.Fprintf(w, "row_count: %d\n", sum.RowCount)
 	if sum.Partial {
 		fmt.Fprintln(w, "partial: interrupted; the summary covers the rows finished")
