@@ -150,10 +150,6 @@ func (e *emitter) chat(ctx context.Context, p *plan, c *chatPlan, idx int, out [
 
 // tool sends the span of one tool call.
 func (e *emitter) tool(ctx context.Context, sc *scenario, c *callPlan, at func(time.Duration) time.Time) {
-	desc := ""
-	if t := sc.tool(c.Name); t != nil {
-		desc = t.Description
-	}
 	_, span := e.pl.tracer.Start(ctx, "execute_tool "+c.Name,
 		trace.WithSpanKind(trace.SpanKindInternal),
 		trace.WithTimestamp(at(c.start)),
@@ -162,7 +158,7 @@ func (e *emitter) tool(ctx context.Context, sc *scenario, c *callPlan, at func(t
 			semconv.GenAIToolName(c.Name),
 			semconv.GenAIToolCallID(c.ID),
 			semconv.GenAIToolTypeKey.String("function"),
-			semconv.GenAIToolDescriptionKey.String(desc),
+			semconv.GenAIToolDescriptionKey.String(sc.tool(c.Name).Description), // loadScenarios checked the name
 			semconv.GenAIToolCallArgumentsKey.String(c.Arguments),
 		),
 	)
