@@ -1,5 +1,7 @@
 package agentrun
 
+import "slices"
+
 // Message roles of a dialogue.
 const (
 	RoleUser      = "user"
@@ -42,13 +44,7 @@ func Replies(t *Trajectory) []Reply {
 	if texts == 0 {
 		return nil
 	}
-	kept := out[:0]
-	for _, r := range out {
-		if r.Text != "" || len(r.Calls) > 0 {
-			kept = append(kept, r)
-		}
-	}
-	return kept
+	return slices.DeleteFunc(out, func(r Reply) bool { return r.Text == "" && len(r.Calls) == 0 })
 }
 
 // Dialogue is one turn as messages, as a Ragas multi-turn sample holds

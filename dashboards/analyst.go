@@ -1,6 +1,7 @@
 package dashboards
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -54,8 +55,8 @@ type chPanel struct {
 	// test checks them against the real server.
 	columns []string
 	unit    string
-	width   uint32
-	height  uint32
+	// width and height are the grid size; 0 means 12 and 8.
+	width, height uint32
 	// traceLink turns the trace_id column into a link to the trace UI.
 	traceLink bool
 	// drillDown adds a link on the trace_id column that opens the run's
@@ -113,6 +114,26 @@ func releaseChange(key, n string, values []string, inner string) string {
 		strings.Join(cols, ",\n  "), key, tuple, inner, key, key)
 }
 
+// timeSeries makes p a time series of agg AS value per time bucket of col
+// and per series (a column or expression), over the rows of from that
+// match cond.
+func (p chPanel) timeSeries(col, series, agg, value, from, cond string) chPanel {
+	p.kind = kindTimeSeries
+	p.sql = fmt.Sprintf("SELECT %s AS time, %s AS series, %s AS %s\nFROM %s\n%s\nGROUP BY time, series\nORDER BY time",
+		bucket(col), series, agg, value, from, cond)
+	p.columns = []string{"time", "series", value}
+	return p
+}
+
+// stat makes p a single number: agg AS value over the rows of from that
+// match cond.
+func (p chPanel) stat(agg, value, from, cond string) chPanel {
+	p.kind = kindStat
+	p.sql = "SELECT " + agg + " AS " + value + "\nFROM " + from + "\n" + cond
+	p.columns = []string{value}
+	return p
+}
+
 // bucket is the time bucket of a time-series query. The plugin's
 // $__timeInterval macro expands to toStartOfInterval, which ClickHouse
 // 18.16 lacks; integer division on the epoch works on every release.
@@ -143,29 +164,12 @@ func (p chPanel) target() *CHQueryBuilder {
 	return q
 }
 
-func (p chPanel) size() (uint32, uint32) {
-	w, h := p.width, p.height
-	if w == 0 {
-		w = 12
-	}
-	if h == 0 {
-		h = 8
-	}
-	return w, h
-}
-
-// traceLinkURL turns the configured template into a Grafana data link on
-// the trace_id cell.
-func traceLinkURL(o Options) string {
-	return strings.ReplaceAll(o.TraceURLTemplate, "${trace_id}", "${__value.raw}")
-}
-
 // drillDownURL opens the Runs dashboard on a run, keeping the time range,
 // database and metric.
 const drillDownURL = "/d/" + runsUID + "?${__url_time_range}&${database:queryparam}&${metric:queryparam}&var-trace_id=${__value.raw}"
 
 func (p chPanel) add(d *dashboard.DashboardBuilder, o Options) {
-	w, h := p.size()
+	w, h := cmp.Or(p.width, 12), cmp.Or(p.height, 8)
 	switch p.kind {
 	case kindTimeSeries:
 		b := timeseries.NewPanelBuilder().Title(p.title).Description(p.description).
@@ -196,7 +200,9 @@ func (p chPanel) add(d *dashboard.DashboardBuilder, o Options) {
 			links = append(links, map[string]any{"title": "Show this run's trajectory", "url": drillDownURL})
 		}
 		if p.traceLink {
-			links = append(links, map[string]any{"title": "Open trace", "url": traceLinkURL(o), "targetBlank": true})
+			// the configured template, as a data link on the trace_id cell
+			url := strings.ReplaceAll(o.TraceURLTemplate, "${trace_id}", "${__value.raw}")
+			links = append(links, map[string]any{"title": "Open trace", "url": url, "targetBlank": true})
 		}
 		if len(links) > 0 {
 			b.OverrideByName("trace_id", []dashboard.DynamicConfigValue{{Id: "links", Value: links}})

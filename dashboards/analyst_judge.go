@@ -1,7 +1,6 @@
 package dashboards
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
@@ -38,7 +37,7 @@ func judgeMetrics() string {
 // judgeCostDashboard: judge calls, tokens and estimated cost per judge,
 // metric and agent; the ledger of why runs were or were not judged.
 func judgeCostDashboard() analystDashboard {
-	judged := "judge_model != ''"
+	judged := where("timestamp", "judge_model != ''")
 	return analystDashboard{
 		uid:         "evalsidecar-judge-cost",
 		title:       "Judge cost",
@@ -47,40 +46,20 @@ func judgeCostDashboard() analystDashboard {
 		vars:        []string{"service", "agent", "usd_per_1k_input", "usd_per_1k_output"},
 		panels: func(Options) []chPanel {
 			return []chPanel{
-				{
-					title: "Judge calls", kind: kindStat, width: 8, height: 4,
-					sql:     "SELECT count() AS calls\nFROM " + tEvaluations + "\n" + where("timestamp", judged),
-					columns: []string{"calls"},
-				},
-				{
-					title: "Judge tokens", kind: kindStat, width: 8, height: 4,
-					sql:     "SELECT sum(judge_input_tokens + judge_output_tokens) AS tokens\nFROM " + tEvaluations + "\n" + where("timestamp", judged),
-					columns: []string{"tokens"},
-				},
-				{
-					title: "Estimated cost", kind: kindStat, width: 8, height: 4, unit: "currencyUSD",
-					description: "Judge cost recorded from the judges' configured prices; for judges without prices, their tokens at the prices set above.",
-					sql:         "SELECT " + judgeCost + " AS cost_usd\nFROM " + tEvaluations + "\n" + where("timestamp", judged),
-					columns:     []string{"cost_usd"},
-				},
-				{
-					title: "Judge calls by model", kind: kindTimeSeries,
-					sql: fmt.Sprintf("SELECT %s AS time, judge_model AS series, count() AS calls\nFROM %s\n%s\nGROUP BY time, series\nORDER BY time",
-						bucket("timestamp"), tEvaluations, where("timestamp", judged)),
-					columns: []string{"time", "series", "calls"},
-				},
-				{
-					title: "Judge tokens by model", kind: kindTimeSeries,
-					sql: fmt.Sprintf("SELECT %s AS time, judge_model AS series, sum(judge_input_tokens + judge_output_tokens) AS tokens\nFROM %s\n%s\nGROUP BY time, series\nORDER BY time",
-						bucket("timestamp"), tEvaluations, where("timestamp", judged)),
-					columns: []string{"time", "series", "tokens"},
-				},
+				chPanel{title: "Judge calls", width: 8, height: 4}.stat("count()", "calls", tEvaluations, judged),
+				chPanel{title: "Judge tokens", width: 8, height: 4}.stat("sum(judge_input_tokens + judge_output_tokens)", "tokens", tEvaluations, judged),
+				chPanel{title: "Estimated cost", width: 8, height: 4, unit: "currencyUSD",
+					description: "Judge cost recorded from the judges' configured prices; for judges without prices, their tokens at the prices set above."}.
+					stat(judgeCost, "cost_usd", tEvaluations, judged),
+				chPanel{title: "Judge calls by model"}.timeSeries("timestamp", "judge_model", "count()", "calls", tEvaluations, judged),
+				chPanel{title: "Judge tokens by model"}.
+					timeSeries("timestamp", "judge_model", "sum(judge_input_tokens + judge_output_tokens)", "tokens", tEvaluations, judged),
 				{
 					title: "Cost by judge, metric and agent", kind: kindTable, width: 24, unit: "short",
 					sql: "SELECT judge_provider, judge_model, metric, agent, count() AS calls,\n" +
 						"  sum(judge_input_tokens) AS input_tokens, sum(judge_output_tokens) AS output_tokens,\n" +
 						"  avg(judge_latency_seconds) AS mean_latency_seconds, " + judgeCost + " AS cost_usd\nFROM " +
-						tEvaluations + "\n" + where("timestamp", judged) +
+						tEvaluations + "\n" + judged +
 						"\nGROUP BY judge_provider, judge_model, metric, agent\nORDER BY cost_usd DESC",
 					columns: []string{"judge_provider", "judge_model", "metric", "agent", "calls", "input_tokens",
 						"output_tokens", "mean_latency_seconds", "cost_usd"},
@@ -98,13 +77,9 @@ func judgeCostDashboard() analystDashboard {
 						"\n)\nGROUP BY metric, person, judge\nORDER BY metric, person, judge\nLIMIT 1000",
 					columns: []string{"metric", "person", "judge", "runs"},
 				},
-				{
-					title: "Decisions over time", kind: kindTimeSeries, width: 24,
-					description: "The ledger, per run and metric: scored, not applicable or error for every metric; for judge metrics, queued (sampled for a judge, followed by its outcome), sampled_out, filtered, over_budget, queue_full, judge_error, not_applicable or shutting_down.",
-					sql: fmt.Sprintf("SELECT %s AS time, decision AS series, count() AS decisions\nFROM %s\n%s\nGROUP BY time, series\nORDER BY time",
-						bucket("timestamp"), tDecisions, where("timestamp")),
-					columns: []string{"time", "series", "decisions"},
-				},
+				chPanel{title: "Decisions over time", width: 24,
+					description: "The ledger, per run and metric: scored, not applicable or error for every metric; for judge metrics, queued (sampled for a judge, followed by its outcome), sampled_out, filtered, over_budget, queue_full, judge_error, not_applicable or shutting_down."}.
+					timeSeries("timestamp", "decision", "count()", "decisions", tDecisions, where("timestamp")),
 				{
 					title: "Why runs were not judged", kind: kindTable, width: 24,
 					description: "Judge-metric decisions other than scored, cached and queued, by decision and reason: sampled_out (sampling rate), filtered (sampling filter), over_budget (reason: budget:limit), queue_full, judge_error (reason: the failure class, e.g. rate_limited, timeout, circuit_open), not_applicable, shutting_down.",

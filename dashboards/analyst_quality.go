@@ -17,59 +17,31 @@ func qualityDashboard() analystDashboard {
 		tags:        []string{"analysts"},
 		vars:        []string{"service", "agent", "release", "metric"},
 		panels: func(Options) []chPanel {
-			scores := where("run_start", releaseFilter, metricIs)
+			scores, runs := where("run_start", releaseFilter, metricIs), where("start", releaseFilter)
 			return []chPanel{
-				{
-					title: "Runs", kind: kindStat, width: 6, height: 4,
-					description: "Agent runs that started in the time range.",
-					sql:         "SELECT count() AS runs\nFROM " + tTrajectories + "\n" + where("start", releaseFilter),
-					columns:     []string{"runs"},
-				},
-				{
-					title: "Mean ${metric}", kind: kindStat, width: 6, height: 4,
-					description: "Mean score of the selected metric over the runs that started in the time range (in the metric's unit: see its row in the metrics table).",
-					sql:         "SELECT avg(score) AS score\nFROM " + tEvaluations + "\n" + scores,
-					columns:     []string{"score"},
-				},
-				{
-					title: "Pass rate of ${metric}", kind: kindStat, width: 6, height: 4, unit: "percentunit",
-					description: "Share of the selected metric's scores that passed its pass rule (passed = 1); empty for a metric without a pass rule.",
-					sql:         "SELECT avg(passed) AS pass_rate\nFROM " + tEvaluations + "\n" + scores,
-					columns:     []string{"pass_rate"},
-				},
-				{
-					title: "Failed runs", kind: kindStat, width: 6, height: 4, unit: "percentunit",
-					description: "Share of runs that errored or produced no final output.",
-					sql:         "SELECT avg(failed) AS failure_rate\nFROM " + tTrajectories + "\n" + where("start", releaseFilter),
-					columns:     []string{"failure_rate"},
-				},
-				{
-					title: "${metric} by agent", kind: kindTimeSeries,
-					description: "Mean score of the selected metric per agent, by run start.",
-					sql: fmt.Sprintf("SELECT %s AS time, agent AS series, avg(score) AS score\nFROM %s\n%s\nGROUP BY time, series\nORDER BY time",
-						bucket("run_start"), tEvaluations, scores),
-					columns: []string{"time", "series", "score"},
-				},
-				{
-					title: "${metric} by release", kind: kindTimeSeries,
-					description: "Mean score of the selected metric per service.version: a new release's line next to the old one.",
-					sql: fmt.Sprintf("SELECT %s AS time, service_version AS series, avg(score) AS score\nFROM %s\n%s\nGROUP BY time, series\nORDER BY time",
-						bucket("run_start"), tEvaluations, scores),
-					columns: []string{"time", "series", "score"},
-				},
-				{
-					title: "Pass rate of ${metric} by release", kind: kindTimeSeries, unit: "percentunit",
-					description: "Share of the selected metric's scores that passed its pass rule, per service.version.",
-					sql: fmt.Sprintf("SELECT %s AS time, service_version AS series, avg(passed) AS pass_rate\nFROM %s\n%s\nGROUP BY time, series\nORDER BY time",
-						bucket("run_start"), tEvaluations, scores),
-					columns: []string{"time", "series", "pass_rate"},
-				},
+				chPanel{title: "Runs", width: 6, height: 4, description: "Agent runs that started in the time range."}.
+					stat("count()", "runs", tTrajectories, runs),
+				chPanel{title: "Mean ${metric}", width: 6, height: 4,
+					description: "Mean score of the selected metric over the runs that started in the time range (in the metric's unit: see its row in the metrics table)."}.
+					stat("avg(score)", "score", tEvaluations, scores),
+				chPanel{title: "Pass rate of ${metric}", width: 6, height: 4, unit: "percentunit",
+					description: "Share of the selected metric's scores that passed its pass rule (passed = 1); empty for a metric without a pass rule."}.
+					stat("avg(passed)", "pass_rate", tEvaluations, scores),
+				chPanel{title: "Failed runs", width: 6, height: 4, unit: "percentunit", description: "Share of runs that errored or produced no final output."}.
+					stat("avg(failed)", "failure_rate", tTrajectories, runs),
+				chPanel{title: "${metric} by agent", description: "Mean score of the selected metric per agent, by run start."}.
+					timeSeries("run_start", "agent", "avg(score)", "score", tEvaluations, scores),
+				chPanel{title: "${metric} by release", description: "Mean score of the selected metric per service.version: a new release's line next to the old one."}.
+					timeSeries("run_start", "service_version", "avg(score)", "score", tEvaluations, scores),
+				chPanel{title: "Pass rate of ${metric} by release", unit: "percentunit",
+					description: "Share of the selected metric's scores that passed its pass rule, per service.version."}.
+					timeSeries("run_start", "service_version", "avg(passed)", "pass_rate", tEvaluations, scores),
 				{
 					title: "Failure and tool-error rates", kind: kindTimeSeries, unit: "percentunit",
 					description: "Share of failed runs, and share of tool calls that returned an error.",
 					sql: fmt.Sprintf("SELECT %s AS time, avg(failed) AS failed_runs,\n"+
 						"  sum(arrayCount(e -> e != '', tool_errors)) / greatest(sum(length(tool_names)), 1) AS tool_errors\nFROM %s\n%s\nGROUP BY time\nORDER BY time",
-						bucket("start"), tTrajectories, where("start", releaseFilter)),
+						bucket("start"), tTrajectories, runs),
 					columns: []string{"time", "failed_runs", "tool_errors"},
 				},
 				{
@@ -93,13 +65,8 @@ func qualityDashboard() analystDashboard {
 						where("run_start", releaseFilter, "metric LIKE '"+vertex.PairwisePrefix+"%'") + "\nGROUP BY metric, release\nORDER BY metric, release",
 					columns: []string{"metric", "release", "compared", "win_rate", "tie_rate", "loss_rate", "inconsistent"},
 				},
-				{
-					title: "Runs by agent", kind: kindTimeSeries, width: 24,
-					description: "Agent runs over time.",
-					sql: fmt.Sprintf("SELECT %s AS time, agent AS series, count() AS runs\nFROM %s\n%s\nGROUP BY time, series\nORDER BY time",
-						bucket("start"), tTrajectories, where("start", releaseFilter)),
-					columns: []string{"time", "series", "runs"},
-				},
+				chPanel{title: "Runs by agent", width: 24, description: "Agent runs over time."}.
+					timeSeries("start", "agent", "count()", "runs", tTrajectories, runs),
 			}
 		},
 	}

@@ -16,24 +16,13 @@ func runsDashboard() analystDashboard {
 		panels: func(Options) []chPanel {
 			scores := where("run_start", releaseFilter, metricIs)
 			return []chPanel{
-				{
-					title: "Runs scored", kind: kindStat, width: 8, height: 4,
-					description: "Runs that started in the time range with a score of the selected metric.",
-					sql:         "SELECT uniqExact(trace_id, span_id) AS runs\nFROM " + tEvaluations + "\n" + scores,
-					columns:     []string{"runs"},
-				},
-				{
-					title: "Runs failing ${metric}", kind: kindStat, width: 8, height: 4,
-					description: "Runs whose score of the selected metric failed its pass rule (passed = 0).",
-					sql:         "SELECT uniqExact(trace_id, span_id) AS runs\nFROM " + tEvaluations + "\n" + where("run_start", releaseFilter, metricIs, "passed = 0"),
-					columns:     []string{"runs"},
-				},
-				{
-					title: "Pass rate of ${metric}", kind: kindStat, width: 8, height: 4, unit: "percentunit",
-					description: "Share of the selected metric's scores that passed its pass rule; empty for a metric without one.",
-					sql:         "SELECT avg(passed) AS pass_rate\nFROM " + tEvaluations + "\n" + scores,
-					columns:     []string{"pass_rate"},
-				},
+				chPanel{title: "Runs scored", width: 8, height: 4, description: "Runs that started in the time range with a score of the selected metric."}.
+					stat("uniqExact(trace_id, span_id)", "runs", tEvaluations, scores),
+				chPanel{title: "Runs failing ${metric}", width: 8, height: 4, description: "Runs whose score of the selected metric failed its pass rule (passed = 0)."}.
+					stat("uniqExact(trace_id, span_id)", "runs", tEvaluations, where("run_start", releaseFilter, metricIs, "passed = 0")),
+				chPanel{title: "Pass rate of ${metric}", width: 8, height: 4, unit: "percentunit",
+					description: "Share of the selected metric's scores that passed its pass rule; empty for a metric without one."}.
+					stat("avg(passed)", "pass_rate", tEvaluations, scores),
 				{
 					title: "Worst runs", kind: kindTable, width: 24, height: 12, traceLink: true, drillDown: true,
 					description: "The selected metric's worst runs: lowest scores first where higher is better, highest first where lower is better (the metric's direction in the metrics table). " +

@@ -38,12 +38,8 @@ func sessionsDashboard() analystDashboard {
 		vars: []string{"service", "agent", "release", "worst_sessions", "session_id"},
 		panels: func(Options) []chPanel {
 			return []chPanel{
-				{
-					title: "Sessions", kind: kindStat, width: 12, height: 4,
-					description: "Sessions scored whose first turn started in the time range.",
-					sql:         "SELECT uniqExact(session_id, run_start) AS sessions\nFROM " + tEvaluations + "\n" + sessionScores("'session_turns'"),
-					columns:     []string{"sessions"},
-				},
+				chPanel{title: "Sessions", width: 12, height: 4, description: "Sessions scored whose first turn started in the time range."}.
+					stat("uniqExact(session_id, run_start)", "sessions", tEvaluations, sessionScores("'session_turns'")),
 				{
 					title: "Failed sessions", kind: kindStat, width: 12, height: 4, unit: "percentunit",
 					description: "Share of sessions in which any turn failed (session_failed = 1).",

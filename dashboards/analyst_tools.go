@@ -1,7 +1,5 @@
 package dashboards
 
-import "fmt"
-
 const toolFilter = "tool IN (${tool:singlequote})"
 
 // toolsDashboard: calls, errors, latency and repeated calls per tool and
@@ -16,34 +14,14 @@ func toolsDashboard() analystDashboard {
 		panels: func(Options) []chPanel {
 			w := where("start", toolFilter, releaseFilter)
 			return []chPanel{
-				{
-					title: "Calls by tool", kind: kindTimeSeries,
-					description: "Tool calls over time.",
-					sql: fmt.Sprintf("SELECT %s AS time, tool AS series, count() AS calls\nFROM %s\n%s\nGROUP BY time, series\nORDER BY time",
-						bucket("start"), tToolCalls, w),
-					columns: []string{"time", "series", "calls"},
-				},
-				{
-					title: "Error rate by tool", kind: kindTimeSeries, unit: "percentunit",
-					description: "Share of calls that returned an error.",
-					sql: fmt.Sprintf("SELECT %s AS time, tool AS series, avg(failed) AS error_rate\nFROM %s\n%s\nGROUP BY time, series\nORDER BY time",
-						bucket("start"), tToolCalls, w),
-					columns: []string{"time", "series", "error_rate"},
-				},
-				{
-					title: "p95 latency by tool", kind: kindTimeSeries, unit: "s",
-					description: "95th percentile of call duration.",
-					sql: fmt.Sprintf("SELECT %s AS time, tool AS series, quantile(0.95)(duration_seconds) AS p95_seconds\nFROM %s\n%s\nGROUP BY time, series\nORDER BY time",
-						bucket("start"), tToolCalls, w),
-					columns: []string{"time", "series", "p95_seconds"},
-				},
-				{
-					title: "Repeated calls by tool", kind: kindTimeSeries, unit: "percentunit",
-					description: "Share of calls that repeat an earlier call of the same run with the same arguments.",
-					sql: fmt.Sprintf("SELECT %s AS time, tool AS series, avg(repeated) AS repeated_rate\nFROM %s\n%s\nGROUP BY time, series\nORDER BY time",
-						bucket("start"), tToolCalls, w),
-					columns: []string{"time", "series", "repeated_rate"},
-				},
+				chPanel{title: "Calls by tool", description: "Tool calls over time."}.
+					timeSeries("start", "tool", "count()", "calls", tToolCalls, w),
+				chPanel{title: "Error rate by tool", unit: "percentunit", description: "Share of calls that returned an error."}.
+					timeSeries("start", "tool", "avg(failed)", "error_rate", tToolCalls, w),
+				chPanel{title: "p95 latency by tool", unit: "s", description: "95th percentile of call duration."}.
+					timeSeries("start", "tool", "quantile(0.95)(duration_seconds)", "p95_seconds", tToolCalls, w),
+				chPanel{title: "Repeated calls by tool", unit: "percentunit", description: "Share of calls that repeat an earlier call of the same run with the same arguments."}.
+					timeSeries("start", "tool", "avg(repeated)", "repeated_rate", tToolCalls, w),
 				{
 					title: "Tool error rate by release", kind: kindTable, width: 24, height: 10,
 					description: "Which tool got worse after a release: per tool, each release next to the release before it (by first call), with calls (sample size), error rate and its change. Sorted by tool; sort by error_rate_change to see the largest rise.",

@@ -2,6 +2,7 @@ package dashboards
 
 import (
 	"errors"
+	"reflect"
 
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
 	"github.com/grafana/grafana-foundation-sdk/go/cog/variants"
@@ -56,22 +57,7 @@ func (q CHQuery) Validate() error {
 // Equals compares field by field (the datasource by value, not pointer).
 func (q CHQuery) Equals(other variants.Dataquery) bool {
 	o, ok := other.(CHQuery)
-	if !ok {
-		return false
-	}
-	sameDS := (q.Datasource == nil) == (o.Datasource == nil)
-	if sameDS && q.Datasource != nil {
-		sameDS = ptrEq(q.Datasource.Type, o.Datasource.Type) && ptrEq(q.Datasource.Uid, o.Datasource.Uid)
-	}
-	return sameDS && q.RefID == o.RefID && q.EditorType == o.EditorType && q.QueryType == o.QueryType &&
-		q.Format == o.Format && q.RawSQL == o.RawSQL
-}
-
-func ptrEq(a, b *string) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
+	return ok && reflect.DeepEqual(q, o)
 }
 
 // CHQueryBuilder builds a CHQuery for a panel's WithTarget.
@@ -99,12 +85,6 @@ func (b *CHQueryBuilder) RawSQL(sql string) *CHQueryBuilder { b.q.RawSQL = sql; 
 // TimeSeries makes the result a time series (first column the time).
 func (b *CHQueryBuilder) TimeSeries() *CHQueryBuilder {
 	b.q.QueryType, b.q.Format = "timeseries", FormatTimeSeries
-	return b
-}
-
-// Table makes the result a table.
-func (b *CHQueryBuilder) Table() *CHQueryBuilder {
-	b.q.QueryType, b.q.Format = "table", FormatTable
 	return b
 }
 

@@ -2,7 +2,6 @@ package dashboards
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
@@ -40,25 +39,20 @@ func SRE(o Options) *dashboard.DashboardBuilder {
 		WithVariable(labelVariable("agent", "Agent", "label_values("+mTrajectories+`{service_name=~"$service"}, agent)`)).
 		WithVariable(labelVariable("instance", "Sidecar", "label_values("+mBuildInfo+", instance)"))
 
-	b = b.WithRow(dashboard.NewRowBuilder("Agent golden signals"))
-	for _, p := range goldenSignalPanels() {
-		b = b.WithPanel(p)
-	}
-	b = b.WithRow(dashboard.NewRowBuilder("Quality by metric and release"))
-	for _, p := range qualityPanels(o) {
-		b = b.WithPanel(p)
-	}
-	b = b.WithRow(dashboard.NewRowBuilder("LLM judge"))
-	for _, p := range judgePanels() {
-		b = b.WithPanel(p)
-	}
-	b = b.WithRow(dashboard.NewRowBuilder("Exporters"))
-	for _, p := range exporterPanels() {
-		b = b.WithPanel(p)
-	}
-	b = b.WithRow(dashboard.NewRowBuilder("Sidecar health"))
-	for _, p := range healthPanels() {
-		b = b.WithPanel(p)
+	for _, row := range []struct {
+		title  string
+		panels []cog.Builder[dashboard.Panel]
+	}{
+		{"Agent golden signals", goldenSignalPanels()},
+		{"Quality by metric and release", qualityPanels(o)},
+		{"LLM judge", judgePanels()},
+		{"Exporters", exporterPanels()},
+		{"Sidecar health", healthPanels()},
+	} {
+		b = b.WithRow(dashboard.NewRowBuilder(row.title))
+		for _, p := range row.panels {
+			b = b.WithPanel(p)
+		}
 	}
 	return b
 }
@@ -99,34 +93,28 @@ func PromQueries(d Dashboard, o Options) ([]PanelQuery, error) {
 			Expr     string `json:"expr"`
 			Exemplar bool   `json:"exemplar"`
 		} `json:"targets"`
-		Panels []json.RawMessage `json:"panels"`
+		Panels []panel `json:"panels"`
 	}
 	var top struct {
-		Panels []json.RawMessage `json:"panels"`
+		Panels []panel `json:"panels"`
 	}
 	if err := json.Unmarshal(b, &top); err != nil {
 		return nil, err
 	}
 	var out []PanelQuery
-	var walk func([]json.RawMessage) error
-	walk = func(raw []json.RawMessage) error {
-		for _, r := range raw {
-			var p panel
-			if err := json.Unmarshal(r, &p); err != nil {
-				return fmt.Errorf("panel: %w", err)
-			}
+	var walk func([]panel)
+	walk = func(ps []panel) {
+		for _, p := range ps {
 			for _, t := range p.Targets {
 				if t.Expr != "" {
 					out = append(out, PanelQuery{Panel: p.Title, RefID: t.RefID, Expr: t.Expr, Exemplar: t.Exemplar})
 				}
 			}
-			if err := walk(p.Panels); err != nil {
-				return err
-			}
+			walk(p.Panels)
 		}
-		return nil
 	}
-	return out, walk(top.Panels)
+	walk(top.Panels)
+	return out, nil
 }
 
 // Units used by the SRE panels.

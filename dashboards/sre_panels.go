@@ -84,16 +84,8 @@ func traceLink(o Options) cog.Builder[dashboard.DashboardLink] {
 }
 
 // sel renders a selector of the dashboard's filter variables plus extra
-// matchers, e.g. sel(svc, `outcome="failed"`).
-func sel(matchers ...string) string {
-	var ms []string
-	for _, m := range matchers {
-		if m != "" {
-			ms = append(ms, m)
-		}
-	}
-	return "{" + strings.Join(ms, ",") + "}"
-}
+// matchers, e.g. sel(svcAgent, `outcome="failed"`).
+func sel(matchers ...string) string { return "{" + strings.Join(matchers, ",") + "}" }
 
 // Filter matchers of the dashboard variables.
 const (

@@ -2,7 +2,6 @@ package dashboards
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/evalsidecar/evalsidecar/exporter"
 	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
@@ -112,9 +111,6 @@ const (
 	// client retries and attribute values cut to the size limit.
 	benignDropReasons = "duplicate_span|attribute_truncated"
 )
-
-// regexAlt returns a regular expression matching exactly the given ids.
-func regexAlt(ids []string) string { return strings.Join(ids, "|") }
 
 // zScore is the PromQL of the one-sided two-proportion z statistic of a
 // rise from the baseline failure proportion bx/bn to the recent one

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/prometheus/common/model"
@@ -143,6 +144,11 @@ func DefaultRuleParams() RuleParams {
 // Validate reports every invalid parameter by its key.
 func (p RuleParams) Validate() error {
 	var errs []error
+	check := func(bad bool, format string, args ...any) {
+		if bad {
+			errs = append(errs, fmt.Errorf(format, args...))
+		}
+	}
 	pos := func(key string, d time.Duration) {
 		if d <= 0 {
 			errs = append(errs, fmt.Errorf("%s: must be > 0", key))
@@ -158,43 +164,21 @@ func (p RuleParams) Validate() error {
 	pos("for", p.For)
 	pos("ops_for", p.OpsFor)
 	pos("silence_window", p.SilenceWindow)
-	if p.BaselineOffset < p.RecentWindow {
-		errs = append(errs, errors.New("baseline_offset: must be >= recent_window, or the windows overlap"))
-	}
-	if p.MinSamples < 1 {
-		errs = append(errs, errors.New("min_samples: must be >= 1"))
-	}
-	if p.ZThreshold <= 0 {
-		errs = append(errs, errors.New("z_threshold: must be > 0"))
-	}
-	if p.LatencyZThreshold <= 0 {
-		errs = append(errs, errors.New("latency_z_threshold: must be > 0"))
-	}
-	if p.MinEffect < 0 || p.MinEffect >= 1 {
-		errs = append(errs, errors.New("min_effect: must be in [0, 1)"))
-	}
-	if p.LatencyRatio <= 1 {
-		errs = append(errs, errors.New("latency_ratio: must be > 1"))
-	}
+	check(p.BaselineOffset < p.RecentWindow, "baseline_offset: must be >= recent_window, or the windows overlap")
+	check(p.MinSamples < 1, "min_samples: must be >= 1")
+	check(p.ZThreshold <= 0, "z_threshold: must be > 0")
+	check(p.LatencyZThreshold <= 0, "latency_z_threshold: must be > 0")
+	check(p.MinEffect < 0 || p.MinEffect >= 1, "min_effect: must be in [0, 1)")
+	check(p.LatencyRatio <= 1, "latency_ratio: must be > 1")
 	pos("low_traffic_recent_window", p.LowTrafficRecentWindow)
 	pos("low_traffic_baseline_window", p.LowTrafficBaselineWindow)
-	if p.WilsonZ <= 0 {
-		errs = append(errs, errors.New("wilson_z: must be > 0"))
-	}
-	target := func(key string, v float64) {
-		if !(v > 0 && v < 1) {
-			errs = append(errs, fmt.Errorf("%s: must be in (0, 1), got %v", key, v))
-		}
-	}
+	check(p.WilsonZ <= 0, "wilson_z: must be > 0")
+	target := func(key string, v float64) { check(!(v > 0 && v < 1), "%s: must be in (0, 1), got %v", key, v) }
 	target("pass_rate_objective", p.PassRateObjective)
 	seen := map[string]bool{}
 	for i, o := range p.Objectives {
-		switch {
-		case !isLabelValue(o.Metric):
-			errs = append(errs, fmt.Errorf("objectives[%d].metric: %q is not a metric id", i, o.Metric))
-		case seen[o.Metric]:
-			errs = append(errs, fmt.Errorf("objectives[%d].metric: %q repeated", i, o.Metric))
-		}
+		check(!isLabelValue(o.Metric), "objectives[%d].metric: %q is not a metric id", i, o.Metric)
+		check(isLabelValue(o.Metric) && seen[o.Metric], "objectives[%d].metric: %q repeated", i, o.Metric)
 		seen[o.Metric] = true
 		target(fmt.Sprintf("objectives[%d].target", i), o.Target)
 	}
@@ -203,43 +187,22 @@ func (p RuleParams) Validate() error {
 		pos(key+".long", b.Long)
 		pos(key+".short", b.Short)
 		pos(key+".for", b.For)
-		if b.Short >= b.Long {
-			errs = append(errs, fmt.Errorf("%s.short: must be shorter than long", key))
-		}
-		if b.Factor <= 0 {
-			errs = append(errs, fmt.Errorf("%s.factor: must be > 0", key))
-		}
-		if b.Severity != severityCritical && b.Severity != severityWarning && b.Severity != severityInfo {
-			errs = append(errs, fmt.Errorf("%s.severity: must be %q, %q or %q", key, severityCritical, severityWarning, severityInfo))
-		}
+		check(b.Short >= b.Long, "%s.short: must be shorter than long", key)
+		check(b.Factor <= 0, "%s.factor: must be > 0", key)
+		check(b.Severity != severityCritical && b.Severity != severityWarning && b.Severity != severityInfo,
+			"%s.severity: must be %q, %q or %q", key, severityCritical, severityWarning, severityInfo)
 	}
 	for i, m := range p.HallucinationMetrics {
-		if !isLabelValue(m) {
-			errs = append(errs, fmt.Errorf("hallucination_metrics[%d]: %q is not a metric id", i, m))
-		}
+		check(!isLabelValue(m), "hallucination_metrics[%d]: %q is not a metric id", i, m)
 	}
-	if p.RunbookURL == "" {
-		errs = append(errs, errors.New("runbook_url: must not be empty"))
-	}
-	if p.UpSelector == "" {
-		errs = append(errs, errors.New("up_selector: must not be empty"))
-	}
+	check(p.RunbookURL == "", "runbook_url: must not be empty")
+	check(p.UpSelector == "", "up_selector: must not be empty")
 	return errors.Join(errs...)
 }
 
 // isLabelValue reports whether s is a metric id that can be put in a
 // PromQL string and a regular expression without escaping.
-func isLabelValue(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (r < '0' || r > '9') && r != '_' && r != '-' {
-			return false
-		}
-	}
-	return true
-}
+var isLabelValue = regexp.MustCompile(`^[A-Za-z0-9_-]+$`).MatchString
 
 // RuleFile is a Prometheus rule file.
 type RuleFile struct {

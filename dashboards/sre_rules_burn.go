@@ -66,7 +66,7 @@ func (g ruleGen) passRateBurn() []Rule {
 	}
 	def := ""
 	if len(ids) > 0 {
-		def = fmt.Sprintf("{metric!~%q}", regexAlt(ids))
+		def = fmt.Sprintf("{metric!~%q}", strings.Join(ids, "|"))
 	}
 	objs = append(objs, objective{def, g.p.PassRateObjective})
 	labels := []string{"service_name", "agent", "metric"}

@@ -25,10 +25,9 @@ const (
 )
 
 // proportion is a failure proportion tested by a regression alert: failed
-// items over all items, aggregated by the labels in by.
+// items over all items.
 type proportion struct {
 	level  string // recording rule level, e.g. service_agent_metric
-	by     string // aggregation labels, e.g. "service_name, agent, metric"
 	failed string // metric part of the failed-count recordings
 	total  string // metric part of the total-count recordings
 	// failedExpr and totalExpr give the counts over a window.
@@ -129,48 +128,35 @@ func (g ruleGen) alert(name, expr, forDur, severity, category, summary, descript
 // rule, for every metric with one (a metric without a pass rule has no
 // evalsidecar_eval_passed_total series, so it has no proportion).
 func (g ruleGen) evalProportion() proportion {
-	by := "service_name, agent, metric"
-	return proportion{
-		level: "service_agent_metric", by: by,
-		failed: "evalsidecar_eval_failed", total: "evalsidecar_eval_scored",
-		totalExpr:  func(w string) string { return verdictScores(by, "increase", w) },
-		failedExpr: func(w string) string { return failedScores(by, "increase", w) },
+	// scored, and scored minus passed, of the metrics with a passed series
+	scores := func(op, w string) string {
+		return fmt.Sprintf("sum by (service_name, agent, metric) (increase(%s[%s]))\n%s\nsum by (service_name, agent, metric) (increase(%s[%s]))",
+			mEvalScored, w, op, mEvalPassed, w)
 	}
-}
-
-// verdictScores is fn (increase or rate) of the scores of metrics with a
-// pass rule over window w, aggregated by the labels in by.
-func verdictScores(by, fn, w string) string {
-	return fmt.Sprintf("sum by (%s) (%s(%s[%s]))\nand\nsum by (%s) (%s(%s[%s]))", by, fn, mEvalScored, w, by, fn, mEvalPassed, w)
-}
-
-// failedScores is fn of the scores that failed their pass rule: scored
-// minus passed, for the metrics that have a passed series.
-func failedScores(by, fn, w string) string {
-	return fmt.Sprintf("sum by (%s) (%s(%s[%s]))\n-\nsum by (%s) (%s(%s[%s]))", by, fn, mEvalScored, w, by, fn, mEvalPassed, w)
+	return proportion{
+		level:  "service_agent_metric",
+		failed: "evalsidecar_eval_failed", total: "evalsidecar_eval_scored",
+		totalExpr:  func(w string) string { return scores("and", w) },
+		failedExpr: func(w string) string { return scores("-", w) },
+	}
 }
 
 // rateRecordings are the per-release rates the SRE dashboard reads.
 func (g ruleGen) rateRecordings() []Rule {
 	w := dur(g.p.RateWindow)
-	op := "rate" + w
+	rate := func(level, name, by, series string) Rule {
+		return Rule{Record: recordName(level, name, "rate"+w), Expr: fmt.Sprintf("sum by (%s) (rate(%s[%s]))", by, series, w)}
+	}
 	byVersion := "service_name, service_version, agent"
 	byMetric := byVersion + ", metric"
 	return []Rule{
-		{Record: recordName(levelVersionAgentOutcome, "evalsidecar_trajectories", op),
-			Expr: fmt.Sprintf("sum by (%s, outcome) (rate(%s[%s]))", byVersion, mTrajectories, w)},
-		{Record: recordName(levelVersionAgentLe, mTrajectoryDuration+"_bucket", op),
-			Expr: fmt.Sprintf("sum by (%s, le) (rate(%s_bucket[%s]))", byVersion, mTrajectoryDuration, w)},
-		{Record: recordName(levelVersionAgentMetric, "evalsidecar_eval_scored", op),
-			Expr: fmt.Sprintf("sum by (%s) (rate(%s[%s]))", byMetric, mEvalScored, w)},
-		{Record: recordName(levelVersionAgentMetric, "evalsidecar_eval_passed", op),
-			Expr: fmt.Sprintf("sum by (%s) (rate(%s[%s]))", byMetric, mEvalPassed, w)},
-		{Record: recordName(levelVersionAgentMetric, mEvalScoreRatio+"_sum", op),
-			Expr: fmt.Sprintf("sum by (%s) (rate(%s_sum[%s]))", byMetric, mEvalScoreRatio, w)},
-		{Record: recordName(levelVersionAgentMetric, mEvalScoreRatio+"_count", op),
-			Expr: fmt.Sprintf("sum by (%s) (rate(%s_count[%s]))", byMetric, mEvalScoreRatio, w)},
-		{Record: recordName(levelAgentToolOutcome, "evalsidecar_tool_calls", op),
-			Expr: fmt.Sprintf("sum by (service_name, agent, tool, outcome) (rate(%s[%s]))", mToolCalls, w)},
+		rate(levelVersionAgentOutcome, "evalsidecar_trajectories", byVersion+", outcome", mTrajectories),
+		rate(levelVersionAgentLe, mTrajectoryDuration+"_bucket", byVersion+", le", mTrajectoryDuration+"_bucket"),
+		rate(levelVersionAgentMetric, "evalsidecar_eval_scored", byMetric, mEvalScored),
+		rate(levelVersionAgentMetric, "evalsidecar_eval_passed", byMetric, mEvalPassed),
+		rate(levelVersionAgentMetric, mEvalScoreRatio+"_sum", byMetric, mEvalScoreRatio+"_sum"),
+		rate(levelVersionAgentMetric, mEvalScoreRatio+"_count", byMetric, mEvalScoreRatio+"_count"),
+		rate(levelAgentToolOutcome, "evalsidecar_tool_calls", "service_name, agent, tool, outcome", mToolCalls),
 	}
 }
 
@@ -180,7 +166,7 @@ func (g ruleGen) qualityRegressions() []Rule {
 	p := g.evalProportion()
 	rules := g.recordings(p)
 	labels := []string{"service_name", "agent", "metric"}
-	hallu := regexAlt(g.p.HallucinationMetrics)
+	hallu := strings.Join(g.p.HallucinationMetrics, "|")
 	other := ""
 	if hallu != "" {
 		other = fmt.Sprintf("{metric!~%q}", hallu)
@@ -209,26 +195,8 @@ func (g ruleGen) qualityRegressions() []Rule {
 
 // runRegressions test the run failure rate and the tool error rate.
 func (g ruleGen) runRegressions() []Rule {
-	runs := proportion{
-		level: "service_agent", by: "service_name, agent",
-		failed: "evalsidecar_trajectories_failed", total: "evalsidecar_trajectories",
-		totalExpr: func(w string) string {
-			return fmt.Sprintf("sum by (service_name, agent) (increase(%s[%s]))", mTrajectories, w)
-		},
-		failedExpr: func(w string) string {
-			return fmt.Sprintf("sum by (service_name, agent) (increase(%s{outcome=\"failed\"}[%s]))", mTrajectories, w)
-		},
-	}
-	tools := proportion{
-		level: "service_agent_tool", by: "service_name, agent, tool",
-		failed: "evalsidecar_tool_calls_failed", total: "evalsidecar_tool_calls",
-		totalExpr: func(w string) string {
-			return fmt.Sprintf("sum by (service_name, agent, tool) (increase(%s[%s]))", mToolCalls, w)
-		},
-		failedExpr: func(w string) string {
-			return fmt.Sprintf("sum by (service_name, agent, tool) (increase(%s{outcome=\"error\"}[%s]))", mToolCalls, w)
-		},
-	}
+	runs := countProportion("service_agent", "service_name, agent", "evalsidecar_trajectories", mTrajectories, `{outcome="failed"}`)
+	tools := countProportion("service_agent_tool", "service_name, agent, tool", "evalsidecar_tool_calls", mToolCalls, `{outcome="error"}`)
 	rules := append(g.recordings(runs), g.recordings(tools)...)
 	rules = append(rules,
 		g.alert("EvalSidecarRunFailureRateRegression", g.regressionExpr(runs, ""), dur(g.p.For), severityCritical, categoryQuality,
@@ -251,6 +219,20 @@ func (g ruleGen) runRegressions() []Rule {
 	return rules
 }
 
+// countProportion is the share of the increase of counter whose series
+// match failedSel, summed by the labels in by; its recordings are named
+// total and total_failed.
+func countProportion(level, by, total, counter, failedSel string) proportion {
+	sum := func(sel, w string) string {
+		return fmt.Sprintf("sum by (%s) (increase(%s%s[%s]))", by, counter, sel, w)
+	}
+	return proportion{
+		level: level, failed: total + "_failed", total: total,
+		totalExpr:  func(w string) string { return sum("", w) },
+		failedExpr: func(w string) string { return sum(failedSel, w) },
+	}
+}
+
 // latencyRegressions test p95 run latency: the p95 must have grown by
 // LatencyRatio, and for some histogram bucket the share of runs slower
 // than its bound must have risen significantly (a z test per bucket, at
@@ -263,7 +245,7 @@ func (g ruleGen) latencyRegressions() []Rule {
 		return fmt.Sprintf("sum by (service_name, agent) (increase(%s_count[%s]))", mTrajectoryDuration, w)
 	}
 	slow := proportion{
-		level: "service_agent_le", by: "service_name, agent, le",
+		level:  "service_agent_le",
 		failed: "evalsidecar_trajectories_slower", total: "evalsidecar_trajectories_timed",
 		totalExpr:  func(w string) string { return bucket(w) + " * 0\n+ on (service_name, agent) group_left\n" + count(w) },
 		failedExpr: func(w string) string { return bucket(w) + " * -1\n+ on (service_name, agent) group_left\n" + count(w) },

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"os"
-	"sort"
+	"slices"
 
 	"github.com/evalsidecar/evalsidecar/scorer/aggregate"
 )
@@ -32,14 +33,9 @@ func LoadCriteria(path string) ([]aggregate.Criterion, map[string]map[string]any
 	if len(file.Criteria) == 0 {
 		return nil, nil, fmt.Errorf("criteria %s: no \"criteria\" object", path)
 	}
-	keys := make([]string, 0, len(file.Criteria))
-	for k := range file.Criteria {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var out []aggregate.Criterion
 	params := map[string]map[string]any{}
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(file.Criteria)) {
 		raw := bytes.TrimSpace(file.Criteria[k])
 		var th float64
 		if len(raw) > 0 && raw[0] == '{' {

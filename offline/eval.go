@@ -110,13 +110,7 @@ func Eval(ctx context.Context, o Options, stdout io.Writer) (int, error) {
 	if err != nil {
 		return ExitBadInput, err
 	}
-	for _, b := range bad {
-		if b.Row < 0 {
-			o.Logger.Warn("run not evaluated", "err", b.Err)
-			continue
-		}
-		o.Logger.Warn("row not evaluated", "row", b.Row, "line", b.Line, "err", b)
-	}
+	logBad(o.Logger, bad)
 	if o.FailFast && len(bad) > 0 {
 		return ExitBadInput, fmt.Errorf("%s: %w (--fail-fast)", o.Dataset, bad[0])
 	}
@@ -127,20 +121,7 @@ func Eval(ctx context.Context, o Options, stdout io.Writer) (int, error) {
 		}
 	}
 
-	evals := make([]*scorer.Evaluation, len(rows))
-	var todo []int
-	for i, r := range rows {
-		switch d, ok := done[r.Index]; {
-		case ok:
-			evals[i] = d.ev
-		case slices.Contains(unmatched, r.Instance.CaseID):
-			// No run: the case is not evaluated (ADK's NOT_EVALUATED),
-			// which fails any criterion on it.
-			evals[i] = &scorer.Evaluation{NotApplicable: names}
-		default:
-			todo = append(todo, i)
-		}
-	}
+	evals, todo := triage(rows, done, unmatched, names)
 	var prog *progress
 	if o.Progress != nil {
 		prog = newProgress(o.Progress, o.ProgressBar, len(todo))
@@ -173,6 +154,37 @@ func Eval(ctx context.Context, o Options, stdout io.Writer) (int, error) {
 		return ExitFail, nil
 	}
 	return ExitPass, nil
+}
+
+// triage gives the rows resumed and the eval cases without a run their
+// evaluations, and returns the indexes of the rows left to evaluate.
+func triage(rows []dataset.Row, done map[int]resumed, unmatched, names []string) ([]*scorer.Evaluation, []int) {
+	evals := make([]*scorer.Evaluation, len(rows))
+	var todo []int
+	for i, r := range rows {
+		switch d, ok := done[r.Index]; {
+		case ok:
+			evals[i] = d.ev
+		case slices.Contains(unmatched, r.Instance.CaseID):
+			// No run: the case is not evaluated (ADK's NOT_EVALUATED),
+			// which fails any criterion on it.
+			evals[i] = &scorer.Evaluation{NotApplicable: names}
+		default:
+			todo = append(todo, i)
+		}
+	}
+	return evals, todo
+}
+
+// logBad warns of every row or run not evaluated.
+func logBad(logger *slog.Logger, bad []*dataset.Error) {
+	for _, b := range bad {
+		if b.Row < 0 {
+			logger.Warn("run not evaluated", "err", b.Err)
+		} else {
+			logger.Warn("row not evaluated", "row", b.Row, "line", b.Line, "err", b)
+		}
+	}
 }
 
 // summarize aggregates the rows evaluated (and resumed): an interrupted
@@ -210,13 +222,11 @@ func concurrency(o Options, e *scorer.Engine) int {
 	if o.Concurrency > 0 {
 		return o.Concurrency
 	}
-	judged := false
-	for _, m := range e.Metrics() {
-		if _, ok := m.(scorer.Judged); ok {
-			judged = true
-		}
+	judged := func(m scorer.Metric) bool {
+		_, ok := m.(scorer.Judged)
+		return ok
 	}
-	if !judged {
+	if !slices.ContainsFunc(e.Metrics(), judged) {
 		return runtime.GOMAXPROCS(0)
 	}
 	// Twice the calls the judges take at once: while max_concurrency

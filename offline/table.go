@@ -19,12 +19,20 @@ import (
 // scoreCell formats one metric's outcome for the table.
 func scoreCell(ev *scorer.Evaluation, name string) string {
 	if r, ok := ev.Result(name); ok {
-		return strconv.FormatFloat(r.Score, 'f', 4, 64)
+		return fixed4(true, r.Score)
 	}
 	if slices.Contains(ev.NotApplicable, name) {
 		return "n/a"
 	}
 	return "error"
+}
+
+// fixed4 formats v with four decimals, or "-" when there is none.
+func fixed4(ok bool, v float64) string {
+	if !ok {
+		return "-"
+	}
+	return strconv.FormatFloat(v, 'f', 4, 64)
 }
 
 // writeTable prints the summary: per metric its mean, standard
@@ -55,41 +63,32 @@ func writeTable(w io.Writer, names []string, rows []dataset.Row, evals []*scorer
 		}
 		fmt.Fprintln(tw)
 	}
-	fmt.Fprint(tw, "mean\t\t")
-	for _, m := range sum.Metrics {
-		if m.HasMean {
-			fmt.Fprintf(tw, "%.4f\t", m.Mean)
-		} else {
-			fmt.Fprint(tw, "-\t")
-		}
-	}
-	fmt.Fprintln(tw)
-	fmt.Fprint(tw, "std\t\t")
-	for _, m := range sum.Metrics {
-		if m.HasStd {
-			fmt.Fprintf(tw, "%.4f\t", m.Std)
-		} else {
-			fmt.Fprint(tw, "-\t")
-		}
-	}
-	fmt.Fprintln(tw)
+	count := func(n int) string { return strconv.Itoa(n) }
 	for _, c := range []struct {
 		name string
-		n    func(m aggregate.MetricSummary) int
+		cell func(m aggregate.MetricSummary) string
 	}{
-		{"scored", func(m aggregate.MetricSummary) int { return m.Scored }},
-		{"n/a", func(m aggregate.MetricSummary) int { return m.NotApplicable }},
-		{"errors", func(m aggregate.MetricSummary) int { return m.Errors }},
+		{"mean", func(m aggregate.MetricSummary) string { return fixed4(m.HasMean, m.Mean) }},
+		{"std", func(m aggregate.MetricSummary) string { return fixed4(m.HasStd, m.Std) }},
+		{"scored", func(m aggregate.MetricSummary) string { return count(m.Scored) }},
+		{"n/a", func(m aggregate.MetricSummary) string { return count(m.NotApplicable) }},
+		{"errors", func(m aggregate.MetricSummary) string { return count(m.Errors) }},
 	} {
 		fmt.Fprintf(tw, "%s\t\t", c.name)
 		for _, m := range sum.Metrics {
-			fmt.Fprintf(tw, "%d\t", c.n(m))
+			fmt.Fprintf(tw, "%s\t", c.cell(m))
 		}
 		fmt.Fprintln(tw)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	return writeNotes(w, sum)
+}
+
+// writeNotes prints what follows the summary table: the row count, bad
+// rows, win rates, agreement with people, metric errors and criteria.
+func writeNotes(w io.Writer, sum *aggregate.Summary) error {
 	fmt.Fprintf(w, "row_count: %d\n", sum.RowCount)
 	if sum.Partial {
 		fmt.Fprintln(w, "partial: interrupted; the summary covers the rows finished")
@@ -127,10 +126,8 @@ func writeTable(w io.Writer, names []string, rows []dataset.Row, evals []*scorer
 			status = fmt.Sprintf("FAIL (rows %v)", c.FailedRows)
 		}
 		mean := "-"
-		for _, m := range sum.Metrics {
-			if m.Metric == c.Metric && m.HasMean {
-				mean = strconv.FormatFloat(m.Mean, 'f', 4, 64)
-			}
+		if i := slices.IndexFunc(sum.Metrics, func(m aggregate.MetricSummary) bool { return m.Metric == c.Metric }); i >= 0 {
+			mean = fixed4(sum.Metrics[i].HasMean, sum.Metrics[i].Mean)
 		}
 		if _, err := fmt.Fprintf(w, "criterion %s >= %g: %s (mean %s)\n", c.Metric, c.Threshold, status, mean); err != nil {
 			return err
@@ -176,79 +173,54 @@ func tableLine(r dataset.Row, names []string, ev *scorer.Evaluation) ([]byte, er
 	var b bytes.Buffer
 	b.WriteString(`{"row":`)
 	b.WriteString(strconv.Itoa(r.Index))
-	put := func(k string, v any) error {
-		kb, _ := json.Marshal(k)
-		vb, err := json.Marshal(v)
+	var err error
+	put := func(k string, v any) {
 		if err != nil {
-			return fmt.Errorf("%s: %w", k, err)
+			return
+		}
+		kb, _ := json.Marshal(k)
+		vb, e := json.Marshal(v)
+		if e != nil {
+			err = fmt.Errorf("%s: %w", k, e)
+			return
 		}
 		b.WriteByte(',')
 		b.Write(kb)
 		b.WriteByte(':')
 		b.Write(vb)
-		return nil
 	}
 	for _, c := range r.Columns {
-		if c.Name == "row" {
-			continue
-		}
-		if err := put(c.Name, c.Value); err != nil {
-			return nil, err
+		if c.Name != "row" {
+			put(c.Name, c.Value)
 		}
 	}
 	for _, n := range names {
-		var (
-			res   *scorer.Result
-			mErr  *scorer.MetricError
-			isNA  = slices.Contains(ev.NotApplicable, n)
-			score any
-		)
-		for i := range ev.Results {
-			if ev.Results[i].Metric == n {
-				res = &ev.Results[i]
-			}
-		}
-		for i := range ev.Errors {
-			if ev.Errors[i].Metric == n {
-				mErr = &ev.Errors[i]
-			}
-		}
-		if res != nil {
+		res, scored := ev.Result(n)
+		var score any
+		if scored {
 			score = res.Score
 		}
-		if err := put(n+"/score", score); err != nil {
-			return nil, err
-		}
+		put(n+"/score", score)
 		switch {
-		case res != nil:
+		case scored:
 			if len(res.Details) > 0 {
-				if err := put(n+"/details", res.Details); err != nil {
-					return nil, err
-				}
+				put(n+"/details", res.Details)
 			}
 			if res.Label != "" {
-				if err := put(n+"/label", res.Label); err != nil {
-					return nil, err
-				}
+				put(n+"/label", res.Label)
 			}
 			if res.Explanation != "" {
-				if err := put(n+"/explanation", res.Explanation); err != nil {
-					return nil, err
-				}
+				put(n+"/explanation", res.Explanation)
 			}
-		case isNA:
-			if err := put(n+"/status", "not_applicable"); err != nil {
-				return nil, err
-			}
-		case mErr != nil:
-			if err := put(n+"/status", mErr.Reason); err != nil {
-				return nil, err
-			}
-			if err := put(n+"/error", mErr.Err.Error()); err != nil {
-				return nil, err
+		case slices.Contains(ev.NotApplicable, n):
+			put(n+"/status", "not_applicable")
+		default:
+			if i := slices.IndexFunc(ev.Errors, func(e scorer.MetricError) bool { return e.Metric == n }); i >= 0 {
+				put(n+"/status", ev.Errors[i].Reason)
+				put(n+"/error", ev.Errors[i].Err.Error())
 			}
 		}
 	}
 	b.WriteByte('}')
-	return b.Bytes(), nil
+	return b.Bytes(), err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/evalsidecar/evalsidecar/internal/pipeline"
 )
@@ -31,17 +32,7 @@ func validateCmd(_ context.Context, args []string, _ io.Writer, stderr io.Writer
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return errInvalid{problems: countLines(err.Error())}
+		return errInvalid{problems: strings.Count(err.Error(), "\n") + 1}
 	}
 	return nil
-}
-
-func countLines(s string) int {
-	n := 1
-	for _, c := range s {
-		if c == '\n' {
-			n++
-		}
-	}
-	return n
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -142,14 +143,10 @@ func (c Config) Validate() error {
 	add("exporters.jsonl.", c.Exporters.JSONL.Validate())
 	add("exporters.clickhouse.", c.Exporters.ClickHouse.Validate())
 	add("exporters.otel_events.", c.Exporters.OTelEvents.Validate())
-	switch strings.ToLower(c.Log.Level) {
-	case "debug", "info", "warn", "error":
-	default:
+	if !slices.Contains([]string{"debug", "info", "warn", "error"}, strings.ToLower(c.Log.Level)) {
 		errs = append(errs, fmt.Errorf("log.level: %q is not one of debug, info, warn, error", c.Log.Level))
 	}
-	switch c.Log.Format {
-	case "auto", "json", "text":
-	default:
+	if !slices.Contains([]string{"auto", "json", "text"}, c.Log.Format) {
 		errs = append(errs, fmt.Errorf("log.format: %q is not one of auto, json, text", c.Log.Format))
 	}
 	if c.Runtime.GCPercent < -1 || c.Runtime.GCPercent == 0 {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -169,11 +171,7 @@ func unknownKey(p, key, parent string, fields map[string]reflect.Type) string {
 	if msg, moved := renamed(p); moved {
 		return msg
 	}
-	names := make([]string, 0, len(fields))
-	for n := range fields {
-		names = append(names, n)
-	}
-	if near := editdist.Closest(key, names); near != "" {
+	if near := editdist.Closest(key, slices.Collect(maps.Keys(fields))); near != "" {
 		return fmt.Sprintf("%s is not a known key (did you mean %s?)", p, join(parent, near))
 	}
 	return p + " is not a known key"
@@ -194,9 +192,7 @@ func YAMLFields(t reflect.Type) map[string]reflect.Type {
 			continue
 		}
 		if strings.Contains(opts, "inline") {
-			for k, v := range YAMLFields(f.Type) {
-				fields[k] = v
-			}
+			maps.Copy(fields, YAMLFields(f.Type))
 			continue
 		}
 		if name == "" {

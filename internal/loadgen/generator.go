@@ -136,7 +136,10 @@ func Replay(ctx context.Context, cfg Config) (*Report, error) {
 		req := r.request()
 		if interval > 0 {
 			next = next.Add(interval)
-			sleep(ctx, time.Until(next))
+			select {
+			case <-time.After(time.Until(next)):
+			case <-ctx.Done():
+			}
 		}
 		r.rep.Spans += req.td.SpanCount()
 		select {
@@ -239,19 +242,6 @@ func (r *replay) record(req request, took time.Duration, err error) {
 	}
 	for _, i := range req.runs {
 		r.rep.Runs[i].Acked = false
-	}
-}
-
-// sleep waits d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) {
-	if d <= 0 {
-		return
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
 	}
 }
 

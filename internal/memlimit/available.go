@@ -1,7 +1,6 @@
 package memlimit
 
 import (
-	"bufio"
 	"bytes"
 	"os"
 	"strconv"
@@ -23,14 +22,12 @@ func Available() uint64 {
 			}
 		}
 	}
-	f, err := os.Open("/proc/meminfo")
+	meminfo, err := os.ReadFile("/proc/meminfo")
 	if err != nil {
 		return 0
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
+	for line := range strings.Lines(string(meminfo)) {
+		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
 			kb, err := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
 			if err == nil {
 				return kb << 10

@@ -191,38 +191,35 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 // with judge metrics, the calibration against people's feedback.
 func newExporters(cfg config.Config, set telemetry.Settings) ([]exporter.Exporter, error) {
 	var exps []exporter.Exporter
-	prom, err := promexp.New(cfg.Exporters.Prometheus, set.Component("exporter/prometheus"))
-	if err != nil {
-		return nil, fmt.Errorf("exporters.prometheus: %w", err)
-	}
-	exps = append(exps, prom)
-	if cfg.Exporters.JSONL.Enabled {
-		jl, err := jsonl.New(cfg.Exporters.JSONL, set.Component("exporter/jsonl"))
-		if err != nil {
-			return nil, fmt.Errorf("exporters.jsonl: %w", err)
+	for _, x := range []struct {
+		on    bool
+		key   string
+		build func() (exporter.Exporter, error)
+	}{
+		{true, "exporters.prometheus", func() (exporter.Exporter, error) {
+			return promexp.New(cfg.Exporters.Prometheus, set.Component("exporter/prometheus"))
+		}},
+		{cfg.Exporters.JSONL.Enabled, "exporters.jsonl", func() (exporter.Exporter, error) {
+			return jsonl.New(cfg.Exporters.JSONL, set.Component("exporter/jsonl"))
+		}},
+		{cfg.Exporters.ClickHouse.Enabled, "exporters.clickhouse", func() (exporter.Exporter, error) {
+			return chexp.New(cfg.Exporters.ClickHouse, set.Component("exporter/clickhouse"))
+		}},
+		{cfg.Exporters.OTelEvents.Enabled, "exporters.otel_events", func() (exporter.Exporter, error) {
+			return otelevents.New(cfg.Exporters.OTelEvents, set.Component("exporter/otel_events"))
+		}},
+		{cfg.Judge.Enabled(), "judge.calibration", func() (exporter.Exporter, error) {
+			return calibration.New(cfg.Judge.Calibration, set.Component("judge/calibration"))
+		}},
+	} {
+		if !x.on {
+			continue
 		}
-		exps = append(exps, jl)
-	}
-	if cfg.Exporters.ClickHouse.Enabled {
-		chx, err := chexp.New(cfg.Exporters.ClickHouse, set.Component("exporter/clickhouse"))
+		e, err := x.build()
 		if err != nil {
-			return nil, fmt.Errorf("exporters.clickhouse: %w", err)
+			return nil, fmt.Errorf("%s: %w", x.key, err)
 		}
-		exps = append(exps, chx)
-	}
-	if cfg.Exporters.OTelEvents.Enabled {
-		oe, err := otelevents.New(cfg.Exporters.OTelEvents, set.Component("exporter/otel_events"))
-		if err != nil {
-			return nil, fmt.Errorf("exporters.otel_events: %w", err)
-		}
-		exps = append(exps, oe)
-	}
-	if cfg.Judge.Enabled() {
-		cal, err := calibration.New(cfg.Judge.Calibration, set.Component("judge/calibration"))
-		if err != nil {
-			return nil, fmt.Errorf("judge.calibration: %w", err)
-		}
-		exps = append(exps, cal)
+		exps = append(exps, e)
 	}
 	return exps, nil
 }
@@ -375,6 +372,11 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 	before := dropTotals(p.drops)
 	defer p.warnDrops(before)
 	var errs []error
+	step := func(what string, err error) {
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", what, err))
+		}
+	}
 	if p.Receiver != nil {
 		p.Receiver.Drain()
 	}
@@ -384,44 +386,26 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 		<-p.runDone
 		p.cancelRun = nil
 	}
-	if err := p.Assembler.Flush(ctx); err != nil {
-		errs = append(errs, fmt.Errorf("flush assembler: %w", err))
-	}
-	if err := p.Engine.Shutdown(ctx); err != nil {
-		errs = append(errs, fmt.Errorf("drain scorer: %w", err))
-	}
+	step("flush assembler", p.Assembler.Flush(ctx))
+	step("drain scorer", p.Engine.Shutdown(ctx))
 	if p.Sessions != nil { // close the open sessions while the judge still takes them
-		if err := p.Sessions.Shutdown(ctx); err != nil {
-			errs = append(errs, fmt.Errorf("close sessions: %w", err))
-		}
+		step("close sessions", p.Sessions.Shutdown(ctx))
 	}
 	if p.Judge != nil {
-		if err := p.Judge.Shutdown(ctx); err != nil {
-			errs = append(errs, fmt.Errorf("drain judge: %w", err))
-		}
+		step("drain judge", p.Judge.Shutdown(ctx))
 	}
-	if err := p.Exporters.Shutdown(ctx); err != nil {
-		errs = append(errs, fmt.Errorf("flush exporters: %w", err))
-	}
+	step("flush exporters", p.Exporters.Shutdown(ctx))
 	if p.Receiver != nil {
-		if err := p.Receiver.Shutdown(ctx); err != nil {
-			errs = append(errs, fmt.Errorf("stop receiver: %w", err))
-		}
+		step("stop receiver", p.Receiver.Shutdown(ctx))
 	}
 	if p.sessionStore != nil {
-		if err := p.sessionStore.Close(); err != nil {
-			errs = append(errs, fmt.Errorf("close session reader: %w", err))
-		}
+		step("close session reader", p.sessionStore.Close())
 	}
 	if p.baselineStore != nil {
-		if err := p.baselineStore.Close(); err != nil {
-			errs = append(errs, fmt.Errorf("close baseline reader: %w", err))
-		}
+		step("close baseline reader", p.baselineStore.Close())
 	}
 	if p.Metrics != nil {
-		if err := p.Metrics.Shutdown(ctx); err != nil {
-			errs = append(errs, fmt.Errorf("stop metrics server: %w", err))
-		}
+		step("stop metrics server", p.Metrics.Shutdown(ctx))
 	}
 	return errors.Join(errs...)
 }

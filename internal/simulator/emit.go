@@ -38,14 +38,7 @@ func (e *emitter) emit(ctx context.Context, p *plan, end time.Time) Run {
 		semconv.GenAIRequestModel(sc.Model),
 		semconv.GenAIConversationID(p.conversationID),
 	}
-	if e.eventForm {
-		rootAttrs = append(rootAttrs, genAISystemKey.String(sc.Provider))
-	} else {
-		rootAttrs = append(rootAttrs,
-			semconv.GenAISystemInstructionsKey.String(mustJSON(systemInstructions(sc.System))),
-			semconv.GenAIInputMessagesKey.String(mustJSON(inputMessages(p, 0))),
-		)
-	}
+	rootAttrs = append(rootAttrs, e.messageAttrs(p, 0)...)
 	ctx, root := e.pl.tracer.Start(ctx, "invoke_agent "+sc.Agent,
 		trace.WithNewRoot(),
 		trace.WithSpanKind(trace.SpanKindInternal),
@@ -100,6 +93,19 @@ func (e *emitter) emit(ctx context.Context, p *plan, end time.Time) Run {
 	}
 }
 
+// messageAttrs carry the messages sent to model call idx (idx 0 for the
+// agent span): the system instructions and input messages, or in event
+// form only gen_ai.system, the messages going as log records.
+func (e *emitter) messageAttrs(p *plan, idx int) []attribute.KeyValue {
+	if e.eventForm {
+		return []attribute.KeyValue{genAISystemKey.String(p.sc.Provider)}
+	}
+	return []attribute.KeyValue{
+		semconv.GenAISystemInstructionsKey.String(mustJSON([]messagePart{textPart(p.sc.System)})),
+		semconv.GenAIInputMessagesKey.String(mustJSON(inputMessages(p, idx))),
+	}
+}
+
 // chat sends the span of model call idx; out is nil when the call failed.
 func (e *emitter) chat(ctx context.Context, p *plan, c *chatPlan, idx int, out []chatMessage, defs string, at func(time.Duration) time.Time) {
 	sc := p.sc
@@ -114,15 +120,7 @@ func (e *emitter) chat(ctx context.Context, p *plan, c *chatPlan, idx int, out [
 		semconv.GenAIConversationID(p.conversationID),
 		semconv.GenAIToolDefinitionsKey.String(defs),
 	}
-	in := inputMessages(p, idx)
-	if e.eventForm {
-		attrs = append(attrs, genAISystemKey.String(sc.Provider))
-	} else {
-		attrs = append(attrs,
-			semconv.GenAISystemInstructionsKey.String(mustJSON(systemInstructions(sc.System))),
-			semconv.GenAIInputMessagesKey.String(mustJSON(in)),
-		)
-	}
+	attrs = append(attrs, e.messageAttrs(p, idx)...)
 	cctx, span := e.pl.tracer.Start(ctx, "chat "+sc.Model,
 		trace.WithSpanKind(trace.SpanKindClient),
 		trace.WithTimestamp(at(c.start)),
@@ -152,10 +150,6 @@ func (e *emitter) chat(ctx context.Context, p *plan, c *chatPlan, idx int, out [
 
 // tool sends the span of one tool call.
 func (e *emitter) tool(ctx context.Context, sc *scenario, c *callPlan, at func(time.Duration) time.Time) {
-	desc := ""
-	if t := sc.tool(c.Name); t != nil {
-		desc = t.Description
-	}
 	_, span := e.pl.tracer.Start(ctx, "execute_tool "+c.Name,
 		trace.WithSpanKind(trace.SpanKindInternal),
 		trace.WithTimestamp(at(c.start)),
@@ -164,7 +158,7 @@ func (e *emitter) tool(ctx context.Context, sc *scenario, c *callPlan, at func(t
 			semconv.GenAIToolName(c.Name),
 			semconv.GenAIToolCallID(c.ID),
 			semconv.GenAIToolTypeKey.String("function"),
-			semconv.GenAIToolDescriptionKey.String(desc),
+			semconv.GenAIToolDescriptionKey.String(sc.tool(c.Name).Description), // loadScenarios checked the name
 			semconv.GenAIToolCallArgumentsKey.String(c.Arguments),
 		),
 	)

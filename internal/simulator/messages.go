@@ -92,8 +92,6 @@ func finalOutput(text string) []chatMessage {
 	return []chatMessage{{Role: "assistant", Parts: []messagePart{textPart(text)}, FinishReason: "stop"}}
 }
 
-func systemInstructions(s string) []messagePart { return []messagePart{textPart(s)} }
-
 func toolDefinitions(sc *scenario) []toolDefinition {
 	defs := make([]toolDefinition, 0, len(sc.Tools))
 	for _, t := range sc.Tools {

@@ -207,16 +207,13 @@ func (pl *planner) layout(p *plan, prof profile) {
 
 type llmError struct{ chatType, agentType, msg string }
 
-// llmFailure is one of the model-call failures that end a run.
+// llmFailure is one of the three model-call failures that end a run.
 func llmFailure(i int) llmError {
-	switch i {
-	case 0:
-		return llmError{"429", "RateLimitError", "rate limit reached for requests"}
-	case 1:
-		return llmError{"500", "InternalServerError", "the model provider returned an internal error"}
-	default:
-		return llmError{"timeout", "TimeoutError", "model call timed out after 30s"}
-	}
+	return [...]llmError{
+		{"429", "RateLimitError", "rate limit reached for requests"},
+		{"500", "InternalServerError", "the model provider returned an internal error"},
+		{"timeout", "TimeoutError", "model call timed out after 30s"},
+	}[i]
 }
 
 const (

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,7 +40,7 @@ func New(ctx context.Context, cfg Config) (*Simulator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("simulator scenarios: %w", err)
 	}
-	cfg.Headers = cloneHeaders(cfg.Headers)
+	cfg.Headers = maps.Clone(cfg.Headers)
 	pl, err := newPipeline(ctx, &cfg, cfg.Release)
 	if err != nil {
 		return nil, err
@@ -47,17 +48,6 @@ func New(ctx context.Context, cfg Config) (*Simulator, error) {
 	s := &Simulator{cfg: cfg, planner: newPlanner(cfg.Seed, scenarios), release: cfg.Release, cur: pl}
 	s.quality.Store(int32(cfg.Quality))
 	return s, nil
-}
-
-func cloneHeaders(h map[string]string) map[string]string {
-	if h == nil {
-		return nil
-	}
-	out := make(map[string]string, len(h))
-	for k, v := range h {
-		out[k] = v
-	}
-	return out
 }
 
 // SetQuality switches the behaviour of the runs that start from now on;
@@ -141,22 +131,11 @@ func (s *Simulator) RunOne(ctx context.Context) (Run, error) {
 // n runs were sent, or when n <= 0 and ctx ended; otherwise the error that
 // stopped it.
 func (s *Simulator) Run(ctx context.Context, n int, interval time.Duration, onRun func(Run)) error {
-	var timer *time.Timer
-	defer func() {
-		if timer != nil {
-			timer.Stop()
-		}
-	}()
 	for i := 0; n <= 0 || i < n; i++ {
 		if i > 0 && interval > 0 {
-			if timer == nil {
-				timer = time.NewTimer(interval)
-			} else {
-				timer.Reset(interval)
-			}
 			select {
 			case <-ctx.Done():
-			case <-timer.C:
+			case <-time.After(interval):
 			}
 		}
 		if err := ctx.Err(); err != nil {
