@@ -9,9 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/evalsidecar/evalsidecar/internal/config"
+	"github.com/evalsidecar/evalsidecar/internal/promtest"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
 )
 
@@ -88,7 +90,9 @@ judge:
 	if err := tp.Shutdown(ctx); err != nil {
 		t.Fatal(err)
 	}
-	promIn, promOut, promUSD := judgeCounters(t, p)
+	promIn := promtest.Sum(t, p.Registry, "evalsidecar_judge_tokens_total", prometheus.Labels{"type": "input"})
+	promOut := promtest.Sum(t, p.Registry, "evalsidecar_judge_tokens_total", prometheus.Labels{"type": "output"})
+	promUSD := promtest.Sum(t, p.Registry, "evalsidecar_judge_cost_usd_total", nil)
 	if err := p.Shutdown(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -144,33 +148,4 @@ judge:
 		t.Fatalf("prometheus token counters are not whole: %v, %v", promIn, promOut)
 	}
 	check("Prometheus", int64(promIn), int64(promOut), promUSD)
-}
-
-// judgeCounters returns the judge token and cost counters of p's
-// registry, summed over their series.
-func judgeCounters(t *testing.T, p *Pipeline) (in, out, usd float64) {
-	t.Helper()
-	families, err := p.Registry.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, mf := range families {
-		for _, m := range mf.GetMetric() {
-			v := m.GetCounter().GetValue()
-			switch mf.GetName() {
-			case "evalsidecar_judge_cost_usd_total":
-				usd += v
-			case "evalsidecar_judge_tokens_total":
-				for _, l := range m.GetLabel() {
-					switch {
-					case l.GetName() == "type" && l.GetValue() == "input":
-						in += v
-					case l.GetName() == "type" && l.GetValue() == "output":
-						out += v
-					}
-				}
-			}
-		}
-	}
-	return in, out, usd
 }

@@ -6,9 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/evalsidecar/evalsidecar/internal/config"
+	"github.com/evalsidecar/evalsidecar/internal/promtest"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/sampling"
@@ -188,39 +190,14 @@ func TestJudgeEndToEnd(t *testing.T) {
 		}
 	}
 
-	families, err := p.Registry.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	byName := map[string]float64{}
-	for _, mf := range families {
-		for _, m := range mf.GetMetric() {
-			lbl := map[string]string{}
-			for _, l := range m.GetLabel() {
-				lbl[l.GetName()] = l.GetValue()
-			}
-			key := mf.GetName()
-			switch mf.GetName() {
-			case "evalsidecar_judge_requests_total":
-				key += "/" + lbl["judge"] + "/" + lbl["outcome"]
-			case "evalsidecar_eval_skipped_total":
-				key += "/" + lbl["metric"] + "/" + lbl["reason"]
-			case "evalsidecar_judge_redactions_total":
-				key += "/" + lbl["type"]
-			default:
-				continue
-			}
-			byName[key] += m.GetCounter().GetValue()
-		}
-	}
-	if got := byName["evalsidecar_judge_requests_total/primary/ok"]; int(got) != len(reqs) {
+	if got := promtest.Sum(t, p.Registry, "evalsidecar_judge_requests_total", prometheus.Labels{"judge": "primary", "outcome": "ok"}); int(got) != len(reqs) {
 		t.Errorf("judge_requests_total{outcome=ok} = %v, want %d", got, len(reqs))
 	}
-	if got := byName["evalsidecar_eval_skipped_total/conciseness/sampled_out"]; int(got) != runs-sampled {
+	if got := promtest.Sum(t, p.Registry, "evalsidecar_eval_skipped_total", prometheus.Labels{"metric": "conciseness", "reason": "sampled_out"}); int(got) != runs-sampled {
 		t.Errorf("eval_skipped_total{conciseness,sampled_out} = %v, want %d", got, runs-sampled)
 	}
 	for _, typ := range []string{"email", "card", "api_key"} {
-		if byName["evalsidecar_judge_redactions_total/"+typ] == 0 {
+		if promtest.Sum(t, p.Registry, "evalsidecar_judge_redactions_total", prometheus.Labels{"type": typ}) == 0 {
 			t.Errorf("no %s redaction counted", typ)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/evalsidecar/evalsidecar/internal/config"
+	"github.com/evalsidecar/evalsidecar/internal/promtest"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
 )
 
@@ -83,36 +84,6 @@ func responses(prompt string) (a, b string, ok bool) {
 	_, rest, ok1 := strings.Cut(prompt, "### Response A\n")
 	a, b, ok2 := strings.Cut(rest, "### Response B\n")
 	return a, b, ok1 && ok2
-}
-
-// gatheredValue returns the value of the counter, gauge or histogram
-// sample count of name whose labels include want, or -1.
-func gatheredValue(t *testing.T, g prometheus.Gatherer, name string, want map[string]string) float64 {
-	t.Helper()
-	mfs, err := g.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, mf := range mfs {
-		if mf.GetName() != name {
-			continue
-		}
-	next:
-		for _, m := range mf.GetMetric() {
-			for _, l := range m.GetLabel() {
-				if v, ok := want[l.GetName()]; ok && v != l.GetValue() {
-					continue next
-				}
-			}
-			switch {
-			case m.Counter != nil:
-				return m.GetCounter().GetValue()
-			case m.Gauge != nil:
-				return m.GetGauge().GetValue()
-			}
-		}
-	}
-	return -1
 }
 
 // waitFor polls cond every 50 ms for up to 20 s.
@@ -218,7 +189,7 @@ func TestPairwiseCanaryEndToEnd(t *testing.T) {
 		baselineIDs[c] = canaryRun(ctx, base, fmt.Sprint("case-", c), fmt.Sprintf("question %d", c), fmt.Sprintf("baseline answer %d", c))
 	}
 	waitFor(t, "the baseline runs to be recorded", func() bool {
-		return gatheredValue(t, p.Registry, "evalsidecar_baseline_runs", nil) == 3
+		return promtest.Sum(t, p.Registry, "evalsidecar_baseline_runs", nil) == 3
 	})
 	candidateIDs := map[int]string{}
 	for c := 1; c <= 4; c++ {
@@ -316,10 +287,10 @@ func TestPairwiseCanaryEndToEnd(t *testing.T) {
 	if reasons[candidateIDs[4]] != "no_baseline" || reasons[untagged] != "no_case_id" {
 		t.Errorf("reasons: case 4 %q (want no_baseline), untagged %q (want no_case_id)", reasons[candidateIDs[4]], reasons[untagged])
 	}
-	if got := gatheredValue(t, p.Registry, "evalsidecar_eval_skipped_total", map[string]string{"metric": "pairwise_coherence", "reason": "not_applicable"}); got != 5 {
+	if got := promtest.Sum(t, p.Registry, "evalsidecar_eval_skipped_total", prometheus.Labels{"metric": "pairwise_coherence", "reason": "not_applicable"}); got != 5 {
 		t.Errorf("pairwise_coherence not applicable = %v, want 5 (3 baseline runs, no baseline, no case id)", got)
 	}
-	if got := gatheredValue(t, p.Registry, "evalsidecar_baseline_lookups_total", map[string]string{"result": "miss"}); got != 1 {
+	if got := promtest.Sum(t, p.Registry, "evalsidecar_baseline_lookups_total", prometheus.Labels{"result": "miss"}); got != 1 {
 		t.Errorf("baseline lookups that missed = %v, want 1", got)
 	}
 
@@ -416,7 +387,7 @@ func pairwiseAcrossReplicas(t *testing.T, version string) {
 	if err := second.Shutdown(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got := gatheredValue(t, second.Registry, "evalsidecar_baseline_lookups_total", map[string]string{"result": "clickhouse"}); got != 3 {
+	if got := promtest.Sum(t, second.Registry, "evalsidecar_baseline_lookups_total", prometheus.Labels{"result": "clickhouse"}); got != 3 {
 		t.Errorf("baseline lookups answered by ClickHouse on the second sidecar = %v, want 3", got)
 	}
 	for _, r := range srv.Requests() {

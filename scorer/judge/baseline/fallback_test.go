@@ -14,6 +14,7 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
+	"github.com/evalsidecar/evalsidecar/internal/promtest"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/baseline"
@@ -59,20 +60,10 @@ func TestClickHouseDownFallsBackToMemory(t *testing.T) {
 	if !errors.As(err, &na) || na.Reason != baseline.ReasonBaselineFailed {
 		t.Errorf("case c2: %v, want not applicable %s", err, baseline.ReasonBaselineFailed)
 	}
-	lookups, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]float64{}
-	for _, mf := range lookups {
-		if mf.GetName() == "evalsidecar_baseline_lookups_total" {
-			for _, m := range mf.GetMetric() {
-				got[m.GetLabel()[0].GetValue()] = m.GetCounter().GetValue()
-			}
+	for result, want := range map[string]float64{"error": 2, "memory": 1, "miss": 0} {
+		if got := promtest.Sum(t, reg, "evalsidecar_baseline_lookups_total", prometheus.Labels{"result": result}); got != want {
+			t.Errorf("lookups{result=%s} = %v, want %v", result, got, want)
 		}
-	}
-	if got["error"] != 2 || got["memory"] != 1 || got["miss"] != 0 {
-		t.Errorf("lookups %v, want error 2, memory 1", got)
 	}
 	if n := strings.Count(logs.String(), "level=WARN"); n != 1 {
 		t.Errorf("%d warnings for one outage, want 1:\n%s", n, logs.String())

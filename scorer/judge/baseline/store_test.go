@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
@@ -105,19 +106,21 @@ func TestStoreFindsTheLatestBaselineOfTheCase(t *testing.T) {
 			}
 		})
 	}
-	want := map[string]float64{
-		"evalsidecar_baseline_runs_recorded_total": 4, // b1, b3, b2, b4
-		"evalsidecar_baseline_runs":                2, // (c1, Hi?), (c2, Other?)
-		"evalsidecar_baseline_evictions_total":     0,
-	}
-	for name, v := range want {
-		if got := gathered(t, reg, name, ""); got != v {
-			t.Errorf("%s = %v, want %v", name, got, v)
+	for _, c := range []struct {
+		name string
+		c    prometheus.Collector
+		want float64
+	}{
+		{"runs_recorded_total", s.recorded, 4}, // b1, b3, b2, b4
+		{"evictions_total", s.evictions, 0},
+		{"lookups_total{result=memory}", s.lookups[lookupMemory], 3},
+		{"lookups_total{result=miss}", s.lookups[lookupMiss], 2},
+	} {
+		if got := testutil.ToFloat64(c.c); got != c.want {
+			t.Errorf("evalsidecar_baseline_%s = %v, want %v", c.name, got, c.want)
 		}
 	}
-	if m, miss := gathered(t, reg, "evalsidecar_baseline_lookups_total", "memory"), gathered(t, reg, "evalsidecar_baseline_lookups_total", "miss"); m != 3 || miss != 2 {
-		t.Errorf("lookups memory %v, miss %v; want 3 and 2", m, miss)
-	}
+	wantKept(t, reg, 2) // (c1, Hi?), (c2, Other?)
 	if b, _ := s.Find(ctx, run("k8", "2.0", "c1", "Hi?", "new", t0)); b.Response != "newest answer" || b.Prompt != "Hi?" {
 		t.Errorf("baseline of c1 = %+v", b)
 	}
@@ -142,12 +145,10 @@ func TestStoreEvictsLeastRecentlyUsed(t *testing.T) {
 			t.Errorf("case c%d: reason %q, want %q", i, got, want)
 		}
 	}
-	if got := gathered(t, reg, "evalsidecar_baseline_evictions_total", ""); got != 2 {
+	if got := testutil.ToFloat64(s.evictions); got != 2 {
 		t.Errorf("evictions = %v, want 2", got)
 	}
-	if got := gathered(t, reg, "evalsidecar_baseline_runs", ""); got != 3 {
-		t.Errorf("runs kept = %v, want 3", got)
-	}
+	wantKept(t, reg, 3)
 }
 
 func TestConfigValidate(t *testing.T) {
@@ -164,31 +165,16 @@ func TestConfigValidate(t *testing.T) {
 	}
 }
 
-// gathered returns the value of metric name (with result label value
-// result, when not empty) in reg.
-func gathered(t *testing.T, reg *prometheus.Registry, name, result string) float64 {
+// wantKept checks that reg exposes n baseline runs kept in memory.
+func wantKept(t *testing.T, reg prometheus.Gatherer, n int) {
 	t.Helper()
-	mfs, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
+	want := fmt.Sprintf(`# HELP evalsidecar_baseline_runs Baseline runs kept in memory.
+# TYPE evalsidecar_baseline_runs gauge
+evalsidecar_baseline_runs %d
+`, n)
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "evalsidecar_baseline_runs"); err != nil {
+		t.Errorf("baseline runs kept (- got, + want):\n%v", err)
 	}
-	for _, mf := range mfs {
-		if mf.GetName() != name {
-			continue
-		}
-		for _, m := range mf.GetMetric() {
-			if result != "" && (len(m.GetLabel()) == 0 || m.GetLabel()[0].GetValue() != result) {
-				continue
-			}
-			switch {
-			case m.Counter != nil:
-				return m.GetCounter().GetValue()
-			case m.Gauge != nil:
-				return m.GetGauge().GetValue()
-			}
-		}
-	}
-	return -1
 }
 
 // TestStorePreviousRelease: with version previous, every release is

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/evalsidecar/evalsidecar/exporter/record"
+	"github.com/evalsidecar/evalsidecar/internal/promtest"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
@@ -108,36 +109,10 @@ metrics:
 	if sumIn != billedIn || sumOut != bOut || math.Abs(sumUSD-billedUSD) > 1e-12 {
 		t.Errorf("records: %d in, %d out, $%.9f; billed %d in, %d out, $%.9f", sumIn, sumOut, sumUSD, billedIn, bOut, billedUSD)
 	}
-	promUSD := counterSum(t, reg, "evalsidecar_judge_cost_usd_total", "", "")
-	promIn := counterSum(t, reg, "evalsidecar_judge_tokens_total", "type", "input")
-	promOut := counterSum(t, reg, "evalsidecar_judge_tokens_total", "type", "output")
+	promUSD := promtest.Sum(t, reg, "evalsidecar_judge_cost_usd_total", nil)
+	promIn := promtest.Sum(t, reg, "evalsidecar_judge_tokens_total", prometheus.Labels{"type": "input"})
+	promOut := promtest.Sum(t, reg, "evalsidecar_judge_tokens_total", prometheus.Labels{"type": "output"})
 	if math.Abs(promUSD-billedUSD) > 1e-12 || promIn != float64(billedIn) || promOut != float64(bOut) {
 		t.Errorf("prometheus: %v in, %v out, $%.9f; billed %d in, %d out, $%.9f", promIn, promOut, promUSD, billedIn, bOut, billedUSD)
 	}
-}
-
-// counterSum sums the counter series of name, those with label=value
-// when label is set.
-func counterSum(t *testing.T, reg *prometheus.Registry, name, label, value string) float64 {
-	t.Helper()
-	mfs, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := 0.0
-	for _, mf := range mfs {
-		if mf.GetName() != name {
-			continue
-		}
-		for _, m := range mf.GetMetric() {
-			ok := label == ""
-			for _, l := range m.GetLabel() {
-				ok = ok || l.GetName() == label && l.GetValue() == value
-			}
-			if ok {
-				sum += m.GetCounter().GetValue()
-			}
-		}
-	}
-	return sum
 }

@@ -8,8 +8,10 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"gopkg.in/yaml.v3"
 
+	"github.com/evalsidecar/evalsidecar/internal/promtest"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
@@ -109,8 +111,15 @@ metrics:
 	if n := len(backup.Requests()); n != 5 {
 		t.Errorf("backup got %d requests, want 5", n)
 	}
-	if v := gaugeValue(t, reg, "evalsidecar_judge_circuit_open", "judge", "primary"); v != 1 {
-		t.Errorf("judge_circuit_open{judge=primary} = %v", v)
+	// Only the primary's circuit is open.
+	const circuits = `
+# HELP evalsidecar_judge_circuit_open 1 while the judge's circuit breaker is open or half-open, else 0.
+# TYPE evalsidecar_judge_circuit_open gauge
+evalsidecar_judge_circuit_open{judge="backup"} 0
+evalsidecar_judge_circuit_open{judge="primary"} 1
+`
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(circuits), "evalsidecar_judge_circuit_open"); err != nil {
+		t.Errorf("circuits (- got, + want):\n%v", err)
 	}
 }
 
@@ -156,29 +165,6 @@ metrics:
 	}
 }
 
-// gaugeValue returns the value of the gauge series name{label=value}.
-func gaugeValue(t *testing.T, reg *prometheus.Registry, name, label, value string) float64 {
-	t.Helper()
-	mfs, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, mf := range mfs {
-		if mf.GetName() != name {
-			continue
-		}
-		for _, m := range mf.GetMetric() {
-			for _, l := range m.GetLabel() {
-				if l.GetName() == label && l.GetValue() == value {
-					return m.GetGauge().GetValue()
-				}
-			}
-		}
-	}
-	t.Fatalf("no series %s{%s=%q}", name, label, value)
-	return 0
-}
-
 // TestMaxPromptTokensSkips: a prompt over the judge's max_prompt_tokens is
 // never sent; the run is not applicable with reason prompt_too_long,
 // counted, and a short prompt still goes through.
@@ -220,7 +206,7 @@ metrics:
 	if n := len(srv.Requests()); n != 1 {
 		t.Errorf("%d requests reached the judge, want 1", n)
 	}
-	if v := counterSum(t, reg, "evalsidecar_judge_requests_total", "outcome", "prompt_too_long"); v != 1 {
+	if v := promtest.Sum(t, reg, "evalsidecar_judge_requests_total", prometheus.Labels{"outcome": "prompt_too_long"}); v != 1 {
 		t.Errorf("prompt_too_long counted %v times, want 1", v)
 	}
 }
