@@ -28,30 +28,18 @@ const nullU8 = 2
 
 func (k kind) valid() bool { return k >= kString && k <= kNullUInt8 }
 
+// chTypes are the kinds' ClickHouse types; kTime's is DateTime64(9, 'UTC')
+// where the server has it.
+var chTypes = [...]string{kString: "String", kLowString: "LowCardinality(String)", kFloat64: "Float64", kUInt8: "UInt8",
+	kUInt32: "UInt32", kUInt64: "UInt64", kTime: "DateTime('UTC')", kStrings: "Array(String)", kNullUInt8: "Nullable(UInt8)"}
+
 // chType is the ClickHouse type of k on a server with features f.
 func (k kind) chType(f features) string {
-	switch k {
-	case kString:
-		return "String"
-	case kLowString:
-		return "LowCardinality(String)"
-	case kFloat64:
-		return "Float64"
-	case kUInt8:
-		return "UInt8"
-	case kUInt32:
-		return "UInt32"
-	case kUInt64:
-		return "UInt64"
-	case kTime:
-		if f.DateTime64 {
-			return "DateTime64(9, 'UTC')"
-		}
-		return "DateTime('UTC')"
-	case kStrings:
-		return "Array(String)"
-	case kNullUInt8:
-		return "Nullable(UInt8)"
+	switch {
+	case k == kTime && f.DateTime64:
+		return "DateTime64(9, 'UTC')"
+	case k.valid():
+		return chTypes[k]
 	}
 	return fmt.Sprintf("unknown kind %d", k)
 }

@@ -2,6 +2,7 @@ package clickhouse
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -83,6 +84,9 @@ func jsonString(v any) string {
 	return string(b)
 }
 
+// runIdent is the identity of the run (or session) rows belong to.
+type runIdent struct{ traceID, spanID, service, version, env, agent, session string }
+
 // rowBuilder turns evaluations into rows of the four tables.
 type rowBuilder struct {
 	sidecarVersion string
@@ -107,7 +111,7 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 	for i := range e.Feedback {
 		rb.feedback(bs[tFeedback], &e.Feedback[i], now)
 	}
-	var run struct{ traceID, spanID, service, version, env, agent, session string }
+	var run runIdent
 	runStart := now
 	tr := e.Trajectory
 	if tr != nil {
@@ -238,7 +242,7 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 		lc := &tr.LLMCalls[i]
 		inTok += lc.InputTokens
 		outTok += lc.OutputTokens
-		if lc.Model != "" && !contains(models, lc.Model) {
+		if lc.Model != "" && !slices.Contains(models, lc.Model) {
 			models = append(models, lc.Model)
 		}
 	}
@@ -333,7 +337,7 @@ func (rb rowBuilder) feedback(b *batch, f *scorer.Feedback, now time.Time) {
 	w.done()
 }
 
-func (rb rowBuilder) decision(d *rowWriter, ts time.Time, run *struct{ traceID, spanID, service, version, env, agent, session string }, metric, decision, reason string, j record.JudgeRecord, usd float64) {
+func (rb rowBuilder) decision(d *rowWriter, ts time.Time, run *runIdent, metric, decision, reason string, j record.JudgeRecord, usd float64) {
 	d.time(ts)
 	d.str(run.traceID)
 	d.str(run.spanID)
@@ -381,13 +385,4 @@ func nonNegative(v int64) uint64 {
 		return 0
 	}
 	return uint64(v)
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

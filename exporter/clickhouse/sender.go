@@ -176,15 +176,7 @@ func (x *Exporter) migrate(ctx context.Context, s schema) error {
 	ctx, cancel := context.WithTimeout(ctx, x.cfg.Timeout)
 	defer cancel()
 	qctx := x.queryCtx(ctx, s, nil)
-	db, err := s.createDatabase()
-	if err != nil {
-		return err
-	}
-	mt, err := s.createMigrations()
-	if err != nil {
-		return err
-	}
-	for _, q := range []string{db, mt} {
+	for _, q := range []string{s.createDatabase(), s.createMigrations()} {
 		if err := x.conn.Exec(qctx, q); err != nil {
 			return fmt.Errorf("clickhouse exporter: create schema: %w", err)
 		}
@@ -209,10 +201,7 @@ func (x *Exporter) migrate(ctx context.Context, s schema) error {
 		if applied[m.version] {
 			continue
 		}
-		stmts, err := m.statements(s)
-		if err != nil {
-			return err
-		}
+		stmts := m.statements(s)
 		for _, ac := range m.columns {
 			q, err := x.missingColumns(qctx, s, ac)
 			if err != nil {

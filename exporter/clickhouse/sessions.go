@@ -82,13 +82,8 @@ func (r *SessionReader) IdleSessions(ctx context.Context, idleBefore, since time
 	  WHERE runs > scored
 	  ORDER BY last LIMIT ?)
 	ORDER BY session_id, start, trace_id`
-	rows, err := r.conn.Query(ctx, q, since.UTC(), idleBefore.UTC(), limit)
-	if err != nil {
-		return nil, fmt.Errorf("clickhouse session reader: %w", err)
-	}
-	defer rows.Close()
 	var out []*agentrun.Session
-	for rows.Next() {
+	err := queryEach(ctx, r.conn, func(rows driver.Rows) error {
 		var (
 			sid, service, version, env, replies, attrs string
 			tn                                         agentrun.Turn
@@ -98,18 +93,18 @@ func (r *SessionReader) IdleSessions(ctx context.Context, idleBefore, since time
 		)
 		if err := rows.Scan(&sid, &tn.TraceID, &tn.SpanID, &service, &version, &env, &tn.Agent,
 			&tn.Start, &tn.End, &failed, &tn.ErrorType, &calls, &callErrors, &tn.Input, &tn.Output, &replies, &attrs); err != nil {
-			return nil, fmt.Errorf("clickhouse session reader: %w", err)
+			return err
 		}
 		tn.Failed, tn.ToolCalls, tn.ToolErrors = failed != 0, int(calls), int(callErrors)
 		if replies != "" {
 			if err := json.Unmarshal([]byte(replies), &tn.Replies); err != nil {
-				return nil, fmt.Errorf("clickhouse session reader: trace %s: replies: %w", tn.TraceID, err)
+				return fmt.Errorf("trace %s: replies: %w", tn.TraceID, err)
 			}
 		}
 		if r.caseID != "" {
 			var a map[string]string
 			if err := json.Unmarshal([]byte(attrs), &a); err != nil {
-				return nil, fmt.Errorf("clickhouse session reader: trace %s: attributes: %w", tn.TraceID, err)
+				return fmt.Errorf("trace %s: attributes: %w", tn.TraceID, err)
 			}
 			tn.CaseID = a[r.caseID]
 		}
@@ -118,8 +113,9 @@ func (r *SessionReader) IdleSessions(ctx context.Context, idleBefore, since time
 		}
 		s := out[len(out)-1]
 		s.Turns = append(s.Turns, tn)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	}, q, since.UTC(), idleBefore.UTC(), limit)
+	if err != nil {
 		return nil, fmt.Errorf("clickhouse session reader: %w", err)
 	}
 	for start := 0; start < len(out); start += callsChunk {
@@ -143,27 +139,21 @@ func (r *SessionReader) readRevisions(ctx context.Context, sessions []*agentrun.
 	for i, s := range sessions {
 		s.Revision, byID[s.ID], ids[i] = 1, s, s.ID
 	}
-	rows, err := r.conn.Query(ctx, `SELECT session_id, uniqExact(score), max(score)
-	FROM `+r.cfg.Database+"."+r.cfg.Tables.Evaluations+`
-	WHERE trace_id = '' AND metric = 'session_turns' AND has(?, session_id) GROUP BY session_id`, ids)
-	if err != nil {
-		return fmt.Errorf("clickhouse session reader: revisions: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	err := queryEach(ctx, r.conn, func(rows driver.Rows) error {
 		var (
 			id     string
 			n      uint64
 			scored float64
 		)
-		if err := rows.Scan(&id, &n, &scored); err != nil {
-			return fmt.Errorf("clickhouse session reader: revisions: %w", err)
-		}
+		err := rows.Scan(&id, &n, &scored)
 		if s := byID[id]; s != nil {
 			s.Revision, s.LateTurns = int(n)+1, max(len(s.Turns)-int(scored), 0)
 		}
-	}
-	if err := rows.Err(); err != nil {
+		return err
+	}, `SELECT session_id, uniqExact(score), max(score)
+	FROM `+r.cfg.Database+"."+r.cfg.Tables.Evaluations+`
+	WHERE trace_id = '' AND metric = 'session_turns' AND has(?, session_id) GROUP BY session_id`, ids)
+	if err != nil {
 		return fmt.Errorf("clickhouse session reader: revisions: %w", err)
 	}
 	return nil
@@ -188,12 +178,7 @@ func (r *SessionReader) readCalls(ctx context.Context, sessions []*agentrun.Sess
 	FROM ` + r.cfg.Database + "." + r.cfg.Tables.ToolCalls + ` FINAL
 	WHERE trace_id ` + r.global() + `IN (SELECT trace_id FROM ` + r.cfg.Database + "." + r.cfg.Tables.Trajectories + ` WHERE has(?, session_id))
 	ORDER BY trace_id, run_span_id, position`
-	rows, err := r.conn.Query(ctx, q, ids)
-	if err != nil {
-		return fmt.Errorf("clickhouse session reader: tool calls: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	err := queryEach(ctx, r.conn, func(rows driver.Rows) error {
 		var (
 			trace, run string
 			c          agentrun.ToolCall
@@ -201,15 +186,16 @@ func (r *SessionReader) readCalls(ctx context.Context, sessions []*agentrun.Sess
 			dur        float64
 		)
 		if err := rows.Scan(&trace, &run, &c.SpanID, &c.ID, &c.Name, &c.Agent, &c.Arguments, &valid, &c.Result, &c.Error, &c.Start, &dur); err != nil {
-			return fmt.Errorf("clickhouse session reader: tool calls: %w", err)
+			return err
 		}
 		c.ArgumentsValid = valid != 0
 		c.End = c.Start.Add(time.Duration(dur * float64(time.Second)))
 		if tn := turns[[2]string{trace, run}]; tn != nil {
 			tn.Calls = append(tn.Calls, c)
 		}
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	}, q, ids)
+	if err != nil {
 		return fmt.Errorf("clickhouse session reader: tool calls: %w", err)
 	}
 	return nil

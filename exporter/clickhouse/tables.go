@@ -15,17 +15,8 @@ const (
 
 // String is the table's logical name (its default table name).
 func (t tableID) String() string {
-	switch t {
-	case tEvaluations:
-		return DefaultEvaluationsTable
-	case tTrajectories:
-		return DefaultTrajectoriesTable
-	case tToolCalls:
-		return DefaultToolCallsTable
-	case tDecisions:
-		return DefaultEvalDecisionsTable
-	case tFeedback:
-		return DefaultFeedbackTable
+	if t < numTables {
+		return defaultTableNames().names()[t]
 	}
 	return "unknown"
 }
@@ -261,19 +252,10 @@ const (
 	DecisionError         = "error"
 )
 
-// name returns the configured name of t.
-func (n TableNames) name(t tableID) string {
-	switch t {
-	case tEvaluations:
-		return n.Evaluations
-	case tTrajectories:
-		return n.Trajectories
-	case tToolCalls:
-		return n.ToolCalls
-	case tDecisions:
-		return n.EvalDecisions
-	case tFeedback:
-		return n.Feedback
-	}
-	return ""
+// names are the configured table names in tableID order.
+func (n TableNames) names() [numTables]string {
+	return [numTables]string{n.Evaluations, n.Trajectories, n.ToolCalls, n.EvalDecisions, n.Feedback}
 }
+
+// name returns the configured name of t.
+func (n TableNames) name(t tableID) string { return n.names()[t] }

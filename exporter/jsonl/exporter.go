@@ -40,7 +40,7 @@ type Exporter struct {
 	started     bool
 	closed      bool
 	filesClosed bool
-	streams     [5]*stream // trajectories, scores, decisions, sessions, feedback
+	streams     [len(streamNames)]*stream
 	stopFlush   chan struct{}
 	flushDone   chan struct{}
 }
@@ -73,18 +73,7 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 		return nil, err
 	}
 	x.m = m
-	for i, name := range []string{streamTrajectories, streamScores, streamDecisions, streamSessions, streamFeedback} {
-		written := m.trajectories.Add
-		switch name {
-		case streamScores:
-			written = m.scores.Add
-		case streamDecisions:
-			written = m.decisions.Add
-		case streamSessions:
-			written = m.sessions.Add
-		case streamFeedback:
-			written = m.feedback.Add
-		}
+	for i, name := range streamNames {
 		x.streams[i] = &stream{
 			name:      name,
 			dir:       cfg.Directory,
@@ -95,7 +84,7 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 			onDeleted: func(n int64) { m.deleted.WithLabelValues(name).Add(float64(n)) },
 			now:       func() time.Time { return x.now() },
 			logger:    logger,
-			onWritten: func(n int) { written(float64(n)) },
+			onWritten: func(n int) { m.sent[i].Add(float64(n)) },
 			onDropped: func(reason string, n int) { x.drops.Add(dropStage, reason, n) },
 		}
 	}

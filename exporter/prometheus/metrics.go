@@ -1,10 +1,9 @@
 package prometheus
 
 import (
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/evalsidecar/evalsidecar/exporter"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -188,9 +187,6 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Name: h.name, Help: h.help + "; exemplars carry the trace_id of the scored run.", Buckets: h.buckets,
 		}, runMetricLabels())
 	}
-	if reg == nil {
-		return m, nil
-	}
 	cs := []prometheus.Collector{
 		m.trajectories, m.trajectoryDuration, m.toolCalls, m.toolCallDuration,
 		m.llmTokens, m.evalScored, m.evalPassed, m.sessions, m.labelOverflow, m.seriesOverflow, m.invalidScores,
@@ -198,12 +194,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	for _, h := range m.evalScore {
 		cs = append(cs, h)
 	}
-	for _, c := range cs {
-		if err := reg.Register(c); err != nil {
-			return nil, fmt.Errorf("prometheus exporter: register metrics: %w", err)
-		}
-	}
-	return m, nil
+	return m, exporter.Register(reg, exporterName, cs...)
 }
 
 // maxExemplarTraceIDBytes bounds the exemplar value: trace ids are 32 hex
