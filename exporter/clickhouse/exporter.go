@@ -169,9 +169,7 @@ func (x *Exporter) Start(context.Context) error {
 	}
 	opts.DialTimeout = x.cfg.DialTimeout
 	opts.ReadTimeout = x.cfg.Timeout
-	if opts.MaxOpenConns <= 0 || opts.MaxOpenConns < int(numTables)+1 {
-		opts.MaxOpenConns = int(numTables) + 1
-	}
+	opts.MaxOpenConns = max(opts.MaxOpenConns, int(numTables)+1)
 	if err := x.spool.open(); err != nil {
 		return fmt.Errorf("clickhouse exporter: %w", err)
 	}

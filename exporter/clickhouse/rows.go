@@ -159,13 +159,10 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 			}
 			details = jsonString(scores[i].Details)
 		}
-		var j record.JudgeRecord
-		if u := res.Judge; u != nil {
-			j = record.JudgeRecord{Provider: u.Provider, Model: u.Model, InputTokens: u.InputTokens,
-				OutputTokens: u.OutputTokens, LatencySeconds: u.Latency.Seconds()}
+		u := res.Judge
+		if u == nil {
+			u = &scorer.JudgeUsage{}
 		}
-		s := &record.ScoreRecord{Metric: res.Metric, Score: res.Score, Label: res.Label,
-			Explanation: res.Explanation, Confidence: res.Confidence}
 		w := bs[tEvaluations].row()
 		w.time(ts)
 		w.time(runStart)
@@ -176,54 +173,44 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 		w.str(run.env)
 		w.str(run.agent)
 		w.str(run.session)
-		w.str(s.Metric)
-		w.str(metricVersion(s.Metric))
-		w.f64(s.Score)
-		w.str(s.Label)
-		w.str(s.Explanation)
-		w.f64(s.Confidence)
+		w.str(res.Metric)
+		w.str(metricVersion(res.Metric))
+		w.f64(res.Score)
+		w.str(res.Label)
+		w.str(res.Explanation)
+		w.f64(res.Confidence)
 		w.verdict(res.Passed)
 		w.str(details)
-		w.str(j.Provider)
-		w.str(j.Model)
-		w.u64(nonNegative(j.InputTokens))
-		w.u64(nonNegative(j.OutputTokens))
-		w.f64(j.LatencySeconds)
-		w.f64(cost(res.Judge))
-		w.bool(res.Judge != nil && res.Judge.Cached)
+		w.str(u.Provider)
+		w.str(u.Model)
+		w.u64(nonNegative(u.InputTokens))
+		w.u64(nonNegative(u.OutputTokens))
+		w.f64(u.Latency.Seconds())
+		w.f64(u.CostUSD)
+		w.bool(u.Cached)
 		w.str(rb.sidecarVersion)
-		w.u64(rowKey(identity, run.spanID, s.Metric, strconv.Itoa(i)))
+		w.u64(rowKey(identity, run.spanID, res.Metric, strconv.Itoa(i)))
 		w.done()
-
-		d := bs[tDecisions].row()
-		rb.decision(&d, ts, &run, s.Metric, DecisionScored, "", j, cost(res.Judge))
-		d.u64(rowKey(identity, run.spanID, s.Metric, DecisionScored, strconv.Itoa(i)))
-		d.done()
+		rb.decision(bs[tDecisions], ts, &run, res.Metric, DecisionScored, "", u,
+			rowKey(identity, run.spanID, res.Metric, DecisionScored, strconv.Itoa(i)))
 	}
 	for i, m := range e.NotApplicable {
-		d := bs[tDecisions].row()
-		rb.decision(&d, ts, &run, m, DecisionNotApplicable, "inputs missing", record.JudgeRecord{}, 0)
-		d.u64(rowKey(identity, run.spanID, m, DecisionNotApplicable, strconv.Itoa(i)))
-		d.done()
+		rb.decision(bs[tDecisions], ts, &run, m, DecisionNotApplicable, "inputs missing", nil,
+			rowKey(identity, run.spanID, m, DecisionNotApplicable, strconv.Itoa(i)))
 	}
 	for i, me := range e.Errors {
 		reason := me.Reason
 		if me.Err != nil {
 			reason += ": " + me.Err.Error()
 		}
-		d := bs[tDecisions].row()
-		rb.decision(&d, ts, &run, me.Metric, DecisionError, reason, record.JudgeRecord{}, 0)
-		d.u64(rowKey(identity, run.spanID, me.Metric, DecisionError, strconv.Itoa(i)))
-		d.done()
+		rb.decision(bs[tDecisions], ts, &run, me.Metric, DecisionError, reason, nil,
+			rowKey(identity, run.spanID, me.Metric, DecisionError, strconv.Itoa(i)))
 	}
 	for i, ld := range e.Decisions {
-		if !ledgerOnly(ld.Outcome) {
-			continue
+		if ledgerOnly(ld.Outcome) {
+			rb.decision(bs[tDecisions], ts, &run, ld.Metric, ld.Outcome, ld.Reason, nil,
+				rowKey(identity, run.spanID, ld.Metric, ld.Outcome, "ledger", strconv.Itoa(i)))
 		}
-		d := bs[tDecisions].row()
-		rb.decision(&d, ts, &run, ld.Metric, ld.Outcome, ld.Reason, record.JudgeRecord{}, 0)
-		d.u64(rowKey(identity, run.spanID, ld.Metric, ld.Outcome, "ledger", strconv.Itoa(i)))
-		d.done()
 	}
 	if tr == nil || e.FollowUp {
 		return
@@ -337,7 +324,13 @@ func (rb rowBuilder) feedback(b *batch, f *scorer.Feedback, now time.Time) {
 	w.done()
 }
 
-func (rb rowBuilder) decision(d *rowWriter, ts time.Time, run *runIdent, metric, decision, reason string, j record.JudgeRecord, usd float64) {
+// decision writes one eval_decisions row; u is the judge's usage, nil
+// without a judge.
+func (rb rowBuilder) decision(b *batch, ts time.Time, run *runIdent, metric, decision, reason string, u *scorer.JudgeUsage, key uint64) {
+	if u == nil {
+		u = &scorer.JudgeUsage{}
+	}
+	d := b.row()
 	d.time(ts)
 	d.str(run.traceID)
 	d.str(run.spanID)
@@ -347,12 +340,14 @@ func (rb rowBuilder) decision(d *rowWriter, ts time.Time, run *runIdent, metric,
 	d.str(metric)
 	d.str(decision)
 	d.str(reason)
-	d.str(j.Provider)
-	d.str(j.Model)
-	d.u64(nonNegative(j.InputTokens))
-	d.u64(nonNegative(j.OutputTokens))
-	d.f64(usd)
+	d.str(u.Provider)
+	d.str(u.Model)
+	d.u64(nonNegative(u.InputTokens))
+	d.u64(nonNegative(u.OutputTokens))
+	d.f64(u.CostUSD)
 	d.str(rb.sidecarVersion)
+	d.u64(key)
+	d.done()
 }
 
 // ledgerRows counts the judge-ledger decisions that add a row of their
@@ -370,14 +365,6 @@ func ledgerRows(e *scorer.Evaluation) int {
 // ledgerOnly reports whether a judge-ledger outcome has no result row.
 func ledgerOnly(outcome string) bool {
 	return outcome != scorer.OutcomeScored && outcome != scorer.OutcomeCached
-}
-
-// cost is the judge cost of a result, 0 without a judge.
-func cost(u *scorer.JudgeUsage) float64 {
-	if u == nil {
-		return 0
-	}
-	return u.CostUSD
 }
 
 func nonNegative(v int64) uint64 {

@@ -466,25 +466,17 @@ func (s *spool) load(e *entry) (*batch, error) {
 		return e.b, nil
 	}
 	data, err := os.ReadFile(e.path)
-	{
-		if err != nil {
-			s.mu.Lock()
-			s.removeLocked(e)
-			s.mu.Unlock()
-			s.logger.Error("clickhouse spool: cannot read batch", "file", e.path, "error", err)
-			s.onDrop(e.table.String(), e.rows, reasonSpoolCorrupt)
-			return nil, err
-		}
+	var b *batch
+	if err == nil {
+		_, b, err = decodeBatch(data)
 	}
-	_, b, err := decodeBatch(data)
 	if err != nil {
 		s.mu.Lock()
 		s.removeLocked(e)
 		s.mu.Unlock()
 		s.quarantine(e.path, e.table.String(), e.rows, err)
-		return nil, err
 	}
-	return b, nil
+	return b, err
 }
 
 // drain removes every entry and returns them (memory spools count them as
