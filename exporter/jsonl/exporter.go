@@ -74,19 +74,7 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 	}
 	x.m = m
 	for i, name := range streamNames {
-		x.streams[i] = &stream{
-			name:      name,
-			dir:       cfg.Directory,
-			maxBytes:  cfg.MaxFileBytes,
-			maxFiles:  cfg.MaxFiles,
-			maxAge:    cfg.MaxAge,
-			minAge:    cfg.MinAge,
-			onDeleted: func(n int64) { m.deleted.WithLabelValues(name).Add(float64(n)) },
-			now:       func() time.Time { return x.now() },
-			logger:    logger,
-			onWritten: func(n int) { m.sent[i].Add(float64(n)) },
-			onDropped: func(reason string, n int) { x.drops.Add(dropStage, reason, n) },
-		}
+		x.streams[i] = &stream{x: x, i: i, name: name}
 	}
 	return x, nil
 }
@@ -167,7 +155,7 @@ func (x *Exporter) flushEvery() {
 				for _, s := range x.streams {
 					s.holdRotate = false
 					s.flush()
-					if s.maxAge > 0 && x.now().Sub(s.lastPrune) >= min(s.maxAge, time.Minute) {
+					if x.cfg.MaxAge > 0 && x.now().Sub(s.lastPrune) >= min(x.cfg.MaxAge, time.Minute) {
 						s.prune() // files age without rotations too
 					}
 				}
