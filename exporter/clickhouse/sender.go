@@ -40,11 +40,11 @@ func (x *Exporter) send(ctx context.Context, e *entry, b *batch) bool {
 		parkedSince time.Time
 		lastLog     time.Time
 	)
-	unpark := func() {
+	defer func() {
 		if !parkedSince.IsZero() {
 			x.m.parked.WithLabelValues(table).Dec()
 		}
-	}
+	}()
 	for {
 		err := x.ensureReady(ctx)
 		if err == nil {
@@ -64,12 +64,10 @@ func (x *Exporter) send(ctx context.Context, e *entry, b *batch) bool {
 					x.logger.Info("clickhouse exporter: parked batch accepted, writing resumed", "table", table,
 						"parked_for", time.Since(parkedSince).Round(time.Millisecond))
 				}
-				unpark()
 				return true
 			}
 		}
 		if ctx.Err() != nil {
-			unpark()
 			return false
 		}
 		class := classify(err)
@@ -89,7 +87,6 @@ func (x *Exporter) send(ctx context.Context, e *entry, b *batch) bool {
 				x.countDrop(table, e.rows, reasonPermanent)
 				x.logger.Error("clickhouse exporter: parked batch dropped after max_park_duration",
 					"table", table, "rows", e.rows, "error", err)
-				unpark()
 				return true
 			}
 			wait = x.cfg.ParkInterval
@@ -102,7 +99,6 @@ func (x *Exporter) send(ctx context.Context, e *entry, b *batch) bool {
 				x.countDrop(table, e.rows, reasonRetriesExhausted)
 				x.logger.Error("clickhouse exporter: batch dropped, retry_on_failure gave up",
 					"table", table, "rows", e.rows, "error", err)
-				unpark()
 				return true
 			}
 			x.m.rows.WithLabelValues(table, exporter.OutcomeRetried).Add(float64(e.rows))
@@ -114,16 +110,14 @@ func (x *Exporter) send(ctx context.Context, e *entry, b *batch) bool {
 			wait = x.cfg.RetryOnFailure.Wait(attempt)
 			attempt++
 		}
-		timer := time.NewTimer(wait)
 		x.stalled.Add(1)
 		select {
 		case <-ctx.Done():
-			x.stalled.Add(-1)
-			timer.Stop()
-			unpark()
+		case <-time.After(wait):
+		}
+		x.stalled.Add(-1)
+		if ctx.Err() != nil {
 			return false
-		case <-timer.C:
-			x.stalled.Add(-1)
 		}
 	}
 }
