@@ -208,16 +208,8 @@ func (x *Exporter) migrate(ctx context.Context, s schema) error {
 				return fmt.Errorf("clickhouse exporter: migration %d (%s): %w", m.version, m.name, err)
 			}
 		}
-		pb, err := x.conn.PrepareBatch(qctx, fmt.Sprintf(
-			"INSERT INTO %s.%s (version, name, applied_at, sidecar_version)", s.cfg.Database, migrationsTable))
-		if err != nil {
-			return fmt.Errorf("clickhouse exporter: record migration %d: %w", m.version, err)
-		}
-		if err := pb.Append(m.version, m.name, time.Now().UTC(), x.rb.sidecarVersion); err != nil {
-			_ = pb.Abort()
-			return fmt.Errorf("clickhouse exporter: record migration %d: %w", m.version, err)
-		}
-		if err := pb.Send(); err != nil {
+		if err := insertRows(qctx, x.conn, fmt.Sprintf("INSERT INTO %s.%s (version, name, applied_at, sidecar_version)",
+			s.cfg.Database, migrationsTable), []any{m.version, m.name, time.Now().UTC(), x.rb.sidecarVersion}); err != nil {
 			return fmt.Errorf("clickhouse exporter: record migration %d: %w", m.version, err)
 		}
 		x.logger.Info("clickhouse exporter applied schema migration", "version", m.version, "name", m.name)
