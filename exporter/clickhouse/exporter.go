@@ -402,15 +402,11 @@ func (x *Exporter) Shutdown(ctx context.Context) error {
 	// Encoding and writing files only: this never waits on the database.
 	_ = x.queue.Shutdown(context.Background())
 
-	var err error
 	onDisk := x.cfg.Spool.Directory != ""
 	tick := time.NewTicker(10 * time.Millisecond)
-wait:
-	for !x.spool.empty() && (!onDisk || x.stalled.Load() == 0) {
+	for !x.spool.empty() && (!onDisk || x.stalled.Load() == 0) && ctx.Err() == nil {
 		select {
 		case <-ctx.Done():
-			err = fmt.Errorf("clickhouse exporter: shutdown: %w", ctx.Err())
-			break wait
 		case <-tick.C:
 		}
 	}
@@ -424,9 +420,10 @@ wait:
 	select {
 	case <-sendersDone:
 	case <-ctx.Done():
-		if err == nil {
-			err = fmt.Errorf("clickhouse exporter: shutdown: %w", ctx.Err())
-		}
+	}
+	var err error
+	if ctx.Err() != nil {
+		err = fmt.Errorf("clickhouse exporter: shutdown: %w", ctx.Err())
 	}
 	if left := x.spool.drain(); len(left) > 0 {
 		rows := 0

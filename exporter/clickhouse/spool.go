@@ -343,14 +343,8 @@ func (s *spool) oldestIdleLocked() *group {
 	var oldest *group
 	var oldestID uint64
 	for id, g := range s.groups {
-		if g.started || (oldest != nil && id > oldestID) {
-			continue
-		}
-		idle := true
-		for _, e := range g.entries {
-			idle = idle && !e.inflight
-		}
-		if idle {
+		busy := slices.ContainsFunc(g.entries, func(e *entry) bool { return e.inflight })
+		if !g.started && !busy && (oldest == nil || id < oldestID) {
 			oldest, oldestID = g, id
 		}
 	}
