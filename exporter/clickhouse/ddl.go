@@ -132,10 +132,8 @@ func (s schema) createTable(t tableID) string {
 	for _, c := range def.columns {
 		d.Elements = append(d.Elements, s.columnDef(c, true))
 	}
-	if s.f.SkipIndexes {
-		for _, col := range def.bloom {
-			d.Elements = append(d.Elements, fmt.Sprintf("INDEX idx_%s %s TYPE bloom_filter(0.001) GRANULARITY 1", col, col))
-		}
+	if s.f.SkipIndexes { // every table is looked up by trace id
+		d.Elements = append(d.Elements, "INDEX idx_trace_id trace_id TYPE bloom_filter(0.001) GRANULARITY 1")
 	}
 	if d.TTL != "" && s.f.TTLOnlyDropParts {
 		d.Settings = append(d.Settings, "ttl_only_drop_parts = 1")

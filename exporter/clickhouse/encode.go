@@ -83,29 +83,21 @@ func (d *decoder) fail(format string, a ...any) {
 	}
 }
 
-func (d *decoder) uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail("bad uvarint")
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
+func (d *decoder) uvarint() uint64 { return next(d, binary.Uvarint, "bad uvarint") }
+func (d *decoder) varint() int64   { return next(d, binary.Varint, "bad varint") }
 
-func (d *decoder) varint() int64 {
+// next reads one value with read, failing d with msg when it cannot (read
+// then returns 0, as encoding/binary's varint readers do).
+func next[T any](d *decoder, read func([]byte) (T, int), msg string) (v T) {
 	if d.err != nil {
-		return 0
+		return v
 	}
-	v, n := binary.Varint(d.b)
+	v, n := read(d.b)
 	if n <= 0 {
-		d.fail("bad varint")
-		return 0
+		d.fail("%s", msg)
+	} else {
+		d.b = d.b[n:]
 	}
-	d.b = d.b[n:]
 	return v
 }
 

@@ -166,13 +166,7 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 		w := bs[tEvaluations].row()
 		w.time(ts)
 		w.time(runStart)
-		w.str(run.traceID)
-		w.str(run.spanID)
-		w.str(run.service)
-		w.str(run.version)
-		w.str(run.env)
-		w.str(run.agent)
-		w.str(run.session)
+		w.run(&run)
 		w.str(res.Metric)
 		w.str(metricVersion(res.Metric))
 		w.f64(res.Score)
@@ -188,9 +182,7 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 		w.f64(u.Latency.Seconds())
 		w.f64(u.CostUSD)
 		w.bool(u.Cached)
-		w.str(rb.sidecarVersion)
-		w.u64(rowKey(identity, run.spanID, res.Metric, strconv.Itoa(i)))
-		w.done()
+		rb.end(&w, rowKey(identity, run.spanID, res.Metric, strconv.Itoa(i)))
 		rb.decision(bs[tDecisions], ts, &run, res.Metric, DecisionScored, "", u,
 			rowKey(identity, run.spanID, res.Metric, DecisionScored, strconv.Itoa(i)))
 	}
@@ -236,13 +228,7 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 	w := bs[tTrajectories].row()
 	w.time(runStart)
 	w.time(clampTime(tr.End, runStart))
-	w.str(run.traceID)
-	w.str(run.spanID)
-	w.str(run.service)
-	w.str(run.version)
-	w.str(run.env)
-	w.str(run.agent)
-	w.str(run.session)
+	w.run(&run)
 	w.str(tr.Convention)
 	w.f64(rec.LatencySeconds)
 	w.bool(tr.Failed)
@@ -260,9 +246,7 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 	w.str(repliesJSON(tr))
 	w.str(jsonString(rec.Attributes))
 	w.bool(tr.Truncated)
-	w.str(rb.sidecarVersion)
-	w.u64(rowKey(identity, run.spanID))
-	w.done()
+	rb.end(&w, rowKey(identity, run.spanID))
 
 	seen := make(map[[2]string]bool, len(tr.ToolCalls))
 	for i := range tr.ToolCalls {
@@ -299,9 +283,7 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 		w.bool(tc.Error != "")
 		w.bool(repeated)
 		w.f64(dur)
-		w.str(rb.sidecarVersion)
-		w.u64(rowKey(identity, run.spanID, strconv.Itoa(i)))
-		w.done()
+		rb.end(&w, rowKey(identity, run.spanID, strconv.Itoa(i)))
 	}
 }
 
@@ -319,8 +301,24 @@ func (rb rowBuilder) feedback(b *batch, f *scorer.Feedback, now time.Time) {
 	w.str(f.Label)
 	w.str(f.Explanation)
 	w.str(f.Annotator)
+	rb.end(&w, rowKey(f.TraceID, f.Metric, f.Annotator, strconv.FormatInt(ts.UnixNano(), 10)))
+}
+
+// run writes the runColumns.
+func (w *rowWriter) run(r *runIdent) {
+	w.str(r.traceID)
+	w.str(r.spanID)
+	w.str(r.service)
+	w.str(r.version)
+	w.str(r.env)
+	w.str(r.agent)
+	w.str(r.session)
+}
+
+// end writes the trailer columns and ends the row.
+func (rb rowBuilder) end(w *rowWriter, key uint64) {
 	w.str(rb.sidecarVersion)
-	w.u64(rowKey(f.TraceID, f.Metric, f.Annotator, strconv.FormatInt(ts.UnixNano(), 10)))
+	w.u64(key)
 	w.done()
 }
 
@@ -345,9 +343,7 @@ func (rb rowBuilder) decision(b *batch, ts time.Time, run *runIdent, metric, dec
 	d.u64(nonNegative(u.InputTokens))
 	d.u64(nonNegative(u.OutputTokens))
 	d.f64(u.CostUSD)
-	d.str(rb.sidecarVersion)
-	d.u64(key)
-	d.done()
+	rb.end(&d, key)
 }
 
 // ledgerRows counts the judge-ledger decisions that add a row of their

@@ -1,5 +1,7 @@
 package clickhouse
 
+import "slices"
+
 // tableID names one of the exporter's tables independently of the
 // configured table names (spool files record it).
 type tableID uint8
@@ -39,9 +41,6 @@ type tableDef struct {
 	// orderBy is the sorting key. With ReplacingMergeTree it is also the
 	// key under which duplicates collapse, so it ends with row_key.
 	orderBy []string
-	// bloom lists columns that get a bloom-filter skip index where the
-	// server has them.
-	bloom []string
 }
 
 const (
@@ -52,6 +51,20 @@ const (
 // Column definitions. The order is the insert order and the order in
 // which the row builders in rows.go write values.
 var (
+	// runColumns identify the run (or session) of a row.
+	runColumns = []column{
+		{"trace_id", kString, codecZSTD},
+		{"span_id", kString, codecZSTD},
+		{"service", kLowString, codecZSTD},
+		{"service_version", kLowString, codecZSTD},
+		{"environment", kLowString, codecZSTD},
+		{"agent", kLowString, codecZSTD},
+		{"session_id", kString, codecZSTD},
+	}
+	// trailer ends every table: the writing sidecar's version and the
+	// row's key.
+	trailer = []column{{"sidecar_version", kLowString, codecZSTD}, {"row_key", kUInt64, ""}}
+
 	// evaluations: one row per score. Ordered by (metric, service, agent,
 	// hour, row_key): every analyst panel filters on a metric and groups
 	// or filters by agent within a time range, so those queries read a
@@ -60,16 +73,10 @@ var (
 	// with its earlier row under ReplacingMergeTree.
 	evaluationsDef = tableDef{
 		id: tEvaluations,
-		columns: []column{
+		columns: slices.Concat([]column{
 			{"timestamp", kTime, codecTime},
 			{"run_start", kTime, codecTime},
-			{"trace_id", kString, codecZSTD},
-			{"span_id", kString, codecZSTD},
-			{"service", kLowString, codecZSTD},
-			{"service_version", kLowString, codecZSTD},
-			{"environment", kLowString, codecZSTD},
-			{"agent", kLowString, codecZSTD},
-			{"session_id", kString, codecZSTD},
+		}, runColumns, []column{
 			{"metric", kLowString, codecZSTD},
 			{"metric_version", kLowString, codecZSTD},
 			{"score", kFloat64, codecZSTD},
@@ -90,12 +97,9 @@ var (
 			// identical earlier run, no call made for this one (its
 			// tokens and cost are 0; added by migration 3).
 			{"judge_cached", kUInt8, codecZSTD},
-			{"sidecar_version", kLowString, codecZSTD},
-			{"row_key", kUInt64, ""},
-		},
+		}, trailer),
 		timeColumn: "timestamp",
 		orderBy:    []string{"metric", "service", "agent", "toStartOfHour(timestamp)", "row_key"},
-		bloom:      []string{"trace_id"},
 	}
 
 	// trajectories: one row per run. Ordered by (service, agent, hour,
@@ -103,16 +107,10 @@ var (
 	// and the per-run key collapses a replayed or re-exported run.
 	trajectoriesDef = tableDef{
 		id: tTrajectories,
-		columns: []column{
+		columns: slices.Concat([]column{
 			{"start", kTime, codecTime},
 			{"end", kTime, codecTime},
-			{"trace_id", kString, codecZSTD},
-			{"span_id", kString, codecZSTD},
-			{"service", kLowString, codecZSTD},
-			{"service_version", kLowString, codecZSTD},
-			{"environment", kLowString, codecZSTD},
-			{"agent", kLowString, codecZSTD},
-			{"session_id", kString, codecZSTD},
+		}, runColumns, []column{
 			{"convention", kLowString, codecZSTD},
 			{"latency_seconds", kFloat64, codecZSTD},
 			{"failed", kUInt8, codecZSTD},
@@ -134,19 +132,16 @@ var (
 			{"replies", kString, codecZSTD},
 			{"attributes", kString, codecZSTD},
 			{"truncated", kUInt8, codecZSTD},
-			{"sidecar_version", kLowString, codecZSTD},
-			{"row_key", kUInt64, ""},
-		},
+		}, trailer),
 		timeColumn: "start",
 		orderBy:    []string{"service", "agent", "toStartOfHour(start)", "row_key"},
-		bloom:      []string{"trace_id"},
 	}
 
 	// tool_calls: one row per call. Ordered by (tool, agent, hour,
 	// row_key): the Tools dashboard groups by tool and agent over time.
 	toolCallsDef = tableDef{
 		id: tToolCalls,
-		columns: []column{
+		columns: slices.Concat([]column{
 			{"start", kTime, codecTime},
 			{"trace_id", kString, codecZSTD},
 			{"run_span_id", kString, codecZSTD},
@@ -169,12 +164,9 @@ var (
 			{"failed", kUInt8, codecZSTD},
 			{"repeated", kUInt8, codecZSTD},
 			{"duration_seconds", kFloat64, codecZSTD},
-			{"sidecar_version", kLowString, codecZSTD},
-			{"row_key", kUInt64, ""},
-		},
+		}, trailer),
 		timeColumn: "start",
 		orderBy:    []string{"tool", "agent", "toStartOfHour(start)", "row_key"},
-		bloom:      []string{"trace_id"},
 	}
 
 	// eval_decisions: the ledger, one row per run and metric saying
@@ -183,7 +175,7 @@ var (
 	// dashboard breaks decisions down by kind and metric.
 	decisionsDef = tableDef{
 		id: tDecisions,
-		columns: []column{
+		columns: slices.Concat([]column{
 			{"timestamp", kTime, codecTime},
 			{"trace_id", kString, codecZSTD},
 			{"span_id", kString, codecZSTD},
@@ -198,12 +190,9 @@ var (
 			{"judge_input_tokens", kUInt64, codecZSTD},
 			{"judge_output_tokens", kUInt64, codecZSTD},
 			{"judge_cost_usd", kFloat64, codecZSTD},
-			{"sidecar_version", kLowString, codecZSTD},
-			{"row_key", kUInt64, ""},
-		},
+		}, trailer),
 		timeColumn: "timestamp",
 		orderBy:    []string{"decision", "metric", "agent", "toStartOfHour(timestamp)", "row_key"},
-		bloom:      []string{"trace_id"},
 	}
 
 	// feedback: people's judgements of runs, one row per record, keyed
@@ -213,7 +202,7 @@ var (
 	// (trace, metric, annotator, time) collapses a record sent twice.
 	feedbackDef = tableDef{
 		id: tFeedback,
-		columns: []column{
+		columns: slices.Concat([]column{
 			{"timestamp", kTime, codecTime},
 			{"trace_id", kString, codecZSTD},
 			{"span_id", kString, codecZSTD},
@@ -226,12 +215,9 @@ var (
 			{"label", kString, codecZSTD},
 			{"explanation", kString, codecZSTD},
 			{"annotator", kString, codecZSTD},
-			{"sidecar_version", kLowString, codecZSTD},
-			{"row_key", kUInt64, ""},
-		},
+		}, trailer),
 		timeColumn: "timestamp",
 		orderBy:    []string{"metric", "toStartOfHour(timestamp)", "row_key"},
-		bloom:      []string{"trace_id"},
 	}
 )
 
