@@ -15,26 +15,19 @@ import (
 // back from the trajectories table, so that a candidate run scored by one
 // replica is compared with the baseline run another replica stored. It is
 // a baseline.Source and never writes.
-type BaselineReader struct {
-	cfg      Config
-	caseAttr string
-	conn     driver.Conn
-}
+type BaselineReader struct{ reader }
 
 var _ baseline.Source = (*BaselineReader)(nil)
 
 // NewBaselineReader returns a reader of cfg's database that finds a run's
 // case by the caseAttr key of its attributes; it connects on first use.
 func NewBaselineReader(cfg Config, caseAttr string) (*BaselineReader, error) {
-	conn, err := openReader(cfg)
+	r, err := newReader(cfg, caseAttr, "baseline")
 	if err != nil {
-		return nil, fmt.Errorf("clickhouse baseline reader: %w", err)
+		return nil, err
 	}
-	return &BaselineReader{cfg: cfg, caseAttr: caseAttr, conn: conn}, nil
+	return &BaselineReader{r}, nil
 }
-
-// Close closes the connection.
-func (r *BaselineReader) Close() error { return r.conn.Close() }
 
 // LatestBaseline returns the latest run that started since since and has
 // k's service, release, case id and user input.
@@ -42,7 +35,7 @@ func (r *BaselineReader) LatestBaseline(ctx context.Context, k baseline.Key, sin
 	// PREWHERE on the input reads the longer output and attributes
 	// columns only where the input matches: a lookup on 1M runs took
 	// 72 ms without it, 43 ms with it (BenchmarkBaselineLookup).
-	q := `SELECT trace_id, start, input, output FROM ` + r.cfg.Database + "." + r.cfg.Tables.Trajectories + `
+	q := `SELECT trace_id, start, input, output FROM ` + r.table(r.cfg.Tables.Trajectories) + `
 	PREWHERE input = ?
 	WHERE service = ? AND service_version = ? AND start >= ? AND visitParamExtractString(attributes, ?) = ?
 	ORDER BY start DESC, trace_id DESC LIMIT 1`
@@ -51,7 +44,7 @@ func (r *BaselineReader) LatestBaseline(ctx context.Context, k baseline.Key, sin
 	err := queryEach(ctx, r.conn, func(rows driver.Rows) error {
 		found = true
 		return rows.Scan(&b.TraceID, &b.Start, &b.Prompt, &b.Response)
-	}, q, k.Prompt, k.Service, k.Version, since.UTC(), r.caseAttr, k.CaseID)
+	}, q, k.Prompt, k.Service, k.Version, since.UTC(), r.caseKey, k.CaseID)
 	if err != nil {
 		return judgemetric.Baseline{}, false, fmt.Errorf("clickhouse baseline reader: %w", err)
 	}
@@ -68,7 +61,7 @@ func (r *BaselineReader) FirstRuns(ctx context.Context, service string, since ti
 		err := rows.Scan(&v, &t)
 		out[v] = t
 		return err
-	}, `SELECT service_version, min(start) FROM `+r.cfg.Database+"."+r.cfg.Tables.Trajectories+`
+	}, `SELECT service_version, min(start) FROM `+r.table(r.cfg.Tables.Trajectories)+`
 	WHERE service = ? AND start >= ? AND service_version != '' GROUP BY service_version`, service, since.UTC())
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse baseline reader: %w", err)
