@@ -173,20 +173,8 @@ func (x *Exporter) write(b *batch) {
 		x.dropBatch(b, dropShutdownTimeout)
 		return
 	}
-	n := b.records()
-	for i := range n {
-		s := x.streams[1]
-		switch {
-		case b.feedback:
-			s = x.streams[4]
-		case i < b.trajLines && b.session:
-			s = x.streams[3]
-		case i < b.trajLines:
-			s = x.streams[0]
-		case i >= n-b.decLines:
-			s = x.streams[2]
-		}
-		s.add(b.line(i))
+	for i := range b.records() {
+		x.streams[b.streams[i]].add(b.line(i))
 	}
 	x.pool.put(b)
 }

@@ -33,8 +33,17 @@ const (
 	streamFeedback     = "feedback"
 )
 
-// streamNames are the streams in the order of the exporter's streams.
+// streamNames are the streams in the order of the exporter's streams,
+// which the stream indexes below name.
 var streamNames = [...]string{streamTrajectories, streamScores, streamDecisions, streamSessions, streamFeedback}
+
+const (
+	iTrajectories = iota
+	iScores
+	iDecisions
+	iSessions
+	iFeedback
+)
 
 type metrics struct {
 	sent    [len(streamNames)]prometheus.Counter // by stream index
