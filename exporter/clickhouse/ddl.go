@@ -62,11 +62,15 @@ func (s schema) onCluster() string {
 }
 
 // storageTable is the MergeTree table that stores t's rows.
-func (s schema) storageTable(t tableID) string {
+func (s schema) storageTable(t tableID) string { return s.local(s.cfg.Tables.name(t)) }
+
+// local is the MergeTree table that stores the rows of table: its local
+// table in cluster mode, else table itself.
+func (s schema) local(table string) string {
 	if s.cfg.Cluster != "" {
-		return s.cfg.Tables.name(t) + localSuffix
+		return table + localSuffix
 	}
-	return s.cfg.Tables.name(t)
+	return table
 }
 
 func (s schema) engine(table string) string {
@@ -161,19 +165,11 @@ func (s schema) createDistributed(t tableID) string {
 	})
 }
 
-// metricsStorage is the table that stores the metrics dimension rows.
-func (s schema) metricsStorage() string {
-	if s.cfg.Cluster != "" {
-		return s.cfg.Tables.Metrics + localSuffix
-	}
-	return s.cfg.Tables.Metrics
-}
-
 // createMetrics renders the metrics dimension table (and its Distributed
 // table in cluster mode). It is a ReplacingMergeTree on the update time:
 // the latest row of a metric wins.
 func (s schema) createMetrics() []string {
-	local := s.metricsStorage()
+	local := s.local(s.cfg.Tables.Metrics)
 	ct := render("metrics.sql.tmpl", tableData{Database: s.cfg.Database, Table: local,
 		OnCluster: s.onCluster(), Engine: s.engineOf("ReplacingMergeTree", local, "updated")})
 	if s.cfg.Cluster == "" {

@@ -24,12 +24,9 @@ func (t tableID) String() string {
 }
 
 func tableByName(s string) (tableID, bool) {
-	for t := range numTables {
-		if t.String() == s {
-			return t, true
-		}
-	}
-	return 0, false
+	names := defaultTableNames().names()
+	i := slices.Index(names[:], s)
+	return tableID(max(i, 0)), i >= 0
 }
 
 // tableDef is a table's shape: its columns (in insert order), time column
