@@ -30,9 +30,10 @@ const (
 	OutcomeDropped = "dropped"
 )
 
-// QueueMetrics are the shared self-metrics of exporter name:
-// MetricRecords (by stream and outcome), MetricQueueSize read from
-// queueSize, and MetricQueueCapacity set to capacity.
+// QueueMetrics builds the shared self-metrics of exporter name. It returns
+// the MetricRecords vector (by stream and outcome) and the collectors to
+// register: that vector, MetricQueueSize read from queueSize and
+// MetricQueueCapacity set to capacity.
 func QueueMetrics(name string, queueSize func() float64, capacity int) (*prometheus.CounterVec, []prometheus.Collector) {
 	exp := prometheus.Labels{"exporter": name}
 	records := prometheus.NewCounterVec(prometheus.CounterOpts{Name: MetricRecords, Help: HelpRecords, ConstLabels: exp},
