@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
@@ -158,9 +159,7 @@ func (x *Exporter) queryCtx(ctx context.Context, s schema, extra ch.Settings) co
 	if s.f.LowCardinalitySetting {
 		set["allow_experimental_low_cardinality_type"] = 1
 	}
-	for k, v := range extra {
-		set[k] = v
-	}
+	maps.Copy(set, extra)
 	return ch.Context(ctx, ch.WithSettings(set))
 }
 
