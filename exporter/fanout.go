@@ -3,6 +3,7 @@ package exporter
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
@@ -18,13 +19,7 @@ var _ Exporter = (*Fanout)(nil)
 // NewFanout returns a Fanout over exps, in order. Nil exporters are skipped.
 // The slice is copied.
 func NewFanout(exps ...Exporter) *Fanout {
-	f := &Fanout{exps: make([]Exporter, 0, len(exps))}
-	for _, e := range exps {
-		if e != nil {
-			f.exps = append(f.exps, e)
-		}
-	}
-	return f
+	return &Fanout{exps: slices.DeleteFunc(slices.Clone(exps), func(e Exporter) bool { return e == nil })}
 }
 
 // Export hands e to every exporter, even when some fail, and returns their

@@ -1,5 +1,11 @@
 package exporter
 
+import (
+	"fmt"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
 // Self-metrics shared by the exporters that write in the background (JSON
 // lines, ClickHouse), named after the OpenTelemetry Collector's
 // exporterhelper metrics (otelcol_exporter_queue_size,
@@ -23,3 +29,31 @@ const (
 	OutcomeParked  = "parked"
 	OutcomeDropped = "dropped"
 )
+
+// QueueMetrics builds the shared self-metrics of exporter name. It returns
+// the MetricRecords vector (by stream and outcome) and the collectors to
+// register: that vector, MetricQueueSize read from queueSize and
+// MetricQueueCapacity set to capacity.
+func QueueMetrics(name string, queueSize func() float64, capacity int) (*prometheus.CounterVec, []prometheus.Collector) {
+	exp := prometheus.Labels{"exporter": name}
+	records := prometheus.NewCounterVec(prometheus.CounterOpts{Name: MetricRecords, Help: HelpRecords, ConstLabels: exp},
+		[]string{"stream", "outcome"})
+	size := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: MetricQueueSize, Help: HelpQueueSize, ConstLabels: exp}, queueSize)
+	capGauge := prometheus.NewGauge(prometheus.GaugeOpts{Name: MetricQueueCapacity, Help: HelpQueueCapacity, ConstLabels: exp})
+	capGauge.Set(float64(capacity))
+	return records, []prometheus.Collector{records, size, capGauge}
+}
+
+// Register registers the collectors of exporter name with reg; a nil reg
+// registers nothing.
+func Register(reg prometheus.Registerer, name string, cs ...prometheus.Collector) error {
+	if reg == nil {
+		return nil
+	}
+	for _, c := range cs {
+		if err := reg.Register(c); err != nil {
+			return fmt.Errorf("%s exporter: register metrics: %w", name, err)
+		}
+	}
+	return nil
+}

@@ -1,7 +1,10 @@
 package clickhouse
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
+	"slices"
 	"time"
 )
 
@@ -28,30 +31,18 @@ const nullU8 = 2
 
 func (k kind) valid() bool { return k >= kString && k <= kNullUInt8 }
 
+// chTypes are the kinds' ClickHouse types; kTime's is DateTime64(9, 'UTC')
+// where the server has it.
+var chTypes = [...]string{kString: "String", kLowString: "LowCardinality(String)", kFloat64: "Float64", kUInt8: "UInt8",
+	kUInt32: "UInt32", kUInt64: "UInt64", kTime: "DateTime('UTC')", kStrings: "Array(String)", kNullUInt8: "Nullable(UInt8)"}
+
 // chType is the ClickHouse type of k on a server with features f.
 func (k kind) chType(f features) string {
-	switch k {
-	case kString:
-		return "String"
-	case kLowString:
-		return "LowCardinality(String)"
-	case kFloat64:
-		return "Float64"
-	case kUInt8:
-		return "UInt8"
-	case kUInt32:
-		return "UInt32"
-	case kUInt64:
-		return "UInt64"
-	case kTime:
-		if f.DateTime64 {
-			return "DateTime64(9, 'UTC')"
-		}
-		return "DateTime('UTC')"
-	case kStrings:
-		return "Array(String)"
-	case kNullUInt8:
-		return "Nullable(UInt8)"
+	switch {
+	case k == kTime && f.DateTime64:
+		return "DateTime64(9, 'UTC')"
+	case k.valid():
+		return chTypes[k]
 	}
 	return fmt.Sprintf("unknown kind %d", k)
 }
@@ -77,52 +68,102 @@ type colData struct {
 
 // values returns the column's slice, as clickhouse-go's column-wise
 // Append takes it.
-func (c *colData) values(k kind) any {
-	switch k {
-	case kString, kLowString:
-		return c.str
-	case kFloat64:
-		return c.f64
-	case kUInt8:
-		return c.u8
-	case kUInt32:
-		return c.u32
-	case kUInt64:
-		return c.u64
-	case kTime:
-		return c.t
-	case kStrings:
-		return c.strs
-	case kNullUInt8:
-		vs := make([]*uint8, len(c.u8))
-		for i := range c.u8 {
-			if c.u8[i] != nullU8 {
-				vs[i] = &c.u8[i]
-			}
-		}
-		return vs
-	}
-	return nil
+func (c *colData) values(k kind) any { return kinds[k].values(c) }
+
+// kindOps are the operations on the values of one kind.
+type kindOps interface {
+	init(c *colData, capRows int)
+	len(c *colData) int
+	values(c *colData) any
+	encode(dst []byte, c *colData) []byte
+	decode(d *decoder, c *colData, n int)
 }
 
-func (c *colData) len(k kind) int {
-	switch k {
-	case kString, kLowString:
-		return len(c.str)
-	case kFloat64:
-		return len(c.f64)
-	case kUInt8, kNullUInt8:
-		return len(c.u8)
-	case kUInt32:
-		return len(c.u32)
-	case kUInt64:
-		return len(c.u64)
-	case kTime:
-		return len(c.t)
-	case kStrings:
-		return len(c.strs)
+// typed is the kindOps of values of type T, held in one field of colData
+// and spooled one by one.
+type typed[T any] struct {
+	field func(*colData) *[]T
+	enc   func([]byte, T) []byte
+	dec   func(*decoder) T
+	width int // the fewest bytes a spooled value takes
+}
+
+func (o typed[T]) init(c *colData, capRows int) { *o.field(c) = make([]T, 0, capRows) }
+func (o typed[T]) len(c *colData) int           { return len(*o.field(c)) }
+func (o typed[T]) values(c *colData) any        { return *o.field(c) }
+
+func (o typed[T]) encode(dst []byte, c *colData) []byte {
+	for _, v := range *o.field(c) {
+		dst = o.enc(dst, v)
 	}
-	return 0
+	return dst
+}
+
+// decode reads n values; a row count beyond what is left fails before
+// allocating.
+func (o typed[T]) decode(d *decoder, c *colData, n int) {
+	if !d.fits(n, o.width) {
+		return
+	}
+	vs := make([]T, n)
+	for i := range vs {
+		vs[i] = o.dec(d)
+	}
+	*o.field(c) = vs
+}
+
+// byteOps are the kUInt8 values, spooled as one byte each, written and
+// read in one piece.
+type byteOps struct{ typed[uint8] }
+
+func (byteOps) encode(dst []byte, c *colData) []byte { return append(dst, c.u8...) }
+
+func (byteOps) decode(d *decoder, c *colData, n int) {
+	c.u8 = append([]uint8(nil), d.bytes(uint64(n))...)
+}
+
+// verdicts are the kNullUInt8 values: 0, 1 or nullU8 for NULL.
+type verdicts struct{ byteOps }
+
+func (verdicts) values(c *colData) any {
+	vs := make([]*uint8, len(c.u8))
+	for i := range c.u8 {
+		if c.u8[i] != nullU8 {
+			vs[i] = &c.u8[i]
+		}
+	}
+	return vs
+}
+
+func (o verdicts) decode(d *decoder, c *colData, n int) {
+	o.byteOps.decode(d, c, n)
+	if slices.ContainsFunc(c.u8, func(v uint8) bool { return v > nullU8 }) {
+		d.fail("verdict column holds a value other than 0, 1 or NULL")
+	}
+}
+
+var (
+	stringOps = typed[string]{func(c *colData) *[]string { return &c.str }, appendString, (*decoder).string, 1}
+	uint8Ops  = byteOps{typed[uint8]{field: func(c *colData) *[]uint8 { return &c.u8 }}}
+)
+
+// kinds are the operations of every kind. The spool encoding of each is
+// described in encode.go.
+var kinds = [...]kindOps{
+	kString:    stringOps,
+	kLowString: stringOps,
+	kFloat64: typed[float64]{func(c *colData) *[]float64 { return &c.f64 },
+		func(b []byte, v float64) []byte { return binary.LittleEndian.AppendUint64(b, math.Float64bits(v)) },
+		func(d *decoder) float64 { return math.Float64frombits(d.u64()) }, 8},
+	kUInt8: uint8Ops,
+	kUInt32: typed[uint32]{func(c *colData) *[]uint32 { return &c.u32 },
+		func(b []byte, v uint32) []byte { return binary.AppendUvarint(b, uint64(v)) }, (*decoder).uint32, 1},
+	kUInt64: typed[uint64]{func(c *colData) *[]uint64 { return &c.u64 }, binary.LittleEndian.AppendUint64, (*decoder).u64, 8},
+	kTime: typed[time.Time]{func(c *colData) *[]time.Time { return &c.t },
+		func(b []byte, v time.Time) []byte { return binary.AppendVarint(b, v.UnixNano()) },
+		func(d *decoder) time.Time { return time.Unix(0, d.varint()).UTC() }, 1},
+	kStrings:   typed[[]string]{func(c *colData) *[][]string { return &c.strs }, appendStringList, (*decoder).stringList, 1},
+	kNullUInt8: verdicts{uint8Ops},
 }
 
 // batch is a column-wise block of rows of one table.
@@ -136,23 +177,7 @@ type batch struct {
 func newBatch(t tableID, columns []column, capRows int) *batch {
 	b := &batch{table: t, columns: columns, cols: make([]colData, len(columns))}
 	for i, c := range columns {
-		d := &b.cols[i]
-		switch c.kind {
-		case kString, kLowString:
-			d.str = make([]string, 0, capRows)
-		case kFloat64:
-			d.f64 = make([]float64, 0, capRows)
-		case kUInt8, kNullUInt8:
-			d.u8 = make([]uint8, 0, capRows)
-		case kUInt32:
-			d.u32 = make([]uint32, 0, capRows)
-		case kUInt64:
-			d.u64 = make([]uint64, 0, capRows)
-		case kTime:
-			d.t = make([]time.Time, 0, capRows)
-		case kStrings:
-			d.strs = make([][]string, 0, capRows)
-		}
+		kinds[c.kind].init(&b.cols[i], capRows)
 	}
 	return b
 }
@@ -160,7 +185,7 @@ func newBatch(t tableID, columns []column, capRows int) *batch {
 // check reports a batch whose columns disagree on the row count.
 func (b *batch) check() error {
 	for i, c := range b.columns {
-		if n := b.cols[i].len(c.kind); n != b.rows {
+		if n := kinds[c.kind].len(&b.cols[i]); n != b.rows {
 			return fmt.Errorf("column %s has %d values, batch has %d rows", c.name, n, b.rows)
 		}
 	}

@@ -136,20 +136,18 @@ const (
 	DefaultDatabase           = "evalsidecar"
 )
 
+func defaultTableNames() TableNames {
+	return TableNames{Evaluations: DefaultEvaluationsTable, Trajectories: DefaultTrajectoriesTable, ToolCalls: DefaultToolCallsTable,
+		EvalDecisions: DefaultEvalDecisionsTable, Metrics: DefaultMetricsTable, Feedback: DefaultFeedbackTable}
+}
+
 // DefaultConfig returns the documented defaults.
 func DefaultConfig() Config {
 	return Config{
-		Enabled:  false,
-		Endpoint: "clickhouse://127.0.0.1:9000",
-		Database: DefaultDatabase,
-		Tables: TableNames{
-			Evaluations:   DefaultEvaluationsTable,
-			Trajectories:  DefaultTrajectoriesTable,
-			ToolCalls:     DefaultToolCallsTable,
-			EvalDecisions: DefaultEvalDecisionsTable,
-			Metrics:       DefaultMetricsTable,
-			Feedback:      DefaultFeedbackTable,
-		},
+		Enabled:           false,
+		Endpoint:          "clickhouse://127.0.0.1:9000",
+		Database:          DefaultDatabase,
+		Tables:            defaultTableNames(),
 		CreateSchema:      true,
 		TTL:               30 * 24 * time.Hour,
 		Engine:            EngineReplacingMergeTree,
@@ -197,18 +195,13 @@ func (c Config) Validate() error {
 		}
 	}
 	ident("database", c.Database)
-	ident("tables.evaluations", c.Tables.Evaluations)
-	ident("tables.trajectories", c.Tables.Trajectories)
-	ident("tables.tool_calls", c.Tables.ToolCalls)
-	ident("tables.eval_decisions", c.Tables.EvalDecisions)
-	ident("tables.metrics", c.Tables.Metrics)
-	ident("tables.feedback", c.Tables.Feedback)
 	seen := map[string]string{}
 	for _, kv := range [][2]string{
 		{"tables.evaluations", c.Tables.Evaluations}, {"tables.trajectories", c.Tables.Trajectories},
 		{"tables.tool_calls", c.Tables.ToolCalls}, {"tables.eval_decisions", c.Tables.EvalDecisions},
 		{"tables.metrics", c.Tables.Metrics}, {"tables.feedback", c.Tables.Feedback},
 	} {
+		ident(kv[0], kv[1])
 		if other, dup := seen[kv[1]]; dup {
 			add("%s: same table name %q as %s", kv[0], kv[1], other)
 		}
@@ -235,26 +228,16 @@ func (c Config) Validate() error {
 	if c.BatchRows <= 0 {
 		add("batch_rows: must be > 0, got %d", c.BatchRows)
 	}
-	if c.FlushInterval <= 0 {
-		add("flush_interval: must be > 0, got %s", c.FlushInterval)
-	}
-	if err := errs.Prefix("sending_queue.", c.SendingQueue.Validate()); err != nil {
-		problems = append(problems, err)
+	for _, d := range []struct {
+		key string
+		v   time.Duration
+	}{{"flush_interval", c.FlushInterval}, {"timeout", c.Timeout}, {"dial_timeout", c.DialTimeout}, {"park_interval", c.ParkInterval}} {
+		if d.v <= 0 {
+			add("%s: must be > 0, got %s", d.key, d.v)
+		}
 	}
 	if c.SendingQueue.Enabled && c.SendingQueue.QueueSize < c.BatchRows {
 		add("sending_queue.queue_size: must be >= batch_rows (%d), got %d", c.BatchRows, c.SendingQueue.QueueSize)
-	}
-	if c.Timeout <= 0 {
-		add("timeout: must be > 0, got %s", c.Timeout)
-	}
-	if c.DialTimeout <= 0 {
-		add("dial_timeout: must be > 0, got %s", c.DialTimeout)
-	}
-	if err := errs.Prefix("retry_on_failure.", c.RetryOnFailure.Validate()); err != nil {
-		problems = append(problems, err)
-	}
-	if c.ParkInterval <= 0 {
-		add("park_interval: must be > 0, got %s", c.ParkInterval)
 	}
 	if c.MaxParkDuration < 0 {
 		add("max_park_duration: must be >= 0, got %s", c.MaxParkDuration)
@@ -265,8 +248,6 @@ func (c Config) Validate() error {
 	if c.Spool.DropPolicy != DropOldest && c.Spool.DropPolicy != DropNewest {
 		add("spool.drop_policy: must be %q or %q, got %q", DropOldest, DropNewest, c.Spool.DropPolicy)
 	}
-	if len(problems) == 0 {
-		return nil
-	}
-	return errors.Join(problems...)
+	return errors.Join(append(problems, errs.Prefix("sending_queue.", c.SendingQueue.Validate()),
+		errs.Prefix("retry_on_failure.", c.RetryOnFailure.Validate()))...)
 }

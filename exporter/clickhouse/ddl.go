@@ -43,12 +43,15 @@ type distributedData struct {
 	Database, Table, Local, OnCluster, Cluster, ShardingKey string
 }
 
-func render(name string, data any) (string, error) {
+// render executes a template. The templates and the shapes of their data
+// are fixed, so an error is a programming error that every DDL test
+// catches: it panics.
+func render(name string, data any) string {
 	var buf bytes.Buffer
 	if err := sqlTemplates.ExecuteTemplate(&buf, name, data); err != nil {
-		return "", fmt.Errorf("render %s: %w", name, err)
+		panic(fmt.Sprintf("clickhouse: render %s: %v", name, err))
 	}
-	return strings.TrimSpace(buf.String()), nil
+	return strings.TrimSpace(buf.String())
 }
 
 func (s schema) onCluster() string {
@@ -58,16 +61,16 @@ func (s schema) onCluster() string {
 	return ""
 }
 
-// insertTable is the table rows are inserted into: the Distributed table
-// in cluster mode, else the table itself.
-func (s schema) insertTable(t tableID) string { return s.cfg.Tables.name(t) }
-
 // storageTable is the MergeTree table that stores t's rows.
-func (s schema) storageTable(t tableID) string {
+func (s schema) storageTable(t tableID) string { return s.local(s.cfg.Tables.name(t)) }
+
+// local is the MergeTree table that stores the rows of table: its local
+// table in cluster mode, else table itself.
+func (s schema) local(table string) string {
 	if s.cfg.Cluster != "" {
-		return s.cfg.Tables.name(t) + localSuffix
+		return table + localSuffix
 	}
-	return s.cfg.Tables.name(t)
+	return table
 }
 
 func (s schema) engine(table string) string {
@@ -108,8 +111,17 @@ func (s schema) ttlExpr(timeColumn string) string {
 	return fmt.Sprintf("%s + toIntervalSecond(%d)", col, s.cfg.TTL/time.Second)
 }
 
+// columnDef is c's definition, with its codec when codec is set and the
+// server has codecs.
+func (s schema) columnDef(c column, codec bool) string {
+	if codec && s.f.Codecs && c.codec != "" {
+		return c.name + " " + c.kind.chType(s.f) + " CODEC(" + c.codec + ")"
+	}
+	return c.name + " " + c.kind.chType(s.f)
+}
+
 // createTable renders the CREATE TABLE of t's storage table.
-func (s schema) createTable(t tableID) (string, error) {
+func (s schema) createTable(t tableID) string {
 	def := tableDefs[t]
 	d := tableData{
 		Database:   s.cfg.Database,
@@ -122,16 +134,10 @@ func (s schema) createTable(t tableID) (string, error) {
 		Settings:   []string{"index_granularity = 8192"},
 	}
 	for _, c := range def.columns {
-		e := c.name + " " + c.kind.chType(s.f)
-		if s.f.Codecs && c.codec != "" {
-			e += " CODEC(" + c.codec + ")"
-		}
-		d.Elements = append(d.Elements, e)
+		d.Elements = append(d.Elements, s.columnDef(c, true))
 	}
-	if s.f.SkipIndexes {
-		for _, col := range def.bloom {
-			d.Elements = append(d.Elements, fmt.Sprintf("INDEX idx_%s %s TYPE bloom_filter(0.001) GRANULARITY 1", col, col))
-		}
+	if s.f.SkipIndexes { // every table is looked up by trace id
+		d.Elements = append(d.Elements, "INDEX idx_trace_id trace_id TYPE bloom_filter(0.001) GRANULARITY 1")
 	}
 	if d.TTL != "" && s.f.TTLOnlyDropParts {
 		d.Settings = append(d.Settings, "ttl_only_drop_parts = 1")
@@ -145,9 +151,9 @@ func (s schema) createTable(t tableID) (string, error) {
 
 // createDistributed renders the Distributed table over t's local table;
 // "" outside cluster mode.
-func (s schema) createDistributed(t tableID) (string, error) {
+func (s schema) createDistributed(t tableID) string {
 	if s.cfg.Cluster == "" {
-		return "", nil
+		return ""
 	}
 	return render("distributed.sql.tmpl", distributedData{
 		Database:    s.cfg.Database,
@@ -159,27 +165,18 @@ func (s schema) createDistributed(t tableID) (string, error) {
 	})
 }
 
-// metricsStorage is the table that stores the metrics dimension rows.
-func (s schema) metricsStorage() string {
-	if s.cfg.Cluster != "" {
-		return s.cfg.Tables.Metrics + localSuffix
-	}
-	return s.cfg.Tables.Metrics
-}
-
 // createMetrics renders the metrics dimension table (and its Distributed
 // table in cluster mode). It is a ReplacingMergeTree on the update time:
 // the latest row of a metric wins.
-func (s schema) createMetrics() ([]string, error) {
-	local := s.metricsStorage()
-	ct, err := render("metrics.sql.tmpl", tableData{Database: s.cfg.Database, Table: local,
+func (s schema) createMetrics() []string {
+	local := s.local(s.cfg.Tables.Metrics)
+	ct := render("metrics.sql.tmpl", tableData{Database: s.cfg.Database, Table: local,
 		OnCluster: s.onCluster(), Engine: s.engineOf("ReplacingMergeTree", local, "updated")})
-	if err != nil || s.cfg.Cluster == "" {
-		return []string{ct}, err
+	if s.cfg.Cluster == "" {
+		return []string{ct}
 	}
-	dt, err := render("distributed.sql.tmpl", distributedData{Database: s.cfg.Database, Table: s.cfg.Tables.Metrics,
-		Local: local, OnCluster: s.onCluster(), Cluster: s.cfg.Cluster, ShardingKey: "cityHash64(name)"})
-	return []string{ct, dt}, err
+	return []string{ct, render("distributed.sql.tmpl", distributedData{Database: s.cfg.Database, Table: s.cfg.Tables.Metrics,
+		Local: local, OnCluster: s.onCluster(), Cluster: s.cfg.Cluster, ShardingKey: "cityHash64(name)"})}
 }
 
 // addColumn renders the ALTER TABLE that adds column name of t to table
@@ -190,10 +187,7 @@ func (s schema) addColumn(t tableID, table, name string) (string, error) {
 		if c.name != name {
 			continue
 		}
-		e := c.name + " " + c.kind.chType(s.f)
-		if s.f.Codecs && c.codec != "" && table == s.storageTable(t) {
-			e += " CODEC(" + c.codec + ")"
-		}
+		e := s.columnDef(c, table == s.storageTable(t))
 		if i > 0 {
 			e += " AFTER " + cols[i-1].name
 		}
@@ -203,29 +197,25 @@ func (s schema) addColumn(t tableID, table, name string) (string, error) {
 }
 
 // createDatabase renders CREATE DATABASE.
-func (s schema) createDatabase() (string, error) {
+func (s schema) createDatabase() string {
 	return render("database.sql.tmpl", tableData{Database: s.cfg.Database, OnCluster: s.onCluster()})
 }
 
 // createMigrations renders the schema_migrations table.
-func (s schema) createMigrations() (string, error) {
+func (s schema) createMigrations() string {
 	return render("migrations.sql.tmpl", tableData{Database: s.cfg.Database, Table: migrationsTable, OnCluster: s.onCluster()})
 }
 
 // insertSQL is the INSERT with its explicit column list (18.16 needs it
 // for PrepareBatch, and it makes a missing column an error rather than a
 // silently defaulted value).
+// Rows go into the Distributed table in cluster mode, else the table itself.
 func (s schema) insertSQL(t tableID, columns []column) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "INSERT INTO %s.%s (", s.cfg.Database, s.insertTable(t))
+	names := make([]string, len(columns))
 	for i, c := range columns {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(c.name)
+		names[i] = c.name
 	}
-	b.WriteString(")")
-	return b.String()
+	return fmt.Sprintf("INSERT INTO %s.%s (%s)", s.cfg.Database, s.cfg.Tables.name(t), strings.Join(names, ", "))
 }
 
 // migration is one step of the schema's history. Statements must be
@@ -234,7 +224,7 @@ func (s schema) insertSQL(t tableID, columns []column) string {
 type migration struct {
 	version    uint32
 	name       string
-	statements func(s schema) ([]string, error)
+	statements func(s schema) []string
 	// columns are columns a later version added to a table created by
 	// an earlier one: migrate adds each one its tables lack (storage
 	// and, in cluster mode, Distributed), checking system.columns first
@@ -253,14 +243,14 @@ type addedColumn struct {
 // columns with a new entry listing them in columns, and tables with
 // CREATE TABLE IF NOT EXISTS statements.
 var migrations = []migration{
-	{version: 1, name: "create tables", statements: func(s schema) ([]string, error) {
+	{version: 1, name: "create tables", statements: func(s schema) []string {
 		return s.createTables(tEvaluations, tTrajectories, tToolCalls, tDecisions)
 	}},
 	{version: 2, name: "pass verdicts, tool call texts and metrics table", statements: schema.createMetrics,
 		columns: []addedColumn{{tEvaluations, "passed"}, {tToolCalls, "arguments"}, {tToolCalls, "result"}}},
 	{version: 3, name: "judge cached flag", statements: noStatements,
 		columns: []addedColumn{{tEvaluations, "judge_cached"}}},
-	{version: 4, name: "feedback table", statements: func(s schema) ([]string, error) {
+	{version: 4, name: "feedback table", statements: func(s schema) []string {
 		return s.createTables(tFeedback)
 	}},
 	{version: 5, name: "model replies of conversation runs", statements: noStatements,
@@ -269,46 +259,26 @@ var migrations = []migration{
 
 // createTables renders the CREATE TABLE of each table's storage table
 // and, in cluster mode, its Distributed table.
-func (s schema) createTables(ts ...tableID) ([]string, error) {
+func (s schema) createTables(ts ...tableID) []string {
 	var out []string
 	for _, t := range ts {
-		ct, err := s.createTable(t)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, ct)
-		dt, err := s.createDistributed(t)
-		if err != nil {
-			return nil, err
-		}
-		if dt != "" {
+		out = append(out, s.createTable(t))
+		if dt := s.createDistributed(t); dt != "" {
 			out = append(out, dt)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // noStatements is a migration that only adds columns.
-func noStatements(schema) ([]string, error) { return nil, nil }
+func noStatements(schema) []string { return nil }
 
 // ddl returns every statement a fresh install runs, in order: database,
 // migrations table, then each migration.
-func (s schema) ddl() ([]string, error) {
-	db, err := s.createDatabase()
-	if err != nil {
-		return nil, err
-	}
-	mt, err := s.createMigrations()
-	if err != nil {
-		return nil, err
-	}
-	out := []string{db, mt}
+func (s schema) ddl() []string {
+	out := []string{s.createDatabase(), s.createMigrations()}
 	for _, m := range migrations {
-		st, err := m.statements(s)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, st...)
+		out = append(out, m.statements(s)...)
 	}
-	return out, nil
+	return out
 }

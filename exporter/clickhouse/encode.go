@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
-	"slices"
-	"time"
 )
 
 // A spooled batch is stored exactly as it will be inserted, so that a
@@ -57,43 +55,16 @@ func encodeBatch(dst []byte, b *batch, token string, seq uint64) []byte {
 	for i, c := range b.columns {
 		dst = appendString(dst, c.name)
 		dst = append(dst, byte(c.kind))
-		dst = appendValues(dst, c.kind, &b.cols[i])
+		dst = kinds[c.kind].encode(dst, &b.cols[i])
 	}
 	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start:], crcTable))
 }
 
-// appendValues appends the values of a column of kind k.
-func appendValues(dst []byte, k kind, d *colData) []byte {
-	switch k {
-	case kString, kLowString:
-		for _, v := range d.str {
-			dst = appendString(dst, v)
-		}
-	case kFloat64:
-		for _, v := range d.f64 {
-			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v))
-		}
-	case kUInt8, kNullUInt8:
-		dst = append(dst, d.u8...)
-	case kUInt32:
-		for _, v := range d.u32 {
-			dst = binary.AppendUvarint(dst, uint64(v))
-		}
-	case kUInt64:
-		for _, v := range d.u64 {
-			dst = binary.LittleEndian.AppendUint64(dst, v)
-		}
-	case kTime:
-		for _, v := range d.t {
-			dst = binary.AppendVarint(dst, v.UnixNano())
-		}
-	case kStrings:
-		for _, vs := range d.strs {
-			dst = binary.AppendUvarint(dst, uint64(len(vs)))
-			for _, v := range vs {
-				dst = appendString(dst, v)
-			}
-		}
+// appendStringList appends a count, then that many strings.
+func appendStringList(dst []byte, vs []string) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(vs)))
+	for _, v := range vs {
+		dst = appendString(dst, v)
 	}
 	return dst
 }
@@ -112,29 +83,21 @@ func (d *decoder) fail(format string, a ...any) {
 	}
 }
 
-func (d *decoder) uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail("bad uvarint")
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
+func (d *decoder) uvarint() uint64 { return next(d, binary.Uvarint, "bad uvarint") }
+func (d *decoder) varint() int64   { return next(d, binary.Varint, "bad varint") }
 
-func (d *decoder) varint() int64 {
+// next reads one value with read, failing d with msg when it cannot (read
+// then returns 0, as encoding/binary's varint readers do).
+func next[T any](d *decoder, read func([]byte) (T, int), msg string) (v T) {
 	if d.err != nil {
-		return 0
+		return v
 	}
-	v, n := binary.Varint(d.b)
+	v, n := read(d.b)
 	if n <= 0 {
-		d.fail("bad varint")
-		return 0
+		d.fail("%s", msg)
+	} else {
+		d.b = d.b[n:]
 	}
-	d.b = d.b[n:]
 	return v
 }
 
@@ -262,7 +225,7 @@ func decodeBatch(data []byte) (spoolHeader, *batch, error) {
 			return h, nil, err
 		}
 		b.columns[i] = c
-		decodeValues(d, c.kind, h.rows, &b.cols[i])
+		kinds[c.kind].decode(d, &b.cols[i], h.rows)
 		if d.err != nil {
 			return h, nil, d.err
 		}
@@ -287,59 +250,4 @@ func decodeColumn(d *decoder, seen map[string]bool) (column, error) {
 	}
 	seen[name] = true
 	return column{name: name, kind: k}, nil
-}
-
-// decodeValues reads n values of kind k into c; a failure is left in
-// d.err. Every value takes at least one byte (eight for fixed-size
-// numbers), so a row count beyond what is left fails before allocating.
-func decodeValues(d *decoder, k kind, n int, c *colData) {
-	switch k {
-	case kString, kLowString:
-		if d.fits(n, 1) {
-			c.str = make([]string, n)
-			for j := range n {
-				c.str[j] = d.string()
-			}
-		}
-	case kFloat64:
-		if d.fits(n, 8) {
-			c.f64 = make([]float64, n)
-			for j := range n {
-				c.f64[j] = math.Float64frombits(d.u64())
-			}
-		}
-	case kUInt8, kNullUInt8:
-		c.u8 = append([]uint8(nil), d.bytes(uint64(n))...)
-		if k == kNullUInt8 && slices.ContainsFunc(c.u8, func(v uint8) bool { return v > nullU8 }) {
-			d.fail("verdict column holds a value other than 0, 1 or NULL")
-		}
-	case kUInt32:
-		if d.fits(n, 1) {
-			c.u32 = make([]uint32, n)
-			for j := range n {
-				c.u32[j] = d.uint32()
-			}
-		}
-	case kUInt64:
-		if d.fits(n, 8) {
-			c.u64 = make([]uint64, n)
-			for j := range n {
-				c.u64[j] = d.u64()
-			}
-		}
-	case kTime:
-		if d.fits(n, 1) {
-			c.t = make([]time.Time, n)
-			for j := range n {
-				c.t[j] = time.Unix(0, d.varint()).UTC()
-			}
-		}
-	case kStrings:
-		if d.fits(n, 1) {
-			c.strs = make([][]string, n)
-			for j := range n {
-				c.strs[j] = d.stringList()
-			}
-		}
-	}
 }

@@ -1,11 +1,7 @@
 package clickhouse
 
 import (
-	"context"
 	"errors"
-	"io"
-	"net"
-	"syscall"
 
 	"github.com/ClickHouse/ch-go/proto"
 	ch "github.com/ClickHouse/clickhouse-go/v2"
@@ -24,13 +20,6 @@ const (
 	// a degraded form.
 	classPark
 )
-
-func (c errClass) String() string {
-	if c == classPark {
-		return "park"
-	}
-	return "retry"
-}
 
 // parkCodes are the ClickHouse exception codes that mean the table does
 // not accept the batch as it is: schema drift or a wrong configuration.
@@ -69,13 +58,6 @@ func classify(err error) errClass {
 	var conv *appendError
 	if errors.As(err, &conv) {
 		return classPark
-	}
-	var ne net.Error
-	switch {
-	case errors.As(err, &ne), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
-		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
-		errors.Is(err, context.DeadlineExceeded):
-		return classRetry
 	}
 	return classRetry
 }

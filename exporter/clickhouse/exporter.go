@@ -169,9 +169,7 @@ func (x *Exporter) Start(context.Context) error {
 	}
 	opts.DialTimeout = x.cfg.DialTimeout
 	opts.ReadTimeout = x.cfg.Timeout
-	if opts.MaxOpenConns <= 0 || opts.MaxOpenConns < int(numTables)+1 {
-		opts.MaxOpenConns = int(numTables) + 1
-	}
+	opts.MaxOpenConns = max(opts.MaxOpenConns, int(numTables)+1)
 	if err := x.spool.open(); err != nil {
 		return fmt.Errorf("clickhouse exporter: %w", err)
 	}
@@ -404,15 +402,11 @@ func (x *Exporter) Shutdown(ctx context.Context) error {
 	// Encoding and writing files only: this never waits on the database.
 	_ = x.queue.Shutdown(context.Background())
 
-	var err error
 	onDisk := x.cfg.Spool.Directory != ""
 	tick := time.NewTicker(10 * time.Millisecond)
-wait:
-	for !x.spool.empty() && (!onDisk || x.stalled.Load() == 0) {
+	for !x.spool.empty() && (!onDisk || x.stalled.Load() == 0) && ctx.Err() == nil {
 		select {
 		case <-ctx.Done():
-			err = fmt.Errorf("clickhouse exporter: shutdown: %w", ctx.Err())
-			break wait
 		case <-tick.C:
 		}
 	}
@@ -426,9 +420,10 @@ wait:
 	select {
 	case <-sendersDone:
 	case <-ctx.Done():
-		if err == nil {
-			err = fmt.Errorf("clickhouse exporter: shutdown: %w", ctx.Err())
-		}
+	}
+	var err error
+	if ctx.Err() != nil {
+		err = fmt.Errorf("clickhouse exporter: shutdown: %w", ctx.Err())
 	}
 	if left := x.spool.drain(); len(left) > 0 {
 		rows := 0

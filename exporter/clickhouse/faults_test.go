@@ -316,6 +316,9 @@ func TestSpoolFullDropsByPolicy(t *testing.T) {
 				if err := h.x.Flush(context.Background()); err != nil {
 					t.Fatal(err)
 				}
+				if i == 0 { // a sender retries the first seal before the spool fills
+					waitFor(t, 30*time.Second, "a sender retrying", func() bool { return h.x.stalled.Load() > 0 })
+				}
 			}
 			if h.dropped(reasonSpoolFull) == 0 {
 				t.Fatal("spool never filled; lower max_bytes")

@@ -1,8 +1,6 @@
 package clickhouse
 
 import (
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/evalsidecar/evalsidecar/exporter"
@@ -31,10 +29,9 @@ type metrics struct {
 
 func newMetrics(reg prometheus.Registerer, cfg Config, spoolBytes, queueRows func() float64) (*metrics, error) {
 	exp := prometheus.Labels{"exporter": dropStage}
+	records, shared := exporter.QueueMetrics(dropStage, queueRows, cfg.SendingQueue.QueueSize)
 	m := &metrics{
-		rows: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: exporter.MetricRecords, Help: exporter.HelpRecords, ConstLabels: exp,
-		}, []string{"stream", "outcome"}),
+		rows: records,
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: MetricBatchDuration, Help: HelpBatchDuration, ConstLabels: exp,
 			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
@@ -46,9 +43,6 @@ func newMetrics(reg prometheus.Registerer, cfg Config, spoolBytes, queueRows fun
 	spool := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: MetricSpoolBytes, Help: HelpSpoolBytes, ConstLabels: exp}, spoolBytes)
 	spoolCap := prometheus.NewGauge(prometheus.GaugeOpts{Name: MetricSpoolCapacity, Help: HelpSpoolCapacity, ConstLabels: exp})
 	spoolCap.Set(float64(cfg.Spool.MaxBytes))
-	queue := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: exporter.MetricQueueSize, Help: exporter.HelpQueueSize, ConstLabels: exp}, queueRows)
-	queueCap := prometheus.NewGauge(prometheus.GaugeOpts{Name: exporter.MetricQueueCapacity, Help: exporter.HelpQueueCapacity, ConstLabels: exp})
-	queueCap.Set(float64(cfg.SendingQueue.QueueSize))
 	// Pre-create the series dashboards and alerts read, so they exist at 0.
 	for t := range numTables {
 		for _, o := range []string{exporter.OutcomeSent, exporter.OutcomeRetried, exporter.OutcomeParked, exporter.OutcomeDropped} {
@@ -56,13 +50,5 @@ func newMetrics(reg prometheus.Registerer, cfg Config, spoolBytes, queueRows fun
 		}
 		m.parked.WithLabelValues(t.String())
 	}
-	if reg == nil {
-		return m, nil
-	}
-	for _, c := range []prometheus.Collector{m.rows, m.duration, m.parked, spool, spoolCap, queue, queueCap} {
-		if err := reg.Register(c); err != nil {
-			return nil, fmt.Errorf("clickhouse exporter: register metrics: %w", err)
-		}
-	}
-	return m, nil
+	return m, exporter.Register(reg, dropStage, append(shared, m.duration, m.parked, spool, spoolCap)...)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
@@ -32,29 +33,38 @@ func (x *Exporter) writeMetrics(ctx context.Context, s schema, now time.Time) er
 	if s.cfg.Cluster != "" {
 		extra["insert_distributed_sync"] = 1 // as the row inserts
 	}
-	pb, err := x.conn.PrepareBatch(x.queryCtx(ctx, s, extra), fmt.Sprintf(
-		"INSERT INTO %s.%s (name, direction, unit, min, max, threshold, comparison, description, updated)",
-		s.cfg.Database, s.cfg.Tables.Metrics))
-	if err != nil {
-		return fmt.Errorf("clickhouse exporter: write metrics table: %w", err)
-	}
-	for _, m := range x.described {
+	rows := make([][]any, len(x.described))
+	for i, m := range x.described {
 		sem := scorer.SemanticsOf(m)
 		var threshold *float64
 		comparison := ""
 		if sem.Pass != nil {
 			threshold, comparison = &sem.Pass.Threshold, sem.Pass.Op
 		}
-		if err := pb.Append(m.Name(), string(sem.Direction), string(sem.Unit), bound(sem.Min), bound(sem.Max),
-			threshold, comparison, sem.Description, now.UTC()); err != nil {
-			_ = pb.Abort()
-			return fmt.Errorf("clickhouse exporter: write metrics table: %w", err)
-		}
+		rows[i] = []any{m.Name(), string(sem.Direction), string(sem.Unit), bound(sem.Min), bound(sem.Max),
+			threshold, comparison, sem.Description, now.UTC()}
 	}
-	if err := pb.Send(); err != nil {
+	if err := insertRows(x.queryCtx(ctx, s, extra), x.conn, fmt.Sprintf(
+		"INSERT INTO %s.%s (name, direction, unit, min, max, threshold, comparison, description, updated)",
+		s.cfg.Database, s.cfg.Tables.Metrics), rows...); err != nil {
 		return fmt.Errorf("clickhouse exporter: write metrics table: %w", err)
 	}
 	return nil
+}
+
+// insertRows inserts rows with one prepared batch.
+func insertRows(ctx context.Context, conn driver.Conn, q string, rows ...[]any) error {
+	pb, err := conn.PrepareBatch(ctx, q)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if err := pb.Append(r...); err != nil {
+			_ = pb.Abort()
+			return err
+		}
+	}
+	return pb.Send()
 }
 
 // bound is a semantics bound as a Nullable(Float64): NULL when unbounded.

@@ -28,12 +28,8 @@ func createPreviousSchema(t *testing.T, s *testServer, cfg Config) {
 		t.Fatal(err)
 	}
 	sch := schema{cfg: cfg, f: featuresFor(serverVersion{Major: sv.Version.Major, Minor: sv.Version.Minor, Patch: sv.Version.Patch})}
-	db, _ := sch.createDatabase()
-	mt, _ := sch.createMigrations()
-	v1, err := migrations[0].statements(sch)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, mt := sch.createDatabase(), sch.createMigrations()
+	v1 := migrations[0].statements(sch)
 	passed := kNullUInt8.chType(sch.f)
 	if sch.f.Codecs {
 		passed += " CODEC(" + codecZSTD + ")"

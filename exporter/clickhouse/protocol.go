@@ -31,12 +31,8 @@ func checkProtocol(ctx context.Context, conn driver.Conn, opts *ch.Options, time
 		return nil
 	}
 	host := strings.Join(opts.Addr, ",")
+	first, _, _ := strings.Cut(err.Error(), "\n")
 	return fmt.Errorf("%w: endpoint %s uses HTTP, which this server rejects (%v); "+
 		"use the native protocol: endpoint: clickhouse://USER:PASSWORD@HOST:9000 (the server's tcp_port)",
-		ErrProtocolUnsupported, host, firstLine(err))
-}
-
-func firstLine(err error) string {
-	s, _, _ := strings.Cut(err.Error(), "\n")
-	return strings.TrimSpace(s)
+		ErrProtocolUnsupported, host, strings.TrimSpace(first))
 }

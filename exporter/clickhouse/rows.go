@@ -2,6 +2,7 @@ package clickhouse
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -83,6 +84,9 @@ func jsonString(v any) string {
 	return string(b)
 }
 
+// runIdent is the identity of the run (or session) rows belong to.
+type runIdent struct{ traceID, spanID, service, version, env, agent, session string }
+
 // rowBuilder turns evaluations into rows of the four tables.
 type rowBuilder struct {
 	sidecarVersion string
@@ -107,7 +111,7 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 	for i := range e.Feedback {
 		rb.feedback(bs[tFeedback], &e.Feedback[i], now)
 	}
-	var run struct{ traceID, spanID, service, version, env, agent, session string }
+	var run runIdent
 	runStart := now
 	tr := e.Trajectory
 	if tr != nil {
@@ -155,71 +159,50 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 			}
 			details = jsonString(scores[i].Details)
 		}
-		var j record.JudgeRecord
-		if u := res.Judge; u != nil {
-			j = record.JudgeRecord{Provider: u.Provider, Model: u.Model, InputTokens: u.InputTokens,
-				OutputTokens: u.OutputTokens, LatencySeconds: u.Latency.Seconds()}
+		u := res.Judge
+		if u == nil {
+			u = &scorer.JudgeUsage{}
 		}
-		s := &record.ScoreRecord{Metric: res.Metric, Score: res.Score, Label: res.Label,
-			Explanation: res.Explanation, Confidence: res.Confidence}
 		w := bs[tEvaluations].row()
 		w.time(ts)
 		w.time(runStart)
-		w.str(run.traceID)
-		w.str(run.spanID)
-		w.str(run.service)
-		w.str(run.version)
-		w.str(run.env)
-		w.str(run.agent)
-		w.str(run.session)
-		w.str(s.Metric)
-		w.str(metricVersion(s.Metric))
-		w.f64(s.Score)
-		w.str(s.Label)
-		w.str(s.Explanation)
-		w.f64(s.Confidence)
+		w.run(&run)
+		w.str(res.Metric)
+		w.str(metricVersion(res.Metric))
+		w.f64(res.Score)
+		w.str(res.Label)
+		w.str(res.Explanation)
+		w.f64(res.Confidence)
 		w.verdict(res.Passed)
 		w.str(details)
-		w.str(j.Provider)
-		w.str(j.Model)
-		w.u64(nonNegative(j.InputTokens))
-		w.u64(nonNegative(j.OutputTokens))
-		w.f64(j.LatencySeconds)
-		w.f64(cost(res.Judge))
-		w.bool(res.Judge != nil && res.Judge.Cached)
-		w.str(rb.sidecarVersion)
-		w.u64(rowKey(identity, run.spanID, s.Metric, strconv.Itoa(i)))
-		w.done()
-
-		d := bs[tDecisions].row()
-		rb.decision(&d, ts, &run, s.Metric, DecisionScored, "", j, cost(res.Judge))
-		d.u64(rowKey(identity, run.spanID, s.Metric, DecisionScored, strconv.Itoa(i)))
-		d.done()
+		w.str(u.Provider)
+		w.str(u.Model)
+		w.u64(nonNegative(u.InputTokens))
+		w.u64(nonNegative(u.OutputTokens))
+		w.f64(u.Latency.Seconds())
+		w.f64(u.CostUSD)
+		w.bool(u.Cached)
+		rb.end(&w, rowKey(identity, run.spanID, res.Metric, strconv.Itoa(i)))
+		rb.decision(bs[tDecisions], ts, &run, res.Metric, DecisionScored, "", u,
+			rowKey(identity, run.spanID, res.Metric, DecisionScored, strconv.Itoa(i)))
 	}
 	for i, m := range e.NotApplicable {
-		d := bs[tDecisions].row()
-		rb.decision(&d, ts, &run, m, DecisionNotApplicable, "inputs missing", record.JudgeRecord{}, 0)
-		d.u64(rowKey(identity, run.spanID, m, DecisionNotApplicable, strconv.Itoa(i)))
-		d.done()
+		rb.decision(bs[tDecisions], ts, &run, m, DecisionNotApplicable, "inputs missing", nil,
+			rowKey(identity, run.spanID, m, DecisionNotApplicable, strconv.Itoa(i)))
 	}
 	for i, me := range e.Errors {
 		reason := me.Reason
 		if me.Err != nil {
 			reason += ": " + me.Err.Error()
 		}
-		d := bs[tDecisions].row()
-		rb.decision(&d, ts, &run, me.Metric, DecisionError, reason, record.JudgeRecord{}, 0)
-		d.u64(rowKey(identity, run.spanID, me.Metric, DecisionError, strconv.Itoa(i)))
-		d.done()
+		rb.decision(bs[tDecisions], ts, &run, me.Metric, DecisionError, reason, nil,
+			rowKey(identity, run.spanID, me.Metric, DecisionError, strconv.Itoa(i)))
 	}
 	for i, ld := range e.Decisions {
-		if !ledgerOnly(ld.Outcome) {
-			continue
+		if ledgerOnly(ld.Outcome) {
+			rb.decision(bs[tDecisions], ts, &run, ld.Metric, ld.Outcome, ld.Reason, nil,
+				rowKey(identity, run.spanID, ld.Metric, ld.Outcome, "ledger", strconv.Itoa(i)))
 		}
-		d := bs[tDecisions].row()
-		rb.decision(&d, ts, &run, ld.Metric, ld.Outcome, ld.Reason, record.JudgeRecord{}, 0)
-		d.u64(rowKey(identity, run.spanID, ld.Metric, ld.Outcome, "ledger", strconv.Itoa(i)))
-		d.done()
 	}
 	if tr == nil || e.FollowUp {
 		return
@@ -238,20 +221,14 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 		lc := &tr.LLMCalls[i]
 		inTok += lc.InputTokens
 		outTok += lc.OutputTokens
-		if lc.Model != "" && !contains(models, lc.Model) {
+		if lc.Model != "" && !slices.Contains(models, lc.Model) {
 			models = append(models, lc.Model)
 		}
 	}
 	w := bs[tTrajectories].row()
 	w.time(runStart)
 	w.time(clampTime(tr.End, runStart))
-	w.str(run.traceID)
-	w.str(run.spanID)
-	w.str(run.service)
-	w.str(run.version)
-	w.str(run.env)
-	w.str(run.agent)
-	w.str(run.session)
+	w.run(&run)
 	w.str(tr.Convention)
 	w.f64(rec.LatencySeconds)
 	w.bool(tr.Failed)
@@ -269,9 +246,7 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 	w.str(repliesJSON(tr))
 	w.str(jsonString(rec.Attributes))
 	w.bool(tr.Truncated)
-	w.str(rb.sidecarVersion)
-	w.u64(rowKey(identity, run.spanID))
-	w.done()
+	rb.end(&w, rowKey(identity, run.spanID))
 
 	seen := make(map[[2]string]bool, len(tr.ToolCalls))
 	for i := range tr.ToolCalls {
@@ -308,9 +283,7 @@ func (rb rowBuilder) append(bs *[numTables]*batch, e *scorer.Evaluation, now tim
 		w.bool(tc.Error != "")
 		w.bool(repeated)
 		w.f64(dur)
-		w.str(rb.sidecarVersion)
-		w.u64(rowKey(identity, run.spanID, strconv.Itoa(i)))
-		w.done()
+		rb.end(&w, rowKey(identity, run.spanID, strconv.Itoa(i)))
 	}
 }
 
@@ -328,12 +301,34 @@ func (rb rowBuilder) feedback(b *batch, f *scorer.Feedback, now time.Time) {
 	w.str(f.Label)
 	w.str(f.Explanation)
 	w.str(f.Annotator)
+	rb.end(&w, rowKey(f.TraceID, f.Metric, f.Annotator, strconv.FormatInt(ts.UnixNano(), 10)))
+}
+
+// run writes the runColumns.
+func (w *rowWriter) run(r *runIdent) {
+	w.str(r.traceID)
+	w.str(r.spanID)
+	w.str(r.service)
+	w.str(r.version)
+	w.str(r.env)
+	w.str(r.agent)
+	w.str(r.session)
+}
+
+// end writes the trailer columns and ends the row.
+func (rb rowBuilder) end(w *rowWriter, key uint64) {
 	w.str(rb.sidecarVersion)
-	w.u64(rowKey(f.TraceID, f.Metric, f.Annotator, strconv.FormatInt(ts.UnixNano(), 10)))
+	w.u64(key)
 	w.done()
 }
 
-func (rb rowBuilder) decision(d *rowWriter, ts time.Time, run *struct{ traceID, spanID, service, version, env, agent, session string }, metric, decision, reason string, j record.JudgeRecord, usd float64) {
+// decision writes one eval_decisions row; u is the judge's usage, nil
+// without a judge.
+func (rb rowBuilder) decision(b *batch, ts time.Time, run *runIdent, metric, decision, reason string, u *scorer.JudgeUsage, key uint64) {
+	if u == nil {
+		u = &scorer.JudgeUsage{}
+	}
+	d := b.row()
 	d.time(ts)
 	d.str(run.traceID)
 	d.str(run.spanID)
@@ -343,12 +338,12 @@ func (rb rowBuilder) decision(d *rowWriter, ts time.Time, run *struct{ traceID, 
 	d.str(metric)
 	d.str(decision)
 	d.str(reason)
-	d.str(j.Provider)
-	d.str(j.Model)
-	d.u64(nonNegative(j.InputTokens))
-	d.u64(nonNegative(j.OutputTokens))
-	d.f64(usd)
-	d.str(rb.sidecarVersion)
+	d.str(u.Provider)
+	d.str(u.Model)
+	d.u64(nonNegative(u.InputTokens))
+	d.u64(nonNegative(u.OutputTokens))
+	d.f64(u.CostUSD)
+	rb.end(&d, key)
 }
 
 // ledgerRows counts the judge-ledger decisions that add a row of their
@@ -368,26 +363,9 @@ func ledgerOnly(outcome string) bool {
 	return outcome != scorer.OutcomeScored && outcome != scorer.OutcomeCached
 }
 
-// cost is the judge cost of a result, 0 without a judge.
-func cost(u *scorer.JudgeUsage) float64 {
-	if u == nil {
-		return 0
-	}
-	return u.CostUSD
-}
-
 func nonNegative(v int64) uint64 {
 	if v < 0 {
 		return 0
 	}
 	return uint64(v)
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

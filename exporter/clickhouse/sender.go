@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
@@ -40,11 +41,11 @@ func (x *Exporter) send(ctx context.Context, e *entry, b *batch) bool {
 		parkedSince time.Time
 		lastLog     time.Time
 	)
-	unpark := func() {
+	defer func() {
 		if !parkedSince.IsZero() {
 			x.m.parked.WithLabelValues(table).Dec()
 		}
-	}
+	}()
 	for {
 		err := x.ensureReady(ctx)
 		if err == nil {
@@ -64,12 +65,10 @@ func (x *Exporter) send(ctx context.Context, e *entry, b *batch) bool {
 					x.logger.Info("clickhouse exporter: parked batch accepted, writing resumed", "table", table,
 						"parked_for", time.Since(parkedSince).Round(time.Millisecond))
 				}
-				unpark()
 				return true
 			}
 		}
 		if ctx.Err() != nil {
-			unpark()
 			return false
 		}
 		class := classify(err)
@@ -89,7 +88,6 @@ func (x *Exporter) send(ctx context.Context, e *entry, b *batch) bool {
 				x.countDrop(table, e.rows, reasonPermanent)
 				x.logger.Error("clickhouse exporter: parked batch dropped after max_park_duration",
 					"table", table, "rows", e.rows, "error", err)
-				unpark()
 				return true
 			}
 			wait = x.cfg.ParkInterval
@@ -102,7 +100,6 @@ func (x *Exporter) send(ctx context.Context, e *entry, b *batch) bool {
 				x.countDrop(table, e.rows, reasonRetriesExhausted)
 				x.logger.Error("clickhouse exporter: batch dropped, retry_on_failure gave up",
 					"table", table, "rows", e.rows, "error", err)
-				unpark()
 				return true
 			}
 			x.m.rows.WithLabelValues(table, exporter.OutcomeRetried).Add(float64(e.rows))
@@ -114,16 +111,14 @@ func (x *Exporter) send(ctx context.Context, e *entry, b *batch) bool {
 			wait = x.cfg.RetryOnFailure.Wait(attempt)
 			attempt++
 		}
-		timer := time.NewTimer(wait)
 		x.stalled.Add(1)
 		select {
 		case <-ctx.Done():
-			x.stalled.Add(-1)
-			timer.Stop()
-			unpark()
+		case <-time.After(wait):
+		}
+		x.stalled.Add(-1)
+		if ctx.Err() != nil {
 			return false
-		case <-timer.C:
-			x.stalled.Add(-1)
 		}
 	}
 }
@@ -164,9 +159,7 @@ func (x *Exporter) queryCtx(ctx context.Context, s schema, extra ch.Settings) co
 	if s.f.LowCardinalitySetting {
 		set["allow_experimental_low_cardinality_type"] = 1
 	}
-	for k, v := range extra {
-		set[k] = v
-	}
+	maps.Copy(set, extra)
 	return ch.Context(ctx, ch.WithSettings(set))
 }
 
@@ -176,15 +169,7 @@ func (x *Exporter) migrate(ctx context.Context, s schema) error {
 	ctx, cancel := context.WithTimeout(ctx, x.cfg.Timeout)
 	defer cancel()
 	qctx := x.queryCtx(ctx, s, nil)
-	db, err := s.createDatabase()
-	if err != nil {
-		return err
-	}
-	mt, err := s.createMigrations()
-	if err != nil {
-		return err
-	}
-	for _, q := range []string{db, mt} {
+	for _, q := range []string{s.createDatabase(), s.createMigrations()} {
 		if err := x.conn.Exec(qctx, q); err != nil {
 			return fmt.Errorf("clickhouse exporter: create schema: %w", err)
 		}
@@ -209,10 +194,7 @@ func (x *Exporter) migrate(ctx context.Context, s schema) error {
 		if applied[m.version] {
 			continue
 		}
-		stmts, err := m.statements(s)
-		if err != nil {
-			return err
-		}
+		stmts := m.statements(s)
 		for _, ac := range m.columns {
 			q, err := x.missingColumns(qctx, s, ac)
 			if err != nil {
@@ -225,16 +207,8 @@ func (x *Exporter) migrate(ctx context.Context, s schema) error {
 				return fmt.Errorf("clickhouse exporter: migration %d (%s): %w", m.version, m.name, err)
 			}
 		}
-		pb, err := x.conn.PrepareBatch(qctx, fmt.Sprintf(
-			"INSERT INTO %s.%s (version, name, applied_at, sidecar_version)", s.cfg.Database, migrationsTable))
-		if err != nil {
-			return fmt.Errorf("clickhouse exporter: record migration %d: %w", m.version, err)
-		}
-		if err := pb.Append(m.version, m.name, time.Now().UTC(), x.rb.sidecarVersion); err != nil {
-			_ = pb.Abort()
-			return fmt.Errorf("clickhouse exporter: record migration %d: %w", m.version, err)
-		}
-		if err := pb.Send(); err != nil {
+		if err := insertRows(qctx, x.conn, fmt.Sprintf("INSERT INTO %s.%s (version, name, applied_at, sidecar_version)",
+			s.cfg.Database, migrationsTable), []any{m.version, m.name, time.Now().UTC(), x.rb.sidecarVersion}); err != nil {
 			return fmt.Errorf("clickhouse exporter: record migration %d: %w", m.version, err)
 		}
 		x.logger.Info("clickhouse exporter applied schema migration", "version", m.version, "name", m.name)

@@ -236,46 +236,44 @@ type spoolItem struct {
 // push adds the encoded batches of one seal, kept or dropped together.
 // When the spool is full, the policy decides: drop_oldest evicts the
 // oldest whole groups that no sender has started, drop_newest (or nothing
-// left to evict) drops this seal. Dropped rows are counted; push reports
-// whether the seal was kept.
-func (s *spool) push(items []spoolItem) bool {
+// left to evict) drops this seal. Dropped rows are counted.
+func (s *spool) push(items []spoolItem) {
 	if len(items) == 0 {
-		return true
+		return
 	}
 	var size int64
 	for _, it := range items {
 		size += int64(len(it.data))
 	}
-	dropAll := func() bool {
-		for _, it := range items {
-			s.onDrop(it.b.table.String(), it.b.rows, reasonSpoolFull)
-		}
-		return false
-	}
 	s.mu.Lock()
-	if size > s.maxBytes {
-		s.mu.Unlock()
-		return dropAll()
-	}
+	fits := size <= s.maxBytes
 	var evicted []*entry
-	for s.bytes+size > s.maxBytes {
+	for fits && s.bytes+size > s.maxBytes {
 		var victim *group
 		if s.policy == DropOldest {
 			victim = s.oldestIdleLocked()
 		}
-		if victim == nil {
-			s.mu.Unlock()
-			s.finishEvict(evicted)
-			return dropAll()
-		}
-		evicted = append(evicted, victim.entries...)
-		for _, e := range slices.Clone(victim.entries) {
-			s.removeLocked(e)
+		if fits = victim != nil; fits {
+			evicted = append(evicted, victim.entries...)
+			for _, e := range slices.Clone(victim.entries) {
+				s.removeLocked(e)
+			}
 		}
 	}
-	s.bytes += size // reserved: the entries are added once their files are written
+	if fits {
+		s.bytes += size // reserved: the entries are added once their files are written
+	}
 	s.mu.Unlock()
-	s.finishEvict(evicted)
+	for _, v := range evicted {
+		s.deleteFile(v)
+		s.onDrop(v.table.String(), v.rows, reasonSpoolFull)
+	}
+	if !fits {
+		for _, it := range items {
+			s.onDrop(it.b.table.String(), it.b.rows, reasonSpoolFull)
+		}
+		return
+	}
 
 	id := items[0].seq
 	entries := make([]*entry, len(items))
@@ -309,7 +307,6 @@ func (s *spool) push(items []spoolItem) bool {
 	for _, e := range entries {
 		s.signal(e.table)
 	}
-	return true
 }
 
 // addLocked queues e in sequence order and adds it to its group.
@@ -330,27 +327,14 @@ func (s *spool) addLocked(e *entry) {
 	g.entries = append(g.entries, e)
 }
 
-func (s *spool) finishEvict(evicted []*entry) {
-	for _, v := range evicted {
-		s.deleteFile(v)
-		s.onDrop(v.table.String(), v.rows, reasonSpoolFull)
-	}
-}
-
 // oldestIdleLocked returns the oldest group that drop_oldest may evict:
 // none of its batches in flight or already gone. Nil when there is none.
 func (s *spool) oldestIdleLocked() *group {
 	var oldest *group
 	var oldestID uint64
 	for id, g := range s.groups {
-		if g.started || (oldest != nil && id > oldestID) {
-			continue
-		}
-		idle := true
-		for _, e := range g.entries {
-			idle = idle && !e.inflight
-		}
-		if idle {
+		busy := slices.ContainsFunc(g.entries, func(e *entry) bool { return e.inflight })
+		if !g.started && !busy && (oldest == nil || id < oldestID) {
 			oldest, oldestID = g, id
 		}
 	}
@@ -466,25 +450,17 @@ func (s *spool) load(e *entry) (*batch, error) {
 		return e.b, nil
 	}
 	data, err := os.ReadFile(e.path)
-	{
-		if err != nil {
-			s.mu.Lock()
-			s.removeLocked(e)
-			s.mu.Unlock()
-			s.logger.Error("clickhouse spool: cannot read batch", "file", e.path, "error", err)
-			s.onDrop(e.table.String(), e.rows, reasonSpoolCorrupt)
-			return nil, err
-		}
+	var b *batch
+	if err == nil {
+		_, b, err = decodeBatch(data)
 	}
-	_, b, err := decodeBatch(data)
 	if err != nil {
 		s.mu.Lock()
 		s.removeLocked(e)
 		s.mu.Unlock()
 		s.quarantine(e.path, e.table.String(), e.rows, err)
-		return nil, err
 	}
-	return b, nil
+	return b, err
 }
 
 // drain removes every entry and returns them (memory spools count them as

@@ -1,5 +1,7 @@
 package clickhouse
 
+import "slices"
+
 // tableID names one of the exporter's tables independently of the
 // configured table names (spool files record it).
 type tableID uint8
@@ -15,28 +17,16 @@ const (
 
 // String is the table's logical name (its default table name).
 func (t tableID) String() string {
-	switch t {
-	case tEvaluations:
-		return DefaultEvaluationsTable
-	case tTrajectories:
-		return DefaultTrajectoriesTable
-	case tToolCalls:
-		return DefaultToolCallsTable
-	case tDecisions:
-		return DefaultEvalDecisionsTable
-	case tFeedback:
-		return DefaultFeedbackTable
+	if t < numTables {
+		return defaultTableNames().names()[t]
 	}
 	return "unknown"
 }
 
 func tableByName(s string) (tableID, bool) {
-	for t := range numTables {
-		if t.String() == s {
-			return t, true
-		}
-	}
-	return 0, false
+	names := defaultTableNames().names()
+	i := slices.Index(names[:], s)
+	return tableID(max(i, 0)), i >= 0
 }
 
 // tableDef is a table's shape: its columns (in insert order), time column
@@ -48,9 +38,6 @@ type tableDef struct {
 	// orderBy is the sorting key. With ReplacingMergeTree it is also the
 	// key under which duplicates collapse, so it ends with row_key.
 	orderBy []string
-	// bloom lists columns that get a bloom-filter skip index where the
-	// server has them.
-	bloom []string
 }
 
 const (
@@ -61,6 +48,20 @@ const (
 // Column definitions. The order is the insert order and the order in
 // which the row builders in rows.go write values.
 var (
+	// runColumns identify the run (or session) of a row.
+	runColumns = []column{
+		{"trace_id", kString, codecZSTD},
+		{"span_id", kString, codecZSTD},
+		{"service", kLowString, codecZSTD},
+		{"service_version", kLowString, codecZSTD},
+		{"environment", kLowString, codecZSTD},
+		{"agent", kLowString, codecZSTD},
+		{"session_id", kString, codecZSTD},
+	}
+	// trailer ends every table: the writing sidecar's version and the
+	// row's key.
+	trailer = []column{{"sidecar_version", kLowString, codecZSTD}, {"row_key", kUInt64, ""}}
+
 	// evaluations: one row per score. Ordered by (metric, service, agent,
 	// hour, row_key): every analyst panel filters on a metric and groups
 	// or filters by agent within a time range, so those queries read a
@@ -69,16 +70,10 @@ var (
 	// with its earlier row under ReplacingMergeTree.
 	evaluationsDef = tableDef{
 		id: tEvaluations,
-		columns: []column{
+		columns: slices.Concat([]column{
 			{"timestamp", kTime, codecTime},
 			{"run_start", kTime, codecTime},
-			{"trace_id", kString, codecZSTD},
-			{"span_id", kString, codecZSTD},
-			{"service", kLowString, codecZSTD},
-			{"service_version", kLowString, codecZSTD},
-			{"environment", kLowString, codecZSTD},
-			{"agent", kLowString, codecZSTD},
-			{"session_id", kString, codecZSTD},
+		}, runColumns, []column{
 			{"metric", kLowString, codecZSTD},
 			{"metric_version", kLowString, codecZSTD},
 			{"score", kFloat64, codecZSTD},
@@ -99,12 +94,9 @@ var (
 			// identical earlier run, no call made for this one (its
 			// tokens and cost are 0; added by migration 3).
 			{"judge_cached", kUInt8, codecZSTD},
-			{"sidecar_version", kLowString, codecZSTD},
-			{"row_key", kUInt64, ""},
-		},
+		}, trailer),
 		timeColumn: "timestamp",
 		orderBy:    []string{"metric", "service", "agent", "toStartOfHour(timestamp)", "row_key"},
-		bloom:      []string{"trace_id"},
 	}
 
 	// trajectories: one row per run. Ordered by (service, agent, hour,
@@ -112,16 +104,10 @@ var (
 	// and the per-run key collapses a replayed or re-exported run.
 	trajectoriesDef = tableDef{
 		id: tTrajectories,
-		columns: []column{
+		columns: slices.Concat([]column{
 			{"start", kTime, codecTime},
 			{"end", kTime, codecTime},
-			{"trace_id", kString, codecZSTD},
-			{"span_id", kString, codecZSTD},
-			{"service", kLowString, codecZSTD},
-			{"service_version", kLowString, codecZSTD},
-			{"environment", kLowString, codecZSTD},
-			{"agent", kLowString, codecZSTD},
-			{"session_id", kString, codecZSTD},
+		}, runColumns, []column{
 			{"convention", kLowString, codecZSTD},
 			{"latency_seconds", kFloat64, codecZSTD},
 			{"failed", kUInt8, codecZSTD},
@@ -143,19 +129,16 @@ var (
 			{"replies", kString, codecZSTD},
 			{"attributes", kString, codecZSTD},
 			{"truncated", kUInt8, codecZSTD},
-			{"sidecar_version", kLowString, codecZSTD},
-			{"row_key", kUInt64, ""},
-		},
+		}, trailer),
 		timeColumn: "start",
 		orderBy:    []string{"service", "agent", "toStartOfHour(start)", "row_key"},
-		bloom:      []string{"trace_id"},
 	}
 
 	// tool_calls: one row per call. Ordered by (tool, agent, hour,
 	// row_key): the Tools dashboard groups by tool and agent over time.
 	toolCallsDef = tableDef{
 		id: tToolCalls,
-		columns: []column{
+		columns: slices.Concat([]column{
 			{"start", kTime, codecTime},
 			{"trace_id", kString, codecZSTD},
 			{"run_span_id", kString, codecZSTD},
@@ -178,12 +161,9 @@ var (
 			{"failed", kUInt8, codecZSTD},
 			{"repeated", kUInt8, codecZSTD},
 			{"duration_seconds", kFloat64, codecZSTD},
-			{"sidecar_version", kLowString, codecZSTD},
-			{"row_key", kUInt64, ""},
-		},
+		}, trailer),
 		timeColumn: "start",
 		orderBy:    []string{"tool", "agent", "toStartOfHour(start)", "row_key"},
-		bloom:      []string{"trace_id"},
 	}
 
 	// eval_decisions: the ledger, one row per run and metric saying
@@ -192,7 +172,7 @@ var (
 	// dashboard breaks decisions down by kind and metric.
 	decisionsDef = tableDef{
 		id: tDecisions,
-		columns: []column{
+		columns: slices.Concat([]column{
 			{"timestamp", kTime, codecTime},
 			{"trace_id", kString, codecZSTD},
 			{"span_id", kString, codecZSTD},
@@ -207,12 +187,9 @@ var (
 			{"judge_input_tokens", kUInt64, codecZSTD},
 			{"judge_output_tokens", kUInt64, codecZSTD},
 			{"judge_cost_usd", kFloat64, codecZSTD},
-			{"sidecar_version", kLowString, codecZSTD},
-			{"row_key", kUInt64, ""},
-		},
+		}, trailer),
 		timeColumn: "timestamp",
 		orderBy:    []string{"decision", "metric", "agent", "toStartOfHour(timestamp)", "row_key"},
-		bloom:      []string{"trace_id"},
 	}
 
 	// feedback: people's judgements of runs, one row per record, keyed
@@ -222,7 +199,7 @@ var (
 	// (trace, metric, annotator, time) collapses a record sent twice.
 	feedbackDef = tableDef{
 		id: tFeedback,
-		columns: []column{
+		columns: slices.Concat([]column{
 			{"timestamp", kTime, codecTime},
 			{"trace_id", kString, codecZSTD},
 			{"span_id", kString, codecZSTD},
@@ -235,12 +212,9 @@ var (
 			{"label", kString, codecZSTD},
 			{"explanation", kString, codecZSTD},
 			{"annotator", kString, codecZSTD},
-			{"sidecar_version", kLowString, codecZSTD},
-			{"row_key", kUInt64, ""},
-		},
+		}, trailer),
 		timeColumn: "timestamp",
 		orderBy:    []string{"metric", "toStartOfHour(timestamp)", "row_key"},
-		bloom:      []string{"trace_id"},
 	}
 )
 
@@ -261,19 +235,10 @@ const (
 	DecisionError         = "error"
 )
 
-// name returns the configured name of t.
-func (n TableNames) name(t tableID) string {
-	switch t {
-	case tEvaluations:
-		return n.Evaluations
-	case tTrajectories:
-		return n.Trajectories
-	case tToolCalls:
-		return n.ToolCalls
-	case tDecisions:
-		return n.EvalDecisions
-	case tFeedback:
-		return n.Feedback
-	}
-	return ""
+// names are the configured table names in tableID order.
+func (n TableNames) names() [numTables]string {
+	return [numTables]string{n.Evaluations, n.Trajectories, n.ToolCalls, n.EvalDecisions, n.Feedback}
 }
+
+// name returns the configured name of t.
+func (n TableNames) name(t tableID) string { return n.names()[t] }

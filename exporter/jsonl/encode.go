@@ -9,19 +9,14 @@ import (
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
-// batch is one evaluation encoded as JSON lines: at most one trajectory
-// line (a session line when session is set), then score lines, then
-// judge-ledger decision lines, all in buf. lineEnds[i] is the end offset
-// (after '\n') of line i; the first trajLines lines are trajectories (or
-// the session) and the last decLines are decisions.
+// batch is one evaluation encoded as JSON lines, all in buf: lineEnds[i]
+// is the end offset (after '\n') of line i, which belongs to the stream
+// streams[i] (an index into streamNames).
 type batch struct {
-	buf       bytes.Buffer
-	lineEnds  []int
-	trajLines int
-	decLines  int
-	session   bool
-	feedback  bool // every line is a feedback record
-	failed    int  // records that could not be encoded
+	buf      bytes.Buffer
+	lineEnds []int
+	streams  []uint8
+	failed   int // records that could not be encoded
 }
 
 func (b *batch) records() int { return len(b.lineEnds) }
@@ -37,12 +32,7 @@ func (b *batch) line(i int) []byte {
 
 func (b *batch) reset() {
 	b.buf.Reset()
-	b.lineEnds = b.lineEnds[:0]
-	b.trajLines = 0
-	b.decLines = 0
-	b.session = false
-	b.feedback = false
-	b.failed = 0
+	b.lineEnds, b.streams, b.failed = b.lineEnds[:0], b.streams[:0], 0
 }
 
 // maxPooledBatchBytes keeps unusually large batches out of the pool.
@@ -65,47 +55,40 @@ func (p *batchPool) put(b *batch) {
 	p.p.Put(b)
 }
 
-// encode appends e's trajectory (unless e is a follow-up) or session,
-// scores and decisions (stamped at), or its feedback, to b as JSON lines, each record
-// written by its AppendJSON. A record that cannot be encoded is left out
-// and counted in b.failed.
+// encode appends e's feedback, trajectory (unless e is a follow-up) or
+// session, scores and decisions (stamped at) to b as JSON lines, each
+// record written by its AppendJSON. A record that cannot be encoded is
+// left out and counted in b.failed.
 func encode(b *batch, e *scorer.Evaluation, at time.Time) {
 	buf := b.buf.AvailableBuffer()
-	add := func(r interface{ AppendJSON([]byte) ([]byte, error) }) bool {
+	add := func(stream int, r interface{ AppendJSON([]byte) ([]byte, error) }) {
 		mark := len(buf)
 		var err error
 		if buf, err = r.AppendJSON(buf); err != nil {
 			buf = buf[:mark]
 			b.failed++
-			return false
+			return
 		}
 		buf = append(buf, '\n')
 		b.lineEnds = append(b.lineEnds, b.buf.Len()+len(buf))
-		return true
+		b.streams = append(b.streams, uint8(stream))
 	}
 	for i := range e.Feedback {
 		fr := record.Feedback(&e.Feedback[i])
-		add(&fr)
-		b.feedback = true
+		add(iFeedback, &fr)
 	}
 	if e.Session != nil && !e.FollowUp {
 		sr := record.Session(e.Session)
-		if add(&sr) {
-			b.trajLines, b.session = 1, true
-		}
+		add(iSessions, &sr)
 	} else if e.Session == nil && e.Trajectory != nil && !e.FollowUp {
 		tr := record.Trajectory(e.Trajectory)
-		if add(&tr) {
-			b.trajLines = 1
-		}
+		add(iTrajectories, &tr)
 	}
 	for _, s := range record.ScoresAt(e, at) {
-		add(&s)
+		add(iScores, &s)
 	}
 	for _, d := range record.DecisionsAt(e, at) {
-		if add(&d) {
-			b.decLines++
-		}
+		add(iDecisions, &d)
 	}
 	b.buf.Write(buf)
 }

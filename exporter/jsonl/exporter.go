@@ -40,7 +40,7 @@ type Exporter struct {
 	started     bool
 	closed      bool
 	filesClosed bool
-	streams     [5]*stream // trajectories, scores, decisions, sessions, feedback
+	streams     [len(streamNames)]*stream
 	stopFlush   chan struct{}
 	flushDone   chan struct{}
 }
@@ -73,31 +73,8 @@ func New(cfg Config, set telemetry.Settings) (*Exporter, error) {
 		return nil, err
 	}
 	x.m = m
-	for i, name := range []string{streamTrajectories, streamScores, streamDecisions, streamSessions, streamFeedback} {
-		written := m.trajectories.Add
-		switch name {
-		case streamScores:
-			written = m.scores.Add
-		case streamDecisions:
-			written = m.decisions.Add
-		case streamSessions:
-			written = m.sessions.Add
-		case streamFeedback:
-			written = m.feedback.Add
-		}
-		x.streams[i] = &stream{
-			name:      name,
-			dir:       cfg.Directory,
-			maxBytes:  cfg.MaxFileBytes,
-			maxFiles:  cfg.MaxFiles,
-			maxAge:    cfg.MaxAge,
-			minAge:    cfg.MinAge,
-			onDeleted: func(n int64) { m.deleted.WithLabelValues(name).Add(float64(n)) },
-			now:       func() time.Time { return x.now() },
-			logger:    logger,
-			onWritten: func(n int) { written(float64(n)) },
-			onDropped: func(reason string, n int) { x.drops.Add(dropStage, reason, n) },
-		}
+	for i, name := range streamNames {
+		x.streams[i] = &stream{x: x, i: i, name: name}
 	}
 	return x, nil
 }
@@ -178,7 +155,7 @@ func (x *Exporter) flushEvery() {
 				for _, s := range x.streams {
 					s.holdRotate = false
 					s.flush()
-					if s.maxAge > 0 && x.now().Sub(s.lastPrune) >= min(s.maxAge, time.Minute) {
+					if x.cfg.MaxAge > 0 && x.now().Sub(s.lastPrune) >= min(x.cfg.MaxAge, time.Minute) {
 						s.prune() // files age without rotations too
 					}
 				}
@@ -196,20 +173,8 @@ func (x *Exporter) write(b *batch) {
 		x.dropBatch(b, dropShutdownTimeout)
 		return
 	}
-	n := b.records()
-	for i := range n {
-		s := x.streams[1]
-		switch {
-		case b.feedback:
-			s = x.streams[4]
-		case i < b.trajLines && b.session:
-			s = x.streams[3]
-		case i < b.trajLines:
-			s = x.streams[0]
-		case i >= n-b.decLines:
-			s = x.streams[2]
-		}
-		s.add(b.line(i))
+	for i := range b.records() {
+		x.streams[b.streams[i]].add(b.line(i))
 	}
 	x.pool.put(b)
 }

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -78,18 +79,7 @@ func (h *harness) dropped(reason string) float64 {
 }
 
 func (h *harness) written(stream string) float64 {
-	c := h.x.m.trajectories
-	switch stream {
-	case streamScores:
-		c = h.x.m.scores
-	case streamDecisions:
-		c = h.x.m.decisions
-	case streamSessions:
-		c = h.x.m.sessions
-	case streamFeedback:
-		c = h.x.m.feedback
-	}
-	return testutil.ToFloat64(c)
+	return testutil.ToFloat64(h.x.m.sent[slices.Index(streamNames[:], stream)])
 }
 
 // lines returns the lines of a file, checking each is one JSON object.

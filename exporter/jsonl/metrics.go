@@ -1,8 +1,6 @@
 package jsonl
 
 import (
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/evalsidecar/evalsidecar/exporter"
@@ -35,55 +33,34 @@ const (
 	streamFeedback     = "feedback"
 )
 
+// streamNames are the streams in the order of the exporter's streams,
+// which the stream indexes below name.
+var streamNames = [...]string{streamTrajectories, streamScores, streamDecisions, streamSessions, streamFeedback}
+
+const (
+	iTrajectories = iota
+	iScores
+	iDecisions
+	iSessions
+	iFeedback
+)
+
 type metrics struct {
-	trajectories prometheus.Counter
-	scores       prometheus.Counter
-	decisions    prometheus.Counter
-	sessions     prometheus.Counter
-	feedback     prometheus.Counter
-	queueLength  prometheus.GaugeFunc
-	deleted      *prometheus.CounterVec // stream
+	sent    [len(streamNames)]prometheus.Counter // by stream index
+	deleted *prometheus.CounterVec               // stream
+	// queueLength is the queue size gauge.
+	queueLength prometheus.Collector
 }
 
 // newMetrics counts written lines as records sent; drops are counted in
 // evalsidecar_dropped_total by reason.
 func newMetrics(reg prometheus.Registerer, queueLen func() float64, queueCap int) (*metrics, error) {
-	exp := prometheus.Labels{"exporter": dropStage}
-	records := prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name:        exporter.MetricRecords,
-		Help:        exporter.HelpRecords,
-		ConstLabels: exp,
-	}, []string{"stream", "outcome"})
-	m := &metrics{
-		trajectories: records.WithLabelValues(streamTrajectories, exporter.OutcomeSent),
-		scores:       records.WithLabelValues(streamScores, exporter.OutcomeSent),
-		decisions:    records.WithLabelValues(streamDecisions, exporter.OutcomeSent),
-		sessions:     records.WithLabelValues(streamSessions, exporter.OutcomeSent),
-		feedback:     records.WithLabelValues(streamFeedback, exporter.OutcomeSent),
-		queueLength: prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name:        exporter.MetricQueueSize,
-			Help:        exporter.HelpQueueSize,
-			ConstLabels: exp,
-		}, queueLen),
-		deleted: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name:        MetricDeleted,
-			Help:        HelpDeleted,
-			ConstLabels: exp,
-		}, []string{"stream"}),
+	records, shared := exporter.QueueMetrics(dropStage, queueLen, queueCap)
+	m := &metrics{deleted: prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: MetricDeleted, Help: HelpDeleted, ConstLabels: prometheus.Labels{"exporter": dropStage},
+	}, []string{"stream"}), queueLength: shared[1]}
+	for i, name := range streamNames {
+		m.sent[i] = records.WithLabelValues(name, exporter.OutcomeSent)
 	}
-	capacity := prometheus.NewGauge(prometheus.GaugeOpts{
-		Name:        exporter.MetricQueueCapacity,
-		Help:        exporter.HelpQueueCapacity,
-		ConstLabels: exp,
-	})
-	capacity.Set(float64(queueCap))
-	if reg == nil {
-		return m, nil
-	}
-	for _, c := range []prometheus.Collector{records, m.queueLength, capacity, m.deleted} {
-		if err := reg.Register(c); err != nil {
-			return nil, fmt.Errorf("jsonl exporter: register metrics: %w", err)
-		}
-	}
-	return m, nil
+	return m, exporter.Register(reg, dropStage, append(shared, m.deleted)...)
 }

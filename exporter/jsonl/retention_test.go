@@ -93,9 +93,8 @@ func TestRetentionByAge(t *testing.T) {
 	if len(rotated) == 0 {
 		t.Fatal("nothing rotated")
 	}
-	s := h.x.streams[0]
-	s.now = func() time.Time { return scoredAt.Add(time.Hour + time.Second) }
-	s.prune()
+	h.x.now = func() time.Time { return scoredAt.Add(time.Hour + time.Second) }
+	h.x.streams[0].prune()
 	if left, _ := filepath.Glob(filepath.Join(h.dir, streamTrajectories+"-*.jsonl")); len(left) != 0 {
 		t.Errorf("%d rotated files older than max_age kept", len(left))
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,21 +27,9 @@ const (
 // stream is one JSON lines file with size rotation. It is used by the
 // exporter's writer goroutine only.
 type stream struct {
-	name     string // "trajectories" or "scores"
-	dir      string
-	maxBytes int64
-	maxFiles int
-	maxAge   time.Duration // 0: no age limit
-	minAge   time.Duration // 0: no warning
-	now      func() time.Time
-	logger   *slog.Logger
-	// onDeleted counts the bytes of rotated files deleted by retention.
-	onDeleted func(bytes int64)
-
-	// onWritten counts records that reached the file; onDropped counts
-	// records that could not be written.
-	onWritten func(n int)
-	onDropped func(reason string, n int)
+	x    *Exporter
+	i    int    // index in streamNames
+	name string // streamNames[i]
 
 	f           *os.File
 	size        int64 // bytes in the current file
@@ -63,12 +50,12 @@ type stream struct {
 // warnEvery bounds how often early deletions are logged.
 const warnEvery = time.Minute
 
-func (s *stream) path() string { return filepath.Join(s.dir, s.name+".jsonl") }
+func (s *stream) path() string { return filepath.Join(s.x.cfg.Directory, s.name+".jsonl") }
 
 // open opens (or reopens) the current file for appending.
 func (s *stream) open() error {
-	if err := os.MkdirAll(s.dir, dirPerm); err != nil {
-		return fmt.Errorf("jsonl: create directory %s: %w", s.dir, err)
+	if err := os.MkdirAll(s.x.cfg.Directory, dirPerm); err != nil {
+		return fmt.Errorf("jsonl: create directory %s: %w", s.x.cfg.Directory, err)
 	}
 	f, err := os.OpenFile(s.path(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, filePerm)
 	if err != nil {
@@ -91,7 +78,7 @@ func (s *stream) open() error {
 // add buffers one line (ending in '\n'), rotating first when the line
 // would take the file over maxBytes.
 func (s *stream) add(line []byte) {
-	if used := s.size + int64(len(s.buf)); used > 0 && used+int64(len(line)) > s.maxBytes && !s.holdRotate {
+	if used := s.size + int64(len(s.buf)); used > 0 && used+int64(len(line)) > s.x.cfg.MaxFileBytes && !s.holdRotate {
 		s.flush()
 		s.rotate()
 	}
@@ -127,7 +114,7 @@ func (s *stream) flush() {
 	s.size += int64(n)
 	written := bytes.Count(s.buf[:n], []byte{'\n'})
 	if written > 0 {
-		s.onWritten(written)
+		s.x.m.sent[s.i].Add(float64(written))
 	}
 	if err != nil {
 		s.partial = n > 0 && s.buf[n-1] != '\n'
@@ -136,7 +123,7 @@ func (s *stream) flush() {
 	}
 	if s.failing {
 		s.failing = false
-		s.logger.Info("jsonl: writing again", "file", s.path())
+		s.x.logger.Info("jsonl: writing again", "file", s.path())
 	}
 	s.buf = s.buf[:0]
 	s.pending = 0
@@ -145,10 +132,10 @@ func (s *stream) flush() {
 // fail drops the buffer, counts n records, and closes the file so that the
 // next flush reopens it.
 func (s *stream) fail(err error, n int) {
-	s.onDropped(dropWriteError, n)
+	s.x.drops.Add(dropStage, dropWriteError, n)
 	if !s.failing {
 		s.failing = true
-		s.logger.Warn("jsonl: write failed; records dropped until writing succeeds", "file", s.path(), "error", err)
+		s.x.logger.Warn("jsonl: write failed; records dropped until writing succeeds", "file", s.path(), "error", err)
 	}
 	s.buf = s.buf[:0]
 	s.pending = 0
@@ -160,7 +147,7 @@ func (s *stream) fail(err error, n int) {
 
 // dropPending counts the buffered records as dropped for reason.
 func (s *stream) dropPending(reason string) {
-	s.onDropped(reason, s.pending)
+	s.x.drops.Add(dropStage, reason, s.pending)
 	s.buf = s.buf[:0]
 	s.pending = 0
 }
@@ -170,7 +157,7 @@ func (s *stream) dropPending(reason string) {
 func (s *stream) rotate() {
 	if s.f != nil {
 		if err := s.f.Close(); err != nil {
-			s.logger.Warn("jsonl: close before rotation", "file", s.path(), "error", err)
+			s.x.logger.Warn("jsonl: close before rotation", "file", s.path(), "error", err)
 		}
 		s.f = nil
 	}
@@ -180,26 +167,26 @@ func (s *stream) rotate() {
 	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		s.holdRotate = true
-		s.logger.Warn("jsonl: rotation failed; appending to the current file", "file", s.path(), "error", err)
+		s.x.logger.Warn("jsonl: rotation failed; appending to the current file", "file", s.path(), "error", err)
 	} else if err == nil {
 		s.lastRotated = ts
 		s.partial = false
 		s.prune()
 	}
 	if err := s.open(); err != nil {
-		s.logger.Warn("jsonl: open after rotation", "file", s.path(), "error", err)
+		s.x.logger.Warn("jsonl: open after rotation", "file", s.path(), "error", err)
 	}
 }
 
 // rotatedName returns a name for the current file that no rotated file of
 // this stream uses and that sorts after all of them.
 func (s *stream) rotatedName() (string, time.Time, error) {
-	ts := s.now().UTC().Truncate(time.Nanosecond)
+	ts := s.x.now().UTC().Truncate(time.Nanosecond)
 	if !ts.After(s.lastRotated) {
 		ts = s.lastRotated.Add(time.Nanosecond)
 	}
 	for range 1000 {
-		p := filepath.Join(s.dir, s.name+"-"+ts.Format(rotatedLayout)+".jsonl")
+		p := filepath.Join(s.x.cfg.Directory, s.name+"-"+ts.Format(rotatedLayout)+".jsonl")
 		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
 			return p, ts, nil
 		}
@@ -210,7 +197,7 @@ func (s *stream) rotatedName() (string, time.Time, error) {
 
 // rotated lists this stream's rotated files, oldest first.
 func (s *stream) rotated() ([]string, error) {
-	entries, err := os.ReadDir(s.dir)
+	entries, err := os.ReadDir(s.x.cfg.Directory)
 	if err != nil {
 		return nil, err
 	}
@@ -248,30 +235,30 @@ func (s *stream) rotatedTime(name string) (time.Time, bool) {
 func (s *stream) prune() {
 	names, err := s.rotated()
 	if err != nil {
-		s.logger.Warn("jsonl: list rotated files", "dir", s.dir, "error", err)
+		s.x.logger.Warn("jsonl: list rotated files", "dir", s.x.cfg.Directory, "error", err)
 		return
 	}
-	now := s.now()
+	now := s.x.now()
 	s.lastPrune = now
 	for ; len(names) > 0; names = names[1:] {
 		rotatedAt, _ := s.rotatedTime(names[0])
 		age := now.Sub(rotatedAt)
-		if len(names) <= s.maxFiles && (s.maxAge <= 0 || age < s.maxAge) {
+		if len(names) <= s.x.cfg.MaxFiles && (s.x.cfg.MaxAge <= 0 || age < s.x.cfg.MaxAge) {
 			break
 		}
-		p := filepath.Join(s.dir, names[0])
+		p := filepath.Join(s.x.cfg.Directory, names[0])
 		st, err := os.Stat(p)
 		if err == nil {
 			err = os.Remove(p)
 		}
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
-				s.logger.Warn("jsonl: delete rotated file", "file", p, "error", err)
+				s.x.logger.Warn("jsonl: delete rotated file", "file", p, "error", err)
 			}
 			continue
 		}
-		s.onDeleted(st.Size())
-		if s.minAge > 0 && age < s.minAge {
+		s.x.m.deleted.WithLabelValues(s.name).Add(float64(st.Size()))
+		if s.x.cfg.MinAge > 0 && age < s.x.cfg.MinAge {
 			if s.early == 0 || age < s.youngest {
 				s.youngest = age
 			}
@@ -289,8 +276,8 @@ func (s *stream) warnEarly(now time.Time) {
 	if s.early == 0 {
 		return
 	}
-	s.logger.Warn("jsonl: rotated output deleted sooner than min_age; raise max_files or max_file_bytes, or read it faster",
-		"stream", s.name, "files", s.early, "youngest_age", s.youngest, "min_age", s.minAge)
+	s.x.logger.Warn("jsonl: rotated output deleted sooner than min_age; raise max_files or max_file_bytes, or read it faster",
+		"stream", s.name, "files", s.early, "youngest_age", s.youngest, "min_age", s.x.cfg.MinAge)
 	s.early, s.lastWarn = 0, now
 }
 
@@ -298,7 +285,7 @@ func (s *stream) warnEarly(now time.Time) {
 // logged yet.
 func (s *stream) close() error {
 	s.flush()
-	s.warnEarly(s.now())
+	s.warnEarly(s.x.now())
 	if s.f == nil {
 		return nil
 	}

@@ -117,18 +117,14 @@ func (c Config) Validate() error {
 		problems = append(problems, fmt.Errorf("endpoint: %w", err))
 	}
 	problems = append(problems, errs.Prefix("tls.", c.TLS.Validate()))
-	for k := range c.Headers {
-		if k == "" {
-			problems = append(problems, errors.New("headers: empty header name"))
-		}
+	if _, ok := c.Headers[""]; ok {
+		problems = append(problems, errors.New("headers: empty header name"))
 	}
 	if c.Compression != CompressionNone && c.Compression != CompressionGzip {
 		problems = append(problems, fmt.Errorf("compression: must be %q or %q, got %q", CompressionGzip, CompressionNone, c.Compression))
 	}
-	for k := range c.ResourceAttributes {
-		if k == "" {
-			problems = append(problems, errors.New("resource_attributes: empty attribute name"))
-		}
+	if _, ok := c.ResourceAttributes[""]; ok {
+		problems = append(problems, errors.New("resource_attributes: empty attribute name"))
 	}
 	if c.Timeout <= 0 {
 		problems = append(problems, fmt.Errorf("timeout: must be > 0, got %s", c.Timeout))

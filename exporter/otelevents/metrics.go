@@ -1,8 +1,7 @@
 package otelevents
 
 import (
-	"fmt"
-
+	"github.com/evalsidecar/evalsidecar/exporter"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -45,13 +44,5 @@ func newMetrics(reg prometheus.Registerer, queueLen func() float64) (*metrics, e
 		dropped:     records.WithLabelValues(outcomeDropped),
 		queueLength: prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: MetricQueueLength, Help: HelpQueueLength}, queueLen),
 	}
-	if reg == nil {
-		return m, nil
-	}
-	for _, c := range []prometheus.Collector{records, m.queueLength} {
-		if err := reg.Register(c); err != nil {
-			return nil, fmt.Errorf("otelevents exporter: register metrics: %w", err)
-		}
-	}
-	return m, nil
+	return m, exporter.Register(reg, dropStage, records, m.queueLength)
 }

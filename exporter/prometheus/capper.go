@@ -57,14 +57,11 @@ func (c *Capper) Value(v string) string {
 
 // lookup returns the label value to use for v and its id.
 func (c *Capper) lookup(v string) (string, uint32) {
-	if v == "" {
-		return ValueUnknown, idUnknown
-	}
 	switch v {
+	case "", ValueUnknown:
+		return ValueUnknown, idUnknown
 	case ValueOther:
 		return v, idOther
-	case ValueUnknown:
-		return v, idUnknown
 	}
 	c.mu.RLock()
 	id, ok := c.seen[v]

@@ -76,27 +76,14 @@ const (
 	seriesEvalScore
 )
 
-// vecName is the metric name of vector v.
-func vecName(v vecID) string {
-	switch v {
-	case seriesTrajectories:
-		return MetricTrajectories
-	case seriesTrajectoryDuration:
-		return MetricTrajectoryDuration
-	case seriesToolCalls:
-		return MetricToolCalls
-	case seriesToolCallDuration:
-		return MetricToolCallDuration
-	case seriesLLMTokens:
-		return MetricLLMTokens
-	case seriesEvalScored:
-		return MetricEvalScored
-	case seriesEvalPassed:
-		return MetricEvalPassed
-	case seriesSessions:
-		return MetricSessions
-	}
-	return [numFamilies]string{MetricEvalScoreRatio, MetricEvalScoreSeconds, MetricEvalScoreCount, MetricEvalScoreRating, MetricEvalScoreOther}[v-seriesEvalScore]
+// vecNames are the metric names of the vectors.
+var vecNames = [...]string{
+	seriesTrajectories: MetricTrajectories, seriesTrajectoryDuration: MetricTrajectoryDuration,
+	seriesToolCalls: MetricToolCalls, seriesToolCallDuration: MetricToolCallDuration, seriesLLMTokens: MetricLLMTokens,
+	seriesEvalScored: MetricEvalScored, seriesEvalPassed: MetricEvalPassed, seriesSessions: MetricSessions,
+	seriesEvalScore + vecID(familyRatio): MetricEvalScoreRatio, seriesEvalScore + vecID(familySeconds): MetricEvalScoreSeconds,
+	seriesEvalScore + vecID(familyCount): MetricEvalScoreCount, seriesEvalScore + vecID(familyRating): MetricEvalScoreRating,
+	seriesEvalScore + vecID(familyOther): MetricEvalScoreOther,
 }
 
 // seriesKey is one child of one vector: the vector and the ids of its
@@ -129,7 +116,7 @@ type seriesCaches struct {
 }
 
 func newSeriesCaches(m *metrics, maxSeries int) seriesCaches {
-	folded := func(v vecID) { m.seriesOverflow.WithLabelValues(vecName(v)).Inc() }
+	folded := func(v vecID) { m.seriesOverflow.WithLabelValues(vecNames[v]).Inc() }
 	return seriesCaches{
 		counters: newChildren(maxSeries, folded, func(k seriesKey, l labelValues) prometheus.Counter {
 			switch k.vec {

@@ -1,10 +1,9 @@
 package prometheus
 
 import (
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/evalsidecar/evalsidecar/exporter"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -120,50 +119,38 @@ type metrics struct {
 	invalidScores      prometheus.Counter
 }
 
+func counterVec(name, help string, labels ...string) *prometheus.CounterVec {
+	return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
+}
+
+func histogramVec(name, help string, buckets []float64, labels ...string) *prometheus.HistogramVec {
+	return prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Help: help, Buckets: buckets}, labels)
+}
+
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	m := &metrics{
-		trajectories: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: MetricTrajectories,
-			Help: "Agent runs evaluated, by outcome (ok or failed).",
-		}, []string{labelService, labelServiceVersion, labelAgent, "outcome"}),
-		trajectoryDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    MetricTrajectoryDuration,
-			Help:    "Wall-clock duration of agent runs.",
-			Buckets: TrajectoryDurationBuckets,
-		}, []string{labelService, labelServiceVersion, labelAgent}),
-		toolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: MetricToolCalls,
-			Help: "Tool calls made by agent runs, by outcome (ok or error).",
-		}, []string{labelService, labelAgent, labelTool, "outcome"}),
-		toolCallDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    MetricToolCallDuration,
-			Help:    "Duration of tool calls.",
-			Buckets: ToolCallDurationBuckets,
-		}, []string{labelService, labelAgent, labelTool}),
-		llmTokens: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: MetricLLMTokens,
-			Help: "Model tokens used by agent runs, by type (input or output).",
-		}, []string{labelService, labelAgent, labelModel, "type"}),
-		evalScored: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: MetricEvalScored,
-			Help: "Scores by metric id, every unit; with evalsidecar_eval_passed_total it gives the pass rate.",
-		}, runMetricLabels()),
-		evalPassed: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: MetricEvalPassed,
-			Help: "Scores that passed their metric's pass rule, by metric id; a metric has this series (from 0) once it has a score with a verdict, none without a pass rule.",
-		}, runMetricLabels()),
-		sessions: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: MetricSessions,
-			Help: "Conversations closed and scored, by outcome (failed when any turn failed, else ok).",
-		}, []string{labelService, labelAgent, "outcome"}),
-		labelOverflow: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: MetricLabelOverflow,
-			Help: "Label values replaced by \"other\" because the label reached max_label_values distinct values.",
-		}, []string{"label"}),
-		seriesOverflow: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: MetricSeriesOverflow,
-			Help: "Label combinations recorded in a metric family's \"other\" row because the family reached max_series series (counted as each is folded).",
-		}, []string{"family"}),
+		trajectories: counterVec(MetricTrajectories, "Agent runs evaluated, by outcome (ok or failed).",
+			labelService, labelServiceVersion, labelAgent, "outcome"),
+		trajectoryDuration: histogramVec(MetricTrajectoryDuration, "Wall-clock duration of agent runs.", TrajectoryDurationBuckets,
+			labelService, labelServiceVersion, labelAgent),
+		toolCalls: counterVec(MetricToolCalls, "Tool calls made by agent runs, by outcome (ok or error).",
+			labelService, labelAgent, labelTool, "outcome"),
+		toolCallDuration: histogramVec(MetricToolCallDuration, "Duration of tool calls.", ToolCallDurationBuckets,
+			labelService, labelAgent, labelTool),
+		llmTokens: counterVec(MetricLLMTokens, "Model tokens used by agent runs, by type (input or output).",
+			labelService, labelAgent, labelModel, "type"),
+		evalScored: counterVec(MetricEvalScored,
+			"Scores by metric id, every unit; with evalsidecar_eval_passed_total it gives the pass rate.", runMetricLabels()...),
+		evalPassed: counterVec(MetricEvalPassed,
+			"Scores that passed their metric's pass rule, by metric id; a metric has this series (from 0) once it has a score with a verdict, none without a pass rule.",
+			runMetricLabels()...),
+		sessions: counterVec(MetricSessions,
+			"Conversations closed and scored, by outcome (failed when any turn failed, else ok).", labelService, labelAgent, "outcome"),
+		labelOverflow: counterVec(MetricLabelOverflow,
+			"Label values replaced by \"other\" because the label reached max_label_values distinct values.", "label"),
+		seriesOverflow: counterVec(MetricSeriesOverflow,
+			"Label combinations recorded in a metric family's \"other\" row because the family reached max_series series (counted as each is folded).",
+			"family"),
 		invalidScores: prometheus.NewCounter(prometheus.CounterOpts{
 			Name:        MetricInvalidScores,
 			Help:        "Scores not exported because they were NaN or infinite.",
@@ -172,7 +159,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	}
 	// every family's overflow series exists from the start, at 0
 	for v := range seriesEvalScore + vecID(numFamilies) {
-		m.seriesOverflow.WithLabelValues(vecName(v))
+		m.seriesOverflow.WithLabelValues(vecNames[v])
 	}
 	for f, h := range []struct {
 		name, help string
@@ -184,12 +171,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		familyRating:  {MetricEvalScoreRating, "Scores of metrics rated on a scale (such as 1 to 5), by metric id", ScoreRatingBuckets},
 		familyOther:   {MetricEvalScoreOther, "Scores of metrics with no declared unit, by metric id", ScoreOtherBuckets},
 	} {
-		m.evalScore[f] = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: h.name, Help: h.help + "; exemplars carry the trace_id of the scored run.", Buckets: h.buckets,
-		}, runMetricLabels())
-	}
-	if reg == nil {
-		return m, nil
+		m.evalScore[f] = histogramVec(h.name, h.help+"; exemplars carry the trace_id of the scored run.", h.buckets, runMetricLabels()...)
 	}
 	cs := []prometheus.Collector{
 		m.trajectories, m.trajectoryDuration, m.toolCalls, m.toolCallDuration,
@@ -198,12 +180,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	for _, h := range m.evalScore {
 		cs = append(cs, h)
 	}
-	for _, c := range cs {
-		if err := reg.Register(c); err != nil {
-			return nil, fmt.Errorf("prometheus exporter: register metrics: %w", err)
-		}
-	}
-	return m, nil
+	return m, exporter.Register(reg, exporterName, cs...)
 }
 
 // maxExemplarTraceIDBytes bounds the exemplar value: trace ids are 32 hex

@@ -21,8 +21,8 @@ type runSeries struct {
 	service, version, agent label
 	// calls holds the tool-call and token series of (service, agent).
 	calls        *agentSeries
-	trajectories [2]atomic.Pointer[prometheus.Counter] // by outcome id (ok, failed)
-	duration     atomic.Pointer[prometheus.Observer]
+	trajectories childTable[prometheus.Counter]  // by outcome id (ok, failed)
+	duration     childTable[prometheus.Observer] // at 0
 	scores       childTable[prometheus.Observer] // by numFamilies*metric id + family
 	scored       childTable[prometheus.Counter]  // by metric id
 	passed       childTable[prometheus.Counter]  // by metric id
@@ -50,6 +50,16 @@ func (t *childTable[V]) load(i uint32) *V {
 		return (*tab)[i].Load()
 	}
 	return nil
+}
+
+// get returns the series at i, made by mk and stored on first use.
+func (t *childTable[V]) get(i uint32, mk func() V) V {
+	if p := t.load(i); p != nil {
+		return *p
+	}
+	v := mk()
+	t.store(i, v)
+	return v
 }
 
 // store sets the series at i, growing the table as needed.
@@ -137,34 +147,23 @@ func (s *seriesRows) agentLocked(service, agent label) *agentSeries {
 // trajectories returns the run's trajectory counter for outcome (ok or
 // failed).
 func (c seriesCaches) trajectories(r *runSeries, outcome label) prometheus.Counter {
-	slot := &r.trajectories[outcome.id&1]
-	if p := slot.Load(); p != nil {
-		return *p
-	}
-	v := c.counter(seriesTrajectories, r.service, r.version, r.agent, outcome)
-	slot.Store(&v)
-	return v
+	return r.trajectories.get(outcome.id&1, func() prometheus.Counter {
+		return c.counter(seriesTrajectories, r.service, r.version, r.agent, outcome)
+	})
 }
 
 // trajectoryDuration returns the run's duration histogram.
 func (c seriesCaches) trajectoryDuration(r *runSeries) prometheus.Observer {
-	if p := r.duration.Load(); p != nil {
-		return *p
-	}
-	v := c.observer(seriesTrajectoryDuration, r.service, r.version, r.agent, label{})
-	r.duration.Store(&v)
-	return v
+	return r.duration.get(0, func() prometheus.Observer {
+		return c.observer(seriesTrajectoryDuration, r.service, r.version, r.agent, label{})
+	})
 }
 
 // score returns the run's score histogram of family f for metric.
 func (c seriesCaches) score(r *runSeries, metric label, f scoreFamily) prometheus.Observer {
-	i := uint32(numFamilies)*metric.id + uint32(f)
-	if p := r.scores.load(i); p != nil {
-		return *p
-	}
-	v := c.observer(seriesEvalScore+vecID(f), r.service, r.version, r.agent, metric)
-	r.scores.store(i, v)
-	return v
+	return r.scores.get(uint32(numFamilies)*metric.id+uint32(f), func() prometheus.Observer {
+		return c.observer(seriesEvalScore+vecID(f), r.service, r.version, r.agent, metric)
+	})
 }
 
 // scoreCounter returns the run's scored (vec seriesEvalScored) or passed
@@ -174,12 +173,7 @@ func (c seriesCaches) scoreCounter(r *runSeries, vec vecID, metric label) promet
 	if vec == seriesEvalPassed {
 		t = &r.passed
 	}
-	if p := t.load(metric.id); p != nil {
-		return *p
-	}
-	v := c.counter(vec, r.service, r.version, r.agent, metric)
-	t.store(metric.id, v)
-	return v
+	return t.get(metric.id, func() prometheus.Counter { return c.counter(vec, r.service, r.version, r.agent, metric) })
 }
 
 // toolCalls returns the agent's tool-call counter for tool and outcome (ok
@@ -189,31 +183,17 @@ func (c seriesCaches) toolCalls(a *agentSeries, tool, outcome label) prometheus.
 	if outcome.id != idOutcomeOK {
 		i++
 	}
-	if p := a.toolCalls.load(i); p != nil {
-		return *p
-	}
-	v := c.counter(seriesToolCalls, a.service, a.agent, tool, outcome)
-	a.toolCalls.store(i, v)
-	return v
+	return a.toolCalls.get(i, func() prometheus.Counter { return c.counter(seriesToolCalls, a.service, a.agent, tool, outcome) })
 }
 
 // toolDuration returns the agent's tool-call duration histogram for tool.
 func (c seriesCaches) toolDuration(a *agentSeries, tool label) prometheus.Observer {
-	if p := a.toolDurations.load(tool.id); p != nil {
-		return *p
-	}
-	v := c.observer(seriesToolCallDuration, a.service, a.agent, tool, label{})
-	a.toolDurations.store(tool.id, v)
-	return v
+	return a.toolDurations.get(tool.id, func() prometheus.Observer {
+		return c.observer(seriesToolCallDuration, a.service, a.agent, tool, label{})
+	})
 }
 
 // tokens returns the agent's token counter for model and token type.
 func (c seriesCaches) tokens(a *agentSeries, model, typ label) prometheus.Counter {
-	i := 2*model.id + typ.id&1
-	if p := a.tokens.load(i); p != nil {
-		return *p
-	}
-	v := c.counter(seriesLLMTokens, a.service, a.agent, model, typ)
-	a.tokens.store(i, v)
-	return v
+	return a.tokens.get(2*model.id+typ.id&1, func() prometheus.Counter { return c.counter(seriesLLMTokens, a.service, a.agent, model, typ) })
 }

@@ -48,32 +48,12 @@ func (r *TrajectoryRecord) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"truncated":`...)
 	b = strconv.AppendBool(b, r.Truncated)
 	b = append(b, `,"tool_calls":`...)
-	if r.ToolCalls == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range r.ToolCalls {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if b, err = r.ToolCalls[i].appendJSON(b); err != nil {
-				return b, err
-			}
-		}
-		b = append(b, ']')
+	if b, err = appendSlice(b, r.ToolCalls, appendToolCall); err != nil {
+		return b, err
 	}
 	b = append(b, `,"llm_calls":`...)
-	if r.LLMCalls == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range r.LLMCalls {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = r.LLMCalls[i].appendJSON(b)
-		}
-		b = append(b, ']')
+	if b, err = appendSlice(b, r.LLMCalls, appendLLMCall); err != nil {
+		return b, err
 	}
 	b = append(b, `,"attributes":`...)
 	if b, err = appendMap(b, r.Attributes, appendStringValue); err != nil {
@@ -82,7 +62,7 @@ func (r *TrajectoryRecord) AppendJSON(b []byte) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-func (c *ToolCallRecord) appendJSON(b []byte) ([]byte, error) {
+func appendToolCall(b []byte, c ToolCallRecord) ([]byte, error) {
 	b = append(b, `{"id":`...)
 	b = appendString(b, c.ID)
 	b = appendField(b, "name", c.Name)
@@ -109,7 +89,7 @@ func (c *ToolCallRecord) appendJSON(b []byte) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-func (c *LLMCallRecord) appendJSON(b []byte) []byte {
+func appendLLMCall(b []byte, c LLMCallRecord) ([]byte, error) {
 	b = append(b, `{"model":`...)
 	b = appendString(b, c.Model)
 	b = appendField(b, "provider", c.Provider)
@@ -122,17 +102,8 @@ func (c *LLMCallRecord) appendJSON(b []byte) []byte {
 	b = append(b, `,"end":`...)
 	b = c.End.appendJSON(b)
 	b = append(b, `,"finish_reasons":`...)
-	if c.FinishReasons == nil {
-		return append(b, "null}"...)
-	}
-	b = append(b, '[')
-	for i, s := range c.FinishReasons {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, s)
-	}
-	return append(b, "]}"...)
+	b, _ = appendSlice(b, c.FinishReasons, appendStringValue)
+	return append(b, '}'), nil
 }
 
 // AppendJSON appends r as a JSON object.
@@ -353,13 +324,20 @@ func appendAny(b []byte, v any) ([]byte, error) {
 	case []verdictRecord:
 		return appendSlice(b, x, appendVerdict)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	return appendEncoded(b, v)
+}
+
+// appendEncoded appends v as encoding/json's Encoder writes it without
+// HTML escaping: records written once per conversation or judgement, and
+// detail values of types appendAny does not list.
+func appendEncoded(b []byte, v any) ([]byte, error) {
+	buf := bytes.NewBuffer(b)
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return b, err
 	}
-	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte{'\n'})...), nil
+	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
 }
 
 func appendVerdict(b []byte, v verdictRecord) ([]byte, error) {

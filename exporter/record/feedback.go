@@ -30,25 +30,7 @@ func Feedback(f *scorer.Feedback) FeedbackRecord {
 	return r
 }
 
-// AppendJSON appends r as a JSON object.
-func (r *FeedbackRecord) AppendJSON(b []byte) ([]byte, error) {
-	b = append(b, `{"timestamp":`...)
-	b = r.Timestamp.appendJSON(b)
-	b = appendField(b, "trace_id", r.TraceID)
-	b = appendField(b, "span_id", r.SpanID)
-	b = appendField(b, "service", r.Service)
-	b = appendField(b, "metric", r.Metric)
-	b = append(b, `,"value":`...)
-	if r.Value == nil {
-		b = append(b, "null"...)
-	} else {
-		var err error
-		if b, err = appendFloat(b, *r.Value); err != nil {
-			return b, err
-		}
-	}
-	b = appendField(b, "label", r.Label)
-	b = appendField(b, "explanation", r.Explanation)
-	b = appendField(b, "annotator", r.Annotator)
-	return append(b, '}'), nil
-}
+// AppendJSON appends r as a JSON object, as encoding/json writes it
+// without HTML escaping. Feedback is one line per person's judgement, so
+// it is encoded by reflection.
+func (r *FeedbackRecord) AppendJSON(b []byte) ([]byte, error) { return appendEncoded(b, r) }

@@ -1,9 +1,6 @@
 package record
 
 import (
-	"bytes"
-	"encoding/json"
-
 	"github.com/evalsidecar/evalsidecar/agentrun"
 )
 
@@ -68,12 +65,4 @@ func Session(s *agentrun.Session) SessionRecord {
 // AppendJSON appends the record as a JSON object, as encoding/json writes
 // it without HTML escaping (like every record of the JSON lines files). A
 // session is one line per conversation, so it is encoded by reflection.
-func (r *SessionRecord) AppendJSON(b []byte) ([]byte, error) {
-	buf := bytes.NewBuffer(b)
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
-		return b, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
-}
+func (r *SessionRecord) AppendJSON(b []byte) ([]byte, error) { return appendEncoded(b, r) }
