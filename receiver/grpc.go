@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
-	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/encoding"
@@ -23,48 +21,6 @@ const (
 	traceExportPath  = "/" + traceServiceName + "/Export"
 	logsExportPath   = "/" + logsServiceName + "/Export"
 )
-
-// tracesServer serves OTLP/gRPC traces.
-type tracesServer struct {
-	ptraceotlp.UnimplementedGRPCServer
-	*signal[ptraceotlp.ExportRequest, ptraceotlp.ExportResponse]
-}
-
-// logsServer serves OTLP/gRPC logs.
-type logsServer struct {
-	plogotlp.UnimplementedGRPCServer
-	*signal[plogotlp.ExportRequest, plogotlp.ExportResponse]
-}
-
-var (
-	_ ptraceotlp.GRPCServer = (*tracesServer)(nil)
-	_ plogotlp.GRPCServer   = (*logsServer)(nil)
-	_ rawExporter           = (*tracesServer)(nil)
-	_ rawExporter           = (*logsServer)(nil)
-)
-
-// Export handles a decoded traces request.
-func (s *tracesServer) Export(ctx context.Context, req ptraceotlp.ExportRequest) (ptraceotlp.ExportResponse, error) {
-	resp, o := s.exportGRPC(ctx, nil, req, 0)
-	return resp, o.grpcErr()
-}
-
-// Export handles a decoded logs request.
-func (s *logsServer) Export(ctx context.Context, req plogotlp.ExportRequest) (plogotlp.ExportResponse, error) {
-	resp, o := s.exportGRPC(ctx, nil, req, 0)
-	return resp, o.grpcErr()
-}
-
-// exportGRPC handles a decoded request, answering INTERNAL on a panic.
-func (s *signal[Req, Resp]) exportGRPC(ctx context.Context, raw []byte, req Req, deep int) (resp Resp, o outcome) {
-	defer func() {
-		if p := recover(); p != nil {
-			resp, o = s.newResponse(), s.r.panicOutcome(protoGRPC, s.name, p)
-			s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
-		}
-	}()
-	return s.export(ctx, protoGRPC, raw, req, deep)
-}
 
 // exportRaw decodes (with the nesting guard) and handles a protobuf body.
 func (s *signal[Req, Resp]) exportRaw(ctx context.Context, raw []byte) (rawMessage, error) {
@@ -92,7 +48,7 @@ func (s *signal[Req, Resp]) handleRaw(ctx context.Context, raw []byte) (o outcom
 		s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
 		return o, nil
 	}
-	resp, o := s.exportGRPC(ctx, raw, req, deep)
+	resp, o := s.export(ctx, protoGRPC, raw, req, deep)
 	if o.code != codes.OK {
 		return o, nil
 	}

@@ -1,6 +1,9 @@
 package receiver
 
 import (
+	"strings"
+	"unicode"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"google.golang.org/grpc/codes"
 )
@@ -99,47 +102,23 @@ func (m *metrics) accepted(protocol, signal string, n int) {
 	vec.WithLabelValues(protocol).Add(float64(n))
 }
 
-// codeLabel is the code label value of an answer: the lower-case name of
-// its gRPC status code, for both protocols (an HTTP answer's status maps
-// from that code as the OTLP specification asks), so one query covers
-// gRPC and HTTP clients.
+// codeLabel is the code label value of an answer: the snake_case name of
+// its gRPC status code ("invalid_argument"), for both protocols (an HTTP
+// answer's status maps from that code as the OTLP specification asks), so
+// one query covers gRPC and HTTP clients.
 func codeLabel(c codes.Code) string {
-	switch c {
-	case codes.OK:
+	switch {
+	case c == codes.OK:
 		return "ok"
-	case codes.Canceled:
-		return "canceled"
-	case codes.Unknown:
-		return "unknown"
-	case codes.InvalidArgument:
-		return "invalid_argument"
-	case codes.DeadlineExceeded:
-		return "deadline_exceeded"
-	case codes.NotFound:
-		return "not_found"
-	case codes.AlreadyExists:
-		return "already_exists"
-	case codes.PermissionDenied:
-		return "permission_denied"
-	case codes.ResourceExhausted:
-		return "resource_exhausted"
-	case codes.FailedPrecondition:
-		return "failed_precondition"
-	case codes.Aborted:
-		return "aborted"
-	case codes.OutOfRange:
-		return "out_of_range"
-	case codes.Unimplemented:
-		return "unimplemented"
-	case codes.Internal:
-		return "internal"
-	case codes.Unavailable:
-		return "unavailable"
-	case codes.DataLoss:
-		return "data_loss"
-	case codes.Unauthenticated:
-		return "unauthenticated"
-	default:
+	case c > codes.Unauthenticated:
 		return "unknown"
 	}
+	var b strings.Builder
+	for i, r := range c.String() {
+		if unicode.IsUpper(r) && i > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
 }

@@ -132,8 +132,8 @@ func (r *Receiver) startGRPC(ctx context.Context) error {
 		return fmt.Errorf("grpc.endpoint: %w", err)
 	}
 	srv := grpc.NewServer(opts...)
-	srv.RegisterService(serviceDesc(traceServiceName), &tracesServer{signal: r.traces})
-	srv.RegisterService(serviceDesc(logsServiceName), &logsServer{signal: r.logs})
+	srv.RegisterService(serviceDesc(traceServiceName), r.traces)
+	srv.RegisterService(serviceDesc(logsServiceName), r.logs)
 	r.grpcServer, r.grpcAddr = srv, ln.Addr().String()
 	r.serving.Go(func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
