@@ -87,14 +87,6 @@ func vercelSession(a attrs) string {
 	return ""
 }
 
-// vercelLegacyDecoder reads the Vercel AI SDK ai.* spans: ai.generateText
-// (and streamText, generateObject, streamObject) as the run, their
-// doGenerate / doStream children as model calls, ai.toolCall as tool
-// calls.
-type vercelLegacyDecoder struct{}
-
-func (vercelLegacyDecoder) name() string { return "vercel-ai" }
-
 // vercelOperation returns the ai.* operation of a span named in the ai.
 // namespace (the SDK names each span after its operation id):
 // ai.operationId, else the span name.
@@ -122,16 +114,18 @@ func classifyVercel(op string) spanClass {
 	return classNone
 }
 
-func (vercelLegacyDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
+// decodeVercelLegacy reads the Vercel AI SDK ai.* spans: ai.generateText
+// (and streamText, generateObject, streamObject) as the run, their
+// doGenerate / doStream children as model calls, ai.toolCall as tool
+// calls.
+func decodeVercelLegacy(s *span, _ []*event, f *spanFacts) bool {
 	op := vercelOperation(s)
 	if op == "" {
 		return false
 	}
 	class := classifyVercel(op)
 	claimConvention(f, "vercel-ai")
-	if f.class == classNone {
-		f.class = class
-	}
+	f.setClass(class)
 	a := s.attrs
 	setStr(&f.session, vercelSession(a))
 	switch class {
@@ -139,36 +133,15 @@ func (vercelLegacyDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 		// the system prompt is a system message of the input: the run's
 		// instructions are read from there
 		setStr(&f.agent, a.str(keyAIFunctionID))
-		if f.input == nil {
-			if v, ok := a.get(keyAIPrompt); ok {
-				f.input = f.newContent(content{kind: contentMessages, raw: v, parse: parseVercelPrompt})
-			}
-		}
-		if f.output == nil {
-			if v, ok := a.get(keyAIResponseText); ok {
-				f.output = f.newContent(content{kind: contentMessages, raw: v, parse: parseVercelOutput})
-			}
-		}
+		f.parsedFrom(&f.input, a, keyAIPrompt, parseVercelPrompt)
+		f.parsedFrom(&f.output, a, keyAIResponseText, parseVercelOutput)
 	case classLLM:
 		setStr(&f.model, a.str(keyAIResponseModel))
 		setStr(&f.model, a.str(keyAIModelID))
 		setStr(&f.provider, a.str(keyAIModelProvider))
-		if f.inputTokens == 0 {
-			f.inputTokens = intAttr(a, keyAIInputTokens, keyAIPromptTokens)
-		}
-		if f.outputTokens == 0 {
-			f.outputTokens = intAttr(a, keyAIOutputTokens, keyAICompletionToks)
-		}
-		if f.finishReasons == nil {
-			if v := a.str(keyAIResponseFinish); v != "" {
-				f.finishReasons = []string{v}
-			}
-		}
-		if f.input == nil {
-			if v, ok := a.get(keyAIPromptMessages); ok {
-				f.input = f.newContent(content{kind: contentMessages, raw: v, parse: parseVercelMessagesContent})
-			}
-		}
+		f.setTokens(intAttr(a, keyAIInputTokens, keyAIPromptTokens), intAttr(a, keyAIOutputTokens, keyAICompletionToks))
+		f.setFinishReason(a.str(keyAIResponseFinish))
+		f.parsedFrom(&f.input, a, keyAIPromptMessages, parseVercelMessagesContent)
 		if f.output == nil {
 			text, okText := a.get(keyAIResponseText)
 			calls, okCalls := a.get(keyAIResponseCalls)
@@ -179,9 +152,7 @@ func (vercelLegacyDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 	case classTool:
 		setStr(&f.toolName, a.str(keyAIToolCallName))
 		setStr(&f.toolCallID, strings.TrimSpace(a.str(keyAIToolCallID)))
-		if v, ok := a.get(keyAIToolCallArgs); ok && !f.hasArgs {
-			f.args, f.hasArgs = unwrapJSONString(v), true
-		}
+		f.setArgs(a.get(keyAIToolCallArgs))
 		if v, ok := a.get(keyAIToolCallResult); ok {
 			setStr(&f.result, jsonStringValue(v))
 		}
