@@ -2,6 +2,7 @@ package extractor
 
 import (
 	"encoding/hex"
+	"slices"
 	"strings"
 	"time"
 
@@ -722,27 +723,17 @@ func lastUser(msgs []message) int {
 	return -1
 }
 
-// outputText joins the text parts of the output messages.
-func outputText(msgs []message) string {
-	var out string
-	for i := range msgs {
-		if msgs[i].Role != "" && msgs[i].Role != "assistant" && msgs[i].Role != "model" {
-			continue
-		}
-		if t := msgs[i].text(); t != "" {
-			if out != "" {
-				out += "\n"
-			}
-			out += t
-		}
-	}
-	return out
-}
+// outputText joins the texts of the output messages.
+func outputText(msgs []message) string { return joinTexts(msgs, "", "assistant", "model") }
 
-func systemText(msgs []message) string {
+func systemText(msgs []message) string { return joinTexts(msgs, "system", "developer") }
+
+// joinTexts joins the texts of the messages of the given roles, a line
+// each.
+func joinTexts(msgs []message, roles ...string) string {
 	var out string
 	for i := range msgs {
-		if msgs[i].Role == "system" || msgs[i].Role == "developer" {
+		if slices.Contains(roles, msgs[i].Role) {
 			if t := msgs[i].text(); t != "" {
 				if out != "" {
 					out += "\n"

@@ -1,7 +1,6 @@
 package extractor
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 )
@@ -259,16 +258,10 @@ func stringArray(t string) ([]string, bool) {
 // unwrapJSONString turns a double-encoded value ("\"{...}\"") into the JSON
 // it holds; other values are returned as they are.
 func unwrapJSONString(v string) string {
-	t := strings.TrimSpace(v)
-	if len(t) < 2 || t[0] != '"' {
-		return v
-	}
-	var s string
-	if json.Unmarshal([]byte(t), &s) != nil {
-		return v
-	}
-	if u := strings.TrimSpace(s); len(u) > 0 && (u[0] == '{' || u[0] == '[') {
-		return s
+	if s := jsonStringValue(v); s != v {
+		if u := strings.TrimSpace(s); len(u) > 0 && (u[0] == '{' || u[0] == '[') {
+			return s
+		}
 	}
 	return v
 }
