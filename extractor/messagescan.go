@@ -243,28 +243,10 @@ func (p *scanner) part(w *wirePart) bool {
 	if !p.at('{') {
 		return p.skipMismatch()
 	}
-	return p.fields(partFields[:], func(f int) bool { return p.raw(w.field(f)) })
-}
-
-// field returns the field of w named partFields[f].
-func (w *wirePart) field(f int) *rawJSON {
-	switch f {
-	case 0:
-		return &w.Type
-	case 1:
-		return &w.Content
-	case 2:
-		return &w.Text
-	case 3:
-		return &w.ID
-	case 4:
-		return &w.Name
-	case 5:
-		return &w.Arguments
-	case 6:
-		return &w.Response
-	}
-	return &w.Result
+	return p.fields(partFields[:], func(f int) bool {
+		// in the order of partFields
+		return p.raw([...]*rawJSON{&w.Type, &w.Content, &w.Text, &w.ID, &w.Name, &w.Arguments, &w.Response, &w.Result}[f])
+	})
 }
 
 // toolCalls decodes the value at p.i into *s as json.Unmarshal decodes it
