@@ -261,41 +261,35 @@ func hasMessageEvents(evs []event) bool {
 	return false
 }
 
-// hasRunAncestor walks up the parent chain (bounded, so cycles end).
-func (x *extraction) hasRunAncestor(i int) bool {
+// ancestor returns the nearest ancestor of span i for which is holds, or
+// -1. The walk is bounded, so cycles end.
+func (x *extraction) ancestor(i int, is func(p int) bool) int {
 	cur := i
 	for steps := 0; steps < len(x.t.spans); steps++ {
 		p := int(x.parent[cur])
 		if p < 0 || p == i {
-			return false
+			return -1
 		}
-		if x.facts[p].class == classRun {
-			return true
+		if is(p) {
+			return p
 		}
 		cur = p
 	}
-	return false
+	return -1
+}
+
+func (x *extraction) hasRunAncestor(i int) bool {
+	return x.ancestor(i, func(p int) bool { return x.facts[p].class == classRun }) >= 0
 }
 
 // traceRoot returns the earliest span without a parent in the trace, else
 // the earliest span.
 func (x *extraction) traceRoot() int {
-	best := -1
+	best := 0
 	for i := range x.t.spans {
-		s := &x.t.spans[i]
-		if x.parent[i] >= 0 {
-			continue
-		}
-		if best < 0 || s.start < x.t.spans[best].start {
+		root, bestRoot := x.parent[i] < 0, x.parent[best] < 0
+		if root && !bestRoot || root == bestRoot && x.t.spans[i].start < x.t.spans[best].start {
 			best = i
-		}
-	}
-	if best < 0 {
-		best = 0
-		for i := range x.t.spans {
-			if x.t.spans[i].start < x.t.spans[best].start {
-				best = i
-			}
 		}
 	}
 	return best
@@ -498,17 +492,8 @@ func (x *extraction) fillLLMCalls(tr *agentrun.Trajectory, llms []member) {
 	nonLeaf := x.nonLeaf
 	x.callSpans = x.callSpans[:0]
 	for _, m := range llms {
-		cur := m.i
-		for steps := 0; steps < len(x.t.spans); steps++ {
-			p := int(x.parent[cur])
-			if p < 0 || p == m.i {
-				break
-			}
-			if x.facts[p].class == classLLM {
-				nonLeaf[p] = true
-				break
-			}
-			cur = p
+		if p := x.ancestor(m.i, func(p int) bool { return x.facts[p].class == classLLM }); p >= 0 {
+			nonLeaf[p] = true
 		}
 	}
 	leaves := 0

@@ -38,18 +38,7 @@ func cmpSpans(a, b *span) int {
 
 // isAncestor reports whether span a is an ancestor of span b.
 func (x *extraction) isAncestor(a, b int) bool {
-	cur := b
-	for steps := 0; steps < len(x.t.spans); steps++ {
-		p := int(x.parent[cur])
-		if p < 0 || p == b {
-			return false
-		}
-		if p == a {
-			return true
-		}
-		cur = p
-	}
-	return false
+	return x.ancestor(b, func(p int) bool { return p == a }) >= 0
 }
 
 // causal compares two spans of a run by the causal order rule; tie is

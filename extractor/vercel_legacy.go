@@ -141,7 +141,7 @@ func decodeVercelLegacy(s *span, _ []*event, f *spanFacts) bool {
 		setStr(&f.provider, a.str(keyAIModelProvider))
 		f.setTokens(intAttr(a, keyAIInputTokens, keyAIPromptTokens), intAttr(a, keyAIOutputTokens, keyAICompletionToks))
 		f.setFinishReason(a.str(keyAIResponseFinish))
-		f.parsedFrom(&f.input, a, keyAIPromptMessages, parseVercelMessagesContent)
+		f.parsedFrom(&f.input, a, keyAIPromptMessages, parseVercelMessages)
 		if f.output == nil {
 			text, okText := a.get(keyAIResponseText)
 			calls, okCalls := a.get(keyAIResponseCalls)
@@ -220,26 +220,21 @@ func parseVercelPrompt(raw, _ string) []message {
 	}
 	if p := strings.TrimSpace(string(w.Prompt)); p != "" {
 		if p[0] == '[' {
-			out = append(out, parseVercelMessages(p)...)
+			out = append(out, parseVercelMessages(p, "")...)
 		} else if t := contentText(rawJSON(p)); t != "" {
 			out = append(out, message{Role: "user", Parts: textParts(t)})
 		}
 	}
 	if len(w.Messages) > 0 {
-		out = append(out, parseVercelMessages(string(w.Messages))...)
+		out = append(out, parseVercelMessages(string(w.Messages), "")...)
 	}
 	return out
 }
 
-// parseVercelMessagesContent decodes ai.prompt.messages.
-func parseVercelMessagesContent(raw, _ string) []message {
-	return parseVercelMessages(raw)
-}
-
 // parseVercelMessages decodes a list of messages in the AI SDK's provider
-// prompt format: content is a string or a list of text, tool-call and
-// tool-result parts.
-func parseVercelMessages(raw string) []message {
+// prompt format (ai.prompt.messages): content is a string or a list of
+// text, tool-call and tool-result parts.
+func parseVercelMessages(raw, _ string) []message {
 	var ws []wireVercelMessage
 	if json.Unmarshal([]byte(raw), &ws) != nil {
 		return nil
@@ -284,11 +279,7 @@ func vercelPart(raw rawJSON) (part, bool) {
 	case "reasoning":
 		return part{Type: "reasoning", Content: rawString(w.Text)}, true
 	case "tool-call":
-		args := w.Input
-		if len(args) == 0 {
-			args = w.Args
-		}
-		return part{Type: partToolCall, ID: strings.TrimSpace(rawString(w.ToolCallID)), Name: rawString(w.ToolName), Arguments: vercelArgs(args)}, true
+		return vercelToolCall(&w), true
 	case "tool-result":
 		resp := rawString(w.Result)
 		if len(w.Output) > 0 {
@@ -307,16 +298,15 @@ func vercelPart(raw rawJSON) (part, bool) {
 	return part{}, false
 }
 
-// vercelArgs returns tool-call arguments as JSON text: v5+ records input
-// as a JSON string holding the object (JSON in JSON), v4 as the object.
-func vercelArgs(raw rawJSON) string { return rawString(raw) }
-
-// wireVercelToolCall is one entry of ai.response.toolCalls.
-type wireVercelToolCall struct {
-	ToolCallID rawJSON `json:"toolCallId"`
-	ToolName   rawJSON `json:"toolName"`
-	Args       rawJSON `json:"args"`
-	Input      rawJSON `json:"input"`
+// vercelToolCall converts a tool-call part or an entry of
+// ai.response.toolCalls. Arguments are JSON text: v5+ records input as a
+// JSON string holding the object (JSON in JSON), v4 args as the object.
+func vercelToolCall(w *wireVercelPart) part {
+	args := w.Input
+	if len(args) == 0 {
+		args = w.Args
+	}
+	return part{Type: partToolCall, ID: strings.TrimSpace(rawString(w.ToolCallID)), Name: rawString(w.ToolName), Arguments: rawString(args)}
 }
 
 // parseVercelOutput builds the assistant message of a step from
@@ -324,14 +314,10 @@ type wireVercelToolCall struct {
 func parseVercelOutput(text, calls string) []message {
 	m := message{Role: "assistant", Parts: textParts(text)}
 	if t := strings.TrimSpace(calls); t != "" {
-		var ws []wireVercelToolCall
+		var ws []wireVercelPart
 		if json.Unmarshal([]byte(t), &ws) == nil {
-			for _, w := range ws {
-				args := w.Input
-				if len(args) == 0 {
-					args = w.Args
-				}
-				m.Parts = append(m.Parts, part{Type: partToolCall, ID: strings.TrimSpace(rawString(w.ToolCallID)), Name: rawString(w.ToolName), Arguments: vercelArgs(args)})
+			for i := range ws {
+				m.Parts = append(m.Parts, vercelToolCall(&ws[i]))
 			}
 		}
 	}
