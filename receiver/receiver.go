@@ -13,7 +13,9 @@ import (
 	"github.com/evalsidecar/evalsidecar/internal/memlimit"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/receiver/internal/nesting"
+	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
+	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
@@ -58,10 +60,10 @@ func New(cfg Config, set telemetry.Settings, traces TracesConsumer, logs LogsCon
 	}
 	logger, reg := set.Log(), set.Registerer
 	if traces == nil {
-		traces = TracesConsumerFunc(discardTraces)
+		traces = TracesConsumerFunc(func(context.Context, ptrace.Traces) error { return nil })
 	}
 	if logs == nil {
-		logs = LogsConsumerFunc(discardLogs)
+		logs = LogsConsumerFunc(func(context.Context, plog.Logs) error { return nil })
 	}
 	m := newMetrics(reg)
 	fwd, err := newForwarder(cfg.Forward, m, logger)
