@@ -187,7 +187,7 @@ func (h *httpHandler) readBody(req *http.Request, wire, plain *inflight) ([]byte
 		}
 		body = req.Body
 	}
-	sent := &limitedReader{r: body, n: h.maxBody}
+	sent := http.MaxBytesReader(nil, io.NopCloser(body), h.maxBody)
 	var src io.Reader = sent
 	var zsize int64
 	switch enc := strings.ToLower(strings.TrimSpace(req.Header.Get("Content-Encoding"))); enc {
@@ -224,8 +224,8 @@ func (h *httpHandler) readBody(req *http.Request, wire, plain *inflight) ([]byte
 		plainSrc = src
 		buf.Grow(int(size))
 	}
-	if _, err := buf.ReadFrom(&limitedReader{r: plainSrc, n: h.maxBody}); err != nil {
-		if errors.Is(err, errTooLarge) {
+	if _, err := buf.ReadFrom(http.MaxBytesReader(nil, io.NopCloser(plainSrc), h.maxBody)); err != nil {
+		if tooLarge(err) {
 			err = fmt.Errorf("%w: limit %d bytes", errTooLarge, h.maxBody)
 		}
 		return bodyError(err, "read body")
@@ -239,7 +239,7 @@ func bodyError(err error, what string) ([]byte, int, error) {
 	switch {
 	case errors.Is(err, errNoRoom):
 		return nil, http.StatusServiceUnavailable, err
-	case errors.Is(err, errTooLarge):
+	case tooLarge(err):
 		return nil, http.StatusRequestEntityTooLarge, err
 	}
 	return nil, http.StatusBadRequest, fmt.Errorf("%s: %w", what, err)
@@ -288,25 +288,10 @@ func (br *budgetReader) Read(p []byte) (int, error) {
 	return k, err
 }
 
-// limitedReader returns errTooLarge once more than n bytes were read.
-type limitedReader struct {
-	r io.Reader
-	n int64
-}
-
-func (l *limitedReader) Read(p []byte) (int, error) {
-	if l.n < 0 {
-		return 0, errTooLarge
-	}
-	if int64(len(p)) > l.n+1 {
-		p = p[:l.n+1]
-	}
-	k, err := l.r.Read(p)
-	l.n -= int64(k)
-	if l.n < 0 {
-		return 0, errTooLarge
-	}
-	return k, err
+// tooLarge reports a body over the limit.
+func tooLarge(err error) bool {
+	var mb *http.MaxBytesError
+	return errors.Is(err, errTooLarge) || errors.As(err, &mb)
 }
 
 // finish writes the answer and counts the request. An OK answer carries the
