@@ -98,21 +98,12 @@ func parseInstructions(raw string) string {
 		return raw
 	}
 	p := scanner{s: t}
-	var b strings.Builder
-	var only string // the single text, while there is one: no copy needed
-	n := 0
+	var buf [4]string
+	texts := buf[:0]
 	add := func(s string) {
-		if s == "" {
-			return
+		if s != "" {
+			texts = append(texts, s)
 		}
-		if n++; n == 1 {
-			only = s
-			return
-		}
-		if n == 2 {
-			b.WriteString(only)
-		}
-		appendLine(&b, s)
 	}
 	more, ok := p.elements()
 	for ; more; more, ok = p.next(']') {
@@ -144,10 +135,7 @@ func parseInstructions(raw string) string {
 	if !ok || !p.end() {
 		return t // not JSON
 	}
-	if n <= 1 {
-		return only
-	}
-	return b.String()
+	return strings.Join(texts, "\n")
 }
 
 // messageTexts returns the text parts of the message object t, when it
