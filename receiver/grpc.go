@@ -37,7 +37,7 @@ func (s *signal[Req, Resp]) handleRaw(ctx context.Context, raw []byte) (o outcom
 		}
 	}()
 	if !s.r.mem.Decompressed().Take(int64(len(raw)), 0) {
-		o = s.r.memoryOutcome()
+		o = s.r.unavailable(reasonMemoryLimit)
 		s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
 		return o, nil
 	}
@@ -146,7 +146,7 @@ func (r *Receiver) tap(ctx context.Context, info *tap.Info) (context.Context, er
 	case !r.auth.check(info.Header.Get("authorization")):
 		o = outcome{code: codes.Unauthenticated, msg: "missing or invalid bearer token", reason: reasonUnauthenticated}
 	case r.mem.Refusing():
-		o = r.memoryOutcome()
+		o = r.unavailable(reasonMemoryLimit)
 	default:
 		return ctx, nil
 	}

@@ -81,11 +81,11 @@ func (h *httpHandler) serve(w http.ResponseWriter, req *http.Request, signal, me
 		return
 	}
 	if h.r.draining.Load() {
-		h.refuse(w, signal, respMedia, h.r.drainingOutcome(), 0)
+		h.refuse(w, signal, respMedia, h.r.unavailable(reasonShuttingDown), 0)
 		return
 	}
 	if h.r.mem.Refusing() {
-		h.refuse(w, signal, respMedia, h.r.memoryOutcome(), 0)
+		h.refuse(w, signal, respMedia, h.r.unavailable(reasonMemoryLimit), 0)
 		return
 	}
 	if respMedia != media {
@@ -97,7 +97,7 @@ func (h *httpHandler) serve(w http.ResponseWriter, req *http.Request, signal, me
 	defer plain.release()
 	body, status, err := h.readBody(req, &wire, &plain)
 	if errors.Is(err, errNoRoom) {
-		h.refuse(w, signal, respMedia, h.r.memoryOutcome(), 0)
+		h.refuse(w, signal, respMedia, h.r.unavailable(reasonMemoryLimit), 0)
 		return
 	}
 	if err != nil {
