@@ -162,7 +162,7 @@ func (x *extraction) joinLogs() {
 			continue
 		}
 		// span events win when a span carries the same messages both ways
-		if !hasMessageEvents(t.spans[si].events) || !isMessageEvent(l.ev.name) {
+		if !isMessageEvent(l.ev.name) || !slices.ContainsFunc(t.spans[si].events, func(e event) bool { return isMessageEvent(e.name) }) {
 			x.logSpan[li] = int32(si)
 			x.evOff[si+1]++
 		}
@@ -222,14 +222,14 @@ func (x *extraction) linkSpans() {
 func (x *extraction) buildRuns() []*agentrun.Trajectory {
 	var runs []int
 	for i := range x.t.spans {
-		if x.facts[i].class == classRun && !x.hasRunAncestor(i) {
+		if x.facts[i].class == classRun && x.ancestor(i, func(p int) bool { return x.facts[p].class == classRun }) < 0 {
 			runs = append(runs, i)
 		}
 	}
 	if len(runs) == 0 {
 		return []*agentrun.Trajectory{x.build(x.traceRoot(), true)}
 	}
-	sortByStart(x.t.spans, runs)
+	slices.SortStableFunc(runs, func(a, b int) int { return cmpSpans(&x.t.spans[a], &x.t.spans[b]) })
 	out := make([]*agentrun.Trajectory, 0, len(runs))
 	for k := 0; k < len(runs); {
 		n := 1
@@ -252,15 +252,6 @@ func (x *extraction) children(i int) []int32 {
 	return x.childList[x.childOff[i]:x.childOff[i+1]]
 }
 
-func hasMessageEvents(evs []event) bool {
-	for i := range evs {
-		if isMessageEvent(evs[i].name) {
-			return true
-		}
-	}
-	return false
-}
-
 // ancestor returns the nearest ancestor of span i for which is holds, or
 // -1. The walk is bounded, so cycles end.
 func (x *extraction) ancestor(i int, is func(p int) bool) int {
@@ -276,10 +267,6 @@ func (x *extraction) ancestor(i int, is func(p int) bool) int {
 		cur = p
 	}
 	return -1
-}
-
-func (x *extraction) hasRunAncestor(i int) bool {
-	return x.ancestor(i, func(p int) bool { return x.facts[p].class == classRun }) >= 0
 }
 
 // traceRoot returns the earliest span without a parent in the trace, else
@@ -348,8 +335,6 @@ func (x *extraction) members(root int, whole bool) []member {
 	return out
 }
 
-func spanIDHex(id [8]byte) string { return hex.EncodeToString(id[:]) }
-
 // encodeIDs renders the span ids of the run's members in one allocation:
 // a run's trajectory names most of its spans (root, model and tool calls,
 // steps), and the ids share the trajectory's lifetime.
@@ -374,7 +359,7 @@ func (x *extraction) spanID(i int) string {
 			return x.idHex[16*(k-1) : 16*k]
 		}
 	}
-	return spanIDHex(x.t.spans[i].id)
+	return hex.EncodeToString(x.t.spans[i].id[:])
 }
 
 func unixTime(ns int64) time.Time {
@@ -462,7 +447,7 @@ func (x *extraction) build(r int, whole bool) *agentrun.Trajectory {
 	}
 
 	x.llms, x.tools, x.agents = llms, tools, agents
-	sortMembers(t.spans, llms)
+	slices.SortStableFunc(llms, func(a, b member) int { return cmpSpans(&t.spans[a.i], &t.spans[b.i]) })
 	x.fillLLMCalls(tr, llms)
 	x.fillToolCalls(tr, tools, llms)
 	x.pairTools(tr, llms)

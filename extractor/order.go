@@ -14,18 +14,6 @@ import (
 // order in which the model requested the calls (tool_call parts), then span
 // id so the result is deterministic.
 
-func sortByStart(spans []span, idx []int) {
-	slices.SortStableFunc(idx, func(a, b int) int {
-		return cmpSpans(&spans[a], &spans[b])
-	})
-}
-
-func sortMembers(spans []span, ms []member) {
-	slices.SortStableFunc(ms, func(a, b member) int {
-		return cmpSpans(&spans[a.i], &spans[b.i])
-	})
-}
-
 func cmpSpans(a, b *span) int {
 	if c := cmp.Compare(a.start, b.start); c != 0 {
 		return c
