@@ -22,38 +22,36 @@ const (
 	logsExportPath   = "/" + logsServiceName + "/Export"
 )
 
-// exportRaw decodes (with the nesting guard) and handles a protobuf body.
-func (s *signal[Req, Resp]) exportRaw(ctx context.Context, raw []byte) (rawMessage, error) {
-	o, out := s.handleRaw(ctx, raw)
-	s.r.metrics.requests.WithLabelValues(protoGRPC, s.name, codeLabel(o.code)).Inc()
-	return out, o.grpcErr()
-}
-
-func (s *signal[Req, Resp]) handleRaw(ctx context.Context, raw []byte) (o outcome, out rawMessage) {
+// exportRaw decodes (with the nesting guard) and handles a protobuf body,
+// answering INTERNAL on a panic, and counts the answer.
+func (s *signal[Req, Resp]) exportRaw(ctx context.Context, raw []byte) (out rawMessage, err error) {
+	var o outcome
 	defer func() {
 		if p := recover(); p != nil {
 			o, out = s.r.panicOutcome(protoGRPC, s.name, p), nil
 			s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
 		}
+		s.r.metrics.requests.WithLabelValues(protoGRPC, s.name, codeLabel(o.code)).Inc()
+		err = o.grpcErr()
 	}()
 	if !s.r.mem.Decompressed().Take(int64(len(raw)), 0) {
 		o = s.r.unavailable(reasonMemoryLimit)
 		s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
-		return o, nil
+		return nil, nil
 	}
 	defer s.r.mem.Decompressed().Release(int64(len(raw)))
-	req, raw, deep, err := s.decodeProto(raw)
-	if err != nil {
-		o = undecodable(err)
+	req, raw, deep, derr := s.decodeProto(raw)
+	if derr != nil {
+		o = undecodable(derr)
 		s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
-		return o, nil
+		return nil, nil
 	}
 	resp, o := s.export(ctx, protoGRPC, raw, req, deep)
 	if o.code != codes.OK {
-		return o, nil
+		return nil, nil
 	}
-	b, _ := resp.MarshalProto()
-	return o, b
+	out, _ = resp.MarshalProto()
+	return out, nil
 }
 
 // The services are registered with hand-written descriptors that receive
