@@ -381,34 +381,20 @@ func (x *extraction) build(r int, whole bool) *agentrun.Trajectory {
 		End:       unixTime(rs.end),
 		Truncated: t.truncated || t.tooLarge,
 	}
-	extra := [...]string{keyAgentID, "gen_ai.agent.version"}
-	var extraVals [len(extra)]string
-	nAttrs := 0
-	for k, key := range extra {
-		extraVals[k] = rs.attrs.str(key)
-		if extraVals[k] != "" {
-			nAttrs++
-		}
-	}
+	var ra attrs
 	if rs.res != nil {
-		nAttrs += len(rs.res.attrs)
+		ra = rs.res.attrs
 	}
-	if nAttrs > 0 {
-		tr.Attributes = make(map[string]string, nAttrs)
+	tr.Service = ra.str("service.name")
+	tr.ServiceVersion = ra.str("service.version")
+	tr.Environment = ra.str("deployment.environment.name")
+	setStr(&tr.Environment, ra.str("deployment.environment"))
+	for _, a := range ra {
+		setAttr(tr, a.key, a.value, len(ra)+2)
 	}
-	if rs.res != nil {
-		ra := rs.res.attrs
-		tr.Service = ra.str("service.name")
-		tr.ServiceVersion = ra.str("service.version")
-		tr.Environment = ra.str("deployment.environment.name")
-		setStr(&tr.Environment, ra.str("deployment.environment"))
-		for _, a := range ra {
-			tr.Attributes[a.key] = a.value
-		}
-	}
-	for k, key := range extra {
-		if v := extraVals[k]; v != "" {
-			tr.Attributes[key] = v
+	for _, key := range [...]string{keyAgentID, "gen_ai.agent.version"} {
+		if v := rs.attrs.str(key); v != "" {
+			setAttr(tr, key, v, 2)
 		}
 	}
 
@@ -731,10 +717,7 @@ func (x *extraction) copyRunAttributes(tr *agentrun.Trajectory, r int, ms []memb
 			if _, ok := tr.Attributes[a.key]; ok && !override {
 				continue
 			}
-			if tr.Attributes == nil {
-				tr.Attributes = make(map[string]string, 1)
-			}
-			tr.Attributes[a.key] = a.value
+			setAttr(tr, a.key, a.value, 1)
 		}
 	}
 	take(r, true)
@@ -743,4 +726,13 @@ func (x *extraction) copyRunAttributes(tr *agentrun.Trajectory, r int, ms []memb
 			take(m.i, false)
 		}
 	}
+}
+
+// setAttr sets attribute k of tr, making the map, sized for n, when it has
+// none.
+func setAttr(tr *agentrun.Trajectory, k, v string, n int) {
+	if tr.Attributes == nil {
+		tr.Attributes = make(map[string]string, n)
+	}
+	tr.Attributes[k] = v
 }
