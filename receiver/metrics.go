@@ -45,31 +45,24 @@ type metrics struct {
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
+	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
+		return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
+	}
 	m := &metrics{
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "evalsidecar_receiver_requests_total",
-			Help: "OTLP export requests answered, by protocol, signal and response code: the lower-case gRPC status name (ok, invalid_argument, resource_exhausted, unauthenticated, unavailable, ...) for both protocols.",
-		}, []string{"protocol", "signal", "code"}),
-		spans: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "evalsidecar_receiver_spans_total",
-			Help: "Spans accepted and handed to the pipeline.",
-		}, []string{"protocol"}),
-		logRecords: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "evalsidecar_receiver_log_records_total",
-			Help: "Log records accepted and handed to the pipeline.",
-		}, []string{"protocol"}),
-		refusedSpans: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "evalsidecar_receiver_refused_spans_total",
-			Help: "Spans refused, by reason. A request refused before its spans could be counted (auth, size, decoding) counts as one.",
-		}, []string{"protocol", "reason"}),
-		refusedRecords: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "evalsidecar_receiver_refused_log_records_total",
-			Help: "Log records refused, by reason. A request refused before its records could be counted (auth, size, decoding) counts as one.",
-		}, []string{"protocol", "reason"}),
-		forward: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "evalsidecar_forward_requests_total",
-			Help: "Accepted requests forwarded upstream, by outcome: ok, error (upstream failed) or dropped (forward queue full or shut down).",
-		}, []string{"outcome"}),
+		requests: counter("evalsidecar_receiver_requests_total",
+			"OTLP export requests answered, by protocol, signal and response code: the lower-case gRPC status name (ok, invalid_argument, resource_exhausted, unauthenticated, unavailable, ...) for both protocols.",
+			"protocol", "signal", "code"),
+		spans:      counter("evalsidecar_receiver_spans_total", "Spans accepted and handed to the pipeline.", "protocol"),
+		logRecords: counter("evalsidecar_receiver_log_records_total", "Log records accepted and handed to the pipeline.", "protocol"),
+		refusedSpans: counter("evalsidecar_receiver_refused_spans_total",
+			"Spans refused, by reason. A request refused before its spans could be counted (auth, size, decoding) counts as one.",
+			"protocol", "reason"),
+		refusedRecords: counter("evalsidecar_receiver_refused_log_records_total",
+			"Log records refused, by reason. A request refused before its records could be counted (auth, size, decoding) counts as one.",
+			"protocol", "reason"),
+		forward: counter("evalsidecar_forward_requests_total",
+			"Accepted requests forwarded upstream, by outcome: ok, error (upstream failed) or dropped (forward queue full or shut down).",
+			"outcome"),
 	}
 	if reg != nil {
 		reg.MustRegister(m.requests, m.spans, m.logRecords, m.refusedSpans, m.refusedRecords, m.forward)
