@@ -389,12 +389,21 @@ func (x *extraction) build(r int, whole bool) *agentrun.Trajectory {
 	tr.ServiceVersion = ra.str("service.version")
 	tr.Environment = ra.str("deployment.environment.name")
 	setStr(&tr.Environment, ra.str("deployment.environment"))
-	for _, a := range ra {
-		setAttr(tr, a.key, a.value, len(ra)+2)
+	// the map is sized exactly: a larger hint allocates more
+	extra := [...]string{keyAgentID, "gen_ai.agent.version"}
+	var extraVals [len(extra)]string
+	n := len(ra)
+	for k, key := range extra {
+		if extraVals[k] = rs.attrs.str(key); extraVals[k] != "" {
+			n++
+		}
 	}
-	for _, key := range [...]string{keyAgentID, "gen_ai.agent.version"} {
-		if v := rs.attrs.str(key); v != "" {
-			setAttr(tr, key, v, 2)
+	for _, a := range ra {
+		setAttr(tr, a.key, a.value, n)
+	}
+	for k, key := range extra {
+		if extraVals[k] != "" {
+			setAttr(tr, key, extraVals[k], n)
 		}
 	}
 
