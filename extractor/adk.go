@@ -94,7 +94,9 @@ func decodeADK(s *span, _ []*event, f *spanFacts) bool {
 				u := gjson.GetMany(resp, "usage_metadata.prompt_token_count", "usage_metadata.candidates_token_count")
 				f.setTokens(u[0].Int(), u[1].Int())
 			}
-			f.setFinishReason(strings.ToLower(gjson.Get(resp, "finish_reason").String()))
+			if f.finishReasons == nil {
+				f.setFinishReason(strings.ToLower(gjson.Get(resp, "finish_reason").String()))
+			}
 		}
 	case classTool:
 		if args := adkCaptured(a, keyADKToolArgs); args != "" && !f.hasArgs {
