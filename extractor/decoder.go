@@ -94,19 +94,17 @@ type decoder struct {
 	decode func(s *span, evs []*event, f *spanFacts) bool
 }
 
-// decoders returns the decoders in precedence order.
-func decoders() []decoder {
-	return []decoder{
-		{"genai", decodeGenAI},
-		{"vercel-ai", decodeVercel}, {"vercel-ai", decodeVercelLegacy},
-		{"openinference", decodeOpenInference}, {"openllmetry", decodeOpenLLMetry},
-		{"adk", decodeADK}, {"strands", decodeStrands}, {"pydantic-ai", decodePydantic}, {"langsmith", decodeLangSmith},
-	}
+// decoders are the decoders in precedence order. It is read-only.
+var decoders = [...]decoder{
+	{"genai", decodeGenAI},
+	{"vercel-ai", decodeVercel}, {"vercel-ai", decodeVercelLegacy},
+	{"openinference", decodeOpenInference}, {"openllmetry", decodeOpenLLMetry},
+	{"adk", decodeADK}, {"strands", decodeStrands}, {"pydantic-ai", decodePydantic}, {"langsmith", decodeLangSmith},
 }
 
 // decodeSpan runs every decoder on s.
-func decodeSpan(ds []decoder, s *span, evs []*event, f *spanFacts) {
-	for _, d := range ds {
+func decodeSpan(s *span, evs []*event, f *spanFacts) {
+	for _, d := range &decoders {
 		if d.decode(s, evs, f) {
 			f.genai = true
 			if f.convention == "" {

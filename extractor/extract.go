@@ -15,7 +15,6 @@ import (
 // that outlives a call may point into them.
 type extraction struct {
 	t     *Trace
-	ds    []decoder
 	idx   spanIndex
 	facts []spanFacts
 	// parent is the position of each span's parent in the trace, or -1.
@@ -104,9 +103,6 @@ func (x *extraction) reset() {
 func (x *extraction) extract(t *Trace) []*agentrun.Trajectory {
 	x.t = t
 	x.unjoinedLogs = 0
-	if x.ds == nil {
-		x.ds = decoders()
-	}
 	x.idx.reset(t.spans)
 	x.facts = zeroed(x.facts, len(t.spans))
 	x.listEvents()
@@ -174,7 +170,7 @@ func (x *extraction) joinLogs() {
 func (x *extraction) decodeSpans() bool {
 	anyGenAI := false
 	for i := range x.t.spans {
-		decodeSpan(x.ds, &x.t.spans[i], x.evList[x.evOff[i]:x.evOff[i+1]], &x.facts[i])
+		decodeSpan(&x.t.spans[i], x.evList[x.evOff[i]:x.evOff[i+1]], &x.facts[i])
 		anyGenAI = anyGenAI || x.facts[i].genai
 	}
 	return anyGenAI
