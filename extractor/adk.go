@@ -20,16 +20,6 @@ const (
 	adkMergedTools     = "execute_tool (merged)"
 )
 
-// adkDecoder reads Google ADK spans of every generation: invocation →
-// agent_run [name] (early 1.x) or invoke_agent name (later) → call_llm →
-// execute_tool name, invoke_workflow roots and generate_content children
-// (2026), with content in gcp.vertex.agent.* JSON strings ("{}" when
-// content capture is off). It runs after the GenAI decoder, which reads the
-// gen_ai.* keys ADK also sets.
-type adkDecoder struct{}
-
-func (adkDecoder) name() string { return "adk" }
-
 // isADK reports whether s was emitted by ADK.
 func isADK(s *span) bool {
 	if s.scope == adkScope {
@@ -57,7 +47,13 @@ func adkCaptured(a attrs, key string) string {
 	return v
 }
 
-func (adkDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
+// decodeADK reads Google ADK spans of every generation: invocation →
+// agent_run [name] (early 1.x) or invoke_agent name (later) → call_llm →
+// execute_tool name, invoke_workflow roots and generate_content children
+// (2026), with content in gcp.vertex.agent.* JSON strings ("{}" when
+// content capture is off). It runs after the GenAI decoder, which reads the
+// gen_ai.* keys ADK also sets.
+func decodeADK(s *span, _ []*event, f *spanFacts) bool {
 	if !isADK(s) {
 		return false
 	}
@@ -73,14 +69,10 @@ func (adkDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 		f.class, f.toolName, f.toolCallID, f.args, f.hasArgs, f.result = classNone, "", "", "", false, ""
 		return true
 	case strings.HasPrefix(s.name, "agent_run ["):
-		if f.class == classNone {
-			f.class = classRun
-		}
+		f.setClass(classRun)
 		setStr(&f.agent, strings.TrimSuffix(strings.TrimPrefix(s.name, "agent_run ["), "]"))
 	case s.name == "call_llm":
-		if f.class == classNone {
-			f.class = classLLM
-		}
+		f.setClass(classLLM)
 	}
 	switch f.class {
 	case classLLM:
@@ -100,17 +92,10 @@ func (adkDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 			}
 			if f.inputTokens == 0 || f.outputTokens == 0 {
 				u := gjson.GetMany(resp, "usage_metadata.prompt_token_count", "usage_metadata.candidates_token_count")
-				if f.inputTokens == 0 {
-					f.inputTokens = u[0].Int()
-				}
-				if f.outputTokens == 0 {
-					f.outputTokens = u[1].Int()
-				}
+				f.setTokens(u[0].Int(), u[1].Int())
 			}
 			if f.finishReasons == nil {
-				if r := gjson.Get(resp, "finish_reason").String(); r != "" {
-					f.finishReasons = []string{strings.ToLower(r)}
-				}
+				f.setFinishReason(strings.ToLower(gjson.Get(resp, "finish_reason").String()))
 			}
 		}
 	case classTool:

@@ -28,33 +28,24 @@ func fits(c, n int) bool { return c >= n && c <= 2*n+16 }
 
 // getSpans returns an empty span slice with room for n.
 func (p *arenaPool) getSpans(n int) []span {
-	if p != nil && n > 0 {
-		p.mu.Lock()
-		s, ok := takeFit(&p.spans, n)
-		p.mu.Unlock()
-		if ok {
-			return s
-		}
+	if p == nil || n <= 0 {
+		return make([]span, 0, n)
 	}
-	return make([]span, 0, n)
+	return takeFit(&p.mu, &p.spans, n)
 }
 
 // getAttrs returns an empty attribute arena with room for n.
 func (p *arenaPool) getAttrs(n int) attrs {
-	if p != nil && n > 0 {
-		p.mu.Lock()
-		a, ok := takeFit(&p.attrs, n)
-		p.mu.Unlock()
-		if ok {
-			return a
-		}
+	if p == nil || n <= 0 {
+		return make(attrs, 0, n)
 	}
-	return make(attrs, 0, n)
+	return takeFit(&p.mu, &p.attrs, n)
 }
 
-// takeFit removes from list the first of its arenaPoolProbe newest slices
-// that fits n and returns it emptied. The caller holds the pool's lock.
-func takeFit[S ~[]E, E any](list *[]S, n int) (S, bool) {
+// takeFit removes from list, holding mu, the first of its arenaPoolProbe
+// newest slices that fits n and returns it emptied; else a new slice.
+func takeFit[S ~[]E, E any](mu *sync.Mutex, list *[]S, n int) S {
+	mu.Lock()
 	l := *list
 	for i := len(l) - 1; i >= 0 && i >= len(l)-arenaPoolProbe; i-- {
 		if s := l[i]; fits(cap(s), n) {
@@ -62,10 +53,12 @@ func takeFit[S ~[]E, E any](list *[]S, n int) (S, bool) {
 			l[i] = l[last]
 			l[last] = nil
 			*list = l[:last]
-			return s[:0], true
+			mu.Unlock()
+			return s[:0]
 		}
 	}
-	return nil, false
+	mu.Unlock()
+	return make(S, 0, n)
 }
 
 // put takes back the storage of a released trace. Nothing may use it

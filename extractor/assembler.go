@@ -387,10 +387,9 @@ func (a *Assembler) cut(ctx context.Context, now time.Time, immediate bool) {
 func (a *Assembler) release(ctx context.Context, out []released) {
 	for _, r := range out {
 		if r.reason == OutcomeIncomplete {
-			a.m.released(OutcomeIncomplete)
+			a.m.traces.WithLabelValues(OutcomeIncomplete).Inc()
 			a.drop(reasonIncomplete, len(r.t.spans)+len(r.t.logs))
-			a.arenas.put(r.t.spans, r.t.arena)
-			r.t.spans, r.t.arena, r.t.seen = nil, nil, nil
+			a.recycle(r.t)
 			continue
 		}
 		x, _ := a.scratch.Get().(*extraction)
@@ -409,7 +408,7 @@ func (a *Assembler) release(ctx context.Context, out []released) {
 		case r.t.tooLarge:
 			outcome = OutcomeTooLarge
 		}
-		a.m.released(outcome)
+		a.m.traces.WithLabelValues(outcome).Inc()
 		if len(trajs) > 0 {
 			if reason := partialReason(r.t); reason != "" {
 				a.m.partial.WithLabelValues(reason).Inc()
@@ -424,11 +423,16 @@ func (a *Assembler) release(ctx context.Context, out []released) {
 				a.log.Debug("trajectory refused by the scorer", "trace_id", tr.TraceID, "err", err)
 			}
 		}
-		// trajectories hold strings and slices of their own, never the
-		// trace's records: its storage can serve the next requests
-		a.arenas.put(r.t.spans, r.t.arena)
-		r.t.spans, r.t.arena, r.t.seen = nil, nil, nil
+		a.recycle(r.t)
 	}
+}
+
+// recycle gives the storage of a released trace to the pool: trajectories
+// hold strings and slices of their own, never the trace's records, so it
+// can serve the next requests.
+func (a *Assembler) recycle(t *Trace) {
+	a.arenas.put(t.spans, t.arena)
+	t.spans, t.arena, t.seen = nil, nil, nil
 }
 
 // rootEnded reports whether t holds its root span: a span without parent,

@@ -55,34 +55,28 @@ func DefaultConfig() Config {
 
 // Validate reports every invalid key.
 func (c Config) Validate() error {
-	var err error
-	if c.QuietPeriod <= 0 {
-		err = errors.Join(err, errors.New("quiet_period: must be > 0"))
-	}
-	if c.MaxTraceAge <= 0 {
-		err = errors.Join(err, errors.New("max_trace_age: must be > 0"))
-	} else if c.QuietPeriod > 0 && c.MaxTraceAge < c.QuietPeriod {
-		err = errors.Join(err, errors.New("max_trace_age: must be >= quiet_period"))
-	}
-	if c.MaxLiveTraces <= 0 {
-		err = errors.Join(err, errors.New("max_live_traces: must be > 0"))
-	}
-	if c.MaxBufferedBytes <= 0 {
-		err = errors.Join(err, errors.New("max_buffered_bytes: must be > 0"))
-	}
-	if c.MaxSpansPerTrace <= 0 {
-		err = errors.Join(err, errors.New("max_spans_per_trace: must be > 0"))
-	}
-	if c.MaxAttributeValueBytes < 16 {
-		err = errors.Join(err, errors.New("max_attribute_value_bytes: must be >= 16"))
-	}
-	if c.Tick <= 0 {
-		err = errors.Join(err, errors.New("tick: must be > 0"))
+	var errs []error
+	for _, k := range []struct {
+		bad bool
+		msg string
+	}{
+		{c.QuietPeriod <= 0, "quiet_period: must be > 0"},
+		{c.MaxTraceAge <= 0, "max_trace_age: must be > 0"},
+		{c.MaxTraceAge > 0 && c.QuietPeriod > 0 && c.MaxTraceAge < c.QuietPeriod, "max_trace_age: must be >= quiet_period"},
+		{c.MaxLiveTraces <= 0, "max_live_traces: must be > 0"},
+		{c.MaxBufferedBytes <= 0, "max_buffered_bytes: must be > 0"},
+		{c.MaxSpansPerTrace <= 0, "max_spans_per_trace: must be > 0"},
+		{c.MaxAttributeValueBytes < 16, "max_attribute_value_bytes: must be >= 16"},
+		{c.Tick <= 0, "tick: must be > 0"},
+	} {
+		if k.bad {
+			errs = append(errs, errors.New(k.msg))
+		}
 	}
 	for i, k := range c.RunAttributes {
 		if k == "" {
-			err = errors.Join(err, fmt.Errorf("run_attributes[%d]: must not be empty", i))
+			errs = append(errs, fmt.Errorf("run_attributes[%d]: must not be empty", i))
 		}
 	}
-	return err
+	return errors.Join(errs...)
 }

@@ -30,7 +30,7 @@ func FuzzConventionContent(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		var all [][]message
 		all = append(all,
-			parseVercelPrompt(s, ""), parseVercelMessagesContent(s, ""), parseVercelOutput(s, s),
+			parseVercelPrompt(s, ""), parseVercelMessages(s, ""), parseVercelOutput(s, s),
 			parseADKRequest(s, ""), parseADKResponse(s, ""),
 			parsePydanticEvents(s, ""), parseFinalResult(s, ""),
 			parseLangSmithInput(s, ""), parseLangSmithOutput(s, ""),

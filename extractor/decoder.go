@@ -81,38 +81,86 @@ func (f *spanFacts) rawContent(kind contentKind, raw string) *content {
 	return &content{kind: kind, raw: raw}
 }
 
-// decoder reads one instrumentation convention. Each convention lives in
-// one file (genai.go, ...). Decoders run in precedence order on every span
-// and fill only the facts that are still empty, so a span carrying several
-// conventions is read per attribute and merged: the first decoder to know a
-// fact wins. The span's class is the first non-none class found.
-type decoder interface {
-	// name is the convention, as set on Trajectory.Convention.
-	name() string
-	// decode reads s (with its span events and joined log records in evs)
-	// into f and reports whether s carries this convention.
-	decode(s *span, evs []*event, f *spanFacts) bool
+// decoder reads one instrumentation convention, named as set on
+// Trajectory.Convention; each convention lives in one file (genai.go, ...).
+// Decoders run in precedence order on every span and fill only the facts
+// that are still empty, so a span carrying several conventions is read per
+// attribute and merged: the first decoder to know a fact wins. The span's
+// class is the first non-none class found. decode reads s (with its span
+// events and joined log records in evs) into f and reports whether s
+// carries the convention.
+type decoder struct {
+	name   string
+	decode func(s *span, evs []*event, f *spanFacts) bool
 }
 
-// decoders returns the decoders in precedence order.
-func decoders() []decoder {
-	return []decoder{
-		genaiDecoder{},
-		vercelDecoder{}, vercelLegacyDecoder{},
-		openinferenceDecoder{}, openllmetryDecoder{},
-		adkDecoder{}, strandsDecoder{}, pydanticDecoder{}, langsmithDecoder{},
-	}
+// decoders are the decoders in precedence order. It is read-only.
+var decoders = [...]decoder{
+	{"genai", decodeGenAI},
+	{"vercel-ai", decodeVercel}, {"vercel-ai", decodeVercelLegacy},
+	{"openinference", decodeOpenInference}, {"openllmetry", decodeOpenLLMetry},
+	{"adk", decodeADK}, {"strands", decodeStrands}, {"pydantic-ai", decodePydantic}, {"langsmith", decodeLangSmith},
 }
 
 // decodeSpan runs every decoder on s.
-func decodeSpan(ds []decoder, s *span, evs []*event, f *spanFacts) {
-	for _, d := range ds {
+func decodeSpan(s *span, evs []*event, f *spanFacts) {
+	for _, d := range &decoders {
 		if d.decode(s, evs, f) {
 			f.genai = true
 			if f.convention == "" {
-				f.convention = d.name()
+				f.convention = d.name
 			}
 		}
+	}
+}
+
+// setClass sets the span's class unless a decoder before set it.
+func (f *spanFacts) setClass(c spanClass) {
+	if f.class == classNone {
+		f.class = c
+	}
+}
+
+// setArgs sets the tool call's arguments, unless set, to attribute value v
+// (ok: present), a double-encoded value unwrapped.
+func (f *spanFacts) setArgs(v string, ok bool) {
+	if ok && !f.hasArgs {
+		f.args, f.hasArgs = unwrapJSONString(v), true
+	}
+}
+
+// parsedFrom sets *dst, when empty, to the messages in attribute key of a,
+// decoded by parse (nil: the GenAI form).
+func (f *spanFacts) parsedFrom(dst **content, a attrs, key string, parse func(raw, aux string) []message) {
+	if v, ok := a.get(key); ok && *dst == nil {
+		*dst = f.newContent(content{kind: contentMessages, raw: v, parse: parse})
+	}
+}
+
+// flatFrom sets *dst, when empty, to the content of kind flattened under
+// prefix in a (flat.go), and reports whether it did.
+func (f *spanFacts) flatFrom(dst **content, kind contentKind, a attrs, prefix string) bool {
+	if *dst != nil || !hasFlat(a, prefix) {
+		return false
+	}
+	*dst = f.newContent(content{kind: kind, raw: prefix, attrs: a})
+	return true
+}
+
+// setFinishReason sets a single finish reason, unless set.
+func (f *spanFacts) setFinishReason(r string) {
+	if f.finishReasons == nil && r != "" {
+		f.finishReasons = []string{r}
+	}
+}
+
+// setTokens sets the token counts that are still zero.
+func (f *spanFacts) setTokens(in, out int64) {
+	if f.inputTokens == 0 {
+		f.inputTokens = in
+	}
+	if f.outputTokens == 0 {
+		f.outputTokens = out
 	}
 }
 

@@ -59,14 +59,10 @@ func eventBody(ev *event) wireEventBody {
 	if v, ok := ev.attrs.get("content"); ok {
 		b.Content = textOrJSON(v)
 	}
-	if v, ok := ev.attrs.get("role"); ok {
-		b.Role = jsonText(v)
-	}
-	if v, ok := ev.attrs.get("id"); ok {
-		b.ID = jsonText(v)
-	}
-	if v, ok := ev.attrs.get("finish_reason"); ok {
-		b.FinishReason = jsonText(v)
+	for k, dst := range map[string]*rawJSON{"role": &b.Role, "id": &b.ID, "finish_reason": &b.FinishReason} {
+		if v, ok := ev.attrs.get(k); ok {
+			*dst = jsonText(v)
+		}
 	}
 	if v, ok := ev.attrs.get("tool_calls"); ok {
 		_ = json.Unmarshal([]byte(v), &b.ToolCalls)

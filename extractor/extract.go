@@ -2,6 +2,7 @@ package extractor
 
 import (
 	"encoding/hex"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,7 +15,6 @@ import (
 // that outlives a call may point into them.
 type extraction struct {
 	t     *Trace
-	ds    []decoder
 	idx   spanIndex
 	facts []spanFacts
 	// parent is the position of each span's parent in the trace, or -1.
@@ -103,9 +103,6 @@ func (x *extraction) reset() {
 func (x *extraction) extract(t *Trace) []*agentrun.Trajectory {
 	x.t = t
 	x.unjoinedLogs = 0
-	if x.ds == nil {
-		x.ds = decoders()
-	}
 	x.idx.reset(t.spans)
 	x.facts = zeroed(x.facts, len(t.spans))
 	x.listEvents()
@@ -161,7 +158,7 @@ func (x *extraction) joinLogs() {
 			continue
 		}
 		// span events win when a span carries the same messages both ways
-		if !hasMessageEvents(t.spans[si].events) || !isMessageEvent(l.ev.name) {
+		if !isMessageEvent(l.ev.name) || !slices.ContainsFunc(t.spans[si].events, func(e event) bool { return isMessageEvent(e.name) }) {
 			x.logSpan[li] = int32(si)
 			x.evOff[si+1]++
 		}
@@ -173,7 +170,7 @@ func (x *extraction) joinLogs() {
 func (x *extraction) decodeSpans() bool {
 	anyGenAI := false
 	for i := range x.t.spans {
-		decodeSpan(x.ds, &x.t.spans[i], x.evList[x.evOff[i]:x.evOff[i+1]], &x.facts[i])
+		decodeSpan(&x.t.spans[i], x.evList[x.evOff[i]:x.evOff[i+1]], &x.facts[i])
 		anyGenAI = anyGenAI || x.facts[i].genai
 	}
 	return anyGenAI
@@ -221,14 +218,14 @@ func (x *extraction) linkSpans() {
 func (x *extraction) buildRuns() []*agentrun.Trajectory {
 	var runs []int
 	for i := range x.t.spans {
-		if x.facts[i].class == classRun && !x.hasRunAncestor(i) {
+		if x.facts[i].class == classRun && x.ancestor(i, func(p int) bool { return x.facts[p].class == classRun }) < 0 {
 			runs = append(runs, i)
 		}
 	}
 	if len(runs) == 0 {
 		return []*agentrun.Trajectory{x.build(x.traceRoot(), true)}
 	}
-	sortByStart(x.t.spans, runs)
+	slices.SortStableFunc(runs, func(a, b int) int { return cmpSpans(&x.t.spans[a], &x.t.spans[b]) })
 	out := make([]*agentrun.Trajectory, 0, len(runs))
 	for k := 0; k < len(runs); {
 		n := 1
@@ -251,50 +248,31 @@ func (x *extraction) children(i int) []int32 {
 	return x.childList[x.childOff[i]:x.childOff[i+1]]
 }
 
-func hasMessageEvents(evs []event) bool {
-	for i := range evs {
-		if isMessageEvent(evs[i].name) {
-			return true
-		}
-	}
-	return false
-}
-
-// hasRunAncestor walks up the parent chain (bounded, so cycles end).
-func (x *extraction) hasRunAncestor(i int) bool {
+// ancestor returns the nearest ancestor of span i for which is holds, or
+// -1. The walk is bounded, so cycles end.
+func (x *extraction) ancestor(i int, is func(p int) bool) int {
 	cur := i
 	for steps := 0; steps < len(x.t.spans); steps++ {
 		p := int(x.parent[cur])
 		if p < 0 || p == i {
-			return false
+			return -1
 		}
-		if x.facts[p].class == classRun {
-			return true
+		if is(p) {
+			return p
 		}
 		cur = p
 	}
-	return false
+	return -1
 }
 
 // traceRoot returns the earliest span without a parent in the trace, else
 // the earliest span.
 func (x *extraction) traceRoot() int {
-	best := -1
+	best := 0
 	for i := range x.t.spans {
-		s := &x.t.spans[i]
-		if x.parent[i] >= 0 {
-			continue
-		}
-		if best < 0 || s.start < x.t.spans[best].start {
+		root, bestRoot := x.parent[i] < 0, x.parent[best] < 0
+		if root && !bestRoot || root == bestRoot && x.t.spans[i].start < x.t.spans[best].start {
 			best = i
-		}
-	}
-	if best < 0 {
-		best = 0
-		for i := range x.t.spans {
-			if x.t.spans[i].start < x.t.spans[best].start {
-				best = i
-			}
 		}
 	}
 	return best
@@ -353,8 +331,6 @@ func (x *extraction) members(root int, whole bool) []member {
 	return out
 }
 
-func spanIDHex(id [8]byte) string { return hex.EncodeToString(id[:]) }
-
 // encodeIDs renders the span ids of the run's members in one allocation:
 // a run's trajectory names most of its spans (root, model and tool calls,
 // steps), and the ids share the trajectory's lifetime.
@@ -379,7 +355,7 @@ func (x *extraction) spanID(i int) string {
 			return x.idHex[16*(k-1) : 16*k]
 		}
 	}
-	return spanIDHex(x.t.spans[i].id)
+	return hex.EncodeToString(x.t.spans[i].id[:])
 }
 
 func unixTime(ns int64) time.Time {
@@ -401,34 +377,29 @@ func (x *extraction) build(r int, whole bool) *agentrun.Trajectory {
 		End:       unixTime(rs.end),
 		Truncated: t.truncated || t.tooLarge,
 	}
+	var ra attrs
+	if rs.res != nil {
+		ra = rs.res.attrs
+	}
+	tr.Service = ra.str("service.name")
+	tr.ServiceVersion = ra.str("service.version")
+	tr.Environment = ra.str("deployment.environment.name")
+	setStr(&tr.Environment, ra.str("deployment.environment"))
+	// the map is sized exactly: a larger hint allocates more
 	extra := [...]string{keyAgentID, "gen_ai.agent.version"}
 	var extraVals [len(extra)]string
-	nAttrs := 0
+	n := len(ra)
 	for k, key := range extra {
-		extraVals[k] = rs.attrs.str(key)
+		if extraVals[k] = rs.attrs.str(key); extraVals[k] != "" {
+			n++
+		}
+	}
+	for _, a := range ra {
+		setAttr(tr, a.key, a.value, n)
+	}
+	for k, key := range extra {
 		if extraVals[k] != "" {
-			nAttrs++
-		}
-	}
-	if rs.res != nil {
-		nAttrs += len(rs.res.attrs)
-	}
-	if nAttrs > 0 {
-		tr.Attributes = make(map[string]string, nAttrs)
-	}
-	if rs.res != nil {
-		ra := rs.res.attrs
-		tr.Service = ra.str("service.name")
-		tr.ServiceVersion = ra.str("service.version")
-		tr.Environment = ra.str("deployment.environment.name")
-		setStr(&tr.Environment, ra.str("deployment.environment"))
-		for _, a := range ra {
-			tr.Attributes[a.key] = a.value
-		}
-	}
-	for k, key := range extra {
-		if v := extraVals[k]; v != "" {
-			tr.Attributes[key] = v
+			setAttr(tr, key, extraVals[k], n)
 		}
 	}
 
@@ -467,7 +438,7 @@ func (x *extraction) build(r int, whole bool) *agentrun.Trajectory {
 	}
 
 	x.llms, x.tools, x.agents = llms, tools, agents
-	sortMembers(t.spans, llms)
+	slices.SortStableFunc(llms, func(a, b member) int { return cmpSpans(&t.spans[a.i], &t.spans[b.i]) })
 	x.fillLLMCalls(tr, llms)
 	x.fillToolCalls(tr, tools, llms)
 	x.pairTools(tr, llms)
@@ -497,17 +468,8 @@ func (x *extraction) fillLLMCalls(tr *agentrun.Trajectory, llms []member) {
 	nonLeaf := x.nonLeaf
 	x.callSpans = x.callSpans[:0]
 	for _, m := range llms {
-		cur := m.i
-		for steps := 0; steps < len(x.t.spans); steps++ {
-			p := int(x.parent[cur])
-			if p < 0 || p == m.i {
-				break
-			}
-			if x.facts[p].class == classLLM {
-				nonLeaf[p] = true
-				break
-			}
-			cur = p
+		if p := x.ancestor(m.i, func(p int) bool { return x.facts[p].class == classLLM }); p >= 0 {
+			nonLeaf[p] = true
 		}
 	}
 	leaves := 0
@@ -722,27 +684,17 @@ func lastUser(msgs []message) int {
 	return -1
 }
 
-// outputText joins the text parts of the output messages.
-func outputText(msgs []message) string {
-	var out string
-	for i := range msgs {
-		if msgs[i].Role != "" && msgs[i].Role != "assistant" && msgs[i].Role != "model" {
-			continue
-		}
-		if t := msgs[i].text(); t != "" {
-			if out != "" {
-				out += "\n"
-			}
-			out += t
-		}
-	}
-	return out
-}
+// outputText joins the texts of the output messages.
+func outputText(msgs []message) string { return joinTexts(msgs, "", "assistant", "model") }
 
-func systemText(msgs []message) string {
+func systemText(msgs []message) string { return joinTexts(msgs, "system", "developer") }
+
+// joinTexts joins the texts of the messages of the given roles, a line
+// each.
+func joinTexts(msgs []message, roles ...string) string {
 	var out string
 	for i := range msgs {
-		if msgs[i].Role == "system" || msgs[i].Role == "developer" {
+		if slices.Contains(roles, msgs[i].Role) {
 			if t := msgs[i].text(); t != "" {
 				if out != "" {
 					out += "\n"
@@ -770,10 +722,7 @@ func (x *extraction) copyRunAttributes(tr *agentrun.Trajectory, r int, ms []memb
 			if _, ok := tr.Attributes[a.key]; ok && !override {
 				continue
 			}
-			if tr.Attributes == nil {
-				tr.Attributes = make(map[string]string, 1)
-			}
-			tr.Attributes[a.key] = a.value
+			setAttr(tr, a.key, a.value, 1)
 		}
 	}
 	take(r, true)
@@ -782,4 +731,13 @@ func (x *extraction) copyRunAttributes(tr *agentrun.Trajectory, r int, ms []memb
 			take(m.i, false)
 		}
 	}
+}
+
+// setAttr sets attribute k of tr, making the map, sized for n, when it has
+// none.
+func setAttr(tr *agentrun.Trajectory, k, v string, n int) {
+	if tr.Attributes == nil {
+		tr.Attributes = make(map[string]string, n)
+	}
+	tr.Attributes[k] = v
 }

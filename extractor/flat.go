@@ -43,6 +43,16 @@ func hasFlat(as attrs, prefix string) bool {
 	return false
 }
 
+// flatKey splits a key flattened under prefix, "prefix.N.rest", into N
+// and rest.
+func flatKey(key, prefix string) (int, string, bool) {
+	rest, ok := strings.CutPrefix(key, prefix)
+	if !ok || rest == "" || rest[0] != '.' {
+		return 0, "", false
+	}
+	return cutIndex(rest[1:])
+}
+
 // cutIndex splits "N.rest" into N and rest.
 func cutIndex(s string) (int, string, bool) {
 	dot := strings.IndexByte(s, '.')
@@ -61,11 +71,7 @@ func parseFlatMessages(as attrs, prefix string) []message {
 	var buf [8]flatMsg // most spans carry few messages: no allocation
 	msgs := buf[:0]
 	for _, a := range as {
-		rest, ok := strings.CutPrefix(a.key, prefix)
-		if !ok || rest == "" || rest[0] != '.' {
-			continue
-		}
-		idx, field, ok := cutIndex(rest[1:])
+		idx, field, ok := flatKey(a.key, prefix)
 		if !ok {
 			continue
 		}
@@ -207,20 +213,11 @@ func parseFlatToolDefs(as attrs, prefix string) []agentrun.ToolDefinition {
 	}
 	var items []item
 	for _, a := range as {
-		rest, ok := strings.CutPrefix(a.key, prefix)
-		if !ok || rest == "" || rest[0] != '.' {
-			continue
-		}
-		idx, field, ok := cutIndex(rest[1:])
+		idx, field, ok := flatKey(a.key, prefix)
 		if !ok {
 			continue
 		}
-		k := -1
-		for i := range items {
-			if items[i].idx == idx {
-				k = i
-			}
-		}
+		k := slices.IndexFunc(items, func(it item) bool { return it.idx == idx })
 		if k < 0 {
 			items = append(items, item{idx: idx})
 			k = len(items) - 1

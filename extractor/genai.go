@@ -1,7 +1,6 @@
 package extractor
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 )
@@ -45,14 +44,6 @@ const (
 	opExecuteTool    = "execute_tool"
 )
 
-// genaiDecoder reads the OpenTelemetry GenAI semantic conventions: the
-// v1.37+ attributes (gen_ai.input.messages, gen_ai.output.messages,
-// gen_ai.system_instructions, gen_ai.tool.call.*) and the v1.28–v1.36
-// per-message events, as span events or joined log records.
-type genaiDecoder struct{}
-
-func (genaiDecoder) name() string { return "genai" }
-
 // classifyGenAI classifies a span by gen_ai.operation.name, else by its
 // span name.
 func classifyGenAI(s *span) spanClass {
@@ -89,7 +80,11 @@ func hasGenAIAttr(as attrs) bool {
 	return false
 }
 
-func (genaiDecoder) decode(s *span, evs []*event, f *spanFacts) bool {
+// decodeGenAI reads the OpenTelemetry GenAI semantic conventions: the
+// v1.37+ attributes (gen_ai.input.messages, gen_ai.output.messages,
+// gen_ai.system_instructions, gen_ai.tool.call.*) and the v1.28–v1.36
+// per-message events, as span events or joined log records.
+func decodeGenAI(s *span, evs []*event, f *spanFacts) bool {
 	class := classifyGenAI(s)
 	var msgEvents []*event
 	for _, ev := range evs {
@@ -100,9 +95,7 @@ func (genaiDecoder) decode(s *span, evs []*event, f *spanFacts) bool {
 	if class == classNone && !hasGenAIAttr(s.attrs) && msgEvents == nil {
 		return false
 	}
-	if f.class == classNone {
-		f.class = class
-	}
+	f.setClass(class)
 	var a genaiAttrs
 	a.read(s.attrs)
 	setStr(&f.agent, a.str(gaAgentName))
@@ -117,9 +110,7 @@ func (genaiDecoder) decode(s *span, evs []*event, f *spanFacts) bool {
 		if id := strings.TrimSpace(a.str(gaToolCallID)); id != "<not specified>" {
 			setStr(&f.toolCallID, id)
 		}
-		if v, ok := a.get(gaToolArguments); ok && !f.hasArgs {
-			f.args, f.hasArgs = unwrapJSONString(v), true
-		}
+		f.setArgs(a.get(gaToolArguments))
 		setStr(&f.result, a.str(gaToolResult))
 	}
 	setStr(&f.errorType, a.str(gaErrorType))
@@ -128,12 +119,7 @@ func (genaiDecoder) decode(s *span, evs []*event, f *spanFacts) bool {
 	setStr(&f.provider, a.str(gaProvider))
 	setStr(&f.provider, a.str(gaSystem))
 	setStr(&f.session, a.str(gaConversationID))
-	if f.inputTokens == 0 {
-		f.inputTokens = a.int(gaInputTokens, gaPromptTokens)
-	}
-	if f.outputTokens == 0 {
-		f.outputTokens = a.int(gaOutputTokens, gaCompletionTokens)
-	}
+	f.setTokens(a.int(gaInputTokens, gaPromptTokens), a.int(gaOutputTokens, gaCompletionTokens))
 	if f.finishReasons == nil {
 		f.finishReasons = stringList(a.str(gaFinishReasons))
 	}
@@ -272,16 +258,10 @@ func stringArray(t string) ([]string, bool) {
 // unwrapJSONString turns a double-encoded value ("\"{...}\"") into the JSON
 // it holds; other values are returned as they are.
 func unwrapJSONString(v string) string {
-	t := strings.TrimSpace(v)
-	if len(t) < 2 || t[0] != '"' {
-		return v
-	}
-	var s string
-	if json.Unmarshal([]byte(t), &s) != nil {
-		return v
-	}
-	if u := strings.TrimSpace(s); len(u) > 0 && (u[0] == '{' || u[0] == '[') {
-		return s
+	if s := jsonStringValue(v); s != v {
+		if u := strings.TrimSpace(s); len(u) > 0 && (u[0] == '{' || u[0] == '[') {
+			return s
+		}
 	}
 	return v
 }

@@ -38,49 +38,8 @@ var genaiKeys = [gaCount]string{
 
 // genaiKeyIndex returns the ga* index of key, or -1.
 func genaiKeyIndex(key string) int {
-	switch key {
-	case keyAgentName:
-		return gaAgentName
-	case keyToolName:
-		return gaToolName
-	case keyToolCallID:
-		return gaToolCallID
-	case keyToolArguments:
-		return gaToolArguments
-	case keyToolResult:
-		return gaToolResult
-	case keyErrorType:
-		return gaErrorType
-	case keyResponseModel:
-		return gaResponseModel
-	case keyRequestModel:
-		return gaRequestModel
-	case keyProvider:
-		return gaProvider
-	case keySystem:
-		return gaSystem
-	case keyConversationID:
-		return gaConversationID
-	case keyInputTokens:
-		return gaInputTokens
-	case keyPromptTokens:
-		return gaPromptTokens
-	case keyOutputTokens:
-		return gaOutputTokens
-	case keyCompletionTokens:
-		return gaCompletionTokens
-	case keyFinishReasons:
-		return gaFinishReasons
-	case keyInputMessages:
-		return gaInputMessages
-	case keyOutputMessages:
-		return gaOutputMessages
-	case keySystemInstructions:
-		return gaSystemInstructions
-	case keyToolDefinitions:
-		return gaToolDefinitions
-	}
-	return -1
+	e, _ := lookupKey(key)
+	return int(e.ga)
 }
 
 // genaiAttrs holds the first value of each attribute the GenAI decoder

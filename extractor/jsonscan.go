@@ -157,7 +157,7 @@ func (p *scanner) value() bool {
 	case '"':
 		return p.str()
 	case '{':
-		return p.object()
+		return p.fields(nil, nil)
 	case '[':
 		return p.array()
 	case 't':
@@ -228,9 +228,6 @@ func (p *scanner) key() (string, bool) {
 	p.ws()
 	return k, true
 }
-
-// object reads the object at p.i.
-func (p *scanner) object() bool { return p.fields(nil, nil) }
 
 // array reads the array at p.i.
 func (p *scanner) array() bool {

@@ -170,21 +170,30 @@ var knownKeys = []string{
 // probe sequences short.
 const internBits = 8
 
+// internEntry is a slot of internTable: a well-known key and its ga*
+// index (genaiKeys; -1 for a key the GenAI decoder does not read).
+type internEntry struct {
+	key string
+	ga  int8
+}
+
 // internTable holds knownKeys in open addressing by internHash, so that
-// interning costs a few byte loads and one string comparison instead of a
-// map lookup. It is read-only.
-var internTable = func() *[1 << internBits]string {
-	var t [1 << internBits]string
-	for _, k := range knownKeys {
-		for h := internHash(k); ; h = (h + 1) & (len(t) - 1) {
-			if t[h] == "" {
-				t[h] = k
-				break
-			}
-			if t[h] == k {
-				break
-			}
+// interning (and genaiKeyIndex) costs a few byte loads and one string
+// comparison instead of a map lookup. It is read-only.
+var internTable = func() *[1 << internBits]internEntry {
+	var t [1 << internBits]internEntry
+	slot := func(k string) *internEntry {
+		h := internHash(k)
+		for t[h].key != "" && t[h].key != k {
+			h = (h + 1) & (len(t) - 1)
 		}
+		return &t[h]
+	}
+	for _, k := range knownKeys {
+		*slot(k) = internEntry{k, -1}
+	}
+	for i, k := range genaiKeys {
+		*slot(k) = internEntry{k, int8(i)}
 	}
 	return &t
 }()
@@ -194,6 +203,23 @@ func internHash(k string) int {
 	n := len(k)
 	h := uint64(n) | uint64(k[n-1])<<8 | uint64(k[n/2])<<16 | uint64(k[n/3])<<24
 	return int((h * 0x9e3779b97f4a7c15) >> (64 - internBits))
+}
+
+// lookupKey returns the entry of a well-known key; ok is false (and the
+// entry's ga -1) for any other key.
+func lookupKey(key string) (e internEntry, ok bool) {
+	if key == "" {
+		return internEntry{ga: -1}, false
+	}
+	t := internTable
+	for h := internHash(key); ; h = (h + 1) & (len(t) - 1) {
+		switch e := t[h]; e.key {
+		case key:
+			return e, true
+		case "":
+			return internEntry{ga: -1}, false
+		}
+	}
 }
 
 // internKey returns the shared copy of a well-known key, else the
@@ -206,16 +232,8 @@ func internKey(key string) string {
 
 // internedKey is internKey; known reports a well-known key.
 func internedKey(key string) (k string, known bool) {
-	if key == "" {
-		return key, false
+	if e, ok := lookupKey(key); ok || key == "" {
+		return e.key, ok
 	}
-	t := internTable
-	for h := internHash(key); ; h = (h + 1) & (len(t) - 1) {
-		switch k := t[h]; k {
-		case key:
-			return k, true
-		case "":
-			return unique.Make(key).Value(), false
-		}
-	}
+	return unique.Make(key).Value(), false
 }

@@ -19,14 +19,10 @@ const (
 	keyWholeCompletion   = "gen_ai.completion"
 )
 
-// langsmithDecoder reads LangSmith's OTel spans (and LangChain's OTel
+// decodeLangSmith reads LangSmith's OTel spans (and LangChain's OTel
 // mode): langsmith.span.kind llm / chain / tool, the root chain being the
 // run. It runs after the GenAI decoder.
-type langsmithDecoder struct{}
-
-func (langsmithDecoder) name() string { return "langsmith" }
-
-func (langsmithDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
+func decodeLangSmith(s *span, _ []*event, f *spanFacts) bool {
 	if s.genaiOnly {
 		return false // no langsmith.span.kind
 	}
@@ -47,9 +43,7 @@ func (langsmithDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 			class = classRun
 		}
 	}
-	if f.class == classNone {
-		f.class = class
-	}
+	f.setClass(class)
 	for _, k := range [...]string{"session_id", "thread_id", "conversation_id"} {
 		setStr(&f.session, a.str(keyLangSmithMeta+k))
 	}

@@ -35,28 +35,14 @@ type message struct {
 // text joins the message's text parts. A single text part is returned as
 // it is.
 func (m *message) text() string {
-	var only string
-	n := 0
+	var buf [4]string
+	texts := buf[:0]
 	for _, p := range m.Parts {
 		if p.Type == partText && p.Content != "" {
-			only = p.Content
-			n++
+			texts = append(texts, p.Content)
 		}
 	}
-	if n <= 1 {
-		return only
-	}
-	var b strings.Builder
-	for _, p := range m.Parts {
-		if p.Type != partText || p.Content == "" {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(p.Content)
-	}
-	return b.String()
+	return strings.Join(texts, "\n")
 }
 
 // rawJSON is the text of one JSON value, as json.RawMessage holds it, kept

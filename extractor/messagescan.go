@@ -98,21 +98,12 @@ func parseInstructions(raw string) string {
 		return raw
 	}
 	p := scanner{s: t}
-	var b strings.Builder
-	var only string // the single text, while there is one: no copy needed
-	n := 0
+	var buf [4]string
+	texts := buf[:0]
 	add := func(s string) {
-		if s == "" {
-			return
+		if s != "" {
+			texts = append(texts, s)
 		}
-		if n++; n == 1 {
-			only = s
-			return
-		}
-		if n == 2 {
-			b.WriteString(only)
-		}
-		appendLine(&b, s)
 	}
 	more, ok := p.elements()
 	for ; more; more, ok = p.next(']') {
@@ -144,10 +135,7 @@ func parseInstructions(raw string) string {
 	if !ok || !p.end() {
 		return t // not JSON
 	}
-	if n <= 1 {
-		return only
-	}
-	return b.String()
+	return strings.Join(texts, "\n")
 }
 
 // messageTexts returns the text parts of the message object t, when it
@@ -243,28 +231,10 @@ func (p *scanner) part(w *wirePart) bool {
 	if !p.at('{') {
 		return p.skipMismatch()
 	}
-	return p.fields(partFields[:], func(f int) bool { return p.raw(w.field(f)) })
-}
-
-// field returns the field of w named partFields[f].
-func (w *wirePart) field(f int) *rawJSON {
-	switch f {
-	case 0:
-		return &w.Type
-	case 1:
-		return &w.Content
-	case 2:
-		return &w.Text
-	case 3:
-		return &w.ID
-	case 4:
-		return &w.Name
-	case 5:
-		return &w.Arguments
-	case 6:
-		return &w.Response
-	}
-	return &w.Result
+	return p.fields(partFields[:], func(f int) bool {
+		// in the order of partFields
+		return p.raw([...]*rawJSON{&w.Type, &w.Content, &w.Text, &w.ID, &w.Name, &w.Arguments, &w.Response, &w.Result}[f])
+	})
 }
 
 // toolCalls decodes the value at p.i into *s as json.Unmarshal decodes it

@@ -40,29 +40,6 @@ type metrics struct {
 	// partial counts released traces that yield runs but miss spans,
 	// by reason (PartialNoRoot, PartialMissingParent).
 	partial *prometheus.CounterVec
-	// byOutcome are the traces counter's children, resolved once (the
-	// series are initialised at start) so a release does no label lookup;
-	// indexed like traceOutcomes.
-	byOutcome [numOutcomes]prometheus.Counter
-}
-
-// numOutcomes is the number of trace outcomes.
-const numOutcomes = 6
-
-// traceOutcomes lists the trace outcomes.
-func traceOutcomes() [numOutcomes]string {
-	return [numOutcomes]string{OutcomeComplete, OutcomeMaxAge, OutcomeEvicted, OutcomeIncomplete, OutcomeTooLarge, OutcomeNoGenAI}
-}
-
-// released counts one trace released with outcome.
-func (m *metrics) released(outcome string) {
-	for i, o := range traceOutcomes() {
-		if o == outcome {
-			m.byOutcome[i].Inc()
-			return
-		}
-	}
-	m.traces.WithLabelValues(outcome).Inc()
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -87,8 +64,8 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	for _, r := range []string{PartialNoRoot, PartialMissingParent} {
 		m.partial.WithLabelValues(r)
 	}
-	for i, o := range traceOutcomes() {
-		m.byOutcome[i] = m.traces.WithLabelValues(o)
+	for _, o := range [...]string{OutcomeComplete, OutcomeMaxAge, OutcomeEvicted, OutcomeIncomplete, OutcomeTooLarge, OutcomeNoGenAI} {
+		m.traces.WithLabelValues(o)
 	}
 	if reg == nil {
 		return m, nil

@@ -78,7 +78,7 @@ func FuzzValue(f *testing.F) {
 		_ = unwrapToolOutput(s)
 		_ = looksLikeToolError(s)
 		_, _ = handoffTarget(s)
-		_ = compactJSON(s)
+		_ = jsonEqualText(s, s+" ")
 		_ = strconv.Quote(s)
 	})
 }

@@ -29,15 +29,6 @@ const (
 	keyOIUser           = "user.id"
 )
 
-// openinferenceDecoder reads OpenInference spans: the span kind in
-// openinference.span.kind, flattened llm.input_messages / llm.output_messages
-// on LLM spans, arguments and result in input.value / output.value on TOOL
-// spans, the run's input and output in input.value / output.value of its
-// AGENT or root CHAIN span, and session.id.
-type openinferenceDecoder struct{}
-
-func (openinferenceDecoder) name() string { return "openinference" }
-
 // keepOpenInferenceAttr is the kept-key policy of the OpenInference
 // decoder.
 func keepOpenInferenceAttr(key string) bool {
@@ -76,7 +67,12 @@ func openinferenceValuesRead(m pcommon.Map, root bool) bool {
 	return false
 }
 
-func (openinferenceDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
+// decodeOpenInference reads OpenInference spans: the span kind in
+// openinference.span.kind, flattened llm.input_messages / llm.output_messages
+// on LLM spans, arguments and result in input.value / output.value on TOOL
+// spans, the run's input and output in input.value / output.value of its
+// AGENT or root CHAIN span, and session.id.
+func decodeOpenInference(s *span, _ []*event, f *spanFacts) bool {
 	if s.genaiOnly {
 		return false // no openinference.span.kind
 	}
@@ -86,9 +82,7 @@ func (openinferenceDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 		return false
 	}
 	class := openinferenceClass(s, kind)
-	if f.class == classNone {
-		f.class = class
-	}
+	f.setClass(class)
 	setStr(&f.session, a.str(keyOISession))
 	switch class {
 	case classRun:
@@ -136,12 +130,8 @@ func openinferenceRun(s *span, kind string, f *spanFacts) {
 	if f.agent == "" && (kind == "CHAIN" || s.hasParent()) {
 		f.agent = s.name
 	}
-	if v, ok := a.get(keyOIInput); ok && f.input == nil {
-		f.input = f.newContent(content{kind: contentMessages, raw: v, parse: parseInputValue})
-	}
-	if v, ok := a.get(keyOIOutput); ok && f.output == nil {
-		f.output = f.newContent(content{kind: contentMessages, raw: v, parse: parseOutputValue})
-	}
+	f.parsedFrom(&f.input, a, keyOIInput, parseInputValue)
+	f.parsedFrom(&f.output, a, keyOIOutput, parseOutputValue)
 }
 
 // openinferenceLLM reads an LLM span: model, provider, token counts,
@@ -151,35 +141,20 @@ func openinferenceLLM(a attrs, f *spanFacts) {
 	setStr(&f.model, a.str(keyOIModel))
 	setStr(&f.provider, a.str(keyOIProvider))
 	setStr(&f.provider, a.str(keyOISystem))
-	if f.inputTokens == 0 {
-		f.inputTokens = intAttr(a, keyOIPromptTokens)
-	}
-	if f.outputTokens == 0 {
-		f.outputTokens = intAttr(a, keyOICompletionToks)
-	}
-	if f.finishReasons == nil {
-		if v := a.str(keyOIFinishReason); v != "" {
-			f.finishReasons = []string{v}
-		}
-	}
+	f.setTokens(intAttr(a, keyOIPromptTokens), intAttr(a, keyOICompletionToks))
+	f.setFinishReason(a.str(keyOIFinishReason))
 	openinferenceMessages(a, f)
 }
 
 // openinferenceMessages reads the flattened llm.input_messages,
 // llm.output_messages and llm.tools of an LLM span.
 func openinferenceMessages(a attrs, f *spanFacts) {
-	if f.input == nil && hasFlat(a, keyOIInputMessages) {
-		f.input = f.newContent(content{kind: contentMessages, raw: keyOIInputMessages, attrs: a})
-	}
-	if f.output == nil && hasFlat(a, keyOIOutputMessages) {
-		f.output = f.newContent(content{kind: contentMessages, raw: keyOIOutputMessages, attrs: a})
-	}
+	f.flatFrom(&f.input, contentMessages, a, keyOIInputMessages)
+	f.flatFrom(&f.output, contentMessages, a, keyOIOutputMessages)
 	if f.instructions == nil && f.input != nil && f.input.attrs != nil {
 		f.instructions = f.newContent(content{kind: contentInstructions, raw: keyOIInputMessages, attrs: a})
 	}
-	if f.toolDefs == nil && hasFlat(a, keyOITools) {
-		f.toolDefs = f.newContent(content{kind: contentToolDefs, raw: keyOITools, attrs: a})
-	}
+	f.flatFrom(&f.toolDefs, contentToolDefs, a, keyOITools)
 }
 
 // openinferenceTool reads a TOOL span: the tool's name and call id, its
@@ -189,9 +164,7 @@ func openinferenceTool(s *span, f *spanFacts) {
 	setStr(&f.toolName, a.str(keyOIToolName))
 	setStr(&f.toolName, s.name)
 	setStr(&f.toolCallID, strings.TrimSpace(a.str(keyOIToolID)))
-	if v, ok := a.get(keyOIInput); ok && !f.hasArgs {
-		f.args, f.hasArgs = unwrapJSONString(v), true
-	}
+	f.setArgs(a.get(keyOIInput))
 	if f.result == "" {
 		f.result = unwrapToolOutput(a.str(keyOIOutput))
 	}

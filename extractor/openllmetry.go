@@ -15,16 +15,6 @@ const (
 	keyTLFunctions    = "llm.request.functions"
 )
 
-// openllmetryDecoder reads OpenLLMetry (Traceloop) spans: workflow, agent
-// and tool spans of the SDK decorators (traceloop.span.kind,
-// traceloop.entity.*, inputs wrapped as {"args":[…],"kwargs":{…}}), and
-// the legacy flattened LLM content gen_ai.prompt.<i>.* /
-// gen_ai.completion.<i>.* (tool calls under tool_calls.<j>.*). The 0.55+
-// LLM spans use the official gen_ai.* keys, which the GenAI decoder reads.
-type openllmetryDecoder struct{}
-
-func (openllmetryDecoder) name() string { return "openllmetry" }
-
 // keepOpenLLMetryAttr is the kept-key policy of the OpenLLMetry decoder
 // (its gen_ai.* and llm.* keys are kept by the GenAI and OpenInference
 // policies).
@@ -38,15 +28,19 @@ var tlSessionKeys = [...]string{
 	keyTLAssociation + "thread_id", keyTLAssociation + "chat_id",
 }
 
-func (openllmetryDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
+// decodeOpenLLMetry reads OpenLLMetry (Traceloop) spans: workflow, agent
+// and tool spans of the SDK decorators (traceloop.span.kind,
+// traceloop.entity.*, inputs wrapped as {"args":[…],"kwargs":{…}}), and
+// the legacy flattened LLM content gen_ai.prompt.<i>.* /
+// gen_ai.completion.<i>.* (tool calls under tool_calls.<j>.*). The 0.55+
+// LLM spans use the official gen_ai.* keys, which the GenAI decoder reads.
+func decodeOpenLLMetry(s *span, _ []*event, f *spanFacts) bool {
 	kind, ok := openllmetryKind(s)
 	if !ok {
 		return false
 	}
 	class := openllmetryClass(kind)
-	if f.class == classNone {
-		f.class = class
-	}
+	f.setClass(class)
 	a := s.attrs
 	for _, k := range tlSessionKeys {
 		setStr(&f.session, a.str(k))
@@ -102,12 +96,8 @@ func openllmetryRun(a attrs, kind string, f *spanFacts) {
 		setStr(&f.agent, a.str(keyAgentName))
 		setStr(&f.agent, a.str(keyTLEntityName))
 	}
-	if v, ok := a.get(keyTLEntityInput); ok && f.input == nil {
-		f.input = f.newContent(content{kind: contentMessages, raw: v, parse: parseInputValue})
-	}
-	if v, ok := a.get(keyTLEntityOutput); ok && f.output == nil {
-		f.output = f.newContent(content{kind: contentMessages, raw: v, parse: parseOutputValue})
-	}
+	f.parsedFrom(&f.input, a, keyTLEntityInput, parseInputValue)
+	f.parsedFrom(&f.output, a, keyTLEntityOutput, parseOutputValue)
 }
 
 // openllmetryTool reads a tool span: the tool's name and call id, its
@@ -136,21 +126,13 @@ func openllmetryTool(s *span, f *spanFacts) {
 // openllmetryLLM reads the legacy flattened content of an LLM span:
 // prompt, completion (with its finish reasons) and functions.
 func openllmetryLLM(a attrs, f *spanFacts) {
-	if f.input == nil && hasFlat(a, keyTLPrompt) {
-		f.input = f.newContent(content{kind: contentMessages, raw: keyTLPrompt, attrs: a})
-		if f.instructions == nil {
-			f.instructions = f.newContent(content{kind: contentInstructions, from: f.input})
-		}
+	if f.flatFrom(&f.input, contentMessages, a, keyTLPrompt) && f.instructions == nil {
+		f.instructions = f.newContent(content{kind: contentInstructions, from: f.input})
 	}
-	if f.output == nil && hasFlat(a, keyTLCompletion) {
-		f.output = f.newContent(content{kind: contentMessages, raw: keyTLCompletion, attrs: a})
-		if f.finishReasons == nil {
-			f.finishReasons = flatFinishReasons(a)
-		}
+	if f.flatFrom(&f.output, contentMessages, a, keyTLCompletion) && f.finishReasons == nil {
+		f.finishReasons = flatFinishReasons(a)
 	}
-	if f.toolDefs == nil && hasFlat(a, keyTLFunctions) {
-		f.toolDefs = f.newContent(content{kind: contentToolDefs, raw: keyTLFunctions, attrs: a})
-	}
+	f.flatFrom(&f.toolDefs, contentToolDefs, a, keyTLFunctions)
 }
 
 // flatFinishReasons reads gen_ai.completion.<i>.finish_reason, in

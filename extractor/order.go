@@ -14,18 +14,6 @@ import (
 // order in which the model requested the calls (tool_call parts), then span
 // id so the result is deterministic.
 
-func sortByStart(spans []span, idx []int) {
-	slices.SortStableFunc(idx, func(a, b int) int {
-		return cmpSpans(&spans[a], &spans[b])
-	})
-}
-
-func sortMembers(spans []span, ms []member) {
-	slices.SortStableFunc(ms, func(a, b member) int {
-		return cmpSpans(&spans[a.i], &spans[b.i])
-	})
-}
-
 func cmpSpans(a, b *span) int {
 	if c := cmp.Compare(a.start, b.start); c != 0 {
 		return c
@@ -38,18 +26,7 @@ func cmpSpans(a, b *span) int {
 
 // isAncestor reports whether span a is an ancestor of span b.
 func (x *extraction) isAncestor(a, b int) bool {
-	cur := b
-	for steps := 0; steps < len(x.t.spans); steps++ {
-		p := int(x.parent[cur])
-		if p < 0 || p == b {
-			return false
-		}
-		if p == a {
-			return true
-		}
-		cur = p
-	}
-	return false
+	return x.ancestor(b, func(p int) bool { return p == a }) >= 0
 }
 
 // causal compares two spans of a run by the causal order rule; tie is

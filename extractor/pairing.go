@@ -1,6 +1,8 @@
 package extractor
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -112,31 +114,8 @@ func jsonEqualText(a, b string) bool {
 	if a == b {
 		return true
 	}
-	return compactJSON(a) == compactJSON(b)
-}
-
-func compactJSON(s string) string {
-	var b strings.Builder
-	inStr, esc := false, false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case inStr:
-			if esc {
-				esc = false
-			} else if c == '\\' {
-				esc = true
-			} else if c == '"' {
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
+	var ca, cb bytes.Buffer
+	return json.Compact(&ca, []byte(a)) == nil && json.Compact(&cb, []byte(b)) == nil && bytes.Equal(ca.Bytes(), cb.Bytes())
 }
 
 // responseFor returns the result sent back to the model for call id, from

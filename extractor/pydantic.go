@@ -20,14 +20,6 @@ const (
 	keyAggregatedUsage     = "gen_ai.aggregated_usage."
 )
 
-// pydanticDecoder reads Pydantic AI spans: invoke_agent name (v3+) or
-// agent run (v2) with final_result and the whole conversation, chat
-// model spans (GenAI keys), and execute_tool name / running tool spans. It
-// runs after the GenAI decoder.
-type pydanticDecoder struct{}
-
-func (pydanticDecoder) name() string { return "pydantic-ai" }
-
 // isPydantic reports whether s was emitted by Pydantic AI.
 func isPydantic(s *span) bool {
 	if s.scope == pydanticScope {
@@ -71,7 +63,11 @@ func isPydantic(s *span) bool {
 	return false
 }
 
-func (pydanticDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
+// decodePydantic reads Pydantic AI spans: invoke_agent name (v3+) or
+// agent run (v2) with final_result and the whole conversation, chat
+// model spans (GenAI keys), and execute_tool name / running tool spans. It
+// runs after the GenAI decoder.
+func decodePydantic(s *span, _ []*event, f *spanFacts) bool {
 	if !isPydantic(s) {
 		return false
 	}
@@ -79,39 +75,24 @@ func (pydanticDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 	a := s.attrs
 	switch s.name {
 	case "agent run":
-		if f.class == classNone {
-			f.class = classRun
-		}
+		f.setClass(classRun)
 	case "running tool", "running output function":
-		if f.class == classNone {
-			f.class = classTool
-		}
+		f.setClass(classTool)
 	}
 	switch f.class {
 	case classRun:
 		setStr(&f.agent, a.str(keyPydanticAgentName))
 		setStr(&f.agent, a.str(keyAgentName))
-		if f.input == nil {
-			if v, ok := a.get(keyPydanticAllMessages); ok {
-				f.input = f.newContent(content{kind: contentMessages, raw: v})
-			} else if v, ok := a.get(keyPydanticMsgEvents); ok {
-				f.input = f.newContent(content{kind: contentMessages, raw: v, parse: parsePydanticEvents})
-			}
-		}
-		if f.output == nil {
-			if v, ok := a.get(keyPydanticFinalResult); ok {
-				f.output = f.newContent(content{kind: contentMessages, raw: v, parse: parseFinalResult})
-			}
-		}
+		f.parsedFrom(&f.input, a, keyPydanticAllMessages, nil)
+		f.parsedFrom(&f.input, a, keyPydanticMsgEvents, parsePydanticEvents)
+		f.parsedFrom(&f.output, a, keyPydanticFinalResult, parseFinalResult)
 	case classTool:
 		setStr(&f.toolName, a.str(keyToolName))
 		if f.toolName == "" && s.name == "running output function" {
 			f.toolName = keyPydanticFinalResult
 		}
 		setStr(&f.toolCallID, strings.TrimSpace(a.str(keyToolCallID)))
-		if v, ok := a.get(keyPydanticToolArgs); ok && !f.hasArgs {
-			f.args, f.hasArgs = unwrapJSONString(v), true
-		}
+		f.setArgs(a.get(keyPydanticToolArgs))
 		setStr(&f.result, a.str(keyPydanticToolResp))
 		if stage := a.str(keyPydanticFailure); stage != "" {
 			setStr(&f.errorType, "tool_failed_"+stage)

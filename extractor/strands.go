@@ -15,17 +15,6 @@ const (
 	strandsScopeStart = "strands"
 )
 
-// strandsDecoder reads Strands Agents spans: invoke_agent name →
-// execute_event_loop_cycle → chat / execute_tool name, multi-agent
-// invoke_swarm / invoke_graph, with content in per-message span events
-// (gen_ai.user.message, gen_ai.choice, ... with Bedrock content blocks) or
-// in gen_ai.client.inference.operation.details events. It runs after the
-// GenAI decoder and replaces the event content it read, as the GenAI
-// event form does not know content blocks.
-type strandsDecoder struct{}
-
-func (strandsDecoder) name() string { return "strands" }
-
 // isStrands reports whether s was emitted by Strands Agents.
 func isStrands(s *span) bool {
 	if s.name == strandsCycle || strings.HasPrefix(s.scope, strandsScopeStart) {
@@ -44,7 +33,14 @@ func isStrands(s *span) bool {
 	return false
 }
 
-func (strandsDecoder) decode(s *span, evs []*event, f *spanFacts) bool {
+// decodeStrands reads Strands Agents spans: invoke_agent name →
+// execute_event_loop_cycle → chat / execute_tool name, multi-agent
+// invoke_swarm / invoke_graph, with content in per-message span events
+// (gen_ai.user.message, gen_ai.choice, ... with Bedrock content blocks) or
+// in gen_ai.client.inference.operation.details events. It runs after the
+// GenAI decoder and replaces the event content it read, as the GenAI
+// event form does not know content blocks.
+func decodeStrands(s *span, evs []*event, f *spanFacts) bool {
 	if !isStrands(s) {
 		return false
 	}
@@ -55,9 +51,7 @@ func (strandsDecoder) decode(s *span, evs []*event, f *spanFacts) bool {
 		class = classRun // invoke_swarm, invoke_graph: multi-agent orchestrators
 		setStr(&f.agent, a.str(keyAgentName))
 	}
-	if f.class == classNone {
-		f.class = class
-	}
+	f.setClass(class)
 	claimConvention(f, "strands")
 	if f.provider == strandsProvider {
 		f.provider = "" // the framework, not the model provider
@@ -86,9 +80,7 @@ func strandsTool(a attrs, evs []*event, f *spanFacts) {
 	for _, ev := range evs {
 		switch ev.name {
 		case evToolMessage:
-			if v, ok := ev.attrs.get("content"); ok && !f.hasArgs {
-				f.args, f.hasArgs = unwrapJSONString(v), true
-			}
+			f.setArgs(ev.attrs.get("content"))
 			setStr(&f.toolCallID, strings.TrimSpace(ev.attrs.str("id")))
 		case evChoice:
 			if v, ok := ev.attrs.get("message"); ok {

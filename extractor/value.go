@@ -1,7 +1,6 @@
 package extractor
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -52,13 +51,8 @@ func parseValue(raw string, output bool) []message {
 			}
 		}
 		return nil
-	case '"':
-		var s string
-		if json.Unmarshal([]byte(t), &s) == nil {
-			return text(s)
-		}
 	}
-	return text(raw)
+	return text(jsonStringValue(raw))
 }
 
 // parseInputValue and parseOutputValue are parseValue as content parse

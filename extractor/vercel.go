@@ -8,14 +8,6 @@ import "strings"
 // reads them; this decoder adds what is Vercel's own.
 const opAgentStep = "agent_step"
 
-// vercelDecoder reads the Vercel AI SDK 7 additions to the GenAI spans:
-// the agent name is gen_ai.agent.name (the functionId) and never the model
-// id in the span name, and the session comes from the runtime context
-// (ai.settings.context.*) or telemetry metadata.
-type vercelDecoder struct{}
-
-func (vercelDecoder) name() string { return "vercel-ai" }
-
 // isVercelGenAI reports whether s is a GenAI span of the AI SDK 7: its
 // instrumentation scope is "ai", or it is a step span.
 func isVercelGenAI(s *span) bool {
@@ -25,7 +17,11 @@ func isVercelGenAI(s *span) bool {
 	return strings.HasPrefix(s.name, "step ") && s.attrs.str(keyOperation) == opAgentStep
 }
 
-func (vercelDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
+// decodeVercel reads the Vercel AI SDK 7 additions to the GenAI spans:
+// the agent name is gen_ai.agent.name (the functionId) and never the model
+// id in the span name, and the session comes from the runtime context
+// (ai.settings.context.*) or telemetry metadata.
+func decodeVercel(s *span, _ []*event, f *spanFacts) bool {
 	if !isVercelGenAI(s) || strings.HasPrefix(s.name, "ai.") {
 		return false
 	}

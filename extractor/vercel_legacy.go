@@ -87,14 +87,6 @@ func vercelSession(a attrs) string {
 	return ""
 }
 
-// vercelLegacyDecoder reads the Vercel AI SDK ai.* spans: ai.generateText
-// (and streamText, generateObject, streamObject) as the run, their
-// doGenerate / doStream children as model calls, ai.toolCall as tool
-// calls.
-type vercelLegacyDecoder struct{}
-
-func (vercelLegacyDecoder) name() string { return "vercel-ai" }
-
 // vercelOperation returns the ai.* operation of a span named in the ai.
 // namespace (the SDK names each span after its operation id):
 // ai.operationId, else the span name.
@@ -122,16 +114,18 @@ func classifyVercel(op string) spanClass {
 	return classNone
 }
 
-func (vercelLegacyDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
+// decodeVercelLegacy reads the Vercel AI SDK ai.* spans: ai.generateText
+// (and streamText, generateObject, streamObject) as the run, their
+// doGenerate / doStream children as model calls, ai.toolCall as tool
+// calls.
+func decodeVercelLegacy(s *span, _ []*event, f *spanFacts) bool {
 	op := vercelOperation(s)
 	if op == "" {
 		return false
 	}
 	class := classifyVercel(op)
 	claimConvention(f, "vercel-ai")
-	if f.class == classNone {
-		f.class = class
-	}
+	f.setClass(class)
 	a := s.attrs
 	setStr(&f.session, vercelSession(a))
 	switch class {
@@ -139,36 +133,15 @@ func (vercelLegacyDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 		// the system prompt is a system message of the input: the run's
 		// instructions are read from there
 		setStr(&f.agent, a.str(keyAIFunctionID))
-		if f.input == nil {
-			if v, ok := a.get(keyAIPrompt); ok {
-				f.input = f.newContent(content{kind: contentMessages, raw: v, parse: parseVercelPrompt})
-			}
-		}
-		if f.output == nil {
-			if v, ok := a.get(keyAIResponseText); ok {
-				f.output = f.newContent(content{kind: contentMessages, raw: v, parse: parseVercelOutput})
-			}
-		}
+		f.parsedFrom(&f.input, a, keyAIPrompt, parseVercelPrompt)
+		f.parsedFrom(&f.output, a, keyAIResponseText, parseVercelOutput)
 	case classLLM:
 		setStr(&f.model, a.str(keyAIResponseModel))
 		setStr(&f.model, a.str(keyAIModelID))
 		setStr(&f.provider, a.str(keyAIModelProvider))
-		if f.inputTokens == 0 {
-			f.inputTokens = intAttr(a, keyAIInputTokens, keyAIPromptTokens)
-		}
-		if f.outputTokens == 0 {
-			f.outputTokens = intAttr(a, keyAIOutputTokens, keyAICompletionToks)
-		}
-		if f.finishReasons == nil {
-			if v := a.str(keyAIResponseFinish); v != "" {
-				f.finishReasons = []string{v}
-			}
-		}
-		if f.input == nil {
-			if v, ok := a.get(keyAIPromptMessages); ok {
-				f.input = f.newContent(content{kind: contentMessages, raw: v, parse: parseVercelMessagesContent})
-			}
-		}
+		f.setTokens(intAttr(a, keyAIInputTokens, keyAIPromptTokens), intAttr(a, keyAIOutputTokens, keyAICompletionToks))
+		f.setFinishReason(a.str(keyAIResponseFinish))
+		f.parsedFrom(&f.input, a, keyAIPromptMessages, parseVercelMessages)
 		if f.output == nil {
 			text, okText := a.get(keyAIResponseText)
 			calls, okCalls := a.get(keyAIResponseCalls)
@@ -179,9 +152,7 @@ func (vercelLegacyDecoder) decode(s *span, _ []*event, f *spanFacts) bool {
 	case classTool:
 		setStr(&f.toolName, a.str(keyAIToolCallName))
 		setStr(&f.toolCallID, strings.TrimSpace(a.str(keyAIToolCallID)))
-		if v, ok := a.get(keyAIToolCallArgs); ok && !f.hasArgs {
-			f.args, f.hasArgs = unwrapJSONString(v), true
-		}
+		f.setArgs(a.get(keyAIToolCallArgs))
 		if v, ok := a.get(keyAIToolCallResult); ok {
 			setStr(&f.result, jsonStringValue(v))
 		}
@@ -249,26 +220,21 @@ func parseVercelPrompt(raw, _ string) []message {
 	}
 	if p := strings.TrimSpace(string(w.Prompt)); p != "" {
 		if p[0] == '[' {
-			out = append(out, parseVercelMessages(p)...)
+			out = append(out, parseVercelMessages(p, "")...)
 		} else if t := contentText(rawJSON(p)); t != "" {
 			out = append(out, message{Role: "user", Parts: textParts(t)})
 		}
 	}
 	if len(w.Messages) > 0 {
-		out = append(out, parseVercelMessages(string(w.Messages))...)
+		out = append(out, parseVercelMessages(string(w.Messages), "")...)
 	}
 	return out
 }
 
-// parseVercelMessagesContent decodes ai.prompt.messages.
-func parseVercelMessagesContent(raw, _ string) []message {
-	return parseVercelMessages(raw)
-}
-
 // parseVercelMessages decodes a list of messages in the AI SDK's provider
-// prompt format: content is a string or a list of text, tool-call and
-// tool-result parts.
-func parseVercelMessages(raw string) []message {
+// prompt format (ai.prompt.messages): content is a string or a list of
+// text, tool-call and tool-result parts.
+func parseVercelMessages(raw, _ string) []message {
 	var ws []wireVercelMessage
 	if json.Unmarshal([]byte(raw), &ws) != nil {
 		return nil
@@ -313,11 +279,7 @@ func vercelPart(raw rawJSON) (part, bool) {
 	case "reasoning":
 		return part{Type: "reasoning", Content: rawString(w.Text)}, true
 	case "tool-call":
-		args := w.Input
-		if len(args) == 0 {
-			args = w.Args
-		}
-		return part{Type: partToolCall, ID: strings.TrimSpace(rawString(w.ToolCallID)), Name: rawString(w.ToolName), Arguments: vercelArgs(args)}, true
+		return vercelToolCall(&w), true
 	case "tool-result":
 		resp := rawString(w.Result)
 		if len(w.Output) > 0 {
@@ -336,16 +298,15 @@ func vercelPart(raw rawJSON) (part, bool) {
 	return part{}, false
 }
 
-// vercelArgs returns tool-call arguments as JSON text: v5+ records input
-// as a JSON string holding the object (JSON in JSON), v4 as the object.
-func vercelArgs(raw rawJSON) string { return rawString(raw) }
-
-// wireVercelToolCall is one entry of ai.response.toolCalls.
-type wireVercelToolCall struct {
-	ToolCallID rawJSON `json:"toolCallId"`
-	ToolName   rawJSON `json:"toolName"`
-	Args       rawJSON `json:"args"`
-	Input      rawJSON `json:"input"`
+// vercelToolCall converts a tool-call part or an entry of
+// ai.response.toolCalls. Arguments are JSON text: v5+ records input as a
+// JSON string holding the object (JSON in JSON), v4 args as the object.
+func vercelToolCall(w *wireVercelPart) part {
+	args := w.Input
+	if len(args) == 0 {
+		args = w.Args
+	}
+	return part{Type: partToolCall, ID: strings.TrimSpace(rawString(w.ToolCallID)), Name: rawString(w.ToolName), Arguments: rawString(args)}
 }
 
 // parseVercelOutput builds the assistant message of a step from
@@ -353,14 +314,10 @@ type wireVercelToolCall struct {
 func parseVercelOutput(text, calls string) []message {
 	m := message{Role: "assistant", Parts: textParts(text)}
 	if t := strings.TrimSpace(calls); t != "" {
-		var ws []wireVercelToolCall
+		var ws []wireVercelPart
 		if json.Unmarshal([]byte(t), &ws) == nil {
-			for _, w := range ws {
-				args := w.Input
-				if len(args) == 0 {
-					args = w.Args
-				}
-				m.Parts = append(m.Parts, part{Type: partToolCall, ID: strings.TrimSpace(rawString(w.ToolCallID)), Name: rawString(w.ToolName), Arguments: vercelArgs(args)})
+			for i := range ws {
+				m.Parts = append(m.Parts, vercelToolCall(&ws[i]))
 			}
 		}
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
-	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/encoding"
@@ -24,80 +22,36 @@ const (
 	logsExportPath   = "/" + logsServiceName + "/Export"
 )
 
-// tracesServer serves OTLP/gRPC traces.
-type tracesServer struct {
-	ptraceotlp.UnimplementedGRPCServer
-	*signal[ptraceotlp.ExportRequest, ptraceotlp.ExportResponse]
-}
-
-// logsServer serves OTLP/gRPC logs.
-type logsServer struct {
-	plogotlp.UnimplementedGRPCServer
-	*signal[plogotlp.ExportRequest, plogotlp.ExportResponse]
-}
-
-var (
-	_ ptraceotlp.GRPCServer = (*tracesServer)(nil)
-	_ plogotlp.GRPCServer   = (*logsServer)(nil)
-	_ rawExporter           = (*tracesServer)(nil)
-	_ rawExporter           = (*logsServer)(nil)
-)
-
-// Export handles a decoded traces request.
-func (s *tracesServer) Export(ctx context.Context, req ptraceotlp.ExportRequest) (ptraceotlp.ExportResponse, error) {
-	resp, o := s.exportGRPC(ctx, nil, req, 0)
-	return resp, o.grpcErr()
-}
-
-// Export handles a decoded logs request.
-func (s *logsServer) Export(ctx context.Context, req plogotlp.ExportRequest) (plogotlp.ExportResponse, error) {
-	resp, o := s.exportGRPC(ctx, nil, req, 0)
-	return resp, o.grpcErr()
-}
-
-// exportGRPC handles a decoded request, answering INTERNAL on a panic.
-func (s *signal[Req, Resp]) exportGRPC(ctx context.Context, raw []byte, req Req, deep int) (resp Resp, o outcome) {
-	defer func() {
-		if p := recover(); p != nil {
-			resp, o = s.newResponse(), s.r.panicOutcome(protoGRPC, s.name, p)
-			s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
-		}
-	}()
-	return s.export(ctx, protoGRPC, raw, req, deep)
-}
-
-// exportRaw decodes (with the nesting guard) and handles a protobuf body.
-func (s *signal[Req, Resp]) exportRaw(ctx context.Context, raw []byte) (rawMessage, error) {
-	o, out := s.handleRaw(ctx, raw)
-	s.r.metrics.requests.WithLabelValues(protoGRPC, s.name, codeLabel(o.code)).Inc()
-	return out, o.grpcErr()
-}
-
-func (s *signal[Req, Resp]) handleRaw(ctx context.Context, raw []byte) (o outcome, out rawMessage) {
+// exportRaw decodes (with the nesting guard) and handles a protobuf body,
+// answering INTERNAL on a panic, and counts the answer.
+func (s *signal[Req, Resp]) exportRaw(ctx context.Context, raw []byte) (out rawMessage, err error) {
+	var o outcome
 	defer func() {
 		if p := recover(); p != nil {
 			o, out = s.r.panicOutcome(protoGRPC, s.name, p), nil
 			s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
 		}
+		s.r.metrics.requests.WithLabelValues(protoGRPC, s.name, codeLabel(o.code)).Inc()
+		err = o.grpcErr()
 	}()
 	if !s.r.mem.Decompressed().Take(int64(len(raw)), 0) {
-		o = s.r.memoryOutcome()
+		o = s.r.unavailable(reasonMemoryLimit)
 		s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
-		return o, nil
+		return nil, nil
 	}
 	defer s.r.mem.Decompressed().Release(int64(len(raw)))
-	req, raw, deep, err := s.decodeProto(raw)
-	if err != nil {
-		o = undecodable(err)
+	req, raw, deep, derr := s.decodeProto(raw)
+	if derr != nil {
+		o = undecodable(derr)
 		s.r.metrics.refused(protoGRPC, s.name, o.reason, 0)
-		return o, nil
+		return nil, nil
 	}
-	resp, o := s.exportGRPC(ctx, raw, req, deep)
+	resp, o := s.export(ctx, protoGRPC, raw, req, deep)
 	if o.code != codes.OK {
-		return o, nil
+		return nil, nil
 	}
-	b, _ := resp.MarshalProto()
-	return o, b
+	out, _ = resp.MarshalProto()
+	return out, nil
 }
 
 // The services are registered with hand-written descriptors that receive
@@ -190,7 +144,7 @@ func (r *Receiver) tap(ctx context.Context, info *tap.Info) (context.Context, er
 	case !r.auth.check(info.Header.Get("authorization")):
 		o = outcome{code: codes.Unauthenticated, msg: "missing or invalid bearer token", reason: reasonUnauthenticated}
 	case r.mem.Refusing():
-		o = r.memoryOutcome()
+		o = r.unavailable(reasonMemoryLimit)
 	default:
 		return ctx, nil
 	}

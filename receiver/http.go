@@ -72,29 +72,24 @@ func (h *httpHandler) serve(w http.ResponseWriter, req *http.Request, signal, me
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			o := h.r.panicOutcome(protoHTTP, signal, p)
-			h.r.metrics.refused(protoHTTP, signal, o.reason, 0)
-			h.finish(w, signal, respMedia, o, nil, 0)
+			h.refuse(w, signal, respMedia, h.r.panicOutcome(protoHTTP, signal, p), 0)
 		}
 	}()
 	if !h.r.auth.check(req.Header.Values("Authorization")) {
-		h.r.metrics.refused(protoHTTP, signal, reasonUnauthenticated, 0)
 		w.Header().Set("WWW-Authenticate", `Bearer realm="otlp"`)
-		h.finish(w, signal, respMedia, outcome{code: codes.Unauthenticated, msg: "missing or invalid bearer token"}, nil, 0)
+		h.refuse(w, signal, respMedia, outcome{code: codes.Unauthenticated, msg: "missing or invalid bearer token", reason: reasonUnauthenticated}, 0)
 		return
 	}
-	if h.r.draining.Load() || h.r.mem.Refusing() {
-		o := h.r.drainingOutcome()
-		if !h.r.draining.Load() {
-			o = h.r.memoryOutcome()
-		}
-		h.r.metrics.refused(protoHTTP, signal, o.reason, 0)
-		h.finish(w, signal, respMedia, o, nil, 0)
+	if h.r.draining.Load() {
+		h.refuse(w, signal, respMedia, h.r.unavailable(reasonShuttingDown), 0)
+		return
+	}
+	if h.r.mem.Refusing() {
+		h.refuse(w, signal, respMedia, h.r.unavailable(reasonMemoryLimit), 0)
 		return
 	}
 	if respMedia != media {
-		h.r.metrics.refused(protoHTTP, signal, reasonUnsupportedMedia, 0)
-		h.finish(w, signal, respMedia, outcome{code: codes.InvalidArgument, msg: fmt.Sprintf("unsupported content type %q", media)}, nil, http.StatusUnsupportedMediaType)
+		h.refuse(w, signal, respMedia, outcome{code: codes.InvalidArgument, msg: fmt.Sprintf("unsupported content type %q", media), reason: reasonUnsupportedMedia}, http.StatusUnsupportedMediaType)
 		return
 	}
 	wire, plain := inflight{b: h.r.mem.Compressed()}, inflight{b: h.r.mem.Decompressed()}
@@ -102,21 +97,18 @@ func (h *httpHandler) serve(w http.ResponseWriter, req *http.Request, signal, me
 	defer plain.release()
 	body, status, err := h.readBody(req, &wire, &plain)
 	if errors.Is(err, errNoRoom) {
-		o := h.r.memoryOutcome()
-		h.r.metrics.refused(protoHTTP, signal, o.reason, 0)
-		h.finish(w, signal, respMedia, o, nil, 0)
+		h.refuse(w, signal, respMedia, h.r.unavailable(reasonMemoryLimit), 0)
 		return
 	}
 	if err != nil {
-		reason, code := reasonUndecodable, codes.InvalidArgument
+		o := undecodable(err)
 		switch status {
 		case http.StatusRequestEntityTooLarge:
-			reason, code = reasonTooLarge, codes.ResourceExhausted
+			o = outcome{code: codes.ResourceExhausted, msg: err.Error(), reason: reasonTooLarge}
 		case http.StatusUnsupportedMediaType:
-			reason = reasonUnsupportedMedia
+			o.reason = reasonUnsupportedMedia
 		}
-		h.r.metrics.refused(protoHTTP, signal, reason, 0)
-		h.finish(w, signal, respMedia, outcome{code: code, msg: err.Error(), badRequest: code == codes.InvalidArgument}, nil, status)
+		h.refuse(w, signal, respMedia, o, status)
 		return
 	}
 	var (
@@ -129,6 +121,13 @@ func (h *httpHandler) serve(w http.ResponseWriter, req *http.Request, signal, me
 		o, payload = h.r.logs.exportHTTP(req, media, body)
 	}
 	h.finish(w, signal, media, o, payload, 0)
+}
+
+// refuse answers and counts a request refused before its items were
+// counted.
+func (h *httpHandler) refuse(w http.ResponseWriter, signal, media string, o outcome, httpStatus int) {
+	h.r.metrics.refused(protoHTTP, signal, o.reason, 0)
+	h.finish(w, signal, media, o, nil, httpStatus)
 }
 
 // exportHTTP decodes a protobuf or JSON body, handles the request and
@@ -188,7 +187,7 @@ func (h *httpHandler) readBody(req *http.Request, wire, plain *inflight) ([]byte
 		}
 		body = req.Body
 	}
-	sent := &limitedReader{r: body, n: h.maxBody}
+	sent := http.MaxBytesReader(nil, io.NopCloser(body), h.maxBody)
 	var src io.Reader = sent
 	var zsize int64
 	switch enc := strings.ToLower(strings.TrimSpace(req.Header.Get("Content-Encoding"))); enc {
@@ -198,26 +197,14 @@ func (h *httpHandler) readBody(req *http.Request, wire, plain *inflight) ([]byte
 		// size to take from the budget and to allocate once
 		var z bytes.Buffer
 		if _, err := z.ReadFrom(sent); err != nil {
-			switch {
-			case errors.Is(err, errNoRoom):
-				return nil, http.StatusServiceUnavailable, err
-			case errors.Is(err, errTooLarge):
-				return nil, http.StatusRequestEntityTooLarge, err
-			}
-			return nil, http.StatusBadRequest, fmt.Errorf("read body: %w", err)
+			return bodyError(err, "read body")
 		}
 		if zb := z.Bytes(); len(zb) >= 4 {
 			zsize = int64(binary.LittleEndian.Uint32(zb[len(zb)-4:])) // ISIZE: the size mod 2^32, a hint
 		}
 		zr, err := gzip.NewReader(&z)
 		if err != nil {
-			switch {
-			case errors.Is(err, errNoRoom):
-				return nil, http.StatusServiceUnavailable, err
-			case errors.Is(err, errTooLarge):
-				return nil, http.StatusRequestEntityTooLarge, err
-			}
-			return nil, http.StatusBadRequest, fmt.Errorf("invalid gzip body: %w", err)
+			return bodyError(err, "invalid gzip body")
 		}
 		defer zr.Close()
 		src = zr
@@ -237,16 +224,25 @@ func (h *httpHandler) readBody(req *http.Request, wire, plain *inflight) ([]byte
 		plainSrc = src
 		buf.Grow(int(size))
 	}
-	_, err := buf.ReadFrom(&limitedReader{r: plainSrc, n: h.maxBody})
+	if _, err := buf.ReadFrom(http.MaxBytesReader(nil, io.NopCloser(plainSrc), h.maxBody)); err != nil {
+		if tooLarge(err) {
+			err = fmt.Errorf("%w: limit %d bytes", errTooLarge, h.maxBody)
+		}
+		return bodyError(err, "read body")
+	}
+	return buf.Bytes(), 0, nil
+}
+
+// bodyError returns the HTTP status for an error reading a body: 503 out
+// of room, 413 over the limit, else 400 for a corrupt stream.
+func bodyError(err error, what string) ([]byte, int, error) {
 	switch {
 	case errors.Is(err, errNoRoom):
 		return nil, http.StatusServiceUnavailable, err
-	case errors.Is(err, errTooLarge):
-		return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("%w: limit %d bytes", errTooLarge, h.maxBody)
-	case err != nil:
-		return nil, http.StatusBadRequest, fmt.Errorf("read body: %w", err)
+	case tooLarge(err):
+		return nil, http.StatusRequestEntityTooLarge, err
 	}
-	return buf.Bytes(), 0, nil
+	return nil, http.StatusBadRequest, fmt.Errorf("%s: %w", what, err)
 }
 
 // inflight is one request's share of a memlimit.Budget.
@@ -292,25 +288,10 @@ func (br *budgetReader) Read(p []byte) (int, error) {
 	return k, err
 }
 
-// limitedReader returns errTooLarge once more than n bytes were read.
-type limitedReader struct {
-	r io.Reader
-	n int64
-}
-
-func (l *limitedReader) Read(p []byte) (int, error) {
-	if l.n < 0 {
-		return 0, errTooLarge
-	}
-	if int64(len(p)) > l.n+1 {
-		p = p[:l.n+1]
-	}
-	k, err := l.r.Read(p)
-	l.n -= int64(k)
-	if l.n < 0 {
-		return 0, errTooLarge
-	}
-	return k, err
+// tooLarge reports a body over the limit.
+func tooLarge(err error) bool {
+	var mb *http.MaxBytesError
+	return errors.Is(err, errTooLarge) || errors.As(err, &mb)
 }
 
 // finish writes the answer and counts the request. An OK answer carries the

@@ -13,24 +13,14 @@ import (
 
 const reasonPanic = "panic"
 
-// drainingOutcome answers requests that arrive after Drain.
-func (r *Receiver) drainingOutcome() outcome {
-	return outcome{
-		code:       codes.Unavailable,
-		msg:        "receiver is shutting down",
-		retryAfter: r.cfg.DefaultRetryDelay,
-		reason:     reasonShuttingDown,
+// unavailable answers a request refused, retryable, while draining
+// (reasonShuttingDown) or by the memory limiter (reasonMemoryLimit).
+func (r *Receiver) unavailable(reason string) outcome {
+	msg := "receiver is shutting down"
+	if reason == reasonMemoryLimit {
+		msg = "memory limit reached, retry later"
 	}
-}
-
-// memoryOutcome answers requests refused by the memory limiter.
-func (r *Receiver) memoryOutcome() outcome {
-	return outcome{
-		code:       codes.Unavailable,
-		msg:        "memory limit reached, retry later",
-		retryAfter: r.cfg.DefaultRetryDelay,
-		reason:     reasonMemoryLimit,
-	}
+	return outcome{code: codes.Unavailable, msg: msg, retryAfter: r.cfg.DefaultRetryDelay, reason: reason}
 }
 
 // panicOutcome logs a recovered panic and answers INTERNAL.
@@ -51,7 +41,7 @@ func (s *signal[Req, Resp]) export(ctx context.Context, protocol string, raw []b
 	r.inflight.RLock()
 	defer r.inflight.RUnlock()
 	if r.draining.Load() {
-		o := r.drainingOutcome()
+		o := r.unavailable(reasonShuttingDown)
 		r.metrics.refused(protocol, s.name, o.reason, n)
 		return resp, o
 	}

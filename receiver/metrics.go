@@ -1,6 +1,9 @@
 package receiver
 
 import (
+	"strings"
+	"unicode"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"google.golang.org/grpc/codes"
 )
@@ -42,31 +45,24 @@ type metrics struct {
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
+	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
+		return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
+	}
 	m := &metrics{
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "evalsidecar_receiver_requests_total",
-			Help: "OTLP export requests answered, by protocol, signal and response code: the lower-case gRPC status name (ok, invalid_argument, resource_exhausted, unauthenticated, unavailable, ...) for both protocols.",
-		}, []string{"protocol", "signal", "code"}),
-		spans: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "evalsidecar_receiver_spans_total",
-			Help: "Spans accepted and handed to the pipeline.",
-		}, []string{"protocol"}),
-		logRecords: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "evalsidecar_receiver_log_records_total",
-			Help: "Log records accepted and handed to the pipeline.",
-		}, []string{"protocol"}),
-		refusedSpans: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "evalsidecar_receiver_refused_spans_total",
-			Help: "Spans refused, by reason. A request refused before its spans could be counted (auth, size, decoding) counts as one.",
-		}, []string{"protocol", "reason"}),
-		refusedRecords: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "evalsidecar_receiver_refused_log_records_total",
-			Help: "Log records refused, by reason. A request refused before its records could be counted (auth, size, decoding) counts as one.",
-		}, []string{"protocol", "reason"}),
-		forward: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "evalsidecar_forward_requests_total",
-			Help: "Accepted requests forwarded upstream, by outcome: ok, error (upstream failed) or dropped (forward queue full or shut down).",
-		}, []string{"outcome"}),
+		requests: counter("evalsidecar_receiver_requests_total",
+			"OTLP export requests answered, by protocol, signal and response code: the lower-case gRPC status name (ok, invalid_argument, resource_exhausted, unauthenticated, unavailable, ...) for both protocols.",
+			"protocol", "signal", "code"),
+		spans:      counter("evalsidecar_receiver_spans_total", "Spans accepted and handed to the pipeline.", "protocol"),
+		logRecords: counter("evalsidecar_receiver_log_records_total", "Log records accepted and handed to the pipeline.", "protocol"),
+		refusedSpans: counter("evalsidecar_receiver_refused_spans_total",
+			"Spans refused, by reason. A request refused before its spans could be counted (auth, size, decoding) counts as one.",
+			"protocol", "reason"),
+		refusedRecords: counter("evalsidecar_receiver_refused_log_records_total",
+			"Log records refused, by reason. A request refused before its records could be counted (auth, size, decoding) counts as one.",
+			"protocol", "reason"),
+		forward: counter("evalsidecar_forward_requests_total",
+			"Accepted requests forwarded upstream, by outcome: ok, error (upstream failed) or dropped (forward queue full or shut down).",
+			"outcome"),
 	}
 	if reg != nil {
 		reg.MustRegister(m.requests, m.spans, m.logRecords, m.refusedSpans, m.refusedRecords, m.forward)
@@ -99,47 +95,23 @@ func (m *metrics) accepted(protocol, signal string, n int) {
 	vec.WithLabelValues(protocol).Add(float64(n))
 }
 
-// codeLabel is the code label value of an answer: the lower-case name of
-// its gRPC status code, for both protocols (an HTTP answer's status maps
-// from that code as the OTLP specification asks), so one query covers
-// gRPC and HTTP clients.
+// codeLabel is the code label value of an answer: the snake_case name of
+// its gRPC status code ("invalid_argument"), for both protocols (an HTTP
+// answer's status maps from that code as the OTLP specification asks), so
+// one query covers gRPC and HTTP clients.
 func codeLabel(c codes.Code) string {
-	switch c {
-	case codes.OK:
+	switch {
+	case c == codes.OK:
 		return "ok"
-	case codes.Canceled:
-		return "canceled"
-	case codes.Unknown:
-		return "unknown"
-	case codes.InvalidArgument:
-		return "invalid_argument"
-	case codes.DeadlineExceeded:
-		return "deadline_exceeded"
-	case codes.NotFound:
-		return "not_found"
-	case codes.AlreadyExists:
-		return "already_exists"
-	case codes.PermissionDenied:
-		return "permission_denied"
-	case codes.ResourceExhausted:
-		return "resource_exhausted"
-	case codes.FailedPrecondition:
-		return "failed_precondition"
-	case codes.Aborted:
-		return "aborted"
-	case codes.OutOfRange:
-		return "out_of_range"
-	case codes.Unimplemented:
-		return "unimplemented"
-	case codes.Internal:
-		return "internal"
-	case codes.Unavailable:
-		return "unavailable"
-	case codes.DataLoss:
-		return "data_loss"
-	case codes.Unauthenticated:
-		return "unauthenticated"
-	default:
+	case c > codes.Unauthenticated:
 		return "unknown"
 	}
+	var b strings.Builder
+	for i, r := range c.String() {
+		if unicode.IsUpper(r) && i > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
 }

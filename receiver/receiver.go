@@ -13,7 +13,9 @@ import (
 	"github.com/evalsidecar/evalsidecar/internal/memlimit"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/receiver/internal/nesting"
+	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
+	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
@@ -58,10 +60,10 @@ func New(cfg Config, set telemetry.Settings, traces TracesConsumer, logs LogsCon
 	}
 	logger, reg := set.Log(), set.Registerer
 	if traces == nil {
-		traces = TracesConsumerFunc(discardTraces)
+		traces = TracesConsumerFunc(func(context.Context, ptrace.Traces) error { return nil })
 	}
 	if logs == nil {
-		logs = LogsConsumerFunc(discardLogs)
+		logs = LogsConsumerFunc(func(context.Context, plog.Logs) error { return nil })
 	}
 	m := newMetrics(reg)
 	fwd, err := newForwarder(cfg.Forward, m, logger)
@@ -126,22 +128,12 @@ func (r *Receiver) startGRPC(ctx context.Context) error {
 	if tc != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(tc)))
 	}
-	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", r.cfg.GRPC.Endpoint)
-	if err != nil {
-		return fmt.Errorf("grpc.endpoint: %w", err)
-	}
 	srv := grpc.NewServer(opts...)
-	srv.RegisterService(serviceDesc(traceServiceName), &tracesServer{signal: r.traces})
-	srv.RegisterService(serviceDesc(logsServiceName), &logsServer{signal: r.logs})
-	r.grpcServer, r.grpcAddr = srv, ln.Addr().String()
-	r.serving.Go(func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
-			r.logger.Error("OTLP/gRPC server stopped", "error", err)
-		}
-	})
-	r.logger.Info("OTLP/gRPC receiver listening", "address", r.grpcAddr, "tls", r.cfg.GRPC.TLS.Enabled())
-	return nil
+	srv.RegisterService(serviceDesc(traceServiceName), r.traces)
+	srv.RegisterService(serviceDesc(logsServiceName), r.logs)
+	r.grpcServer = srv
+	r.grpcAddr, err = r.listen(ctx, "OTLP/gRPC", "grpc", r.cfg.GRPC.Endpoint, tc != nil, srv.Serve, grpc.ErrServerStopped)
+	return err
 }
 
 func (r *Receiver) startHTTP(ctx context.Context) error {
@@ -160,25 +152,32 @@ func (r *Receiver) startHTTP(ctx context.Context) error {
 		return fmt.Errorf("http.tls: %w", err)
 	}
 	srv.TLSConfig = tc
-	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", h.Endpoint)
-	if err != nil {
-		return fmt.Errorf("http.endpoint: %w", err)
+	serve := srv.Serve
+	if tc != nil {
+		serve = func(ln net.Listener) error { return srv.ServeTLS(ln, "", "") }
 	}
-	r.httpServer, r.httpAddr = srv, ln.Addr().String()
+	r.httpServer = srv
+	r.httpAddr, err = r.listen(ctx, "OTLP/HTTP", "http", h.Endpoint, tc != nil, serve, http.ErrServerClosed)
+	return err
+}
+
+// listen binds endpoint (the key config key) and serves it with serve in
+// the background, logging a stop other than closed; it returns the bound
+// address.
+func (r *Receiver) listen(ctx context.Context, name, key, endpoint string, tls bool, serve func(net.Listener) error, closed error) (string, error) {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", endpoint)
+	if err != nil {
+		return "", fmt.Errorf("%s.endpoint: %w", key, err)
+	}
 	r.serving.Go(func() {
-		var err error
-		if srv.TLSConfig != nil {
-			err = srv.ServeTLS(ln, "", "")
-		} else {
-			err = srv.Serve(ln)
-		}
-		if err != nil && !errors.Is(err, http.ErrServerClosed) {
-			r.logger.Error("OTLP/HTTP server stopped", "error", err)
+		if err := serve(ln); err != nil && !errors.Is(err, closed) {
+			r.logger.Error(name+" server stopped", "error", err)
 		}
 	})
-	r.logger.Info("OTLP/HTTP receiver listening", "address", r.httpAddr, "tls", h.TLS.Enabled())
-	return nil
+	addr := ln.Addr().String()
+	r.logger.Info(name+" receiver listening", "address", addr, "tls", tls)
+	return addr, nil
 }
 
 // GRPCAddr is the bound gRPC address, or "" when gRPC is not serving.

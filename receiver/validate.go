@@ -1,6 +1,7 @@
 package receiver
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"strings"
@@ -52,22 +53,7 @@ func (v validator) stripTraces(td ptrace.Traces) rejections {
 	td.ResourceSpans().RemoveIf(func(rs ptrace.ResourceSpans) bool {
 		resReason := v.checkResource(rs.Resource())
 		rs.ScopeSpans().RemoveIf(func(ss ptrace.ScopeSpans) bool {
-			scopeReason := resReason
-			if scopeReason == "" {
-				scopeReason = v.checkScope(ss.Scope())
-			}
-			ss.Spans().RemoveIf(func(s ptrace.Span) bool {
-				reason := scopeReason
-				if reason == "" {
-					reason = v.checkSpan(s)
-				}
-				if reason != "" {
-					rej.add(reason)
-					return true
-				}
-				return false
-			})
-			return ss.Spans().Len() == 0
+			return stripItems(&rej, ss.Spans(), cmp.Or(resReason, v.checkScope(ss.Scope())), v.checkSpan)
 		})
 		return rs.ScopeSpans().Len() == 0
 	})
@@ -81,26 +67,28 @@ func (v validator) stripLogs(ld plog.Logs) rejections {
 	ld.ResourceLogs().RemoveIf(func(rl plog.ResourceLogs) bool {
 		resReason := v.checkResource(rl.Resource())
 		rl.ScopeLogs().RemoveIf(func(sl plog.ScopeLogs) bool {
-			scopeReason := resReason
-			if scopeReason == "" {
-				scopeReason = v.checkScope(sl.Scope())
-			}
-			sl.LogRecords().RemoveIf(func(lr plog.LogRecord) bool {
-				reason := scopeReason
-				if reason == "" {
-					reason = v.checkLogRecord(lr)
-				}
-				if reason != "" {
-					rej.add(reason)
-					return true
-				}
-				return false
-			})
-			return sl.LogRecords().Len() == 0
+			return stripItems(&rej, sl.LogRecords(), cmp.Or(resReason, v.checkScope(sl.Scope())), v.checkLogRecord)
 		})
 		return rl.ScopeLogs().Len() == 0
 	})
 	return rej
+}
+
+// stripItems removes from one scope's items those check rejects, or all of
+// them for reason (their resource or scope was rejected), tallying each in
+// rej, and reports whether none is left.
+func stripItems[T any, L interface {
+	RemoveIf(func(T) bool)
+	Len() int
+}](rej *rejections, items L, reason string, check func(T) string) bool {
+	items.RemoveIf(func(it T) bool {
+		r := cmp.Or(reason, check(it))
+		if r != "" {
+			rej.add(r)
+		}
+		return r != ""
+	})
+	return items.Len() == 0
 }
 
 func (v validator) checkResource(r pcommon.Resource) string {
@@ -128,9 +116,7 @@ func (v validator) checkSpan(s ptrace.Span) string {
 	if reason := v.checkMap(s.Attributes(), 1); reason != "" {
 		return reason
 	}
-	events := s.Events()
-	for i := 0; i < events.Len(); i++ {
-		e := events.At(i)
+	for _, e := range s.Events().All() {
 		if !utf8.ValidString(e.Name()) {
 			return reasonInvalidUTF8
 		}
@@ -138,9 +124,7 @@ func (v validator) checkSpan(s ptrace.Span) string {
 			return reason
 		}
 	}
-	links := s.Links()
-	for i := 0; i < links.Len(); i++ {
-		l := links.At(i)
+	for _, l := range s.Links().All() {
 		if !utf8.ValidString(l.TraceState().AsRaw()) {
 			return reasonInvalidUTF8
 		}

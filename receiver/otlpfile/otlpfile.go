@@ -142,68 +142,37 @@ type decodeError struct{ err error }
 func (e decodeError) Error() string { return e.err.Error() }
 func (e decodeError) Unwrap() error { return e.err }
 
-// callbackError marks errors returned by fn so they pass through unwrapped.
-type callbackError struct{ err error }
-
-func (e callbackError) Error() string { return e.err.Error() }
-func (e callbackError) Unwrap() error { return e.err }
-
 func readFile(ctx context.Context, path string, fn func(Item) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	call := func(it Item) error {
-		if err := fn(it); err != nil {
-			return callbackError{err}
+	ext := strings.ToLower(filepath.Ext(path))
+	if !supported(path) {
+		return fmt.Errorf("%s: unsupported file extension %q (want .pb, .json or .jsonl)", path, ext)
+	}
+	if ext == ".jsonl" {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
 		}
-		return nil
+		defer f.Close()
+		return ReadLines(ctx, f, path, fn)
 	}
-	var err error
-	switch ext := strings.ToLower(filepath.Ext(path)); ext {
-	case ".pb":
-		err = readWhole(path, func(b []byte) error {
-			td, err := DecodeProto(b)
-			if err != nil {
-				return decodeError{fmt.Errorf("%s: %w", path, err)}
-			}
-			return call(Item{Source: path, Signal: SignalTraces, Traces: td})
-		})
-	case ".json":
-		err = readWhole(path, func(b []byte) error {
-			it, err := DecodeJSON(b)
-			if err != nil {
-				return decodeError{fmt.Errorf("%s: %w", path, err)}
-			}
-			it.Source = path
-			return call(it)
-		})
-	case ".jsonl":
-		err = readLines(ctx, path, call)
-	default:
-		err = fmt.Errorf("%s: unsupported file extension %q (want .pb, .json or .jsonl)", path, ext)
-	}
-	var cb callbackError
-	if errors.As(err, &cb) {
-		return cb.err
-	}
-	return err
-}
-
-func readWhole(path string, decode func([]byte) error) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	return decode(b)
-}
-
-func readLines(ctx context.Context, path string, call func(Item) error) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
+	it := Item{Signal: SignalTraces}
+	if ext == ".pb" {
+		it.Traces, err = DecodeProto(b)
+	} else {
+		it, err = DecodeJSON(b)
 	}
-	defer f.Close()
-	return ReadLines(ctx, f, path, call)
+	if err != nil {
+		return decodeError{fmt.Errorf("%s: %w", path, err)}
+	}
+	it.Source = path
+	return fn(it)
 }
 
 // ReadLines decodes one OTLP/JSON request per line of r; blank lines are
