@@ -82,9 +82,22 @@ func (p *scanner) str() bool {
 }
 
 // hasControl reports whether s holds a control byte, which JSON strings
-// must escape.
+// must escape. It reads eight bytes at a time: every string of every
+// message crosses it, and a byte loop was a tenth of the hot path.
+// (x - 0x20 in every byte) &^ x has a byte's top bit set only if some
+// byte of x, that one or one below it, is under 0x20 (the borrow only
+// spreads upwards from a byte that is), so the test is exact.
 func hasControl(s string) bool {
-	for i := 0; i < len(s); i++ {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if (x-0x20*ones)&^x&highs != 0 {
+			return true
+		}
+	}
+	for ; i < len(s); i++ {
 		if s[i] < 0x20 {
 			return true
 		}

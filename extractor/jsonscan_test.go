@@ -272,3 +272,28 @@ func FuzzRawString(f *testing.F) {
 		}
 	})
 }
+
+// TestHasControl puts every byte value at every position of strings of
+// 0 to 17 bytes of 'a' (one word-sized read, two, and the bytes after
+// them) and checks hasControl against the definition: some byte below
+// 0x20.
+func TestHasControl(t *testing.T) {
+	for n := 0; n <= 17; n++ {
+		if hasControl(strings.Repeat("a", n)) {
+			t.Fatalf("%d bytes of 'a': control reported", n)
+		}
+		for at := 0; at < n; at++ {
+			for c := 0; c < 256; c++ {
+				b := []byte(strings.Repeat("a", n))
+				b[at] = byte(c)
+				if want := c < 0x20; hasControl(string(b)) != want {
+					t.Fatalf("byte %#x at %d of %d: hasControl = %v, want %v", c, at, n, !want, want)
+				}
+				b[n-1-at] = 0xff // a high byte elsewhere must not change the answer
+				if want := b[at] < 0x20; hasControl(string(b)) != want {
+					t.Fatalf("byte %#x at %d and 0xff at %d of %d: hasControl = %v, want %v", c, at, n-1-at, n, !want, want)
+				}
+			}
+		}
+	}
+}
