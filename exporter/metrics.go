@@ -1,8 +1,6 @@
 package exporter
 
 import (
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -42,18 +40,4 @@ func QueueMetrics(name string, queueSize func() float64, capacity int) (*prometh
 	capGauge := prometheus.NewGauge(prometheus.GaugeOpts{Name: MetricQueueCapacity, Help: HelpQueueCapacity, ConstLabels: exp})
 	capGauge.Set(float64(capacity))
 	return records, []prometheus.Collector{records, size, capGauge}
-}
-
-// Register registers the collectors of exporter name with reg; a nil reg
-// registers nothing.
-func Register(reg prometheus.Registerer, name string, cs ...prometheus.Collector) error {
-	if reg == nil {
-		return nil
-	}
-	for _, c := range cs {
-		if err := reg.Register(c); err != nil {
-			return fmt.Errorf("%s exporter: register metrics: %w", name, err)
-		}
-	}
-	return nil
 }

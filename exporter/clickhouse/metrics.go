@@ -4,6 +4,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/evalsidecar/evalsidecar/exporter"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // Metric names of the ClickHouse exporter besides the exporters' shared
@@ -50,5 +51,5 @@ func newMetrics(reg prometheus.Registerer, cfg Config, spoolBytes, queueRows fun
 		}
 		m.parked.WithLabelValues(t.String())
 	}
-	return m, exporter.Register(reg, dropStage, append(shared, m.duration, m.parked, spool, spoolCap)...)
+	return m, telemetry.Register(reg, dropStage+" exporter", append(shared, m.duration, m.parked, spool, spoolCap)...)
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/evalsidecar/evalsidecar/exporter"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // Metric name and help text of the retention counter.
@@ -62,5 +63,5 @@ func newMetrics(reg prometheus.Registerer, queueLen func() float64, queueCap int
 	for i, name := range streamNames {
 		m.sent[i] = records.WithLabelValues(name, exporter.OutcomeSent)
 	}
-	return m, exporter.Register(reg, dropStage, append(shared, m.deleted)...)
+	return m, telemetry.Register(reg, dropStage+" exporter", append(shared, m.deleted)...)
 }

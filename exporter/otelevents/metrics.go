@@ -1,7 +1,7 @@
 package otelevents
 
 import (
-	"github.com/evalsidecar/evalsidecar/exporter"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -44,5 +44,5 @@ func newMetrics(reg prometheus.Registerer, queueLen func() float64) (*metrics, e
 		dropped:     records.WithLabelValues(outcomeDropped),
 		queueLength: prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: MetricQueueLength, Help: HelpQueueLength}, queueLen),
 	}
-	return m, exporter.Register(reg, dropStage, records, m.queueLength)
+	return m, telemetry.Register(reg, dropStage+" exporter", records, m.queueLength)
 }

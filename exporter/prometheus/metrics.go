@@ -3,7 +3,7 @@ package prometheus
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/evalsidecar/evalsidecar/exporter"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -180,7 +180,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	for _, h := range m.evalScore {
 		cs = append(cs, h)
 	}
-	return m, exporter.Register(reg, exporterName, cs...)
+	return m, telemetry.Register(reg, exporterName+" exporter", cs...)
 }
 
 // maxExemplarTraceIDBytes bounds the exemplar value: trace ids are 32 hex
