@@ -9,10 +9,10 @@
 package configretry
 
 import (
-	"errors"
-	"fmt"
 	"math/rand/v2"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // BackOffConfig is an exponential backoff with randomised waits.
@@ -37,25 +37,14 @@ func (c BackOffConfig) Validate() error {
 	if !c.Enabled {
 		return nil
 	}
-	var errs []error
-	if c.InitialInterval <= 0 {
-		errs = append(errs, fmt.Errorf("initial_interval: must be > 0, got %s", c.InitialInterval))
-	}
-	if c.RandomizationFactor < 0 || c.RandomizationFactor > 1 {
-		errs = append(errs, fmt.Errorf("randomization_factor: must be in [0, 1], got %g", c.RandomizationFactor))
-	}
-	if c.Multiplier < 1 {
-		errs = append(errs, fmt.Errorf("multiplier: must be >= 1, got %g", c.Multiplier))
-	}
-	if c.MaxInterval < c.InitialInterval {
-		errs = append(errs, fmt.Errorf("max_interval: must be >= initial_interval, got %s", c.MaxInterval))
-	}
-	if c.MaxElapsedTime < 0 {
-		errs = append(errs, fmt.Errorf("max_elapsed_time: must be >= 0, got %s", c.MaxElapsedTime))
-	} else if c.MaxElapsedTime > 0 && c.MaxElapsedTime < c.MaxInterval {
-		errs = append(errs, fmt.Errorf("max_elapsed_time: must be 0 or >= max_interval, got %s", c.MaxElapsedTime))
-	}
-	return errors.Join(errs...)
+	var v errs.Checks
+	v.Check(c.InitialInterval <= 0, "initial_interval: must be > 0, got %s", c.InitialInterval)
+	v.Check(c.RandomizationFactor < 0 || c.RandomizationFactor > 1, "randomization_factor: must be in [0, 1], got %g", c.RandomizationFactor)
+	v.Check(c.Multiplier < 1, "multiplier: must be >= 1, got %g", c.Multiplier)
+	v.Check(c.MaxInterval < c.InitialInterval, "max_interval: must be >= initial_interval, got %s", c.MaxInterval)
+	v.Check(c.MaxElapsedTime < 0, "max_elapsed_time: must be >= 0, got %s", c.MaxElapsedTime)
+	v.Check(c.MaxElapsedTime > 0 && c.MaxElapsedTime < c.MaxInterval, "max_elapsed_time: must be 0 or >= max_interval, got %s", c.MaxElapsedTime)
+	return v.Err()
 }
 
 // Wait is the wait before retry n (0 for the first retry):

@@ -12,9 +12,10 @@ package configtls
 import (
 	"crypto/tls"
 	"crypto/x509"
-	"errors"
 	"fmt"
 	"os"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // DefaultMinVersion is the lowest TLS version accepted by default.
@@ -38,20 +39,15 @@ func (c ServerConfig) Enabled() bool { return c.CertFile != "" }
 
 // Validate reports every invalid key, named as in the block.
 func (c ServerConfig) Validate() error {
-	if c.CertFile == "" {
-		if c.KeyFile != "" || c.ClientCAFile != "" {
-			return errors.New("cert_file: required when key_file or client_ca_file is set")
-		}
-		return nil
+	var v errs.Checks
+	if !c.Enabled() { // TLS off: the other keys are checked only when on
+		v.Check(c.KeyFile != "" || c.ClientCAFile != "", "cert_file: required when key_file or client_ca_file is set")
+		return v.Err()
 	}
-	var errs []error
-	if c.KeyFile == "" {
-		errs = append(errs, errors.New("key_file: required when cert_file is set"))
-	}
-	if _, err := version(c.MinVersion); err != nil {
-		errs = append(errs, fmt.Errorf("min_version: %w", err))
-	}
-	return errors.Join(errs...)
+	v.Check(c.KeyFile == "", "key_file: required when cert_file is set")
+	_, err := version(c.MinVersion)
+	v.Add(errs.Prefix("min_version: ", err))
+	return v.Err()
 }
 
 // LoadTLSConfig loads the certificate and, for mTLS, the client CAs. It
@@ -105,14 +101,11 @@ func (c ClientConfig) Validate() error {
 	if c.Insecure {
 		return nil
 	}
-	var errs []error
-	if (c.CertFile == "") != (c.KeyFile == "") {
-		errs = append(errs, errors.New("cert_file, key_file: set both or neither"))
-	}
-	if _, err := version(c.MinVersion); err != nil {
-		errs = append(errs, fmt.Errorf("min_version: %w", err))
-	}
-	return errors.Join(errs...)
+	var v errs.Checks
+	v.Check((c.CertFile == "") != (c.KeyFile == ""), "cert_file, key_file: set both or neither")
+	_, err := version(c.MinVersion)
+	v.Add(errs.Prefix("min_version: ", err))
+	return v.Err()
 }
 
 // LoadTLSConfig builds the client TLS configuration. It returns nil when

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // Config is the memory_limiter block, with the Collector's keys and
@@ -50,17 +52,11 @@ func (c Config) Validate() error {
 	if !c.Enabled {
 		return nil
 	}
-	var errs []error
-	if c.CheckInterval <= 0 {
-		errs = append(errs, fmt.Errorf("check_interval: must be > 0, got %s", c.CheckInterval))
-	}
-	if c.LimitMiB == 0 && (c.LimitPercentage == 0 || c.LimitPercentage > 100) {
-		errs = append(errs, errors.New("limit_mib or limit_percentage (1-100) must be set"))
-	}
-	if c.SpikeLimitPercentage > 100 {
-		errs = append(errs, fmt.Errorf("spike_limit_percentage: must be <= 100, got %d", c.SpikeLimitPercentage))
-	}
-	return errors.Join(errs...)
+	var v errs.Checks
+	v.Check(c.CheckInterval <= 0, "check_interval: must be > 0, got %s", c.CheckInterval)
+	v.Check(c.LimitMiB == 0 && (c.LimitPercentage == 0 || c.LimitPercentage > 100), "limit_mib or limit_percentage (1-100) must be set")
+	v.Check(c.SpikeLimitPercentage > 100, "spike_limit_percentage: must be <= 100, got %d", c.SpikeLimitPercentage)
+	return v.Err()
 }
 
 // limits returns the hard and soft limits in bytes for available bytes of

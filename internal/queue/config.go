@@ -1,9 +1,6 @@
 package queue
 
-import (
-	"errors"
-	"fmt"
-)
+import "github.com/evalsidecar/evalsidecar/internal/errs"
 
 // Config is a stage's sending_queue block, with the OpenTelemetry
 // Collector's keys and meanings (exporterhelper's queue settings).
@@ -24,12 +21,8 @@ func (c Config) Validate() error {
 	if !c.Enabled {
 		return nil
 	}
-	var errs []error
-	if c.NumConsumers <= 0 {
-		errs = append(errs, fmt.Errorf("num_consumers: must be > 0, got %d", c.NumConsumers))
-	}
-	if c.QueueSize <= 0 {
-		errs = append(errs, fmt.Errorf("queue_size: must be > 0, got %d", c.QueueSize))
-	}
-	return errors.Join(errs...)
+	var v errs.Checks
+	v.Check(c.NumConsumers <= 0, "num_consumers: must be > 0, got %d", c.NumConsumers)
+	v.Check(c.QueueSize <= 0, "queue_size: must be > 0, got %d", c.QueueSize)
+	return v.Err()
 }

@@ -3,9 +3,13 @@ package simulator
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // Protocol values for Config.Protocol.
@@ -60,32 +64,16 @@ func DefaultConfig() Config {
 
 // Validate reports every invalid key, each error naming its key.
 func (c *Config) Validate() error {
-	var errs []error
-	if c.ConversationTurns < 0 {
-		errs = append(errs, errors.New("conversation_turns: must be >= 0"))
-	}
-	if err := validateEndpoint(c.Endpoint); err != nil {
-		errs = append(errs, fmt.Errorf("endpoint: %w", err))
-	}
-	if c.Protocol != ProtocolGRPC && c.Protocol != ProtocolHTTP {
-		errs = append(errs, fmt.Errorf("protocol: must be %q or %q, got %q", ProtocolGRPC, ProtocolHTTP, c.Protocol))
-	}
-	if strings.TrimSpace(c.Service) == "" {
-		errs = append(errs, errors.New("service: must not be empty"))
-	}
-	if strings.TrimSpace(c.Release) == "" {
-		errs = append(errs, errors.New("release: must not be empty"))
-	}
-	if c.Quality != Good && c.Quality != Degraded {
-		errs = append(errs, fmt.Errorf("quality: must be good or degraded, got %d", int(c.Quality)))
-	}
-	for k := range c.Headers {
-		if strings.TrimSpace(k) == "" {
-			errs = append(errs, errors.New("headers: header name must not be empty"))
-			break
-		}
-	}
-	return errors.Join(errs...)
+	var v errs.Checks
+	v.Check(c.ConversationTurns < 0, "conversation_turns: must be >= 0")
+	v.Add(errs.Prefix("endpoint: ", validateEndpoint(c.Endpoint)))
+	v.Check(c.Protocol != ProtocolGRPC && c.Protocol != ProtocolHTTP, "protocol: must be %q or %q, got %q", ProtocolGRPC, ProtocolHTTP, c.Protocol)
+	v.Check(strings.TrimSpace(c.Service) == "", "service: must not be empty")
+	v.Check(strings.TrimSpace(c.Release) == "", "release: must not be empty")
+	v.Check(c.Quality != Good && c.Quality != Degraded, "quality: must be good or degraded, got %d", int(c.Quality))
+	v.Check(slices.ContainsFunc(slices.Collect(maps.Keys(c.Headers)), func(k string) bool { return strings.TrimSpace(k) == "" }),
+		"headers: header name must not be empty")
+	return v.Err()
 }
 
 func validateEndpoint(ep string) error {
