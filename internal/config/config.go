@@ -17,6 +17,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/exporter/otelevents"
 	promexp "github.com/evalsidecar/evalsidecar/exporter/prometheus"
 	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 	"github.com/evalsidecar/evalsidecar/receiver"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/catalog"
@@ -125,43 +126,25 @@ func Default() Config {
 
 // Validate checks every section; errors carry the key path.
 func (c Config) Validate() error {
-	var errs []error
-	add := func(prefix string, err error) {
-		if err != nil {
-			errs = append(errs, prefixed(prefix, err))
-		}
-	}
-	add("receiver.", c.Receiver.Validate())
-	add("extractor.", c.Extractor.Validate())
-	add("scorer.", c.Scorer.Validate())
-	add("sessions.", c.Sessions.Validate())
-	if _, err := catalog.NewRegistry().Build(c.Scorer.Metrics); err != nil {
-		errs = append(errs, fmt.Errorf("scorer.metrics: %w", err))
-	}
-	add("judge.", stage.Check(c.Judge))
-	add("exporters.prometheus.", c.Exporters.Prometheus.Validate())
-	add("exporters.jsonl.", c.Exporters.JSONL.Validate())
-	add("exporters.clickhouse.", c.Exporters.ClickHouse.Validate())
-	add("exporters.otel_events.", c.Exporters.OTelEvents.Validate())
-	if !slices.Contains([]string{"debug", "info", "warn", "error"}, strings.ToLower(c.Log.Level)) {
-		errs = append(errs, fmt.Errorf("log.level: %q is not one of debug, info, warn, error", c.Log.Level))
-	}
-	if !slices.Contains([]string{"auto", "json", "text"}, c.Log.Format) {
-		errs = append(errs, fmt.Errorf("log.format: %q is not one of auto, json, text", c.Log.Format))
-	}
-	if c.Runtime.GCPercent < -1 || c.Runtime.GCPercent == 0 {
-		errs = append(errs, errors.New("runtime.gc_percent: must be > 0, or -1 to turn the collector off"))
-	}
-	if c.Runtime.MemoryLimitBytes < 0 {
-		errs = append(errs, errors.New("runtime.memory_limit_bytes: must be >= 0"))
-	}
-	if c.Storage.Directory == "" {
-		errs = append(errs, errors.New("storage.directory: must not be empty"))
-	}
-	if c.ShutdownTimeout <= 0 {
-		errs = append(errs, errors.New("shutdown_timeout: must be > 0"))
-	}
-	return errors.Join(errs...)
+	var v errs.Checks
+	v.Add(prefixed("receiver.", c.Receiver.Validate()))
+	v.Add(prefixed("extractor.", c.Extractor.Validate()))
+	v.Add(prefixed("scorer.", c.Scorer.Validate()))
+	v.Add(prefixed("sessions.", c.Sessions.Validate()))
+	_, err := catalog.NewRegistry().Build(c.Scorer.Metrics)
+	v.Add(errs.Prefix("scorer.metrics: ", err))
+	v.Add(prefixed("judge.", stage.Check(c.Judge)))
+	v.Add(prefixed("exporters.prometheus.", c.Exporters.Prometheus.Validate()))
+	v.Add(prefixed("exporters.jsonl.", c.Exporters.JSONL.Validate()))
+	v.Add(prefixed("exporters.clickhouse.", c.Exporters.ClickHouse.Validate()))
+	v.Add(prefixed("exporters.otel_events.", c.Exporters.OTelEvents.Validate()))
+	v.Check(!slices.Contains([]string{"debug", "info", "warn", "error"}, strings.ToLower(c.Log.Level)), "log.level: %q is not one of debug, info, warn, error", c.Log.Level)
+	v.Check(!slices.Contains([]string{"auto", "json", "text"}, c.Log.Format), "log.format: %q is not one of auto, json, text", c.Log.Format)
+	v.Check(c.Runtime.GCPercent < -1 || c.Runtime.GCPercent == 0, "runtime.gc_percent: must be > 0, or -1 to turn the collector off")
+	v.Check(c.Runtime.MemoryLimitBytes < 0, "runtime.memory_limit_bytes: must be >= 0")
+	v.Check(c.Storage.Directory == "", "storage.directory: must not be empty")
+	v.Check(c.ShutdownTimeout <= 0, "shutdown_timeout: must be > 0")
+	return v.Err()
 }
 
 // NewEvalRegistry returns the registry of offline evaluation (sidecar
@@ -185,8 +168,12 @@ func NewEvalRegistry(c Config, s stage.Settings) (*scorer.Registry, error) {
 
 // prefixed puts prefix before every line of err, so "grpc.endpoint: ..."
 // from a component becomes "receiver.grpc.endpoint: ..." (with prefix
-// "receiver.").
+// "receiver."). Unlike errs.Prefix it also prefixes the lines of an error
+// that wraps a joined one ("metrics[0]: %w"). A nil err gives nil.
 func prefixed(prefix string, err error) error {
+	if err == nil {
+		return nil
+	}
 	lines := strings.Split(err.Error(), "\n")
 	for i, l := range lines {
 		lines[i] = prefix + l
