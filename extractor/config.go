@@ -1,9 +1,9 @@
 package extractor
 
 import (
-	"errors"
-	"fmt"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // Config bounds the assembler's trace buffer and sets when a trace is
@@ -55,28 +55,17 @@ func DefaultConfig() Config {
 
 // Validate reports every invalid key.
 func (c Config) Validate() error {
-	var errs []error
-	for _, k := range []struct {
-		bad bool
-		msg string
-	}{
-		{c.QuietPeriod <= 0, "quiet_period: must be > 0"},
-		{c.MaxTraceAge <= 0, "max_trace_age: must be > 0"},
-		{c.MaxTraceAge > 0 && c.QuietPeriod > 0 && c.MaxTraceAge < c.QuietPeriod, "max_trace_age: must be >= quiet_period"},
-		{c.MaxLiveTraces <= 0, "max_live_traces: must be > 0"},
-		{c.MaxBufferedBytes <= 0, "max_buffered_bytes: must be > 0"},
-		{c.MaxSpansPerTrace <= 0, "max_spans_per_trace: must be > 0"},
-		{c.MaxAttributeValueBytes < 16, "max_attribute_value_bytes: must be >= 16"},
-		{c.Tick <= 0, "tick: must be > 0"},
-	} {
-		if k.bad {
-			errs = append(errs, errors.New(k.msg))
-		}
-	}
+	var v errs.Checks
+	v.Check(c.QuietPeriod <= 0, "quiet_period: must be > 0")
+	v.Check(c.MaxTraceAge <= 0, "max_trace_age: must be > 0")
+	v.Check(c.MaxTraceAge > 0 && c.QuietPeriod > 0 && c.MaxTraceAge < c.QuietPeriod, "max_trace_age: must be >= quiet_period")
+	v.Check(c.MaxLiveTraces <= 0, "max_live_traces: must be > 0")
+	v.Check(c.MaxBufferedBytes <= 0, "max_buffered_bytes: must be > 0")
+	v.Check(c.MaxSpansPerTrace <= 0, "max_spans_per_trace: must be > 0")
+	v.Check(c.MaxAttributeValueBytes < 16, "max_attribute_value_bytes: must be >= 16")
+	v.Check(c.Tick <= 0, "tick: must be > 0")
 	for i, k := range c.RunAttributes {
-		if k == "" {
-			errs = append(errs, fmt.Errorf("run_attributes[%d]: must not be empty", i))
-		}
+		v.Check(k == "", "run_attributes[%d]: must not be empty", i)
 	}
-	return errors.Join(errs...)
+	return v.Err()
 }

@@ -1,9 +1,9 @@
 package extractor
 
 import (
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // Trace outcomes, the values of the outcome label of
@@ -67,13 +67,8 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	for _, o := range [...]string{OutcomeComplete, OutcomeMaxAge, OutcomeEvicted, OutcomeIncomplete, OutcomeTooLarge, OutcomeNoGenAI} {
 		m.traces.WithLabelValues(o)
 	}
-	if reg == nil {
-		return m, nil
-	}
-	for _, c := range []prometheus.Collector{m.live, m.traces, m.late, m.partial} {
-		if err := reg.Register(c); err != nil {
-			return nil, fmt.Errorf("extractor: register metrics: %w", err)
-		}
+	if err := telemetry.Register(reg, "extractor", m.live, m.traces, m.late, m.partial); err != nil {
+		return nil, err
 	}
 	return m, nil
 }
