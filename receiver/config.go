@@ -154,78 +154,42 @@ func DefaultConfig() Config {
 // Validate reports every invalid key, each named by its path below the
 // receiver's key.
 func (c Config) Validate() error {
-	var problems []error
-	bad := func(key, msg string) { problems = append(problems, fmt.Errorf("%s: %s", key, msg)) }
-
-	if !c.GRPC.Enabled && !c.HTTP.Enabled {
-		bad("grpc.enabled", "at least one of grpc and http must be enabled")
+	var v errs.Checks
+	v.Check(!c.GRPC.Enabled && !c.HTTP.Enabled, "grpc.enabled: at least one of grpc and http must be enabled")
+	if g := c.GRPC; g.Enabled {
+		v.Add(errs.Prefix("grpc.endpoint: ", validateHostPort(g.Endpoint)))
+		v.Check(g.MaxRecvMsgSizeMiB <= 0 || g.MaxRecvMsgSizeMiB >= 2048, "grpc.max_recv_msg_size_mib: must be > 0 and < 2048 (2 GiB)")
+		v.Add(errs.Prefix("grpc.tls.", g.TLS.Validate()))
 	}
-	if c.GRPC.Enabled {
-		if err := validateHostPort(c.GRPC.Endpoint); err != nil {
-			bad("grpc.endpoint", err.Error())
-		}
-		if c.GRPC.MaxRecvMsgSizeMiB <= 0 || c.GRPC.MaxRecvMsgSizeMiB >= 2048 {
-			bad("grpc.max_recv_msg_size_mib", "must be > 0 and < 2048 (2 GiB)")
-		}
-		problems = append(problems, errs.Prefix("grpc.tls.", c.GRPC.TLS.Validate()))
+	if h := c.HTTP; h.Enabled {
+		v.Add(errs.Prefix("http.endpoint: ", validateHostPort(h.Endpoint)))
+		v.Check(h.MaxRequestBodySize <= 0, "http.max_request_body_size: must be > 0")
+		v.Check(h.ReadHeaderTimeout <= 0, "http.read_header_timeout: must be > 0")
+		v.Check(h.ReadTimeout <= 0, "http.read_timeout: must be > 0")
+		v.Check(h.WriteTimeout <= 0, "http.write_timeout: must be > 0")
+		v.Check(h.IdleTimeout <= 0, "http.idle_timeout: must be > 0")
+		v.Check(h.MaxHeaderBytes <= 0 || h.MaxHeaderBytes > 1<<31-1, "http.max_header_bytes: must be > 0 and < 2 GiB")
+		v.Add(errs.Prefix("http.tls.", h.TLS.Validate()))
 	}
-	if c.HTTP.Enabled {
-		if err := validateHostPort(c.HTTP.Endpoint); err != nil {
-			bad("http.endpoint", err.Error())
-		}
-		if c.HTTP.MaxRequestBodySize <= 0 {
-			bad("http.max_request_body_size", "must be > 0")
-		}
-		for _, t := range []struct {
-			key string
-			d   time.Duration
-		}{
-			{"http.read_header_timeout", c.HTTP.ReadHeaderTimeout},
-			{"http.read_timeout", c.HTTP.ReadTimeout},
-			{"http.write_timeout", c.HTTP.WriteTimeout},
-			{"http.idle_timeout", c.HTTP.IdleTimeout},
-		} {
-			if t.d <= 0 {
-				bad(t.key, "must be > 0")
-			}
-		}
-		if c.HTTP.MaxHeaderBytes <= 0 || c.HTTP.MaxHeaderBytes > 1<<31-1 {
-			bad("http.max_header_bytes", "must be > 0 and < 2 GiB")
-		}
-		problems = append(problems, errs.Prefix("http.tls.", c.HTTP.TLS.Validate()))
-	}
-	if c.MaxAttributeDepth <= 0 {
-		bad("max_attribute_depth", "must be > 0")
-	}
-	if c.DefaultRetryDelay <= 0 {
-		bad("default_retry_delay", "must be > 0")
-	}
-	problems = append(problems, errs.Prefix("memory_limiter.", c.MemoryLimiter.Validate()))
-	if c.Forward.Endpoint != "" {
-		f := c.Forward
+	v.Check(c.MaxAttributeDepth <= 0, "max_attribute_depth: must be > 0")
+	v.Check(c.DefaultRetryDelay <= 0, "default_retry_delay: must be > 0")
+	v.Add(errs.Prefix("memory_limiter.", c.MemoryLimiter.Validate()))
+	if f := c.Forward; f.Endpoint != "" {
 		switch f.Protocol {
 		case ProtocolGRPC:
-			if err := validateHostPort(f.Endpoint); err != nil {
-				bad("forward.endpoint", err.Error())
-			}
+			v.Add(errs.Prefix("forward.endpoint: ", validateHostPort(f.Endpoint)))
 		case ProtocolHTTP:
 			u, err := url.Parse(f.Endpoint)
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				bad("forward.endpoint", "must be an http:// or https:// URL for protocol http")
-			}
+			v.Check(err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "", "forward.endpoint: must be an http:// or https:// URL for protocol http")
 		default:
-			bad("forward.protocol", `must be "grpc" or "http"`)
+			v.Check(true, `forward.protocol: must be "grpc" or "http"`)
 		}
-		if f.Timeout <= 0 {
-			bad("forward.timeout", "must be > 0")
-		}
-		if f.Compression != CompressionNone && f.Compression != CompressionGzip {
-			bad("forward.compression", fmt.Sprintf("must be %q or %q, got %q", CompressionGzip, CompressionNone, f.Compression))
-		}
-		problems = append(problems, errs.Prefix("forward.sending_queue.", f.SendingQueue.Validate()))
-		problems = append(problems, errs.Prefix("forward.tls.", f.TLS.Validate()))
+		v.Check(f.Timeout <= 0, "forward.timeout: must be > 0")
+		v.Check(f.Compression != CompressionNone && f.Compression != CompressionGzip, "forward.compression: must be %q or %q, got %q", CompressionGzip, CompressionNone, f.Compression)
+		v.Add(errs.Prefix("forward.sending_queue.", f.SendingQueue.Validate()))
+		v.Add(errs.Prefix("forward.tls.", f.TLS.Validate()))
 	}
-	return errors.Join(problems...)
+	return v.Err()
 }
 
 func validateHostPort(s string) error {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"google.golang.org/grpc/codes"
+
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // Label values.
@@ -44,7 +46,7 @@ type metrics struct {
 	forward        *prometheus.CounterVec // outcome
 }
 
-func newMetrics(reg prometheus.Registerer) *metrics {
+func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
 		return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
 	}
@@ -64,10 +66,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			"Accepted requests forwarded upstream, by outcome: ok, error (upstream failed) or dropped (forward queue full or shut down).",
 			"outcome"),
 	}
-	if reg != nil {
-		reg.MustRegister(m.requests, m.spans, m.logRecords, m.refusedSpans, m.refusedRecords, m.forward)
-	}
-	return m
+	return m, telemetry.Register(reg, "receiver", m.requests, m.spans, m.logRecords, m.refusedSpans, m.refusedRecords, m.forward)
 }
 
 // refused counts n refused items of signal; n <= 0 means the count is

@@ -65,7 +65,10 @@ func New(cfg Config, set telemetry.Settings, traces TracesConsumer, logs LogsCon
 	if logs == nil {
 		logs = LogsConsumerFunc(func(context.Context, plog.Logs) error { return nil })
 	}
-	m := newMetrics(reg)
+	m, err := newMetrics(reg)
+	if err != nil {
+		return nil, err
+	}
 	fwd, err := newForwarder(cfg.Forward, m, logger)
 	if err != nil {
 		return nil, err
