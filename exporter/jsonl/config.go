@@ -6,8 +6,6 @@
 package jsonl
 
 import (
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/internal/errs"
@@ -55,22 +53,12 @@ func DefaultConfig() Config {
 
 // Validate reports every invalid key.
 func (c Config) Validate() error {
-	var problems []error
-	if c.Directory == "" {
-		problems = append(problems, errors.New("directory: must not be empty"))
-	}
-	if c.MaxFileBytes <= 0 {
-		problems = append(problems, fmt.Errorf("max_file_bytes: must be > 0, got %d", c.MaxFileBytes))
-	}
-	if c.MaxFiles < 0 {
-		problems = append(problems, fmt.Errorf("max_files: must be >= 0, got %d", c.MaxFiles))
-	}
-	if c.MaxAge < 0 || c.MinAge < 0 {
-		problems = append(problems, fmt.Errorf("max_age, min_age: must be >= 0, got %s, %s", c.MaxAge, c.MinAge))
-	}
-	problems = append(problems, errs.Prefix("sending_queue.", c.SendingQueue.Validate()))
-	if c.FlushInterval <= 0 {
-		problems = append(problems, fmt.Errorf("flush_interval: must be > 0, got %s", c.FlushInterval))
-	}
-	return errors.Join(problems...)
+	var v errs.Checks
+	v.Check(c.Directory == "", "directory: must not be empty")
+	v.Check(c.MaxFileBytes <= 0, "max_file_bytes: must be > 0, got %d", c.MaxFileBytes)
+	v.Check(c.MaxFiles < 0, "max_files: must be >= 0, got %d", c.MaxFiles)
+	v.Check(c.MaxAge < 0 || c.MinAge < 0, "max_age, min_age: must be >= 0, got %s, %s", c.MaxAge, c.MinAge)
+	v.Add(errs.Prefix("sending_queue.", c.SendingQueue.Validate()))
+	v.Check(c.FlushInterval <= 0, "flush_interval: must be > 0, got %s", c.FlushInterval)
+	return v.Err()
 }

@@ -8,7 +8,6 @@
 package otelevents
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -109,34 +108,20 @@ func DefaultConfig() Config {
 
 // Validate reports every invalid key.
 func (c Config) Validate() error {
-	var problems []error
-	if !slices.Contains([]string{ProtocolGRPC, ProtocolHTTP}, c.Protocol) {
-		problems = append(problems, fmt.Errorf("protocol: must be %q or %q, got %q", ProtocolGRPC, ProtocolHTTP, c.Protocol))
-	}
-	if err := validateEndpoint(c.Endpoint); err != nil {
-		problems = append(problems, fmt.Errorf("endpoint: %w", err))
-	}
-	problems = append(problems, errs.Prefix("tls.", c.TLS.Validate()))
-	if _, ok := c.Headers[""]; ok {
-		problems = append(problems, errors.New("headers: empty header name"))
-	}
-	if c.Compression != CompressionNone && c.Compression != CompressionGzip {
-		problems = append(problems, fmt.Errorf("compression: must be %q or %q, got %q", CompressionGzip, CompressionNone, c.Compression))
-	}
-	if _, ok := c.ResourceAttributes[""]; ok {
-		problems = append(problems, errors.New("resource_attributes: empty attribute name"))
-	}
-	if c.Timeout <= 0 {
-		problems = append(problems, fmt.Errorf("timeout: must be > 0, got %s", c.Timeout))
-	}
-	if c.ExplanationMaxLength < 0 {
-		problems = append(problems, fmt.Errorf("explanation_max_length: must be >= 0, got %d", c.ExplanationMaxLength))
-	}
-	problems = append(problems, errs.Prefix("sending_queue.", c.SendingQueue.Validate()))
-	if n := c.SendingQueue.Batch.MaxSize; n <= 0 {
-		problems = append(problems, fmt.Errorf("sending_queue.batch.max_size: must be > 0, got %d", n))
-	}
-	return errors.Join(problems...)
+	var v errs.Checks
+	v.Check(!slices.Contains([]string{ProtocolGRPC, ProtocolHTTP}, c.Protocol), "protocol: must be %q or %q, got %q", ProtocolGRPC, ProtocolHTTP, c.Protocol)
+	v.Add(errs.Prefix("endpoint: ", validateEndpoint(c.Endpoint)))
+	v.Add(errs.Prefix("tls.", c.TLS.Validate()))
+	_, emptyHeader := c.Headers[""]
+	v.Check(emptyHeader, "headers: empty header name")
+	v.Check(c.Compression != CompressionNone && c.Compression != CompressionGzip, "compression: must be %q or %q, got %q", CompressionGzip, CompressionNone, c.Compression)
+	_, emptyAttr := c.ResourceAttributes[""]
+	v.Check(emptyAttr, "resource_attributes: empty attribute name")
+	v.Check(c.Timeout <= 0, "timeout: must be > 0, got %s", c.Timeout)
+	v.Check(c.ExplanationMaxLength < 0, "explanation_max_length: must be >= 0, got %d", c.ExplanationMaxLength)
+	v.Add(errs.Prefix("sending_queue.", c.SendingQueue.Validate()))
+	v.Check(c.SendingQueue.Batch.MaxSize <= 0, "sending_queue.batch.max_size: must be > 0, got %d", c.SendingQueue.Batch.MaxSize)
+	return v.Err()
 }
 
 // validateEndpoint accepts "", host:port, or an http(s) URL with a host.

@@ -3,10 +3,11 @@
 package prometheus
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"strconv"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // Config configures the Prometheus exporter and its HTTP server.
@@ -40,20 +41,15 @@ func DefaultConfig() Config {
 
 // Validate reports every invalid key.
 func (c Config) Validate() error {
-	var errs []error
-	if _, port, err := net.SplitHostPort(c.Endpoint); err != nil {
-		errs = append(errs, fmt.Errorf("endpoint: %q is not host:port: %w", c.Endpoint, err))
-	} else if _, err := strconv.ParseUint(port, 10, 16); err != nil {
-		errs = append(errs, fmt.Errorf("endpoint: port %q is not a number in 0..65535", port))
+	var v errs.Checks
+	_, port, err := net.SplitHostPort(c.Endpoint)
+	if err != nil {
+		v.Add(fmt.Errorf("endpoint: %q is not host:port: %w", c.Endpoint, err))
 	}
-	if c.MaxLabelValues <= 0 {
-		errs = append(errs, fmt.Errorf("max_label_values: must be > 0, got %d", c.MaxLabelValues))
-	}
-	if c.MaxSeries <= 0 {
-		errs = append(errs, fmt.Errorf("max_series: must be > 0, got %d", c.MaxSeries))
-	}
-	if c.ExemplarsPerSecond < 0 {
-		errs = append(errs, fmt.Errorf("exemplars_per_second: must be >= 0, got %d", c.ExemplarsPerSecond))
-	}
-	return errors.Join(errs...)
+	_, portErr := strconv.ParseUint(port, 10, 16)
+	v.Check(err == nil && portErr != nil, "endpoint: port %q is not a number in 0..65535", port)
+	v.Check(c.MaxLabelValues <= 0, "max_label_values: must be > 0, got %d", c.MaxLabelValues)
+	v.Check(c.MaxSeries <= 0, "max_series: must be > 0, got %d", c.MaxSeries)
+	v.Check(c.ExemplarsPerSecond < 0, "exemplars_per_second: must be >= 0, got %d", c.ExemplarsPerSecond)
+	return v.Err()
 }
