@@ -7,8 +7,6 @@
 package clickhouse
 
 import (
-	"errors"
-	"fmt"
 	"regexp"
 	"time"
 
@@ -184,15 +182,10 @@ var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Validate reports every invalid key.
 func (c Config) Validate() error {
-	var problems []error
-	add := func(format string, a ...any) { problems = append(problems, fmt.Errorf(format, a...)) }
-	if c.Enabled && c.Endpoint == "" {
-		add("endpoint: must not be empty")
-	}
-	ident := func(key, v string) {
-		if !identRE.MatchString(v) {
-			add("%s: %q is not a plain identifier ([A-Za-z_][A-Za-z0-9_]*)", key, v)
-		}
+	var v errs.Checks
+	v.Check(c.Enabled && c.Endpoint == "", "endpoint: must not be empty")
+	ident := func(key, s string) {
+		v.Check(!identRE.MatchString(s), "%s: %q is not a plain identifier ([A-Za-z_][A-Za-z0-9_]*)", key, s)
 	}
 	ident("database", c.Database)
 	seen := map[string]string{}
@@ -202,52 +195,27 @@ func (c Config) Validate() error {
 		{"tables.metrics", c.Tables.Metrics}, {"tables.feedback", c.Tables.Feedback},
 	} {
 		ident(kv[0], kv[1])
-		if other, dup := seen[kv[1]]; dup {
-			add("%s: same table name %q as %s", kv[0], kv[1], other)
-		}
+		other, dup := seen[kv[1]]
+		v.Check(dup, "%s: same table name %q as %s", kv[0], kv[1], other)
 		seen[kv[1]] = kv[0]
-		if kv[1] == migrationsTable {
-			add("%s: %q is reserved", kv[0], kv[1])
-		}
+		v.Check(kv[1] == migrationsTable, "%s: %q is reserved", kv[0], kv[1])
 	}
 	if c.Cluster != "" {
 		ident("cluster", c.Cluster)
-		if c.ShardingKey == "" {
-			add("sharding_key: must not be empty in cluster mode")
-		}
-		if c.ClusterReplicated && (c.ReplicaPath == "" || c.ReplicaName == "") {
-			add("replica_path, replica_name: must not be empty with cluster_replicated")
-		}
+		v.Check(c.ShardingKey == "", "sharding_key: must not be empty in cluster mode")
+		v.Check(c.ClusterReplicated && (c.ReplicaPath == "" || c.ReplicaName == ""), "replica_path, replica_name: must not be empty with cluster_replicated")
 	}
-	if c.TTL < 0 || c.TTL%time.Second != 0 {
-		add("ttl: must be >= 0 and whole seconds, got %s", c.TTL)
-	}
-	if c.Engine != EngineMergeTree && c.Engine != EngineReplacingMergeTree {
-		add("engine: must be %q or %q, got %q", EngineMergeTree, EngineReplacingMergeTree, c.Engine)
-	}
-	if c.BatchRows <= 0 {
-		add("batch_rows: must be > 0, got %d", c.BatchRows)
-	}
-	for _, d := range []struct {
-		key string
-		v   time.Duration
-	}{{"flush_interval", c.FlushInterval}, {"timeout", c.Timeout}, {"dial_timeout", c.DialTimeout}, {"park_interval", c.ParkInterval}} {
-		if d.v <= 0 {
-			add("%s: must be > 0, got %s", d.key, d.v)
-		}
-	}
-	if c.SendingQueue.Enabled && c.SendingQueue.QueueSize < c.BatchRows {
-		add("sending_queue.queue_size: must be >= batch_rows (%d), got %d", c.BatchRows, c.SendingQueue.QueueSize)
-	}
-	if c.MaxParkDuration < 0 {
-		add("max_park_duration: must be >= 0, got %s", c.MaxParkDuration)
-	}
-	if c.Spool.MaxBytes <= 0 {
-		add("spool.max_bytes: must be > 0, got %d", c.Spool.MaxBytes)
-	}
-	if c.Spool.DropPolicy != DropOldest && c.Spool.DropPolicy != DropNewest {
-		add("spool.drop_policy: must be %q or %q, got %q", DropOldest, DropNewest, c.Spool.DropPolicy)
-	}
-	return errors.Join(append(problems, errs.Prefix("sending_queue.", c.SendingQueue.Validate()),
-		errs.Prefix("retry_on_failure.", c.RetryOnFailure.Validate()))...)
+	v.Check(c.TTL < 0 || c.TTL%time.Second != 0, "ttl: must be >= 0 and whole seconds, got %s", c.TTL)
+	v.Check(c.Engine != EngineMergeTree && c.Engine != EngineReplacingMergeTree, "engine: must be %q or %q, got %q", EngineMergeTree, EngineReplacingMergeTree, c.Engine)
+	v.Check(c.BatchRows <= 0, "batch_rows: must be > 0, got %d", c.BatchRows)
+	v.Check(c.FlushInterval <= 0, "flush_interval: must be > 0, got %s", c.FlushInterval)
+	v.Check(c.Timeout <= 0, "timeout: must be > 0, got %s", c.Timeout)
+	v.Check(c.DialTimeout <= 0, "dial_timeout: must be > 0, got %s", c.DialTimeout)
+	v.Check(c.ParkInterval <= 0, "park_interval: must be > 0, got %s", c.ParkInterval)
+	v.Check(c.SendingQueue.Enabled && c.SendingQueue.QueueSize < c.BatchRows, "sending_queue.queue_size: must be >= batch_rows (%d), got %d", c.BatchRows, c.SendingQueue.QueueSize)
+	v.Check(c.MaxParkDuration < 0, "max_park_duration: must be >= 0, got %s", c.MaxParkDuration)
+	v.Check(c.Spool.MaxBytes <= 0, "spool.max_bytes: must be > 0, got %d", c.Spool.MaxBytes)
+	v.Check(c.Spool.DropPolicy != DropOldest && c.Spool.DropPolicy != DropNewest, "spool.drop_policy: must be %q or %q, got %q", DropOldest, DropNewest, c.Spool.DropPolicy)
+	v.Add(errs.Prefix("sending_queue.", c.SendingQueue.Validate()), errs.Prefix("retry_on_failure.", c.RetryOnFailure.Validate()))
+	return v.Err()
 }
