@@ -1,12 +1,13 @@
 package dashboards
 
 import (
-	"errors"
 	"reflect"
 
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
 	"github.com/grafana/grafana-foundation-sdk/go/cog/variants"
 	"github.com/grafana/grafana-foundation-sdk/go/common"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // ClickHousePluginID is the Grafana ClickHouse datasource plugin.
@@ -44,14 +45,10 @@ func (CHQuery) DataqueryType() string { return ClickHousePluginID }
 
 // Validate reports a query Grafana could not run.
 func (q CHQuery) Validate() error {
-	var errs []error
-	if q.RawSQL == "" {
-		errs = append(errs, errors.New("rawSql is empty"))
-	}
-	if q.RefID == "" {
-		errs = append(errs, errors.New("refId is empty"))
-	}
-	return errors.Join(errs...)
+	var v errs.Checks
+	v.Check(q.RawSQL == "", "rawSql is empty")
+	v.Check(q.RefID == "", "refId is empty")
+	return v.Err()
 }
 
 // Equals compares field by field (the datasource by value, not pointer).

@@ -2,13 +2,14 @@ package dashboards
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"regexp"
 	"time"
 
 	"github.com/prometheus/common/model"
 	"gopkg.in/yaml.v3"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // RuleParams are the knobs of the generated Prometheus recording and alert
@@ -143,18 +144,11 @@ func DefaultRuleParams() RuleParams {
 
 // Validate reports every invalid parameter by its key.
 func (p RuleParams) Validate() error {
-	var errs []error
-	check := func(bad bool, format string, args ...any) {
-		if bad {
-			errs = append(errs, fmt.Errorf(format, args...))
-		}
-	}
+	var v errs.Checks
 	pos := func(key string, d time.Duration) {
-		if d <= 0 {
-			errs = append(errs, fmt.Errorf("%s: must be > 0", key))
-		} else if _, err := model.ParseDuration(model.Duration(d).String()); err != nil || d%time.Millisecond != 0 {
-			errs = append(errs, fmt.Errorf("%s: %v is not a Prometheus duration", key, d))
-		}
+		_, err := model.ParseDuration(model.Duration(d).String())
+		v.Check(d <= 0, "%s: must be > 0", key)
+		v.Check(d > 0 && (err != nil || d%time.Millisecond != 0), "%s: %v is not a Prometheus duration", key, d)
 	}
 	pos("interval", p.Interval)
 	pos("rate_window", p.RateWindow)
@@ -164,21 +158,21 @@ func (p RuleParams) Validate() error {
 	pos("for", p.For)
 	pos("ops_for", p.OpsFor)
 	pos("silence_window", p.SilenceWindow)
-	check(p.BaselineOffset < p.RecentWindow, "baseline_offset: must be >= recent_window, or the windows overlap")
-	check(p.MinSamples < 1, "min_samples: must be >= 1")
-	check(p.ZThreshold <= 0, "z_threshold: must be > 0")
-	check(p.LatencyZThreshold <= 0, "latency_z_threshold: must be > 0")
-	check(p.MinEffect < 0 || p.MinEffect >= 1, "min_effect: must be in [0, 1)")
-	check(p.LatencyRatio <= 1, "latency_ratio: must be > 1")
+	v.Check(p.BaselineOffset < p.RecentWindow, "baseline_offset: must be >= recent_window, or the windows overlap")
+	v.Check(p.MinSamples < 1, "min_samples: must be >= 1")
+	v.Check(p.ZThreshold <= 0, "z_threshold: must be > 0")
+	v.Check(p.LatencyZThreshold <= 0, "latency_z_threshold: must be > 0")
+	v.Check(p.MinEffect < 0 || p.MinEffect >= 1, "min_effect: must be in [0, 1)")
+	v.Check(p.LatencyRatio <= 1, "latency_ratio: must be > 1")
 	pos("low_traffic_recent_window", p.LowTrafficRecentWindow)
 	pos("low_traffic_baseline_window", p.LowTrafficBaselineWindow)
-	check(p.WilsonZ <= 0, "wilson_z: must be > 0")
-	target := func(key string, v float64) { check(!(v > 0 && v < 1), "%s: must be in (0, 1), got %v", key, v) }
+	v.Check(p.WilsonZ <= 0, "wilson_z: must be > 0")
+	target := func(key string, x float64) { v.Check(!(x > 0 && x < 1), "%s: must be in (0, 1), got %v", key, x) }
 	target("pass_rate_objective", p.PassRateObjective)
 	seen := map[string]bool{}
 	for i, o := range p.Objectives {
-		check(!isLabelValue(o.Metric), "objectives[%d].metric: %q is not a metric id", i, o.Metric)
-		check(isLabelValue(o.Metric) && seen[o.Metric], "objectives[%d].metric: %q repeated", i, o.Metric)
+		v.Check(!isLabelValue(o.Metric), "objectives[%d].metric: %q is not a metric id", i, o.Metric)
+		v.Check(isLabelValue(o.Metric) && seen[o.Metric], "objectives[%d].metric: %q repeated", i, o.Metric)
 		seen[o.Metric] = true
 		target(fmt.Sprintf("objectives[%d].target", i), o.Target)
 	}
@@ -187,17 +181,17 @@ func (p RuleParams) Validate() error {
 		pos(key+".long", b.Long)
 		pos(key+".short", b.Short)
 		pos(key+".for", b.For)
-		check(b.Short >= b.Long, "%s.short: must be shorter than long", key)
-		check(b.Factor <= 0, "%s.factor: must be > 0", key)
-		check(b.Severity != severityCritical && b.Severity != severityWarning && b.Severity != severityInfo,
+		v.Check(b.Short >= b.Long, "%s.short: must be shorter than long", key)
+		v.Check(b.Factor <= 0, "%s.factor: must be > 0", key)
+		v.Check(b.Severity != severityCritical && b.Severity != severityWarning && b.Severity != severityInfo,
 			"%s.severity: must be %q, %q or %q", key, severityCritical, severityWarning, severityInfo)
 	}
 	for i, m := range p.HallucinationMetrics {
-		check(!isLabelValue(m), "hallucination_metrics[%d]: %q is not a metric id", i, m)
+		v.Check(!isLabelValue(m), "hallucination_metrics[%d]: %q is not a metric id", i, m)
 	}
-	check(p.RunbookURL == "", "runbook_url: must not be empty")
-	check(p.UpSelector == "", "up_selector: must not be empty")
-	return errors.Join(errs...)
+	v.Check(p.RunbookURL == "", "runbook_url: must not be empty")
+	v.Check(p.UpSelector == "", "up_selector: must not be empty")
+	return v.Err()
 }
 
 // isLabelValue reports whether s is a metric id that can be put in a

@@ -1,7 +1,6 @@
 package scorer
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -55,23 +54,20 @@ func DefaultConfig() Config {
 // list; whether a metric id exists and its params are valid is checked by
 // Registry.Build.
 func (c Config) Validate() error {
-	err := errs.Prefix("sending_queue.", c.SendingQueue.Validate())
-	if c.MetricTimeout <= 0 {
-		err = errors.Join(err, fmt.Errorf("metric_timeout: must be > 0, got %s", c.MetricTimeout))
-	}
-	err = errors.Join(err, c.References.Validate())
+	var v errs.Checks
+	v.Add(errs.Prefix("sending_queue.", c.SendingQueue.Validate()))
+	v.Check(c.MetricTimeout <= 0, "metric_timeout: must be > 0, got %s", c.MetricTimeout)
+	v.Add(c.References.Validate())
 	seen := make(map[string]int, len(c.Metrics))
 	for i, m := range c.Metrics {
-		if m.Name == "" {
-			err = errors.Join(err, fmt.Errorf("metrics[%d].name: must not be empty", i))
-			continue
-		}
-		if j, dup := seen[m.Name]; dup {
-			err = errors.Join(err, fmt.Errorf("metrics[%d].name: duplicate metric %q (also metrics[%d])", i, m.Name, j))
-			continue
+		j, dup := seen[m.Name]
+		v.Check(m.Name == "", "metrics[%d].name: must not be empty", i)
+		v.Check(dup, "metrics[%d].name: duplicate metric %q (also metrics[%d])", i, m.Name, j)
+		if m.Name == "" || dup {
+			continue // the overrides of an unnamed or repeated metric are not checked
 		}
 		seen[m.Name] = i
-		err = errors.Join(err, errs.Prefix(fmt.Sprintf("metrics[%d].", i), m.CheckSemantics()))
+		v.Add(errs.Prefix(fmt.Sprintf("metrics[%d].", i), m.CheckSemantics()))
 	}
-	return err
+	return v.Err()
 }

@@ -1,9 +1,9 @@
 package scorer
 
 import (
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // Error reasons, the values of the reason label of
@@ -90,13 +90,6 @@ func newEngineMetrics(reg prometheus.Registerer, metrics []Metric, queueLen func
 		}
 		s.duration = m.duration.WithLabelValues(name)
 	}
-	if reg == nil {
-		return m, nil
-	}
-	for _, c := range []prometheus.Collector{m.notApplicable, m.errors, m.duration, m.evaluations, m.sinkErrors, m.queueLength} {
-		if err := reg.Register(c); err != nil {
-			return nil, fmt.Errorf("register scorer metrics: %w", err)
-		}
-	}
-	return m, nil
+	return m, telemetry.Register(reg, "scorer",
+		m.notApplicable, m.errors, m.duration, m.evaluations, m.sinkErrors, m.queueLength)
 }

@@ -1,10 +1,10 @@
 package scorer
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // ReferencesConfig configures the reference store that gives live runs
@@ -37,17 +37,11 @@ func DefaultReferencesConfig() ReferencesConfig {
 
 // Validate reports every invalid key, relative to "references".
 func (c ReferencesConfig) Validate() error {
-	var err error
+	var v errs.Checks
 	for i, f := range c.Files {
-		if strings.TrimSpace(f) == "" {
-			err = errors.Join(err, fmt.Errorf("references.files[%d]: must not be empty", i))
-		}
+		v.Check(strings.TrimSpace(f) == "", "references.files[%d]: must not be empty", i)
 	}
-	if c.CaseIDAttribute == "" {
-		err = errors.Join(err, errors.New("references.case_id_attribute: must not be empty"))
-	}
-	if c.ReloadInterval <= 0 {
-		err = errors.Join(err, fmt.Errorf("references.reload_interval: must be > 0, got %s", c.ReloadInterval))
-	}
-	return err
+	v.Check(c.CaseIDAttribute == "", "references.case_id_attribute: must not be empty")
+	v.Check(c.ReloadInterval <= 0, "references.reload_interval: must be > 0, got %s", c.ReloadInterval)
+	return v.Err()
 }

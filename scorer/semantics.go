@@ -1,9 +1,11 @@
 package scorer
 
 import (
-	"errors"
 	"fmt"
 	"math"
+	"slices"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // Direction says which way a metric's score gets better.
@@ -163,31 +165,18 @@ func unitBounds(u Unit) (lo, hi float64) {
 
 // Validate reports every invalid field, named by its configuration key.
 func (s Semantics) Validate() error {
-	var err error
-	switch s.Direction {
-	case HigherIsBetter, LowerIsBetter, DirectionNone:
-	default:
-		err = fmt.Errorf(`direction: must be %q, %q or %q, got %q`, HigherIsBetter, LowerIsBetter, DirectionNone, s.Direction)
-	}
-	switch s.Unit {
-	case UnitRatio, UnitSeconds, UnitCount, UnitNone:
-	case UnitRating:
-		if math.IsNaN(s.Min) || math.IsNaN(s.Max) {
-			err = errors.Join(err, errors.New("min, max: a rating needs both bounds"))
-		}
-	default:
-		err = errors.Join(err, fmt.Errorf(`unit: must be %q, %q, %q, %q or %q, got %q`, UnitRatio, UnitSeconds, UnitCount, UnitRating, UnitNone, s.Unit))
-	}
-	if s.Min > s.Max {
-		err = errors.Join(err, fmt.Errorf("min: %v is above max %v", s.Min, s.Max))
-	}
-	if math.IsInf(s.Min, 0) || math.IsInf(s.Max, 0) {
-		err = errors.Join(err, errors.New("min, max: must be finite (leave unset for no bound)"))
-	}
+	var v errs.Checks
+	v.Check(!slices.Contains([]Direction{HigherIsBetter, LowerIsBetter, DirectionNone}, s.Direction),
+		`direction: must be %q, %q or %q, got %q`, HigherIsBetter, LowerIsBetter, DirectionNone, s.Direction)
+	v.Check(s.Unit == UnitRating && (math.IsNaN(s.Min) || math.IsNaN(s.Max)), "min, max: a rating needs both bounds")
+	v.Check(!slices.Contains([]Unit{UnitRatio, UnitSeconds, UnitCount, UnitRating, UnitNone}, s.Unit),
+		`unit: must be %q, %q, %q, %q or %q, got %q`, UnitRatio, UnitSeconds, UnitCount, UnitRating, UnitNone, s.Unit)
+	v.Check(s.Min > s.Max, "min: %v is above max %v", s.Min, s.Max)
+	v.Check(math.IsInf(s.Min, 0) || math.IsInf(s.Max, 0), "min, max: must be finite (leave unset for no bound)")
 	if s.Pass != nil {
-		err = errors.Join(err, s.Pass.validate())
+		v.Add(s.Pass.validate())
 	}
-	return err
+	return v.Err()
 }
 
 // SemanticsConfig overrides a metric's declared semantics; an unset key

@@ -43,12 +43,8 @@ func New(set telemetry.Settings, sink scorer.Sink) (*Consumer, error) {
 	for _, r := range []string{ReasonNoTraceID, ReasonNoMetric, ReasonInvalidMetric, ReasonNoValue, ReasonInvalidValue, ReasonInvalidLabel} {
 		c.rejected.WithLabelValues(r)
 	}
-	if set.Registerer != nil {
-		for _, col := range []prometheus.Collector{c.received, c.rejected} {
-			if err := set.Registerer.Register(col); err != nil {
-				return nil, err
-			}
-		}
+	if err := telemetry.Register(set.Registerer, "feedback", c.received, c.rejected); err != nil {
+		return nil, err
 	}
 	return c, nil
 }

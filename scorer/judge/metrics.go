@@ -1,10 +1,11 @@
 package judge
 
 import (
-	"errors"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // Metrics are the judge clients' Prometheus metrics. One Metrics serves
@@ -63,16 +64,8 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Help: "Judge retries, by the failure class that caused them.",
 		}, []string{"judge", "model", "class"}),
 	}
-	if reg != nil {
-		var err error
-		for _, c := range []prometheus.Collector{m.requests, m.duration, m.tokens, m.cost, m.circuitOpen, m.inFlight, m.retries} {
-			err = errors.Join(err, reg.Register(c))
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return m, nil
+	return m, telemetry.Register(reg, "judge",
+		m.requests, m.duration, m.tokens, m.cost, m.circuitOpen, m.inFlight, m.retries)
 }
 
 // clientMetrics are one client's series.

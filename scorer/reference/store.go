@@ -76,8 +76,7 @@ func New(cfg scorer.ReferencesConfig, set telemetry.Settings) (*Store, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	logger, reg := set.Log(), set.Registerer
-	s := &Store{cfg: cfg, logger: logger, files: map[string]fileState{}}
+	s := &Store{cfg: cfg, logger: set.Log(), files: map[string]fileState{}}
 	s.idx.Store(&index{byID: map[string]*dataset.Case{}, byInput: map[string]match{}})
 	s.reloads = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "evalsidecar_reference_reloads_total",
@@ -97,12 +96,8 @@ func New(cfg scorer.ReferencesConfig, set telemetry.Settings) (*Store, error) {
 	}
 	s.reloads.WithLabelValues("ok")
 	s.reloads.WithLabelValues("error")
-	if reg != nil {
-		for _, c := range []prometheus.Collector{s.reloads, s.lookups, s.cases} {
-			if err := reg.Register(c); err != nil {
-				return nil, fmt.Errorf("references: register metrics: %w", err)
-			}
-		}
+	if err := telemetry.Register(set.Registerer, "references", s.reloads, s.lookups, s.cases); err != nil {
+		return nil, err
 	}
 	if err := s.Reload(); err != nil {
 		return nil, err

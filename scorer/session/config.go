@@ -1,9 +1,9 @@
 package session
 
 import (
-	"errors"
-	"fmt"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // Session sources.
@@ -49,23 +49,12 @@ func DefaultConfig() Config {
 
 // Validate reports every invalid key.
 func (c Config) Validate() error {
-	var err error
-	if c.Source != SourceMemory && c.Source != SourceClickHouse {
-		err = errors.Join(err, fmt.Errorf("source: %q is not one of memory, clickhouse", c.Source))
-	}
-	if c.IdleTimeout <= 0 {
-		err = errors.Join(err, errors.New("idle_timeout: must be > 0"))
-	}
-	if c.MaxAge <= 0 {
-		err = errors.Join(err, errors.New("max_age: must be > 0"))
-	} else if c.IdleTimeout > 0 && c.MaxAge < c.IdleTimeout {
-		err = errors.Join(err, errors.New("max_age: must be >= idle_timeout"))
-	}
-	if c.MaxSessions <= 0 {
-		err = errors.Join(err, errors.New("max_sessions: must be > 0"))
-	}
-	if c.MaxBytes <= 0 {
-		err = errors.Join(err, errors.New("max_bytes: must be > 0"))
-	}
-	return err
+	var v errs.Checks
+	v.Check(c.Source != SourceMemory && c.Source != SourceClickHouse, "source: %q is not one of memory, clickhouse", c.Source)
+	v.Check(c.IdleTimeout <= 0, "idle_timeout: must be > 0")
+	v.Check(c.MaxAge <= 0, "max_age: must be > 0")
+	v.Check(c.MaxAge > 0 && c.IdleTimeout > 0 && c.MaxAge < c.IdleTimeout, "max_age: must be >= idle_timeout")
+	v.Check(c.MaxSessions <= 0, "max_sessions: must be > 0")
+	v.Check(c.MaxBytes <= 0, "max_bytes: must be > 0")
+	return v.Err()
 }

@@ -1,9 +1,9 @@
 package session
 
 import (
-	"fmt"
-
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // Self-metric names.
@@ -34,19 +34,9 @@ func newMetrics(reg prometheus.Registerer, stats func() (int, int64)) (*metrics,
 			Name: MetricLateTurns,
 			Help: "Turns that arrived after their session was scored; the session is scored again as its next revision.",
 		})}
-	if reg == nil {
-		return m, nil
-	}
-	for _, c := range []prometheus.Collector{
-		m.closed, m.storeErrors, m.lateTurns,
+	return m, telemetry.Register(reg, "sessions", m.closed, m.storeErrors, m.lateTurns,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: MetricOpen, Help: "Sessions open (waiting for more turns)."},
 			func() float64 { n, _ := stats(); return float64(n) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: MetricBytes, Help: "Estimated memory of the open sessions."},
-			func() float64 { _, b := stats(); return float64(b) }),
-	} {
-		if err := reg.Register(c); err != nil {
-			return nil, fmt.Errorf("sessions: register metrics: %w", err)
-		}
-	}
-	return m, nil
+			func() float64 { _, b := stats(); return float64(b) }))
 }

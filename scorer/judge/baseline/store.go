@@ -118,12 +118,8 @@ func New(cfg Config, caseAttr string, source Source, set telemetry.Settings) (*S
 	if s.releases, err = simplelru.NewLRU[release, time.Time](maxReleases, nil); err != nil {
 		return nil, fmt.Errorf("baseline: %w", err)
 	}
-	if reg := set.Registerer; reg != nil {
-		for _, c := range []prometheus.Collector{s.recorded, s.evictions, lookups, size} {
-			if err := reg.Register(c); err != nil {
-				return nil, fmt.Errorf("baseline: register metrics: %w", err)
-			}
-		}
+	if err := telemetry.Register(set.Registerer, "baseline", s.recorded, s.evictions, lookups, size); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

@@ -80,12 +80,8 @@ func New(cfg Config, set telemetry.Settings) (*Calibrator, error) {
 	c.pending, _ = simplelru.NewLRU[key, []any](cfg.MaxPending, nil)
 	c.evicted.WithLabelValues("score")
 	c.evicted.WithLabelValues("feedback")
-	if set.Registerer != nil {
-		for _, col := range []prometheus.Collector{c.agreement, c.floor, c.labels, c.evicted} {
-			if err := set.Registerer.Register(col); err != nil {
-				return nil, err
-			}
-		}
+	if err := telemetry.Register(set.Registerer, "calibration", c.agreement, c.floor, c.labels, c.evicted); err != nil {
+		return nil, err
 	}
 	return c, nil
 }

@@ -2,11 +2,12 @@ package redact
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // Redactor replaces personal data and credentials in text. It is safe for
@@ -50,18 +51,16 @@ func New(cfg Config, reg prometheus.Registerer) (*Redactor, error) {
 		Name: "evalsidecar_judge_redactions_total",
 		Help: "Values replaced before a judge request left the process, by detector type (counts only, never values).",
 	}, []string{"type"})
-	if reg != nil {
-		if rerr := reg.Register(vec); rerr != nil {
-			are := prometheus.AlreadyRegisteredError{}
-			if !errors.As(rerr, &are) {
-				return nil, fmt.Errorf("register redaction metrics: %w", rerr)
-			}
-			existing, ok := are.ExistingCollector.(*prometheus.CounterVec)
-			if !ok {
-				return nil, fmt.Errorf("register redaction metrics: %w", rerr)
-			}
-			vec = existing
+	if rerr := telemetry.Register(reg, "redaction", vec); rerr != nil {
+		are := prometheus.AlreadyRegisteredError{}
+		if !errors.As(rerr, &are) {
+			return nil, rerr
 		}
+		existing, ok := are.ExistingCollector.(*prometheus.CounterVec)
+		if !ok {
+			return nil, rerr
+		}
+		vec = existing
 	}
 	r := &Redactor{counters: map[string]prometheus.Counter{}}
 	if !cfg.Enabled {

@@ -1,12 +1,12 @@
 package sampling
 
 import (
-	"errors"
-	"fmt"
 	"maps"
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/evalsidecar/evalsidecar/internal/errs"
 )
 
 // Filter selects the runs a judge metric applies to. Each list holds exact
@@ -25,31 +25,24 @@ type Filter struct {
 
 // Validate reports every malformed glob pattern, naming its key.
 func (f Filter) Validate() error {
-	var err error
-	err = errors.Join(validPatterns("service", f.Service), validPatterns("agent", f.Agent),
+	var v errs.Checks
+	v.Add(validPatterns("service", f.Service), validPatterns("agent", f.Agent),
 		validPatterns("environment", f.Environment), validPatterns("service_version", f.ServiceVersion))
 	for _, k := range slices.Sorted(maps.Keys(f.Attributes)) {
-		if k == "" {
-			err = errors.Join(err, errors.New("attributes: attribute name must not be empty"))
-		}
-		vs := f.Attributes[k]
-		if len(vs) == 0 {
-			err = errors.Join(err, fmt.Errorf("attributes.%s: must list at least one value", k))
-			continue
-		}
-		err = errors.Join(err, validPatterns("attributes."+k, vs))
+		v.Check(k == "", "attributes: attribute name must not be empty")
+		v.Check(len(f.Attributes[k]) == 0, "attributes.%s: must list at least one value", k)
+		v.Add(validPatterns("attributes."+k, f.Attributes[k]))
 	}
-	return err
+	return v.Err()
 }
 
 func validPatterns(key string, ps []string) error {
-	var err error
+	var v errs.Checks
 	for i, p := range ps {
-		if _, e := path.Match(p, ""); e != nil {
-			err = errors.Join(err, fmt.Errorf("%s[%d]: bad glob pattern %q: %w", key, i, p, e))
-		}
+		_, err := path.Match(p, "")
+		v.Check(err != nil, "%s[%d]: bad glob pattern %q: %w", key, i, p, err)
 	}
-	return err
+	return v.Err()
 }
 
 // matcher is a compiled value list: exact values and glob patterns.

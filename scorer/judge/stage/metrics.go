@@ -1,11 +1,11 @@
 package stage
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -63,15 +63,7 @@ func newStageMetrics(reg prometheus.Registerer, metricIDs, judges []string) (*st
 	for _, j := range judges {
 		m.queueLen.WithLabelValues(j)
 	}
-	if reg == nil {
-		return m, nil
-	}
-	for _, c := range []prometheus.Collector{m.skipped, m.decisions, m.queueLen} {
-		if err := reg.Register(c); err != nil {
-			return nil, fmt.Errorf("judge stage: register metrics: %w", err)
-		}
-	}
-	return m, nil
+	return m, telemetry.Register(reg, "judge stage", m.skipped, m.decisions, m.queueLen)
 }
 
 // newSeries resolves the series of one (metric, outcome).
