@@ -272,13 +272,3 @@ func (s schema) createTables(ts ...tableID) []string {
 
 // noStatements is a migration that only adds columns.
 func noStatements(schema) []string { return nil }
-
-// ddl returns every statement a fresh install runs, in order: database,
-// migrations table, then each migration.
-func (s schema) ddl() []string {
-	out := []string{s.createDatabase(), s.createMigrations()}
-	for _, m := range migrations {
-		out = append(out, m.statements(s)...)
-	}
-	return out
-}

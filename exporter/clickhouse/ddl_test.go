@@ -69,6 +69,16 @@ func TestDDLGolden(t *testing.T) {
 	}
 }
 
+// ddl returns every statement a fresh install runs, in order: database,
+// migrations table, then each migration.
+func (s schema) ddl() []string {
+	out := []string{s.createDatabase(), s.createMigrations()}
+	for _, m := range migrations {
+		out = append(out, m.statements(s)...)
+	}
+	return out
+}
+
 func TestInsertSQLHasExplicitColumns(t *testing.T) {
 	s := schema{cfg: DefaultConfig()}
 	got := s.insertSQL(tToolCalls, toolCallsDef.columns)

@@ -198,17 +198,6 @@ func (s *spool) stats() (bytes int64, rows int) {
 	return s.bytes, s.rows
 }
 
-// tableRows returns the rows spooled for t.
-func (s *spool) tableRows(t tableID) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for _, e := range s.queues[t] {
-		n += e.rows
-	}
-	return n
-}
-
 func (s *spool) signal(t tableID) {
 	select {
 	case s.notify[t] <- struct{}{}:

@@ -47,13 +47,20 @@ func pushN(t *testing.T, s *spool, tb tableID, from, n int) int64 {
 	return size
 }
 
-// runsOf pops every batch of tb and returns the trace ids of its rows.
+// spooledRows returns the rows s holds.
+func spooledRows(s *spool) int {
+	_, rows := s.stats()
+	return rows
+}
+
+// runsOf pops every batch of tb, the only table s holds, and returns the
+// trace ids of its rows.
 func runsOf(t *testing.T, s *spool, tb tableID) []string {
 	t.Helper()
 	var ids []string
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	for s.tableRows(tb) > 0 {
+	for spooledRows(s) > 0 {
 		e, err := s.head(ctx, tb)
 		if err != nil {
 			t.Fatal(err)
@@ -177,8 +184,8 @@ func TestSpoolNeverEvictsInFlight(t *testing.T) {
 	pushN(t, s, tTrajectories, 0, 1)
 	e, _ := s.head(context.Background(), tTrajectories) // a sender owns it
 	pushN(t, s, tTrajectories, 1, 3)
-	if s.tableRows(tTrajectories) != 2 || d["trajectories/"+reasonSpoolFull] != 2 {
-		t.Errorf("rows %d, drops %v", s.tableRows(tTrajectories), d)
+	if spooledRows(s) != 2 || d["trajectories/"+reasonSpoolFull] != 2 {
+		t.Errorf("rows %d, drops %v", spooledRows(s), d)
 	}
 	s.done(e)
 	got := runsOf(t, s, tTrajectories)
