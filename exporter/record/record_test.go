@@ -234,11 +234,11 @@ func TestScoresWithoutTrajectory(t *testing.T) {
 	}
 }
 
-func TestScoresStampsCurrentTime(t *testing.T) {
-	before := time.Now()
-	rec := Scores(&scorer.Evaluation{Results: []scorer.Result{{Metric: "a"}}})[0]
-	if rec.Timestamp.Before(before) || rec.Timestamp.Location() != time.UTC {
-		t.Errorf("timestamp %v is not a UTC time after %v", rec.Timestamp.Time, before)
+func TestScoresStampsUTC(t *testing.T) {
+	at := time.Date(2024, 5, 1, 12, 0, 0, 0, time.FixedZone("CEST", 2*3600))
+	rec := ScoresAt(&scorer.Evaluation{Results: []scorer.Result{{Metric: "a"}}}, at)[0]
+	if !rec.Timestamp.Equal(at) || rec.Timestamp.Location() != time.UTC {
+		t.Errorf("timestamp %v is not %v in UTC", rec.Timestamp.Time, at)
 	}
 }
 

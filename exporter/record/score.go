@@ -55,12 +55,6 @@ type JudgeRecord struct {
 // are recorded, unless the metric already set that key itself.
 const VerdictsKey = "verdicts"
 
-// Scores converts every result of e to a record stamped with the current
-// time. See ScoresAt.
-func Scores(e *scorer.Evaluation) []ScoreRecord {
-	return ScoresAt(e, time.Now())
-}
-
 // ScoresAt converts every result of e to a record stamped with at. Details
 // are copied, with non-finite numbers (which JSON cannot carry) replaced by
 // null; rubric verdicts are added to Details under VerdictsKey. A nil

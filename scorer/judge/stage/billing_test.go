@@ -87,7 +87,7 @@ metrics:
 		scored, cached int
 	)
 	for _, ev := range append(exported, rec.all()...) {
-		for _, s := range record.Scores(ev) {
+		for _, s := range record.ScoresAt(ev, time.Now()) {
 			j := s.Judge
 			if j == nil {
 				t.Fatalf("score without judge usage: %+v", s)
