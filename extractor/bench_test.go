@@ -66,7 +66,7 @@ func BenchmarkExtractMedium(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if len(Extract(tr)) != 1 {
+		if len(extractTrace(tr)) != 1 {
 			b.Fatal("no trajectory")
 		}
 	}

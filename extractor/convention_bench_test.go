@@ -75,13 +75,13 @@ var conventionBenchTraces = []struct{ name, path string }{
 	{"langsmith", "testdata/langsmith_chain.otlp.json"},
 }
 
-// BenchmarkExtract measures Extract per convention, reported per
+// BenchmarkExtract measures extraction per convention, reported per
 // span (ns/span, allocs/span) so that traces of different sizes compare.
 func BenchmarkExtract(b *testing.B) {
 	for _, c := range conventionBenchTraces {
 		b.Run(c.name, func(b *testing.B) {
 			tr := loadTrace(b, c.path)
-			if len(Extract(tr)) == 0 {
+			if len(extractTrace(tr)) == 0 {
 				b.Fatal("no trajectory")
 			}
 			spans := float64(len(tr.spans))
@@ -90,7 +90,7 @@ func BenchmarkExtract(b *testing.B) {
 			runtime.ReadMemStats(&before)
 			b.ResetTimer()
 			for b.Loop() {
-				Extract(tr)
+				extractTrace(tr)
 			}
 			b.StopTimer()
 			runtime.ReadMemStats(&after)
@@ -103,7 +103,7 @@ func BenchmarkExtract(b *testing.B) {
 
 func TestConventionBenchTraces(t *testing.T) {
 	for _, c := range conventionBenchTraces {
-		trs := Extract(loadTrace(t, c.path))
+		trs := extractTrace(loadTrace(t, c.path))
 		if len(trs) != 1 {
 			t.Fatalf("%s: %d trajectories", c.name, len(trs))
 		}

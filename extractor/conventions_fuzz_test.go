@@ -90,7 +90,7 @@ func FuzzConventionSpan(f *testing.F) {
 			{id: [8]byte{3}, parent: [8]byte{1}, name: name, scope: scope, start: 4 * ms, end: 5 * ms,
 				attrs: attrs{{key: keyLangSmithKind, value: "llm"}, {key: key, value: value}, {key: keyWholeCompletion, value: value}}},
 		}}
-		for _, traj := range Extract(tr) {
+		for _, traj := range extractTrace(tr) {
 			if _, err := json.Marshal(traj); err != nil {
 				t.Fatal(err)
 			}

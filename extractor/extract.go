@@ -10,7 +10,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/internal/jsonobj"
 )
 
-// extraction is the per-trace working state of Extract. Its slices are
+// extraction is the per-trace working state of extract. Its slices are
 // scratch: an Assembler reuses one extraction for many traces, so nothing
 // that outlives a call may point into them.
 type extraction struct {
@@ -52,15 +52,6 @@ type extraction struct {
 	idAt  []int32
 }
 
-// Extract rebuilds the agent runs of a trace: one Trajectory per top-level
-// invoke_agent span (an agent span with no agent ancestor), or one for the
-// whole trace when it has GenAI spans but no agent span. It returns nil for
-// a trace without GenAI spans. Extract does not modify t.
-func Extract(t *Trace) []*agentrun.Trajectory {
-	var x extraction
-	return x.extract(t)
-}
-
 // sized returns s with length n, its elements zero, reusing its storage.
 func sized[T any](s []T, n int) []T {
 	if cap(s) < n {
@@ -100,6 +91,10 @@ func (x *extraction) reset() {
 	x.unjoinedLogs = 0
 }
 
+// extract rebuilds the agent runs of a trace: one Trajectory per top-level
+// invoke_agent span (an agent span with no agent ancestor), or one for the
+// whole trace when it has GenAI spans but no agent span. It returns nil for
+// a trace without GenAI spans. extract does not modify t.
 func (x *extraction) extract(t *Trace) []*agentrun.Trajectory {
 	x.t = t
 	x.unjoinedLogs = 0

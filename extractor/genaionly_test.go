@@ -43,7 +43,7 @@ func TestGenAIOnlyIsAHint(t *testing.T) {
 					plain.spans[i].genaiOnly = false
 					plain.spans[i].absent = 0
 				}
-				if got, want := Extract(hinted), Extract(plain); !reflect.DeepEqual(got, want) {
+				if got, want := extractTrace(hinted), extractTrace(plain); !reflect.DeepEqual(got, want) {
 					t.Errorf("%s: trace %x extracts differently with genaiOnly set", path, g.id)
 				}
 			}

@@ -12,6 +12,12 @@ import (
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
+// extractTrace rebuilds the agent runs of t with a fresh extraction.
+func extractTrace(t *Trace) []*agentrun.Trajectory {
+	var x extraction
+	return x.extract(t)
+}
+
 // collectSink records submitted trajectories.
 type collectSink struct {
 	mu    sync.Mutex

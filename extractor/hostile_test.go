@@ -76,7 +76,7 @@ func extractDirect(t *testing.T, spans []hostileSpan) []*agentrun.Trajectory {
 		t.Fatalf("%d traces", len(bt.groups))
 	}
 	g := bt.groups[0]
-	trs := Extract(&Trace{id: g.id, spans: g.spans, truncated: g.truncated})
+	trs := extractTrace(&Trace{id: g.id, spans: g.spans, truncated: g.truncated})
 	for _, tr := range trs {
 		if _, err := json.Marshal(tr); err != nil {
 			t.Fatalf("trajectory does not marshal: %v", err)

@@ -242,7 +242,7 @@ func TestPairToolsHardCases(t *testing.T) {
 		out+"role", "assistant",
 		out+"content", "Sorry, the thermostat is offline.",
 	), 0)
-	trs := Extract(&Trace{spans: r.spans})
+	trs := extractTrace(&Trace{spans: r.spans})
 	if len(trs) != 1 {
 		t.Fatalf("%d trajectories", len(trs))
 	}

@@ -38,11 +38,3 @@ func (r *recentSet) contains(id [16]byte, now time.Time) bool {
 	at, ok := r.ids.Peek(id)
 	return ok && now.Sub(at) < r.window
 }
-
-// len returns the number of ids remembered.
-func (r *recentSet) len() int {
-	if r.ids == nil {
-		return 0
-	}
-	return r.ids.Len()
-}

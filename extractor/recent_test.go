@@ -156,3 +156,11 @@ func BenchmarkRecentSet(b *testing.B) {
 	}
 	b.ReportMetric(float64(found)/float64(b.N), "found/op")
 }
+
+// len returns the number of ids remembered.
+func (r *recentSet) len() int {
+	if r.ids == nil {
+		return 0
+	}
+	return r.ids.Len()
+}

@@ -85,7 +85,7 @@ type logRec struct {
 }
 
 // Trace is the buffered record of one trace id: its spans and the GenAI log
-// records that carry its trace id. Extract turns it into trajectories.
+// records that carry its trace id. An extraction turns it into trajectories.
 type Trace struct {
 	id    [16]byte
 	spans []span
