@@ -17,20 +17,14 @@ import (
 	"github.com/evalsidecar/evalsidecar/internal/editdist"
 )
 
-// Decode parses YAML into out (which holds the defaults on entry). ${env:NAME}
-// references in scalar values (not in comments or keys) are expanded with
-// lookup (os.LookupEnv when nil). Keys not known to out's type are rejected
-// with their full key path (and the nearest known key, when one is close),
-// renamed keys with the key that replaced them; type errors name the key
-// path and line. Every problem is reported, one per line.
-func Decode(data []byte, out any, lookup func(string) (string, bool)) error {
-	_, err := decode(data, out, lookup, nil)
-	return err
-}
-
-// decode is Decode with --set style overrides ("key.path=value", see
-// applySet) applied over the document. It returns the key paths the
-// document and the overrides set.
+// decode parses YAML into out (which holds the defaults on entry), with
+// --set style overrides ("key.path=value", see applySet) applied over the
+// document. ${env:NAME} references in scalar values (not in comments or
+// keys) are expanded with lookup (os.LookupEnv when nil). Keys not known to
+// out's type are rejected with their full key path (and the nearest known
+// key, when one is close), renamed keys with the key that replaced them;
+// type errors name the key path and line. Every problem is reported, one
+// per line. It returns the key paths the document and the overrides set.
 func decode(data []byte, out any, lookup func(string) (string, bool), sets []string) (map[string]bool, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {

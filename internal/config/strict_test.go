@@ -54,7 +54,7 @@ func TestDecodeStrict(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := testOuter{Inner: testInner{Endpoint: "d:0", Tags: []string{"default"}}}
-			err := Decode([]byte(tt.yaml), &got, nil)
+			_, err := decode([]byte(tt.yaml), &got, nil, nil)
 			if len(tt.wantErr) == 0 {
 				if err != nil {
 					t.Fatalf("unexpected error: %v", err)
