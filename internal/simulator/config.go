@@ -18,35 +18,36 @@ const (
 	ProtocolHTTP = "http"
 )
 
-// Config configures a Simulator. The YAML keys are the snake_case tags.
+// Config configures a Simulator. It is built in code (the demo command
+// sets it from flags); Validate names each field by its snake_case key.
 type Config struct {
 	// Endpoint is host:port of the sidecar's OTLP receiver: the gRPC port
 	// (4317) for protocol grpc, the HTTP port (4318) for protocol http. The
 	// connection is plain text (no TLS), meant for loopback.
-	Endpoint string `yaml:"endpoint"`
+	Endpoint string
 	// Protocol is "grpc" or "http".
-	Protocol string `yaml:"protocol"`
+	Protocol string
 	// Service is the service.name resource attribute.
-	Service string `yaml:"service"`
+	Service string
 	// Release is the service.version resource attribute (and
 	// gen_ai.agent.version); SetRelease changes it at run time.
-	Release string `yaml:"release"`
+	Release string
 	// Environment is the deployment.environment.name resource attribute.
-	Environment string `yaml:"environment"`
+	Environment string
 	// Quality is the behaviour of the release: good or degraded.
-	Quality Quality `yaml:"quality"`
+	Quality Quality
 	// EventForm sends messages as GenAI v1.28–1.36 log records
 	// (gen_ai.user.message, gen_ai.choice, …) tied to the chat spans instead
 	// of the gen_ai.input.messages / gen_ai.output.messages attributes.
-	EventForm bool `yaml:"event_form"`
+	EventForm bool
 	// ConversationTurns is how many consecutive runs share one
 	// conversation id (gen_ai.conversation.id), each run one turn of the
 	// conversation; 0 or 1 gives every run its own.
-	ConversationTurns int `yaml:"conversation_turns"`
+	ConversationTurns int
 	// Seed makes the runs' content reproducible.
-	Seed int64 `yaml:"seed"`
+	Seed int64
 	// Headers are sent with every export request (e.g. authorization).
-	Headers map[string]string `yaml:"headers"`
+	Headers map[string]string
 }
 
 // DefaultConfig returns the documented defaults.

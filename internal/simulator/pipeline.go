@@ -100,16 +100,6 @@ func newLogExporter(ctx context.Context, cfg *Config) (sdklog.Exporter, error) {
 	)
 }
 
-// flush exports everything finished so far. Spans go first so that log
-// records never arrive before the spans they refer to are exported.
-func (p *pipeline) flush(ctx context.Context) error {
-	err := p.tp.ForceFlush(ctx)
-	if p.lp != nil {
-		err = errors.Join(err, p.lp.ForceFlush(ctx))
-	}
-	return err
-}
-
 // shutdown flushes and stops the providers and their exporters.
 func (p *pipeline) shutdown(ctx context.Context) error {
 	err := p.tp.Shutdown(ctx)

@@ -180,7 +180,7 @@ func planGolden(seed int64, scs []*scenario) []goldenRun {
 		}
 		p := pl.next(q)
 		out = append(out, goldenRun{
-			Scenario: p.sc.Name, Quality: q.String(), Input: p.input, Output: p.output,
+			Scenario: p.sc.Name, Quality: qualityName(q), Input: p.input, Output: p.output,
 			ErrorType: p.agentErrType, LLMCalls: p.llmCalls(), TotalMS: p.total.Milliseconds(), Calls: p.calls(),
 		})
 	}

@@ -1,10 +1,5 @@
 package simulator
 
-import (
-	"fmt"
-	"strings"
-)
-
 // Quality selects how well the simulated release behaves.
 type Quality int
 
@@ -16,50 +11,6 @@ const (
 	// arguments are invalid, and some runs end with an error or no answer.
 	Degraded
 )
-
-// String returns "good" or "degraded".
-func (q Quality) String() string {
-	switch q {
-	case Good:
-		return "good"
-	case Degraded:
-		return "degraded"
-	default:
-		return fmt.Sprintf("quality(%d)", int(q))
-	}
-}
-
-// ParseQuality parses "good" or "degraded" (case-insensitive, surrounding
-// spaces ignored).
-func ParseQuality(s string) (Quality, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "good":
-		return Good, nil
-	case "degraded":
-		return Degraded, nil
-	default:
-		return Good, fmt.Errorf("unknown quality %q: want good or degraded", s)
-	}
-}
-
-// MarshalText implements encoding.TextMarshaler.
-func (q Quality) MarshalText() ([]byte, error) {
-	if q != Good && q != Degraded {
-		return nil, fmt.Errorf("unknown quality %d", int(q))
-	}
-	return []byte(q.String()), nil
-}
-
-// UnmarshalText implements encoding.TextUnmarshaler, so YAML and flags accept
-// "good" and "degraded".
-func (q *Quality) UnmarshalText(b []byte) error {
-	v, err := ParseQuality(string(b))
-	if err != nil {
-		return err
-	}
-	*q = v
-	return nil
-}
 
 // profile holds the behaviour probabilities of one Quality.
 type profile struct {

@@ -23,7 +23,7 @@ type Simulator struct {
 	planner  *planner
 	release  string    // the release new runs use
 	cur      *pipeline // the pipeline of cur.release
-	pending  error     // export errors of retired pipelines, reported by Flush/Shutdown
+	pending  error     // export errors of retired pipelines, reported by Shutdown
 	conv     string    // the conversation id of the current conversation
 	convLeft int       // runs still to send in conv
 	closed   bool
@@ -69,17 +69,10 @@ func (s *Simulator) SetRelease(release string) {
 	s.mu.Unlock()
 }
 
-// Release returns the release new runs use.
-func (s *Simulator) Release() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.release
-}
-
 // RunOne simulates one agent run, sends its spans (and log records) to the
 // export queue and returns what the run did. The run's timestamps end now
 // and go back as far as the simulated work took; RunOne itself does not
-// sleep. Export happens in the background; Flush waits for it.
+// sleep. Export happens in the background; Shutdown waits for it.
 func (s *Simulator) RunOne(ctx context.Context) (Run, error) {
 	if err := ctx.Err(); err != nil {
 		return Run{}, err
@@ -156,17 +149,6 @@ func (s *Simulator) Run(ctx context.Context, n int, interval time.Duration, onRu
 		}
 	}
 	return nil
-}
-
-// Flush exports every finished run now. It also reports export failures of
-// releases switched away from since the last Flush.
-func (s *Simulator) Flush(ctx context.Context) error {
-	s.mu.Lock()
-	pl := s.cur
-	pending := s.pending
-	s.pending = nil
-	s.mu.Unlock()
-	return errors.Join(pending, pl.flush(ctx))
 }
 
 // Shutdown waits for runs in progress, exports what is left and closes the

@@ -51,10 +51,18 @@ func runN(t *testing.T, sim *Simulator, n int) []Run {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := sim.Flush(ctx); err != nil {
+	if err := sim.Shutdown(ctx); err != nil { // exports every run
 		t.Fatal(err)
 	}
 	return runs
+}
+
+// qualityName names q in subtests and goldens.
+func qualityName(q Quality) string {
+	if q == Degraded {
+		return "degraded"
+	}
+	return "good"
 }
 
 func str(m pcommon.Map, k string) string {
@@ -319,7 +327,7 @@ func mustUnmarshal(t *testing.T, s string, v any) {
 
 func TestSpansPerScenario(t *testing.T) {
 	for _, q := range []Quality{Good, Degraded} {
-		t.Run(q.String(), func(t *testing.T) {
+		t.Run(qualityName(q), func(t *testing.T) {
 			sim, sink := newTestSim(t, ProtocolGRPC, func(c *Config) { c.Quality = q; c.Seed = 11 })
 			runs := runN(t, sim, 30)
 			seen := map[string]bool{}
@@ -529,9 +537,14 @@ func TestReleaseAndQualitySwitch(t *testing.T) {
 	}
 	wg.Wait()
 	sim.SetRelease("")
-	if got := sim.Release(); got != "1.0.0" {
-		t.Errorf("empty SetRelease changed the release to %q", got)
+	kept, err := sim.RunOne(context.Background())
+	if err != nil {
+		t.Fatal(err)
 	}
+	if kept.Release != "1.0.0" {
+		t.Errorf("empty SetRelease changed the release to %q", kept.Release)
+	}
+	runs = append(runs, kept)
 	sim.SetRelease("3.1.0")
 	sim.SetQuality(Degraded)
 	last, err := sim.RunOne(context.Background())
@@ -539,7 +552,7 @@ func TestReleaseAndQualitySwitch(t *testing.T) {
 		t.Fatal(err)
 	}
 	runs = append(runs, last)
-	if err := sim.Flush(context.Background()); err != nil {
+	if err := sim.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if last.Release != "3.1.0" || last.Quality != Degraded {
