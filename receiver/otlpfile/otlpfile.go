@@ -40,17 +40,6 @@ const (
 	SignalLogs
 )
 
-func (s Signal) String() string {
-	switch s {
-	case SignalTraces:
-		return "traces"
-	case SignalLogs:
-		return "logs"
-	default:
-		return "unknown"
-	}
-}
-
 // Item is one decoded request.
 type Item struct {
 	// Source is the file the request came from.

@@ -15,14 +15,14 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 // summary renders one line per item: position, signal and item count.
 func summary(it Item) string {
-	n := 0
+	signal, n := "unknown", 0
 	switch it.Signal {
 	case SignalTraces:
-		n = it.Traces.SpanCount()
+		signal, n = "traces", it.Traces.SpanCount()
 	case SignalLogs:
-		n = it.Logs.LogRecordCount()
+		signal, n = "logs", it.Logs.LogRecordCount()
 	}
-	return fmt.Sprintf("%s %s %d\n", filepath.ToSlash(it.Position()), it.Signal, n)
+	return fmt.Sprintf("%s %s %d\n", filepath.ToSlash(it.Position()), signal, n)
 }
 
 func TestReadGolden(t *testing.T) {
