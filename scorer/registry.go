@@ -78,14 +78,6 @@ func (r *Registry) RegisterAll(entries ...Entry) error {
 	return nil
 }
 
-// Semantics returns the declared semantics of the registered metric name.
-func (r *Registry) Semantics(name string) (Semantics, bool) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	e, ok := r.entries[name]
-	return e.Semantics.normal(), ok
-}
-
 // Names returns the registered metric ids, sorted.
 func (r *Registry) Names() []string {
 	r.mu.RLock()

@@ -143,8 +143,8 @@ func TestPassedVerdict(t *testing.T) {
 	if err != nil || res.Passed == nil || *res.Passed {
 		t.Errorf("RunMetric: %+v, %v", res, err)
 	}
-	if s, ok := r.Semantics("errors"); !ok || s.Unit != UnitRatio || s.Direction != LowerIsBetter {
-		t.Errorf("registry semantics of errors: %+v, %v", s, ok)
+	if s := SemanticsOf(ms[0]); s.Unit != UnitRatio || s.Direction != LowerIsBetter {
+		t.Errorf("SemanticsOf(errors) = %+v", s)
 	}
 	if s := SemanticsOf(ms[3]); s.Unit != UnitRating || s.Min != 1 || s.Max != 5 {
 		t.Errorf("SemanticsOf(rated_stars) = %+v", s)
