@@ -3,7 +3,6 @@ package dataset
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -208,16 +207,16 @@ func TestBadInputNamesRowAndColumn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse([]byte(tt.data), tt.format)
-			var e *Error
-			if !errors.As(err, &e) {
-				t.Fatalf("error %v is not a *Error", err)
+			_, bad, err := ParseRows([]byte(tt.data), tt.format)
+			if err != nil || len(bad) != 1 {
+				t.Fatalf("bad rows %v, error %v; want one bad row", bad, err)
 			}
-			if e.Row != tt.row || e.Column != tt.column || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("got %q (row %d, column %q), want row %d, column %q, containing %q", err, e.Row, e.Column, tt.row, tt.column, tt.want)
+			e := bad[0]
+			if e.Row != tt.row || e.Column != tt.column || !strings.Contains(e.Error(), tt.want) {
+				t.Errorf("got %q (row %d, column %q), want row %d, column %q, containing %q", e, e.Row, e.Column, tt.row, tt.column, tt.want)
 			}
-			if tt.column != "" && !strings.Contains(err.Error(), `column "`+tt.column+`"`) {
-				t.Errorf("message %q does not name the column", err)
+			if tt.column != "" && !strings.Contains(e.Error(), `column "`+tt.column+`"`) {
+				t.Errorf("message %q does not name the column", e)
 			}
 		})
 	}
@@ -241,9 +240,9 @@ func TestColumnPrecedence(t *testing.T) {
 		{`{"prompt":"p","extra":{"k":1},"none":null,"tags":["x"]}`, "", "p", map[string]any{"extra": map[string]any{"k": 1.0}, "tags": []any{"x"}}},
 	}
 	for _, tt := range tests {
-		rows, err := Parse([]byte(tt.row), FormatJSONL)
-		if err != nil {
-			t.Fatalf("%s: %v", tt.row, err)
+		rows, bad, err := ParseRows([]byte(tt.row), FormatJSONL)
+		if err != nil || len(bad) != 0 {
+			t.Fatalf("%s: %v %v", tt.row, err, bad)
 		}
 		in := rows[0].Instance
 		if in.CaseID != tt.caseID || in.Prompt != tt.prompt || !reflect.DeepEqual(in.Columns, tt.columns) {
@@ -322,12 +321,12 @@ func TestJoinByCaseIDAndInput(t *testing.T) {
 }
 
 func TestCasesFromRows(t *testing.T) {
-	rows, err := Parse([]byte(`{"case_id":"a","prompt":"p","reference":"r"}
+	rows, bad, err := ParseRows([]byte(`{"case_id":"a","prompt":"p","reference":"r"}
 {"prompt":"q","reference_trajectory":[]}
 {"prompt":"no reference"}
 `), FormatJSONL)
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || len(bad) != 0 {
+		t.Fatal(err, bad)
 	}
 	cs := CasesFromRows(rows)
 	if len(cs) != 2 || cs[0].ID != "a" || !cs[0].Turns[0].HasResponse || cs[0].Turns[0].HasToolCalls ||

@@ -92,19 +92,10 @@ func detect(path string, data []byte) Format {
 	return FormatCSV
 }
 
-// Parse decodes a dataset held in memory. FormatAuto is read as JSON
-// lines when the content starts with '{', a JSON array when it starts with
-// '[', and CSV otherwise.
-func Parse(data []byte, format Format) ([]Row, error) {
-	rows, bad, err := ParseRows(data, format)
-	if err == nil && len(bad) > 0 {
-		return nil, bad[0]
-	}
-	return rows, err
-}
-
-// ParseRows is Parse going past bad rows: see LoadRows. Row.Index is the
-// row's position in the input, bad rows counted.
+// ParseRows decodes a dataset held in memory, going past bad rows as
+// LoadRows does. FormatAuto is read as JSON lines when the content starts
+// with '{', a JSON array when it starts with '[', and CSV otherwise.
+// Row.Index is the row's position in the input, bad rows counted.
 func ParseRows(data []byte, format Format) (rows []Row, bad []*Error, err error) {
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	if format == FormatAuto {
