@@ -69,22 +69,10 @@ func (s *Set) resolve(name string) (Judge, error) {
 // Names returns the judges' names, sorted.
 func (s *Set) Names() []string { return slices.Sorted(maps.Keys(s.clients)) }
 
-// Judge returns the judge named name with its fallback chain: it calls
-// the named client, and its fallback only when the client's circuit is
-// open.
-func (s *Set) Judge(name string) (Judge, bool) {
-	j, ok := s.judges[name]
-	return j, ok
-}
-
-// Judges returns every judge by name, each with its fallback chain.
+// Judges returns every judge by name, each with its fallback chain: a
+// judge calls the named client, and its fallback only when the client's
+// circuit is open.
 func (s *Set) Judges() map[string]Judge { return maps.Clone(s.judges) }
-
-// Client returns the client named name, without fallback.
-func (s *Set) Client(name string) (*Client, bool) {
-	c, ok := s.clients[name]
-	return c, ok
-}
 
 // fallbackJudge answers with primary, or with fallback when primary's
 // circuit is open.

@@ -86,15 +86,21 @@ metrics:
   - {name: coherence, params: {judge: primary}}
 `, primary.OpenAIBaseURL(), backup.URL()))
 	reg := prometheus.NewRegistry()
-	m, parts := coherenceOf(t, cfg, reg)
+	m, _ := coherenceOf(t, cfg, reg)
 	for i := range 3 {
 		if _, err := m.Score(t.Context(), answerInstance()); judge.ClassOf(err) != judge.ClassServerError {
 			t.Fatalf("call %d: err %v, want server_error", i, err)
 		}
 	}
-	c, _ := parts.Judges.Client("primary")
-	if c.CircuitState() != judge.CircuitOpen {
-		t.Fatalf("circuit %v after 3 failures", c.CircuitState())
+	// Only the primary's circuit is open.
+	const circuits = `
+# HELP evalsidecar_judge_circuit_open 1 while the judge's circuit breaker is open or half-open, else 0.
+# TYPE evalsidecar_judge_circuit_open gauge
+evalsidecar_judge_circuit_open{judge="backup"} 0
+evalsidecar_judge_circuit_open{judge="primary"} 1
+`
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(circuits), "evalsidecar_judge_circuit_open"); err != nil {
+		t.Fatalf("circuits after 3 failures (- got, + want):\n%v", err)
 	}
 	for range 5 {
 		res, err := m.Score(t.Context(), answerInstance())
@@ -111,13 +117,6 @@ metrics:
 	if n := len(backup.Requests()); n != 5 {
 		t.Errorf("backup got %d requests, want 5", n)
 	}
-	// Only the primary's circuit is open.
-	const circuits = `
-# HELP evalsidecar_judge_circuit_open 1 while the judge's circuit breaker is open or half-open, else 0.
-# TYPE evalsidecar_judge_circuit_open gauge
-evalsidecar_judge_circuit_open{judge="backup"} 0
-evalsidecar_judge_circuit_open{judge="primary"} 1
-`
 	if err := testutil.GatherAndCompare(reg, strings.NewReader(circuits), "evalsidecar_judge_circuit_open"); err != nil {
 		t.Errorf("circuits (- got, + want):\n%v", err)
 	}
