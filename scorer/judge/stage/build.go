@@ -127,12 +127,12 @@ func OfflineRegistry(cfg Config, s Settings, r *scorer.Registry) error {
 		return err
 	}
 	policies := map[string]*guard.Policy{}
-	all := guard.NewPolicy(guard.Config{MaxFieldBytes: cfg.MaxFieldBytes}, js.redactor)
+	all := &guard.Policy{Redactor: js.redactor, MaxFieldBytes: cfg.MaxFieldBytes}
 	for _, mc := range cfg.Metrics {
 		if len(mc.Fields) == 0 {
 			continue
 		}
-		pol := guard.NewPolicy(guard.Config{AllowedFields: mc.Fields, MaxFieldBytes: cfg.MaxFieldBytes}, js.redactor)
+		pol := &guard.Policy{Redactor: js.redactor, AllowedFields: mc.Fields, MaxFieldBytes: cfg.MaxFieldBytes}
 		policies[mc.Name] = pol
 		if mc.Type != "" {
 			policies[mc.Type] = pol
@@ -228,7 +228,7 @@ func buildMetric(mc MetricConfig, maxField int, redactor *redact.Redactor, deps 
 	if len(mc.Fields) > 0 {
 		allowed = mc.Fields
 	}
-	pol := guard.NewPolicy(guard.Config{AllowedFields: allowed, MaxFieldBytes: maxField}, redactor)
+	pol := &guard.Policy{Redactor: redactor, AllowedFields: allowed, MaxFieldBytes: maxField}
 	deps.Sanitizers = func(string) func() judge.Sanitizer { return pol.New }
 	r := scorer.NewRegistry()
 	if err := RegisterMetrics(r, deps); err != nil {
