@@ -40,7 +40,7 @@ func BenchmarkDecide(b *testing.B) {
 		b.Fatal(err)
 	}
 	ids := randomTraceIDs(1024)
-	scores := MapScores(map[string]float64{"unsupported_facts": 0, "tool_args_valid": 1})
+	scores := mapScores(map[string]float64{"unsupported_facts": 0, "tool_args_valid": 1})
 	runs := make([]Run, len(ids))
 	for i, id := range ids {
 		runs[i] = Run{

@@ -24,8 +24,9 @@ func ExamplePolicy_Decide() {
 		panic(err)
 	}
 	tr := &agentrun.Trajectory{TraceID: "4bf92f3577b34da6a3ce929d0e0e4736", Environment: "prod"}
-	scores := map[string]float64{"tool_args_valid": 0.5}
-	d := p.Decide(sampling.RunOf(tr, sampling.MapScores(scores)))
+	scores := map[string]float64{"tool_args_valid": 0.5} // the deterministic metrics' scores
+	score := func(metric string) (float64, bool) { s, ok := scores[metric]; return s, ok }
+	d := p.Decide(sampling.RunOf(tr, score))
 	fmt.Println(d.Outcome, d.Rule, d.Judge())
 
 	tr.Environment = "staging"

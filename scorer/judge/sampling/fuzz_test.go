@@ -35,7 +35,7 @@ func FuzzDecide(f *testing.F) {
 		run := Run{
 			TraceID: traceID, Service: service, Agent: agent, Environment: env, ServiceVersion: version,
 			Attributes: map[string]string{attrKey: attrVal}, Failed: failed, ToolErrors: toolErrors,
-			Score: MapScores(map[string]float64{UnsupportedFactsMetric: score, attrKey: score}),
+			Score: mapScores(map[string]float64{UnsupportedFactsMetric: score, attrKey: score}),
 		}
 		p, err := New(cfg, newFakeClock().Now)
 		if err != nil {
@@ -154,7 +154,7 @@ func FuzzConfigYAML(f *testing.F) {
 			return
 		}
 		for _, r := range []Run{{}, {TraceID: "ab", Service: "checkout", Failed: true, ToolErrors: 1,
-			Score: MapScores(map[string]float64{UnsupportedFactsMetric: 1})}} {
+			Score: mapScores(map[string]float64{UnsupportedFactsMetric: 1})}} {
 			if d := p.Decide(r); d.Outcome == "" {
 				t.Fatalf("empty outcome for %+v", r)
 			}

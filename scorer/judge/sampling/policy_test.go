@@ -150,7 +150,7 @@ func TestConfigValidate(t *testing.T) {
 // TestRules checks each always-judge rule's condition, with the rate at 0
 // so that only rules select runs.
 func TestRules(t *testing.T) {
-	scores := func(m map[string]float64) func(string) (float64, bool) { return MapScores(m) }
+	scores := mapScores
 	for _, tc := range []struct {
 		name string
 		rule RuleConfig
@@ -225,7 +225,7 @@ func TestRuleCaps(t *testing.T) {
 	}
 
 	// The default cap.
-	low := Run{TraceID: "b", Score: MapScores(map[string]float64{"m": 0})}
+	low := Run{TraceID: "b", Score: mapScores(map[string]float64{"m": 0})}
 	for i := range DefaultMaxPerMinute {
 		if d := p.Decide(low); d.Outcome != OutcomeAlways {
 			t.Fatalf("score_below run %d: %+v, want always", i, d)
@@ -353,7 +353,7 @@ func TestRunOf(t *testing.T) {
 		Failed: true, Attributes: map[string]string{"k": "v"},
 		ToolCalls: []agentrun.ToolCall{{Name: "a"}, {Name: "b", Error: "timeout"}, {Name: "c", Error: "404"}},
 	}
-	r := RunOf(tr, MapScores(map[string]float64{"m": 0.25}))
+	r := RunOf(tr, mapScores(map[string]float64{"m": 0.25}))
 	if r.TraceID != "abc" || r.Service != "svc" || r.ServiceVersion != "2" || r.Environment != "prod" ||
 		r.Agent != "bot" || !r.Failed || r.Attributes["k"] != "v" || r.ToolErrors != 2 {
 		t.Errorf("RunOf = %+v", r)
@@ -366,5 +366,13 @@ func TestRunOf(t *testing.T) {
 	}
 	if r := RunOf(&agentrun.Trajectory{}, nil); r.ToolErrors != 0 || r.Failed {
 		t.Errorf("empty trajectory: %+v", r)
+	}
+}
+
+// mapScores returns a score lookup over a map from metric id to score.
+func mapScores(m map[string]float64) func(metric string) (float64, bool) {
+	return func(metric string) (float64, bool) {
+		s, ok := m[metric]
+		return s, ok
 	}
 }

@@ -22,7 +22,7 @@ type Run struct {
 }
 
 // RunOf returns the Run of a trajectory, with score as its score lookup
-// (nil for none; see MapScores).
+// (nil for none).
 func RunOf(t *agentrun.Trajectory, score func(metric string) (float64, bool)) Run {
 	r := Run{
 		TraceID:        t.TraceID,
@@ -40,14 +40,6 @@ func RunOf(t *agentrun.Trajectory, score func(metric string) (float64, bool)) Ru
 		}
 	}
 	return r
-}
-
-// MapScores returns a score lookup over a map from metric id to score.
-func MapScores(m map[string]float64) func(metric string) (float64, bool) {
-	return func(metric string) (float64, bool) {
-		s, ok := m[metric]
-		return s, ok
-	}
 }
 
 // score looks a metric's score up, treating a nil lookup as no scores.
