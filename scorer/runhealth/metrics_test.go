@@ -210,7 +210,7 @@ func TestSchemaCache(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := m.schemas.len(); n != 1 {
+	if n := m.schemas.entries.Len(); n != 1 {
 		t.Errorf("after one distinct schema: %d cache entries, want 1", n)
 	}
 	in = withDefs(withCalls(call("a", `{"city":"x"}`, ""), call("c", `{}`, ""), call("d", `{}`, "")), defs...)
@@ -218,7 +218,7 @@ func TestSchemaCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := m.schemas.len(); n != 2 {
+	if n := m.schemas.entries.Len(); n != 2 {
 		t.Errorf("after three distinct schemas with size 2: %d cache entries, want 2", n)
 	}
 	if r.Score != 1 || r.Details["schema_unusable"] != 1 || r.Details["schema_validated"] != 2 {

@@ -53,9 +53,6 @@ func (c *schemaCache) get(text string) (*jsonschema.Schema, error) {
 	return sch, err
 }
 
-// len returns the number of cached schemas.
-func (c *schemaCache) len() int { return c.entries.Len() }
-
 // compileSchema compiles one schema text with external references refused.
 func compileSchema(text string) (sch *jsonschema.Schema, err error) {
 	defer func() {
