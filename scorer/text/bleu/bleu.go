@@ -112,9 +112,6 @@ func New(opts Options) (*BLEU, error) {
 	return b, nil
 }
 
-// Options returns the scorer's options with defaults filled in.
-func (b *BLEU) Options() Options { return b.opts }
-
 // Sentence scores one hypothesis against its references
 // (sacrebleu BLEU.sentence_score).
 func (b *BLEU) Sentence(hyp string, refs ...string) (Score, error) {
