@@ -27,14 +27,14 @@ func BenchmarkScore(b *testing.B) {
 	}
 }
 
-// BenchmarkTokenize tokenizes a 200-word text.
-func BenchmarkTokenize(b *testing.B) {
+// BenchmarkNewPair tokenizes and numbers a 200-word text.
+func BenchmarkNewPair(b *testing.B) {
 	text := testtext.Answer(200, 0)
 	for _, stem := range []bool{false, true} {
 		b.Run(map[bool]string{false: "plain", true: "stemmed"}[stem], func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				Tokenize(text, stem)
+				NewPair(text, "", stem)
 			}
 		})
 	}

@@ -27,7 +27,7 @@ func FuzzTokenize(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, a, b string, stem bool) {
-		toks := Tokenize(a, stem)
+		toks := tokenize(a, stem)
 		for _, tok := range toks {
 			if tok == "" {
 				t.Fatalf("empty token from %q", a)
@@ -49,7 +49,7 @@ func FuzzTokenize(f *testing.F) {
 			if s.Type() != TypeLsum && math.Abs(ab.FMeasure-ba.FMeasure) > 1e-12 {
 				t.Fatalf("%s F not symmetric: %v vs %v", s.Type(), ab.FMeasure, ba.FMeasure)
 			}
-			if n := s.Type().N(); n > 0 && len(Tokenize(a, s.opts.UseStemmer)) >= n {
+			if n := s.Type().N(); n > 0 && len(tokenize(a, s.opts.UseStemmer)) >= n {
 				if self := s.Score(a, a); self.FMeasure != 1 {
 					t.Fatalf("%s(%q, itself) = %+v", s.Type(), a, self)
 				}
@@ -75,7 +75,7 @@ func checkLines(t *testing.T, a, b string, stem bool) {
 		}
 		var want [][]string
 		for _, sent := range sents {
-			if toks := Tokenize(sent, stem); len(toks) > 0 {
+			if toks := tokenize(sent, stem); len(toks) > 0 {
 				want = append(want, toks)
 			}
 		}

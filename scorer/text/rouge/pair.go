@@ -2,7 +2,8 @@ package rouge
 
 import "github.com/evalsidecar/evalsidecar/scorer/text/ngram"
 
-// Pair is a target and a prediction tokenized as Tokenize does, each
+// Pair is a target and a prediction tokenized as rouge-score does (see
+// words), each
 // token replaced by its number in a vocabulary the two share, with
 // where each text's lines start.
 type Pair struct {

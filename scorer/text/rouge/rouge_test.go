@@ -62,6 +62,16 @@ func TestVectors(t *testing.T) {
 	}
 }
 
+// tokenize returns the tokens of text as NewPair numbers them.
+func tokenize(text string, stem bool) []string {
+	p := NewPair(text, "", stem)
+	toks := make([]string, len(p.target.ids))
+	for i, id := range p.target.ids {
+		toks[i] = p.toks[id]
+	}
+	return toks
+}
+
 func TestTokenize(t *testing.T) {
 	tests := []struct {
 		in   string
@@ -81,12 +91,12 @@ func TestTokenize(t *testing.T) {
 		{"", true, nil},
 	}
 	for _, tt := range tests {
-		got := Tokenize(tt.in, tt.stem)
+		got := tokenize(tt.in, tt.stem)
 		if len(got) == 0 && len(tt.want) == 0 {
 			continue
 		}
 		if !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("Tokenize(%q, %v) = %q, want %q", tt.in, tt.stem, got, tt.want)
+			t.Errorf("tokens of %q (stem %v) = %q, want %q", tt.in, tt.stem, got, tt.want)
 		}
 	}
 }

@@ -8,33 +8,23 @@ import (
 	"github.com/evalsidecar/evalsidecar/scorer/text/rouge/porter"
 )
 
-// Tokenize splits text as rouge-score's tokenize.tokenize does:
+// words returns the tokens of text before stemming (steps 1 and 2 below):
+// the [a-z0-9] runs of its lowercase form. breaks[k] is the number of
+// tokens before the k-th newline. Text is tokenized as rouge-score's
+// tokenize.tokenize does:
 //
 //  1. Python str.lower();
 //  2. every run of characters outside [a-z0-9] becomes a separator, so
 //     any non-ASCII letter splits a word ("Café" -> "caf", "naïve" ->
 //     "na", "ve") and CJK text vanishes;
-//  3. with stem set, tokens longer than three characters are replaced by
+//  3. with stemming, tokens longer than three characters are replaced by
 //     their NLTK Porter stem (never empty: rouge-score's final filter of
-//     empty tokens has nothing to drop).
+//     empty tokens has nothing to drop; see stemmed).
 //
 // The only non-ASCII characters whose Python lowercase contains [a-z0-9]
 // are U+0130 (İ -> "i" + U+0307, so "İstanbul" gives "i", "stanbul") and
 // U+212A KELVIN SIGN (-> "k"); both are handled. Invalid UTF-8 bytes are
 // separators.
-func Tokenize(text string, stem bool) []string {
-	toks, _ := words(text)
-	if stem {
-		for i, w := range toks {
-			toks[i] = stemmed(w)
-		}
-	}
-	return toks
-}
-
-// words returns the tokens of text before stemming (steps 1 and 2 of
-// Tokenize): the [a-z0-9] runs of its lowercase form. breaks[k] is the
-// number of tokens before the k-th newline.
 func words(text string) (toks []string, breaks []int) {
 	var lower strings.Builder // its String is the text without a copy
 	lower.Grow(len(text))     // no character lowercases to more bytes than it has
