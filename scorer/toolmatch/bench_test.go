@@ -25,7 +25,7 @@ func BenchmarkArgsKey(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, c := range pred {
-			_ = ArgsKey(c.Args, JSONEqual)
+			_ = argsKey(c.Args, JSONEqual)
 		}
 	}
 }
@@ -126,6 +126,6 @@ func BenchmarkExactArgsKey(b *testing.B) {
 	b.SetBytes(int64(len(args)))
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = ExactArgsKey(args)
+		_ = exactArgsKey(args)
 	}
 }

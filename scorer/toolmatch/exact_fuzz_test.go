@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// semanticEqual is a slow reference for ExactArgsKey equality on values
+// semanticEqual is a slow reference for exactArgsKey equality on values
 // decoded by encoding/json with UseNumber: numbers are compared as exact
 // rationals.
 func semanticEqual(a, b any) (eq, ok bool) {
@@ -90,9 +90,9 @@ func FuzzExactArgsKey(f *testing.F) {
 		f.Add(s[0], s[1])
 	}
 	f.Fuzz(func(t *testing.T, a, b string) {
-		ka, kb := ExactArgsKey(a), ExactArgsKey(b)
-		if ka != ExactArgsKey(a) {
-			t.Fatalf("ExactArgsKey(%q) not deterministic", a)
+		ka, kb := exactArgsKey(a), exactArgsKey(b)
+		if ka != exactArgsKey(a) {
+			t.Fatalf("exactArgsKey(%q) not deterministic", a)
 		}
 		if a == b && ka != kb {
 			t.Fatalf("equal texts %q give different keys", a)
@@ -113,7 +113,7 @@ func FuzzExactArgsKey(f *testing.F) {
 			if err != nil {
 				t.Fatalf("re-encoding %q: %v", c.text, err)
 			}
-			if ExactArgsKey(string(re)) != ExactArgsKey(c.text) {
+			if exactArgsKey(string(re)) != exactArgsKey(c.text) {
 				t.Fatalf("re-encoding %q as %s changed its key", c.text, re)
 			}
 		}

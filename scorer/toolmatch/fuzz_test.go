@@ -49,14 +49,14 @@ func FuzzArgsEquality(f *testing.F) {
 	f.Add(`{"a":{"b":1}}`, `{"a":{"b":true}}`)
 	f.Fuzz(func(t *testing.T, a, b string) {
 		for _, eq := range []Equality{JSONEqual, PythonEqual} {
-			k1, k2 := ArgsKey(a, eq), ArgsKey(a, eq)
-			e1, e2 := ExactArgsKey(a), ExactArgsKey(a)
+			k1, k2 := argsKey(a, eq), argsKey(a, eq)
+			e1, e2 := exactArgsKey(a), exactArgsKey(a)
 			if k1 != k2 || e1 != e2 {
 				t.Fatal("key not deterministic")
 			}
 		}
-		ka, kb := ArgsKey(a, JSONEqual), ArgsKey(b, JSONEqual)
-		if ka == kb && ArgsKey(a, PythonEqual) != ArgsKey(b, PythonEqual) && strings.TrimSpace(a) != "" && strings.TrimSpace(b) != "" {
+		ka, kb := argsKey(a, JSONEqual), argsKey(b, JSONEqual)
+		if ka == kb && argsKey(a, PythonEqual) != argsKey(b, PythonEqual) && strings.TrimSpace(a) != "" && strings.TrimSpace(b) != "" {
 			t.Fatalf("JSON-equal but not Python-equal: %q %q", a, b)
 		}
 		if v, err := Decode(a); err == nil {
@@ -154,7 +154,7 @@ func FuzzMetrics(f *testing.F) {
 		want := 0
 		for i := range pred {
 			for j := range i {
-				if pred[i].Name == pred[j].Name && ExactArgsKey(pred[i].Args) == ExactArgsKey(pred[j].Args) {
+				if pred[i].Name == pred[j].Name && exactArgsKey(pred[i].Args) == exactArgsKey(pred[j].Args) {
 					want++
 					break
 				}

@@ -28,13 +28,10 @@ const (
 	NameOnly
 )
 
-// ArgsKey returns a string equal for two argument texts exactly when they
-// are equal under eq. The text is trimmed of blanks; arguments that are
-// not valid JSON give a key equal only to the same trimmed text. Under
-// NameOnly every key is "".
-func ArgsKey(args string, eq Equality) string { return string(appendArgsKey(nil, args, eq, Decode)) }
-
-// appendArgsKey appends the ArgsKey of args, decoded by dec, to b.
+// appendArgsKey appends to b the key of args, decoded by dec: bytes equal
+// for two argument texts exactly when they are equal under eq. The text is
+// trimmed of blanks; arguments that are not valid JSON give a key equal
+// only to the same trimmed text. Under NameOnly every key is empty.
 func appendArgsKey(b []byte, args string, eq Equality, dec Decoder) []byte {
 	if eq == NameOnly {
 		return b
@@ -53,18 +50,14 @@ func appendArgsKey(b []byte, args string, eq Equality, dec Decoder) []byte {
 	return appendKey(b, &v, appendPythonNumber, eq == PythonEqual)
 }
 
-// ExactArgsKey returns a key equal for two argument texts exactly when
-// they are equal as encoding/json decodes them with UseNumber: object key
-// order is ignored, a repeated key keeps its last value, numbers compare
+// appendExactArgsKey appends to b the exact key of raw, decoded by dec:
+// bytes equal for two argument texts exactly when they are equal as
+// encoding/json decodes them with UseNumber: object key order is ignored, a repeated key keeps its last value, numbers compare
 // by exact decimal value (1, 1.0 and 1e0 are equal, as are -0 and 0;
 // integers beyond float64 precision stay distinct; a number whose
 // exponent is beyond ±2^60 is compared by its literal text), and booleans
 // are not numbers. Text that is not valid JSON, empty text included, gets
 // a key equal only to the same raw text; blanks are not trimmed.
-func ExactArgsKey(raw string) string { return string(appendExactArgsKey(nil, raw, Decode)) }
-
-// appendExactArgsKey appends the ExactArgsKey of raw, decoded by dec, to
-// b.
 func appendExactArgsKey(b []byte, raw string, dec Decoder) []byte {
 	v, err := dec(raw)
 	if err != nil {

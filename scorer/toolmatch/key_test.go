@@ -5,6 +5,12 @@ import (
 	"testing"
 )
 
+// argsKey returns the key appendArgsKey gives args under eq.
+func argsKey(args string, eq Equality) string { return string(appendArgsKey(nil, args, eq, Decode)) }
+
+// exactArgsKey returns the key appendExactArgsKey gives raw.
+func exactArgsKey(raw string) string { return string(appendExactArgsKey(nil, raw, Decode)) }
+
 func TestArgsKeyEquality(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -56,7 +62,7 @@ func TestArgsKeyEquality(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if ka, kb := ArgsKey(tt.a, tt.eq), ArgsKey(tt.b, tt.eq); (ka == kb) != tt.equal {
+			if ka, kb := argsKey(tt.a, tt.eq), argsKey(tt.b, tt.eq); (ka == kb) != tt.equal {
 				t.Errorf("%q vs %q: keys equal %v, want %v (%q, %q)", tt.a, tt.b, ka == kb, tt.equal, ka, kb)
 			}
 		})
@@ -113,7 +119,7 @@ func TestExactArgsKey(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if ka, kb := ExactArgsKey(tt.a), ExactArgsKey(tt.b); (ka == kb) != tt.equal {
+			if ka, kb := exactArgsKey(tt.a), exactArgsKey(tt.b); (ka == kb) != tt.equal {
 				t.Errorf("keys equal %v, want %v (%q, %q)", ka == kb, tt.equal, ka, kb)
 			}
 		})

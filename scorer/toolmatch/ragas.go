@@ -25,14 +25,6 @@ const (
 	ArgLevenshtein
 )
 
-// String returns the parameter spelling: "exact" or "levenshtein".
-func (c ArgComparison) String() string {
-	if c == ArgLevenshtein {
-		return "levenshtein"
-	}
-	return "exact"
-}
-
 // ParseArgComparison reads "exact" or "levenshtein" (case-insensitive).
 func ParseArgComparison(s string) (ArgComparison, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {

@@ -1,7 +1,7 @@
 package toolmatch
 
 // Repeated returns how many calls repeat an earlier call: the same name
-// and arguments equal under ExactArgsKey. The first occurrence of a call
+// and arguments equal under appendExactArgsKey. The first occurrence of a call
 // is not counted, so three identical calls give 2. Only the arguments of
 // calls whose name occurs more than once are decoded, by dec.
 func Repeated(calls []Call, dec Decoder) int {

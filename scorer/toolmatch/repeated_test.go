@@ -29,7 +29,7 @@ func TestRepeated(t *testing.T) {
 
 // TestRepeatedLongRuns checks Repeated on long runs against its
 // definition: call i repeats when an earlier call has its name and
-// arguments equal under ExactArgsKey.
+// arguments equal under exactArgsKey.
 func TestRepeatedLongRuns(t *testing.T) {
 	args := []string{`{"a":1}`, `{"a":1.0}`, `{"a":2}`, `{"b":[1,2],"a":1}`, `{"a":1,"b":[1,2]}`, `not json`, `not json`, `[]`,
 		` {"a":1}`, "\v{}", `{}`, ``, ` `, "\u00a0{}", `{"a":1e0}`}
@@ -42,7 +42,7 @@ func TestRepeatedLongRuns(t *testing.T) {
 		want := 0
 		for i := range calls {
 			for j := range i {
-				if calls[i].Name == calls[j].Name && ExactArgsKey(calls[i].Args) == ExactArgsKey(calls[j].Args) {
+				if calls[i].Name == calls[j].Name && exactArgsKey(calls[i].Args) == exactArgsKey(calls[j].Args) {
 					want++
 					break
 				}
