@@ -52,11 +52,12 @@ func appendArgsKey(b []byte, args string, eq Equality, dec Decoder) []byte {
 
 // appendExactArgsKey appends to b the exact key of raw, decoded by dec:
 // bytes equal for two argument texts exactly when they are equal as
-// encoding/json decodes them with UseNumber: object key order is ignored, a repeated key keeps its last value, numbers compare
-// by exact decimal value (1, 1.0 and 1e0 are equal, as are -0 and 0;
-// integers beyond float64 precision stay distinct; a number whose
-// exponent is beyond ±2^60 is compared by its literal text), and booleans
-// are not numbers. Text that is not valid JSON, empty text included, gets
+// encoding/json decodes them with UseNumber: object key order is
+// ignored, a repeated key keeps its last value, numbers compare by exact
+// decimal value (1, 1.0 and 1e0 are equal, as are -0 and 0; integers
+// beyond float64 precision stay distinct; a number whose exponent is
+// beyond ±2^60 is compared by its literal text), and booleans are not
+// numbers. Text that is not valid JSON, empty text included, gets
 // a key equal only to the same raw text; blanks are not trimmed.
 func appendExactArgsKey(b []byte, raw string, dec Decoder) []byte {
 	v, err := dec(raw)
