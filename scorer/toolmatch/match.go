@@ -8,12 +8,17 @@ import "slices"
 // is computed once per distinct argument text; nil compares names only).
 // out[k][i] is the number of lists[k][i].
 func numberCalls(lists [][]Call, key func(b []byte, args string) []byte) (out [][]int32) {
+	total := 0
+	for _, calls := range lists {
+		total += len(calls)
+	}
 	keys := make(map[string]string)  // argument keys by text
 	ids := make(map[[2]string]int32) // call numbers by name and argument key
 	var buf []byte                   // the key being built
+	flat := make([]int32, total)     // the numbers of every list, allocated once
 	out = make([][]int32, len(lists))
 	for k, calls := range lists {
-		out[k] = make([]int32, len(calls))
+		out[k], flat = flat[:len(calls):len(calls)], flat[len(calls):]
 		for i := range calls {
 			var ak string
 			if key != nil {

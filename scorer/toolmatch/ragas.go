@@ -165,20 +165,25 @@ func ragasSorted(calls []Call, dec Decoder) []Call {
 // decodes the arguments.
 func ToolCallF1(pred, ref []Call, dec Decoder) (f1, precision, recall float64) {
 	ids := numberCalls([][]Call{pred, ref}, func(b []byte, args string) []byte { return appendF1Key(b, args, dec) })
-	actual, expected := make(map[int32]bool), make(map[int32]bool) // the sets of calls
+	// the sets of calls, by number: numbers are below the count of calls
+	in := make([]struct{ actual, expected bool }, len(ids[0])+len(ids[1]))
 	for _, id := range ids[0] {
-		actual[id] = true
+		in[id].actual = true
 	}
 	for _, id := range ids[1] {
-		expected[id] = true
+		in[id].expected = true
 	}
-	tp := 0
-	for id := range actual {
-		if expected[id] {
+	tp, fp, fn := 0, 0, 0
+	for _, c := range in {
+		switch {
+		case c.actual && c.expected:
 			tp++
+		case c.actual:
+			fp++
+		case c.expected:
+			fn++
 		}
 	}
-	fp, fn := len(actual)-tp, len(expected)-tp
 	if tp+fp > 0 {
 		precision = float64(tp) / float64(tp+fp)
 	}

@@ -29,14 +29,19 @@ func (v *Vocabulary) Tokens() []string { return v.toks }
 
 // IDs returns the numbers of toks.
 func (v *Vocabulary) IDs(toks []string) []int32 {
+	return v.AppendIDs(make([]int32, 0, len(toks)), toks)
+}
+
+// AppendIDs appends the numbers of toks to dst and returns the result.
+// A new vocabulary is sized for toks: none of its tokens makes it grow.
+func (v *Vocabulary) AppendIDs(dst []int32, toks []string) []int32 {
 	if v.ids == nil {
 		v.ids = make(map[string]int32, len(toks)) // room for every token: no growth
 	}
-	out := make([]int32, len(toks))
-	for i, t := range toks {
-		out[i] = v.ID(t)
+	for _, t := range toks {
+		dst = append(dst, v.ID(t))
 	}
-	return out
+	return dst
 }
 
 // Len returns how many tokens are numbered: every number is below it.
@@ -60,18 +65,28 @@ func Grams(seqs [][]int32, size, maxN int) (grams []Order) {
 	for _, s := range seqs {
 		total += len(s)
 	}
-	var ids map[[2]int32]int32 // numbers of one order, by (prefix, last token)
-	if maxN > 1 {
-		ids = make(map[[2]int32]int32, total)
+	if maxN < 2 {
+		return grams
 	}
+	ids := make(map[[2]int32]int32, total) // numbers of one order, by (prefix, last token)
+	// the n-grams of every order above 1, and the slices of them, each
+	// allocated once
+	room := 0
+	for n := 1; n < maxN; n++ {
+		for _, s := range seqs {
+			room += max(len(s)-n, 0)
+		}
+	}
+	flat := make([]int32, 0, room)
+	heads := make([][]int32, (maxN-1)*len(seqs))
 	for n := 1; n < maxN; n++ {
 		prev := grams[n-1].Seqs
-		next := make([][]int32, len(seqs))
+		next := heads[(n-1)*len(seqs) : n*len(seqs) : n*len(seqs)]
 		if n > 1 { // a new map is empty
 			clear(ids)
 		}
 		for k, s := range seqs {
-			out := make([]int32, 0, max(len(s)-n, 0))
+			start := len(flat)
 			for i := 0; i+n < len(s); i++ {
 				key := [2]int32{prev[k][i], s[i+n]}
 				id, ok := ids[key]
@@ -79,9 +94,9 @@ func Grams(seqs [][]int32, size, maxN int) (grams []Order) {
 					id = int32(len(ids))
 					ids[key] = id
 				}
-				out = append(out, id)
+				flat = append(flat, id)
 			}
-			next[k] = out
+			next[k] = flat[start:len(flat):len(flat)]
 		}
 		grams = append(grams, Order{Seqs: next, Size: len(ids)})
 	}

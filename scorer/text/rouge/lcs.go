@@ -15,7 +15,9 @@ func scoreLCS(target, prediction []int32) Score {
 // the last cell of rouge-score's _lcs_table, filled two rows at a time
 // (lcsRows) in three rows used in turn.
 func lcsLength(a, b []int32) int {
-	up, mid, low := make([]int32, len(b)+1), make([]int32, len(b)+1), make([]int32, len(b)+1)
+	w := len(b) + 1
+	rows := make([]int32, 3*w) // the three rows, allocated once
+	up, mid, low := rows[:w:w], rows[w:2*w:2*w], rows[2*w:]
 	for i := 0; i < len(a); i += 2 {
 		lcsRows(up, mid, low, a[i], tokenAt(a, i+1), b)
 		up, low = low, up
@@ -61,15 +63,15 @@ func tokenAt(a []int32, i int) int32 {
 func lcsRows(up, mid, low []int32, x, y int32, b []int32) {
 	n := len(b)
 	mid[0], low[0] = 0, 0
-	up, mid, low = up[1:n+1], mid[1:n+1], low[1:n+1]
-	// the cells left and above-left in mid, left in low (above-left in
-	// low is left in mid)
-	var midLeft, midDiag, lowLeft int32
+	// cells 1 to n of each row, and of up the cells above-left of them
+	diag, up, mid, low := up[:n], up[1:n+1], mid[1:n+1], low[1:n+1]
+	// the cells left in mid and in low (above-left in low is left in
+	// mid); above-left in mid is diag[j]
+	var midLeft, lowLeft int32
 	for j, z := range b {
-		above := up[j]
-		m := above
+		m := up[j]
 		if x == z {
-			m = midDiag + 1
+			m = diag[j] + 1
 		}
 		m = max(m, midLeft)
 		l := m
@@ -78,7 +80,7 @@ func lcsRows(up, mid, low []int32, x, y int32, b []int32) {
 		}
 		l = max(l, lowLeft)
 		mid[j], low[j] = m, l
-		midLeft, midDiag, lowLeft = m, above, l
+		midLeft, lowLeft = m, l
 	}
 }
 

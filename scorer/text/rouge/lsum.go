@@ -15,7 +15,8 @@ package rouge
 // the texts' lines (Pair.lines).
 func scoreLsum(target, prediction [][]int32, size int) Score {
 	m, n := 0, 0
-	cntT, cntP := make([]int, size), make([]int, size) // by token number
+	cnt := make([]int, 2*size) // the counts of each side by token number, allocated once
+	cntT, cntP := cnt[:size:size], cnt[size:]
 	for _, r := range target {
 		m += len(r)
 		for _, id := range r {
@@ -32,12 +33,41 @@ func scoreLsum(target, prediction [][]int32, size int) Score {
 		return Score{}
 	}
 	hits := 0
-	var table []int32
+	l := longest(target)
+	table := make([]int32, (l+2)*(longest(prediction)+1)) // room for every table
+	union := make([]bool, 0, l)                           // the union of each target sentence in turn
+	mark := make([]bool, 0, l)                            // one LCS of the tokens of r that c has
+	kept := make([]int32, 0, l)                           // the tokens of r that c has
+	at := make([]int, 0, l)                               // where they are in r
+	seen := make([]int32, size)                           // seen[id] == pass when c has token id
+	pass := int32(0)
 	for _, r := range target {
-		union := make([]bool, len(r))
+		union = union[:len(r)]
+		clear(union)
 		for _, c := range prediction {
-			table = lcsTable(table, r, c)
-			markLCS(table, r, c, union)
+			// A token of r that c lacks matches no cell: its row of the
+			// table repeats the row above, and the walk of markLCS only
+			// steps up through it. Leaving such tokens out marks the
+			// same tokens.
+			pass++
+			for _, id := range c {
+				seen[id] = pass
+			}
+			kept, at = kept[:0], at[:0]
+			for i, id := range r {
+				if seen[id] == pass {
+					kept, at = append(kept, id), append(at, i)
+				}
+			}
+			mark = mark[:len(kept)]
+			clear(mark)
+			table = lcsTable(table, kept, c)
+			markLCS(table, kept, c, mark)
+			for i, m := range mark {
+				if m {
+					union[at[i]] = true
+				}
+			}
 		}
 		for i, id := range r {
 			if union[i] && cntT[id] > 0 && cntP[id] > 0 {
@@ -48,4 +78,13 @@ func scoreLsum(target, prediction [][]int32, size int) Score {
 		}
 	}
 	return newScore(float64(hits)/float64(n), float64(hits)/float64(m))
+}
+
+// longest is the length of the longest of seqs.
+func longest(seqs [][]int32) int {
+	n := 0
+	for _, s := range seqs {
+		n = max(n, len(s))
+	}
+	return n
 }

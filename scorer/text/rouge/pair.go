@@ -21,15 +21,15 @@ type side struct {
 // set, and numbers their tokens.
 func NewPair(target, prediction string, stem bool) Pair {
 	var v ngram.Vocabulary
-	var p Pair
-	for _, t := range []struct {
-		text string
-		side *side
-	}{{target, &p.target}, {prediction, &p.prediction}} {
-		toks, breaks := words(t.text)
-		*t.side = side{ids: v.IDs(toks), breaks: breaks}
+	tt, tb := words(target)
+	pt, pb := words(prediction)
+	ids := v.AppendIDs(make([]int32, 0, len(tt)+len(pt)), tt) // both sides' numbers, allocated once
+	ids = v.AppendIDs(ids, pt)
+	p := Pair{
+		target:     side{ids: ids[:len(tt):len(tt)], breaks: tb},
+		prediction: side{ids: ids[len(tt):], breaks: pb},
+		toks:       v.Tokens(),
 	}
-	p.toks = v.Tokens()
 	if stem {
 		return p.Stemmed()
 	}
@@ -41,19 +41,26 @@ func NewPair(target, prediction string, stem bool) Pair {
 // stems are equal numbered alike.
 func (p Pair) Stemmed() Pair {
 	ids, stems := stemNumbers(p.toks)
-	return Pair{target: p.target.renumber(ids), prediction: p.prediction.renumber(ids), toks: stems}
+	n := len(p.target.ids)
+	both := make([]int32, n+len(p.prediction.ids)) // both sides' numbers, allocated once
+	p.target.renumber(both[:n:n], ids)
+	p.prediction.renumber(both[n:], ids)
+	return Pair{
+		target:     side{ids: both[:n:n], breaks: p.target.breaks},
+		prediction: side{ids: both[n:], breaks: p.prediction.breaks},
+		toks:       stems,
+	}
 }
 
 // size is how many numbers the pair uses: every number is below it.
 func (p Pair) size() int { return len(p.toks) }
 
-// renumber returns the side with each token number w replaced by ids[w].
-func (s side) renumber(ids []int32) side {
-	out := side{ids: make([]int32, len(s.ids)), breaks: s.breaks}
+// renumber writes in out, as long as the side's numbers, each token
+// number w replaced by ids[w].
+func (s side) renumber(out, ids []int32) {
 	for i, w := range s.ids {
-		out.ids[i] = ids[w]
+		out[i] = ids[w]
 	}
-	return out
 }
 
 // lines returns the token numbers of each line that has tokens, in

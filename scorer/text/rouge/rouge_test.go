@@ -227,3 +227,86 @@ func TestLCSTable(t *testing.T) {
 		}
 	}
 }
+
+// TestLsumAgainstFullTables checks scoreLsum, which leaves out of each
+// sentence pair's table the target tokens the prediction sentence lacks,
+// against rouge-score's _summary_level_lcs transcribed directly: the full
+// table of every pair and _backtrack_norec over it, on random multi-line
+// texts over a small vocabulary.
+func TestLsumAgainstFullTables(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 17))
+	lines := func() [][]int32 {
+		out := make([][]int32, 1+rng.IntN(4))
+		for k := range out {
+			out[k] = make([]int32, 1+rng.IntN(10))
+			for i := range out[k] {
+				out[k][i] = int32(rng.IntN(6))
+			}
+		}
+		return out
+	}
+	// unionLCS is rouge-score's _union_lcs: the sorted union of the
+	// indices of r that _backtrack_norec finds against each sentence.
+	unionLCS := func(r []int32, cs [][]int32) map[int]bool {
+		union := map[int]bool{}
+		for _, c := range cs {
+			tab := make([][]int, len(r)+1)
+			for i := range tab {
+				tab[i] = make([]int, len(c)+1)
+			}
+			for i := 1; i <= len(r); i++ {
+				for j := 1; j <= len(c); j++ {
+					if r[i-1] == c[j-1] {
+						tab[i][j] = tab[i-1][j-1] + 1
+					} else {
+						tab[i][j] = max(tab[i-1][j], tab[i][j-1])
+					}
+				}
+			}
+			for i, j := len(r), len(c); i > 0 && j > 0; {
+				switch {
+				case r[i-1] == c[j-1]:
+					union[i-1] = true
+					i, j = i-1, j-1
+				case tab[i][j-1] > tab[i-1][j]:
+					j--
+				default:
+					i--
+				}
+			}
+		}
+		return union
+	}
+	for range 3000 {
+		target, prediction := lines(), lines()
+		cntT, cntP := map[int32]int{}, map[int32]int{}
+		m, n := 0, 0
+		for _, r := range target {
+			m += len(r)
+			for _, id := range r {
+				cntT[id]++
+			}
+		}
+		for _, c := range prediction {
+			n += len(c)
+			for _, id := range c {
+				cntP[id]++
+			}
+		}
+		hits := 0
+		for _, r := range target {
+			union := unionLCS(r, prediction)
+			for i, id := range r {
+				if union[i] && cntT[id] > 0 && cntP[id] > 0 {
+					hits++
+					cntT[id]--
+					cntP[id]--
+				}
+			}
+		}
+		want := newScore(float64(hits)/float64(n), float64(hits)/float64(m))
+		if got := scoreLsum(target, prediction, 6); got != want {
+			t.Fatalf("scoreLsum(%v, %v) = %+v, full tables give %+v", target, prediction, got, want)
+		}
+	}
+}
