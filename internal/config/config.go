@@ -127,17 +127,17 @@ func Default() Config {
 // Validate checks every section; errors carry the key path.
 func (c Config) Validate() error {
 	var v errs.Checks
-	v.Add(prefixed("receiver.", c.Receiver.Validate()))
-	v.Add(prefixed("extractor.", c.Extractor.Validate()))
-	v.Add(prefixed("scorer.", c.Scorer.Validate()))
-	v.Add(prefixed("sessions.", c.Sessions.Validate()))
+	v.Add(errs.Prefix("receiver.", c.Receiver.Validate()))
+	v.Add(errs.Prefix("extractor.", c.Extractor.Validate()))
+	v.Add(errs.Prefix("scorer.", c.Scorer.Validate()))
+	v.Add(errs.Prefix("sessions.", c.Sessions.Validate()))
 	_, err := catalog.NewRegistry().Build(c.Scorer.Metrics)
 	v.Add(errs.Prefix("scorer.metrics: ", err))
-	v.Add(prefixed("judge.", stage.Check(c.Judge)))
-	v.Add(prefixed("exporters.prometheus.", c.Exporters.Prometheus.Validate()))
-	v.Add(prefixed("exporters.jsonl.", c.Exporters.JSONL.Validate()))
-	v.Add(prefixed("exporters.clickhouse.", c.Exporters.ClickHouse.Validate()))
-	v.Add(prefixed("exporters.otel_events.", c.Exporters.OTelEvents.Validate()))
+	v.Add(errs.Prefix("judge.", stage.Check(c.Judge)))
+	v.Add(errs.Prefix("exporters.prometheus.", c.Exporters.Prometheus.Validate()))
+	v.Add(errs.Prefix("exporters.jsonl.", c.Exporters.JSONL.Validate()))
+	v.Add(errs.Prefix("exporters.clickhouse.", c.Exporters.ClickHouse.Validate()))
+	v.Add(errs.Prefix("exporters.otel_events.", c.Exporters.OTelEvents.Validate()))
 	v.Check(!slices.Contains([]string{"debug", "info", "warn", "error"}, strings.ToLower(c.Log.Level)), "log.level: %q is not one of debug, info, warn, error", c.Log.Level)
 	v.Check(!slices.Contains([]string{"auto", "json", "text"}, c.Log.Format), "log.format: %q is not one of auto, json, text", c.Log.Format)
 	v.Check(c.Runtime.GCPercent < -1 || c.Runtime.GCPercent == 0, "runtime.gc_percent: must be > 0, or -1 to turn the collector off")
@@ -166,21 +166,6 @@ func NewEvalRegistry(c Config, s stage.Settings) (*scorer.Registry, error) {
 	return r, nil
 }
 
-// prefixed puts prefix before every line of err, so "grpc.endpoint: ..."
-// from a component becomes "receiver.grpc.endpoint: ..." (with prefix
-// "receiver."). Unlike errs.Prefix it also prefixes the lines of an error
-// that wraps a joined one ("metrics[0]: %w"). A nil err gives nil.
-func prefixed(prefix string, err error) error {
-	if err == nil {
-		return nil
-	}
-	lines := strings.Split(err.Error(), "\n")
-	for i, l := range lines {
-		lines[i] = prefix + l
-	}
-	return errors.New(strings.Join(lines, "\n"))
-}
-
 // Parse expands environment references in data, applies the overrides
 // ("key.path=value", as --set), decodes the result over the defaults,
 // places the files under storage.directory and validates. The error lists
@@ -207,7 +192,7 @@ func Load(path string, sets ...string) (Config, error) {
 	}
 	cfg, err := Parse(data, os.LookupEnv, sets...)
 	if err != nil && path != "" {
-		err = prefixed(path+": ", err)
+		err = errs.Prefix(path+": ", err)
 	}
 	return cfg, err
 }

@@ -6,6 +6,7 @@ package errs
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -53,9 +54,11 @@ func IsPermanent(err error) bool {
 	return errors.As(err, &p)
 }
 
-// Prefix puts p before the message of every error joined in err (errors.Join),
-// so a component's "endpoint: must not be empty" becomes
-// "forward.endpoint: must not be empty". A nil err gives nil.
+// Prefix puts p before every line of the message of err, so a
+// component's "endpoint: must not be empty" becomes "forward.endpoint:
+// must not be empty", and each error joined in err (errors.Join), or in
+// an error that wraps a joined one, gets its own prefix. errors.Is and
+// errors.As still find the errors inside. A nil err gives nil.
 func Prefix(p string, err error) error {
 	if err == nil {
 		return nil
@@ -67,5 +70,15 @@ func Prefix(p string, err error) error {
 		}
 		return errors.Join(out...)
 	}
-	return fmt.Errorf("%s%w", p, err)
+	return &prefixed{p: p, err: err}
 }
+
+// prefixed is an error with a prefix on every line of its message.
+type prefixed struct {
+	p   string
+	err error
+}
+
+func (e *prefixed) Error() string { return e.p + strings.ReplaceAll(e.err.Error(), "\n", "\n"+e.p) }
+
+func (e *prefixed) Unwrap() error { return e.err }

@@ -2,6 +2,7 @@ package errs
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -15,6 +16,7 @@ func TestPrefix(t *testing.T) {
 		{"one", errors.New("a: bad"), "x.a: bad"},
 		{"joined", errors.Join(errors.New("a: bad"), errors.New("b: worse")), "x.a: bad\nx.b: worse"},
 		{"nested", errors.Join(errors.Join(errors.New("a: bad")), errors.New("b: worse")), "x.a: bad\nx.b: worse"},
+		{"wrapping joined", fmt.Errorf("m[0]: %w", errors.Join(errors.New("a: bad"), errors.New("b: worse"))), "x.m[0]: a: bad\nx.b: worse"},
 	}
 	for _, tt := range tests {
 		got := Prefix("x.", tt.err)
