@@ -212,6 +212,7 @@ type answer struct {
 	httpStatus int
 	rejected   int64
 	partialMsg string
+	msg        string // the google.rpc.Status message of a refusal
 	retryAfter time.Duration
 	badRequest bool
 	header     http.Header
@@ -230,7 +231,7 @@ func grpcConn(t testing.TB, addr string, opts ...grpc.DialOption) *grpc.ClientCo
 
 // statusAnswer extracts code and details from a google.rpc.Status.
 func statusAnswer(st *status.Status, a *answer) {
-	a.grpcCode = st.Code()
+	a.grpcCode, a.msg = st.Code(), st.Message()
 	for _, d := range st.Details() {
 		switch d := d.(type) {
 		case *errdetails.RetryInfo:

@@ -225,22 +225,21 @@ func (h *httpHandler) readBody(req *http.Request, wire, plain *inflight) ([]byte
 		buf.Grow(int(size))
 	}
 	if _, err := buf.ReadFrom(http.MaxBytesReader(nil, io.NopCloser(plainSrc), h.maxBody)); err != nil {
-		if tooLarge(err) {
-			err = fmt.Errorf("%w: limit %d bytes", errTooLarge, h.maxBody)
-		}
 		return bodyError(err, "read body")
 	}
 	return buf.Bytes(), 0, nil
 }
 
 // bodyError returns the HTTP status for an error reading a body: 503 out
-// of room, 413 over the limit, else 400 for a corrupt stream.
+// of room, 413 over the limit (as sent or decompressed), else 400 for a
+// corrupt stream.
 func bodyError(err error, what string) ([]byte, int, error) {
+	var over *http.MaxBytesError
 	switch {
 	case errors.Is(err, errNoRoom):
 		return nil, http.StatusServiceUnavailable, err
-	case tooLarge(err):
-		return nil, http.StatusRequestEntityTooLarge, err
+	case errors.As(err, &over):
+		return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("%w: limit %d bytes", errTooLarge, over.Limit)
 	}
 	return nil, http.StatusBadRequest, fmt.Errorf("%s: %w", what, err)
 }
@@ -286,12 +285,6 @@ func (br *budgetReader) Read(p []byte) (int, error) {
 	k, err := br.r.Read(p)
 	br.f.give(int64(len(p) - k))
 	return k, err
-}
-
-// tooLarge reports a body over the limit.
-func tooLarge(err error) bool {
-	var mb *http.MaxBytesError
-	return errors.Is(err, errTooLarge) || errors.As(err, &mb)
 }
 
 // finish writes the answer and counts the request. An OK answer carries the

@@ -80,9 +80,10 @@ func TestHTTPRejections(t *testing.T) {
 		wantStatus                                int
 		wantReason                                string
 		wantAllow                                 string
+		wantMsg                                   string // the refusal's message
 	}{
-		{name: "decompression bomb", path: tracesPath, contentType: mediaProto, encoding: "gzip", body: bomb, maxBody: 1 << 20, wantStatus: 413, wantReason: reasonTooLarge},
-		{name: "compressed body over limit", path: tracesPath, contentType: mediaProto, body: bytes.Repeat([]byte{0x0a}, 4096), maxBody: 1024, wantStatus: 413, wantReason: reasonTooLarge},
+		{name: "decompression bomb", path: tracesPath, contentType: mediaProto, encoding: "gzip", body: bomb, maxBody: 1 << 20, wantStatus: 413, wantReason: reasonTooLarge, wantMsg: "request body too large: limit 1048576 bytes"},
+		{name: "compressed body over limit", path: tracesPath, contentType: mediaProto, body: bytes.Repeat([]byte{0x0a}, 4096), maxBody: 1024, wantStatus: 413, wantReason: reasonTooLarge, wantMsg: "request body too large: 4096 bytes, limit 1024"},
 		{name: "corrupt gzip", path: tracesPath, contentType: mediaProto, encoding: "gzip", body: []byte("not gzip at all"), wantStatus: 400, wantReason: reasonUndecodable},
 		{name: "truncated gzip", path: tracesPath, contentType: mediaProto, encoding: "gzip", body: gzipBytes(t, protoBody)[:20], wantStatus: 400, wantReason: reasonUndecodable},
 		{name: "unsupported encoding", path: tracesPath, contentType: mediaProto, encoding: "zstd", body: protoBody, wantStatus: 415, wantReason: reasonUnsupportedMedia},
@@ -130,6 +131,9 @@ func TestHTTPRejections(t *testing.T) {
 			a := readHTTPAnswer(t, resp)
 			if a.httpStatus != tc.wantStatus {
 				t.Fatalf("status = %d, want %d", a.httpStatus, tc.wantStatus)
+			}
+			if tc.wantMsg != "" && a.msg != tc.wantMsg {
+				t.Errorf("message = %q, want %q", a.msg, tc.wantMsg)
 			}
 			if got := resp.Header.Get("Allow"); got != tc.wantAllow {
 				t.Errorf("Allow = %q, want %q", got, tc.wantAllow)
