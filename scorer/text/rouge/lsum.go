@@ -12,7 +12,9 @@ package rouge
 //   - R = hits/m, P = hits/n.
 //
 // Sentences are token numbers below size; rouge-score's sentences are
-// the texts' lines (Pair.lines).
+// the texts' lines (Pair.lines). The unions are gathered one prediction
+// sentence at a time, for every target sentence, so that which tokens a
+// prediction sentence has is marked once.
 func scoreLsum(target, prediction [][]int32, size int) Score {
 	m, n := 0, 0
 	cnt := make([]int, 2*size) // the counts of each side by token number, allocated once
@@ -32,31 +34,27 @@ func scoreLsum(target, prediction [][]int32, size int) Score {
 	if m == 0 || n == 0 {
 		return Score{}
 	}
-	hits := 0
 	l := longest(target)
 	table := make([]int32, (l+2)*(longest(prediction)+1)) // room for every table
-	union := make([]bool, 0, l)                           // the union of each target sentence in turn
+	union := make([]bool, m)                              // the union of each target sentence, one after another
 	mark := make([]bool, 0, l)                            // one LCS of the tokens of r that c has
 	kept := make([]int32, 0, l)                           // the tokens of r that c has
-	at := make([]int, 0, l)                               // where they are in r
-	seen := make([]int32, size)                           // seen[id] == pass when c has token id
-	pass := int32(0)
-	for _, r := range target {
-		union = union[:len(r)]
-		clear(union)
-		for _, c := range prediction {
+	at := make([]int, 0, l)                               // where they are in union
+	seen := make([]bool, size)                            // seen[id] when c has token id
+	for _, c := range prediction {
+		for _, id := range c {
+			seen[id] = true
+		}
+		start := 0 // where r's tokens are in union
+		for _, r := range target {
 			// A token of r that c lacks matches no cell: its row of the
 			// table repeats the row above, and the walk of markLCS only
 			// steps up through it. Leaving such tokens out marks the
 			// same tokens.
-			pass++
-			for _, id := range c {
-				seen[id] = pass
-			}
 			kept, at = kept[:0], at[:0]
 			for i, id := range r {
-				if seen[id] == pass {
-					kept, at = append(kept, id), append(at, i)
+				if seen[id] {
+					kept, at = append(kept, id), append(at, start+i)
 				}
 			}
 			mark = mark[:len(kept)]
@@ -68,13 +66,23 @@ func scoreLsum(target, prediction [][]int32, size int) Score {
 					union[at[i]] = true
 				}
 			}
+			start += len(r)
 		}
-		for i, id := range r {
+		for _, id := range c {
+			seen[id] = false
+		}
+	}
+	// The union of each target sentence, in order, scores its tokens
+	// while both budgets allow.
+	hits, i := 0, 0
+	for _, r := range target {
+		for _, id := range r {
 			if union[i] && cntT[id] > 0 && cntP[id] > 0 {
 				hits++
 				cntT[id]--
 				cntP[id]--
 			}
+			i++
 		}
 	}
 	return newScore(float64(hits)/float64(n), float64(hits)/float64(m))

@@ -9,20 +9,30 @@
 // example dying -> die, skies -> sky, news -> news, generously -> gener.
 package porter
 
-// irregular is NLTK's pool of irregular forms, checked before any rule.
-var irregular = map[string]string{
-	"sky": "sky", "skies": "sky",
-	"dying":   "die",
-	"lying":   "lie",
-	"tying":   "tie",
-	"news":    "news",
-	"innings": "inning", "inning": "inning",
-	"outings": "outing", "outing": "outing",
-	"cannings": "canning", "canning": "canning",
-	"howe":    "howe",
-	"proceed": "proceed",
-	"exceed":  "exceed",
-	"succeed": "succeed",
+// irregular returns the stem of w from NLTK's pool of irregular forms,
+// checked before any rule.
+func irregular(w string) (string, bool) {
+	switch w {
+	case "sky", "skies":
+		return "sky", true
+	case "dying":
+		return "die", true
+	case "lying":
+		return "lie", true
+	case "tying":
+		return "tie", true
+	case "news":
+		return "news", true
+	case "innings", "inning":
+		return "inning", true
+	case "outings", "outing":
+		return "outing", true
+	case "cannings", "canning":
+		return "canning", true
+	case "howe", "proceed", "exceed", "succeed":
+		return w, true
+	}
+	return "", false
 }
 
 // Stem returns the NLTK_EXTENSIONS Porter stem of word. ASCII letters are
@@ -33,7 +43,7 @@ var irregular = map[string]string{
 // (the ROUGE tokenizer only ever passes [a-z0-9] tokens).
 func Stem(word string) string {
 	w := lowerASCII(word)
-	if s, ok := irregular[w]; ok {
+	if s, ok := irregular(w); ok {
 		return s
 	}
 	if len(w) <= 2 {
@@ -125,11 +135,11 @@ func endsCVC(w []byte) bool {
 	return n == 2 && !isConsonant(w, 0) && isConsonant(w, 1)
 }
 
+// hasSuffix reports whether w ends with suf (not empty). The last bytes
+// are compared first: most suffixes of the rules differ there.
 func hasSuffix(w []byte, suf string) bool {
-	if len(w) < len(suf) {
-		return false
-	}
-	return string(w[len(w)-len(suf):]) == suf
+	n := len(w) - len(suf)
+	return n >= 0 && w[len(w)-1] == suf[len(suf)-1] && string(w[n:]) == suf
 }
 
 // replace swaps the suffix of length n for repl.
