@@ -35,8 +35,9 @@ func (v *Vocabulary) IDs(toks []string) []int32 {
 // AppendIDs appends the numbers of toks to dst and returns the result.
 // A new vocabulary is sized for toks: none of its tokens makes it grow.
 func (v *Vocabulary) AppendIDs(dst []int32, toks []string) []int32 {
-	if v.ids == nil {
-		v.ids = make(map[string]int32, len(toks)) // room for every token: no growth
+	if v.ids == nil { // room for every token: no growth
+		v.ids = make(map[string]int32, len(toks))
+		v.toks = make([]string, 0, len(toks))
 	}
 	for _, t := range toks {
 		dst = append(dst, v.ID(t))
