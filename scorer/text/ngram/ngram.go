@@ -54,21 +54,20 @@ func (v *Vocabulary) Len() int { return len(v.toks) }
 // order n. Tokens are numbers below size.
 //
 // Order by order, the references' n-grams are numbered in a map and the
-// hypothesis's looked up in it: the (n+1)-gram at token i is the n-gram
-// at i followed by token i+n, so that pair of numbers decides its number.
-// A hypothesis n-gram whose prefix or suffix no reference has is none,
-// without a lookup.
+// hypothesis's looked up in it (see numbering), then counted. An n-gram
+// only one side has is marked none, and so is every longer n-gram that
+// has it as prefix or suffix: those get no number and no lookup.
 func Overlap(hyp []int32, refs [][]int32, size, maxN int) []int {
 	total := 0 // the references' tokens
 	for _, r := range refs {
 		total += len(r)
 	}
-	ids := make(map[[2]int32]int32, total)  // numbers of one order above 1, by (prefix, last token)
-	most := make([]int32, max(size, total)) // the highest count in one reference not yet matched
-	count := make([]int32, len(most))       // counts in the reference at hand
-	grams := make([]int32, total+len(hyp))  // each sequence's n-grams of the order at hand
-	cur := make([][]int32, len(refs))       // each reference's part of grams
-	h := grams[total:]                      // the hypothesis's part; -1: no reference has the n-gram
+	nb := numbering{ids: make(map[[2]int32]int32, total), last: make([]next, max(size, total))}
+	most := make([]int32, len(nb.last))    // the highest count in one reference not yet matched
+	count := make([]int32, len(most))      // counts in the reference at hand; then marks
+	grams := make([]int32, total+len(hyp)) // each sequence's n-grams of the order at hand; -1: none
+	h := grams[total:]                     // the hypothesis's part
+	cur := make([][]int32, len(refs))      // each reference's part
 	copy(h, hyp)
 	for k, r := range refs {
 		cur[k], grams = grams[:len(r):len(r)], grams[len(r):]
@@ -77,38 +76,25 @@ func Overlap(hyp []int32, refs [][]int32, size, maxN int) []int {
 	overlap := make([]int, maxN)
 	for n := 1; n <= maxN; n++ {
 		if n > 1 {
-			clear(ids)
+			nb.reset()
 			for k, r := range refs {
-				for i := 0; i+n <= len(r); i++ {
-					key := [2]int32{cur[k][i], r[i+n-1]}
-					id, ok := ids[key]
-					if !ok {
-						id = int32(len(ids))
-						ids[key] = id
-					}
-					cur[k][i] = id
-				}
+				nb.references(cur[k], r, n)
 			}
-			for i := 0; i+n <= len(hyp); i++ {
-				id, ok := int32(-1), false
-				if h[i] >= 0 && h[i+1] >= 0 {
-					id, ok = ids[[2]int32{h[i], hyp[i+n-1]}]
-				}
-				if !ok {
-					id = -1
-				}
-				h[i] = id
-			}
+			nb.hypothesis(h, hyp, n)
 		}
 		clear(most)
-		for k, r := range refs {
-			c := cur[k][:max(len(r)-n+1, 0)]
+		for _, c := range cur {
+			c = c[:max(len(c)-n+1, 0)]
 			for _, g := range c {
-				count[g]++
+				if g >= 0 {
+					count[g]++
+				}
 			}
 			for _, g := range c {
-				most[g] = max(most[g], count[g])
-				count[g] = 0
+				if g >= 0 {
+					most[g] = max(most[g], count[g])
+					count[g] = 0
+				}
 			}
 		}
 		hn := h[:max(len(hyp)-n+1, 0)]
@@ -122,7 +108,95 @@ func Overlap(hyp []int32, refs [][]int32, size, maxN int) []int {
 				most[g]--
 				overlap[n-1]++
 			}
+			if g >= 0 { // count marks the hypothesis's n-grams
+				count[g] = 1
+			}
+		}
+		for _, c := range cur {
+			for i, g := range c[:max(len(c)-n+1, 0)] {
+				if g >= 0 && count[g] == 0 { // an n-gram the hypothesis lacks
+					c[i] = -1
+				}
+			}
+		}
+		for _, g := range hn {
+			if g >= 0 {
+				count[g] = 0
+			}
 		}
 	}
 	return overlap
+}
+
+// numbering numbers the n-grams of one order: the n-gram at token i is
+// the (n-1)-gram at i, its prefix, followed by token i+n-1, so that pair
+// of numbers decides its number. An n-gram whose prefix was last followed
+// by the same token takes the number it got then, and one whose prefix
+// began no n-gram yet is new: neither needs a map operation.
+type numbering struct {
+	ids  map[[2]int32]int32 // by (prefix, last token)
+	last []next             // by prefix
+}
+
+// next is the n-gram that last followed a prefix: its last token (-1:
+// none yet) and its number.
+type next struct{ tok, id int32 }
+
+// reset forgets every number, for the next order.
+func (nb *numbering) reset() {
+	clear(nb.ids)
+	for p := range nb.last {
+		nb.last[p].tok = -1
+	}
+}
+
+// references replaces, in grams, the (n-1)-grams of the reference toks
+// with its n-grams, numbering the new ones. An n-gram whose prefix or
+// suffix is none is none.
+func (nb *numbering) references(grams, toks []int32, n int) {
+	for i := 0; i+n <= len(toks); i++ {
+		p, t := grams[i], toks[i+n-1]
+		if p < 0 || grams[i+1] < 0 {
+			grams[i] = -1
+			continue
+		}
+		switch last := nb.last[p]; {
+		case last.tok == t:
+			grams[i] = last.id
+		default:
+			id, ok := int32(0), false
+			if last.tok >= 0 {
+				id, ok = nb.ids[[2]int32{p, t}]
+			}
+			if !ok {
+				id = int32(len(nb.ids))
+				nb.ids[[2]int32{p, t}] = id
+			}
+			grams[i], nb.last[p] = id, next{t, id}
+		}
+	}
+}
+
+// hypothesis replaces, in grams, the (n-1)-grams of the hypothesis toks
+// with the numbers of its n-grams, none for an n-gram no reference has.
+func (nb *numbering) hypothesis(grams, toks []int32, n int) {
+	for i := 0; i+n <= len(toks); i++ {
+		p, t := grams[i], toks[i+n-1]
+		if p < 0 || grams[i+1] < 0 || nb.last[p].tok < 0 {
+			grams[i] = -1
+			continue
+		}
+		switch last := nb.last[p]; {
+		case last.tok == t:
+			grams[i] = last.id
+		default:
+			id, ok := nb.ids[[2]int32{p, t}]
+			if !ok {
+				id = -1
+			} else {
+				nb.last[p] = next{t, id}
+			}
+			grams[i] = id
+		}
+	}
 }

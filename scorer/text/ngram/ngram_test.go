@@ -7,17 +7,18 @@ import (
 )
 
 // TestOverlapCountsJoinedGrams checks Overlap, on random token sequences
-// over a small alphabet, against the textbook count: n-grams as their
-// tokens joined with spaces, the hypothesis's count of each clipped to its
-// highest count in one reference.
+// over alphabets small (many repeated n-grams) and large (few), against
+// the textbook count: n-grams as their tokens joined with spaces, the
+// hypothesis's count of each clipped to its highest count in one
+// reference.
 func TestOverlapCountsJoinedGrams(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	alphabet := []string{"a", "b", "c", "ab", "bc"}
 	const maxN = 5
-	for round := range 500 {
+	for round := range 2000 {
+		alphabet := []string{"a", "b", "c", "ab", "bc", "ca", "abc", "bca", "cab", "aa", "bb", "cc"}[:2+rng.IntN(11)]
 		seqs := make([][]string, 1+rng.IntN(4)) // the hypothesis, then the references
 		for k := range seqs {
-			seqs[k] = make([]string, rng.IntN(14))
+			seqs[k] = make([]string, rng.IntN(30))
 			for i := range seqs[k] {
 				seqs[k][i] = alphabet[rng.IntN(len(alphabet))]
 			}
