@@ -62,16 +62,19 @@ func Overlap(hyp []int32, refs [][]int32, size, maxN int) []int {
 	for _, r := range refs {
 		total += len(r)
 	}
-	nb := numbering{ids: make(map[[2]int32]int32, total), last: make([]next, max(size, total))}
-	most := make([]int32, len(nb.last))    // the highest count in one reference not yet matched
-	count := make([]int32, len(most))      // counts in the reference at hand; then marks
-	grams := make([]int32, total+len(hyp)) // each sequence's n-grams of the order at hand; -1: none
-	h := grams[total:]                     // the hypothesis's part
-	cur := make([][]int32, len(refs))      // each reference's part
+	most := make([]int32, max(size, total)) // the highest count in one reference not yet matched
+	count := make([]int32, len(most))       // counts in the reference at hand; then marks
+	grams := make([]int32, total+len(hyp))  // each sequence's n-grams of the order at hand; -1: none
+	h := grams[total:]                      // the hypothesis's part
+	cur := make([][]int32, len(refs))       // each reference's part
 	copy(h, hyp)
 	for k, r := range refs {
 		cur[k], grams = grams[:len(r):len(r)], grams[len(r):]
 		copy(cur[k], r)
+	}
+	var nb numbering
+	if maxN > 1 {
+		nb = numbering{ids: make(map[[2]int32]int32, total), last: make([]next, len(most))}
 	}
 	overlap := make([]int, maxN)
 	for n := 1; n <= maxN; n++ {
@@ -108,7 +111,12 @@ func Overlap(hyp []int32, refs [][]int32, size, maxN int) []int {
 				most[g]--
 				overlap[n-1]++
 			}
-			if g >= 0 { // count marks the hypothesis's n-grams
+		}
+		if n == maxN {
+			break
+		}
+		for _, g := range hn { // count marks the hypothesis's n-grams
+			if g >= 0 {
 				count[g] = 1
 			}
 		}
