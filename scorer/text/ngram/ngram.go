@@ -138,24 +138,30 @@ func Overlap(hyp []int32, refs [][]int32, size, maxN int) []int {
 
 // numbering numbers the n-grams of one order: the n-gram at token i is
 // the (n-1)-gram at i, its prefix, followed by token i+n-1, so that pair
-// of numbers decides its number. An n-gram whose prefix was last followed
-// by the same token takes the number it got then, and one whose prefix
-// began no n-gram yet is new: neither needs a map operation.
+// of numbers decides its number. Most prefixes begin one n-gram only: the
+// n-gram each prefix last began is kept by the prefix, and the map holds
+// the n-grams of the prefixes that began several, so that a map operation
+// is needed only for those.
 type numbering struct {
 	ids  map[[2]int32]int32 // by (prefix, last token)
 	last []next             // by prefix
+	size int32              // how many numbers are given
 }
 
-// next is the n-gram that last followed a prefix: its last token (-1:
-// none yet) and its number.
-type next struct{ tok, id int32 }
+// next is the n-gram that a prefix last began: its last token (-1: none
+// yet) and its number; several when the prefix began several, all in ids.
+type next struct {
+	tok, id int32
+	several bool
+}
 
 // reset forgets every number, for the next order.
 func (nb *numbering) reset() {
 	clear(nb.ids)
 	for p := range nb.last {
-		nb.last[p].tok = -1
+		nb.last[p] = next{tok: -1}
 	}
+	nb.size = 0
 }
 
 // references replaces, in grams, the (n-1)-grams of the reference toks
@@ -171,16 +177,20 @@ func (nb *numbering) references(grams, toks []int32, n int) {
 		switch last := nb.last[p]; {
 		case last.tok == t:
 			grams[i] = last.id
+		case last.tok < 0: // p's first n-gram
+			grams[i], nb.last[p] = nb.size, next{t, nb.size, false}
+			nb.size++
 		default:
-			id, ok := int32(0), false
-			if last.tok >= 0 {
-				id, ok = nb.ids[[2]int32{p, t}]
+			if !last.several { // p's first n-gram joins the map
+				nb.ids[[2]int32{p, last.tok}] = last.id
 			}
+			id, ok := nb.ids[[2]int32{p, t}]
 			if !ok {
-				id = int32(len(nb.ids))
+				id = nb.size
+				nb.size++
 				nb.ids[[2]int32{p, t}] = id
 			}
-			grams[i], nb.last[p] = id, next{t, id}
+			grams[i], nb.last[p] = id, next{t, id, true}
 		}
 	}
 }
@@ -190,19 +200,21 @@ func (nb *numbering) references(grams, toks []int32, n int) {
 func (nb *numbering) hypothesis(grams, toks []int32, n int) {
 	for i := 0; i+n <= len(toks); i++ {
 		p, t := grams[i], toks[i+n-1]
-		if p < 0 || grams[i+1] < 0 || nb.last[p].tok < 0 {
+		if p < 0 || grams[i+1] < 0 {
 			grams[i] = -1
 			continue
 		}
 		switch last := nb.last[p]; {
 		case last.tok == t:
 			grams[i] = last.id
+		case !last.several: // p began one n-gram, not this one, or none
+			grams[i] = -1
 		default:
 			id, ok := nb.ids[[2]int32{p, t}]
 			if !ok {
 				id = -1
 			} else {
-				nb.last[p] = next{t, id}
+				nb.last[p] = next{t, id, true}
 			}
 			grams[i] = id
 		}
