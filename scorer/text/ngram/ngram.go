@@ -1,6 +1,7 @@
-// Package ngram numbers the tokens and n-grams of texts, so that the text
-// metrics count and compare n-grams as integers: two tokens, or two
-// n-grams, get the same number exactly when they are equal.
+// Package ngram numbers the tokens of texts, two tokens getting the same
+// number exactly when they are equal, and counts the n-grams texts share
+// (Overlap), so that the text metrics compare tokens and n-grams as
+// integers.
 package ngram
 
 // Vocabulary numbers tokens: each new token gets the next number, from 0.
