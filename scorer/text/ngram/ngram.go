@@ -54,19 +54,19 @@ func (v *Vocabulary) Len() int { return len(v.toks) }
 // refs (the clipped overlap of BLEU and ROUGE-N): overlap[n-1] holds
 // order n. Tokens are numbers below size.
 //
-// Order by order, the references' n-grams are numbered in a map and the
-// hypothesis's looked up in it (see numbering), then counted. An n-gram
-// only one side has is marked none, and so is every longer n-gram that
-// has it as prefix or suffix: those get no number and no lookup.
+// Order by order, the references' n-grams are numbered and the
+// hypothesis's looked up (see numbering), then counted. A hypothesis
+// n-gram with a prefix or suffix no reference has is none without a
+// lookup.
 func Overlap(hyp []int32, refs [][]int32, size, maxN int) []int {
 	total := 0 // the references' tokens
 	for _, r := range refs {
 		total += len(r)
 	}
 	most := make([]int32, max(size, total)) // the highest count in one reference not yet matched
-	count := make([]int32, len(most))       // counts in the reference at hand; then marks
-	grams := make([]int32, total+len(hyp))  // each sequence's n-grams of the order at hand; -1: none
-	h := grams[total:]                      // the hypothesis's part
+	count := make([]int32, len(most))       // counts in the reference at hand
+	grams := make([]int32, total+len(hyp))  // each sequence's n-grams of the order at hand
+	h := grams[total:]                      // the hypothesis's part; -1: none
 	cur := make([][]int32, len(refs))       // each reference's part
 	copy(h, hyp)
 	for k, r := range refs {
@@ -90,47 +90,17 @@ func Overlap(hyp []int32, refs [][]int32, size, maxN int) []int {
 		for _, c := range cur {
 			c = c[:max(len(c)-n+1, 0)]
 			for _, g := range c {
-				if g >= 0 {
-					count[g]++
-				}
+				count[g]++
 			}
 			for _, g := range c {
-				if g >= 0 {
-					most[g] = max(most[g], count[g])
-					count[g] = 0
-				}
+				most[g] = max(most[g], count[g])
+				count[g] = 0
 			}
 		}
-		hn := h[:max(len(hyp)-n+1, 0)]
-		for i, g := range hn {
-			if g >= 0 && most[g] == 0 { // a token no reference has
-				hn[i] = -1
-			}
-		}
-		for _, g := range hn {
+		for _, g := range h[:max(len(hyp)-n+1, 0)] {
 			if g >= 0 && most[g] > 0 {
 				most[g]--
 				overlap[n-1]++
-			}
-		}
-		if n == maxN {
-			break
-		}
-		for _, g := range hn { // count marks the hypothesis's n-grams
-			if g >= 0 {
-				count[g] = 1
-			}
-		}
-		for _, c := range cur {
-			for i, g := range c[:max(len(c)-n+1, 0)] {
-				if g >= 0 && count[g] == 0 { // an n-gram the hypothesis lacks
-					c[i] = -1
-				}
-			}
-		}
-		for _, g := range hn {
-			if g >= 0 {
-				count[g] = 0
 			}
 		}
 	}
@@ -166,15 +136,10 @@ func (nb *numbering) reset() {
 }
 
 // references replaces, in grams, the (n-1)-grams of the reference toks
-// with its n-grams, numbering the new ones. An n-gram whose prefix or
-// suffix is none is none.
+// with its n-grams, numbering the new ones.
 func (nb *numbering) references(grams, toks []int32, n int) {
 	for i := 0; i+n <= len(toks); i++ {
 		p, t := grams[i], toks[i+n-1]
-		if p < 0 || grams[i+1] < 0 {
-			grams[i] = -1
-			continue
-		}
 		switch last := nb.last[p]; {
 		case last.tok == t:
 			grams[i] = last.id
@@ -197,7 +162,8 @@ func (nb *numbering) references(grams, toks []int32, n int) {
 }
 
 // hypothesis replaces, in grams, the (n-1)-grams of the hypothesis toks
-// with the numbers of its n-grams, none for an n-gram no reference has.
+// with the numbers of its n-grams, none (-1) for an n-gram no reference
+// has: one whose prefix or suffix is none needs no lookup.
 func (nb *numbering) hypothesis(grams, toks []int32, n int) {
 	for i := 0; i+n <= len(toks); i++ {
 		p, t := grams[i], toks[i+n-1]
