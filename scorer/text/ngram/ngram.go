@@ -63,20 +63,23 @@ func Overlap(hyp []int32, refs [][]int32, size, maxN int) []int {
 	for _, r := range refs {
 		total += len(r)
 	}
-	most := make([]int32, max(size, total)) // the highest count in one reference not yet matched
-	count := make([]int32, len(most))       // counts in the reference at hand
-	grams := make([]int32, total+len(hyp))  // each sequence's n-grams of the order at hand
-	h := grams[total:]                      // the hypothesis's part; -1: none
-	cur := make([][]int32, len(refs))       // each reference's part
-	copy(h, hyp)
-	for k, r := range refs {
-		cur[k], grams = grams[:len(r):len(r)], grams[len(r):]
-		copy(cur[k], r)
-	}
+	h, cur := hyp, refs // the n-grams of the order at hand, the hypothesis's -1 when none
 	var nb numbering
-	if maxN > 1 {
-		nb = numbering{ids: make(map[[2]int32]int32, total), last: make([]next, len(most))}
+	m := size     // every number is below it
+	if maxN > 1 { // the numbers of higher orders are written over copies of the tokens
+		m = max(size, total)
+		nb = numbering{ids: make(map[[2]int32]int32, total), last: make([]next, m)}
+		grams := make([]int32, total+len(hyp))
+		h, cur = grams[total:], make([][]int32, len(refs))
+		copy(h, hyp)
+		for k, r := range refs {
+			cur[k], grams = grams[:len(r):len(r)], grams[len(r):]
+			copy(cur[k], r)
+		}
 	}
+	counts := make([]int32, 2*m)
+	most := counts[:m]  // the highest count in one reference not yet matched
+	count := counts[m:] // counts in the reference at hand
 	overlap := make([]int, maxN)
 	for n := 1; n <= maxN; n++ {
 		if n > 1 {

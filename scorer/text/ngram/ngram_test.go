@@ -29,6 +29,9 @@ func TestOverlapCountsJoinedGrams(t *testing.T) {
 			ids[k] = v.IDs(s)
 		}
 		got := Overlap(ids[0], ids[1:], v.Len(), maxN)
+		if unigrams := Overlap(ids[0], ids[1:], v.Len(), 1); unigrams[0] != got[0] {
+			t.Fatalf("round %d: Overlap up to order 1 = %v, up to %d = %v", round, unigrams, maxN, got)
+		}
 		for n := 1; n <= maxN; n++ {
 			most := map[string]int{}
 			for _, r := range seqs[1:] {
