@@ -54,21 +54,22 @@ func (v *Vocabulary) Len() int { return len(v.toks) }
 // refs (the clipped overlap of BLEU and ROUGE-N): overlap[n-1] holds
 // order n. Tokens are numbers below size.
 //
-// Order by order, the references' n-grams are numbered and the
-// hypothesis's looked up (see numbering), then counted. A hypothesis
-// n-gram with a prefix or suffix no reference has is none without a
-// lookup.
+// Order by order, the references' n-grams are numbered in a map and the
+// hypothesis's looked up in it: the n-gram at token i is the (n-1)-gram
+// at i followed by token i+n-1, so that pair of numbers decides its
+// number. A hypothesis n-gram whose prefix or suffix no reference has is
+// none (-1), without a lookup.
 func Overlap(hyp []int32, refs [][]int32, size, maxN int) []int {
 	total := 0 // the references' tokens
 	for _, r := range refs {
 		total += len(r)
 	}
-	h, cur := hyp, refs // the n-grams of the order at hand, the hypothesis's -1 when none
-	var nb numbering
+	h, cur := hyp, refs // the n-grams of the order at hand
+	var ids map[[2]int32]int32
 	m := size     // every number is below it
 	if maxN > 1 { // the numbers of higher orders are written over copies of the tokens
 		m = max(size, total)
-		nb = numbering{ids: make(map[[2]int32]int32, total), last: make([]next, m)}
+		ids = make(map[[2]int32]int32, total) // numbers of one order, by (prefix, last token)
 		grams := make([]int32, total+len(hyp))
 		h, cur = grams[total:], make([][]int32, len(refs))
 		copy(h, hyp)
@@ -83,11 +84,28 @@ func Overlap(hyp []int32, refs [][]int32, size, maxN int) []int {
 	overlap := make([]int, maxN)
 	for n := 1; n <= maxN; n++ {
 		if n > 1 {
-			nb.reset()
+			clear(ids)
 			for k, r := range refs {
-				nb.references(cur[k], r, n)
+				for i := 0; i+n <= len(r); i++ {
+					key := [2]int32{cur[k][i], r[i+n-1]}
+					id, ok := ids[key]
+					if !ok {
+						id = int32(len(ids))
+						ids[key] = id
+					}
+					cur[k][i] = id
+				}
 			}
-			nb.hypothesis(h, hyp, n)
+			for i := 0; i+n <= len(hyp); i++ {
+				id, ok := int32(-1), false
+				if h[i] >= 0 && h[i+1] >= 0 {
+					id, ok = ids[[2]int32{h[i], hyp[i+n-1]}]
+				}
+				if !ok {
+					id = -1
+				}
+				h[i] = id
+			}
 		}
 		clear(most)
 		for _, c := range cur {
@@ -100,7 +118,15 @@ func Overlap(hyp []int32, refs [][]int32, size, maxN int) []int {
 				count[g] = 0
 			}
 		}
-		for _, g := range h[:max(len(hyp)-n+1, 0)] {
+		hn := h[:max(len(hyp)-n+1, 0)]
+		if n < maxN { // h is a copy: an n-gram no reference has is none
+			for i, g := range hn {
+				if g >= 0 && most[g] == 0 {
+					hn[i] = -1
+				}
+			}
+		}
+		for _, g := range hn {
 			if g >= 0 && most[g] > 0 {
 				most[g]--
 				overlap[n-1]++
@@ -108,85 +134,4 @@ func Overlap(hyp []int32, refs [][]int32, size, maxN int) []int {
 		}
 	}
 	return overlap
-}
-
-// numbering numbers the n-grams of one order: the n-gram at token i is
-// the (n-1)-gram at i, its prefix, followed by token i+n-1, so that pair
-// of numbers decides its number. Most prefixes begin one n-gram only: the
-// n-gram each prefix last began is kept by the prefix, and the map holds
-// the n-grams of the prefixes that began several, so that a map operation
-// is needed only for those.
-type numbering struct {
-	ids  map[[2]int32]int32 // by (prefix, last token)
-	last []next             // by prefix
-	size int32              // how many numbers are given
-}
-
-// next is the n-gram that a prefix last began: its last token (-1: none
-// yet) and its number; several when the prefix began several, all in ids.
-type next struct {
-	tok, id int32
-	several bool
-}
-
-// reset forgets every number, for the next order.
-func (nb *numbering) reset() {
-	clear(nb.ids)
-	for p := range nb.last {
-		nb.last[p] = next{tok: -1}
-	}
-	nb.size = 0
-}
-
-// references replaces, in grams, the (n-1)-grams of the reference toks
-// with its n-grams, numbering the new ones.
-func (nb *numbering) references(grams, toks []int32, n int) {
-	for i := 0; i+n <= len(toks); i++ {
-		p, t := grams[i], toks[i+n-1]
-		switch last := nb.last[p]; {
-		case last.tok == t:
-			grams[i] = last.id
-		case last.tok < 0: // p's first n-gram
-			grams[i], nb.last[p] = nb.size, next{t, nb.size, false}
-			nb.size++
-		default:
-			if !last.several { // p's first n-gram joins the map
-				nb.ids[[2]int32{p, last.tok}] = last.id
-			}
-			id, ok := nb.ids[[2]int32{p, t}]
-			if !ok {
-				id = nb.size
-				nb.size++
-				nb.ids[[2]int32{p, t}] = id
-			}
-			grams[i], nb.last[p] = id, next{t, id, true}
-		}
-	}
-}
-
-// hypothesis replaces, in grams, the (n-1)-grams of the hypothesis toks
-// with the numbers of its n-grams, none (-1) for an n-gram no reference
-// has: one whose prefix or suffix is none needs no lookup.
-func (nb *numbering) hypothesis(grams, toks []int32, n int) {
-	for i := 0; i+n <= len(toks); i++ {
-		p, t := grams[i], toks[i+n-1]
-		if p < 0 || grams[i+1] < 0 {
-			grams[i] = -1
-			continue
-		}
-		switch last := nb.last[p]; {
-		case last.tok == t:
-			grams[i] = last.id
-		case !last.several: // p began one n-gram, not this one, or none
-			grams[i] = -1
-		default:
-			id, ok := nb.ids[[2]int32{p, t}]
-			if !ok {
-				id = -1
-			} else {
-				nb.last[p] = next{t, id, true}
-			}
-			grams[i] = id
-		}
-	}
 }
