@@ -166,9 +166,9 @@ func (b *BLEU) SegmentStats(hyp string, refs []string) (Stats, error) {
 		refLens = append(refLens, len(toks))
 	}
 	st := Stats{SysLen: len(seqs[0]), RefLen: closestRefLen(len(seqs[0]), refLens)}
-	for n, grams := range ngramsOf(seqs) {
-		st.Total[n] = len(grams.Seqs[0])
-		st.Correct[n] = clippedMatches(grams)
+	for n, c := range matches(seqs) {
+		st.Total[n] = max(len(seqs[0])-n, 0)
+		st.Correct[n] = c
 	}
 	return st, nil
 }

@@ -6,17 +6,19 @@ import (
 	"testing"
 )
 
-// TestGramsNumberEqualGramsAlike checks, on random token sequences over
-// a small alphabet, that n-grams of any order get equal numbers exactly
-// when their tokens, joined with spaces, are equal, and that the numbers
-// are below the size returned.
-func TestGramsNumberEqualGramsAlike(t *testing.T) {
+// TestOverlapCountsJoinedGrams checks Overlap, on random token sequences
+// over alphabets small (many repeated n-grams) and large (few), against
+// the textbook count: n-grams as their tokens joined with spaces, the
+// hypothesis's count of each clipped to its highest count in one
+// reference.
+func TestOverlapCountsJoinedGrams(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	alphabet := []string{"a", "b", "c", "ab", "bc"}
-	for round := range 200 {
-		seqs := make([][]string, 1+rng.IntN(3))
+	const maxN = 5
+	for round := range 2000 {
+		alphabet := []string{"a", "b", "c", "ab", "bc", "ca", "abc", "bca", "cab", "aa", "bb", "cc"}[:2+rng.IntN(11)]
+		seqs := make([][]string, 1+rng.IntN(4)) // the hypothesis, then the references
 		for k := range seqs {
-			seqs[k] = make([]string, rng.IntN(12))
+			seqs[k] = make([]string, rng.IntN(30))
 			for i := range seqs[k] {
 				seqs[k][i] = alphabet[rng.IntN(len(alphabet))]
 			}
@@ -26,39 +28,42 @@ func TestGramsNumberEqualGramsAlike(t *testing.T) {
 		for k, s := range seqs {
 			ids[k] = v.IDs(s)
 		}
-		orders := Grams(ids, v.Len(), 5)
-		for n := 1; n <= 5; n++ {
-			grams, size := orders[n-1].Seqs, orders[n-1].Size
-			byText := map[string]int32{}
-			byNumber := map[int32]string{}
-			for k, s := range seqs {
-				if want := max(len(s)-n+1, 0); len(grams[k]) != want {
-					t.Fatalf("round %d, n=%d: %d grams of %q, want %d", round, n, len(grams[k]), s, want)
+		got := Overlap(ids[0], ids[1:], v.Len(), maxN)
+		if unigrams := Overlap(ids[0], ids[1:], v.Len(), 1); unigrams[0] != got[0] {
+			t.Fatalf("round %d: Overlap up to order 1 = %v, up to %d = %v", round, unigrams, maxN, got)
+		}
+		for n := 1; n <= maxN; n++ {
+			most := map[string]int{}
+			for _, r := range seqs[1:] {
+				c := joined(r, n)
+				for g, k := range c {
+					most[g] = max(most[g], k)
 				}
-				for i, g := range grams[k] {
-					text := strings.Join(s[i:i+n], " ")
-					if g < 0 || int(g) >= size {
-						t.Fatalf("round %d: number %d of %q not below %d", round, g, text, size)
-					}
-					if id, ok := byText[text]; ok && id != g {
-						t.Fatalf("round %d: %q numbered %d and %d", round, text, id, g)
-					}
-					if other, ok := byNumber[g]; ok && other != text {
-						t.Fatalf("round %d: %q and %q both numbered %d", round, text, other, g)
-					}
-					byText[text], byNumber[g] = g, text
-				}
+			}
+			want := 0
+			for g, k := range joined(seqs[0], n) {
+				want += min(k, most[g])
+			}
+			if got[n-1] != want {
+				t.Fatalf("round %d, n=%d: Overlap(%q, %q) = %d, want %d", round, n, seqs[0], seqs[1:], got[n-1], want)
 			}
 		}
 	}
 }
 
-func TestCounts(t *testing.T) {
-	got := Counts([]int32{2, 0, 2, 2}, 4)
-	want := []int32{1, 0, 3, 0}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("Counts = %v, want %v", got, want)
-		}
+// joined counts the n-grams of s as their tokens joined with spaces.
+func joined(s []string, n int) map[string]int {
+	c := map[string]int{}
+	for i := 0; i+n <= len(s); i++ {
+		c[strings.Join(s[i:i+n], " ")]++
+	}
+	return c
+}
+
+func TestOverlapNoReference(t *testing.T) {
+	var v Vocabulary
+	hyp := v.IDs([]string{"a", "b"})
+	if got := Overlap(hyp, nil, v.Len(), 2); got[0] != 0 || got[1] != 0 {
+		t.Fatalf("Overlap without references = %v, want [0 0]", got)
 	}
 }
