@@ -12,10 +12,10 @@ func numberCalls(lists [][]Call, key func(b []byte, args string) []byte) (out []
 	for _, calls := range lists {
 		total += len(calls)
 	}
-	keys := make(map[string]string)  // argument keys by text
-	ids := make(map[[2]string]int32) // call numbers by name and argument key
-	var buf []byte                   // the key being built
-	flat := make([]int32, total)     // the numbers of every list, allocated once
+	keys := make(map[string]string, total)  // argument keys by text
+	ids := make(map[[2]string]int32, total) // call numbers by name and argument key
+	var buf []byte                          // the key being built
+	flat := make([]int32, total)            // the numbers of every list, allocated once
 	out = make([][]int32, len(lists))
 	for k, calls := range lists {
 		out[k], flat = flat[:len(calls):len(calls)], flat[len(calls):]

@@ -2,6 +2,7 @@ package toolmatch
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -84,21 +85,41 @@ func fromResult(r gjson.Result) Value {
 		})
 		return Value{Kind: Array, Elems: append([]Value(nil), elems...)}
 	}
+	// A repeated key is found by a look along the members so far, or in
+	// a map of their positions once there are more than a few, so that
+	// large objects stay linear.
 	var room [4]Member
 	members := room[:0]
-	at := make(map[string]int) // member positions by key
+	var at map[string]int // member positions by key, for large objects
 	r.ForEach(func(k, e gjson.Result) bool {
 		key := decodeString(k.Raw)
-		if i, ok := at[key]; ok {
+		if at == nil && len(members) >= linearMembers {
+			at = make(map[string]int, 2*linearMembers)
+			for i := range members {
+				at[members[i].Key] = i
+			}
+		}
+		i, ok := at[key]
+		if at == nil {
+			i = slices.IndexFunc(members, func(m Member) bool { return m.Key == key })
+			ok = i >= 0
+		}
+		if ok {
 			members[i].Value = fromResult(e)
 			return true
 		}
-		at[key] = len(members)
+		if at != nil {
+			at[key] = len(members)
+		}
 		members = append(members, Member{Key: key, Value: fromResult(e)})
 		return true
 	})
 	return Value{Kind: Object, Members: append([]Member(nil), members...)}
 }
+
+// linearMembers is how many members of an object fromResult searches
+// linearly for a repeated key.
+const linearMembers = 8
 
 // decodeString decodes the quoted JSON string raw as encoding/json does.
 func decodeString(raw string) string {
