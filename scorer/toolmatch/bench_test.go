@@ -45,7 +45,7 @@ func BenchmarkVertexTrajectory(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = tc.fn(Compare(pred, ref, JSONEqual, Decode))
+				_ = tc.fn(Compare(pred, ref, keyBy(JSONEqual)))
 			}
 		})
 	}
@@ -63,7 +63,7 @@ func BenchmarkADKTrajectory(b *testing.B) {
 		b.Run(m.String(), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = TrajectoryMatches(pred, ref, m, false, Decode)
+				_ = TrajectoryMatches(pred, ref, m, keyBy(PythonEqual))
 			}
 		})
 	}
@@ -86,7 +86,7 @@ func BenchmarkRagas(b *testing.B) {
 	b.Run("f1", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_, _, _ = ToolCallF1(pred, ref, Decode)
+			_, _, _ = ToolCallF1(pred, ref, keyBy(PythonEqual))
 		}
 	})
 }

@@ -110,7 +110,7 @@ func FuzzMetrics(f *testing.F) {
 			}
 		}
 		for _, eq := range []Equality{JSONEqual, PythonEqual, NameOnly} {
-			c, back, self := Compare(pred, ref, eq, Decode), Compare(ref, pred, eq, Decode), Compare(pred, pred, eq, Decode)
+			c, back, self := Compare(pred, ref, keyBy(eq)), Compare(ref, pred, keyBy(eq)), Compare(pred, pred, keyBy(eq))
 			ex, io, ao := c.ExactMatch(), c.InOrderMatch(), c.AnyOrderMatch()
 			if ex && !io || io && !ao {
 				t.Fatalf("exact %v in-order %v any-order %v", ex, io, ao)
@@ -128,18 +128,18 @@ func FuzzMetrics(f *testing.F) {
 			}
 		}
 		for _, m := range []MatchType{MatchExact, MatchInOrder, MatchAnyOrder} {
-			if !TrajectoryMatches(pred, pred, m, false, Decode) {
+			if !TrajectoryMatches(pred, pred, m, keyBy(PythonEqual)) {
 				t.Fatalf("%v: calls do not match themselves", m)
 			}
 		}
-		f1, p, r := ToolCallF1(pred, ref, Decode)
+		f1, p, r := ToolCallF1(pred, ref, keyBy(PythonEqual))
 		unit("F1", f1)
 		unit("F1 precision", p)
 		unit("F1 recall", r)
-		if bf1, bp, br := ToolCallF1(ref, pred, Decode); bf1 != f1 || bp != r || br != p {
+		if bf1, bp, br := ToolCallF1(ref, pred, keyBy(PythonEqual)); bf1 != f1 || bp != r || br != p {
 			t.Fatalf("F1 not symmetric: %v %v %v / %v %v %v", f1, p, r, bf1, bp, br)
 		}
-		if sf1, _, _ := ToolCallF1(pred, pred, Decode); sf1 != boolScore(len(pred) > 0) {
+		if sf1, _, _ := ToolCallF1(pred, pred, keyBy(PythonEqual)); sf1 != boolScore(len(pred) > 0) {
 			t.Fatalf("F1 of calls with themselves = %v", sf1)
 		}
 		for _, strict := range []bool{true, false} {

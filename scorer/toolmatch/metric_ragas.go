@@ -75,6 +75,6 @@ func newRagasToolCallAccuracy(params map[string]any) (scorer.Metric, error) {
 // Needs: InPredictedTrajectory | InReferenceTrajectory. Details:
 // "precision", "recall".
 func ragasToolCallF1(in *scorer.Instance) (scorer.Result, error) {
-	f1, p, r := ToolCallF1(Calls(in.PredictedTrajectory), Calls(in.ReferenceTrajectory), SharedDecoder(in))
+	f1, p, r := ToolCallF1(Calls(in.PredictedTrajectory), Calls(in.ReferenceTrajectory), sharedArgsKey(in, PythonEqual))
 	return scorer.Result{Score: f1, Details: map[string]any{"precision": p, "recall": r}}, nil
 }

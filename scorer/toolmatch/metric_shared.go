@@ -1,6 +1,9 @@
 package toolmatch
 
-import "github.com/evalsidecar/evalsidecar/scorer"
+import (
+	"github.com/evalsidecar/evalsidecar/agentrun"
+	"github.com/evalsidecar/evalsidecar/scorer"
+)
 
 // sharedKey names what parse returns for one text (scorer.Derive); T
 // tells the parses apart.
@@ -27,4 +30,39 @@ func shared[T any](in *scorer.Instance, text string, parse func(string) (T, erro
 // arguments (scorer.Derive).
 func SharedDecoder(in *scorer.Instance) Decoder {
 	return func(text string) (Value, error) { return shared(in, text, Decode) }
+}
+
+// argsKeys names the argument keys of an instance's calls under one
+// Equality (scorer.Derive).
+type argsKeys struct{ eq Equality }
+
+// sharedArgsKey returns the ArgsKey of eq (nil for NameOnly) for the
+// calls of in: the keys of the arguments of every call of its
+// trajectories and of its invocations, computed once per instance, so
+// that the metrics of one evaluation look them up.
+func sharedArgsKey(in *scorer.Instance, eq Equality) ArgsKey {
+	if eq == NameOnly {
+		return nil
+	}
+	keys := scorer.Derive(in, argsKeys{eq}, func() map[string]string {
+		dec := SharedDecoder(in)
+		keys := make(map[string]string, len(in.PredictedTrajectory)+len(in.ReferenceTrajectory))
+		var buf []byte // the key being built
+		add := func(calls []agentrun.ToolCall) {
+			for i := range calls {
+				if _, ok := keys[calls[i].Arguments]; !ok {
+					buf = appendArgsKey(buf[:0], calls[i].Arguments, eq, dec)
+					keys[calls[i].Arguments] = string(buf)
+				}
+			}
+		}
+		add(in.PredictedTrajectory)
+		add(in.ReferenceTrajectory)
+		for i := range in.Invocations {
+			add(in.Invocations[i].PredictedToolCalls)
+			add(in.Invocations[i].ReferenceToolCalls)
+		}
+		return keys
+	})
+	return func(args string) string { return keys[args] }
 }

@@ -99,7 +99,7 @@ func vertexTrajectory(id string, in *scorer.Instance) (scorer.Result, error) {
 	details := map[string]any{"predicted": len(in.PredictedTrajectory), "reference": len(in.ReferenceTrajectory)}
 	// The five comparisons of one instance share the argument keys.
 	c := scorer.Derive(in, vertexComparison{}, func() *Comparison {
-		return Compare(Calls(in.PredictedTrajectory), Calls(in.ReferenceTrajectory), JSONEqual, SharedDecoder(in))
+		return Compare(Calls(in.PredictedTrajectory), Calls(in.ReferenceTrajectory), sharedArgsKey(in, JSONEqual))
 	})
 	var score float64
 	switch id {
