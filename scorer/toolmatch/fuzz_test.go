@@ -16,6 +16,9 @@ func FuzzParseToolCallOutput(f *testing.F) {
 	f.Add(`{"tool_calls": {}}`)
 	f.Add(`[1, 2]`)
 	f.Add(`{"tool_calls": [{"name": "é", "arguments": {"k": "\u0000\ud83d\ude00"}}]}`)
+	for _, s := range []string{"[01]", "-", "1.", "1e+", `"\u12"`, "\"\x01\"", `[1,]`, `{"a" 1}`, " \t\r\n1 ", "1\f", "\"\xff\"", `[tru]`} {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		checkDecode(t, s)
 		out, err := ParseToolCallOutput(s)

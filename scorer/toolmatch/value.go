@@ -50,14 +50,28 @@ type Decoder func(text string) (Value, error)
 // keeps its first position and its last value, as in a Python dict built
 // by json.loads.
 //
-// encoding/json checks the document; gjson then reads it in order. Each
+// valid checks the document; gjson then reads it in order. Each
 // container is read once per container around it, so the cost grows with
 // the nesting depth times the size.
 func Decode(s string) (Value, error) {
-	if b := []byte(s); !json.Valid(b) {
-		return Value{}, json.Unmarshal(b, new(any)) // encoding/json's syntax error
+	if !valid(s) {
+		return Value{}, json.Unmarshal([]byte(s), new(any)) // encoding/json's syntax error
 	}
 	return fromResult(gjson.Parse(s)), nil
+}
+
+// maxNesting is how deep encoding/json lets arrays and objects nest.
+const maxNesting = 10000
+
+// valid reports whether encoding/json accepts s as one JSON document.
+// gjson's validator accepts the same documents but for those nested
+// deeper than maxNesting, which need more brackets: with that many,
+// encoding/json checks s.
+func valid(s string) bool {
+	if strings.Count(s, "[")+strings.Count(s, "{") > maxNesting {
+		return json.Valid([]byte(s))
+	}
+	return gjson.Valid(s)
 }
 
 // fromResult converts a value of a valid document.
