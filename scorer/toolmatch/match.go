@@ -7,12 +7,15 @@ import "slices"
 // equal names and equal argument keys (nil key: names only). out[k][i]
 // is the number of lists[k][i].
 func numberCalls(lists [][]Call, key ArgsKey) (out [][]int32) {
-	total := 0
+	total, longest := 0, 0
 	for _, calls := range lists {
 		total += len(calls)
+		longest = max(longest, len(calls))
 	}
-	ids := make(map[[2]string]int32, total) // call numbers by name and argument key
-	flat := make([]int32, total)            // the numbers of every list, allocated once
+	// call numbers by name and argument key, sized for lists that
+	// mostly hold the same calls
+	ids := make(map[[2]string]int32, longest)
+	flat := make([]int32, total) // the numbers of every list, allocated once
 	out = make([][]int32, len(lists))
 	for k, calls := range lists {
 		out[k], flat = flat[:len(calls):len(calls)], flat[len(calls):]

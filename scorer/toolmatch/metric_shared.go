@@ -46,7 +46,7 @@ func sharedArgsKey(in *scorer.Instance, eq Equality) ArgsKey {
 	}
 	keys := scorer.Derive(in, argsKeys{eq}, func() map[string]string {
 		dec := SharedDecoder(in)
-		keys := make(map[string]string, len(in.PredictedTrajectory)+len(in.ReferenceTrajectory))
+		keys := make(map[string]string, max(len(in.PredictedTrajectory), len(in.ReferenceTrajectory)))
 		var buf []byte // the key being built
 		add := func(calls []agentrun.ToolCall) {
 			for i := range calls {

@@ -5,7 +5,7 @@ package toolmatch
 // is not counted, so three identical calls give 2. Only the arguments of
 // calls whose name occurs more than once are decoded, by dec.
 func Repeated(calls []Call, dec Decoder) int {
-	names := make(map[string]int, len(calls))
+	names := make(map[string]int) // a few names, normally
 	for i := range calls {
 		names[calls[i].Name]++
 	}
