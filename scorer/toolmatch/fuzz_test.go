@@ -91,7 +91,7 @@ func fuzzCalls(s string) []Call {
 	var calls []Call
 	for _, line := range strings.Split(s, "\n") {
 		name, args, _ := strings.Cut(line, " ")
-		calls = append(calls, Call{Name: name, Args: args})
+		calls = append(calls, Call{Name: name, Arguments: args})
 	}
 	return calls
 }
@@ -157,7 +157,7 @@ func FuzzMetrics(f *testing.F) {
 		want := 0
 		for i := range pred {
 			for j := range i {
-				if pred[i].Name == pred[j].Name && exactArgsKey(pred[i].Args) == exactArgsKey(pred[j].Args) {
+				if pred[i].Name == pred[j].Name && exactArgsKey(pred[i].Arguments) == exactArgsKey(pred[j].Arguments) {
 					want++
 					break
 				}

@@ -22,7 +22,7 @@ func numberCalls(lists [][]Call, key ArgsKey) (out [][]int32) {
 		for i := range calls {
 			var ak string
 			if key != nil {
-				ak = key(calls[i].Args)
+				ak = key(calls[i].Arguments)
 			}
 			nk := [2]string{calls[i].Name, ak}
 			id, ok := ids[nk]

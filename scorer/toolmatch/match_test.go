@@ -75,11 +75,11 @@ func TestMatchArguments(t *testing.T) {
 		{`{x}`, `{ x}`, PythonEqual, false},
 	}
 	for _, tt := range tests {
-		p, r := []Call{{Name: "f", Args: tt.pred}}, []Call{{Name: "f", Args: tt.ref}}
+		p, r := []Call{{Name: "f", Arguments: tt.pred}}, []Call{{Name: "f", Arguments: tt.ref}}
 		if got := Compare(p, r, keyBy(tt.eq)).ExactMatch(); got != tt.equal {
 			t.Errorf("%q vs %q under %d: %v, want %v", tt.pred, tt.ref, tt.eq, got, tt.equal)
 		}
-		if got := Compare([]Call{{Name: "g", Args: tt.pred}}, r, keyBy(tt.eq)).ExactMatch(); got {
+		if got := Compare([]Call{{Name: "g", Arguments: tt.pred}}, r, keyBy(tt.eq)).ExactMatch(); got {
 			t.Errorf("%q vs %q under %d: other names match", tt.pred, tt.ref, tt.eq)
 		}
 	}
@@ -92,7 +92,7 @@ func randomCalls(r *rand.Rand, n int) []Call {
 	args := []string{`{}`, `{"q":"x"}`, `{"q":"x","n":1}`, `{"n":1.0,"q":"x"}`, `{"q":"y"}`, ``}
 	out := make([]Call, n)
 	for i := range out {
-		out[i] = Call{Name: names[r.IntN(len(names))], Args: args[r.IntN(len(args))]}
+		out[i] = Call{Name: names[r.IntN(len(names))], Arguments: args[r.IntN(len(args))]}
 	}
 	return out
 }
@@ -167,18 +167,18 @@ func TestADKMatchTypes(t *testing.T) {
 	if _, err := ParseMatchType("fuzzy"); err == nil {
 		t.Error("unknown match type accepted")
 	}
-	a := []Call{{Name: "f", Args: `{"on":true}`}}
-	e := []Call{{Name: "f", Args: `{"on":1}`}}
+	a := []Call{{Name: "f", Arguments: `{"on":true}`}}
+	e := []Call{{Name: "f", Arguments: `{"on":1}`}}
 	if !TrajectoryMatches(a, e, MatchExact, keyBy(PythonEqual)) {
 		t.Error("Python True == 1 not honoured")
 	}
-	if TrajectoryMatches([]Call{{Name: "f"}}, []Call{{Name: "f", Args: "{}"}}, MatchExact, keyBy(PythonEqual)) {
+	if TrajectoryMatches([]Call{{Name: "f"}}, []Call{{Name: "f", Arguments: "{}"}}, MatchExact, keyBy(PythonEqual)) {
 		t.Error("missing args matched {}")
 	}
 }
 
 func TestRagasAccuracyDetails(t *testing.T) {
-	c := func(name, args string) Call { return Call{Name: name, Args: args} }
+	c := func(name, args string) Call { return Call{Name: name, Arguments: args} }
 	tests := []struct {
 		name      string
 		pred, ref []Call

@@ -78,7 +78,7 @@ func ToolCallAccuracy(pred, ref []Call, strictOrder bool, cmp ArgComparison, dec
 	}
 	sum := 0.0
 	for i := range ref {
-		sum += ragasArgScore(pred[i].Args, ref[i].Args, cmp, dec)
+		sum += ragasArgScore(pred[i].Arguments, ref[i].Arguments, cmp, dec)
 	}
 	return sum / float64(len(ref))
 }
@@ -136,7 +136,7 @@ func ragasSorted(calls []Call, dec Decoder) []Call {
 	s := make([]sortable, len(calls))
 	for i, c := range calls {
 		s[i] = sortable{call: c, key: []string{c.Name}}
-		a := newRagasArgs(c.Args, dec)
+		a := newRagasArgs(c.Arguments, dec)
 		if !a.isDict {
 			s[i].key = append(s[i].key, a.text)
 			continue

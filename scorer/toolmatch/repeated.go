@@ -16,7 +16,7 @@ func Repeated(calls []Call, dec Decoder) int {
 		if names[calls[i].Name] < 2 {
 			continue
 		}
-		buf = appendExactArgsKey(buf[:0], calls[i].Args, dec)
+		buf = appendExactArgsKey(buf[:0], calls[i].Arguments, dec)
 		k := [2]string{calls[i].Name, string(buf)}
 		if seen[k] {
 			n++
