@@ -9,19 +9,19 @@ func Repeated(calls []Call, dec Decoder) int {
 	for i := range calls {
 		names[calls[i].Name]++
 	}
-	seen := make(map[[2]string]bool, len(calls))
-	var buf []byte // the key being built
+	seen := make(map[string]bool, len(calls)) // calls by name and argument key
+	var buf []byte                            // the name and argument key of a call
 	n := 0
 	for i := range calls {
 		if names[calls[i].Name] < 2 {
 			continue
 		}
-		buf = appendExactArgsKey(buf[:0], calls[i].Arguments, dec)
-		k := [2]string{calls[i].Name, string(buf)}
-		if seen[k] {
+		buf = appendExactArgsKey(appendString(buf[:0], calls[i].Name), calls[i].Arguments, dec)
+		if seen[string(buf)] {
 			n++
+		} else {
+			seen[string(buf)] = true
 		}
-		seen[k] = true
 	}
 	return n
 }

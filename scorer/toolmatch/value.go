@@ -107,12 +107,6 @@ func fromResult(r gjson.Result) Value {
 	var at map[string]int // member positions by key, for large objects
 	r.ForEach(func(k, e gjson.Result) bool {
 		key := decodeString(k.Raw)
-		if at == nil && len(members) >= linearMembers {
-			at = make(map[string]int, 2*linearMembers)
-			for i := range members {
-				at[members[i].Key] = i
-			}
-		}
 		i, ok := at[key]
 		if at == nil {
 			i = slices.IndexFunc(members, func(m Member) bool { return m.Key == key })
@@ -122,10 +116,16 @@ func fromResult(r gjson.Result) Value {
 			members[i].Value = fromResult(e)
 			return true
 		}
-		if at != nil {
-			at[key] = len(members)
-		}
 		members = append(members, Member{Key: key, Value: fromResult(e)})
+		switch {
+		case at != nil:
+			at[key] = len(members) - 1
+		case len(members) == linearMembers: // from here on, look keys up in a map
+			at = make(map[string]int, 2*linearMembers)
+			for i := range members {
+				at[members[i].Key] = i
+			}
+		}
 		return true
 	})
 	return Value{Kind: Object, Members: append([]Member(nil), members...)}

@@ -50,6 +50,7 @@ func TestDecodeAgreesWithEncodingJSON(t *testing.T) {
 		`"\/\b\f\n\r\t\"\\"`, `"a\\"`, `["\\\"",1]`, `{"\"k\"":"\\"}`,
 		strings.Repeat("[", 10000) + strings.Repeat("]", 10000), strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
 		strings.Repeat(`{"k":`, 3000) + "null" + strings.Repeat("}", 3000),
+		"[" + strings.Repeat("[],", 10001) + "[]]", `"` + strings.Repeat("[", 10001) + `"`, "[" + strings.Repeat("{},", 10001) + "]",
 		`{"a":"\x"}`, `{"a":"\u00g0"}`, "\"\\\x01\"", `"\u12"`, `"abc\`, `{"a" : 1 , "b" : [ 1 , 2 ] }`,
 		"{\"a\"\t:\n1\r}", `[1,2,]`, `{,}`, `{"a":1 "b":2}`, `[-]`, `[01]`, `[1.]`, `[1e]`, `[.5]`, `[tru]`, `[nulL]`,
 		`[NaN]`, `[Infinity]`, `[+1]`, `{"a":1}}`, `{"a":1} {}`, `1 2`, `1x`, `1]`, `"a"b`, "{}\n\t ", "1\v", "\ufeff{}", " ", ``, `nul`, `"`, `[1,[2,[3,[4]]],{"x":{"y":[true,false,null]}}]`,
