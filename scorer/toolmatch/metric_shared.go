@@ -1,9 +1,6 @@
 package toolmatch
 
-import (
-	"github.com/evalsidecar/evalsidecar/agentrun"
-	"github.com/evalsidecar/evalsidecar/scorer"
-)
+import "github.com/evalsidecar/evalsidecar/scorer"
 
 // sharedKey names what parse returns for one text (scorer.Derive); T
 // tells the parses apart.
@@ -38,17 +35,18 @@ type argsKeys struct{ eq Equality }
 
 // sharedArgsKey returns the ArgsKey of eq (nil for NameOnly) for the
 // calls of in: the keys of the arguments of every call of its
-// trajectories and of its invocations, computed once per instance, so
-// that the metrics of one evaluation look them up.
+// trajectories and of its invocations are computed once per instance, so
+// that the metrics of one evaluation look them up (another text's key is
+// computed when asked for).
 func sharedArgsKey(in *scorer.Instance, eq Equality) ArgsKey {
 	if eq == NameOnly {
 		return nil
 	}
+	dec := SharedDecoder(in)
 	keys := scorer.Derive(in, argsKeys{eq}, func() map[string]string {
-		dec := SharedDecoder(in)
 		keys := make(map[string]string, max(len(in.PredictedTrajectory), len(in.ReferenceTrajectory)))
 		var buf []byte // the key being built
-		add := func(calls []agentrun.ToolCall) {
+		add := func(calls []Call) {
 			for i := range calls {
 				if _, ok := keys[calls[i].Arguments]; !ok {
 					buf = appendArgsKey(buf[:0], calls[i].Arguments, eq, dec)
@@ -64,5 +62,10 @@ func sharedArgsKey(in *scorer.Instance, eq Equality) ArgsKey {
 		}
 		return keys
 	})
-	return func(args string) string { return keys[args] }
+	return func(args string) string {
+		if k, ok := keys[args]; ok {
+			return k
+		}
+		return string(appendArgsKey(nil, args, eq, dec))
+	}
 }
