@@ -2,7 +2,6 @@ package toolmatch
 
 import (
 	"encoding/json"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -50,28 +49,14 @@ type Decoder func(text string) (Value, error)
 // keeps its first position and its last value, as in a Python dict built
 // by json.loads.
 //
-// valid checks the document; gjson then reads it in order. Each
+// encoding/json checks the document; gjson then reads it in order. Each
 // container is read once per container around it, so the cost grows with
 // the nesting depth times the size.
 func Decode(s string) (Value, error) {
-	if !valid(s) {
-		return Value{}, json.Unmarshal([]byte(s), new(any)) // encoding/json's syntax error
+	if b := []byte(s); !json.Valid(b) {
+		return Value{}, json.Unmarshal(b, new(any)) // encoding/json's syntax error
 	}
 	return fromResult(gjson.Parse(s)), nil
-}
-
-// maxNesting is how deep encoding/json lets arrays and objects nest.
-const maxNesting = 10000
-
-// valid reports whether encoding/json accepts s as one JSON document.
-// gjson's validator accepts the same documents but for those nested
-// deeper than maxNesting, which need more brackets: with that many,
-// encoding/json checks s.
-func valid(s string) bool {
-	if strings.Count(s, "[")+strings.Count(s, "{") > maxNesting {
-		return json.Valid([]byte(s))
-	}
-	return gjson.Valid(s)
 }
 
 // fromResult converts a value of a valid document.
@@ -99,41 +84,21 @@ func fromResult(r gjson.Result) Value {
 		})
 		return Value{Kind: Array, Elems: append([]Value(nil), elems...)}
 	}
-	// A repeated key is found by a look along the members so far, or in
-	// a map of their positions once there are more than a few, so that
-	// large objects stay linear.
 	var room [4]Member
 	members := room[:0]
-	var at map[string]int // member positions by key, for large objects
+	at := make(map[string]int) // member positions by key
 	r.ForEach(func(k, e gjson.Result) bool {
 		key := decodeString(k.Raw)
-		i, ok := at[key]
-		if at == nil {
-			i = slices.IndexFunc(members, func(m Member) bool { return m.Key == key })
-			ok = i >= 0
-		}
-		if ok {
+		if i, ok := at[key]; ok {
 			members[i].Value = fromResult(e)
 			return true
 		}
+		at[key] = len(members)
 		members = append(members, Member{Key: key, Value: fromResult(e)})
-		switch {
-		case at != nil:
-			at[key] = len(members) - 1
-		case len(members) == linearMembers: // from here on, look keys up in a map
-			at = make(map[string]int, 2*linearMembers)
-			for i := range members {
-				at[members[i].Key] = i
-			}
-		}
 		return true
 	})
 	return Value{Kind: Object, Members: append([]Member(nil), members...)}
 }
-
-// linearMembers is how many members of an object fromResult searches
-// linearly for a repeated key.
-const linearMembers = 8
 
 // decodeString decodes the quoted JSON string raw as encoding/json does.
 func decodeString(raw string) string {
