@@ -91,7 +91,7 @@ func repeatedToolCallRate(in *scorer.Instance) (scorer.Result, error) {
 	if len(calls) == 0 {
 		return scorer.Result{}, scorer.ErrNotApplicable
 	}
-	rep := toolmatch.Repeated(toolmatch.Calls(calls), toolmatch.SharedDecoder(in))
+	rep := toolmatch.Repeated(calls, toolmatch.SharedDecoder(in))
 	return scorer.Result{
 		Score:   float64(rep) / float64(len(calls)),
 		Details: map[string]any{"calls": len(calls), "repeated": rep},

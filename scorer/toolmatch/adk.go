@@ -44,15 +44,12 @@ func ParseMatchType(s string) (MatchType, error) {
 }
 
 // TrajectoryMatches is ADK's per-invocation tool-trajectory check: calls
-// are equal under PythonEqual (or NameOnly when ignoreArgs), compared as
-// m says, the arguments decoded by dec. Empty expected calls match for
-// IN_ORDER and ANY_ORDER; EXACT needs the actual calls empty too.
-func TrajectoryMatches(actual, expected []Call, m MatchType, ignoreArgs bool, dec Decoder) bool {
-	eq := PythonEqual
-	if ignoreArgs {
-		eq = NameOnly
-	}
-	c := Compare(actual, expected, eq, dec)
+// are equal when their names and argument keys are (ADK: PythonEqual, or
+// NameOnly for ignore_args), compared as m says. Empty expected calls
+// match for IN_ORDER and ANY_ORDER; EXACT needs the actual calls empty
+// too.
+func TrajectoryMatches(actual, expected []Call, m MatchType, key ArgsKey) bool {
+	c := Compare(actual, expected, key)
 	switch m {
 	case MatchInOrder:
 		return c.InOrderMatch()

@@ -10,12 +10,12 @@ import (
 func benchCalls() (pred, ref []Call) {
 	for i := 0; i < 10; i++ {
 		pred = append(pred, Call{
-			Name: fmt.Sprintf("tool_%d", i%4),
-			Args: fmt.Sprintf(`{"query": "weather in city %d", "limit": %d, "units": "metric", "filters": {"days": 3, "hourly": true}}`, i, i+1),
+			Name:      fmt.Sprintf("tool_%d", i%4),
+			Arguments: fmt.Sprintf(`{"query": "weather in city %d", "limit": %d, "units": "metric", "filters": {"days": 3, "hourly": true}}`, i, i+1),
 		})
 	}
 	ref = append([]Call(nil), pred...)
-	ref[3].Args = `{"query": "weather in city 3", "limit": 4.0, "units": "imperial", "filters": {"hourly": true, "days": 3}}`
+	ref[3].Arguments = `{"query": "weather in city 3", "limit": 4.0, "units": "imperial", "filters": {"hourly": true, "days": 3}}`
 	ref[5], ref[6] = ref[6], ref[5]
 	return pred, ref
 }
@@ -25,7 +25,7 @@ func BenchmarkArgsKey(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, c := range pred {
-			_ = argsKey(c.Args, JSONEqual)
+			_ = argsKey(c.Arguments, JSONEqual)
 		}
 	}
 }
@@ -45,7 +45,7 @@ func BenchmarkVertexTrajectory(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = tc.fn(Compare(pred, ref, JSONEqual, Decode))
+				_ = tc.fn(Compare(pred, ref, keyBy(JSONEqual)))
 			}
 		})
 	}
@@ -63,7 +63,7 @@ func BenchmarkADKTrajectory(b *testing.B) {
 		b.Run(m.String(), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = TrajectoryMatches(pred, ref, m, false, Decode)
+				_ = TrajectoryMatches(pred, ref, m, keyBy(PythonEqual))
 			}
 		})
 	}
@@ -86,7 +86,7 @@ func BenchmarkRagas(b *testing.B) {
 	b.Run("f1", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_, _, _ = ToolCallF1(pred, ref, Decode)
+			_, _, _ = ToolCallF1(pred, ref, keyBy(PythonEqual))
 		}
 	})
 }
@@ -107,7 +107,7 @@ func BenchmarkToolCallOutput(b *testing.B) {
 			if i > 0 {
 				s += ", "
 			}
-			s += fmt.Sprintf(`{"name": %q, "arguments": %s}`, c.Name, c.Args)
+			s += fmt.Sprintf(`{"name": %q, "arguments": %s}`, c.Name, c.Arguments)
 		}
 		return s + "]}"
 	}
@@ -122,7 +122,7 @@ func BenchmarkToolCallOutput(b *testing.B) {
 
 func BenchmarkExactArgsKey(b *testing.B) {
 	pred, _ := benchCalls()
-	args := pred[0].Args
+	args := pred[0].Arguments
 	b.SetBytes(int64(len(args)))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -5,26 +5,13 @@
 // trajectory matching, Python str() of values, and the Vertex tool-call
 // output format.
 //
-// The package works on Call values (a name and raw JSON arguments) and
-// knows nothing of the scorer; the scorer's metrics adapt their inputs to
-// it.
+// The package works on a run's tool calls and knows nothing of the
+// scorer; the scorer's metrics pass it their inputs.
 package toolmatch
 
 import "github.com/evalsidecar/evalsidecar/agentrun"
 
-// Call is one tool call: the tool's name and its arguments as raw JSON
-// text, normally an object. Empty (or blank) Args means no arguments were
-// recorded.
-type Call struct {
-	Name string
-	Args string
-}
-
-// Calls converts a run's tool calls to the calls the matchers compare.
-func Calls(calls []agentrun.ToolCall) []Call {
-	out := make([]Call, len(calls))
-	for i := range calls {
-		out[i] = Call{Name: calls[i].Name, Args: calls[i].Arguments}
-	}
-	return out
-}
+// Call is one tool call. The matchers read its Name and its Arguments,
+// the raw JSON text, normally an object (empty or blank Arguments means
+// no arguments were recorded), and ignore its other fields.
+type Call = agentrun.ToolCall

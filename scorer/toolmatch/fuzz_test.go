@@ -16,6 +16,9 @@ func FuzzParseToolCallOutput(f *testing.F) {
 	f.Add(`{"tool_calls": {}}`)
 	f.Add(`[1, 2]`)
 	f.Add(`{"tool_calls": [{"name": "é", "arguments": {"k": "\u0000\ud83d\ude00"}}]}`)
+	for _, s := range []string{"[01]", "-", "1.", "1e+", `"\u12"`, "\"\x01\"", `[1,]`, `{"a" 1}`, " \t\r\n1 ", "1\f", "\"\xff\"", `[tru]`} {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		checkDecode(t, s)
 		out, err := ParseToolCallOutput(s)
@@ -88,7 +91,7 @@ func fuzzCalls(s string) []Call {
 	var calls []Call
 	for _, line := range strings.Split(s, "\n") {
 		name, args, _ := strings.Cut(line, " ")
-		calls = append(calls, Call{Name: name, Args: args})
+		calls = append(calls, Call{Name: name, Arguments: args})
 	}
 	return calls
 }
@@ -110,7 +113,7 @@ func FuzzMetrics(f *testing.F) {
 			}
 		}
 		for _, eq := range []Equality{JSONEqual, PythonEqual, NameOnly} {
-			c, back, self := Compare(pred, ref, eq, Decode), Compare(ref, pred, eq, Decode), Compare(pred, pred, eq, Decode)
+			c, back, self := Compare(pred, ref, keyBy(eq)), Compare(ref, pred, keyBy(eq)), Compare(pred, pred, keyBy(eq))
 			ex, io, ao := c.ExactMatch(), c.InOrderMatch(), c.AnyOrderMatch()
 			if ex && !io || io && !ao {
 				t.Fatalf("exact %v in-order %v any-order %v", ex, io, ao)
@@ -128,18 +131,18 @@ func FuzzMetrics(f *testing.F) {
 			}
 		}
 		for _, m := range []MatchType{MatchExact, MatchInOrder, MatchAnyOrder} {
-			if !TrajectoryMatches(pred, pred, m, false, Decode) {
+			if !TrajectoryMatches(pred, pred, m, keyBy(PythonEqual)) {
 				t.Fatalf("%v: calls do not match themselves", m)
 			}
 		}
-		f1, p, r := ToolCallF1(pred, ref, Decode)
+		f1, p, r := ToolCallF1(pred, ref, keyBy(PythonEqual))
 		unit("F1", f1)
 		unit("F1 precision", p)
 		unit("F1 recall", r)
-		if bf1, bp, br := ToolCallF1(ref, pred, Decode); bf1 != f1 || bp != r || br != p {
+		if bf1, bp, br := ToolCallF1(ref, pred, keyBy(PythonEqual)); bf1 != f1 || bp != r || br != p {
 			t.Fatalf("F1 not symmetric: %v %v %v / %v %v %v", f1, p, r, bf1, bp, br)
 		}
-		if sf1, _, _ := ToolCallF1(pred, pred, Decode); sf1 != boolScore(len(pred) > 0) {
+		if sf1, _, _ := ToolCallF1(pred, pred, keyBy(PythonEqual)); sf1 != boolScore(len(pred) > 0) {
 			t.Fatalf("F1 of calls with themselves = %v", sf1)
 		}
 		for _, strict := range []bool{true, false} {
@@ -154,7 +157,7 @@ func FuzzMetrics(f *testing.F) {
 		want := 0
 		for i := range pred {
 			for j := range i {
-				if pred[i].Name == pred[j].Name && exactArgsKey(pred[i].Args) == exactArgsKey(pred[j].Args) {
+				if pred[i].Name == pred[j].Name && exactArgsKey(pred[i].Arguments) == exactArgsKey(pred[j].Arguments) {
 					want++
 					break
 				}

@@ -28,18 +28,24 @@ const (
 	NameOnly
 )
 
+// ArgsKey gives the key of an argument text under one Equality: equal for
+// two texts exactly when they are equal under it. A nil ArgsKey compares
+// names only (NameOnly).
+type ArgsKey func(args string) string
+
+// emptyObjectKey is the key of an empty object under JSONEqual and
+// PythonEqual (appendKey).
+const emptyObjectKey = "{}"
+
 // appendArgsKey appends to b the key of args, decoded by dec: bytes equal
-// for two argument texts exactly when they are equal under eq. The text is
-// trimmed of blanks; arguments that are not valid JSON give a key equal
-// only to the same trimmed text. Under NameOnly every key is empty.
+// for two argument texts exactly when they are equal under eq, JSONEqual
+// or PythonEqual. The text is trimmed of blanks; arguments that are not
+// valid JSON give a key equal only to the same trimmed text.
 func appendArgsKey(b []byte, args string, eq Equality, dec Decoder) []byte {
-	if eq == NameOnly {
-		return b
-	}
 	t := strings.TrimSpace(args)
 	switch {
 	case t == "" && eq == JSONEqual:
-		return append(b, "{}"...) // the key of an empty object
+		return append(b, emptyObjectKey...)
 	case t == "":
 		return append(b, 'n') // the key of null
 	}

@@ -4,30 +4,25 @@ import "slices"
 
 // numberCalls numbers the calls of lists: two calls, of any of the
 // lists, get the same number exactly when they are the same call, with
-// equal names and equal argument keys (key appends one to a buffer; it
-// is computed once per distinct argument text; nil compares names only).
-// out[k][i] is the number of lists[k][i].
-func numberCalls(lists [][]Call, key func(b []byte, args string) []byte) (out [][]int32) {
-	total := 0
+// equal names and equal argument keys (nil key: names only). out[k][i]
+// is the number of lists[k][i].
+func numberCalls(lists [][]Call, key ArgsKey) (out [][]int32) {
+	total, longest := 0, 0
 	for _, calls := range lists {
 		total += len(calls)
+		longest = max(longest, len(calls))
 	}
-	keys := make(map[string]string)  // argument keys by text
-	ids := make(map[[2]string]int32) // call numbers by name and argument key
-	var buf []byte                   // the key being built
-	flat := make([]int32, total)     // the numbers of every list, allocated once
+	// call numbers by name and argument key, sized for lists that
+	// mostly hold the same calls
+	ids := make(map[[2]string]int32, longest)
+	flat := make([]int32, total) // the numbers of every list, allocated once
 	out = make([][]int32, len(lists))
 	for k, calls := range lists {
 		out[k], flat = flat[:len(calls):len(calls)], flat[len(calls):]
 		for i := range calls {
 			var ak string
 			if key != nil {
-				var ok bool
-				if ak, ok = keys[calls[i].Args]; !ok {
-					buf = key(buf[:0], calls[i].Args)
-					ak = string(buf)
-					keys[calls[i].Args] = ak
-				}
+				ak = key(calls[i].Arguments)
 			}
 			nk := [2]string{calls[i].Name, ak}
 			id, ok := ids[nk]
@@ -49,13 +44,9 @@ type Comparison struct {
 	pred, ref []int32 // the calls' numbers (numberCalls)
 }
 
-// Compare returns the comparison of pred with ref under eq, the
-// arguments decoded by dec.
-func Compare(pred, ref []Call, eq Equality, dec Decoder) *Comparison {
-	var key func([]byte, string) []byte
-	if eq != NameOnly {
-		key = func(b []byte, args string) []byte { return appendArgsKey(b, args, eq, dec) }
-	}
+// Compare returns the comparison of pred with ref, the arguments compared
+// by their keys.
+func Compare(pred, ref []Call, key ArgsKey) *Comparison {
 	ids := numberCalls([][]Call{pred, ref}, key)
 	return &Comparison{pred: ids[0], ref: ids[1]}
 }

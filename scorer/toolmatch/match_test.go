@@ -35,7 +35,7 @@ func TestMatchEdges(t *testing.T) {
 	for _, tt := range tests {
 		name := fmt.Sprint(tt.pred, tt.ref)
 		for _, eq := range []Equality{JSONEqual, PythonEqual, NameOnly} {
-			c := Compare(tt.pred, tt.ref, eq, Decode)
+			c := Compare(tt.pred, tt.ref, keyBy(eq))
 			if got := c.ExactMatch(); got != tt.exact {
 				t.Errorf("%s exact = %v", name, got)
 			}
@@ -75,11 +75,11 @@ func TestMatchArguments(t *testing.T) {
 		{`{x}`, `{ x}`, PythonEqual, false},
 	}
 	for _, tt := range tests {
-		p, r := []Call{{Name: "f", Args: tt.pred}}, []Call{{Name: "f", Args: tt.ref}}
-		if got := Compare(p, r, tt.eq, Decode).ExactMatch(); got != tt.equal {
+		p, r := []Call{{Name: "f", Arguments: tt.pred}}, []Call{{Name: "f", Arguments: tt.ref}}
+		if got := Compare(p, r, keyBy(tt.eq)).ExactMatch(); got != tt.equal {
 			t.Errorf("%q vs %q under %d: %v, want %v", tt.pred, tt.ref, tt.eq, got, tt.equal)
 		}
-		if got := Compare([]Call{{Name: "g", Args: tt.pred}}, r, tt.eq, Decode).ExactMatch(); got {
+		if got := Compare([]Call{{Name: "g", Arguments: tt.pred}}, r, keyBy(tt.eq)).ExactMatch(); got {
 			t.Errorf("%q vs %q under %d: other names match", tt.pred, tt.ref, tt.eq)
 		}
 	}
@@ -92,7 +92,7 @@ func randomCalls(r *rand.Rand, n int) []Call {
 	args := []string{`{}`, `{"q":"x"}`, `{"q":"x","n":1}`, `{"n":1.0,"q":"x"}`, `{"q":"y"}`, ``}
 	out := make([]Call, n)
 	for i := range out {
-		out[i] = Call{Name: names[r.IntN(len(names))], Args: args[r.IntN(len(args))]}
+		out[i] = Call{Name: names[r.IntN(len(names))], Arguments: args[r.IntN(len(args))]}
 	}
 	return out
 }
@@ -116,7 +116,7 @@ func TestMatchProperties(t *testing.T) {
 			default: // ref itself
 				pred = slices.Clone(ref)
 			}
-			c := Compare(pred, ref, eq, Decode)
+			c := Compare(pred, ref, keyBy(eq))
 			ex, io, ao := c.ExactMatch(), c.InOrderMatch(), c.AnyOrderMatch()
 			if ex && !io || io && !ao {
 				t.Fatalf("exact %v in-order %v any-order %v for %v / %v", ex, io, ao, pred, ref)
@@ -130,11 +130,11 @@ func TestMatchProperties(t *testing.T) {
 			}
 			perm := slices.Clone(pred)
 			r.Shuffle(len(perm), func(a, b int) { perm[a], perm[b] = perm[b], perm[a] })
-			q := Compare(perm, ref, eq, Decode)
+			q := Compare(perm, ref, keyBy(eq))
 			if q.AnyOrderMatch() != ao || q.Precision() != p || q.Recall() != rc {
 				t.Fatalf("permutation changed the result: %v vs %v / %v", pred, perm, ref)
 			}
-			f1, fp, fr := ToolCallF1(pred, ref, Decode)
+			f1, fp, fr := ToolCallF1(pred, ref, keyBy(PythonEqual))
 			if f1 < 0 || f1 > 1 || fp < 0 || fp > 1 || fr < 0 || fr > 1 {
 				t.Fatalf("F1 out of range: %v %v %v", f1, fp, fr)
 			}
@@ -167,18 +167,18 @@ func TestADKMatchTypes(t *testing.T) {
 	if _, err := ParseMatchType("fuzzy"); err == nil {
 		t.Error("unknown match type accepted")
 	}
-	a := []Call{{Name: "f", Args: `{"on":true}`}}
-	e := []Call{{Name: "f", Args: `{"on":1}`}}
-	if !TrajectoryMatches(a, e, MatchExact, false, Decode) {
+	a := []Call{{Name: "f", Arguments: `{"on":true}`}}
+	e := []Call{{Name: "f", Arguments: `{"on":1}`}}
+	if !TrajectoryMatches(a, e, MatchExact, keyBy(PythonEqual)) {
 		t.Error("Python True == 1 not honoured")
 	}
-	if TrajectoryMatches([]Call{{Name: "f"}}, []Call{{Name: "f", Args: "{}"}}, MatchExact, false, Decode) {
+	if TrajectoryMatches([]Call{{Name: "f"}}, []Call{{Name: "f", Arguments: "{}"}}, MatchExact, keyBy(PythonEqual)) {
 		t.Error("missing args matched {}")
 	}
 }
 
 func TestRagasAccuracyDetails(t *testing.T) {
-	c := func(name, args string) Call { return Call{Name: name, Args: args} }
+	c := func(name, args string) Call { return Call{Name: name, Arguments: args} }
 	tests := []struct {
 		name      string
 		pred, ref []Call
@@ -199,11 +199,11 @@ func TestRagasAccuracyDetails(t *testing.T) {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}
-	f1, _, _ := ToolCallF1([]Call{c("f", `{"a":1}`), c("f", `{"a":1.0}`)}, []Call{c("f", `{"a":true}`)}, Decode)
+	f1, _, _ := ToolCallF1([]Call{c("f", `{"a":1}`), c("f", `{"a":1.0}`)}, []Call{c("f", `{"a":true}`)}, keyBy(PythonEqual))
 	if f1 != 1 {
 		t.Errorf("F1 set collapse with 1 == 1.0 == True: %v", f1)
 	}
-	f1, _, _ = ToolCallF1([]Call{c("f", ``)}, []Call{c("f", `{}`)}, Decode)
+	f1, _, _ = ToolCallF1([]Call{c("f", ``)}, []Call{c("f", `{}`)}, keyBy(PythonEqual))
 	if f1 != 1 {
 		t.Errorf("F1 empty args as {}: %v", f1)
 	}

@@ -81,6 +81,10 @@ func newADKToolTrajectory(params map[string]any) (scorer.Metric, error) {
 	if err != nil {
 		return nil, err
 	}
+	eq := PythonEqual
+	if ignoreArgs {
+		eq = NameOnly
+	}
 	threshold, err := p.Float(ParamThreshold, defaultTrajectoryThreshold, 0, 1)
 	if err != nil {
 		return nil, err
@@ -88,7 +92,7 @@ func newADKToolTrajectory(params map[string]any) (scorer.Metric, error) {
 	return scorer.PerInvocationMean(MetricToolTrajectoryAvgScore, scorer.InReferenceTrajectory, threshold,
 		"share of invocations whose tool calls match the expected ones",
 		func(in *scorer.Instance, inv *scorer.Invocation) float64 {
-			return boolScore(TrajectoryMatches(Calls(inv.PredictedToolCalls), Calls(inv.ReferenceToolCalls), match, ignoreArgs, SharedDecoder(in)))
+			return boolScore(TrajectoryMatches(inv.PredictedToolCalls, inv.ReferenceToolCalls, match, sharedArgsKey(in, eq)))
 		},
 		func(per []float64) map[string]any {
 			return map[string]any{"per_invocation": per, "match_type": match.String(), "threshold": threshold}

@@ -57,7 +57,7 @@ func newRagasToolCallAccuracy(params map[string]any) (scorer.Metric, error) {
 	return scorer.Func(MetricRagasToolCallAccuracy, scorer.InPredictedTrajectory|scorer.InReferenceTrajectory, func(in *scorer.Instance) (scorer.Result, error) {
 		pred, ref := in.PredictedTrajectory, in.ReferenceTrajectory
 		return scorer.Result{
-			Score:   ToolCallAccuracy(Calls(pred), Calls(ref), strict, cmp, SharedDecoder(in)),
+			Score:   ToolCallAccuracy(pred, ref, strict, cmp, SharedDecoder(in)),
 			Details: map[string]any{"predicted": len(pred), "reference": len(ref)},
 		}, nil
 	}), nil
@@ -75,6 +75,6 @@ func newRagasToolCallAccuracy(params map[string]any) (scorer.Metric, error) {
 // Needs: InPredictedTrajectory | InReferenceTrajectory. Details:
 // "precision", "recall".
 func ragasToolCallF1(in *scorer.Instance) (scorer.Result, error) {
-	f1, p, r := ToolCallF1(Calls(in.PredictedTrajectory), Calls(in.ReferenceTrajectory), SharedDecoder(in))
+	f1, p, r := ToolCallF1(in.PredictedTrajectory, in.ReferenceTrajectory, sharedArgsKey(in, PythonEqual))
 	return scorer.Result{Score: f1, Details: map[string]any{"precision": p, "recall": r}}, nil
 }

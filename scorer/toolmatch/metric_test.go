@@ -175,3 +175,23 @@ func TestVertexToolCallInputs(t *testing.T) {
 		t.Error("malformed reference accepted")
 	}
 }
+
+// TestSharedArgsKey: the keys computed once per instance are the keys of
+// appendArgsKey, for the instance's calls and for any other text.
+func TestSharedArgsKey(t *testing.T) {
+	in := &scorer.Instance{
+		PredictedTrajectory: []agentrun.ToolCall{{Name: "f", Arguments: `{"a":1}`}},
+		Invocations:         []scorer.Invocation{{ReferenceToolCalls: []agentrun.ToolCall{{Name: "f", Arguments: ` {"a":true} `}}}},
+	}
+	for _, eq := range []Equality{JSONEqual, PythonEqual} {
+		key := sharedArgsKey(in, eq)
+		for _, args := range []string{`{"a":1}`, ` {"a":true} `, `{"a":1.0}`, ``, `not json`} {
+			if got, want := key(args), argsKey(args, eq); got != want {
+				t.Errorf("eq %d, %q: shared key %q, want %q", eq, args, got, want)
+			}
+		}
+	}
+	if sharedArgsKey(in, NameOnly) != nil {
+		t.Error("NameOnly has a key")
+	}
+}

@@ -193,7 +193,7 @@ type repeatedMetric struct{}
 func (repeatedMetric) Name() string         { return "repeated" }
 func (repeatedMetric) Needs() scorer.Inputs { return scorer.InPredictedTrajectory }
 func (repeatedMetric) Score(_ context.Context, in *scorer.Instance) (scorer.Result, error) {
-	n := Repeated(Calls(in.PredictedTrajectory), SharedDecoder(in))
+	n := Repeated(in.PredictedTrajectory, SharedDecoder(in))
 	return scorer.Result{Metric: "repeated", Score: float64(n)}, nil
 }
 

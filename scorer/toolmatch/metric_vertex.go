@@ -85,7 +85,7 @@ func newVertexTrajectory(id string) scorer.Factory {
 		}
 		return scorer.Func(id, scorer.InPredictedTrajectory, func(in *scorer.Instance) (scorer.Result, error) {
 			details := map[string]any{"predicted": len(in.PredictedTrajectory), "tool_name": name}
-			return scorer.Result{Score: boolScore(UsesTool(Calls(in.PredictedTrajectory), name)), Details: details}, nil
+			return scorer.Result{Score: boolScore(UsesTool(in.PredictedTrajectory, name)), Details: details}, nil
 		}), nil
 	}
 }
@@ -99,7 +99,7 @@ func vertexTrajectory(id string, in *scorer.Instance) (scorer.Result, error) {
 	details := map[string]any{"predicted": len(in.PredictedTrajectory), "reference": len(in.ReferenceTrajectory)}
 	// The five comparisons of one instance share the argument keys.
 	c := scorer.Derive(in, vertexComparison{}, func() *Comparison {
-		return Compare(Calls(in.PredictedTrajectory), Calls(in.ReferenceTrajectory), JSONEqual, SharedDecoder(in))
+		return Compare(in.PredictedTrajectory, in.ReferenceTrajectory, sharedArgsKey(in, JSONEqual))
 	})
 	var score float64
 	switch id {

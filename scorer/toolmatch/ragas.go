@@ -78,7 +78,7 @@ func ToolCallAccuracy(pred, ref []Call, strictOrder bool, cmp ArgComparison, dec
 	}
 	sum := 0.0
 	for i := range ref {
-		sum += ragasArgScore(pred[i].Args, ref[i].Args, cmp, dec)
+		sum += ragasArgScore(pred[i].Arguments, ref[i].Arguments, cmp, dec)
 	}
 	return sum / float64(len(ref))
 }
@@ -136,7 +136,7 @@ func ragasSorted(calls []Call, dec Decoder) []Call {
 	s := make([]sortable, len(calls))
 	for i, c := range calls {
 		s[i] = sortable{call: c, key: []string{c.Name}}
-		a := newRagasArgs(c.Args, dec)
+		a := newRagasArgs(c.Arguments, dec)
 		if !a.isDict {
 			s[i].key = append(s[i].key, a.text)
 			continue
@@ -161,10 +161,15 @@ func ragasSorted(calls []Call, dec Decoder) []Call {
 // tp = |A∩E|, fp = |A−E|, fn = |E−A|; precision, recall and F1 are 0 when
 // their denominator is 0 (so two empty lists give 0); F1 is rounded to 4
 // decimals as Python's round() does. Where Ragas raises TypeError on an
-// unhashable (list or dict) argument value, these compare by value. dec
-// decodes the arguments.
-func ToolCallF1(pred, ref []Call, dec Decoder) (f1, precision, recall float64) {
-	ids := numberCalls([][]Call{pred, ref}, func(b []byte, args string) []byte { return appendF1Key(b, args, dec) })
+// unhashable (list or dict) argument value, these compare by value. key
+// gives the PythonEqual keys of the arguments.
+func ToolCallF1(pred, ref []Call, key ArgsKey) (f1, precision, recall float64) {
+	ids := numberCalls([][]Call{pred, ref}, func(args string) string {
+		if strings.TrimSpace(args) == "" {
+			return emptyObjectKey
+		}
+		return key(args)
+	})
 	// the sets of calls, by number: numbers are below the count of calls
 	in := make([]struct{ actual, expected bool }, len(ids[0])+len(ids[1]))
 	for _, id := range ids[0] {
@@ -194,15 +199,6 @@ func ToolCallF1(pred, ref []Call, dec Decoder) (f1, precision, recall float64) {
 		f1 = PyRound(2*precision*recall/(precision+recall), 4)
 	}
 	return f1, precision, recall
-}
-
-// appendF1Key appends the PythonEqual key of arguments, with empty
-// arguments read as {}.
-func appendF1Key(b []byte, args string, dec Decoder) []byte {
-	if strings.TrimSpace(args) == "" {
-		args = "{}"
-	}
-	return appendArgsKey(b, args, PythonEqual, dec)
 }
 
 // boolScore is 1 for true and 0 for false.

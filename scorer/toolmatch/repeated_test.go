@@ -3,7 +3,7 @@ package toolmatch
 import "testing"
 
 func TestRepeated(t *testing.T) {
-	c := func(name, args string) Call { return Call{Name: name, Args: args} }
+	c := func(name, args string) Call { return Call{Name: name, Arguments: args} }
 	tests := []struct {
 		name  string
 		calls []Call
@@ -37,12 +37,12 @@ func TestRepeatedLongRuns(t *testing.T) {
 	for _, n := range []int{1, 2, 7, 33, 100} {
 		calls := make([]Call, n)
 		for i := range calls {
-			calls[i] = Call{Name: names[(i*7)%len(names)], Args: args[(i*5)%len(args)]}
+			calls[i] = Call{Name: names[(i*7)%len(names)], Arguments: args[(i*5)%len(args)]}
 		}
 		want := 0
 		for i := range calls {
 			for j := range i {
-				if calls[i].Name == calls[j].Name && exactArgsKey(calls[i].Args) == exactArgsKey(calls[j].Args) {
+				if calls[i].Name == calls[j].Name && exactArgsKey(calls[i].Arguments) == exactArgsKey(calls[j].Arguments) {
 					want++
 					break
 				}

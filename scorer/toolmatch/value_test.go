@@ -2,7 +2,9 @@ package toolmatch
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -48,11 +50,14 @@ func TestDecodeAgreesWithEncodingJSON(t *testing.T) {
 		`"\/\b\f\n\r\t\"\\"`, `"a\\"`, `["\\\"",1]`, `{"\"k\"":"\\"}`,
 		strings.Repeat("[", 10000) + strings.Repeat("]", 10000), strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
 		strings.Repeat(`{"k":`, 3000) + "null" + strings.Repeat("}", 3000),
+		"[" + strings.Repeat("[],", 10001) + "[]]", `"` + strings.Repeat("[", 10001) + `"`, "[" + strings.Repeat("{},", 10001) + "]",
 		`{"a":"\x"}`, `{"a":"\u00g0"}`, "\"\\\x01\"", `"\u12"`, `"abc\`, `{"a" : 1 , "b" : [ 1 , 2 ] }`,
 		"{\"a\"\t:\n1\r}", `[1,2,]`, `{,}`, `{"a":1 "b":2}`, `[-]`, `[01]`, `[1.]`, `[1e]`, `[.5]`, `[tru]`, `[nulL]`,
 		`[NaN]`, `[Infinity]`, `[+1]`, `{"a":1}}`, `{"a":1} {}`, `1 2`, `1x`, `1]`, `"a"b`, "{}\n\t ", "1\v", "\ufeff{}", " ", ``, `nul`, `"`, `[1,[2,[3,[4]]],{"x":{"y":[true,false,null]}}]`,
 		`{"a":"}]","b":["\"]",{"c":"{["}]}`, `[[],[[]],{},{"":{}}]`, "[\t1\n,\r-0.5e+3 , 2E-2]", `{"\u0022":"\\\""}`,
-		`{"a\\":"b\\\\","a\\":1}`, `[true,false,null,"true"]`, `{"é":"\u00e9","\u00e9":1}`,
+		`{"a\\":"b\\\\","a\\":1}`,
+		`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"a":9,"i":10,"h":11,"j":12,"i":13}`,
+		`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"g":8,"h":9,"a":10}`, `[true,false,null,"true"]`, `{"é":"\u00e9","\u00e9":1}`,
 	} {
 		checkDecode(t, s)
 	}
@@ -70,6 +75,24 @@ func TestDecodeKeepsDocumentOrder(t *testing.T) {
 	}}
 	if !reflect.DeepEqual(v, want) {
 		t.Errorf("Decode = %+v\nwant %+v", v, want)
+	}
+	// Past a few members, repeated keys are found by a map: the same rule.
+	var doc, keys []string
+	for i := range 12 {
+		k := fmt.Sprintf("k%d", i)
+		doc, keys = append(doc, fmt.Sprintf("%q:%d", k, i)), append(keys, k)
+	}
+	doc = append(doc, `"k3":"x"`, `"k10":"y"`)
+	v, err = Decode("{" + strings.Join(doc, ",") + "}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range v.Members {
+		got = append(got, m.Key)
+	}
+	if !slices.Equal(got, keys) || v.Members[3].Value.Text != "x" || v.Members[10].Value.Text != "y" {
+		t.Errorf("Decode of 12 members, 2 repeated = %+v", v.Members)
 	}
 }
 
