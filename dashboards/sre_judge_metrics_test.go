@@ -63,10 +63,10 @@ func judgeCodeMetrics(t *testing.T) describedMetrics {
 	if _, err := judge.NewMetrics(reg); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := stage.New(nil, discardSink{}, stage.Options{Registerer: reg}); err != nil {
+	if _, err := stage.New(nil, discardSink{}, stage.Options{}, telemetry.Settings{Registerer: reg}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := redact.New(redact.DefaultConfig(), reg); err != nil {
+	if _, err := redact.New(redact.DefaultConfig(), telemetry.Settings{Registerer: reg}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := otelevents.New(otelevents.DefaultConfig(), telemetry.Settings{Registerer: reg}); err != nil {

@@ -163,7 +163,7 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 		engineOpts.Deferred = p.Judge
 	}
 	if cfg.Judge.RedactStored && cfg.Judge.Redaction.Enabled {
-		if engineOpts.Redactor, err = redact.New(cfg.Judge.Redaction, reg); err != nil {
+		if engineOpts.Redactor, err = redact.New(cfg.Judge.Redaction, set); err != nil {
 			return nil, fmt.Errorf("judge.redaction: %w", err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
 )
 
@@ -14,7 +15,7 @@ var agentText = strings.Repeat("The order ORD-12345 placed on 2024-03-15 shipped
 // BenchmarkUntrusted reports the cost of one field through a Sanitizer:
 // cleaning, pre-filters, redaction, escaping and wrapping.
 func BenchmarkUntrusted(b *testing.B) {
-	r, err := redact.New(redact.DefaultConfig(), nil)
+	r, err := redact.New(redact.DefaultConfig(), telemetry.Settings{})
 	if err != nil {
 		b.Fatal(err)
 	}

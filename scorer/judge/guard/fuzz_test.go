@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
 )
 
@@ -22,7 +23,7 @@ func FuzzUntrusted(f *testing.F) {
 	f.Add("</data-"+fixedKey+">", uint16(3), true)
 	f.Add("<da"+fixedKey+"ta-", uint16(3), false)
 	f.Add(`0123456789abcde\boxed{5}`, uint16(0), false)
-	r, err := redact.New(redact.DefaultConfig(), nil)
+	r, err := redact.New(redact.DefaultConfig(), telemetry.Settings{})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
 )
 
@@ -15,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // marker, a forged envelope, hidden characters and personal data, and the
 // system note, in testdata/escape.golden.
 func TestGolden(t *testing.T) {
-	r, err := redact.New(redact.DefaultConfig(), nil)
+	r, err := redact.New(redact.DefaultConfig(), telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/redact"
 )
@@ -109,7 +110,7 @@ func TestTruncation(t *testing.T) {
 		t.Errorf("big field: %d bytes, ends %q", len(bb), bb[max(0, len(bb)-80):])
 	}
 	// A secret straddling the cut is redacted, never cut in half.
-	r, err := redact.New(redact.DefaultConfig(), nil)
+	r, err := redact.New(redact.DefaultConfig(), telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestTruncation(t *testing.T) {
 }
 
 func TestRedactionApplied(t *testing.T) {
-	r, err := redact.New(redact.DefaultConfig(), nil)
+	r, err := redact.New(redact.DefaultConfig(), telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package redact
 import (
 	"strings"
 	"testing"
+
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // cleanText is about 2 KB of agent text with numbers, dates, ids and
@@ -17,7 +19,7 @@ var dirtyText = cleanText + ` Contact jane.doe@example.com or +44 20 7946 0958, 
 	`Authorization: Bearer abcdef0123456789xyz, {"password": "hunter2"} eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.sig_abc-123`
 
 func benchRedact(b *testing.B, s string) {
-	r, err := New(DefaultConfig(), nil)
+	r, err := New(DefaultConfig(), telemetry.Settings{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // FuzzRedact: Redact never panics, keeps valid UTF-8 valid, is idempotent,
@@ -26,7 +28,7 @@ func FuzzRedact(f *testing.F) {
 	}
 	f.Add("[REDACTED:email]@x.com api_key=[REDACTED:api_key] Bearer [REDACTED:jwt]")
 	f.Add("+1 (555) 123-4567 4111 1111 1111 1111 2027 DE89 3704 0044 0532 0130 00")
-	r, err := New(Config{Enabled: true, Custom: []CustomPattern{{Name: "emp", Pattern: `EMP-\d{4,}`}}}, nil)
+	r, err := New(Config{Enabled: true, Custom: []CustomPattern{{Name: "emp", Pattern: `EMP-\d{4,}`}}}, telemetry.Settings{})
 	if err != nil {
 		f.Fatal(err)
 	}

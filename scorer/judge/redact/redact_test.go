@@ -5,13 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 func newTest(t testing.TB, cfg Config) *Redactor {
 	t.Helper()
-	r, err := New(cfg, nil)
+	r, err := New(cfg, telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestValidate(t *testing.T) {
 					t.Errorf("error %q lacks %q", err, w)
 				}
 			}
-			if _, nerr := New(c.cfg, nil); nerr == nil {
+			if _, nerr := New(c.cfg, telemetry.Settings{}); nerr == nil {
 				t.Error("New accepted an invalid config")
 			}
 		})
@@ -146,11 +147,11 @@ func TestValidate(t *testing.T) {
 
 func TestCounter(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	r1, err := New(DefaultConfig(), reg)
+	r1, err := New(DefaultConfig(), telemetry.Settings{Registerer: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := New(DefaultConfig(), reg) // second metric shares the counter
+	r2, err := New(DefaultConfig(), telemetry.Settings{Registerer: reg}) // second metric shares the counter
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +199,7 @@ func counterOf(t *testing.T, reg *prometheus.Registry, typ string) prometheus.Co
 // tool result, rendered again for the judge) is found at every level of
 // escaping.
 func TestSecretsInNestedJSONStrings(t *testing.T) {
-	r, err := New(DefaultConfig(), nil)
+	r, err := New(DefaultConfig(), telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,10 +39,10 @@ const markerPrefix = "[REDACTED:"
 const maxPasses = 4
 
 // New builds a Redactor from cfg. Redaction counts go to the
-// evalsidecar_judge_redactions_total counter registered on reg (nil: not
-// registered); a counter already registered there by another Redactor is
-// shared. It returns the errors of cfg.Validate.
-func New(cfg Config, reg prometheus.Registerer) (*Redactor, error) {
+// evalsidecar_judge_redactions_total counter registered with
+// set.Registerer (nil: not registered); a counter already registered there
+// by another Redactor is shared. It returns the errors of cfg.Validate.
+func New(cfg Config, set telemetry.Settings) (*Redactor, error) {
 	customs, err := cfg.compile()
 	if err != nil {
 		return nil, err
@@ -51,7 +51,7 @@ func New(cfg Config, reg prometheus.Registerer) (*Redactor, error) {
 		Name: "evalsidecar_judge_redactions_total",
 		Help: "Values replaced before a judge request left the process, by detector type (counts only, never values).",
 	}, []string{"type"})
-	if rerr := telemetry.Register(reg, "redaction", vec); rerr != nil {
+	if rerr := telemetry.Register(set.Registerer, "redaction", vec); rerr != nil {
 		are := prometheus.AlreadyRegisteredError{}
 		if !errors.As(rerr, &are) {
 			return nil, rerr

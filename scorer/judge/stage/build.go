@@ -176,7 +176,7 @@ func buildJudges(cfg Config, s Settings) (*judges, error) {
 	if err != nil {
 		return nil, err
 	}
-	redactor, err := redact.New(cfg.Redaction, s.Registerer)
+	redactor, err := redact.New(cfg.Redaction, s.Settings)
 	if err != nil {
 		return nil, fmt.Errorf("redaction: %w", err)
 	}
@@ -288,7 +288,5 @@ func Build(cfg Config, sink scorer.Sink, s Settings) (*Stage, error) {
 		Workers:       parts.Workers,
 		MetricTimeout: cfg.MetricTimeout,
 		Cache:         parts.Cache,
-		Logger:        s.Logger,
-		Registerer:    s.Registerer,
-	})
+	}, s.Settings)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/evalsidecar/evalsidecar/internal/queue"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/sampling"
@@ -51,10 +52,6 @@ type Options struct {
 	MetricTimeout time.Duration
 	// Cache holds judge results by content; nil caches nothing.
 	Cache *sampling.Cache[scorer.Result]
-	// Logger receives the stage's logs; nil discards them.
-	Logger *slog.Logger
-	// Registerer receives the stage's metrics; nil registers none.
-	Registerer prometheus.Registerer
 }
 
 // DefaultWorkers is the number of workers of a judge without a setting.
@@ -65,6 +62,7 @@ type Stage struct {
 	metrics []Metric
 	sink    scorer.Sink
 	opts    Options
+	log     *slog.Logger
 	tel     *stageMetrics
 	queues  map[string]*judgeQueue // by judge name
 	digests *sync.Pool             // contentDigest buffers
@@ -97,8 +95,9 @@ type item struct {
 }
 
 // New returns a stage running metrics and exporting their results to
-// sink. Each metric's judge gets its own queue and workers.
-func New(metrics []Metric, sink scorer.Sink, opts Options) (*Stage, error) {
+// sink. Each metric's judge gets its own queue and workers. The stage logs
+// to set's logger and registers its metrics with set's registerer.
+func New(metrics []Metric, sink scorer.Sink, opts Options, set telemetry.Settings) (*Stage, error) {
 	if sink == nil {
 		return nil, errors.New("judge stage: nil sink")
 	}
@@ -109,13 +108,11 @@ func New(metrics []Metric, sink scorer.Sink, opts Options) (*Stage, error) {
 	if opts.MetricTimeout <= 0 {
 		opts.MetricTimeout = def.MetricTimeout
 	}
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
-	}
 	s := &Stage{
 		metrics: append([]Metric(nil), metrics...),
 		sink:    sink,
 		opts:    opts,
+		log:     set.Log(),
 		queues:  make(map[string]*judgeQueue),
 		digests: newDigestBufs(),
 	}
@@ -146,7 +143,7 @@ func New(metrics []Metric, sink scorer.Sink, opts Options) (*Stage, error) {
 			s.queues[jn] = jq
 		}
 	}
-	tel, err := newStageMetrics(opts.Registerer, ids, s.judgeNames())
+	tel, err := newStageMetrics(set.Registerer, ids, s.judgeNames())
 	if err != nil {
 		return nil, err
 	}
@@ -398,7 +395,7 @@ func (s *Stage) judge(ctx context.Context, in *scorer.Instance, it item, ev *sco
 		ctx = judge.WithBudget(ctx, m.Budget)
 	}
 	compute := func(c context.Context) (scorer.Result, error) {
-		r, reason, err := scorer.RunMetric(c, m.Metric, in, s.opts.MetricTimeout, s.opts.Logger)
+		r, reason, err := scorer.RunMetric(c, m.Metric, in, s.opts.MetricTimeout, s.log)
 		if err != nil {
 			return r, &runError{reason: reason, err: err}
 		}
@@ -434,7 +431,7 @@ func (s *Stage) judge(ctx context.Context, in *scorer.Instance, it item, ev *sco
 		outcome, reason = scorer.OutcomeShuttingDown, ""
 	}
 	s.decide(ev, scorer.Decision{Metric: name, Judge: jn, Outcome: outcome, Reason: reason})
-	s.opts.Logger.Debug("judge metric not scored", "metric", name, "judge", jn, "outcome", outcome, "reason", reason)
+	s.log.Debug("judge metric not scored", "metric", name, "judge", jn, "outcome", outcome, "reason", reason)
 }
 
 // classify turns a judge metric's error into a ledger outcome and reason.
@@ -477,11 +474,11 @@ func classify(err error) (outcome, reason string) {
 func (s *Stage) export(ctx context.Context, ev *scorer.Evaluation, jn, what string) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.opts.Logger.Debug("an exporter reported an error for "+what, "judge", jn, "err", fmt.Errorf("sink panicked: %v", p))
+			s.log.Debug("an exporter reported an error for "+what, "judge", jn, "err", fmt.Errorf("sink panicked: %v", p))
 		}
 	}()
 	if err := s.sink.Export(ctx, ev); err != nil {
-		s.opts.Logger.Debug("an exporter reported an error for "+what, "judge", jn, "err", err)
+		s.log.Debug("an exporter reported an error for "+what, "judge", jn, "err", err)
 	}
 }
 

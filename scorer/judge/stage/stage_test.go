@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/sampling"
@@ -97,7 +98,7 @@ func TestSamplingCohortsAndLedger(t *testing.T) {
 	rec := &recorder{}
 	reg := prometheus.NewRegistry()
 	s, err := New([]Metric{{Metric: low, Policy: policy(t, 0.1)}, {Metric: high, Policy: policy(t, 0.5)}}, rec,
-		Options{QueueSize: 5000, Registerer: reg})
+		Options{QueueSize: 5000}, telemetry.Settings{Registerer: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +156,7 @@ func TestSamplingCohortsAndLedger(t *testing.T) {
 
 func TestQueueFullSkipsWithoutBlocking(t *testing.T) {
 	m := &fakeMetric{name: "m", judge: "j", needs: scorer.InResponse}
-	s, err := New([]Metric{{Metric: m, Policy: policy(t, 1)}}, &recorder{}, Options{QueueSize: 2})
+	s, err := New([]Metric{{Metric: m, Policy: policy(t, 1)}}, &recorder{}, Options{QueueSize: 2}, telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestDuplicateDeliveryIsJudgedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &recorder{}
-	s, err := New([]Metric{{Metric: m, Policy: policy(t, 1)}}, rec, Options{Cache: cache})
+	s, err := New([]Metric{{Metric: m, Policy: policy(t, 1)}}, rec, Options{Cache: cache}, telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +197,7 @@ func TestDuplicateDeliveryIsJudgedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The redelivery comes after the first was judged.
-	s2, err := New([]Metric{{Metric: m, Policy: policy(t, 1)}}, rec, Options{Cache: cache})
+	s2, err := New([]Metric{{Metric: m, Policy: policy(t, 1)}}, rec, Options{Cache: cache}, telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +238,7 @@ func TestPreconditionMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &recorder{}
-	s, err := New([]Metric{{Metric: cmpm, Policy: policy(t, 1)}, {Metric: plain, Policy: policy(t, 1)}}, rec, Options{Cache: cache, Inline: true})
+	s, err := New([]Metric{{Metric: cmpm, Policy: policy(t, 1)}, {Metric: plain, Policy: policy(t, 1)}}, rec, Options{Cache: cache, Inline: true}, telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +288,7 @@ func TestFailuresBecomeLedgerEntries(t *testing.T) {
 				m.score = func(context.Context, *scorer.Instance) (scorer.Result, error) { return scorer.Result{}, c.err }
 			}
 			rec := &recorder{}
-			s, err := New([]Metric{{Metric: m, Policy: policy(t, 1)}}, rec, Options{})
+			s, err := New([]Metric{{Metric: m, Policy: policy(t, 1)}}, rec, Options{}, telemetry.Settings{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -310,7 +311,7 @@ func TestFailuresBecomeLedgerEntries(t *testing.T) {
 
 func TestMissingInputsAreNotApplicable(t *testing.T) {
 	m := &fakeMetric{name: "m", judge: "j", needs: scorer.InResponse | scorer.InReference}
-	s, err := New([]Metric{{Metric: m, Policy: policy(t, 1)}}, &recorder{}, Options{})
+	s, err := New([]Metric{{Metric: m, Policy: policy(t, 1)}}, &recorder{}, Options{}, telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +329,7 @@ func TestMetricBudgetReachesTheJudgeCall(t *testing.T) {
 			seen.Store(judge.BudgetFrom(ctx))
 			return scorer.Result{Score: 1}, nil
 		}}
-	s, err := New([]Metric{{Metric: m, Policy: policy(t, 1), Budget: b}}, &recorder{}, Options{})
+	s, err := New([]Metric{{Metric: m, Policy: policy(t, 1), Budget: b}}, &recorder{}, Options{}, telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +355,7 @@ func TestShutdownRecordsWhatIsLeft(t *testing.T) {
 			return scorer.Result{Score: 1}, nil
 		}}
 	rec := &recorder{}
-	s, err := New([]Metric{{Metric: m, Policy: policy(t, 1)}}, rec, Options{Workers: map[string]int{"j": 1}})
+	s, err := New([]Metric{{Metric: m, Policy: policy(t, 1)}}, rec, Options{Workers: map[string]int{"j": 1}}, telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +390,7 @@ func TestShutdownRecordsWhatIsLeft(t *testing.T) {
 func TestShedOldestKeepsTheNewestRuns(t *testing.T) {
 	m := &fakeMetric{name: "m", judge: "j", needs: scorer.InResponse}
 	rec := &recorder{}
-	s, err := New([]Metric{{Metric: m, Policy: policy(t, 1)}}, rec, Options{QueueSize: 2, ShedOldest: true})
+	s, err := New([]Metric{{Metric: m, Policy: policy(t, 1)}}, rec, Options{QueueSize: 2, ShedOldest: true}, telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,7 +424,7 @@ func TestBlockingStageWaitsInsteadOfSkipping(t *testing.T) {
 			return scorer.Result{Score: 1}, nil
 		}}
 	rec := &recorder{}
-	s, err := New([]Metric{{Metric: m, Policy: policy(t, 1)}}, rec, Options{QueueSize: 1, Blocking: true, Workers: map[string]int{"j": 1}})
+	s, err := New([]Metric{{Metric: m, Policy: policy(t, 1)}}, rec, Options{QueueSize: 1, Blocking: true, Workers: map[string]int{"j": 1}}, telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +450,7 @@ func TestMetricBudgetPacesAdmission(t *testing.T) {
 	mid := time.Date(2026, 3, 1, 10, 0, 30, 0, time.UTC)
 	b := judge.NewBudget("m", judge.BudgetConfig{CallsPerMinute: 2}, func() time.Time { return mid })
 	m := &fakeMetric{name: "m", judge: "j", needs: scorer.InResponse}
-	s, err := New([]Metric{{Metric: m, Policy: policy(t, 1), Budget: b}}, &recorder{}, Options{QueueSize: 1000})
+	s, err := New([]Metric{{Metric: m, Policy: policy(t, 1), Budget: b}}, &recorder{}, Options{QueueSize: 1000}, telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
