@@ -73,7 +73,7 @@ func New(cfg Config, set telemetry.Settings, traces TracesConsumer, logs LogsCon
 	if err != nil {
 		return nil, err
 	}
-	mem, err := memlimit.New(cfg.MemoryLimiter, logger)
+	mem, err := memlimit.New(cfg.MemoryLimiter, set)
 	if err != nil {
 		return nil, fmt.Errorf("receiver config: memory_limiter: %w", err)
 	}

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // Limiter measures the process's memory every check interval and bounds
@@ -38,8 +40,8 @@ type Limiter struct {
 // New resolves cfg's limits against the memory available (Available) and
 // returns a limiter, nil when cfg is disabled or when its limit is a
 // percentage of a memory size that cannot be read (then it logs a
-// warning).
-func New(cfg Config, logger *slog.Logger) (*Limiter, error) {
+// warning). It logs to set's logger.
+func New(cfg Config, set telemetry.Settings) (*Limiter, error) {
 	if !cfg.Enabled {
 		return nil, nil
 	}
@@ -50,7 +52,7 @@ func New(cfg Config, logger *slog.Logger) (*Limiter, error) {
 	if available == 0 && cfg.LimitMiB == 0 {
 		// no cgroup limit nor machine memory to read (not Linux): run
 		// without a limit rather than refuse to start
-		logger.Warn("memory limiter off: the memory available is unknown; set limit_mib")
+		set.Log().Warn("memory limiter off: the memory available is unknown; set limit_mib")
 		return nil, nil
 	}
 	hard, soft, err := cfg.limits(available)
@@ -59,7 +61,7 @@ func New(cfg Config, logger *slog.Logger) (*Limiter, error) {
 	}
 	inflight := int64(hard-soft) / 4
 	return &Limiter{
-		cfg: cfg, hard: hard, soft: soft, logger: logger,
+		cfg: cfg, hard: hard, soft: soft, logger: set.Log(),
 		compressed:   NewBudget(inflight),
 		decompressed: NewBudget(inflight),
 		samples:      []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}},
