@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -38,11 +39,10 @@ type Server struct {
 }
 
 // NewServer returns a server for cfg.Endpoint that exposes gatherer. ready
-// reports readiness; nil means always ready.
-func NewServer(cfg Config, gatherer prometheus.Gatherer, ready func() error, logger *slog.Logger) *Server {
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
+// reports readiness; nil means always ready. The server logs to set's
+// logger.
+func NewServer(cfg Config, gatherer prometheus.Gatherer, ready func() error, set telemetry.Settings) *Server {
+	logger := set.Log()
 	if ready == nil {
 		ready = func() error { return nil }
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
@@ -28,7 +29,7 @@ func startServer(t *testing.T, ready func() error) (*Server, string) {
 	}
 	cfg := DefaultConfig()
 	cfg.Endpoint = "127.0.0.1:0"
-	s := NewServer(cfg, reg, ready, nil)
+	s := NewServer(cfg, reg, ready, telemetry.Settings{})
 	if err := s.Start(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func TestServerStartErrors(t *testing.T) {
 	defer ln.Close()
 	cfg := DefaultConfig()
 	cfg.Endpoint = ln.Addr().String()
-	s := NewServer(cfg, nil, nil, nil)
+	s := NewServer(cfg, nil, nil, telemetry.Settings{})
 	if err := s.Start(t.Context()); err == nil {
 		t.Error("Start on a busy port succeeded")
 	}

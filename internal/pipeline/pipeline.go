@@ -182,7 +182,7 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 		if p.Receiver, err = receiver.New(cfg.Receiver, set.Component("receiver"), p.Assembler, receiver.LogsConsumerFunc(p.consumeLogs)); err != nil {
 			return nil, fmt.Errorf("receiver: %w", err)
 		}
-		p.Metrics = promexp.NewServer(cfg.Exporters.Prometheus, reg, p.Readiness, logger.With("component", "metrics"))
+		p.Metrics = promexp.NewServer(cfg.Exporters.Prometheus, reg, p.Readiness, set.Component("metrics"))
 	}
 	return p, nil
 }
