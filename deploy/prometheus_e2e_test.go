@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -28,6 +26,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/internal/pipeline"
 	"github.com/evalsidecar/evalsidecar/internal/simulator"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/calibration"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
 )
@@ -112,7 +111,7 @@ func TestPrometheusEndToEnd(t *testing.T) {
 
 	// The sidecar, with every exporter and an LLM judge.
 	cfg := e2eConfig(ctx, t, dir)
-	p, err := pipeline.New(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), pipeline.Options{Online: true, Version: "e2e"})
+	p, err := pipeline.New(cfg, telemetry.Settings{Version: "e2e"}, pipeline.Options{Online: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +303,7 @@ func otlpSink(ctx context.Context, t *testing.T) string {
 	cfg.Receiver.HTTP.Endpoint = "127.0.0.1:0"
 	cfg.Exporters.Prometheus.Endpoint = "127.0.0.1:0"
 	cfg.Exporters.JSONL.Enabled = false // it only receives; nothing is written into the working directory
-	p, err := pipeline.New(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), pipeline.Options{Online: true, Version: "e2e-sink"})
+	p, err := pipeline.New(cfg, telemetry.Settings{Version: "e2e-sink"}, pipeline.Options{Online: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/exporter/summary"
 	"github.com/evalsidecar/evalsidecar/internal/pipeline"
 	"github.com/evalsidecar/evalsidecar/internal/simulator"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // demoCmd starts serve with the embedded defaults and a built-in agent
@@ -46,7 +47,7 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	logger := newLogger(cfg.Log, stderr)
 	applyRuntime(cfg.Runtime, logger)
 	sum := summary.New()
-	p, err := pipeline.New(cfg, logger, pipeline.Options{Online: true, Extra: []exporter.Exporter{sum}, Version: version})
+	p, err := pipeline.New(cfg, telemetry.Settings{Logger: logger, Version: version}, pipeline.Options{Online: true, Extra: []exporter.Exporter{sum}})
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/exporter"
 	"github.com/evalsidecar/evalsidecar/exporter/summary"
 	"github.com/evalsidecar/evalsidecar/internal/pipeline"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/offline"
 	"github.com/evalsidecar/evalsidecar/receiver/otlpfile"
 )
@@ -45,7 +46,7 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	logger := newLogger(cfg.Log, stderr)
 	applyRuntime(cfg.Runtime, logger)
 	sum := summary.New()
-	p, err := pipeline.New(cfg, logger, pipeline.Options{Extra: []exporter.Exporter{sum}, Version: version})
+	p, err := pipeline.New(cfg, telemetry.Settings{Logger: logger, Version: version}, pipeline.Options{Extra: []exporter.Exporter{sum}})
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/evalsidecar/evalsidecar/internal/pipeline"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // serveCmd runs the sidecar until SIGINT or SIGTERM, then drains: new data
@@ -25,7 +26,7 @@ func serveCmd(ctx context.Context, args []string, _ io.Writer, stderr io.Writer)
 	}
 	logger := newLogger(cfg.Log, stderr)
 	applyRuntime(cfg.Runtime, logger)
-	p, err := pipeline.New(cfg, logger, pipeline.Options{Online: true, Version: version})
+	p, err := pipeline.New(cfg, telemetry.Settings{Logger: logger, Version: version}, pipeline.Options{Online: true})
 	if err != nil {
 		return err
 	}

@@ -63,7 +63,7 @@ judge:
 	cfg.Receiver, cfg.Exporters, cfg.Extractor = def.Receiver, def.Exporters, def.Extractor
 	db, conn := tdb.db, tdb.conn
 
-	p, ctx := startOnline(t, cfg, Options{Version: "test"})
+	p, ctx := startOnline(t, cfg, Options{})
 	tp := sdkTracerProvider(t, ctx, p, "support-agent")
 	tracer := tp.Tracer("billing-test")
 	for round := range 3 {

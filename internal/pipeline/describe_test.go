@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/exporter"
 	"github.com/evalsidecar/evalsidecar/internal/config"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 )
 
@@ -30,7 +30,7 @@ func TestExportersAreToldTheMetrics(t *testing.T) {
 	cfg.Scorer.Metrics = append(cfg.Scorer.Metrics, scorer.MetricConfig{Name: "slow", Type: "latency",
 		SemanticsConfig: scorer.SemanticsConfig{Pass: &scorer.PassRule{Threshold: 30, Op: "<="}}})
 	d := &describer{}
-	if _, err := New(cfg, slog.New(slog.DiscardHandler), Options{Extra: []exporter.Exporter{d}}); err != nil {
+	if _, err := New(cfg, telemetry.Settings{}, Options{Extra: []exporter.Exporter{d}}); err != nil {
 		t.Fatal(err)
 	}
 	if len(d.ms) != len(cfg.Scorer.Metrics) {
@@ -55,7 +55,7 @@ func TestSessionMetricsAreDescribed(t *testing.T) {
 	cfg := config.Default()
 	cfg.Sessions.Enabled = true
 	d := &describer{}
-	if _, err := New(cfg, slog.New(slog.DiscardHandler), Options{Extra: []exporter.Exporter{d}}); err != nil {
+	if _, err := New(cfg, telemetry.Settings{}, Options{Extra: []exporter.Exporter{d}}); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"session_turns", "session_failed", "session_tool_error_rate", "session_duration_seconds"}
@@ -88,7 +88,7 @@ func TestSessionCaseMetricsAreDescribed(t *testing.T) {
 	cfg.Scorer.Metrics = []scorer.MetricConfig{{Name: "response_match_score",
 		SemanticsConfig: scorer.SemanticsConfig{Pass: &scorer.PassRule{Threshold: 0.9, Op: ">="}}}}
 	d := &describer{}
-	if _, err := New(cfg, slog.New(slog.DiscardHandler), Options{Extra: []exporter.Exporter{d}}); err != nil {
+	if _, err := New(cfg, telemetry.Settings{}, Options{Extra: []exporter.Exporter{d}}); err != nil {
 		t.Fatal(err)
 	}
 	var names []string

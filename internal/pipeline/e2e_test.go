@@ -53,7 +53,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			const runs = 12
 			dir := t.TempDir()
-			p, ctx := startOnline(t, testConfig(dir), Options{Version: "test"})
+			p, ctx := startOnline(t, testConfig(dir), Options{})
 			shutdown := func() {
 				if err := p.Shutdown(ctx); err != nil {
 					t.Errorf("shutdown: %v", err)

@@ -87,7 +87,7 @@ func TestFeedbackEndToEnd(t *testing.T) {
 	def := tdb.config(testConfig(dir), dir)
 	def.Exporters.JSONL.Enabled = true
 	cfg.Receiver, cfg.Exporters, cfg.Extractor = def.Receiver, def.Exporters, def.Extractor
-	p, ctx := startOnline(t, cfg, Options{Version: "test"})
+	p, ctx := startOnline(t, cfg, Options{})
 
 	tp := sdkTracerProvider(t, ctx, p, "support-agent")
 	tracer := tp.Tracer("feedback-test")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,14 +17,16 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/evalsidecar/evalsidecar/internal/config"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // startOnline builds and starts an online pipeline from cfg, with opts'
-// Online set. The returned context ends after a minute or with the test.
+// Online set and version "test". The returned context ends after a minute or
+// with the test.
 func startOnline(t *testing.T, cfg config.Config, opts Options) (*Pipeline, context.Context) {
 	t.Helper()
 	opts.Online = true
-	p, err := New(cfg, slog.New(slog.DiscardHandler), opts)
+	p, err := New(cfg, telemetry.Settings{Version: "test"}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func TestLogRecordsAfterTheirRoot(t *testing.T) {
 	cfg := testConfig(dir)
 	def := extractor.DefaultConfig()
 	cfg.Extractor.QuietPeriod, cfg.Extractor.Tick = def.QuietPeriod, def.Tick
-	p, ctx := startOnline(t, cfg, Options{Version: "test"})
+	p, ctx := startOnline(t, cfg, Options{})
 
 	tp := sdkTracerProvider(t, ctx, p, "shop-agent") // each span exported as it ends
 	lexp, err := otlploggrpc.New(ctx, otlploggrpc.WithEndpoint(p.Receiver.GRPCAddr()), otlploggrpc.WithInsecure())

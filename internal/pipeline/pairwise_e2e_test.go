@@ -356,7 +356,7 @@ func pairwiseAcrossReplicas(t *testing.T, version string) {
 		}
 		def := tdb.config(testConfig(dir), dir)
 		cfg.Receiver, cfg.Exporters, cfg.Extractor = def.Receiver, def.Exporters, def.Extractor
-		return startOnline(t, cfg, Options{Version: "test"})
+		return startOnline(t, cfg, Options{})
 	}
 	first, ctx := start()
 	second, _ := start()

@@ -46,8 +46,6 @@ type Options struct {
 	Online bool
 	// Extra exporters receive every evaluation besides the configured ones.
 	Extra []exporter.Exporter
-	// Version is reported by evalsidecar_build_info.
-	Version string
 }
 
 // Pipeline is a built, not yet started, sidecar.
@@ -86,7 +84,10 @@ type Pipeline struct {
 }
 
 // New builds every component from cfg. Nothing listens or runs until Start.
-func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error) {
+// The components log to set's logger; set.Version is reported by
+// evalsidecar_build_info. The pipeline registers every metric with its own
+// Registry and counts drops there, whatever set's Registerer and Drops.
+func New(cfg config.Config, set telemetry.Settings, opts Options) (*Pipeline, error) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(
 		collectors.NewGoCollector(),
@@ -94,11 +95,11 @@ func New(cfg config.Config, logger *slog.Logger, opts Options) (*Pipeline, error
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name:        "evalsidecar_build_info",
 			Help:        "Build information of the running sidecar; always 1.",
-			ConstLabels: prometheus.Labels{"version": opts.Version},
+			ConstLabels: prometheus.Labels{"version": set.Version},
 		}, func() float64 { return 1 }),
 	)
-	set := telemetry.Settings{Logger: logger, Registerer: reg, Drops: telemetry.NewDrops(reg), Version: opts.Version}
-	p := &Pipeline{Registry: reg, logger: logger, drops: set.Drops}
+	set.Registerer, set.Drops = reg, telemetry.NewDrops(reg)
+	p := &Pipeline{Registry: reg, logger: set.Log(), drops: set.Drops}
 
 	var err error
 	if len(cfg.Scorer.References.Files) > 0 {

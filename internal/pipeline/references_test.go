@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/exporter"
 	"github.com/evalsidecar/evalsidecar/internal/config"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/text"
 )
@@ -50,7 +50,7 @@ func TestReferencesOnline(t *testing.T) {
 	cfg.Scorer.Metrics = []scorer.MetricConfig{{Name: text.MetricExactMatch}}
 	cfg.Scorer.References.Files = []string{refs}
 	c := &capture{}
-	p, err := New(cfg, slog.New(slog.DiscardHandler), Options{Extra: []exporter.Exporter{c}})
+	p, err := New(cfg, telemetry.Settings{}, Options{Extra: []exporter.Exporter{c}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestReferencesOnline(t *testing.T) {
 	}
 
 	cfg.Scorer.References.Files = []string{filepath.Join(dir, "missing.jsonl")}
-	if _, err := New(cfg, slog.New(slog.DiscardHandler), Options{}); err == nil || !strings.Contains(err.Error(), "scorer.references") {
+	if _, err := New(cfg, telemetry.Settings{}, Options{}); err == nil || !strings.Contains(err.Error(), "scorer.references") {
 		t.Errorf("missing reference file: %v", err)
 	}
 }

@@ -121,7 +121,7 @@ func TestSessionsEndToEnd(t *testing.T) {
 	cfg.Exporters.OTelEvents.Enabled = true
 	cfg.Exporters.OTelEvents.Endpoint = lis.Addr().String()
 	cfg.Exporters.OTelEvents.TLS.Insecure = true
-	p, ctx := startOnline(t, cfg, Options{Version: "test"})
+	p, ctx := startOnline(t, cfg, Options{})
 
 	const conversations, turns = 4, 3
 	simCfg := simulator.DefaultConfig()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"path/filepath"
 	"testing"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/evalsidecar/evalsidecar/exporter/record"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer/session"
 )
 
@@ -29,7 +29,7 @@ func TestSessionsAcrossReplicas(t *testing.T) {
 	count, db := tdb.count, tdb.db
 	replica := func() (*Pipeline, *sdktrace.TracerProvider, context.Context) {
 		dir := t.TempDir()
-		p, ctx := startOnline(t, tdb.config(testConfig(dir), dir), Options{Version: "test"})
+		p, ctx := startOnline(t, tdb.config(testConfig(dir), dir), Options{})
 		return p, sdkTracerProvider(t, ctx, p, "chat-agent"), ctx
 	}
 	stop := func(ctx context.Context, p *Pipeline, tp *sdktrace.TracerProvider) {
@@ -83,7 +83,7 @@ func TestSessionsAcrossReplicas(t *testing.T) {
 	cfg.Sessions.Enabled = true
 	cfg.Sessions.Source = session.SourceClickHouse
 	cfg.Sessions.IdleTimeout = time.Second
-	scorer, err := New(cfg, slog.New(slog.DiscardHandler), Options{Version: "test"})
+	scorer, err := New(cfg, telemetry.Settings{Version: "test"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"log/slog"
 	"path/filepath"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/exporter"
 	"github.com/evalsidecar/evalsidecar/exporter/record"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/session"
 )
@@ -71,7 +71,7 @@ func TestSessionStoreScoresLikeMemory(t *testing.T) {
 	var stops []func()
 	for range 2 {
 		dir := t.TempDir()
-		p, c := startOnline(t, tdb.config(testConfig(dir), dir), Options{Version: "test"})
+		p, c := startOnline(t, tdb.config(testConfig(dir), dir), Options{})
 		tp := sdkTracerProvider(t, c, p, "weather-agent")
 		tracers = append(tracers, tp.Tracer("replica"))
 		stops = append(stops, func() {
@@ -108,7 +108,7 @@ func TestSessionStoreScoresLikeMemory(t *testing.T) {
 	cfg.Sessions.Source = session.SourceClickHouse
 	cfg.Sessions.IdleTimeout = time.Second
 	store := &capture{}
-	sc, err := New(cfg, slog.New(slog.DiscardHandler), Options{Version: "test", Extra: []exporter.Exporter{store}})
+	sc, err := New(cfg, telemetry.Settings{Version: "test"}, Options{Extra: []exporter.Exporter{store}})
 	if err != nil {
 		t.Fatal(err)
 	}

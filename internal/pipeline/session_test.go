@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"log/slog"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/exporter"
 	"github.com/evalsidecar/evalsidecar/internal/config"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/offline"
 	"github.com/evalsidecar/evalsidecar/receiver/otlpfile"
 	"github.com/evalsidecar/evalsidecar/scorer"
@@ -26,7 +26,7 @@ func TestReplayClosesSessions(t *testing.T) {
 	cfg.Exporters.JSONL.Enabled = false
 	cfg.Sessions.Enabled = true
 	c := &capture{}
-	p, err := New(cfg, slog.New(slog.DiscardHandler), Options{Extra: []exporter.Exporter{c}})
+	p, err := New(cfg, telemetry.Settings{}, Options{Extra: []exporter.Exporter{c}})
 	if err != nil {
 		t.Fatal(err)
 	}
