@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // DefaultEstimatedOutputTokens is the answer size a budget reserves for a
@@ -16,9 +18,6 @@ const DefaultEstimatedOutputTokens = 1024
 
 // Options are a Client's collaborators. The zero value is usable.
 type Options struct {
-	// Logger receives failure classes, statuses, attempts and delays,
-	// never prompts, answers or keys. Nil discards.
-	Logger *slog.Logger
 	// Metrics records the client's series; nil records nothing.
 	Metrics *Metrics
 	// Now is the clock of the breaker, budgets, deadlines and latency;
@@ -46,6 +45,7 @@ type Client struct {
 	kind    string
 	model   string
 	opts    Options // with its defaults applied
+	log     *slog.Logger
 	metrics *clientMetrics
 	sem     chan struct{}
 	breaker *breaker
@@ -55,16 +55,15 @@ type Client struct {
 var _ Judge = (*Client)(nil)
 
 // NewClient returns the judge cfg.Name sending through p. cfg must be
-// valid (see ClientConfig.Validate).
-func NewClient(cfg ClientConfig, p Provider, opts Options) (*Client, error) {
+// valid (see ClientConfig.Validate). The client logs failure classes,
+// statuses, attempts and delays to set's logger, never prompts, answers or
+// keys.
+func NewClient(cfg ClientConfig, p Provider, opts Options, set telemetry.Settings) (*Client, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("judge %q: %w", cfg.Name, err)
 	}
 	if p == nil {
 		return nil, fmt.Errorf("judge %q: no provider", cfg.Name)
-	}
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -79,7 +78,7 @@ func NewClient(cfg ClientConfig, p Provider, opts Options) (*Client, error) {
 		opts.EstimatedOutputTokens = DefaultEstimatedOutputTokens
 	}
 	c := &Client{cfg: cfg, p: p, kind: p.Kind(), model: p.Model(), opts: opts, sem: make(chan struct{}, cfg.MaxConcurrency)}
-	c.opts.Logger = opts.Logger.With(slog.String("judge", cfg.Name), slog.String("provider", c.kind), slog.String("model", c.model))
+	c.log = set.Log().With(slog.String("judge", cfg.Name), slog.String("provider", c.kind), slog.String("model", c.model))
 	c.metrics = opts.Metrics.forClient(cfg.Name, c.model)
 	c.metrics.circuit(CircuitClosed)
 	c.breaker = newBreaker(cfg.Circuit, opts.Now, c.circuitChanged)
@@ -107,7 +106,7 @@ func (c *Client) circuitChanged(s CircuitState) {
 	if s == CircuitOpen {
 		level = slog.LevelWarn
 	}
-	c.opts.Logger.LogAttrs(context.Background(), level, "judge circuit "+s.String(),
+	c.log.LogAttrs(context.Background(), level, "judge circuit "+s.String(),
 		slog.Duration("open_for", c.cfg.Circuit.OpenFor))
 }
 
@@ -157,7 +156,7 @@ func (c *Client) Judge(ctx context.Context, req *Request) (*Response, error) {
 // circuitOpen counts and returns a fast failure.
 func (c *Client) circuitOpen(req *Request) error {
 	c.metrics.refused(ClassCircuitOpen)
-	c.opts.Logger.LogAttrs(context.Background(), slog.LevelDebug, "judge call refused",
+	c.log.LogAttrs(context.Background(), slog.LevelDebug, "judge call refused",
 		slog.String("metric", req.Metric), slog.String("class", string(ClassCircuitOpen)))
 	return &Error{Class: ClassCircuitOpen, Err: fmt.Errorf("judge %q: %w", c.cfg.Name, errCircuitOpen)}
 }
@@ -186,7 +185,7 @@ func (c *Client) call(ctx context.Context, req *Request) (*Response, *Error, err
 			c.metrics.refused(ClassBudget)
 			var be *BudgetExceeded
 			errors.As(err, &be)
-			c.opts.Logger.LogAttrs(ctx, slog.LevelDebug, "judge call refused",
+			c.log.LogAttrs(ctx, slog.LevelDebug, "judge call refused",
 				slog.String("metric", req.Metric), slog.String("class", string(ClassBudget)),
 				slog.String("budget", be.Budget), slog.String("limit", be.Limit), slog.Int("attempt", attempt))
 			return nil, last, err
@@ -215,17 +214,17 @@ func (c *Client) call(ctx context.Context, req *Request) (*Response, *Error, err
 			slog.Int("status", last.Status), slog.Int("attempt", attempt),
 		}
 		if last.Class == ClassCanceled || !last.Retryable() || attempt > c.cfg.MaxRetries {
-			c.opts.Logger.LogAttrs(ctx, failureLevel(last.Class), "judge call failed", attrs...)
+			c.log.LogAttrs(ctx, failureLevel(last.Class), "judge call failed", attrs...)
 			return nil, last, last
 		}
 		delay := retryDelay(last, attempt, c.opts.Jitter(), c.kind)
 		attrs = append(attrs, slog.Duration("delay", delay), slog.Duration("retry_after", last.RetryAfter))
 		if dl, ok := ctx.Deadline(); ok && !c.opts.Now().Add(delay).Before(dl) {
-			c.opts.Logger.LogAttrs(ctx, slog.LevelWarn, "judge call failed: retry delay passes the deadline", attrs...)
+			c.log.LogAttrs(ctx, slog.LevelWarn, "judge call failed: retry delay passes the deadline", attrs...)
 			return nil, last, last
 		}
 		c.metrics.retries.WithLabelValues(string(last.Class)).Inc()
-		c.opts.Logger.LogAttrs(ctx, slog.LevelDebug, "judge retry", attrs...)
+		c.log.LogAttrs(ctx, slog.LevelDebug, "judge retry", attrs...)
 		if err := c.opts.Sleep(ctx, delay); err != nil {
 			return nil, last, &Error{Class: ClassCanceled, Err: errors.Join(err, last)}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -20,7 +21,7 @@ func BenchmarkClientJudge(b *testing.B) {
 	cfg.MaxConcurrency = 64
 	cfg.Budget = BudgetConfig{CallsPerMinute: 1 << 30, TokensPerHour: 1 << 50, TokensPerDay: 1 << 50, USDPerDay: 1e12}
 	cfg.Prices = Prices{InputPerMillionTokens: 1, OutputPerMillionTokens: 2}
-	c, err := NewClient(cfg, p, Options{Metrics: m})
+	c, err := NewClient(cfg, p, Options{Metrics: m}, telemetry.Settings{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 // fakeClock is a manual clock whose Sleep advances time at once.
@@ -148,6 +150,12 @@ func testConfig(name string) ClientConfig {
 // newTestClient builds a client on the fake clock with the given jitter.
 func newTestClient(t testing.TB, cfg ClientConfig, p *fakeProvider, clock *fakeClock, opts Options) *Client {
 	t.Helper()
+	return newTestClientSet(t, cfg, p, clock, opts, telemetry.Settings{})
+}
+
+// newTestClientSet is newTestClient with the client's telemetry settings.
+func newTestClientSet(t testing.TB, cfg ClientConfig, p *fakeProvider, clock *fakeClock, opts Options, set telemetry.Settings) *Client {
+	t.Helper()
 	if opts.Now == nil {
 		opts.Now = clock.Now
 	}
@@ -160,7 +168,7 @@ func newTestClient(t testing.TB, cfg ClientConfig, p *fakeProvider, clock *fakeC
 	if p.clock == nil {
 		p.clock = clock
 	}
-	c, err := NewClient(cfg, p, opts)
+	c, err := NewClient(cfg, p, opts, set)
 	if err != nil {
 		t.Fatal(err)
 	}

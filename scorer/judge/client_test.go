@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
 
 func TestClientRetryNeverBeforeRetryAfter(t *testing.T) {
@@ -326,10 +328,10 @@ func TestClientRejectsBadInput(t *testing.T) {
 	if _, err := c.Judge(context.Background(), nil); ClassOf(err) != ClassBadRequest {
 		t.Errorf("nil request: class %q, want bad_request", ClassOf(err))
 	}
-	if _, err := NewClient(ClientConfig{}, p, Options{}); err == nil {
+	if _, err := NewClient(ClientConfig{}, p, Options{}, telemetry.Settings{}); err == nil {
 		t.Error("NewClient accepted an invalid config")
 	}
-	if _, err := NewClient(testConfig("j"), nil, Options{}); err == nil {
+	if _, err := NewClient(testConfig("j"), nil, Options{}, telemetry.Settings{}); err == nil {
 		t.Error("NewClient accepted a nil provider")
 	}
 }
@@ -345,7 +347,7 @@ func TestClientLogsNoContent(t *testing.T) {
 	)}
 	cfg := testConfig("j")
 	cfg.Circuit.Failures = 1
-	c := newTestClient(t, cfg, p, clock, Options{Logger: logger})
+	c := newTestClientSet(t, cfg, p, clock, Options{}, telemetry.Settings{Logger: logger})
 	req := &Request{System: "sys " + secret, Prompt: "prompt " + secret, Metric: "m"}
 	if _, err := c.Judge(context.Background(), req); ClassOf(err) != ClassRefusal {
 		t.Fatalf("class %q, want refusal", ClassOf(err))

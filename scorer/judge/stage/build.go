@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -87,7 +86,7 @@ func Check(cfg Config) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	js, err := newJudges(cfg, func(jc JudgeConfig) (judge.Provider, judge.Options, error) {
+	js, err := newJudges(cfg, telemetry.Settings{}, func(jc JudgeConfig) (judge.Provider, judge.Options, error) {
 		return unsentProvider{model: jc.Model}, judge.Options{}, nil
 	})
 	if err != nil {
@@ -160,9 +159,6 @@ type judges struct {
 }
 
 func (s Settings) withDefaults() Settings {
-	if s.Logger == nil {
-		s.Logger = slog.New(slog.DiscardHandler)
-	}
 	if s.Now == nil {
 		s.Now = time.Now
 	}
@@ -180,10 +176,10 @@ func buildJudges(cfg Config, s Settings) (*judges, error) {
 	if err != nil {
 		return nil, fmt.Errorf("redaction: %w", err)
 	}
-	js, err := newJudges(cfg, func(jc JudgeConfig) (judge.Provider, judge.Options, error) {
+	js, err := newJudges(cfg, s.Settings, func(jc JudgeConfig) (judge.Provider, judge.Options, error) {
 		est := cmp.Or(jc.MaxOutputTokens, provider.DefaultMaxOutputTokens) // the configured answer cap
 		p, err := provider.New(jc.Config, s.HTTPClient)
-		return p, judge.Options{Logger: s.Logger.With("judge", jc.Name), Metrics: tel, Now: s.Now, EstimatedOutputTokens: est}, err
+		return p, judge.Options{Metrics: tel, Now: s.Now, EstimatedOutputTokens: est}, err
 	})
 	if err != nil {
 		return nil, err
@@ -193,8 +189,9 @@ func buildJudges(cfg Config, s Settings) (*judges, error) {
 }
 
 // newJudges builds one client per configured judge, its provider and
-// options made by build, with their fallbacks resolved.
-func newJudges(cfg Config, build func(JudgeConfig) (judge.Provider, judge.Options, error)) (*judges, error) {
+// options made by build, with their fallbacks resolved; the clients log to
+// tel's logger.
+func newJudges(cfg Config, tel telemetry.Settings, build func(JudgeConfig) (judge.Provider, judge.Options, error)) (*judges, error) {
 	js := &judges{workers: make(map[string]int, len(cfg.Judges)), def: cfg.defaultJudge()}
 	clients := make([]*judge.Client, 0, len(cfg.Judges))
 	for i, jc := range cfg.Judges {
@@ -202,7 +199,7 @@ func newJudges(cfg Config, build func(JudgeConfig) (judge.Provider, judge.Option
 		if err != nil {
 			return nil, fmt.Errorf("judges[%d]: %w", i, err)
 		}
-		c, err := judge.NewClient(jc.ClientConfig, p, opts)
+		c, err := judge.NewClient(jc.ClientConfig, p, opts, tel)
 		if err != nil {
 			return nil, fmt.Errorf("judges[%d]: %w", i, err)
 		}
