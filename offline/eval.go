@@ -102,7 +102,7 @@ func Eval(ctx context.Context, o Options, stdout io.Writer) (int, error) {
 	if err != nil {
 		return ExitBadInput, err
 	}
-	engine, names, err := newEngine(o.Config, metricCfgs, o.Logger)
+	engine, names, err := newEngine(o.Config, metricCfgs, telemetry.Settings{Logger: o.Logger})
 	if err != nil {
 		return ExitBadInput, err
 	}
@@ -287,8 +287,8 @@ feed:
 // newEngine builds the metrics and an engine that runs them inline:
 // offline, judge metrics judge every row, under the judge section's time
 // limit.
-func newEngine(cfg config.Config, metricCfgs []scorer.MetricConfig, logger *slog.Logger) (*scorer.Engine, []string, error) {
-	reg, err := config.NewEvalRegistry(cfg, stage.Settings{Settings: telemetry.Settings{Logger: logger}})
+func newEngine(cfg config.Config, metricCfgs []scorer.MetricConfig, set telemetry.Settings) (*scorer.Engine, []string, error) {
+	reg, err := config.NewEvalRegistry(cfg, stage.Settings{Settings: set})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -302,7 +302,7 @@ func newEngine(cfg config.Config, metricCfgs []scorer.MetricConfig, logger *slog
 			scfg.MetricTimeout = cfg.Judge.MetricTimeout
 		}
 	}
-	engine, err := scorer.NewEngine(scfg, telemetry.Settings{Logger: logger}, metrics, nil, scorer.EngineOptions{})
+	engine, err := scorer.NewEngine(scfg, set, metrics, nil, scorer.EngineOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -325,7 +325,7 @@ func loadRows(ctx context.Context, o Options, format dataset.Format) (rows []dat
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	runs, err := ReadRuns(ctx, o.Config.Extractor, o.Traces, o.Logger)
+	runs, err := ReadRuns(ctx, o.Config.Extractor, o.Traces, telemetry.Settings{Logger: o.Logger})
 	if err != nil {
 		return nil, nil, nil, err
 	}

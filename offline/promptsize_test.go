@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/evalsidecar/evalsidecar/extractor"
+	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgemetric/judgemetrictest"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/stage"
@@ -22,7 +23,7 @@ import (
 // fails when a metric's prompt outgrows the 4,096-token context of a small
 // local model on these runs.
 func TestPromptSizes(t *testing.T) {
-	runs, err := ReadRuns(context.Background(), extractor.DefaultConfig(), []string{filepath.Join("..", "extractor", "testdata", "realclients")}, nil)
+	runs, err := ReadRuns(context.Background(), extractor.DefaultConfig(), []string{filepath.Join("..", "extractor", "testdata", "realclients")}, telemetry.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

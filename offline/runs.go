@@ -14,11 +14,8 @@ import (
 )
 
 // ReadRuns reads OTLP files through an assembler and returns every run it
-// rebuilt.
-func ReadRuns(ctx context.Context, cfg extractor.Config, paths []string, logger *slog.Logger) ([]*agentrun.Trajectory, error) {
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
+// rebuilt. The assembler and the skipped files log to set's logger.
+func ReadRuns(ctx context.Context, cfg extractor.Config, paths []string, set telemetry.Settings) ([]*agentrun.Trajectory, error) {
 	var (
 		mu   sync.Mutex
 		runs []*agentrun.Trajectory
@@ -29,13 +26,13 @@ func ReadRuns(ctx context.Context, cfg extractor.Config, paths []string, logger 
 		mu.Unlock()
 		return nil
 	})
-	asm, err := extractor.NewAssembler(cfg, telemetry.Settings{Logger: logger}.Component("extractor"), sink)
+	asm, err := extractor.NewAssembler(cfg, set.Component("extractor"), sink)
 	if err != nil {
 		return nil, err
 	}
 	err = otlpfile.Read(ctx, paths, func(it otlpfile.Item) error {
 		return Feed(ctx, asm, it)
-	}, ReportSkipped(logger))
+	}, ReportSkipped(set.Log()))
 	if err != nil {
 		return nil, err
 	}
