@@ -55,10 +55,7 @@ func (v *Vocabulary) Len() int { return len(v.toks) }
 // order n. Tokens are numbers below size.
 //
 // Order by order, the references' n-grams are numbered in a map and the
-// hypothesis's looked up in it: the n-gram at token i is the (n-1)-gram
-// at i followed by token i+n-1, so that pair of numbers decides its
-// number. A hypothesis n-gram whose prefix or suffix no reference has is
-// none (-1), without a lookup.
+// hypothesis's looked up in it (extend), then counted (clip).
 func Overlap(hyp []int32, refs [][]int32, size, maxN int) []int {
 	total := 0 // the references' tokens
 	for _, r := range refs {
@@ -78,60 +75,80 @@ func Overlap(hyp []int32, refs [][]int32, size, maxN int) []int {
 			copy(cur[k], r)
 		}
 	}
-	counts := make([]int32, 2*m)
-	most := counts[:m]  // the highest count in one reference not yet matched
-	count := counts[m:] // counts in the reference at hand
+	counts := make([]int32, 2*m) // the highest count in one reference, then counts in one reference
 	overlap := make([]int, maxN)
 	for n := 1; n <= maxN; n++ {
 		if n > 1 {
-			clear(ids)
-			for k, r := range refs {
-				for i := 0; i+n <= len(r); i++ {
-					key := [2]int32{cur[k][i], r[i+n-1]}
-					id, ok := ids[key]
-					if !ok {
-						id = int32(len(ids))
-						ids[key] = id
-					}
-					cur[k][i] = id
-				}
-			}
-			for i := 0; i+n <= len(hyp); i++ {
-				id, ok := int32(-1), false
-				if h[i] >= 0 && h[i+1] >= 0 {
-					id, ok = ids[[2]int32{h[i], hyp[i+n-1]}]
-				}
-				if !ok {
-					id = -1
-				}
-				h[i] = id
-			}
+			extend(ids, h, hyp, cur, refs, n)
 		}
-		clear(most)
-		for _, c := range cur {
-			c = c[:max(len(c)-n+1, 0)]
-			for _, g := range c {
-				count[g]++
+		overlap[n-1] = clip(counts[:m], counts[m:], h[:max(len(hyp)-n+1, 0)], cur, n, n < maxN)
+	}
+	return overlap
+}
+
+// extend replaces the (n-1)-grams of the references (cur, of the tokens
+// refs) and of the hypothesis (h, of the tokens hyp) with their n-grams:
+// the n-gram at token i is the (n-1)-gram at i followed by token i+n-1, so
+// that pair of numbers decides its number. The references' n-grams are
+// numbered in ids; the hypothesis's are looked up, none (-1) when no
+// reference has them, without a lookup when their prefix or suffix is
+// none.
+func extend(ids map[[2]int32]int32, h, hyp []int32, cur, refs [][]int32, n int) {
+	clear(ids)
+	for k, r := range refs {
+		for i := 0; i+n <= len(r); i++ {
+			key := [2]int32{cur[k][i], r[i+n-1]}
+			id, ok := ids[key]
+			if !ok {
+				id = int32(len(ids))
+				ids[key] = id
 			}
-			for _, g := range c {
-				most[g] = max(most[g], count[g])
-				count[g] = 0
-			}
+			cur[k][i] = id
 		}
-		hn := h[:max(len(hyp)-n+1, 0)]
-		if n < maxN { // h is a copy: an n-gram no reference has is none
-			for i, g := range hn {
-				if g >= 0 && most[g] == 0 {
-					hn[i] = -1
-				}
-			}
+	}
+	for i := 0; i+n <= len(hyp); i++ {
+		id, ok := int32(-1), false
+		if h[i] >= 0 && h[i+1] >= 0 {
+			id, ok = ids[[2]int32{h[i], hyp[i+n-1]}]
 		}
-		for _, g := range hn {
-			if g >= 0 && most[g] > 0 {
-				most[g]--
-				overlap[n-1]++
+		if !ok {
+			id = -1
+		}
+		h[i] = id
+	}
+}
+
+// clip counts the n-grams of hn (numbers, -1 for none) that find a count
+// left in most, set to the highest count of each n-gram in one of the
+// references (cur), using up one count each. count is scratch space for
+// one reference's counts, all zero before and after. With mark, an n-gram
+// of hn that no reference has becomes none, so that no longer n-gram
+// built on it is looked up.
+func clip(most, count, hn []int32, cur [][]int32, n int, mark bool) int {
+	clear(most)
+	for _, c := range cur {
+		c = c[:max(len(c)-n+1, 0)]
+		for _, g := range c {
+			count[g]++
+		}
+		for _, g := range c {
+			most[g] = max(most[g], count[g])
+			count[g] = 0
+		}
+	}
+	if mark {
+		for i, g := range hn {
+			if g >= 0 && most[g] == 0 {
+				hn[i] = -1
 			}
 		}
 	}
-	return overlap
+	matched := 0
+	for _, g := range hn {
+		if g >= 0 && most[g] > 0 {
+			most[g]--
+			matched++
+		}
+	}
+	return matched
 }
