@@ -14,6 +14,9 @@ import (
 	"github.com/evalsidecar/evalsidecar/internal/testtext"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/scorertest"
+	"github.com/evalsidecar/evalsidecar/scorer/text/bleu"
+	"github.com/evalsidecar/evalsidecar/scorer/text/ngram"
+	"github.com/evalsidecar/evalsidecar/scorer/text/rouge"
 	"github.com/evalsidecar/evalsidecar/scorer/toolmatch"
 )
 
@@ -84,6 +87,77 @@ func BenchmarkAllReferenceMetrics(b *testing.B) {
 	b.Run("canary", func(b *testing.B) { benchMetrics(b, onRuns, nil, run, nil) })
 	b.Run("tool_call_json", func(b *testing.B) { benchMetrics(b, toolCall, nil, row, nil) })
 	b.Run("all", func(b *testing.B) { benchMetrics(b, onRuns, toolCall, run, row) })
+}
+
+// BenchmarkReferenceSteps times, on the texts and tool calls of the
+// canary case, the steps the reference metrics of
+// BenchmarkAllReferenceMetrics take, each alone and with its inputs
+// ready, in the same binary as BenchmarkDecodeCase so that each compares
+// with decoding the case's trace: ROUGE's tokenizing and numbering of
+// the pair, its stemming, each ROUGE type on the numbered pair (rougeL
+// and rougeLsum are dynamic-programming LCS tables), BLEU's 13a
+// tokenizing and numbering, its n-gram overlap for orders 1 to 4 (a map
+// per order), and decoding each distinct tool-call argument text of the
+// run and the reference.
+func BenchmarkReferenceSteps(b *testing.B) {
+	target, prediction := testtext.Answer(200, 3), testtext.Answer(200, 0)
+	pair := rouge.NewPair(target, prediction, false)
+	b.Run("rouge_pair", func(b *testing.B) {
+		for b.Loop() {
+			rouge.NewPair(target, prediction, false)
+		}
+	})
+	b.Run("rouge_stem", func(b *testing.B) {
+		for b.Loop() {
+			pair.Stemmed()
+		}
+	})
+	for _, typ := range []string{"rouge1", "rouge2", "rougeL", "rougeLsum"} {
+		s, err := rouge.NewScorer(typ, rouge.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(typ, func(b *testing.B) {
+			for b.Loop() {
+				s.ScorePair(pair)
+			}
+		})
+	}
+	numbered := func() (hyp, ref []int32, size int) {
+		var v ngram.Vocabulary
+		hyp = v.IDs(bleu.Tokenize13a(prediction))
+		ref = v.IDs(bleu.Tokenize13a(target))
+		return hyp, ref, v.Len()
+	}
+	b.Run("bleu_tokens", func(b *testing.B) {
+		for b.Loop() {
+			numbered()
+		}
+	})
+	hyp, ref, size := numbered()
+	b.Run("bleu_overlap", func(b *testing.B) {
+		for b.Loop() {
+			ngram.Overlap(hyp, [][]int32{ref}, size, bleu.MaxOrder)
+		}
+	})
+	pred, refCalls := scorertest.Trajectories()
+	var args []string // each distinct argument text once, as the metrics decode them
+	seen := map[string]bool{}
+	for _, c := range append(pred, refCalls...) {
+		if !seen[c.Arguments] {
+			seen[c.Arguments] = true
+			args = append(args, c.Arguments)
+		}
+	}
+	b.Run("tool_arguments", func(b *testing.B) {
+		for b.Loop() {
+			for _, a := range args {
+				if _, err := toolmatch.Decode(a); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
 }
 
 // benchMetrics scores ms on a new Instance from newA and more on one from
