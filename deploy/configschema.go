@@ -30,13 +30,14 @@ func schemaOf(t reflect.Type) map[string]any {
 	scalar := func(typ string) map[string]any {
 		return map[string]any{"anyOf": []any{map[string]any{"type": typ}, envRefSchema}}
 	}
-	switch t.Kind() {
-	case reflect.Struct:
+	if t.Kind() == reflect.Struct || t == reflect.TypeOf(config.Exporters(nil)) { // a block: only its own keys
 		props := map[string]any{}
 		for name, ft := range config.YAMLFields(t) {
 			props[name] = schemaOf(ft)
 		}
 		return map[string]any{"type": []any{"object", "null"}, "additionalProperties": false, "properties": props}
+	}
+	switch t.Kind() {
 	case reflect.Map:
 		return map[string]any{"type": []any{"object", "null"}, "additionalProperties": schemaOf(t.Elem())}
 	case reflect.Slice, reflect.Array:

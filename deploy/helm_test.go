@@ -20,6 +20,9 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
+	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
+	promexp "github.com/evalsidecar/evalsidecar/exporter/prometheus"
 	"github.com/evalsidecar/evalsidecar/internal/config"
 )
 
@@ -325,7 +328,7 @@ func checkDeployment(t *testing.T, dep manifest, cfgText string, cfg config.Conf
 	want := map[string]string{
 		"otlp-grpc": cfg.Receiver.GRPC.Endpoint,
 		"otlp-http": cfg.Receiver.HTTP.Endpoint,
-		"metrics":   cfg.Exporters.Prometheus.Endpoint,
+		"metrics":   config.ExporterConfig[promexp.Config](cfg.Exporters).Endpoint,
 	}
 	for name, ep := range want {
 		if host, _, _ := net.SplitHostPort(ep); host != "0.0.0.0" {
@@ -390,7 +393,8 @@ func checkDeployment(t *testing.T, dep manifest, cfgText string, cfg config.Conf
 		}
 		return false
 	}
-	for _, dir := range []string{cfg.Exporters.JSONL.Directory, cfg.Exporters.ClickHouse.Spool.Directory, "/etc/evalsidecar"} {
+	jl, ch := config.ExporterConfig[jsonl.Config](cfg.Exporters), config.ExporterConfig[chexp.Config](cfg.Exporters)
+	for _, dir := range []string{jl.Directory, ch.Spool.Directory, "/etc/evalsidecar"} {
 		if !mounted(dir) {
 			t.Errorf("no volume mounted at %s (the root filesystem is read-only)", dir)
 		}
@@ -409,11 +413,12 @@ func checkDeployment(t *testing.T, dep manifest, cfgText string, cfg config.Conf
 func checkDataVolume(t *testing.T, workload manifest, cfg config.Config, values map[string]any) {
 	t.Helper()
 	var need int64
-	if cfg.Exporters.JSONL.Enabled {
-		need += 3 * int64(cfg.Exporters.JSONL.MaxFiles+1) * cfg.Exporters.JSONL.MaxFileBytes
+	jl, ch := config.ExporterConfig[jsonl.Config](cfg.Exporters), config.ExporterConfig[chexp.Config](cfg.Exporters)
+	if jl.Enabled {
+		need += 3 * int64(jl.MaxFiles+1) * jl.MaxFileBytes
 	}
-	if cfg.Exporters.ClickHouse.Enabled {
-		need += cfg.Exporters.ClickHouse.Spool.MaxBytes
+	if ch.Enabled {
+		need += ch.Spool.MaxBytes
 	}
 	var data any
 	for _, v := range list(workload, "spec", "template", "spec", "volumes") {

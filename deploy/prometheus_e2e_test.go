@@ -23,6 +23,10 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/evalsidecar/evalsidecar/dashboards"
+	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
+	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
+	"github.com/evalsidecar/evalsidecar/exporter/otelevents"
+	promexp "github.com/evalsidecar/evalsidecar/exporter/prometheus"
 	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/internal/pipeline"
 	"github.com/evalsidecar/evalsidecar/internal/simulator"
@@ -276,15 +280,15 @@ func e2eConfig(ctx context.Context, t *testing.T, dir string) config.Config {
 	}
 	cfg.Receiver.GRPC.Endpoint = "127.0.0.1:0"
 	cfg.Receiver.HTTP.Endpoint = "127.0.0.1:0"
-	cfg.Exporters.Prometheus.Endpoint = "127.0.0.1:0"
-	cfg.Exporters.JSONL.Enabled = true
-	cfg.Exporters.JSONL.Directory = filepath.Join(dir, "jsonl")
-	ch := &cfg.Exporters.ClickHouse
+	config.ExporterConfig[promexp.Config](cfg.Exporters).Endpoint = "127.0.0.1:0"
+	jl := config.ExporterConfig[jsonl.Config](cfg.Exporters)
+	jl.Enabled, jl.Directory = true, filepath.Join(dir, "jsonl")
+	ch := config.ExporterConfig[chexp.Config](cfg.Exporters)
 	ch.Enabled, ch.Endpoint = true, dsn
 	ch.Database = fmt.Sprintf("t_prom_e2e_%d", time.Now().UnixNano())
 	ch.Spool.Directory = filepath.Join(dir, "spool")
 	ch.FlushInterval = 200 * time.Millisecond
-	oe := &cfg.Exporters.OTelEvents
+	oe := config.ExporterConfig[otelevents.Config](cfg.Exporters)
 	oe.Enabled, oe.AllMetrics = true, true
 	sink := otlpSink(ctx, t)
 	oe.Endpoint, oe.Protocol = "http://"+sink+"/v1/logs", "http/protobuf"
@@ -301,8 +305,8 @@ func otlpSink(ctx context.Context, t *testing.T) string {
 	cfg := config.Default()
 	cfg.Receiver.GRPC.Endpoint = "127.0.0.1:0"
 	cfg.Receiver.HTTP.Endpoint = "127.0.0.1:0"
-	cfg.Exporters.Prometheus.Endpoint = "127.0.0.1:0"
-	cfg.Exporters.JSONL.Enabled = false // it only receives; nothing is written into the working directory
+	config.ExporterConfig[promexp.Config](cfg.Exporters).Endpoint = "127.0.0.1:0"
+	config.ExporterConfig[jsonl.Config](cfg.Exporters).Enabled = false // it only receives; nothing is written into the working directory
 	p, err := pipeline.New(cfg, telemetry.Settings{Version: "e2e-sink"}, pipeline.Options{Online: true})
 	if err != nil {
 		t.Fatal(err)

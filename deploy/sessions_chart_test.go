@@ -14,6 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/yaml"
 
+	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
+	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/scorer/session"
 )
 
@@ -92,7 +94,7 @@ func TestChartSessionScorer(t *testing.T) {
 					mem = v
 				}
 			}
-			checkSessionScorer(t, objs, byName, scorers[0], workloads[0], gwCfg.Exporters.ClickHouse, mem)
+			checkSessionScorer(t, objs, byName, scorers[0], workloads[0], config.ExporterConfig[chexp.Config](gwCfg.Exporters), mem)
 		})
 	}
 }
@@ -119,8 +121,8 @@ func checkSessionScorer(t *testing.T, objs []manifest, byName map[string]manifes
 	if !cfg.Sessions.Enabled || cfg.Sessions.Source != session.SourceClickHouse {
 		t.Errorf("session scorer config: sessions enabled %v source %q, want true and clickhouse", cfg.Sessions.Enabled, cfg.Sessions.Source)
 	}
-	if !cfg.Exporters.ClickHouse.Enabled || !reflect.DeepEqual(cfg.Exporters.ClickHouse, gwClickHouse) {
-		t.Errorf("session scorer's ClickHouse exporter %+v differs from the replicas' %+v", cfg.Exporters.ClickHouse, gwClickHouse)
+	if ch := config.ExporterConfig[chexp.Config](cfg.Exporters); !ch.Enabled || !reflect.DeepEqual(ch, gwClickHouse) {
+		t.Errorf("session scorer's ClickHouse exporter %+v differs from the replicas' %+v", ch, gwClickHouse)
 	}
 	for _, ep := range []string{cfg.Receiver.GRPC.Endpoint, cfg.Receiver.HTTP.Endpoint} {
 		if host, _, _ := net.SplitHostPort(ep); host != "127.0.0.1" {

@@ -1,6 +1,7 @@
 // Package exporter delivers evaluations to their destinations. Each
 // destination (Prometheus, JSON lines, ...) is an Exporter in its own
-// subpackage; Fanout sends every evaluation to all of them.
+// subpackage, made by its Factory from its config block; Fanout sends
+// every evaluation to all of them.
 package exporter
 
 import (

@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/exporter"
+	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
 	"github.com/evalsidecar/evalsidecar/exporter/summary"
+	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/internal/pipeline"
 	"github.com/evalsidecar/evalsidecar/internal/simulator"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
@@ -58,8 +60,8 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	metricsURL := "http://" + p.Metrics.Addr() + "/metrics"
 	fmt.Fprintf(stdout, "evalsidecar demo: OTLP gRPC %s, HTTP %s\nPrometheus metrics: %s\n", p.Receiver.GRPCAddr(), p.Receiver.HTTPAddr(), metricsURL)
-	if cfg.Exporters.JSONL.Enabled {
-		fmt.Fprintf(stdout, "JSON lines: %s/trajectories.jsonl and scores.jsonl\n", cfg.Exporters.JSONL.Directory)
+	if j := config.ExporterConfig[jsonl.Config](cfg.Exporters); j.Enabled {
+		fmt.Fprintf(stdout, "JSON lines: %s/trajectories.jsonl and scores.jsonl\n", j.Directory)
 	}
 
 	simCfg := simulator.DefaultConfig()

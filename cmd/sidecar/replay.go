@@ -8,7 +8,9 @@ import (
 	"io"
 
 	"github.com/evalsidecar/evalsidecar/exporter"
+	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
 	"github.com/evalsidecar/evalsidecar/exporter/summary"
+	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/internal/pipeline"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/offline"
@@ -68,6 +70,6 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := sum.Snapshot().Write(stdout); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stdout, "output: %s\n", cfg.Exporters.JSONL.Directory)
+	_, err = fmt.Fprintf(stdout, "output: %s\n", config.ExporterConfig[jsonl.Config](cfg.Exporters).Directory)
 	return err
 }

@@ -14,8 +14,6 @@ import (
 
 	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
 	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
-	"github.com/evalsidecar/evalsidecar/exporter/otelevents"
-	promexp "github.com/evalsidecar/evalsidecar/exporter/prometheus"
 	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/internal/errs"
 	"github.com/evalsidecar/evalsidecar/receiver"
@@ -48,16 +46,6 @@ type Config struct {
 	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
 }
 
-// Exporters configures the score sinks.
-type Exporters struct {
-	Prometheus promexp.Config `yaml:"prometheus"`
-	JSONL      jsonl.Config   `yaml:"jsonl"`
-	ClickHouse chexp.Config   `yaml:"clickhouse"`
-	// OTelEvents writes judged results back into OTel as
-	// gen_ai.evaluation.result log events.
-	OTelEvents otelevents.Config `yaml:"otel_events"`
-}
-
 // Runtime tunes the Go runtime for a steady stream of decoded spans.
 type Runtime struct {
 	// GCPercent is the garbage collector target (as GOGC); the GOGC
@@ -87,11 +75,11 @@ const spoolSubdir = "clickhouse-spool"
 // placeFiles puts the on-disk paths the configuration did not set
 // (present holds the key paths it set) under Storage.Directory.
 func (c *Config) placeFiles(present map[string]bool) {
-	if !present["exporters.jsonl.directory"] {
-		c.Exporters.JSONL.Directory = c.Storage.Directory
+	if j := ExporterConfig[jsonl.Config](c.Exporters); j != nil && !present["exporters.jsonl.directory"] {
+		j.Directory = c.Storage.Directory
 	}
-	if !present["exporters.clickhouse.spool.directory"] {
-		c.Exporters.ClickHouse.Spool.Directory = filepath.Join(c.Storage.Directory, spoolSubdir)
+	if ch := ExporterConfig[chexp.Config](c.Exporters); ch != nil && !present["exporters.clickhouse.spool.directory"] {
+		ch.Spool.Directory = filepath.Join(c.Storage.Directory, spoolSubdir)
 	}
 }
 
@@ -104,17 +92,12 @@ type Log struct {
 // Default returns the documented defaults; config.example.yaml mirrors it.
 func Default() Config {
 	c := Config{
-		Receiver:  receiver.DefaultConfig(),
-		Extractor: extractor.DefaultConfig(),
-		Scorer:    defaultScorer(),
-		Sessions:  session.DefaultConfig(),
-		Judge:     stage.DefaultConfig(),
-		Exporters: Exporters{
-			Prometheus: promexp.DefaultConfig(),
-			JSONL:      jsonl.DefaultConfig(),
-			ClickHouse: chexp.DefaultConfig(),
-			OTelEvents: otelevents.DefaultConfig(),
-		},
+		Receiver:        receiver.DefaultConfig(),
+		Extractor:       extractor.DefaultConfig(),
+		Scorer:          defaultScorer(),
+		Sessions:        session.DefaultConfig(),
+		Judge:           stage.DefaultConfig(),
+		Exporters:       defaultExporters(),
 		Log:             Log{Level: "info", Format: "auto"},
 		Runtime:         Runtime{GCPercent: 150},
 		Storage:         Storage{Directory: "./evalsidecar-data"},
@@ -134,10 +117,11 @@ func (c Config) Validate() error {
 	_, err := catalog.NewRegistry().Build(c.Scorer.Metrics)
 	v.Add(errs.Prefix("scorer.metrics: ", err))
 	v.Add(errs.Prefix("judge.", stage.Check(c.Judge)))
-	v.Add(errs.Prefix("exporters.prometheus.", c.Exporters.Prometheus.Validate()))
-	v.Add(errs.Prefix("exporters.jsonl.", c.Exporters.JSONL.Validate()))
-	v.Add(errs.Prefix("exporters.clickhouse.", c.Exporters.ClickHouse.Validate()))
-	v.Add(errs.Prefix("exporters.otel_events.", c.Exporters.OTelEvents.Validate()))
+	for _, f := range ExporterFactories() {
+		if cfg, ok := c.Exporters[f.Type()]; ok {
+			v.Add(errs.Prefix("exporters."+f.Type()+".", cfg.Validate()))
+		}
+	}
 	v.Check(!slices.Contains([]string{"debug", "info", "warn", "error"}, strings.ToLower(c.Log.Level)), "log.level: %q is not one of debug, info, warn, error", c.Log.Level)
 	v.Check(!slices.Contains([]string{"auto", "json", "text"}, c.Log.Format), "log.format: %q is not one of auto, json, text", c.Log.Format)
 	v.Check(c.Runtime.GCPercent < -1 || c.Runtime.GCPercent == 0, "runtime.gc_percent: must be > 0, or -1 to turn the collector off")
@@ -175,6 +159,9 @@ func Parse(data []byte, lookup func(string) (string, bool), sets ...string) (Con
 	present, err := decode(data, &cfg, lookup, sets)
 	if present == nil { // not YAML
 		return cfg, err
+	}
+	if cfg.Exporters == nil { // an empty exporters: block keeps the defaults
+		cfg.Exporters = defaultExporters()
 	}
 	cfg.placeFiles(present)
 	return cfg, errors.Join(err, cfg.Validate())

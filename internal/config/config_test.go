@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
 )
 
 func examplePath(t testing.TB) string {
@@ -140,8 +142,9 @@ func TestParseErrorsNameKeys(t *testing.T) {
 		return v, ok
 	}
 	cfg, err = Parse([]byte("extractor:\n  max_live_traces: ${env:N}\nshutdown_timeout: ${env:D}\nexporters:\n  jsonl:\n    enabled: ${env:B}\nlog:\n  level: \"${env:L:-debug}\"\n"), nums)
-	if err != nil || cfg.Extractor.MaxLiveTraces != 7 || cfg.ShutdownTimeout != 90*time.Second || cfg.Exporters.JSONL.Enabled || cfg.Log.Level != "debug" {
-		t.Fatalf("typed env expansion: %v, %d %s %v %q", err, cfg.Extractor.MaxLiveTraces, cfg.ShutdownTimeout, cfg.Exporters.JSONL.Enabled, cfg.Log.Level)
+	jl := ExporterConfig[jsonl.Config](cfg.Exporters)
+	if err != nil || cfg.Extractor.MaxLiveTraces != 7 || cfg.ShutdownTimeout != 90*time.Second || jl.Enabled || cfg.Log.Level != "debug" {
+		t.Fatalf("typed env expansion: %v, %d %s %v %q", err, cfg.Extractor.MaxLiveTraces, cfg.ShutdownTimeout, jl.Enabled, cfg.Log.Level)
 	}
 }
 
@@ -171,7 +174,7 @@ receiver:
 		t.Fatal(err)
 	}
 	got := []any{cfg.Scorer.SendingQueue.NumConsumers, cfg.Scorer.SendingQueue.QueueSize, cfg.Extractor.QuietPeriod,
-		cfg.Extractor.MaxBufferedBytes, cfg.Exporters.JSONL.Enabled, string(cfg.Receiver.Auth.BearerToken), cfg.Receiver.HTTP.Endpoint}
+		cfg.Extractor.MaxBufferedBytes, ExporterConfig[jsonl.Config](cfg.Exporters).Enabled, string(cfg.Receiver.Auth.BearerToken), cfg.Receiver.HTTP.Endpoint}
 	want := []any{7, 70, 750 * time.Millisecond, int64(1 << 20), false, "123456", "127.0.0.1:7"}
 	for i := range want {
 		if got[i] != want[i] {

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
+	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
 )
 
 func TestSetOverrides(t *testing.T) {
@@ -23,8 +26,8 @@ func TestSetOverrides(t *testing.T) {
 	if cfg.Receiver.GRPC.Endpoint != "127.0.0.1:1234" || cfg.Log.Level != "warn" || cfg.Log.Format != "json" {
 		t.Errorf("receiver/log = %q %q %q", cfg.Receiver.GRPC.Endpoint, cfg.Log.Level, cfg.Log.Format)
 	}
-	if !cfg.Exporters.ClickHouse.Enabled || cfg.Exporters.ClickHouse.Timeout != 3*time.Second || cfg.ShutdownTimeout != 5*time.Second {
-		t.Errorf("clickhouse/shutdown = %v %s %s", cfg.Exporters.ClickHouse.Enabled, cfg.Exporters.ClickHouse.Timeout, cfg.ShutdownTimeout)
+	if ch := ExporterConfig[chexp.Config](cfg.Exporters); !ch.Enabled || ch.Timeout != 3*time.Second || cfg.ShutdownTimeout != 5*time.Second {
+		t.Errorf("clickhouse/shutdown = %v %s %s", ch.Enabled, ch.Timeout, cfg.ShutdownTimeout)
 	}
 	if len(cfg.Scorer.Metrics) != 2 || cfg.Scorer.Metrics[1].Name != "latency" {
 		t.Errorf("scorer.metrics = %+v", cfg.Scorer.Metrics)
@@ -104,10 +107,10 @@ func TestStorageDirectoryPlacesFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := cfg.Exporters.JSONL.Directory; filepath.Clean(got) != filepath.Clean(c.wantJSONL) {
+			if got := ExporterConfig[jsonl.Config](cfg.Exporters).Directory; filepath.Clean(got) != filepath.Clean(c.wantJSONL) {
 				t.Errorf("jsonl.directory = %q, want %q", got, c.wantJSONL)
 			}
-			if got := cfg.Exporters.ClickHouse.Spool.Directory; got != c.wantCH {
+			if got := ExporterConfig[chexp.Config](cfg.Exporters).Spool.Directory; got != c.wantCH {
 				t.Errorf("spool.directory = %q, want %q", got, c.wantCH)
 			}
 		})

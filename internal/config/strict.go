@@ -129,7 +129,7 @@ func (w *keyWalker) check(node *yaml.Node, t reflect.Type, path string) {
 		}
 	}
 	switch {
-	case node.Kind == yaml.MappingNode && t.Kind() == reflect.Struct && t != durationType:
+	case node.Kind == yaml.MappingNode && (t.Kind() == reflect.Struct && t != durationType || t == exportersType):
 		fields := YAMLFields(t)
 		for i := 0; i+1 < len(node.Content); i += 2 {
 			k, v := node.Content[i], node.Content[i+1]
@@ -171,9 +171,13 @@ func unknownKey(p, key, parent string, fields map[string]reflect.Type) string {
 	return p + " is not a known key"
 }
 
-// YAMLFields maps the yaml keys of struct t (including inlined structs) to
-// their types: the keys a configuration block of type t accepts.
+// YAMLFields maps the keys a configuration block of type t accepts to
+// their types: the yaml keys of struct t (including inlined structs), or
+// for the exporters block the exporters' keys and their blocks' types.
 func YAMLFields(t reflect.Type) map[string]reflect.Type {
+	if t == exportersType {
+		return exporterFields()
+	}
 	fields := map[string]reflect.Type{}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel/attribute"
 
+	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
 	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/internal/promtest"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
@@ -59,7 +60,7 @@ judge:
 	}
 	dir := t.TempDir()
 	def := tdb.config(testConfig(dir), dir)
-	def.Exporters.JSONL.Enabled = true
+	config.ExporterConfig[jsonl.Config](def.Exporters).Enabled = true
 	cfg.Receiver, cfg.Exporters, cfg.Extractor = def.Receiver, def.Exporters, def.Extractor
 	db, conn := tdb.db, tdb.conn
 

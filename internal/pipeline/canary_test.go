@@ -8,6 +8,8 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/evalsidecar/evalsidecar/exporter"
+	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
+	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/text"
 	"github.com/evalsidecar/evalsidecar/scorer/toolmatch"
@@ -25,7 +27,7 @@ func TestCanaryReferenceEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := testConfig(dir)
-	cfg.Exporters.JSONL.Enabled = false
+	config.ExporterConfig[jsonl.Config](cfg.Exporters).Enabled = false
 	cfg.Scorer.Metrics = []scorer.MetricConfig{{Name: text.MetricExactMatch}, {Name: toolmatch.MetricTrajectoryExactMatch}}
 	cfg.Scorer.References.Files = []string{refs}
 	c := &capture{}

@@ -14,6 +14,8 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
+	promexp "github.com/evalsidecar/evalsidecar/exporter/prometheus"
 	"github.com/evalsidecar/evalsidecar/exporter/record"
 	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/internal/simulator"
@@ -25,10 +27,9 @@ func testConfig(dir string) config.Config {
 	cfg := config.Default()
 	cfg.Receiver.GRPC.Endpoint = "127.0.0.1:0"
 	cfg.Receiver.HTTP.Endpoint = "127.0.0.1:0"
-	cfg.Exporters.Prometheus.Endpoint = "127.0.0.1:0"
-	cfg.Exporters.JSONL.Enabled = true
-	cfg.Exporters.JSONL.Directory = dir
-	cfg.Exporters.JSONL.FlushInterval = 50 * time.Millisecond
+	config.ExporterConfig[promexp.Config](cfg.Exporters).Endpoint = "127.0.0.1:0"
+	jl := config.ExporterConfig[jsonl.Config](cfg.Exporters)
+	jl.Enabled, jl.Directory, jl.FlushInterval = true, dir, 50*time.Millisecond
 	cfg.Extractor.QuietPeriod = 300 * time.Millisecond
 	cfg.Extractor.Tick = 50 * time.Millisecond
 	return cfg

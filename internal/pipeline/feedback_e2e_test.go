@@ -17,6 +17,7 @@ import (
 	sdkresource "go.opentelemetry.io/otel/sdk/resource"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
 	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/scorer/feedback"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
@@ -85,7 +86,7 @@ func TestFeedbackEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	db, conn := tdb.db, tdb.conn
 	def := tdb.config(testConfig(dir), dir)
-	def.Exporters.JSONL.Enabled = true
+	config.ExporterConfig[jsonl.Config](def.Exporters).Enabled = true
 	cfg.Receiver, cfg.Exporters, cfg.Extractor = def.Receiver, def.Exporters, def.Extractor
 	p, ctx := startOnline(t, cfg, Options{})
 

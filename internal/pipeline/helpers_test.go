@@ -16,6 +16,8 @@ import (
 	sdkresource "go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
+	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
+	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
 	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 )
@@ -99,11 +101,10 @@ func (d *testDB) count(q string) int {
 // config makes cfg export to the database only (JSON lines off), with
 // its spool under dir.
 func (d *testDB) config(cfg config.Config, dir string) config.Config {
-	cfg.Exporters.ClickHouse.Enabled = true
-	cfg.Exporters.ClickHouse.Endpoint = d.dsn
-	cfg.Exporters.ClickHouse.Database = d.db
-	cfg.Exporters.ClickHouse.FlushInterval = 50 * time.Millisecond
-	cfg.Exporters.ClickHouse.Spool.Directory = filepath.Join(dir, "spool")
-	cfg.Exporters.JSONL.Enabled = false
+	ch := config.ExporterConfig[chexp.Config](cfg.Exporters)
+	ch.Enabled, ch.Endpoint, ch.Database = true, d.dsn, d.db
+	ch.FlushInterval = 50 * time.Millisecond
+	ch.Spool.Directory = filepath.Join(dir, "spool")
+	config.ExporterConfig[jsonl.Config](cfg.Exporters).Enabled = false
 	return cfg
 }

@@ -16,6 +16,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"google.golang.org/grpc"
 
+	"github.com/evalsidecar/evalsidecar/exporter/otelevents"
 	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/internal/promtest"
 	"github.com/evalsidecar/evalsidecar/scorer/judge/judgetest"
@@ -179,7 +180,8 @@ func TestPairwiseCanaryEndToEnd(t *testing.T) {
 	def := testConfig(dir)
 	cfg.Receiver, cfg.Exporters, cfg.Extractor = def.Receiver, def.Exporters, def.Extractor
 	events, addr := listenEvents(t)
-	cfg.Exporters.OTelEvents.Enabled, cfg.Exporters.OTelEvents.Endpoint, cfg.Exporters.OTelEvents.TLS.Insecure = true, addr, true
+	oe := config.ExporterConfig[otelevents.Config](cfg.Exporters)
+	oe.Enabled, oe.Endpoint, oe.TLS.Insecure = true, addr, true
 	p, ctx := startOnline(t, cfg, Options{})
 	base := sdkTracerProvider(t, ctx, p, "shop", attribute.String("service.version", "1.0"))
 	cand := sdkTracerProvider(t, ctx, p, "shop", attribute.String("service.version", "2.0"))

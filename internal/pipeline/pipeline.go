@@ -18,8 +18,6 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/exporter"
 	chexp "github.com/evalsidecar/evalsidecar/exporter/clickhouse"
-	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
-	"github.com/evalsidecar/evalsidecar/exporter/otelevents"
 	promexp "github.com/evalsidecar/evalsidecar/exporter/prometheus"
 	"github.com/evalsidecar/evalsidecar/extractor"
 	"github.com/evalsidecar/evalsidecar/internal/config"
@@ -123,14 +121,15 @@ func New(cfg config.Config, set telemetry.Settings, opts Options) (*Pipeline, er
 			}
 		}
 		if cfg.Sessions.Source == session.SourceClickHouse {
-			if !cfg.Exporters.ClickHouse.Enabled {
+			ch := config.ExporterConfig[chexp.Config](cfg.Exporters)
+			if !ch.Enabled {
 				return nil, errors.New("sessions.source clickhouse needs exporters.clickhouse.enabled")
 			}
 			caseID := ""
 			if p.References != nil {
 				caseID = p.References.CaseIDAttribute()
 			}
-			if p.sessionStore, err = chexp.NewSessionReader(cfg.Exporters.ClickHouse, caseID); err != nil {
+			if p.sessionStore, err = chexp.NewSessionReader(*ch, caseID); err != nil {
 				return nil, fmt.Errorf("sessions: %w", err)
 			}
 			sopts.Store = p.sessionStore
@@ -183,44 +182,33 @@ func New(cfg config.Config, set telemetry.Settings, opts Options) (*Pipeline, er
 		if p.Receiver, err = receiver.New(cfg.Receiver, set.Component("receiver"), p.Assembler, receiver.LogsConsumerFunc(p.consumeLogs)); err != nil {
 			return nil, fmt.Errorf("receiver: %w", err)
 		}
-		p.Metrics = promexp.NewServer(cfg.Exporters.Prometheus, reg, p.Readiness, set.Component("metrics"))
+		p.Metrics = promexp.NewServer(*config.ExporterConfig[promexp.Config](cfg.Exporters), reg, p.Readiness, set.Component("metrics"))
 	}
 	return p, nil
 }
 
-// newExporters builds the configured exporters, Prometheus first, and,
-// with judge metrics, the calibration against people's feedback.
+// newExporters builds the configured exporters, in the order of
+// config.ExporterFactories (Prometheus first), and, with judge metrics,
+// the calibration against people's feedback.
 func newExporters(cfg config.Config, set telemetry.Settings) ([]exporter.Exporter, error) {
 	var exps []exporter.Exporter
-	for _, x := range []struct {
-		on    bool
-		key   string
-		build func() (exporter.Exporter, error)
-	}{
-		{true, "exporters.prometheus", func() (exporter.Exporter, error) {
-			return promexp.New(cfg.Exporters.Prometheus, set.Component("exporter/prometheus"))
-		}},
-		{cfg.Exporters.JSONL.Enabled, "exporters.jsonl", func() (exporter.Exporter, error) {
-			return jsonl.New(cfg.Exporters.JSONL, set.Component("exporter/jsonl"))
-		}},
-		{cfg.Exporters.ClickHouse.Enabled, "exporters.clickhouse", func() (exporter.Exporter, error) {
-			return chexp.New(cfg.Exporters.ClickHouse, set.Component("exporter/clickhouse"))
-		}},
-		{cfg.Exporters.OTelEvents.Enabled, "exporters.otel_events", func() (exporter.Exporter, error) {
-			return otelevents.New(cfg.Exporters.OTelEvents, set.Component("exporter/otel_events"))
-		}},
-		{cfg.Judge.Enabled(), "judge.calibration", func() (exporter.Exporter, error) {
-			return calibration.New(cfg.Judge.Calibration, set.Component("judge/calibration"))
-		}},
-	} {
-		if !x.on {
+	for _, f := range config.ExporterFactories() {
+		c := cfg.Exporters[f.Type()]
+		if c == nil || !f.Enabled(c) {
 			continue
 		}
-		e, err := x.build()
+		e, err := f.Create(c, set.Component("exporter/"+f.Type()))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", x.key, err)
+			return nil, fmt.Errorf("exporters.%s: %w", f.Type(), err)
 		}
 		exps = append(exps, e)
+	}
+	if cfg.Judge.Enabled() {
+		c, err := calibration.New(cfg.Judge.Calibration, set.Component("judge/calibration"))
+		if err != nil {
+			return nil, fmt.Errorf("judge.calibration: %w", err)
+		}
+		exps = append(exps, c)
 	}
 	return exps, nil
 }
@@ -254,9 +242,9 @@ func (p *Pipeline) newBaselines(cfg config.Config, set telemetry.Settings) (*bas
 	}
 	caseAttr := cfg.Scorer.References.CaseIDAttribute
 	var src baseline.Source
-	if cfg.Exporters.ClickHouse.Enabled {
+	if ch := config.ExporterConfig[chexp.Config](cfg.Exporters); ch.Enabled {
 		var err error
-		if p.baselineStore, err = chexp.NewBaselineReader(cfg.Exporters.ClickHouse, caseAttr); err != nil {
+		if p.baselineStore, err = chexp.NewBaselineReader(*ch, caseAttr); err != nil {
 			return nil, fmt.Errorf("judge.baseline: %w", err)
 		}
 		src = p.baselineStore

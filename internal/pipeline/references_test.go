@@ -12,6 +12,8 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/exporter"
+	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
+	promexp "github.com/evalsidecar/evalsidecar/exporter/prometheus"
 	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
@@ -45,8 +47,8 @@ func TestReferencesOnline(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := config.Default()
-	cfg.Exporters.JSONL.Enabled = false
-	cfg.Exporters.Prometheus.Endpoint = "127.0.0.1:0"
+	config.ExporterConfig[jsonl.Config](cfg.Exporters).Enabled = false
+	config.ExporterConfig[promexp.Config](cfg.Exporters).Endpoint = "127.0.0.1:0"
 	cfg.Scorer.Metrics = []scorer.MetricConfig{{Name: text.MetricExactMatch}}
 	cfg.Scorer.References.Files = []string{refs}
 	c := &capture{}

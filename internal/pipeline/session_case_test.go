@@ -12,6 +12,8 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/exporter"
+	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
+	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/catalog"
@@ -27,7 +29,7 @@ import (
 func TestCanarySessionScoredAsEvalCase(t *testing.T) {
 	evalset := filepath.Join("testdata", "trip.evalset.json")
 	cfg := testConfig(t.TempDir())
-	cfg.Exporters.JSONL.Enabled = false
+	config.ExporterConfig[jsonl.Config](cfg.Exporters).Enabled = false
 	cfg.Scorer.References.Files = []string{evalset}
 	cfg.Sessions.Enabled = true
 	c := &capture{}

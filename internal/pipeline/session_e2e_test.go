@@ -12,7 +12,10 @@ import (
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
 	"google.golang.org/grpc"
 
+	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
+	"github.com/evalsidecar/evalsidecar/exporter/otelevents"
 	"github.com/evalsidecar/evalsidecar/exporter/record"
+	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/internal/simulator"
 )
 
@@ -115,12 +118,11 @@ func TestSessionsEndToEnd(t *testing.T) {
 	db, conn := tdb.db, tdb.conn
 	dir := t.TempDir()
 	cfg := tdb.config(testConfig(dir), dir)
-	cfg.Exporters.JSONL.Enabled = true
+	config.ExporterConfig[jsonl.Config](cfg.Exporters).Enabled = true
 	cfg.Sessions.Enabled = true
 	cfg.Sessions.IdleTimeout = 2 * time.Second
-	cfg.Exporters.OTelEvents.Enabled = true
-	cfg.Exporters.OTelEvents.Endpoint = lis.Addr().String()
-	cfg.Exporters.OTelEvents.TLS.Insecure = true
+	oe := config.ExporterConfig[otelevents.Config](cfg.Exporters)
+	oe.Enabled, oe.Endpoint, oe.TLS.Insecure = true, lis.Addr().String(), true
 	p, ctx := startOnline(t, cfg, Options{})
 
 	const conversations, turns = 4, 3

@@ -12,7 +12,9 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
 	"github.com/evalsidecar/evalsidecar/exporter/record"
+	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer/session"
 )
@@ -79,7 +81,7 @@ func TestSessionsAcrossReplicas(t *testing.T) {
 
 	dir := t.TempDir()
 	cfg := tdb.config(testConfig(dir), dir)
-	cfg.Exporters.JSONL.Enabled = true
+	config.ExporterConfig[jsonl.Config](cfg.Exporters).Enabled = true
 	cfg.Sessions.Enabled = true
 	cfg.Sessions.Source = session.SourceClickHouse
 	cfg.Sessions.IdleTimeout = time.Second

@@ -9,7 +9,9 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/evalsidecar/evalsidecar/exporter"
+	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
 	"github.com/evalsidecar/evalsidecar/exporter/record"
+	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/scorer"
 	"github.com/evalsidecar/evalsidecar/scorer/session"
@@ -52,7 +54,7 @@ func TestSessionStoreScoresLikeMemory(t *testing.T) {
 	// one replica, sessions in memory
 	memory := &capture{}
 	cfg := testConfig(t.TempDir())
-	cfg.Exporters.JSONL.Enabled = false
+	config.ExporterConfig[jsonl.Config](cfg.Exporters).Enabled = false
 	cfg.Scorer.References.Files = []string{evalset}
 	cfg.Sessions.Enabled = true
 	p, ctx := startOnline(t, cfg, Options{Extra: []exporter.Exporter{memory}})
@@ -103,7 +105,7 @@ func TestSessionStoreScoresLikeMemory(t *testing.T) {
           science-bot: [science]
     - name: ragas_agent_goal_accuracy`)
 	cfg = tdb.config(cfg, dir)
-	cfg.Exporters.JSONL.Enabled = true
+	config.ExporterConfig[jsonl.Config](cfg.Exporters).Enabled = true
 	cfg.Scorer.References.Files = []string{evalset}
 	cfg.Sessions.Source = session.SourceClickHouse
 	cfg.Sessions.IdleTimeout = time.Second

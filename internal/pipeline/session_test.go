@@ -8,6 +8,7 @@ import (
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
 	"github.com/evalsidecar/evalsidecar/exporter"
+	"github.com/evalsidecar/evalsidecar/exporter/jsonl"
 	"github.com/evalsidecar/evalsidecar/internal/config"
 	"github.com/evalsidecar/evalsidecar/internal/telemetry"
 	"github.com/evalsidecar/evalsidecar/offline"
@@ -23,7 +24,7 @@ var multiTurnCapture = filepath.Join("..", "..", "extractor", "testdata", "captu
 // are scored as two turns of one session, closed at the end of the input.
 func TestReplayClosesSessions(t *testing.T) {
 	cfg := config.Default()
-	cfg.Exporters.JSONL.Enabled = false
+	config.ExporterConfig[jsonl.Config](cfg.Exporters).Enabled = false
 	cfg.Sessions.Enabled = true
 	c := &capture{}
 	p, err := New(cfg, telemetry.Settings{}, Options{Extra: []exporter.Exporter{c}})
