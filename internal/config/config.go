@@ -118,7 +118,9 @@ func (c Config) Validate() error {
 	v.Add(errs.Prefix("scorer.metrics: ", err))
 	v.Add(errs.Prefix("judge.", stage.Check(c.Judge)))
 	for _, f := range ExporterFactories() {
-		if cfg, ok := c.Exporters[f.Type()]; ok {
+		cfg, ok := c.Exporters[f.Type()]
+		v.Check(!ok, "exporters.%s: missing (a configuration starts from Default)", f.Type())
+		if ok {
 			v.Add(errs.Prefix("exporters."+f.Type()+".", cfg.Validate()))
 		}
 	}

@@ -21,7 +21,8 @@ func ExporterFactories() []exporter.Factory {
 
 // Exporters configures the score sinks: each exporter's block, under its
 // factory's type (ExporterFactories), as a pointer to the exporter's
-// config struct. A document's block is decoded over the defaults.
+// config struct. A document's block is decoded over the defaults. Like
+// any map, it is shared by copies of the Config that holds it.
 type Exporters map[string]exporter.Config
 
 // exportersType is the type of the exporters block, whose keys are the

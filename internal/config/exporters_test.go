@@ -89,7 +89,7 @@ func TestExportersBlock(t *testing.T) {
 // TestExporterFactories checks that every factory has its own key and
 // that the exporters block holds exactly one block per factory, of its
 // factory's config type, each a separate value from one Default to the
-// next.
+// next, and that Validate reports a configuration missing a block.
 func TestExporterFactories(t *testing.T) {
 	a, b := Default().Exporters, Default().Exporters
 	seen := map[string]bool{}
@@ -108,5 +108,10 @@ func TestExporterFactories(t *testing.T) {
 	}
 	if len(a) != len(seen) {
 		t.Errorf("%d blocks for %d factories", len(a), len(seen))
+	}
+	cfg := Default()
+	delete(cfg.Exporters, "jsonl")
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "exporters.jsonl: missing") {
+		t.Errorf("a configuration without the jsonl block: %v", err)
 	}
 }
