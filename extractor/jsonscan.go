@@ -1,6 +1,9 @@
 package extractor
 
-import "strings"
+import (
+	"encoding/binary"
+	"strings"
+)
 
 // maxJSONDepth is the nesting encoding/json accepts: a text with more
 // arrays and objects open at once is not valid JSON to it.
@@ -82,18 +85,23 @@ func (p *scanner) str() bool {
 }
 
 // hasControl reports whether s holds a control byte, which JSON strings
-// must escape. It reads eight bytes at a time: every string of every
-// message crosses it, and a byte loop was a tenth of the hot path.
-// (x - 0x20 in every byte) &^ x has a byte's top bit set only if some
-// byte of x, that one or one below it, is under 0x20 (the borrow only
-// spreads upwards from a byte that is), so the test is exact.
+// must escape. Every string of every message crosses it, so it tests
+// eight bytes in one word, and four words per step (a byte loop was a
+// tenth of the hot path, one word per step 3%): (x - 0x20 in every byte)
+// &^ x has a byte's top bit set only if some byte of x, that one or one
+// below it, is under 0x20 (the borrow only spreads upwards from a byte
+// that is), so the test is exact.
 func hasControl(s string) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	under := func(x uint64) uint64 { return (x - 0x20*ones) &^ x }
 	i := 0
+	for ; i+32 <= len(s); i += 32 {
+		if (under(word(s, i))|under(word(s, i+8))|under(word(s, i+16))|under(word(s, i+24)))&highs != 0 {
+			return true
+		}
+	}
 	for ; i+8 <= len(s); i += 8 {
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if (x-0x20*ones)&^x&highs != 0 {
+		if under(word(s, i))&highs != 0 {
 			return true
 		}
 	}
@@ -103,6 +111,11 @@ func hasControl(s string) bool {
 		}
 	}
 	return false
+}
+
+// word reads the eight bytes of s at i as a little-endian word.
+func word(s string, i int) uint64 {
+	return binary.LittleEndian.Uint64([]byte(s[i : i+8]))
 }
 
 func isHex(c byte) bool {

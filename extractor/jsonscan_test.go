@@ -282,11 +282,11 @@ func FuzzRawString(f *testing.F) {
 }
 
 // TestHasControl puts every byte value at every position of strings of
-// 0 to 17 bytes of 'a' (one word-sized read, two, and the bytes after
-// them) and checks hasControl against the definition: some byte below
-// 0x20.
+// 0 to 73 bytes of 'a' (one and two four-word steps, the words and the
+// bytes after them) and checks hasControl against the definition: some
+// byte below 0x20.
 func TestHasControl(t *testing.T) {
-	for n := 0; n <= 17; n++ {
+	for n := 0; n <= 73; n++ {
 		if hasControl(strings.Repeat("a", n)) {
 			t.Fatalf("%d bytes of 'a': control reported", n)
 		}
