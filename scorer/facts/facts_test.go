@@ -435,3 +435,34 @@ func mustMetric(t testing.TB, name string, params map[string]any) scorer.Metric 
 func factsMetric() scorer.Metric {
 	return scorer.Func(MetricUnsupportedFacts, scorer.InResponse, unsupportedFacts)
 }
+
+// TestHasPrefixFold checks hasPrefixFold against its definition,
+// strings.EqualFold on the prefix's length, on every string of up to four
+// runes drawn from letters that fold to the prefixes' letters (the Kelvin
+// sign, the long s, dotted and dotless i among them), their cases, and
+// the prefixes' punctuation.
+func TestHasPrefixFold(t *testing.T) {
+	alphabet := []string{"w", "W", "h", "H", "t", "T", "p", "P", "s", "S", "ſ", "K", "k", "İ", "ı", ":", "/", "."}
+	var texts []string
+	var grow func(s string, n int)
+	grow = func(s string, n int) {
+		texts = append(texts, s)
+		if n == 0 {
+			return
+		}
+		for _, r := range alphabet {
+			grow(s+r, n-1)
+		}
+	}
+	grow("", 4)
+	for _, prefix := range []string{"www", "www.", "http://", "https://"} {
+		for _, tail := range texts {
+			for _, s := range []string{tail, prefix[:len(prefix)/2] + tail, strings.ToUpper(prefix[:len(prefix)-1]) + tail} {
+				want := len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+				if got := hasPrefixFold(s, prefix); got != want {
+					t.Fatalf("hasPrefixFold(%q, %q) = %v, want %v", s, prefix, got, want)
+				}
+			}
+		}
+	}
+}
