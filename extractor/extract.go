@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
+	"github.com/evalsidecar/evalsidecar/internal/jsonobj"
 )
 
 // extraction is the per-trace working state of extract. Its slices are
@@ -534,7 +535,7 @@ func (x *extraction) fillToolCalls(tr *agentrun.Trajectory, tools, llms []member
 		} else if p, ok := req.find(s.start, tc.ID, tc.Name); ok {
 			tc.Arguments = p.Arguments
 		}
-		tc.ArgumentsValid = validObject(tc.Arguments)
+		tc.ArgumentsValid = jsonobj.Valid(tc.Arguments)
 		if tc.Result == "" && tc.ID != "" && s.statusCode != statusError && f.errorType == "" {
 			tc.Result = req.response(s.start, tc.ID)
 		}

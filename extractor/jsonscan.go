@@ -273,16 +273,6 @@ func (p *scanner) elements() (more, ok bool) {
 	return ok && !empty, ok
 }
 
-// validObject reports whether s, ignoring surrounding JSON whitespace, is
-// exactly one valid JSON object, as jsonobj.Valid judges it: the tool
-// arguments of every tool span are checked here, on the scanner that
-// reads the messages, instead of copying them for encoding/json.
-func validObject(s string) bool {
-	p := scanner{s: s}
-	p.ws()
-	return p.at('{') && p.value() && p.end()
-}
-
 // end reports whether only whitespace is left.
 func (p *scanner) end() bool {
 	p.ws()

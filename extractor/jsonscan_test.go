@@ -6,8 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/evalsidecar/evalsidecar/internal/jsonobj"
 )
 
 // valid reports whether p.s is one JSON value, reading it as the readers
@@ -33,9 +31,6 @@ func TestScannerValidMatchesEncodingJSON(t *testing.T) {
 		p := scanner{s: s}
 		if got, want := p.valid(), json.Valid([]byte(s)); got != want {
 			t.Errorf("scanner.valid(%q) = %v, json.Valid %v", s, got, want)
-		}
-		if got, want := validObject(s), jsonobj.Valid(s); got != want {
-			t.Errorf("validObject(%q) = %v, jsonobj.Valid %v", s, got, want)
 		}
 	}
 }
@@ -224,9 +219,6 @@ func checkReaders(t *testing.T, s string) {
 	t.Helper()
 	if p := (scanner{s: s}); p.valid() != json.Valid([]byte(s)) {
 		t.Errorf("scanner.valid(%q) = %v, json.Valid %v", s, !json.Valid([]byte(s)), json.Valid([]byte(s)))
-	}
-	if got, want := validObject(s), jsonobj.Valid(s); got != want {
-		t.Errorf("validObject(%q) = %v, jsonobj.Valid %v", s, got, want)
 	}
 	tr := strings.TrimSpace(s)
 	if tr == "" || tr[0] != '[' {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/evalsidecar/evalsidecar/agentrun"
+	"github.com/evalsidecar/evalsidecar/internal/jsonobj"
 )
 
 // Tool calls rebuilt from both sides of a run. Some instrumentations record
@@ -176,7 +177,7 @@ func (x *extraction) pairTools(tr *agentrun.Trajectory, llms []member) {
 		tc.ID = r.p.ID
 		paired = true
 		// a single-parameter tool may record only the bare value
-		if !tc.ArgumentsValid && validObject(r.p.Arguments) {
+		if !tc.ArgumentsValid && jsonobj.Valid(r.p.Arguments) {
 			tc.Arguments, tc.ArgumentsValid = r.p.Arguments, true
 		}
 	}
@@ -205,7 +206,7 @@ func (x *extraction) pairTools(tr *agentrun.Trajectory, llms []member) {
 			Name:           r.p.Name,
 			Agent:          r.agent,
 			Arguments:      r.p.Arguments,
-			ArgumentsValid: validObject(r.p.Arguments),
+			ArgumentsValid: jsonobj.Valid(r.p.Arguments),
 			Start:          unixTime(x.t.spans[llms[r.llm].i].end),
 			End:            unixTime(x.t.spans[llms[j].i].start),
 		}
