@@ -30,9 +30,9 @@ func schemaOf(t reflect.Type) map[string]any {
 	scalar := func(typ string) map[string]any {
 		return map[string]any{"anyOf": []any{map[string]any{"type": typ}, envRefSchema}}
 	}
-	if t.Kind() == reflect.Struct || t == reflect.TypeOf(config.Exporters(nil)) { // a block: only its own keys
+	if fields := config.YAMLFields(t); fields != nil { // a block: only its own keys
 		props := map[string]any{}
-		for name, ft := range config.YAMLFields(t) {
+		for name, ft := range fields {
 			props[name] = schemaOf(ft)
 		}
 		return map[string]any{"type": []any{"object", "null"}, "additionalProperties": false, "properties": props}

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -90,10 +89,7 @@ func expandNode(n *yaml.Node, lookup func(string) (string, bool)) error {
 	return errors.Join(errs...)
 }
 
-var (
-	durationType = reflect.TypeOf(time.Duration(0))
-	lineRef      = regexp.MustCompile(`line (\d+):`)
-)
+var lineRef = regexp.MustCompile(`line (\d+):`)
 
 // keyWalker checks a document's keys against a Go type.
 type keyWalker struct {
@@ -128,9 +124,12 @@ func (w *keyWalker) check(node *yaml.Node, t reflect.Type, path string) {
 			w.paths[node.Line] = path
 		}
 	}
+	var fields map[string]reflect.Type // the keys of a block, nil for any other type
+	if node.Kind == yaml.MappingNode {
+		fields = YAMLFields(t)
+	}
 	switch {
-	case node.Kind == yaml.MappingNode && (t.Kind() == reflect.Struct && t != durationType || t == exportersType):
-		fields := YAMLFields(t)
+	case fields != nil:
 		for i := 0; i+1 < len(node.Content); i += 2 {
 			k, v := node.Content[i], node.Content[i+1]
 			p := join(path, k.Value)
@@ -173,10 +172,17 @@ func unknownKey(p, key, parent string, fields map[string]reflect.Type) string {
 
 // YAMLFields maps the keys a configuration block of type t accepts to
 // their types: the yaml keys of struct t (including inlined structs), or
-// for the exporters block the exporters' keys and their blocks' types.
+// for the exporters block the exporters' keys and their blocks' types. It
+// is nil when t is not a block (a map, a list, a scalar).
 func YAMLFields(t reflect.Type) map[string]reflect.Type {
-	if t == exportersType {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch {
+	case t == exportersType:
 		return exporterFields()
+	case t.Kind() != reflect.Struct:
+		return nil
 	}
 	fields := map[string]reflect.Type{}
 	for i := 0; i < t.NumField(); i++ {
